@@ -1,0 +1,95 @@
+"""The constants the estimator assumes, each visible, documented and overridable.
+
+Every estimate reports the assumptions it used (name -> value) so the user can see them and
+pass their own values back in. Sources are given next to each default.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+from .units import GiB
+
+
+@dataclass(frozen=True)
+class Assumptions:
+    """Overridable constants of the memory and time model.
+
+    Attributes:
+        cuda_context_bytes: memory the CUDA context and preloaded kernels take before any
+            tensor exists. 0.90 GiB measured on an A100 with torch 1.13 (0.47-0.92 GiB with
+            torch 2.1 depending on lazy loading; 1.78 GiB with torch 1.10) — stas00,
+            ml-engineering, training/performance "Preloaded CUDA kernels memory usage".
+        nccl_bytes: extra memory once torch.distributed/NCCL is initialised for multi-GPU
+            jobs: 0.55 -> 2.00 GiB measured (same source, "torch.distributed memory usage").
+        allocator_reserve_fraction: memory PyTorch's caching allocator holds beyond what
+            tensors use (fragmentation, rounding to blocks), as a fraction of tensor memory.
+        mixed_style: how fp16/bf16 mixed precision keeps weights: ``amp`` (torch.autocast:
+            fp32 parameters and gradients, 16-bit copies of the weights made in the forward
+            pass; 4+2 + 4 + 8 = 18 bytes/param with AdamW, the Hugging Face accounting) or
+            ``master`` (DeepSpeed/Megatron: 16-bit parameters and gradients, fp32 master
+            weights kept with the optimizer; 2 + 2 + 12 = 16 bytes/param, the ZeRO paper's
+            accounting). ``auto`` = ``amp`` without ZeRO, ``master`` with ZeRO 1-3.
+        efficiency_train: achieved fraction of the GPU's dense peak for training matmuls
+            (model FLOPs utilisation). 0.40 sits inside published runs: Llama-2 7B implies
+            ~45% on A100 (184,320 GPU-hours for 2T tokens), Pythia 6.9B ~35%, MPT on A100
+            40-64%, on H100 40-46% (llm-foundry benchmarks).
+        efficiency_fp8: achieved fraction of the fp8 peak with fp8 training (MPT-3B: 27.7%).
+        efficiency_infer_prefill: achieved fraction of peak during inference prefill.
+        bandwidth_efficiency: achieved fraction of the memory bandwidth during decode.
+        comm_overlap: fraction of gradient/parameter communication hidden behind compute.
+        inter_node_gb_s: per-GPU network bandwidth (one direction) between nodes, used
+            when a job spans more than ``gpus_per_node`` GPUs (200 Gb/s per GPU = 25 GB/s).
+        gpus_per_node: GPUs sharing one node's fast interconnect.
+        qlora_dequant_overhead: extra time factor for dequantizing 4/8-bit base weights in
+            every matmul (bitsandbytes; QLoRA is commonly ~1.3x slower than 16-bit LoRA).
+        opaque_checkpoint_keep: for models given by parameter count only, the fraction of
+            activations kept with full checkpointing (no block structure to reason about).
+    """
+
+    cuda_context_bytes: float = 0.90 * GiB
+    nccl_bytes: float = 1.45 * GiB
+    allocator_reserve_fraction: float = 0.05
+    mixed_style: str = "auto"
+    efficiency_train: float = 0.40
+    efficiency_fp8: float = 0.30
+    efficiency_infer_prefill: float = 0.50
+    bandwidth_efficiency: float = 0.80
+    comm_overlap: float = 0.50
+    inter_node_gb_s: float = 25.0
+    gpus_per_node: int = 8
+    qlora_dequant_overhead: float = 1.30
+    opaque_checkpoint_keep: float = 0.30
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "mixed_style":
+                if value not in ("auto", "amp", "master"):
+                    raise ValueError("mixed_style must be auto, amp or master")
+                continue
+            if not isinstance(value, int | float) or value < 0:
+                raise ValueError(f"assumption {f.name} must be a non-negative number")
+        for name in ("efficiency_train", "efficiency_fp8", "efficiency_infer_prefill",
+                     "bandwidth_efficiency"):
+            if not 0 < getattr(self, name) <= 1:
+                raise ValueError(f"assumption {name} must be in (0, 1]")
+        if self.comm_overlap > 1 or self.allocator_reserve_fraction > 1:
+            raise ValueError("comm_overlap and allocator_reserve_fraction must be <= 1")
+        if self.gpus_per_node < 1:
+            raise ValueError("assumption gpus_per_node must be >= 1")
+
+    def with_overrides(self, overrides: dict[str, object]) -> Assumptions:
+        """A copy with some values replaced; unknown names raise ``ValueError``."""
+        known = {f.name: f for f in fields(self)}
+        clean = {}
+        for name, value in overrides.items():
+            if name not in known:
+                raise ValueError(f"unknown assumption {name!r}; known: {', '.join(known)}")
+            clean[name] = value if name == "mixed_style" else float(value)
+            if name == "gpus_per_node":
+                clean[name] = int(float(value))
+        return replace(self, **clean)
+
+
+DEFAULT_ASSUMPTIONS = Assumptions()

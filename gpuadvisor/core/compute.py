@@ -1,0 +1,332 @@
+"""Compute and time: FLOPs per token, achieved throughput, multi-GPU scaling, decode speed.
+
+Conventions: one multiply-add = 2 FLOPs; "per token" means per token of the training data
+(or of the prompt, for inference prefill). Throughput figures are per GPU unless named
+``..._job``. Functions accept NumPy arrays for the GPU figures (peak, bandwidth,
+interconnect) and for ``n_gpus`` so a whole catalog sweep is one call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions
+from .memory import mixed_style, param_counts, trainable_params
+from .model import ModelSpec
+from .plan import Plan
+
+#: Fine-tuning data set when the plan gives none: 52,002 instruction samples (the size of
+#: the Stanford Alpaca data set, github.com/tatsu-lab/stanford_alpaca), one epoch.
+DEFAULT_FINETUNE_SAMPLES = 52_002
+#: Pre-training tokens per parameter when the plan gives none: 20 (compute-optimal,
+#: Hoffmann et al. 2022, "Training Compute-Optimal Large Language Models").
+CHINCHILLA_TOKENS_PER_PARAM = 20.0
+
+
+@dataclass(frozen=True)
+class FlopsPerToken:
+    """FLOPs per token of the plan, split into parts.
+
+    Attributes:
+        forward: one forward pass (matmuls + attention).
+        matmul_forward: the weight-matmul part of ``forward`` (2 x active matmul params).
+        attention_forward: the attention score/value part of ``forward``.
+        train: per training token: forward, backward and recomputation (0 for inference).
+    """
+
+    forward: float
+    matmul_forward: float
+    attention_forward: float
+    train: float
+
+
+def matmul_params(model: ModelSpec, plan: Plan) -> float:
+    """Parameters multiplied per token: active block linears plus the output projection.
+
+    Embedding lookups cost no FLOPs; the LM head (tied or not) is a ``V x h`` matmul for
+    decoders and masked-LM pre-training; classification heads are negligible.
+    """
+    counts = param_counts(model)
+    if model.kind == "opaque":
+        return float(counts.total)
+    head = 0
+    if model.kind == "decoder" or plan.task == "pretrain":
+        head = model.vocab_size * model.d_model
+    return float(counts.linear_in_blocks_active + head)
+
+
+def attention_flops_per_token(model: ModelSpec, plan: Plan, s=None):
+    """Forward FLOPs per token of the attention products ``QK^T`` and ``P V``.
+
+    Each is ``s x q`` multiply-adds per token per layer (q = heads x head_dim), so
+    ``4 L s q`` FLOPs for the full square (the PaLM/Chinchilla convention). Causal decoders
+    with FlashAttention skip the masked half (x 0.5); eager kernels compute it all.
+    """
+    s = plan.seq_len if s is None else s
+    if model.kind == "opaque":
+        return 0.0 * s
+    causal_skip = 0.5 if (model.kind == "decoder" and plan.attention == "flash") else 1.0
+    return 4.0 * model.n_layers * s * model.q_dim * causal_skip
+
+
+def flops_per_token(model: ModelSpec, plan: Plan, s=None) -> FlopsPerToken:
+    """FLOPs per token for the plan.
+
+    * forward = ``2 x matmul params + attention``.
+    * full training: backward = 2 x forward (input and weight gradients), so 3 x forward.
+    * LoRA/QLoRA: frozen weights need no weight gradient: ``4 x matmul + 3 x attention``
+      plus ``6 x`` the adapter parameters.
+    * full recomputation adds a forward; selective recomputation adds the attention part.
+    * opaque models: forward = the published FLOPs per sample / tokens per sample (1).
+    """
+    if model.kind == "opaque":
+        fwd = float(model.flops_per_sample)
+        train = 0.0
+        if plan.is_training:
+            train = (2.0 if plan.is_adapter else 3.0) * fwd
+            if plan.checkpointing == "full":
+                train += fwd
+        return FlopsPerToken(fwd, fwd, 0.0, train)
+    mm = 2.0 * matmul_params(model, plan)
+    attn = attention_flops_per_token(model, plan, s)
+    fwd = mm + attn
+    if not plan.is_training:
+        return FlopsPerToken(fwd, mm, attn, 0.0 * fwd)
+    if plan.is_adapter:
+        adapters = 2.0 * trainable_params(model, plan)
+        train = 2.0 * mm + 3.0 * attn + 3.0 * adapters
+        recompute_mm = mm + adapters
+    else:
+        train = 3.0 * fwd
+        recompute_mm = mm
+    if plan.checkpointing == "full":
+        train = train + recompute_mm + attn
+    elif plan.checkpointing == "selective":
+        train = train + attn
+    return FlopsPerToken(fwd, mm, attn, train)
+
+
+def dataset_tokens(model: ModelSpec, plan: Plan) -> tuple[float, str]:
+    """Training tokens (samples for opaque models) and where the figure came from."""
+    per_sample = 1.0 if model.kind == "opaque" else float(plan.seq_len)
+    if plan.dataset_tokens is not None:
+        return float(plan.dataset_tokens), "plan"
+    if plan.dataset_samples is not None:
+        return plan.dataset_samples * plan.epochs * per_sample, "plan"
+    if plan.task == "pretrain":
+        return CHINCHILLA_TOKENS_PER_PARAM * param_counts(model).total, "assumed"
+    return DEFAULT_FINETUNE_SAMPLES * plan.epochs * per_sample, "assumed"
+
+
+def peak_dtype(plan: Plan) -> str:
+    """Which of the GPU's peak rates the plan's matmuls run at."""
+    return {"fp32": "fp32", "fp16": "fp16", "bf16": "bf16", "bf16-pure": "bf16",
+            "fp8": "fp8"}[plan.precision]
+
+
+def default_efficiency(plan: Plan, assumptions: Assumptions) -> float:
+    """Fraction of peak the plan achieves when it gives none (see Assumptions)."""
+    if plan.efficiency is not None:
+        return plan.efficiency
+    if plan.task == "infer":
+        return assumptions.efficiency_infer_prefill
+    if plan.precision == "fp8":
+        return assumptions.efficiency_fp8
+    return assumptions.efficiency_train
+
+
+def comm_bytes_per_step(model: ModelSpec, plan: Plan, assumptions: Assumptions, n_gpus):
+    """Bytes each GPU sends per optimizer step for data-parallel training.
+
+    Ring collectives move ``(N-1)/N`` of the buffer per GPU per reduce-scatter or
+    all-gather (an all-reduce is one of each):
+
+    * DDP and ZeRO-1: one gradient all-reduce per optimizer step (``no_sync`` during
+      accumulation): ``2 (N-1)/N x gradient bytes``.
+    * ZeRO-2: gradients reduce-scattered every micro-step, parameters all-gathered once
+      per step: ``(N-1)/N x (grad_accum x grad bytes + param bytes)``.
+    * ZeRO-3 / FSDP: per micro-step an all-gather in the forward and one in the backward
+      plus a reduce-scatter of gradients: ``3 (N-1)/N x grad_accum x`` 16-bit parameters.
+
+    Gradients travel in 16-bit (fp32 for fp32 training and amp-style mixed precision).
+    """
+    n = np.asarray(n_gpus, dtype=float)
+    share = (n - 1.0) / n
+    trainable = trainable_params(model, plan)
+    grad_width = 4.0 if plan.precision == "fp32" else 2.0
+    if plan.precision in ("fp16", "bf16") and mixed_style(plan, assumptions) == "amp":
+        grad_width = 4.0
+    grad = trainable * grad_width
+    params16 = param_counts(model).total * 2.0
+    if plan.zero_stage <= 1 or plan.is_adapter:
+        return 2.0 * share * grad
+    if plan.zero_stage == 2:
+        return share * (plan.grad_accum * grad + params16)
+    return 3.0 * share * plan.grad_accum * params16
+
+
+@dataclass(frozen=True)
+class TimeEstimate:
+    """How long the plan takes.
+
+    Attributes:
+        seconds: wall-clock time of the whole job.
+        gpu_hours: seconds x GPUs / 3600.
+        tokens_per_s: tokens (samples for opaque models; generated tokens for inference)
+            per second for the whole job, all GPUs together.
+        tokens_per_s_per_gpu: the same per GPU.
+        steps: optimizer steps (inference: batches).
+        step_seconds: one optimizer step (inference: one batch, prefill + decode).
+        compute_seconds_per_step: the matmul part of a step.
+        comm_seconds_per_step: communication left exposed after overlap.
+        flops_total: FLOPs of the whole job.
+        achieved_tflops_per_gpu: peak x efficiency used.
+        efficiency: the efficiency used.
+        interconnect_gb_s: per-direction GPU-to-GPU bandwidth used.
+        prefill_seconds, decode_tokens_per_s: inference only (0 otherwise).
+        bound: what limits speed: "compute", "communication" or "memory bandwidth".
+    """
+
+    seconds: float
+    gpu_hours: float
+    tokens_per_s: float
+    tokens_per_s_per_gpu: float
+    steps: float
+    step_seconds: float
+    compute_seconds_per_step: float
+    comm_seconds_per_step: float
+    flops_total: float
+    achieved_tflops_per_gpu: float
+    efficiency: float
+    interconnect_gb_s: float
+    prefill_seconds: float = 0.0
+    decode_tokens_per_s: float = 0.0
+    bound: str = "compute"
+
+
+def interconnect_gb_s(interconnect, n_gpus, assumptions: Assumptions):
+    """Per-direction GPU-to-GPU bandwidth: the node's link, or the network across nodes."""
+    n = np.asarray(n_gpus)
+    return np.where(n > assumptions.gpus_per_node,
+                    np.minimum(interconnect, assumptions.inter_node_gb_s), interconnect)
+
+
+def training_time(
+    model: ModelSpec,
+    plan: Plan,
+    *,
+    peak_tflops,
+    interconnect_gb_s_,
+    assumptions: Assumptions = DEFAULT_ASSUMPTIONS,
+    n_gpus=None,
+    efficiency: float | None = None,
+) -> TimeEstimate:
+    """Time to train on the plan's data set.
+
+    ``step = compute + max(0, comm - overlap x compute)`` where compute is the step's FLOPs
+    per GPU over ``peak x efficiency`` (x the QLoRA dequantization factor) and comm is
+    :func:`comm_bytes_per_step` over the interconnect. Steps = tokens / (global batch x
+    sequence). Array inputs broadcast.
+    """
+    n = plan.n_gpus if n_gpus is None else n_gpus
+    eff = default_efficiency(plan, assumptions) if efficiency is None else efficiency
+    per_token = flops_per_token(model, plan)
+    tokens, _ = dataset_tokens(model, plan)
+    tokens_per_micro = plan.micro_batch * (1 if model.kind == "opaque" else plan.seq_len)
+    achieved = np.asarray(peak_tflops, dtype=float) * 1e12 * eff
+    compute = per_token.train * tokens_per_micro * plan.grad_accum / achieved
+    if plan.task == "qlora" or (plan.is_adapter and plan.effective_quant != "none"):
+        compute = compute * assumptions.qlora_dequant_overhead
+    link = interconnect_gb_s(interconnect_gb_s_, n, assumptions)
+    comm_bytes = comm_bytes_per_step(model, plan, assumptions, n)
+    comm = np.where(np.asarray(n) > 1, comm_bytes / (np.asarray(link) * 1e9), 0.0)
+    exposed = np.maximum(0.0, comm - assumptions.comm_overlap * compute)
+    step = compute + exposed
+    steps = tokens / (tokens_per_micro * plan.grad_accum * np.asarray(n, dtype=float))
+    seconds = steps * step
+    job_rate = tokens / seconds
+    bound = np.where(exposed > 0.25 * compute, "communication", "compute")
+    return _finish(TimeEstimate(
+        seconds=seconds,
+        gpu_hours=seconds * np.asarray(n) / 3600.0,
+        tokens_per_s=job_rate,
+        tokens_per_s_per_gpu=job_rate / np.asarray(n),
+        steps=steps,
+        step_seconds=step,
+        compute_seconds_per_step=compute,
+        comm_seconds_per_step=exposed,
+        flops_total=per_token.train * tokens,
+        achieved_tflops_per_gpu=achieved / 1e12,
+        efficiency=eff,
+        interconnect_gb_s=link,
+        bound=bound,
+    ))
+
+
+def inference_time(
+    model: ModelSpec,
+    plan: Plan,
+    *,
+    peak_tflops,
+    bandwidth_gb_s,
+    resident_bytes,
+    kv_bytes_per_token,
+    assumptions: Assumptions = DEFAULT_ASSUMPTIONS,
+    efficiency: float | None = None,
+) -> TimeEstimate:
+    """Time to serve ``micro_batch`` sequences: prefill the prompt, decode ``new_tokens``.
+
+    Prefill is compute-bound: ``b s x forward FLOPs / (peak x efficiency)``. Each decode step
+    reads every resident weight byte and the KV cache once and does ``b x forward`` FLOPs, so
+    a step takes ``max(bytes / (bandwidth x bw_efficiency), flops / achieved)``; KV is taken
+    at the mean context ``s + new_tokens / 2``. With ``dataset_samples`` the job is that many
+    sequences in batches of ``micro_batch``.
+    """
+    eff = default_efficiency(plan, assumptions) if efficiency is None else efficiency
+    b, s, new = plan.micro_batch, plan.seq_len, plan.new_tokens
+    achieved = np.asarray(peak_tflops, dtype=float) * 1e12 * eff
+    per_token = flops_per_token(model, plan)
+    prefill = b * s * per_token.forward / achieved
+    mean_ctx = s + new / 2.0
+    decode_fwd = flops_per_token(model, plan, s=mean_ctx).forward
+    read = resident_bytes + kv_bytes_per_token * b * mean_ctx
+    memory_time = read / (np.asarray(bandwidth_gb_s, dtype=float) * 1e9
+                          * assumptions.bandwidth_efficiency)
+    compute_time = b * decode_fwd / achieved
+    decode_step = np.maximum(memory_time, compute_time)
+    batch_seconds = prefill + new * decode_step
+    batches = 1.0
+    if plan.dataset_samples is not None:
+        batches = float(np.ceil(plan.dataset_samples * plan.epochs / b))
+    seconds = batches * batch_seconds
+    decode_rate = b / decode_step
+    n = plan.n_gpus
+    return _finish(TimeEstimate(
+        seconds=seconds,
+        gpu_hours=seconds * n / 3600.0,
+        tokens_per_s=batches * b * new / seconds,
+        tokens_per_s_per_gpu=batches * b * new / seconds / n,
+        steps=batches,
+        step_seconds=batch_seconds,
+        compute_seconds_per_step=prefill,
+        comm_seconds_per_step=0.0 * prefill,
+        flops_total=batches * b * (s * per_token.forward + new * decode_fwd),
+        achieved_tflops_per_gpu=achieved / 1e12,
+        efficiency=eff,
+        interconnect_gb_s=0.0 * prefill,
+        prefill_seconds=prefill,
+        decode_tokens_per_s=decode_rate,
+        bound=np.where(memory_time >= compute_time, "memory bandwidth", "compute"),
+    ))
+
+
+def _finish(t: TimeEstimate) -> TimeEstimate:
+    """Turn 0-d arrays into plain floats/strings so scalar estimates are plain values."""
+    values = {}
+    for name, value in t.__dict__.items():
+        if np.ndim(value) == 0 and isinstance(value, np.ndarray | np.generic):
+            value = value.item()
+        values[name] = value
+    return TimeEstimate(**values)

@@ -1,0 +1,334 @@
+"""One estimate: memory, compute and time for a plan on a model and (optionally) a GPU.
+
+:func:`estimate` is what the CLI, the GUI and the exports call; it returns an
+:class:`Estimate` record with every figure and every assumption behind it. :func:`sweep_fit_map`
+and :func:`sweep_gpus` evaluate many variations of a plan at once with array arithmetic (the
+GUI redraws them on every slider move).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions
+from .compute import (
+    FlopsPerToken,
+    TimeEstimate,
+    dataset_tokens,
+    default_efficiency,
+    flops_per_token,
+    inference_time,
+    peak_dtype,
+    training_time,
+)
+from .gpu import GpuSpec
+from .memory import (
+    TERMS,
+    MemoryBreakdown,
+    kv_cache_bytes,
+    memory_breakdown,
+    mixed_style,
+    param_counts,
+    trainable_params,
+    uses_dropout,
+)
+from .model import ModelSpec, ParamCounts
+from .plan import Plan
+
+#: Above this share of the GPU's memory a plan that fits is called "tight": allocator
+#: fragmentation and framework buffers vary by a few percent between versions.
+TIGHT_FRACTION = 0.90
+#: GPU used for time estimates when the plan names none (reported in assumptions).
+REFERENCE_GPU_ID = "a100-sxm-80gb"
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """Everything known about a plan: parameters, memory, FLOPs, time and assumptions.
+
+    Attributes:
+        model, plan, gpu: the inputs (gpu may be None: memory only, no fit verdict).
+        params: parameter counts of the model.
+        params_trainable: parameters that receive gradients.
+        memory: bytes per GPU by term.
+        capacity_bytes: the GPU's memory (None without a GPU).
+        fits: whether ``memory.total <= capacity`` (None without a GPU).
+        verdict: "fits", "tight", "does not fit" or "no GPU chosen".
+        flops: FLOPs per token.
+        time: the time estimate (on ``time_gpu``).
+        time_gpu: the GPU whose peak the time uses (the plan's GPU or the reference).
+        assumptions: name -> value for every default used.
+        warnings: things the user should know (no bf16 units, ...).
+    """
+
+    model: ModelSpec
+    plan: Plan
+    gpu: GpuSpec | None
+    params: ParamCounts
+    params_trainable: int
+    memory: MemoryBreakdown
+    capacity_bytes: float | None
+    fits: bool | None
+    verdict: str
+    flops: FlopsPerToken
+    time: TimeEstimate
+    time_gpu: GpuSpec
+    assumptions: dict = field(default_factory=dict)
+    warnings: list = field(default_factory=list)
+
+    @property
+    def headroom_bytes(self) -> float | None:
+        """Capacity minus need (negative when it does not fit)."""
+        if self.capacity_bytes is None:
+            return None
+        return self.capacity_bytes - self.memory.total
+
+    def to_json(self) -> dict:
+        """The record as JSON-ready data, keys as in the CLI contract (DESIGN.md §3)."""
+        memory = {
+            "per_gpu_bytes": self.memory.total,
+            "breakdown": self.memory.as_dict(),
+            "cpu_offload_bytes": self.memory.cpu_bytes,
+            "context_bytes": self.memory.context_bytes,
+        }
+        if self.gpu is not None:
+            memory.update(fits=self.fits, verdict=self.verdict,
+                          capacity_bytes=self.capacity_bytes, gpu=self.gpu.id,
+                          headroom_bytes=self.headroom_bytes)
+        time = {k: v for k, v in asdict(self.time).items()
+                if k not in ("flops_total",)}
+        time["gpu"] = self.time_gpu.id
+        return {
+            "model": self.model.id,
+            "plan": self.plan.to_dict(),
+            "params_total": self.params.total,
+            "params_active": self.params.active,
+            "params_trainable": self.params_trainable,
+            "memory": memory,
+            "compute": {
+                "flops_total": self.time.flops_total,
+                "flops_per_token_forward": self.flops.forward,
+                "flops_per_token_train": self.flops.train,
+            },
+            "time": time,
+            "assumptions": self.assumptions,
+            "warnings": list(self.warnings),
+        }
+
+
+def _peak(gpu: GpuSpec, plan: Plan, warnings: list[str]) -> tuple[float, str]:
+    """The GPU's dense peak for the plan's precision, falling back with a warning."""
+    dtype = peak_dtype(plan)
+    value = gpu.peak_tflops(dtype)
+    if value is None and dtype == "fp8":
+        warnings.append(f"{gpu.name} has no fp8 matrix units: timed at its 16-bit rate")
+        dtype = "bf16" if gpu.peak_tflops("bf16") else "fp16"
+        value = gpu.peak_tflops(dtype)
+    if value is None and dtype == "bf16":
+        warnings.append(
+            f"{gpu.name} has no bf16 matrix units: bf16 runs emulated at about its fp32 rate; "
+            "use fp16 mixed precision on this card"
+        )
+        dtype = "fp32"
+        value = gpu.peak_tflops("fp32")
+    return float(value), dtype
+
+
+def _link(gpu: GpuSpec, assumptions: Assumptions) -> float:
+    link = gpu.interconnect_bandwidth_gb_s
+    return float(link) if link else float(assumptions.inter_node_gb_s)
+
+
+def verdict_for(total: float, capacity: float) -> str:
+    """"fits", "tight" (over :data:`TIGHT_FRACTION` of capacity) or "does not fit"."""
+    if total > capacity:
+        return "does not fit"
+    return "tight" if total > TIGHT_FRACTION * capacity else "fits"
+
+
+def _assumptions_used(model, plan, assumptions, gpu, time_gpu, peak_kind, peak) -> dict:
+    used: dict[str, object] = {}
+    if plan.is_adapter:
+        if plan.lora_rank is None:
+            used["lora_rank"] = plan.effective_lora_rank
+        used["lora_targets"] = plan.lora_targets
+        used["lora_adapter_dtype"] = "fp32"
+    if plan.quant is None and plan.effective_quant != "none":
+        used["quant"] = plan.effective_quant
+    if plan.precision in ("fp16", "bf16") and plan.is_training and not plan.is_adapter:
+        used["mixed_style"] = mixed_style(plan, assumptions)
+    tokens, origin = dataset_tokens(model, plan)
+    if plan.is_training:
+        used["dataset_tokens"] = tokens
+        used["dataset_tokens_source"] = origin
+    if plan.task == "infer" and plan.kv_dtype is None and model.kind == "decoder":
+        used["kv_dtype"] = "fp32" if plan.precision == "fp32" else "fp16"
+    used["activation_bytes_per_element"] = 4 if plan.precision == "fp32" else 2
+    if plan.is_training and model.kind != "opaque":
+        used["dropout_masks"] = uses_dropout(model)
+        if model.kind == "encoder" and plan.task != "pretrain":
+            used["head"] = "classification (logits negligible)"
+    used["efficiency"] = default_efficiency(plan, assumptions)
+    used["efficiency_source"] = "plan" if plan.efficiency is not None else "assumed"
+    used["cuda_context_bytes"] = assumptions.cuda_context_bytes
+    used["allocator_reserve_fraction"] = assumptions.allocator_reserve_fraction
+    if plan.n_gpus > 1:
+        used["nccl_bytes"] = assumptions.nccl_bytes
+        used["comm_overlap"] = assumptions.comm_overlap
+        used["interconnect_gb_s"] = _link(time_gpu, assumptions)
+        if plan.n_gpus > assumptions.gpus_per_node:
+            used["inter_node_gb_s"] = assumptions.inter_node_gb_s
+            used["gpus_per_node"] = assumptions.gpus_per_node
+    if plan.task == "qlora" or (plan.is_adapter and plan.effective_quant != "none"):
+        used["qlora_dequant_overhead"] = assumptions.qlora_dequant_overhead
+    if plan.task == "infer":
+        used["bandwidth_efficiency"] = assumptions.bandwidth_efficiency
+        used["memory_bandwidth_gb_s"] = time_gpu.memory_bandwidth_gb_s
+    if gpu is None:
+        used["time_gpu"] = f"{REFERENCE_GPU_ID} (reference: no GPU chosen)"
+    used["peak_tflops"] = peak
+    used["peak_tflops_dtype"] = peak_kind
+    used["peak_tflops_source"] = f"catalog: {time_gpu.id}"
+    return used
+
+
+def estimate(
+    model: ModelSpec,
+    plan: Plan,
+    gpu: GpuSpec | None = None,
+    assumptions: Assumptions = DEFAULT_ASSUMPTIONS,
+    *,
+    reference_gpu: GpuSpec | None = None,
+) -> Estimate:
+    """Estimate memory per GPU, FLOPs and time for ``plan`` on ``model``.
+
+    Args:
+        model: the architecture.
+        plan: what to run.
+        gpu: the GPU to check the fit against and time on (None: memory only, time on
+            ``reference_gpu``).
+        assumptions: overridable constants.
+        reference_gpu: GPU for the time estimate when ``gpu`` is None (required then).
+
+    Raises:
+        ValueError: neither ``gpu`` nor ``reference_gpu`` given, or a plan the model cannot
+            run (e.g. KV cache for an encoder).
+    """
+    time_gpu = gpu or reference_gpu
+    if time_gpu is None:
+        raise ValueError("estimate needs a gpu or a reference_gpu for the time estimate")
+    warnings: list[str] = []
+    if model.kind == "opaque" and plan.dataset_tokens is not None:
+        raise ValueError(
+            f"{model.name} is measured in samples ({model.sample_unit}): give dataset_samples"
+        )
+    if model.kind == "opaque" and model.activation_bytes_per_sample == 0 and plan.is_training:
+        warnings.append(f"no published activation size for {model.name}: activations not counted")
+    if plan.n_gpus > 1 and time_gpu.unified_memory:
+        warnings.append(f"{time_gpu.name} is a single-chip system: several GPUs are hypothetical")
+    memory = memory_breakdown(model, plan, assumptions)
+    flops = flops_per_token(model, plan)
+    peak, peak_kind = _peak(time_gpu, plan, warnings)
+    if plan.task == "infer":
+        kv_per_token = (
+            kv_cache_bytes(model, plan, 1, 1) / (1 + plan.new_tokens) / plan.n_gpus
+            if model.kind == "decoder" else 0.0
+        )
+        time = inference_time(
+            model, plan, peak_tflops=peak, bandwidth_gb_s=time_gpu.memory_bandwidth_gb_s,
+            resident_bytes=memory.weights, kv_bytes_per_token=kv_per_token,
+            assumptions=assumptions,
+        )
+    else:
+        time = training_time(model, plan, peak_tflops=peak,
+                             interconnect_gb_s_=_link(time_gpu, assumptions),
+                             assumptions=assumptions)
+    capacity = float(gpu.memory_bytes) if gpu is not None else None
+    fits = None if capacity is None else bool(memory.total <= capacity)
+    verdict = "no GPU chosen" if capacity is None else verdict_for(memory.total, capacity)
+    if not np.isfinite(time.seconds):
+        warnings.append("time could not be estimated (zero throughput)")
+    return Estimate(
+        model=model,
+        plan=plan,
+        gpu=gpu,
+        params=param_counts(model),
+        params_trainable=trainable_params(model, plan),
+        memory=memory,
+        capacity_bytes=capacity,
+        fits=fits,
+        verdict=verdict,
+        flops=flops,
+        time=time,
+        time_gpu=time_gpu,
+        assumptions=_assumptions_used(model, plan, assumptions, gpu, time_gpu, peak_kind, peak),
+        warnings=warnings,
+    )
+
+
+def sweep_fit_map(model: ModelSpec, plan: Plan, micro_batches, seq_lens,
+                  assumptions: Assumptions = DEFAULT_ASSUMPTIONS) -> np.ndarray:
+    """Bytes per GPU on a micro-batch x sequence-length grid (rows: micro-batch)."""
+    b = np.asarray(micro_batches, dtype=float)[:, None]
+    s = np.asarray(seq_lens, dtype=float)[None, :]
+    return np.broadcast_to(
+        memory_breakdown(model, plan, assumptions, micro_batch=b, seq_len=s).total,
+        (b.shape[0], s.shape[1]),
+    )
+
+
+@dataclass(frozen=True)
+class GpuSweep:
+    """A plan on many GPUs at several GPU counts.
+
+    Attributes:
+        gpu_ids: the GPUs (rows).
+        counts: the GPU counts (columns).
+        per_gpu_bytes: memory per GPU for each count (does not depend on the GPU model).
+        fits: rows x columns booleans.
+        seconds: rows x columns wall-clock time.
+    """
+
+    gpu_ids: list
+    counts: np.ndarray
+    per_gpu_bytes: np.ndarray
+    fits: np.ndarray
+    seconds: np.ndarray
+
+
+def sweep_gpus(model: ModelSpec, plan: Plan, gpus: list[GpuSpec], counts=(1, 2, 4, 8),
+               assumptions: Assumptions = DEFAULT_ASSUMPTIONS) -> GpuSweep:
+    """Memory and time of ``plan`` on every GPU in ``gpus`` at each of ``counts`` GPUs."""
+    n = np.asarray(counts, dtype=float)
+    per_gpu = np.broadcast_to(memory_breakdown(model, plan, assumptions, n_gpus=n).total,
+                              n.shape)
+    capacity = np.array([g.memory_bytes for g in gpus], dtype=float)[:, None]
+    fits = per_gpu[None, :] <= capacity
+    dtype = peak_dtype(plan)
+    peaks = np.array([g.peak_tflops(dtype) or g.peak_tflops("fp16") or g.fp32_tflops
+                      for g in gpus], dtype=float)[:, None]
+    if plan.task == "infer":
+        bw = np.array([g.memory_bandwidth_gb_s for g in gpus], dtype=float)[:, None]
+        mem = memory_breakdown(model, plan, assumptions, n_gpus=n)
+        kv_tok = (kv_cache_bytes(model, plan, 1, 1) / (1 + plan.new_tokens) / n
+                  if model.kind == "decoder" else 0.0 * n)
+        seconds = inference_time(model, plan, peak_tflops=peaks, bandwidth_gb_s=bw,
+                                 resident_bytes=mem.weights, kv_bytes_per_token=kv_tok,
+                                 assumptions=assumptions).seconds
+    else:
+        links = np.array([_link(g, assumptions) for g in gpus], dtype=float)[:, None]
+        seconds = training_time(model, plan, peak_tflops=peaks, interconnect_gb_s_=links,
+                                assumptions=assumptions, n_gpus=n[None, :]).seconds
+    return GpuSweep(
+        gpu_ids=[g.id for g in gpus],
+        counts=n,
+        per_gpu_bytes=np.asarray(per_gpu),
+        fits=fits,
+        seconds=np.broadcast_to(seconds, fits.shape),
+    )
+
+
+__all__ = ["TERMS", "Estimate", "GpuSweep", "estimate", "sweep_fit_map", "sweep_gpus",
+           "verdict_for"]

@@ -1,0 +1,466 @@
+"""Memory per GPU: Plan + ModelSpec -> a breakdown in bytes.
+
+The breakdown has seven terms — weights, gradients, optimizer states (fp32 master weights
+included), activations, logits/loss buffers, KV cache and overhead — plus the host (CPU) RAM
+that offloading needs. Every constant comes from :class:`~.assumptions.Assumptions` or from a
+formula documented where it is computed.
+
+All functions are closed forms over the plan's numbers. ``micro_batch``, ``seq_len`` and
+``n_gpus`` may be NumPy arrays (they broadcast), so one call evaluates a whole fit map or a
+sweep over GPU counts; the categorical choices (task, precision, ...) are plain values.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions
+from .model import ModelSpec, ParamCounts
+from .plan import Plan
+
+TERMS = ("weights", "gradients", "optimizer", "activations", "logits", "kv_cache", "overhead")
+
+#: Bytes per element of each dtype.
+DTYPE_BYTES = {"fp32": 4.0, "fp16": 2.0, "bf16": 2.0, "fp8": 1.0, "int8": 1.0}
+
+#: Bytes per quantized base weight, scales included.
+#:   int8   LLM.int8 / GPTQ 8-bit: 1 byte + one fp32 scale per row (negligible).
+#:   nf4    QLoRA NF4: 4 bits + one fp32 absmax per 64 weights = 0.5 + 4/64 bytes.
+#:   nf4-dq NF4 with double quantization: absmax in 8 bits per 64 weights plus one fp32
+#:          constant per 256 blocks = 0.5 + 1/64 + 4/(64*256) bytes (Dettmers et al. 2023,
+#:          QLoRA, Sec. 3: 0.127 bits of constants per parameter instead of 0.5).
+QUANT_BYTES = {
+    "int8": 1.0,
+    "nf4": 0.5 + 4 / 64,
+    "nf4-dq": 0.5 + 1 / 64 + 4 / (64 * 256),
+}
+
+
+@dataclass(frozen=True)
+class MemoryBreakdown:
+    """Bytes per GPU by term (floats, or arrays when the plan's numbers were arrays).
+
+    Attributes:
+        weights: model parameters resident on the GPU (16-bit copies, quantized base
+            weights and LoRA adapters included).
+        gradients: gradients of the trainable parameters.
+        optimizer: optimizer states, fp32 master weights included.
+        activations: tensors saved for the backward pass (training) or the live working set
+            of one layer (inference).
+        logits: logits and loss buffers of the output layer.
+        kv_cache: attention key/value cache (inference).
+        overhead: CUDA context, NCCL buffers, allocator reserve and framework buffers.
+        cpu_bytes: host RAM needed for offloaded optimizer states/parameters.
+        context_bytes: the part of ``overhead`` that exists before any tensor (CUDA context
+            + NCCL); ``total - context_bytes`` is what ``max_memory_reserved`` would show.
+    """
+
+    weights: float
+    gradients: float
+    optimizer: float
+    activations: float
+    logits: float
+    kv_cache: float
+    overhead: float
+    cpu_bytes: float = 0.0
+    context_bytes: float = 0.0
+
+    @property
+    def total(self) -> float:
+        """Bytes per GPU: the sum of the seven terms."""
+        return (self.weights + self.gradients + self.optimizer + self.activations
+                + self.logits + self.kv_cache + self.overhead)
+
+    @property
+    def model_states(self) -> float:
+        """Weights + gradients + optimizer states (what the ZeRO paper counts)."""
+        return self.weights + self.gradients + self.optimizer
+
+    def as_dict(self) -> dict[str, float]:
+        """The seven terms by name, as plain floats (scalar breakdowns only)."""
+        return {name: float(getattr(self, name)) for name in TERMS}
+
+
+@lru_cache(maxsize=256)
+def param_counts(model: ModelSpec) -> ParamCounts:
+    """Cached :meth:`ModelSpec.params` (model specs are frozen and hashable)."""
+    return model.params()
+
+
+def trainable_params(model: ModelSpec, plan: Plan) -> int:
+    """Parameters that receive gradients: all for full training, adapters for (Q)LoRA."""
+    if plan.task == "infer":
+        return 0
+    if plan.is_adapter:
+        return model.lora_params(plan.effective_lora_rank, plan.lora_targets)
+    return param_counts(model).total
+
+
+def mixed_style(plan: Plan, assumptions: Assumptions) -> str:
+    """Resolve ``auto`` mixed precision: torch.amp without ZeRO, master weights with ZeRO."""
+    if assumptions.mixed_style != "auto":
+        return assumptions.mixed_style
+    return "master" if plan.zero_stage >= 1 else "amp"
+
+
+def activation_dtype_bytes(plan: Plan) -> float:
+    """Bytes per saved activation element: 4 in fp32, 2 otherwise (fp8 keeps bf16 copies)."""
+    return 4.0 if plan.precision == "fp32" else 2.0
+
+
+def _shard(n_gpus, stage_needed: int, plan: Plan):
+    """Divisor for a model state sharded from ZeRO stage ``stage_needed`` on."""
+    return n_gpus if plan.zero_stage >= stage_needed else 1
+
+
+# --------------------------------------------------------------------------- model states
+def weight_bytes(model: ModelSpec, plan: Plan, assumptions: Assumptions, n_gpus=1):
+    """Bytes of parameters resident on one GPU.
+
+    * fp32: 4 bytes/param. pure bf16: 2. fp8: 2 (bf16 weights) + 1 (fp8 copy of block
+      linears, Transformer Engine).
+    * fp16/bf16 mixed, ``amp`` style: 4 (fp32 params) + 2 (autocast's 16-bit copy of every
+      block linear and the LM head, alive through the backward pass) = 6 bytes/param;
+      ``master`` style: 2 bytes/param (the fp32 master copy is counted with the optimizer).
+    * (Q)LoRA / inference with a quantized base: block linears at :data:`QUANT_BYTES`,
+      everything else (embeddings, norms, LM head — bitsandbytes leaves these unquantized)
+      at 2 bytes (4 in fp32); LoRA adapters in fp32 (PEFT keeps them in fp32 for stability).
+    * ZeRO-3 shards the parameters over the GPUs; parameter offload moves them to the CPU.
+    """
+    counts = param_counts(model)
+    total = counts.total
+    if plan.task in ("infer", "lora", "qlora"):
+        base16 = 4.0 if plan.precision == "fp32" else (1.0 if plan.precision == "fp8" and
+                                                       plan.task == "infer" else 2.0)
+        quant = plan.effective_quant
+        if quant != "none":
+            quantized = counts.linear_in_blocks
+            base = quantized * QUANT_BYTES[quant] + (total - quantized) * max(base16, 2.0)
+        else:
+            base = total * base16
+        adapters = 4.0 * trainable_params(model, plan) if plan.is_adapter else 0.0
+        return base + adapters
+    if plan.precision == "fp32":
+        per_param = 4.0
+    elif plan.precision == "bf16-pure":
+        per_param = 2.0
+    elif plan.precision == "fp8":
+        per_param = 2.0 + counts.linear_in_blocks / total
+    elif mixed_style(plan, assumptions) == "amp":
+        per_param = 4.0 + 2.0 * (counts.linear_in_blocks + counts.lm_head) / total
+    else:
+        per_param = 2.0
+    resident = total * per_param / _shard(n_gpus, 3, plan)
+    if plan.offload == "params":
+        resident = resident * 0.0
+    return resident
+
+
+def gradient_bytes(model: ModelSpec, plan: Plan, assumptions: Assumptions, n_gpus=1):
+    """Bytes of gradients on one GPU, for trainable parameters only.
+
+    fp32 gradients (4 bytes) in fp32 training, for ``amp`` mixed precision (gradients take
+    the fp32 parameters' dtype) and for LoRA adapters; 2 bytes with ``master`` mixed
+    precision, fp8 and pure bf16. ZeRO-2 and -3 shard gradients over the GPUs.
+    """
+    n = trainable_params(model, plan)
+    if n == 0:
+        return 0.0 * n_gpus
+    if plan.is_adapter or plan.precision == "fp32":
+        per_param = 4.0
+    elif plan.precision in ("bf16-pure", "fp8"):
+        per_param = 2.0
+    else:
+        per_param = 4.0 if mixed_style(plan, assumptions) == "amp" else 2.0
+    return n * per_param / _shard(n_gpus, 2, plan)
+
+
+def adafactor_state_elements(model: ModelSpec) -> float:
+    """Adafactor's factored second moment: rows + cols per matrix, full size per vector.
+
+    Matrices: every block linear (``lora_params(1, 'all')`` is exactly the sum of
+    ``d_in + d_out`` over them), the embedding and an untied LM head (``V + h`` each).
+    Vectors (norms, biases) keep a full second moment. No first moment (HF's default
+    ``beta1=None``).
+    """
+    counts = param_counts(model)
+    if model.kind == "opaque":
+        return 2.0 * math.sqrt(counts.total) * 50  # ~50 square-ish matrices; small either way
+    matrices = model.lora_params(1, "all") + (model.vocab_size + model.d_model)
+    if counts.lm_head:
+        matrices += model.vocab_size + model.d_model
+    return float(matrices + counts.other)
+
+
+def optimizer_bytes(model: ModelSpec, plan: Plan, assumptions: Assumptions, n_gpus=1):
+    """Bytes of optimizer state on one GPU (fp32 master weights included).
+
+    States per trainable parameter (fp32 unless noted): AdamW two moments = 8 bytes; 8-bit
+    AdamW (bitsandbytes) two 8-bit moments = 2 bytes; SGD momentum = 4; Lion one momentum = 4;
+    Adafactor factored (see :func:`adafactor_state_elements`). Pure bf16 keeps 32-bit-state
+    optimizers' states in bf16 (half). ``master`` mixed precision and fp8 add the fp32 master
+    copy: 4 bytes/param (ZeRO paper: K = 12 for Adam = 4 master + 4 + 4). ZeRO-1..3 shard
+    the states; optimizer offload moves them to the CPU.
+    """
+    n = trainable_params(model, plan)
+    if n == 0:
+        return 0.0 * n_gpus
+    state_scale = 0.5 if (plan.precision == "bf16-pure" and not plan.is_adapter) else 1.0
+    if plan.optimizer == "adamw":
+        states = 8.0 * n * state_scale
+    elif plan.optimizer == "adamw8bit":
+        states = 2.0 * n
+    elif plan.optimizer in ("sgd", "lion"):
+        states = 4.0 * n * state_scale
+    else:  # adafactor
+        elements = n if plan.is_adapter else adafactor_state_elements(model)
+        states = 4.0 * min(float(n), elements) * state_scale
+    master = 0.0
+    if not plan.is_adapter and (
+        plan.precision == "fp8"
+        or (plan.precision in ("fp16", "bf16") and mixed_style(plan, assumptions) == "master")
+    ):
+        master = 4.0 * n
+    on_gpu = (states + master) / _shard(n_gpus, 1, plan)
+    if plan.offload != "none":
+        on_gpu = on_gpu * 0.0
+    return on_gpu
+
+
+def cpu_offload_bytes(model: ModelSpec, plan: Plan, assumptions: Assumptions):
+    """Host RAM for offloaded states: optimizer (+ master) and, with params offload, weights.
+
+    DeepSpeed keeps offloaded optimizer states, fp32 master weights and a gradient copy on
+    the CPU: 4 (master) + optimizer states + 4 (fp32 gradients) bytes per trainable param,
+    plus 2 bytes/param of 16-bit parameters with parameter offload. Not sharded: one node
+    holds the shards of all its GPUs.
+    """
+    if plan.offload == "none" or plan.task == "infer":
+        return 0.0
+    single = plan.with_changes(offload="none", zero_stage=0)
+    states = optimizer_bytes(model, single, assumptions.with_overrides({"mixed_style": "master"}))
+    n = trainable_params(model, plan)
+    extra = 4.0 * n
+    if plan.offload == "params":
+        extra += 2.0 * param_counts(model).total
+    return float(states + extra)
+
+
+# --------------------------------------------------------------------------- activations
+def _block_elements(model: ModelSpec, plan: Plan, b, s, with_scores: bool, masks: bool):
+    """Saved elements of one transformer block for the backward pass, and mask bytes.
+
+    Derivation (b = micro-batch, s = sequence, h = d_model, a = heads, q = a x head_dim,
+    k = kv_heads x head_dim, f = d_ff; counts are elements of 2- or 4-byte activations,
+    "masks" are 1-byte dropout masks):
+
+    Attention
+      * norm input, kept by the norm for its backward ......................  s b h
+      * q/k/v projection input (the norm's output) ..........................  s b h
+      * eager kernel: Q and K for Q K^T (K expanded to all heads) ...........  2 s b q
+        eager kernel: V for probs @ V (expanded) ............................  s b q
+        eager kernel: softmax output ........................................  a s^2 b
+        eager kernel with dropout: dropout output (+ a s^2 b mask bytes) ....  a s^2 b
+        flash kernel: Q, K, V un-expanded + fp32 log-sum-exp ....  s b (q + 2k) + 2 a s b
+      * output projection input ..............................................  s b q
+      * dropout on the attention output: mask bytes ..........................  s b h
+    MLP
+      * norm input, MLP input ...............................................  2 s b h
+      * GELU MLP: up output (GELU input), GELU output (down input) ..........  2 s b f
+        gated MLP: gate out, up out, act(gate), product (down input) ........  4 s b f
+      * dropout on the MLP output: mask bytes ................................  s b h
+
+    For a GPT block (q = k = h, f = 4h, dropout, eager) at 2 bytes per element this is
+    ``2 (6 + 10) sbh + 2 sbh (masks) + (2 + 2 + 1) a s^2 b = sbh (34 + 5 a s / h)``, the
+    formula of Korthikanti et al. 2022 ("Reducing Activation Recomputation in Large
+    Transformer Models", eq. 1); with FlashAttention the ``5as/h`` term goes.
+
+    With LoRA/QLoRA, a frozen linear layer saves nothing for its own backward (only its
+    weight is needed for the input gradient), so a matmul input is kept only when an adapter
+    is attached there; each adapter adds its ``s b r`` intermediate.
+    """
+    h, q, k, f, a = model.d_model, model.q_dim, model.kv_dim, model.d_ff, model.n_heads
+    adapter = plan.is_adapter
+    targets = plan.lora_targets
+    keep_out_in = (not adapter) or targets in ("attn", "all")
+    keep_mlp_in = (not adapter) or targets == "all"
+
+    sb = b * s
+    elems = sb * h  # attention norm input
+    elems = elems + sb * h  # q/k/v input: every LoRA target set adapts a projection of it
+    if with_scores:
+        elems = elems + sb * 3 * q + a * s * s * b * (2 if masks else 1)
+    else:
+        elems = elems + sb * (q + 2 * k) + 2 * a * sb
+    elems = elems + (sb * q if keep_out_in else 0)
+    elems = elems + sb * h + (sb * h if keep_mlp_in else 0)
+    routed = sb * model.experts_per_token  # MoE: each token passes through k experts
+    if model.mlp == "gated":
+        elems = elems + routed * f * (3 + (1 if keep_mlp_in else 0))
+    else:
+        elems = elems + routed * f * (1 + (1 if keep_mlp_in else 0))
+    if adapter:
+        mlp_mats = 3 if model.mlp == "gated" else 2
+        per_token = {"qv": 2, "attn": 4, "all": 4 + mlp_mats * model.experts_per_token}[targets]
+        elems = elems + sb * plan.effective_lora_rank * per_token
+    mask_bytes = 0
+    if masks:
+        mask_bytes = 2 * sb * h + (a * s * s * b if with_scores else 0)
+    return elems, mask_bytes
+
+
+def uses_dropout(model: ModelSpec) -> bool:
+    """Classic LayerNorm/GELU models (GPT-2, BERT) train with dropout; LLaMA-style do not."""
+    return model.norm == "layernorm" and model.mlp == "gelu"
+
+
+def activation_bytes(model: ModelSpec, plan: Plan, assumptions: Assumptions, b=None, s=None):
+    """Activation memory of one micro-batch on one GPU.
+
+    Training, no checkpointing: ``L x`` the block's saved tensors (:func:`_block_elements`)
+    plus the embedding output and the final norm's input (``2 s b h``). Selective
+    recomputation drops the attention-score terms (as FlashAttention does). Full
+    recomputation keeps each block's input (``s b h`` per layer; Korthikanti's ``2sbh`` at
+    2 bytes) and, during the backward pass, one block's full set being recomputed.
+
+    Inference: only a working set is alive — one block's tensors for the prompt (a bound).
+    Opaque models use their published per-sample activations scaled by micro-batch.
+    """
+    b = plan.micro_batch if b is None else b
+    s = plan.seq_len if s is None else s
+    e = activation_dtype_bytes(plan)
+    if model.kind == "opaque":
+        per_sample = model.activation_bytes_per_sample * (e / 2.0)
+        keep = assumptions.opaque_checkpoint_keep if plan.checkpointing == "full" else 1.0
+        if plan.task == "infer":
+            keep = 0.1
+        return per_sample * b * keep + 0 * s
+    masks = plan.is_training and uses_dropout(model)
+    eager = plan.attention == "eager"
+    scores_kept = eager and plan.checkpointing == "none"
+    block, block_masks = _block_elements(model, plan, b, s, scores_kept, masks)
+    block_bytes = block * e + block_masks
+    if plan.task == "infer":
+        live, _ = _block_elements(model, plan, b, s, eager, False)
+        return live * e
+    outside = 2 * b * s * model.d_model * e
+    if plan.checkpointing == "full":
+        full_block, full_masks = _block_elements(model, plan, b, s, eager, masks)
+        return model.n_layers * b * s * model.d_model * e + full_block * e + full_masks + outside
+    return model.n_layers * block_bytes + outside
+
+
+def logits_bytes(model: ModelSpec, plan: Plan, b=None, s=None):
+    """Output-layer buffers: logits and the loss's fp32 copies.
+
+    Decoders (and encoders pre-trained with masked-LM) compute logits for every position:
+    ``b s V`` elements kept as 16-bit logits, an fp32 upcast for the loss, and the fp32
+    log-softmax saved for the backward pass: ``b s V (2 + 4 + 4)`` bytes (``(4 + 4)`` in
+    fp32). Encoders fine-tuned for classification have a negligible head. Inference keeps
+    the last position's logits only (``b V`` in fp32).
+    """
+    b = plan.micro_batch if b is None else b
+    s = plan.seq_len if s is None else s
+    if model.kind == "opaque" or (model.kind == "encoder" and plan.task != "pretrain"):
+        return 0.0 * b * s
+    if plan.task == "infer":
+        return b * model.vocab_size * 4.0 + 0 * s
+    per_element = 8.0 if plan.precision == "fp32" else 10.0
+    return b * s * model.vocab_size * per_element
+
+
+def kv_cache_bytes(model: ModelSpec, plan: Plan, b=None, s=None):
+    """KV cache for inference: ``2 (K and V) x L x kv_heads x head_dim x tokens x b`` x dtype.
+
+    Tokens = prompt (``seq_len``) + generated (``new_tokens``). The dtype is ``kv_dtype`` or
+    the compute dtype (2 bytes; 4 in fp32).
+    """
+    b = plan.micro_batch if b is None else b
+    s = plan.seq_len if s is None else s
+    if plan.task != "infer" or model.kind != "decoder":
+        return 0.0 * b * s
+    dtype = plan.kv_dtype or ("fp32" if plan.precision == "fp32" else "fp16")
+    tokens = s + plan.new_tokens
+    return 2.0 * model.n_layers * model.kv_dim * tokens * b * DTYPE_BYTES[dtype]
+
+
+def overhead_bytes(model: ModelSpec, plan: Plan, assumptions: Assumptions, tensors, n_gpus=1):
+    """CUDA context, NCCL buffers, allocator reserve, DDP buckets and ZeRO-3 gathers.
+
+    * CUDA context: ``cuda_context_bytes``; NCCL: ``nccl_bytes`` when more than one GPU.
+    * allocator reserve: ``allocator_reserve_fraction`` x tensor memory.
+    * PyTorch DDP (no ZeRO, several GPUs) keeps gradients in separate communication
+      buckets by default (``gradient_as_bucket_view=False``): one more gradient copy.
+    * ZeRO-3 gathers full 16-bit parameters of the running block and prefetches the next:
+      ``2 x 2 bytes x`` one block's parameters.
+    """
+    multi = np.asarray(n_gpus) > 1
+    context = assumptions.cuda_context_bytes + np.where(multi, assumptions.nccl_bytes, 0.0)
+    reserve = assumptions.allocator_reserve_fraction * tensors
+    extra = 0.0
+    if plan.is_training and plan.zero_stage == 0:
+        grads = gradient_bytes(model, plan, assumptions, 1)
+        extra = np.where(multi, grads, 0.0)
+    if plan.zero_stage == 3 and model.kind != "opaque":
+        per_block = param_counts(model).linear_in_blocks / model.n_layers
+        extra = extra + np.where(multi, 2 * 2.0 * per_block, 0.0)
+    return context + reserve + extra, context
+
+
+def memory_breakdown(
+    model: ModelSpec,
+    plan: Plan,
+    assumptions: Assumptions = DEFAULT_ASSUMPTIONS,
+    *,
+    micro_batch=None,
+    seq_len=None,
+    n_gpus=None,
+) -> MemoryBreakdown:
+    """Memory per GPU for ``plan`` on ``model``, term by term.
+
+    Args:
+        model: the architecture.
+        plan: the plan (its micro_batch, seq_len and n_gpus unless overridden).
+        assumptions: overridable constants.
+        micro_batch: override, scalar or array (broadcasts with the others).
+        seq_len: override, scalar or array.
+        n_gpus: override, scalar or array.
+
+    Returns:
+        A :class:`MemoryBreakdown`; terms are floats for scalar inputs, arrays otherwise.
+    """
+    b = plan.micro_batch if micro_batch is None else micro_batch
+    s = plan.seq_len if seq_len is None else seq_len
+    n = plan.n_gpus if n_gpus is None else n_gpus
+    weights = weight_bytes(model, plan, assumptions, n)
+    grads = gradient_bytes(model, plan, assumptions, n)
+    opt = optimizer_bytes(model, plan, assumptions, n)
+    acts = activation_bytes(model, plan, assumptions, b, s)
+    logits = logits_bytes(model, plan, b, s)
+    kv = kv_cache_bytes(model, plan, b, s)
+    if plan.task == "infer":
+        # Several GPUs serving one model split weights and KV cache (tensor parallelism).
+        weights = weights / np.asarray(n, dtype=float)
+        kv = kv / np.asarray(n, dtype=float)
+    tensors = weights + grads + opt + acts + logits + kv
+    overhead, context = overhead_bytes(model, plan, assumptions, tensors, n)
+    scalar = all(np.ndim(x) == 0 for x in (b, s, n))
+    values = [weights, grads, opt, acts, logits, kv, overhead, context]
+    if scalar:
+        values = [float(v) for v in values]
+    weights, grads, opt, acts, logits, kv, overhead, context = values
+    return MemoryBreakdown(
+        weights=weights,
+        gradients=grads,
+        optimizer=opt,
+        activations=acts,
+        logits=logits,
+        kv_cache=kv,
+        overhead=overhead,
+        cpu_bytes=cpu_offload_bytes(model, plan, assumptions),
+        context_bytes=context,
+    )

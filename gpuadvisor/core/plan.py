@@ -1,0 +1,189 @@
+"""The plan: what the user wants to do with a model.
+
+A :class:`Plan` holds choices only (task, precision, optimizer, batch, sequence, parallelism,
+data set size, ...). Numbers that a choice implies but the user did not give (LoRA rank, the
+quantization of a QLoRA base, the KV-cache dtype) are resolved by :meth:`Plan.resolved`, and
+each such default is reported back in the estimate's ``assumptions``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+TASKS = ("pretrain", "full", "lora", "qlora", "infer")
+PRECISIONS = ("fp32", "fp16", "bf16", "bf16-pure", "fp8")
+OPTIMIZERS = ("adamw", "adamw8bit", "adafactor", "sgd", "lion")
+CHECKPOINTING = ("none", "selective", "full")
+ATTENTION = ("eager", "flash")
+QUANT = ("none", "int8", "nf4", "nf4-dq")
+OFFLOAD = ("none", "optimizer", "params")
+LORA_TARGETS = ("qv", "attn", "all")
+KV_DTYPES = ("fp32", "fp16", "bf16", "fp8", "int8")
+
+TASK_LABELS = {
+    "pretrain": "pre-training",
+    "full": "full fine-tune",
+    "lora": "LoRA fine-tune",
+    "qlora": "QLoRA fine-tune",
+    "infer": "inference",
+}
+PRECISION_LABELS = {
+    "fp32": "fp32",
+    "fp16": "fp16 mixed",
+    "bf16": "bf16 mixed",
+    "bf16-pure": "pure bf16",
+    "fp8": "fp8 (bf16 master)",
+}
+
+DEFAULT_LORA_RANK = 16
+DEFAULT_QLORA_QUANT = "nf4-dq"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What to run: task, numerics, batch shape, parallelism and data set size.
+
+    Attributes:
+        task: ``pretrain``, ``full`` (fine-tune), ``lora``, ``qlora`` or ``infer``.
+        precision: ``fp32``; ``fp16``/``bf16`` mixed precision (16-bit compute, fp32 master
+            weights); ``bf16-pure`` (everything in bf16, no fp32 copy); ``fp8`` (fp8 matmuls,
+            bf16 weights, fp32 master).
+        optimizer: ``adamw``, ``adamw8bit``, ``adafactor``, ``sgd`` (with momentum) or ``lion``.
+        micro_batch: sequences per GPU per forward/backward pass (inference: concurrent
+            sequences).
+        grad_accum: micro-batches accumulated before each optimizer step.
+        seq_len: tokens per sequence (inference: prompt/context length).
+        checkpointing: activation recomputation: ``none``, ``selective`` (attention core
+            recomputed) or ``full`` (only each block's input kept).
+        attention: ``eager`` (scores materialised) or ``flash`` (FlashAttention/SDPA kernels).
+        lora_rank: LoRA rank for ``lora``/``qlora`` (None = default 16).
+        lora_targets: adapted matrices: ``qv``, ``attn`` (q,k,v,o) or ``all`` linear layers.
+        quant: base-weight quantization: ``none``, ``int8``, ``nf4``, ``nf4-dq`` (double quant).
+            ``qlora`` defaults to ``nf4-dq``; ``infer`` may use any.
+        n_gpus: GPUs working together on the job.
+        zero_stage: 0 = plain data parallel; 1, 2, 3 = ZeRO stages (FSDP FULL_SHARD is 3,
+            SHARD_GRAD_OP is 2).
+        offload: ``none``, ``optimizer`` (optimizer states in CPU RAM) or ``params``
+            (parameters too; needs ZeRO-3).
+        dataset_tokens: training tokens in total (all epochs), if given that way.
+        dataset_samples: samples per epoch, if given that way (with ``epochs``).
+        epochs: passes over ``dataset_samples``.
+        new_tokens: inference: tokens generated per sequence.
+        kv_dtype: inference KV-cache dtype (None = the compute dtype).
+        efficiency: achieved fraction of the GPU's peak (None = a default, see assumptions).
+    """
+
+    task: str = "full"
+    precision: str = "bf16"
+    optimizer: str = "adamw"
+    micro_batch: int = 1
+    grad_accum: int = 1
+    seq_len: int = 2048
+    checkpointing: str = "none"
+    attention: str = "flash"
+    lora_rank: int | None = None
+    lora_targets: str = "all"
+    quant: str | None = None
+    n_gpus: int = 1
+    zero_stage: int = 0
+    offload: str = "none"
+    dataset_tokens: float | None = None
+    dataset_samples: float | None = None
+    epochs: float = 1.0
+    new_tokens: int = 256
+    kv_dtype: str | None = None
+    efficiency: float | None = None
+
+    def __post_init__(self) -> None:
+        _check_choice("task", self.task, TASKS)
+        _check_choice("precision", self.precision, PRECISIONS)
+        _check_choice("optimizer", self.optimizer, OPTIMIZERS)
+        _check_choice("checkpointing", self.checkpointing, CHECKPOINTING)
+        _check_choice("attention", self.attention, ATTENTION)
+        _check_choice("lora_targets", self.lora_targets, LORA_TARGETS)
+        _check_choice("offload", self.offload, OFFLOAD)
+        if self.quant is not None:
+            _check_choice("quant", self.quant, QUANT)
+        if self.kv_dtype is not None:
+            _check_choice("kv_dtype", self.kv_dtype, KV_DTYPES)
+        for name in ("micro_batch", "grad_accum", "seq_len", "n_gpus", "new_tokens"):
+            _check_positive_int(name, getattr(self, name))
+        if self.zero_stage not in (0, 1, 2, 3) or isinstance(self.zero_stage, bool):
+            raise ValueError(f"zero_stage must be 0, 1, 2 or 3, got {self.zero_stage!r}")
+        if self.lora_rank is not None:
+            _check_positive_int("lora_rank", self.lora_rank)
+            if self.task not in ("lora", "qlora"):
+                raise ValueError(
+                    f"lora_rank is only for the lora and qlora tasks, not {self.task!r}"
+                )
+        if self.task == "qlora" and self.quant == "none":
+            raise ValueError("quant: qlora needs a quantized base (int8, nf4 or nf4-dq)")
+        if self.task in ("pretrain", "full", "lora") and self.quant not in (None, "none"):
+            hint = "use task qlora" if self.task == "lora" else "quantized weights cannot train"
+            raise ValueError(f"quant {self.quant!r} is not for task {self.task!r}: {hint}")
+        if self.offload == "params" and self.zero_stage != 3:
+            raise ValueError("offload: 'params' needs zero_stage 3 (ZeRO-Infinity / FSDP)")
+        if self.dataset_tokens is not None and self.dataset_samples is not None:
+            raise ValueError("give the data set as dataset_tokens or dataset_samples, not both")
+        for name in ("dataset_tokens", "dataset_samples"):
+            value = getattr(self, name)
+            if value is not None and not value > 0:
+                raise ValueError(f"{name} must be positive, got {value!r}")
+        if not self.epochs > 0:
+            raise ValueError(f"epochs must be positive, got {self.epochs!r}")
+        if self.efficiency is not None and not 0 < self.efficiency <= 1:
+            raise ValueError(f"efficiency must be in (0, 1], got {self.efficiency!r}")
+
+    @property
+    def is_training(self) -> bool:
+        """True for every task but inference."""
+        return self.task != "infer"
+
+    @property
+    def is_adapter(self) -> bool:
+        """True for LoRA and QLoRA: the base weights are frozen."""
+        return self.task in ("lora", "qlora")
+
+    @property
+    def effective_quant(self) -> str:
+        """Base-weight quantization after defaults (QLoRA -> nf4 with double quant)."""
+        if self.quant is not None:
+            return self.quant
+        return DEFAULT_QLORA_QUANT if self.task == "qlora" else "none"
+
+    @property
+    def effective_lora_rank(self) -> int:
+        """LoRA rank after defaults."""
+        return self.lora_rank if self.lora_rank is not None else DEFAULT_LORA_RANK
+
+    @property
+    def global_batch(self) -> int:
+        """Sequences per optimizer step over all GPUs: micro_batch x grad_accum x n_gpus."""
+        return self.micro_batch * self.grad_accum * self.n_gpus
+
+    def with_changes(self, **changes) -> Plan:
+        """A copy with some fields changed (validated again)."""
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict:
+        """The plan's fields as a plain dict (for JSON files and the CLI)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Plan:
+        """Build a plan from a dict; unknown keys raise ``ValueError`` naming them."""
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown plan field(s): {', '.join(unknown)}")
+        return cls(**data)
+
+
+def _check_choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(allowed)}; got {value!r}")
+
+
+def _check_positive_int(name: str, value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise ValueError(f"{name} must be a positive whole number, got {value!r}")

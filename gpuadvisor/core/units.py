@@ -1,0 +1,118 @@
+"""Units: parse and format bytes, FLOPs, durations, counts and money in one place.
+
+The math everywhere else works in plain SI base units (bytes, FLOPs, seconds, US dollars);
+only this module turns them into text for people, and text from people into numbers.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+KiB = 1024
+MiB = 1024**2
+GiB = 1024**3
+TiB = 1024**4
+KB = 1000
+MB = 1000**2
+GB = 1000**3
+TB = 1000**4
+
+_BYTE_UNITS = {
+    "b": 1,
+    "kb": KB,
+    "mb": MB,
+    "gb": GB,
+    "tb": TB,
+    "kib": KiB,
+    "mib": MiB,
+    "gib": GiB,
+    "tib": TiB,
+}
+_COUNT_SUFFIX = {"": 1, "k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12}
+_NUMBER_UNIT = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*([A-Za-z]*)\s*$")
+
+
+def parse_bytes(text: str) -> int:
+    """Parse a size such as ``"24GiB"``, ``"80 GB"``, ``"512MiB"`` or ``"1000"`` into bytes.
+
+    Raises:
+        ValueError: the text is not a size, naming what was given.
+    """
+    match = _NUMBER_UNIT.match(str(text))
+    unit = match.group(2).lower() if match else None
+    if not match or unit not in {*_BYTE_UNITS, ""}:
+        raise ValueError(f"not a size: {text!r} (try e.g. '24GiB' or '80GB')")
+    return round(float(match.group(1)) * _BYTE_UNITS.get(unit, 1))
+
+
+def parse_count(text: str) -> float:
+    """Parse a count such as ``"2T"``, ``"1.5B"``, ``"300M"``, ``"16k"`` or ``"1e9"``.
+
+    Raises:
+        ValueError: the text is not a count, naming what was given.
+    """
+    match = _NUMBER_UNIT.match(str(text))
+    suffix = match.group(2).lower() if match else None
+    if not match or suffix not in _COUNT_SUFFIX:
+        raise ValueError(f"not a count: {text!r} (try e.g. '2T', '1.5B', '300M', '16k')")
+    return float(match.group(1)) * _COUNT_SUFFIX[suffix]
+
+
+def format_bytes(n: float, units: str = "GiB", digits: int = 1) -> str:
+    """Format a byte count for people: binary (``"GiB"``) or decimal (``"GB"``) units."""
+    if n is None or not math.isfinite(n):
+        return "n/a"
+    if units == "GB":
+        steps = [(TB, "TB"), (GB, "GB"), (MB, "MB"), (KB, "kB")]
+    else:
+        steps = [(TiB, "TiB"), (GiB, "GiB"), (MiB, "MiB"), (KiB, "KiB")]
+    for size, name in steps:
+        if abs(n) >= size:
+            return f"{n / size:.{digits}f} {name}"
+    return f"{n:.0f} B"
+
+
+def format_count(n: float, digits: int = 2) -> str:
+    """Format a large count compactly: ``8.03B``, ``124.4M``, ``2.0T``."""
+    if n is None or not math.isfinite(n):
+        return "n/a"
+    for size, name in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")):
+        if abs(n) >= size:
+            return f"{n / size:.{digits}f}{name}"
+    return f"{n:.0f}"
+
+
+def format_flops(n: float) -> str:
+    """Format a FLOP count with SI prefixes: ``1.2e21`` -> ``"1.20 ZFLOP"``."""
+    if n is None or not math.isfinite(n):
+        return "n/a"
+    for size, name in ((1e24, "YFLOP"), (1e21, "ZFLOP"), (1e18, "EFLOP"), (1e15, "PFLOP"),
+                       (1e12, "TFLOP"), (1e9, "GFLOP")):
+        if abs(n) >= size:
+            return f"{n / size:.2f} {name}"
+    return f"{n:.3g} FLOP"
+
+
+def format_duration(seconds: float) -> str:
+    """Format a duration: ``"42 s"``, ``"12.5 min"``, ``"9.5 h"``, ``"3.2 days"``, "2.1 years"."""
+    if seconds is None or not math.isfinite(seconds):
+        return "n/a"
+    if seconds < 90:
+        return f"{seconds:.0f} s" if seconds >= 1 else f"{seconds * 1000:.0f} ms"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.1f} min"
+    if seconds < 48 * 3600:
+        return f"{seconds / 3600:.1f} h"
+    if seconds < 2 * 365 * 86400:
+        return f"{seconds / 86400:.1f} days"
+    return f"{seconds / (365 * 86400):.1f} years"
+
+
+def format_money(amount: float, currency: str = "USD") -> str:
+    """Format money: ``"$1,234.50"``, ``"¥88.00"``, ``"€9.99"``; other codes as a suffix."""
+    if amount is None or not math.isfinite(amount):
+        return "n/a"
+    symbol = {"USD": "$", "CNY": "¥", "EUR": "€"}.get(currency)
+    body = f"{amount:,.2f}"
+    return f"{symbol}{body}" if symbol else f"{body} {currency}"
