@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions
-from .memory import mixed_style, param_counts, trainable_params
+from .memory import mixed_style, param_counts, trainable_params, weight_bytes
 from .model import ModelSpec
 from .plan import Plan
 
@@ -149,6 +149,8 @@ def comm_bytes_per_step(model: ModelSpec, plan: Plan, assumptions: Assumptions, 
       per step: ``(N-1)/N x (grad_accum x grad bytes + param bytes)``.
     * ZeRO-3 / FSDP: per micro-step an all-gather in the forward and one in the backward
       plus a reduce-scatter of gradients: ``3 (N-1)/N x grad_accum x`` 16-bit parameters.
+    * LoRA/QLoRA: an all-reduce of the (fp32) adapter gradients, plus with ZeRO-3 the two
+      all-gathers of the frozen (possibly quantized) base per micro-step.
 
     Gradients travel in 16-bit (fp32 for fp32 training and amp-style mixed precision).
     """
@@ -156,11 +158,18 @@ def comm_bytes_per_step(model: ModelSpec, plan: Plan, assumptions: Assumptions, 
     share = (n - 1.0) / n
     trainable = trainable_params(model, plan)
     grad_width = 4.0 if plan.precision == "fp32" else 2.0
-    if plan.precision in ("fp16", "bf16") and mixed_style(plan, assumptions) == "amp":
-        grad_width = 4.0
+    if plan.is_adapter or (
+        plan.precision in ("fp16", "bf16") and mixed_style(plan, assumptions) == "amp"
+    ):
+        grad_width = 4.0  # LoRA adapters and amp-style parameters are fp32
     grad = trainable * grad_width
     params16 = param_counts(model).total * 2.0
-    if plan.zero_stage <= 1 or plan.is_adapter:
+    if plan.is_adapter:
+        gathers = 0.0
+        if plan.zero_stage == 3:  # frozen base gathered in the forward and the backward
+            gathers = 2.0 * share * plan.grad_accum * weight_bytes(model, plan, assumptions, 1)
+        return 2.0 * share * grad + gathers
+    if plan.zero_stage <= 1:
         return 2.0 * share * grad
     if plan.zero_stage == 2:
         return share * (plan.grad_accum * grad + params16)
@@ -290,7 +299,8 @@ def inference_time(
     per_token = flops_per_token(model, plan)
     prefill = b * s * per_token.forward / achieved
     mean_ctx = s + new / 2.0
-    decode_fwd = flops_per_token(model, plan, s=mean_ctx).forward
+    # Each generated token attends to its whole context: no causal half to skip.
+    decode_fwd = flops_per_token(model, plan.with_changes(attention="eager"), s=mean_ctx).forward
     read = resident_bytes + kv_bytes_per_token * b * mean_ctx
     memory_time = read / (np.asarray(bandwidth_gb_s, dtype=float) * 1e9
                           * assumptions.bandwidth_efficiency)

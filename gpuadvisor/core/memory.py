@@ -33,10 +33,14 @@ DTYPE_BYTES = {"fp32": 4.0, "fp16": 2.0, "bf16": 2.0, "fp8": 1.0, "int8": 1.0}
 #:   nf4-dq NF4 with double quantization: absmax in 8 bits per 64 weights plus one fp32
 #:          constant per 256 blocks = 0.5 + 1/64 + 4/(64*256) bytes (Dettmers et al. 2023,
 #:          QLoRA, Sec. 3: 0.127 bits of constants per parameter instead of 0.5).
+#:   int4/int3 GPTQ/AWQ-style: 4 or 3 bits + an fp16 scale and an fp16 zero point per group
+#:          of 128 weights (the usual group size) = bits/8 + 4/128 bytes.
 QUANT_BYTES = {
     "int8": 1.0,
     "nf4": 0.5 + 4 / 64,
     "nf4-dq": 0.5 + 1 / 64 + 4 / (64 * 256),
+    "int4": 0.5 + 4 / 128,
+    "int3": 0.375 + 4 / 128,
 }
 
 
@@ -118,6 +122,14 @@ def _shard(n_gpus, stage_needed: int, plan: Plan):
 
 
 # --------------------------------------------------------------------------- model states
+def _head_matmul_params(model: ModelSpec, plan: Plan) -> int:
+    """Output-projection weights used in a matmul (tied or not): ``V x h`` for decoders and
+    masked-LM pre-training, none for classification heads and opaque models."""
+    if model.kind == "decoder" or (model.kind == "encoder" and plan.task == "pretrain"):
+        return model.vocab_size * model.d_model
+    return 0
+
+
 def weight_bytes(model: ModelSpec, plan: Plan, assumptions: Assumptions, n_gpus=1):
     """Bytes of parameters resident on one GPU.
 
@@ -143,7 +155,12 @@ def weight_bytes(model: ModelSpec, plan: Plan, assumptions: Assumptions, n_gpus=
         else:
             base = total * base16
         adapters = 4.0 * trainable_params(model, plan) if plan.is_adapter else 0.0
-        return base + adapters
+        if plan.task == "infer":
+            return base  # split over GPUs by memory_breakdown (tensor parallelism)
+        if plan.offload == "params":
+            return 0.0 * n_gpus
+        # ZeRO-3 / FSDP shard frozen base weights too (how QLoRA + FSDP fits 70B on 2 GPUs).
+        return (base + adapters) / _shard(n_gpus, 3, plan)
     if plan.precision == "fp32":
         per_param = 4.0
     elif plan.precision == "bf16-pure":
@@ -151,7 +168,7 @@ def weight_bytes(model: ModelSpec, plan: Plan, assumptions: Assumptions, n_gpus=
     elif plan.precision == "fp8":
         per_param = 2.0 + counts.linear_in_blocks / total
     elif mixed_style(plan, assumptions) == "amp":
-        per_param = 4.0 + 2.0 * (counts.linear_in_blocks + counts.lm_head) / total
+        per_param = 4.0 + 2.0 * (counts.linear_in_blocks + _head_matmul_params(model, plan)) / total
     else:
         per_param = 2.0
     resident = total * per_param / _shard(n_gpus, 3, plan)
@@ -251,8 +268,11 @@ def cpu_offload_bytes(model: ModelSpec, plan: Plan, assumptions: Assumptions):
 
 
 # --------------------------------------------------------------------------- activations
-def _block_elements(model: ModelSpec, plan: Plan, b, s, with_scores: bool, masks: bool):
-    """Saved elements of one transformer block for the backward pass, and mask bytes.
+def _block_elements(model: ModelSpec, plan: Plan, b, s, attention: str, masks: bool):
+    """Saved elements of one transformer block for the backward pass, plus fixed-size bytes.
+
+    Returns ``(elements, extra_bytes)``: elements are multiplied by the activation dtype's size;
+    extra bytes are 1-byte dropout masks and the fp32 log-sum-exp of flash kernels.
 
     Derivation (b = micro-batch, s = sequence, h = d_model, a = heads, q = a x head_dim,
     k = kv_heads x head_dim, f = d_ff; counts are elements of 2- or 4-byte activations,
@@ -265,7 +285,8 @@ def _block_elements(model: ModelSpec, plan: Plan, b, s, with_scores: bool, masks
         eager kernel: V for probs @ V (expanded) ............................  s b q
         eager kernel: softmax output ........................................  a s^2 b
         eager kernel with dropout: dropout output (+ a s^2 b mask bytes) ....  a s^2 b
-        flash kernel: Q, K, V un-expanded + fp32 log-sum-exp ....  s b (q + 2k) + 2 a s b
+        flash kernel: Q, K, V un-expanded ......................  s b (q + 2k)
+        flash kernel: fp32 log-sum-exp per head and token ......  4 a s b bytes
       * output projection input ..............................................  s b q
       * dropout on the attention output: mask bytes ..........................  s b h
     MLP
@@ -279,6 +300,11 @@ def _block_elements(model: ModelSpec, plan: Plan, b, s, with_scores: bool, masks
     formula of Korthikanti et al. 2022 ("Reducing Activation Recomputation in Large
     Transformer Models", eq. 1); with FlashAttention the ``5as/h`` term goes.
 
+    ``attention`` says which attention tensors stay: ``scores`` (eager, no recompute),
+    ``flash``, or ``recompute`` (eager with selective recomputation: Q, K, V are kept and the
+    scores are rebuilt in the backward pass). MoE blocks route each token to k experts, so the
+    per-expert MLP tensors count k times.
+
     With LoRA/QLoRA, a frozen linear layer saves nothing for its own backward (only its
     weight is needed for the input gradient), so a matmul input is kept only when an adapter
     is attached there; each adapter adds its ``s b r`` intermediate.
@@ -290,15 +316,19 @@ def _block_elements(model: ModelSpec, plan: Plan, b, s, with_scores: bool, masks
     keep_mlp_in = (not adapter) or targets == "all"
 
     sb = b * s
+    routed = sb * model.experts_per_token  # MoE: each token passes through k experts
     elems = sb * h  # attention norm input
     elems = elems + sb * h  # q/k/v input: every LoRA target set adapts a projection of it
-    if with_scores:
+    extra = 0.0 * sb
+    if attention == "scores":
         elems = elems + sb * 3 * q + a * s * s * b * (2 if masks else 1)
+    elif attention == "recompute":
+        elems = elems + sb * 3 * q
     else:
-        elems = elems + sb * (q + 2 * k) + 2 * a * sb
+        elems = elems + sb * (q + 2 * k)
+        extra = extra + 4.0 * a * sb
     elems = elems + (sb * q if keep_out_in else 0)
-    elems = elems + sb * h + (sb * h if keep_mlp_in else 0)
-    routed = sb * model.experts_per_token  # MoE: each token passes through k experts
+    elems = elems + sb * h + (routed * h if keep_mlp_in else 0)
     if model.mlp == "gated":
         elems = elems + routed * f * (3 + (1 if keep_mlp_in else 0))
     else:
@@ -307,10 +337,15 @@ def _block_elements(model: ModelSpec, plan: Plan, b, s, with_scores: bool, masks
         mlp_mats = 3 if model.mlp == "gated" else 2
         per_token = {"qv": 2, "attn": 4, "all": 4 + mlp_mats * model.experts_per_token}[targets]
         elems = elems + sb * plan.effective_lora_rank * per_token
-    mask_bytes = 0
     if masks:
-        mask_bytes = 2 * sb * h + (a * s * s * b if with_scores else 0)
-    return elems, mask_bytes
+        extra = extra + 2 * sb * h + (a * s * s * b if attention == "scores" else 0)
+    return elems, extra
+
+
+def _score_bytes(model: ModelSpec, b, s, e: float, masks: bool):
+    """One layer's eager attention scores: softmax output (+ dropout output and mask)."""
+    per = e * (2 if masks else 1) + (1 if masks else 0)
+    return model.n_heads * s * s * b * per
 
 
 def uses_dropout(model: ModelSpec) -> bool:
@@ -323,7 +358,9 @@ def activation_bytes(model: ModelSpec, plan: Plan, assumptions: Assumptions, b=N
 
     Training, no checkpointing: ``L x`` the block's saved tensors (:func:`_block_elements`)
     plus the embedding output and the final norm's input (``2 s b h``). Selective
-    recomputation drops the attention-score terms (as FlashAttention does). Full
+    recomputation drops the attention-score terms of every layer but the one being
+    back-propagated (Korthikanti's ``34 sbh`` per layer); with FlashAttention there are no
+    scores to drop, so selective changes nothing. Full
     recomputation keeps each block's input (``s b h`` per layer; Korthikanti's ``2sbh`` at
     2 bytes) and, during the backward pass, one block's full set being recomputed.
 
@@ -341,17 +378,24 @@ def activation_bytes(model: ModelSpec, plan: Plan, assumptions: Assumptions, b=N
         return per_sample * b * keep + 0 * s
     masks = plan.is_training and uses_dropout(model)
     eager = plan.attention == "eager"
-    scores_kept = eager and plan.checkpointing == "none"
-    block, block_masks = _block_elements(model, plan, b, s, scores_kept, masks)
-    block_bytes = block * e + block_masks
+    kind = "flash"
+    if eager:
+        kind = "scores" if plan.checkpointing == "none" else "recompute"
     if plan.task == "infer":
-        live, _ = _block_elements(model, plan, b, s, eager, False)
-        return live * e
+        live, live_extra = _block_elements(model, plan, b, s, "scores" if eager else "flash",
+                                           False)
+        return live * e + live_extra
     outside = 2 * b * s * model.d_model * e
     if plan.checkpointing == "full":
-        full_block, full_masks = _block_elements(model, plan, b, s, eager, masks)
-        return model.n_layers * b * s * model.d_model * e + full_block * e + full_masks + outside
-    return model.n_layers * block_bytes + outside
+        full_block, full_extra = _block_elements(
+            model, plan, b, s, "scores" if eager else "flash", masks)
+        return model.n_layers * b * s * model.d_model * e + full_block * e + full_extra + outside
+    block, block_extra = _block_elements(model, plan, b, s, kind, masks)
+    total = model.n_layers * (block * e + block_extra) + outside
+    if kind == "recompute":
+        # The layer being back-propagated rebuilds its scores: one layer's worth is live.
+        total = total + _score_bytes(model, b, s, e, masks)
+    return total
 
 
 def logits_bytes(model: ModelSpec, plan: Plan, b=None, s=None):
@@ -405,9 +449,10 @@ def overhead_bytes(model: ModelSpec, plan: Plan, assumptions: Assumptions, tenso
     if plan.is_training and plan.zero_stage == 0:
         grads = gradient_bytes(model, plan, assumptions, 1)
         extra = np.where(multi, grads, 0.0)
-    if plan.zero_stage == 3 and model.kind != "opaque":
+    if plan.zero_stage == 3 and plan.is_training and model.kind != "opaque":
         per_block = param_counts(model).linear_in_blocks / model.n_layers
-        extra = extra + np.where(multi, 2 * 2.0 * per_block, 0.0)
+        width = QUANT_BYTES.get(plan.effective_quant, 4.0 if plan.precision == "fp32" else 2.0)
+        extra = extra + np.where(multi, 2 * width * per_block, 0.0)
     return context + reserve + extra, context
 
 

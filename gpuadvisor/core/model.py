@@ -16,7 +16,9 @@ Three kinds of model are described:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import difflib
+import re
+from dataclasses import dataclass, field, fields
 
 KINDS = ("decoder", "encoder", "opaque")
 MLP_KINDS = ("gelu", "gated")
@@ -86,6 +88,8 @@ class ModelSpec:
             at 16-bit, when published (0 = unknown, estimated from params).
         published_params: the count the model's authors publish (for tests and display).
         source: where the architecture numbers and published count come from.
+        family: model family for grouping and display (e.g. ``"Llama 3.1"``).
+        extra: free-form details a catalog entry may carry (not compared or hashed).
     """
 
     id: str
@@ -269,3 +273,275 @@ class ModelSpec:
         else:
             raise ValueError(f"lora_targets must be one of qv, attn, all; got {targets!r}")
         return rank * per_layer * self.n_layers
+
+
+# ---------------------------------------------------------------------- catalog tables
+# A models.toml table uses ModelSpec's field names, except ``params`` (the parameter count
+# of an opaque model), which fills ``params_override``. The table's key is the model's id.
+TABLE_ALIASES = {"params": "params_override"}
+_SPEC_FIELD_TYPES = {f.name: f.type for f in fields(ModelSpec)}
+_TABLE_KEYS = {
+    name: kind
+    for name, kind in _SPEC_FIELD_TYPES.items()
+    if name != "id" and name not in TABLE_ALIASES.values()
+} | {alias: _SPEC_FIELD_TYPES[name] for alias, name in TABLE_ALIASES.items()}
+_TYPE_WORDS = {
+    "int": "an integer",
+    "float": "a number",
+    "bool": "true or false",
+    "str": "a string",
+    "dict": "a table",
+}
+
+
+def _checked(where: str, key: str, value: object, type_name: str) -> object:
+    """Return ``value`` if it has the type a field needs (ints widen to float).
+
+    Raises:
+        ValueError: naming ``where`` and the field when the type is wrong.
+    """
+    is_bool = isinstance(value, bool)
+    if type_name == "bool":
+        ok = is_bool
+    elif type_name == "int":
+        ok = isinstance(value, int) and not is_bool
+    elif type_name == "float":
+        ok = isinstance(value, int | float) and not is_bool
+        value = float(value) if ok else value
+    else:
+        ok = isinstance(value, str if type_name == "str" else dict)
+    if not ok:
+        raise ValueError(f"{where}: field '{key}' must be {_TYPE_WORDS[type_name]}, got {value!r}")
+    return value
+
+
+def _unknown_key_error(where: str, key: str, value: object) -> ValueError:
+    """A ValueError for an unknown table key, with a did-you-mean from difflib."""
+    close = difflib.get_close_matches(key, sorted(_TABLE_KEYS), n=1)
+    if key in TABLE_ALIASES.values():
+        close = [k for k, v in TABLE_ALIASES.items() if v == key]
+    hint = f"; did you mean '{close[0]}'?" if close else ""
+    if isinstance(value, dict):
+        hint += ' (a dot in an unquoted table name nests tables: quote ids like ["a-1.5b"])'
+    return ValueError(f"{where}: unknown key '{key}'{hint}")
+
+
+def spec_from_table(model_id: str, table: dict) -> ModelSpec:
+    """Build a :class:`ModelSpec` from one ``models.toml`` table.
+
+    Args:
+        model_id: the table's key, which becomes ``ModelSpec.id``.
+        table: the table's keys and values, as ``tomllib`` parsed them. Keys are ModelSpec
+            field names, except ``params`` for ``params_override``; ``id`` may repeat the key.
+
+    Returns:
+        The validated spec.
+
+    Raises:
+        ValueError: for an unknown key (with a close match when there is one), a value of the
+            wrong type, a missing ``name``, or numbers ModelSpec rejects; the message names
+            the model and the field.
+    """
+    where = f"model '{model_id}'"
+    if not isinstance(table, dict):
+        raise ValueError(f"{where}: must be a table, got {type(table).__name__}")
+    kwargs: dict[str, object] = {}
+    for key, value in table.items():
+        if key == "id":
+            if value != model_id:
+                raise ValueError(f"{where}: field 'id' ({value!r}) differs from the table key")
+            continue
+        if key not in _TABLE_KEYS:
+            raise _unknown_key_error(where, key, value)
+        kwargs[TABLE_ALIASES.get(key, key)] = _checked(where, key, value, _TABLE_KEYS[key])
+    if "name" not in kwargs:
+        raise ValueError(f"{where}: missing field 'name'")
+    return ModelSpec(id=model_id, **kwargs)
+
+
+# ------------------------------------------------------------------ Hugging Face import
+@dataclass(frozen=True)
+class _HfFamily:
+    """How one Hugging Face ``model_type`` maps onto ModelSpec.
+
+    Attributes:
+        family: display family for the spec.
+        keys: ModelSpec field -> config.json key, for the integer architecture numbers.
+        tie_default: ``tie_word_embeddings`` when config.json omits it (the HF config class's
+            default).
+        qkv_bias: q/k/v projections always carry biases (Qwen2).
+        attention_bias_key: reads ``attention_bias`` (biases on q, k, v and output).
+        mlp_bias_key: reads ``mlp_bias`` (biases on the MLP matrices).
+        norms_per_layer: norm layers per block.
+        moe: reads ``num_local_experts`` and ``num_experts_per_tok``.
+    """
+
+    family: str
+    keys: dict[str, str]
+    tie_default: bool = False
+    qkv_bias: bool = False
+    attention_bias_key: bool = False
+    mlp_bias_key: bool = False
+    norms_per_layer: int = 2
+    moe: bool = False
+
+
+_LLAMA_KEYS = {
+    "n_layers": "num_hidden_layers",
+    "d_model": "hidden_size",
+    "n_heads": "num_attention_heads",
+    "n_kv_heads": "num_key_value_heads",
+    "head_dim": "head_dim",
+    "d_ff": "intermediate_size",
+    "vocab_size": "vocab_size",
+    "max_positions": "max_position_embeddings",
+}
+_GPT2_KEYS = {
+    "n_layers": "n_layer",
+    "d_model": "n_embd",
+    "n_heads": "n_head",
+    "d_ff": "n_inner",
+    "vocab_size": "vocab_size",
+    "max_positions": "n_positions",
+}
+_BERT_KEYS = {
+    "n_layers": "num_hidden_layers",
+    "d_model": "hidden_size",
+    "n_heads": "num_attention_heads",
+    "d_ff": "intermediate_size",
+    "vocab_size": "vocab_size",
+    "max_positions": "max_position_embeddings",
+    "type_vocab_size": "type_vocab_size",
+}
+# Keys a config.json may leave out (or set to null): the HF config classes then derive
+# them (MHA when no KV heads, hidden/heads per head, 4*n_embd for GPT-2's MLP).
+_HF_OPTIONAL_KEYS = ("num_key_value_heads", "head_dim", "n_inner")
+_GPT2_STYLE = {
+    "mlp": "gelu",
+    "norm": "layernorm",
+    "position": "learned",
+    "qkv_bias": True,
+    "out_bias": True,
+    "mlp_bias": True,
+}
+_BERT_STYLE = _GPT2_STYLE | {
+    "kind": "encoder",
+    "final_norm": False,
+    "pooler": True,
+    "embedding_norm": True,
+}
+
+_HF_FAMILIES = {
+    "llama": _HfFamily("Llama", _LLAMA_KEYS, attention_bias_key=True, mlp_bias_key=True),
+    "mistral": _HfFamily("Mistral", _LLAMA_KEYS),
+    "mixtral": _HfFamily("Mixtral", _LLAMA_KEYS, moe=True),
+    "qwen2": _HfFamily("Qwen2", _LLAMA_KEYS, qkv_bias=True),
+    "gemma2": _HfFamily(
+        "Gemma 2", _LLAMA_KEYS, tie_default=True, attention_bias_key=True, norms_per_layer=4
+    ),
+    "phi3": _HfFamily("Phi-3", _LLAMA_KEYS),
+    "gpt2": _HfFamily("GPT-2", _GPT2_KEYS, tie_default=True),
+    "bert": _HfFamily("BERT", _BERT_KEYS),
+}
+SUPPORTED_HF_MODEL_TYPES = tuple(_HF_FAMILIES)
+
+
+def _hf_value(config: dict, key: str, type_name: str, where: str, default: object = None) -> object:
+    """Read one config.json field: typed, or ``default`` when absent or null.
+
+    Raises:
+        ValueError: when the field is missing and has no default, or has the wrong type.
+    """
+    value = config.get(key)
+    if value is None:
+        if default is None:
+            raise ValueError(f"{where}: missing field '{key}'")
+        return default
+    return _checked(where, key, value, type_name)
+
+
+def _hf_numbers(config: dict, fam: _HfFamily, where: str) -> dict[str, object]:
+    """The integer architecture numbers of a config.json, keyed by ModelSpec field."""
+    numbers = {
+        field_name: _hf_value(config, key, "int", where, 0 if key in _HF_OPTIONAL_KEYS else None)
+        for field_name, key in fam.keys.items()
+    }
+    if fam.keys["d_ff"] == "n_inner" and not numbers["d_ff"]:
+        numbers["d_ff"] = 4 * numbers["d_model"]  # GPT2Config: n_inner None -> 4 * n_embd
+    return numbers
+
+
+def _hf_decoder_style(model_type: str, config: dict, fam: _HfFamily, where: str) -> dict:
+    """ModelSpec style fields (MLP, norm, positions, biases, tying, experts) of a config.json."""
+    if model_type == "bert":
+        return dict(_BERT_STYLE)  # the LM head is not part of BertModel: tying is moot
+    tied = _hf_value(config, "tie_word_embeddings", "bool", where, fam.tie_default)
+    if model_type == "gpt2":
+        return _GPT2_STYLE | {"tied_embeddings": tied}
+    attn_bias = fam.attention_bias_key and _hf_value(config, "attention_bias", "bool", where, False)
+    style: dict[str, object] = {
+        "tied_embeddings": tied,
+        "qkv_bias": fam.qkv_bias or attn_bias,
+        "out_bias": attn_bias,
+        "mlp_bias": fam.mlp_bias_key and _hf_value(config, "mlp_bias", "bool", where, False),
+        "norms_per_layer": fam.norms_per_layer,
+    }
+    if fam.moe:
+        style["n_experts"] = _hf_value(config, "num_local_experts", "int", where)
+        style["experts_per_token"] = _hf_value(config, "num_experts_per_tok", "int", where)
+    return style
+
+
+def _hf_spec_error(where: str, fam: _HfFamily, exc: ValueError) -> ValueError:
+    """Re-word a ModelSpec validation error in config.json's own key names."""
+    message = str(exc).split(": ", 1)[-1]
+    for field_name, key in fam.keys.items():
+        message = re.sub(rf"\b{field_name}\b", key, message)
+    return ValueError(f"{where}: {message}")
+
+
+def spec_from_hf_config(config: dict, model_id: str, name: str | None = None) -> ModelSpec:
+    """Build a :class:`ModelSpec` from a Hugging Face ``config.json`` (already parsed).
+
+    Supported ``model_type`` values: llama, mistral, mixtral, qwen2, gemma2, phi3, gpt2, bert.
+    Missing optional fields take the HF config class's default: ``num_key_value_heads`` ->
+    ``num_attention_heads`` (multi-head attention), ``head_dim`` -> hidden / heads, GPT-2's
+    ``n_inner`` -> ``4 * n_embd``, ``tie_word_embeddings`` -> True for gpt2 and gemma2, False
+    for the others. Fields that decide the parameter count are required.
+
+    Args:
+        config: the parsed config.json.
+        model_id: id for the spec (e.g. the Hub repo name or the file's path).
+        name: display name; defaults to ``model_id``.
+
+    Returns:
+        The spec, with ``source`` naming the config's model_type.
+
+    Raises:
+        ValueError: for an unsupported or missing ``model_type`` (listing the supported
+            ones), a missing required field or one of the wrong type (named as in the file),
+            or architecture numbers that do not fit together (e.g. heads not dividing hidden).
+    """
+    if not isinstance(config, dict):
+        raise ValueError(f"config.json: must be a JSON object, got {type(config).__name__}")
+    model_type = config.get("model_type")
+    supported = ", ".join(SUPPORTED_HF_MODEL_TYPES)
+    if model_type is None:
+        raise ValueError(f"config.json: missing field 'model_type' (supported: {supported})")
+    if model_type not in _HF_FAMILIES:
+        raise ValueError(
+            f"config.json: unsupported model_type {model_type!r} (supported: {supported})"
+        )
+    fam = _HF_FAMILIES[model_type]
+    where = f"config.json (model_type '{model_type}')"
+    kwargs = _hf_numbers(config, fam, where) | _hf_decoder_style(model_type, config, fam, where)
+    try:
+        return ModelSpec(
+            id=model_id,
+            name=name or model_id,
+            family=fam.family,
+            source=f"Hugging Face config.json (model_type '{model_type}')",
+            **kwargs,
+        )
+    except ValueError as exc:
+        raise _hf_spec_error(where, fam, exc) from exc

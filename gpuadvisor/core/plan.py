@@ -15,7 +15,7 @@ PRECISIONS = ("fp32", "fp16", "bf16", "bf16-pure", "fp8")
 OPTIMIZERS = ("adamw", "adamw8bit", "adafactor", "sgd", "lion")
 CHECKPOINTING = ("none", "selective", "full")
 ATTENTION = ("eager", "flash")
-QUANT = ("none", "int8", "nf4", "nf4-dq")
+QUANT = ("none", "int8", "nf4", "nf4-dq", "int4", "int3")
 OFFLOAD = ("none", "optimizer", "params")
 LORA_TARGETS = ("qv", "attn", "all")
 KV_DTYPES = ("fp32", "fp16", "bf16", "fp8", "int8")
@@ -58,8 +58,9 @@ class Plan:
         attention: ``eager`` (scores materialised) or ``flash`` (FlashAttention/SDPA kernels).
         lora_rank: LoRA rank for ``lora``/``qlora`` (None = default 16).
         lora_targets: adapted matrices: ``qv``, ``attn`` (q,k,v,o) or ``all`` linear layers.
-        quant: base-weight quantization: ``none``, ``int8``, ``nf4``, ``nf4-dq`` (double quant).
-            ``qlora`` defaults to ``nf4-dq``; ``infer`` may use any.
+        quant: base-weight quantization: ``none``, ``int8``, ``nf4``, ``nf4-dq`` (double quant),
+            or GPTQ/AWQ-style ``int4``/``int3`` with group-wise scales. ``qlora`` defaults to
+            ``nf4-dq``; ``infer`` may use any.
         n_gpus: GPUs working together on the job.
         zero_stage: 0 = plain data parallel; 1, 2, 3 = ZeRO stages (FSDP FULL_SHARD is 3,
             SHARD_GRAD_OP is 2).
@@ -121,6 +122,8 @@ class Plan:
         if self.task in ("pretrain", "full", "lora") and self.quant not in (None, "none"):
             hint = "use task qlora" if self.task == "lora" else "quantized weights cannot train"
             raise ValueError(f"quant {self.quant!r} is not for task {self.task!r}: {hint}")
+        if self.offload == "optimizer" and self.zero_stage == 0:
+            raise ValueError("offload: optimizer offload needs zero_stage 1, 2 or 3 (DeepSpeed)")
         if self.offload == "params" and self.zero_stage != 3:
             raise ValueError("offload: 'params' needs zero_stage 3 (ZeRO-Infinity / FSDP)")
         if self.dataset_tokens is not None and self.dataset_samples is not None:

@@ -1,0 +1,339 @@
+"""Command line: ``gpuadvisor estimate`` and ``gpuadvisor catalog list|show|validate``.
+
+Contract (DESIGN.md §3): ``--json`` prints one JSON object on stdout; otherwise a table for
+people. Bad input exits with status 2 and one line on stderr naming the bad field.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+
+from . import __version__
+
+EXIT_BAD_INPUT = 2
+
+
+class InputError(Exception):
+    """Bad user input: reported as one line on stderr with exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """ArgumentParser whose errors are one line naming the problem (exit 2)."""
+
+    def error(self, message: str) -> None:  # argparse's API: must not return
+        raise InputError(f"{self.prog}: {message}")
+
+
+# --------------------------------------------------------------------------- value types
+def _positive_int(flag: str):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{flag}: not a whole number: {text!r}") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(
+                f"{flag}: must be a positive whole number, got {value}")
+        return value
+
+    return parse
+
+
+def _count(flag: str):
+    def parse(text: str) -> float:
+        from .core.units import parse_count
+
+        try:
+            value = parse_count(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(f"{flag}: {exc}") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"{flag}: must be positive, got {text!r}")
+        return value
+
+    return parse
+
+
+def _fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--efficiency: not a number: {text!r}") from None
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"--efficiency: must be in (0, 1], got {value}")
+    return value
+
+
+def _assumption(text: str) -> tuple[str, str]:
+    name, sep, value = text.partition("=")
+    if not sep or not name or not value:
+        raise argparse.ArgumentTypeError(f"--assume: expected NAME=VALUE, got {text!r}")
+    return name.strip(), value.strip()
+
+
+# --------------------------------------------------------------------------- parser
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser for every verb."""
+    from .core import plan as P
+
+    parser = _Parser(prog="gpuadvisor", description=(
+        "Will this training or inference plan fit my GPU, and how long will it take?"))
+    parser.add_argument("--version", action="version", version=f"gpuadvisor {__version__}")
+    verbs = parser.add_subparsers(dest="verb", parser_class=_Parser)
+
+    est = verbs.add_parser("estimate", help="memory, time and fit for a plan",
+                           description="Estimate VRAM per GPU and time for a plan.")
+    est.add_argument("--model", required=True,
+                     help="preset id (see 'catalog list --kind models') or a config.json path")
+    est.add_argument("--task", choices=P.TASKS, default="full")
+    est.add_argument("--precision", choices=P.PRECISIONS, default="bf16")
+    est.add_argument("--optimizer", choices=P.OPTIMIZERS, default="adamw")
+    est.add_argument("--micro-batch", type=_positive_int("--micro-batch"), default=1)
+    est.add_argument("--grad-accum", type=_positive_int("--grad-accum"), default=1)
+    est.add_argument("--seq", type=_positive_int("--seq"), default=None,
+                     help="sequence length (default: 2048, or the model's context if shorter)")
+    est.add_argument("--checkpointing", choices=P.CHECKPOINTING, default="none")
+    est.add_argument("--attention", choices=P.ATTENTION, default="flash")
+    est.add_argument("--gpu", help="catalog GPU id (see 'catalog list'); checks the fit")
+    est.add_argument("--gpus", type=_positive_int("--gpus"), default=1)
+    est.add_argument("--zero", type=int, choices=(0, 1, 2, 3), default=0)
+    est.add_argument("--offload", choices=P.OFFLOAD, default="none")
+    data = est.add_mutually_exclusive_group()
+    data.add_argument("--tokens", type=_count("--tokens"), help="training tokens, e.g. 2T, 300M")
+    data.add_argument("--samples", type=_count("--samples"), help="samples per epoch")
+    est.add_argument("--epochs", type=_count("--epochs"), default=None)
+    est.add_argument("--lora-rank", type=_positive_int("--lora-rank"))
+    est.add_argument("--lora-targets", choices=P.LORA_TARGETS, default="all")
+    est.add_argument("--quant", choices=P.QUANT)
+    est.add_argument("--new-tokens", type=_positive_int("--new-tokens"), default=256,
+                     help="inference: tokens generated per sequence")
+    est.add_argument("--kv-dtype", choices=P.KV_DTYPES)
+    est.add_argument("--efficiency", type=_fraction, help="achieved fraction of peak, e.g. 0.4")
+    est.add_argument("--assume", type=_assumption, action="append", default=[],
+                     metavar="NAME=VALUE", help="override an assumption (repeatable)")
+    est.add_argument("--units", choices=("GiB", "GB"), default="GiB")
+    est.add_argument("--json", action="store_true", help="print one JSON object")
+
+    cat = verbs.add_parser("catalog", help="list, show and validate catalog data")
+    cat_verbs = cat.add_subparsers(dest="catalog_verb", parser_class=_Parser)
+    lst = cat_verbs.add_parser("list", help="list GPUs or models")
+    lst.add_argument("--kind", choices=("gpus", "models", "offers"), default="gpus")
+    lst.add_argument("--json", action="store_true")
+    show = cat_verbs.add_parser("show", help="show one GPU or model")
+    show.add_argument("id")
+    show.add_argument("--json", action="store_true")
+    val = cat_verbs.add_parser("validate", help="check a catalog file; exit 2 if it has problems")
+    val.add_argument("path")
+    return parser
+
+
+# --------------------------------------------------------------------------- verbs
+def _load_model(ref: str):
+    from . import catalog
+    from .core.model import spec_from_hf_config
+
+    path = Path(ref)
+    if ref.endswith(".json") or path.is_file():
+        try:
+            config = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise InputError(f"--model: file not found: {ref}") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(f"--model: cannot read {ref}: {exc}") from None
+        except json.JSONDecodeError as exc:
+            raise InputError(f"--model: {ref} is not valid JSON: {exc}") from None
+        if not isinstance(config, dict):
+            raise InputError(f"--model: {ref} must hold a JSON object (a config.json)")
+        try:
+            return spec_from_hf_config(config, model_id=path.stem, name=path.parent.name or None)
+        except ValueError as exc:
+            raise InputError(f"--model: {ref}: {exc}") from None
+    models = catalog.load_models()
+    if ref not in models:
+        raise InputError(f"--model: unknown preset {ref!r}{_suggest(ref, models)}")
+    return models[ref]
+
+
+def _load_gpu(ref: str | None):
+    from . import catalog
+
+    gpus = catalog.load_gpus()
+    if ref is None:
+        return None, gpus
+    if ref not in gpus:
+        raise InputError(f"--gpu: unknown GPU {ref!r}{_suggest(ref, gpus)}")
+    return gpus[ref], gpus
+
+
+def _suggest(name: str, known) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(name, list(known), n=3, cutoff=0.5)
+    if close:
+        return f" (did you mean {', '.join(close)}?)"
+    return " (see 'gpuadvisor catalog list')"
+
+
+def plan_from_args(args: argparse.Namespace, model):
+    """Build a Plan from parsed ``estimate`` flags; ValueError names the bad field."""
+    from .core.plan import Plan
+
+    seq = args.seq
+    if seq is None:
+        limit = getattr(model, "max_positions", 0) or 2048
+        seq = min(2048, limit) if model.kind != "opaque" else 1
+    data = {}
+    if args.tokens is not None:
+        data["dataset_tokens"] = args.tokens
+    if args.samples is not None:
+        data["dataset_samples"] = args.samples
+    if args.epochs is not None:
+        if args.samples is None:
+            raise InputError("--epochs: give --samples with --epochs (--tokens counts all epochs)")
+        data["epochs"] = args.epochs
+    return Plan(
+        task=args.task,
+        precision=args.precision,
+        optimizer=args.optimizer,
+        micro_batch=args.micro_batch,
+        grad_accum=args.grad_accum,
+        seq_len=seq,
+        checkpointing=args.checkpointing,
+        attention=args.attention,
+        lora_rank=args.lora_rank,
+        lora_targets=args.lora_targets,
+        quant=args.quant,
+        n_gpus=args.gpus,
+        zero_stage=args.zero,
+        offload=args.offload,
+        new_tokens=args.new_tokens,
+        kv_dtype=args.kv_dtype,
+        efficiency=args.efficiency,
+        **data,
+    )
+
+
+def _estimate(args: argparse.Namespace) -> int:
+    from .core.assumptions import DEFAULT_ASSUMPTIONS
+    from .core.estimate import REFERENCE_GPU_ID, estimate
+
+    model = _load_model(args.model)
+    gpu, gpus = _load_gpu(args.gpu)
+    try:
+        plan = plan_from_args(args, model)
+    except ValueError as exc:
+        raise InputError(f"plan: {exc}") from None
+    try:
+        assumptions = DEFAULT_ASSUMPTIONS.with_overrides(dict(args.assume))
+    except ValueError as exc:
+        raise InputError(f"--assume: {exc}") from None
+    try:
+        result = estimate(model, plan, gpu, assumptions, reference_gpu=gpus[REFERENCE_GPU_ID])
+    except ValueError as exc:
+        raise InputError(f"estimate: {exc}") from None
+    if args.json:
+        print(json.dumps(result.to_json(), indent=2, default=_json_default))
+    else:
+        from .report import estimate_table
+
+        print(estimate_table(result, units=args.units))
+    return 0
+
+
+def _json_default(value):
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    raise TypeError(f"not JSON serialisable: {type(value).__name__}")
+
+
+def _catalog(args: argparse.Namespace) -> int:
+    from . import catalog
+
+    if args.catalog_verb == "validate":
+        problems = catalog.validate_file(args.path)
+        if problems:
+            for line in problems:
+                print(line, file=sys.stderr)
+            return EXIT_BAD_INPUT
+        print(f"{args.path}: OK")
+        return 0
+    if args.catalog_verb == "list":
+        items = _catalog_items(args.kind)
+        if args.json:
+            print(json.dumps({"items": items}, indent=2, default=_json_default))
+        else:
+            from .report import catalog_table
+
+            print(catalog_table(args.kind, items))
+        return 0
+    if args.catalog_verb == "show":
+        for kind in ("gpus", "models"):
+            for item in _catalog_items(kind):
+                if item["id"] == args.id:
+                    if args.json:
+                        print(json.dumps(item, indent=2, default=_json_default))
+                    else:
+                        width = max(len(k) for k in item)
+                        print("\n".join(f"{k:<{width}}  {v}" for k, v in item.items()))
+                    return 0
+        known = [i["id"] for k in ("gpus", "models") for i in _catalog_items(k)]
+        raise InputError(f"catalog show: unknown id {args.id!r}{_suggest(args.id, known)}")
+    raise InputError("catalog: say list, show or validate")
+
+
+def _catalog_items(kind: str) -> list[dict]:
+    from dataclasses import asdict
+
+    from . import catalog
+
+    if kind == "gpus":
+        return [asdict(g) for g in catalog.load_gpus().values()]
+    if kind == "models":
+        items = []
+        for spec in catalog.load_models().values():
+            item = asdict(spec)
+            item.pop("extra", None)
+            counts = spec.params()
+            item["params_total"] = counts.total
+            item["params_active"] = counts.active
+            items.append(item)
+        return items
+    raise InputError("catalog list --kind offers: the offers catalog is not available yet")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``gpuadvisor`` command."""
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.verb == "estimate":
+            return _estimate(args)
+        if args.verb == "catalog":
+            return _catalog(args)
+        parser.print_help()
+        return 0
+    except InputError as exc:
+        print(str(exc).replace("\n", " "), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except _catalog_error() as exc:
+        print(f"catalog: {exc}".replace("\n", " "), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        return 0
+
+
+def _catalog_error():
+    from .catalog import CatalogError
+
+    return CatalogError
+
+
+if __name__ == "__main__":
+    sys.exit(main())

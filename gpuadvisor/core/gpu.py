@@ -1,0 +1,317 @@
+"""GPU specifications: one frozen record per catalog GPU, validated on construction.
+
+Units are in the field names. Memory capacity is binary (``memory_gib``: the "GB" vendors print
+for VRAM is GiB, so an RTX 4090 has 24 GiB); bandwidths are decimal GB/s (10**9 bytes per second);
+compute rates are dense TFLOPS (10**12 FLOP per second, no 2:4 structured sparsity).
+
+Which rate counts as "the" FP16 rate matters for training estimates: PyTorch matmuls in fp16/bf16
+accumulate in FP32, and GeForce cards run FP32-accumulate matrix math at half the FP16-accumulate
+rate NVIDIA headlines. ``fp16_tensor_tflops`` is therefore always the FP32-accumulate rate; the
+GeForce headline figure is kept separately in ``fp16_acc16_tensor_tflops`` so the difference is
+visible, and is never used by the estimator.
+
+This module is pure: no I/O, no imports from outside ``gpuadvisor.core``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+VENDORS = frozenset({"nvidia", "amd", "apple", "intel"})
+"""Allowed values of :attr:`GpuSpec.vendor`."""
+
+SEGMENTS = frozenset({"consumer", "workstation", "datacenter", "soc"})
+"""Allowed values of :attr:`GpuSpec.segment`.
+
+``soc`` is a GPU inside a system-on-chip sharing memory with the CPU (Apple M-series). It is not
+called ``laptop-soc`` because the same chips ship in desktops (Mac Studio, Mac Pro).
+"""
+
+ECOSYSTEMS = frozenset({"cuda", "rocm", "mps", "xpu", "gaudi"})
+"""Allowed values of :attr:`GpuSpec.ecosystem` (the PyTorch backend family)."""
+
+P2P_LINKS = frozenset(
+    {
+        "none",
+        "nvlink2",
+        "nvlink3",
+        "nvlink4",
+        "nvlink5",
+        "nvlink-bridge",
+        "infinity-fabric",
+        "xe-link",
+        "roce",
+        "unified",
+    }
+)
+"""Allowed values of :attr:`GpuSpec.p2p_link`.
+
+``nvlink-bridge`` is a 2-way (or 4-way) bridge between PCIe cards; ``roce`` is the RDMA over
+Converged Ethernet ports integrated in Intel Gaudi; ``unified`` marks an SoC whose GPU shares one
+memory with the CPU and has no GPU-to-GPU link at all.
+"""
+
+DTYPES = ("fp32", "tf32", "fp16", "bf16", "fp8")
+"""Dtypes accepted by :meth:`GpuSpec.peak_tflops`."""
+
+PCIE_GB_S_PER_LANE = {3: 0.985, 4: 1.969, 5: 3.938, 6: 7.563}
+"""Per-direction PCIe throughput per lane in GB/s after line encoding, by PCIe generation."""
+
+PCIE_LANE_COUNTS = frozenset({1, 2, 4, 8, 16})
+"""Allowed values of :attr:`GpuSpec.pcie_lanes`."""
+
+_ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_COMPUTE_CAPABILITY_RE = re.compile(r"^\d+\.\d+$")
+_GFX_TARGET_RE = re.compile(r"^gfx[0-9a-f]+$")
+
+
+class SpecFieldError(ValueError):
+    """A ``ValueError`` that says which field of a spec record is wrong.
+
+    Attributes:
+        field: Name of the offending field, as written in the catalog.
+    """
+
+    def __init__(self, field_name: str, message: str) -> None:
+        super().__init__(f"{field_name}: {message}")
+        self.field = field_name
+
+
+@dataclass(frozen=True, kw_only=True)
+class GpuSpec:
+    """Published specifications of one GPU model (one catalog entry).
+
+    All compute rates are dense (no sparsity) peak figures in TFLOPS; ``None`` means the hardware
+    has no such mode. Integer inputs for float fields are accepted and stored as floats.
+
+    Attributes:
+        id: Kebab-case catalog key, e.g. ``"rtx-4090"``.
+        name: Marketing name, e.g. ``"NVIDIA GeForce RTX 4090"``.
+        vendor: One of :data:`VENDORS`.
+        segment: One of :data:`SEGMENTS`.
+        architecture: Architecture name, e.g. ``"Ada Lovelace"``.
+        ecosystem: One of :data:`ECOSYSTEMS`.
+        launch_year: Year the product launched.
+        memory_gib: Device memory in GiB (for SoCs: the unified memory of the listed config).
+        memory_type: Memory technology, e.g. ``"GDDR6X"``.
+        memory_bandwidth_gb_s: Peak memory bandwidth in decimal GB/s.
+        fp32_tflops: Peak non-matrix FP32 rate.
+        tf32_tensor_tflops: Matrix-unit TF32 rate, ``None`` without TF32.
+        fp16_tensor_tflops: Matrix-unit FP16 rate with FP32 accumulate (the rate training sees);
+            for GPUs without matrix units the FP16 vector rate.
+        bf16_tensor_tflops: Matrix-unit BF16 rate with FP32 accumulate, ``None`` without
+            hardware bf16.
+        fp8_tensor_tflops: Matrix-unit FP8 rate (FP32 accumulate where vendors distinguish),
+            ``None`` without FP8.
+        fp16_acc16_tensor_tflops: GeForce only: the FP16-accumulate headline rate.
+        tdp_w: Board/module power in watts.
+        pcie_gen: PCIe generation of the host link, ``None`` for SoCs.
+        pcie_lanes: PCIe lane count of the host link, ``None`` for SoCs.
+        p2p_link: GPU-to-GPU link kind, one of :data:`P2P_LINKS`.
+        p2p_bandwidth_gb_s: GPU-to-GPU bandwidth per GPU, bidirectional aggregate as vendors
+            quote it; ``None`` when there is no link.
+        compute_capability: CUDA compute capability (NVIDIA only, required there), e.g. ``"8.9"``.
+        gfx_target: LLVM gfx target (AMD only, required there), e.g. ``"gfx942"``.
+        unified_memory: ``True`` when the GPU shares memory with the CPU (Apple).
+        aliases: Device names as drivers report them, for detection matching.
+        source: Where the figures come from (document name and URL).
+        notes: Caveats, derivations and uncertain figures.
+    """
+
+    id: str
+    name: str
+    vendor: str
+    segment: str
+    architecture: str
+    ecosystem: str
+    launch_year: int
+    memory_gib: float
+    memory_type: str
+    memory_bandwidth_gb_s: float
+    fp32_tflops: float
+    tf32_tensor_tflops: float | None = None
+    fp16_tensor_tflops: float
+    bf16_tensor_tflops: float | None = None
+    fp8_tensor_tflops: float | None = None
+    fp16_acc16_tensor_tflops: float | None = None
+    tdp_w: float
+    pcie_gen: int | None = None
+    pcie_lanes: int | None = None
+    p2p_link: str = "none"
+    p2p_bandwidth_gb_s: float | None = None
+    compute_capability: str | None = None
+    gfx_target: str | None = None
+    unified_memory: bool = False
+    aliases: tuple[str, ...] = field(default_factory=tuple)
+    source: str
+    notes: str = ""
+
+    def __post_init__(self) -> None:
+        """Coerce numeric fields to float and check every field; raise :class:`SpecFieldError`."""
+        self._check_identity()
+        self._coerce_and_check_numbers()
+        self._check_links()
+        self._check_vendor_specifics()
+
+    # -- validation -------------------------------------------------------------------------
+
+    def _check_identity(self) -> None:
+        if not isinstance(self.id, str) or not _ID_RE.match(self.id):
+            raise SpecFieldError("id", f"must be kebab-case like 'rtx-4090', got {self.id!r}")
+        for name in ("name", "architecture", "memory_type", "source"):
+            _require_text(name, getattr(self, name))
+        _require_choice("vendor", self.vendor, VENDORS)
+        _require_choice("segment", self.segment, SEGMENTS)
+        _require_choice("ecosystem", self.ecosystem, ECOSYSTEMS)
+        if not isinstance(self.notes, str):
+            raise SpecFieldError("notes", "must be a string")
+        aliases = self.aliases
+        if isinstance(aliases, str) or not all(isinstance(a, str) and a for a in aliases):
+            raise SpecFieldError("aliases", "must be a sequence of non-empty strings")
+        object.__setattr__(self, "aliases", tuple(aliases))
+        if not isinstance(self.unified_memory, bool):
+            raise SpecFieldError("unified_memory", "must be true or false")
+        if isinstance(self.launch_year, bool) or not isinstance(self.launch_year, int):
+            raise SpecFieldError("launch_year", "must be an integer year")
+
+    def _coerce_and_check_numbers(self) -> None:
+        for name in ("memory_gib", "memory_bandwidth_gb_s", "fp32_tflops", "fp16_tensor_tflops"):
+            object.__setattr__(self, name, _positive_float(name, getattr(self, name)))
+        object.__setattr__(self, "tdp_w", _positive_float("tdp_w", self.tdp_w))
+        for name in (
+            "tf32_tensor_tflops",
+            "bf16_tensor_tflops",
+            "fp8_tensor_tflops",
+            "fp16_acc16_tensor_tflops",
+            "p2p_bandwidth_gb_s",
+        ):
+            value = getattr(self, name)
+            if value is not None:
+                object.__setattr__(self, name, _positive_float(name, value))
+
+    def _check_links(self) -> None:
+        if (self.pcie_gen is None) != (self.pcie_lanes is None):
+            raise SpecFieldError("pcie_lanes", "pcie_gen and pcie_lanes are set together or not")
+        if self.pcie_gen is not None:
+            _require_choice("pcie_gen", self.pcie_gen, frozenset(PCIE_GB_S_PER_LANE))
+            _require_choice("pcie_lanes", self.pcie_lanes, PCIE_LANE_COUNTS)
+        _require_choice("p2p_link", self.p2p_link, P2P_LINKS)
+        has_bandwidth = self.p2p_bandwidth_gb_s is not None
+        if self.p2p_link in ("none", "unified") and has_bandwidth:
+            raise SpecFieldError(
+                "p2p_bandwidth_gb_s", f"must be absent when p2p_link is {self.p2p_link!r}"
+            )
+        if self.p2p_link not in ("none", "unified") and not has_bandwidth:
+            raise SpecFieldError(
+                "p2p_bandwidth_gb_s", f"is required for p2p_link {self.p2p_link!r}"
+            )
+        if self.unified_memory != (self.p2p_link == "unified"):
+            raise SpecFieldError("unified_memory", "is true exactly when p2p_link is 'unified'")
+        if self.unified_memory and self.pcie_gen is not None:
+            raise SpecFieldError("pcie_gen", "must be absent for a unified-memory SoC")
+
+    def _check_vendor_specifics(self) -> None:
+        cc = self.compute_capability
+        if self.vendor == "nvidia":
+            if not isinstance(cc, str) or not _COMPUTE_CAPABILITY_RE.match(cc):
+                raise SpecFieldError("compute_capability", "NVIDIA GPUs need one, like '8.9'")
+        elif cc is not None:
+            raise SpecFieldError("compute_capability", "is only for NVIDIA GPUs")
+        gfx = self.gfx_target
+        if self.vendor == "amd":
+            if not isinstance(gfx, str) or not _GFX_TARGET_RE.match(gfx):
+                raise SpecFieldError("gfx_target", "AMD GPUs need one, like 'gfx942'")
+        elif gfx is not None:
+            raise SpecFieldError("gfx_target", "is only for AMD GPUs")
+        acc16 = self.fp16_acc16_tensor_tflops
+        if acc16 is not None:
+            if (self.vendor, self.segment) != ("nvidia", "consumer"):
+                raise SpecFieldError("fp16_acc16_tensor_tflops", "is only for GeForce cards")
+            if acc16 < self.fp16_tensor_tflops:
+                raise SpecFieldError(
+                    "fp16_acc16_tensor_tflops", "cannot be below fp16_tensor_tflops"
+                )
+
+    # -- derived figures --------------------------------------------------------------------
+
+    @property
+    def memory_bytes(self) -> int:
+        """Device memory in bytes: ``memory_gib * 2**30``, rounded to an integer."""
+        return round(self.memory_gib * 2**30)
+
+    def peak_tflops(self, dtype: str) -> float | None:
+        """Dense peak matrix rate for a training/inference dtype, in TFLOPS.
+
+        Args:
+            dtype: One of :data:`DTYPES`.
+
+        Returns:
+            ``fp32``: the FP32 vector rate. ``tf32``: the TF32 matrix rate, or the FP32 vector
+            rate where the GPU has no TF32 (FP32 matmuls then run on the vector units).
+            ``fp16``: the FP16 matrix rate with FP32 accumulate. ``bf16`` and ``fp8``: the matrix
+            rate, or ``None`` where the hardware lacks the format; there is no silent fallback,
+            the caller decides (e.g. emulate bf16, or refuse the plan).
+
+        Raises:
+            ValueError: If ``dtype`` is not one of :data:`DTYPES`.
+        """
+        if dtype == "fp32":
+            return self.fp32_tflops
+        if dtype == "tf32":
+            tf32 = self.tf32_tensor_tflops
+            return tf32 if tf32 is not None else self.fp32_tflops
+        if dtype == "fp16":
+            return self.fp16_tensor_tflops
+        if dtype == "bf16":
+            return self.bf16_tensor_tflops
+        if dtype == "fp8":
+            return self.fp8_tensor_tflops
+        raise ValueError(f"dtype: expected one of {', '.join(DTYPES)}, got {dtype!r}")
+
+    @property
+    def pcie_bandwidth_gb_s(self) -> float | None:
+        """Per-direction host-link throughput in GB/s: lanes × per-lane rate of the generation.
+
+        Uses :data:`PCIE_GB_S_PER_LANE` (after 128b/130b encoding; gen6 after FLIT overhead),
+        e.g. gen4 x16 = 16 × 1.969 = 31.5 GB/s. ``None`` without PCIe (SoCs).
+        """
+        if self.pcie_gen is None or self.pcie_lanes is None:
+            return None
+        return PCIE_GB_S_PER_LANE[self.pcie_gen] * self.pcie_lanes
+
+    @property
+    def interconnect_bandwidth_gb_s(self) -> float | None:
+        """Per-direction GPU-to-GPU bandwidth in GB/s for the multi-GPU model.
+
+        With a peer link (NVLink, bridge, Infinity Fabric, RoCE): ``p2p_bandwidth_gb_s / 2``,
+        because vendors quote the bidirectional aggregate. Otherwise the PCIe per-direction rate
+        (:attr:`pcie_bandwidth_gb_s`). That is optimistic for consumer cards, whose peer traffic
+        often goes through host memory (P2P disabled by the driver) and reaches a fraction of
+        it; the estimator's efficiency factor is where that belongs, not this formula. ``None``
+        when the GPU has neither (SoCs).
+        """
+        if self.p2p_bandwidth_gb_s is not None:
+            return self.p2p_bandwidth_gb_s / 2
+        return self.pcie_bandwidth_gb_s
+
+
+def _require_text(name: str, value: object) -> None:
+    if not isinstance(value, str) or not value.strip():
+        raise SpecFieldError(name, "must be a non-empty string")
+
+
+def _require_choice(name: str, value: object, allowed: frozenset) -> None:
+    if isinstance(value, bool) or value not in allowed:
+        choices = ", ".join(sorted(str(v) for v in allowed))
+        raise SpecFieldError(name, f"must be one of {choices}; got {value!r}")
+
+
+def _positive_float(name: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise SpecFieldError(name, f"must be a number, got {value!r}")
+    number = float(value)
+    if not math.isfinite(number) or number <= 0:
+        raise SpecFieldError(name, f"must be a positive finite number, got {value!r}")
+    return number

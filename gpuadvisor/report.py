@@ -1,0 +1,134 @@
+"""Plain-text renderings of estimates and catalog listings for the terminal."""
+
+from __future__ import annotations
+
+from .core.estimate import TERMS, Estimate
+from .core.plan import PRECISION_LABELS, TASK_LABELS
+from .core.units import format_bytes, format_count, format_duration, format_flops
+
+TERM_LABELS = {
+    "weights": "weights",
+    "gradients": "gradients",
+    "optimizer": "optimizer states",
+    "activations": "activations",
+    "logits": "logits / loss",
+    "kv_cache": "KV cache",
+    "overhead": "overhead",
+}
+BAR_WIDTH = 30
+
+
+def _bar(value: float, scale: float) -> str:
+    if scale <= 0:
+        return ""
+    eighths = round(BAR_WIDTH * 8 * min(value / scale, 1.0))
+    full, rest = divmod(eighths, 8)
+    return "█" * full + ("▏▎▍▌▋▊▉"[rest - 1] if rest else "")
+
+
+def _plan_line(e: Estimate) -> str:
+    p = e.plan
+    parts = [
+        f"micro-batch {p.micro_batch} × accum {p.grad_accum} × seq {p.seq_len}"
+        if e.model.kind != "opaque" else f"micro-batch {p.micro_batch} × accum {p.grad_accum}",
+        f"{p.n_gpus} GPU" + ("s" if p.n_gpus > 1 else ""),
+    ]
+    if p.zero_stage:
+        parts.append(f"ZeRO-{p.zero_stage}")
+    if p.offload != "none":
+        parts.append(f"offload {p.offload}")
+    if p.is_training:
+        parts.append(f"checkpointing {p.checkpointing}")
+    parts.append("FlashAttention" if p.attention == "flash" else "eager attention")
+    if p.is_adapter:
+        parts.append(f"LoRA r={p.effective_lora_rank} on {p.lora_targets}")
+    if p.effective_quant != "none":
+        parts.append(f"base {p.effective_quant}")
+    return " · ".join(parts)
+
+
+def estimate_table(e: Estimate, units: str = "GiB") -> str:
+    """A readable multi-line summary of an estimate."""
+
+    def b(x: float) -> str:
+        return format_bytes(x, units)
+
+    p = e.plan
+    lines = []
+    optimizer = f", {p.optimizer}" if p.is_training else ""
+    lines.append(
+        f"{e.model.name} ({format_count(e.params.total)} params"
+        + (f", {format_count(e.params.active)} active" if e.params.active != e.params.total
+           else "")
+        + f") — {TASK_LABELS[p.task]}, {PRECISION_LABELS[p.precision]}{optimizer}"
+    )
+    if p.is_training:
+        share = 100.0 * e.params_trainable / max(e.params.total, 1)
+        lines.append(f"  trainable {format_count(e.params_trainable)} ({share:.2f}%)")
+    lines.append(f"  {_plan_line(e)}")
+    lines.append("")
+    where = f" on {e.gpu.name} ({b(e.capacity_bytes)})" if e.gpu else ""
+    lines.append(f"Memory per GPU{where}")
+    scale = max(e.memory.total, e.capacity_bytes or 0.0)
+    for term in TERMS:
+        value = getattr(e.memory, term)
+        lines.append(f"  {TERM_LABELS[term]:<17}{b(value):>11}  {_bar(value, scale)}")
+    total = f"  {'total':<17}{b(e.memory.total):>11}"
+    if e.gpu is not None:
+        head = e.headroom_bytes
+        if e.fits:
+            total += f"  of {b(e.capacity_bytes)}: {e.verdict.upper()}, {b(head)} free"
+        else:
+            total += f"  of {b(e.capacity_bytes)}: DOES NOT FIT by {b(-head)}"
+    lines.append(total)
+    if e.memory.cpu_bytes:
+        lines.append(f"  host RAM for offload: {b(e.memory.cpu_bytes)}")
+    lines.append("")
+    t = e.time
+    a = e.assumptions
+    lines.append(
+        f"Time on {e.time_gpu.name}: {a['peak_tflops']:g} TFLOPS {a['peak_tflops_dtype']} peak "
+        f"× {t.efficiency:.2f} efficiency = {t.achieved_tflops_per_gpu:.1f} TFLOPS per GPU"
+    )
+    if p.is_training:
+        source = a.get("dataset_tokens_source", "plan")
+        unit = "samples" if e.model.kind == "opaque" else "tokens"
+        lines.append(f"  data          {format_count(a['dataset_tokens'])} {unit} ({source})")
+        lines.append(
+            f"  total         {format_duration(t.seconds)} · {format_count(t.tokens_per_s)} "
+            f"{unit}/s · {t.gpu_hours:,.1f} GPU-hours · {format_flops(t.flops_total)}"
+        )
+        lines.append(f"  steps         {t.steps:,.0f} × {format_duration(t.step_seconds)}"
+                     f" (bound by {t.bound})")
+    else:
+        lines.append(f"  prefill       {format_duration(t.prefill_seconds)}")
+        lines.append(f"  decode        {t.decode_tokens_per_s:,.1f} tokens/s (bound by {t.bound})")
+        lines.append(f"  total         {format_duration(t.seconds)}")
+    lines.append("")
+    lines.append("Assumptions (override with --assume NAME=VALUE or the matching flag)")
+    width = max(len(k) for k in a)
+    for name, value in a.items():
+        shown = format_bytes(value, units) if name.endswith("_bytes") else value
+        lines.append(f"  {name:<{width}}  {shown}")
+    if e.warnings:
+        lines.append("")
+        lines.append("Warnings")
+        lines.extend(f"  ! {w}" for w in e.warnings)
+    return "\n".join(lines)
+
+
+def catalog_table(kind: str, items: list[dict]) -> str:
+    """A compact table of catalog entries."""
+    if kind == "gpus":
+        header = f"{'id':<24}{'name':<40}{'memory':>9}{'bf16/fp16 TFLOPS':>18}{'GB/s':>8}"
+        rows = [
+            f"{i['id']:<24}{i['name'][:39]:<40}{i['memory_gib']:>6g} GiB"
+            f"{(i['bf16_tensor_tflops'] or i['fp16_tensor_tflops']):>18g}"
+            f"{i['memory_bandwidth_gb_s']:>8g}"
+            for i in items
+        ]
+    else:
+        header = f"{'id':<24}{'name':<36}{'kind':<9}{'params':>10}"
+        rows = [f"{i['id']:<24}{i['name'][:35]:<36}{i['kind']:<9}"
+                f"{format_count(i['params_total']):>10}" for i in items]
+    return "\n".join([header, *rows, f"({len(items)} {kind})"])

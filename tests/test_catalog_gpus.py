@@ -1,0 +1,392 @@
+"""The shipped GPU catalog, the GpuSpec record, and the catalog schema's error messages."""
+
+from __future__ import annotations
+
+import dataclasses
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from gpuadvisor.catalog import (
+    CatalogError,
+    catalog_dir,
+    kind_of,
+    load_gpus,
+    validate_file,
+)
+
+SHIPPED = load_gpus()
+GEFORCE = [g for g in SHIPPED.values() if g.vendor == "nvidia" and g.segment == "consumer"]
+
+VALID_ENTRY = """\
+[my-card]
+name = "Example Card"
+vendor = "nvidia"
+segment = "consumer"
+architecture = "Ada Lovelace"
+ecosystem = "cuda"
+launch_year = 2023
+memory_gib = 16
+memory_type = "GDDR6X"
+memory_bandwidth_gb_s = 700
+fp32_tflops = 40
+fp16_tensor_tflops = 80
+tdp_w = 300
+pcie_gen = 4
+pcie_lanes = 16
+p2p_link = "none"
+compute_capability = "8.9"
+source = "Example datasheet (https://example.invalid)"
+"""
+
+
+def write_catalog(tmp_path: Path, text: str, name: str = "gpus.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path
+
+
+def with_line(entry: str, old: str, new: str) -> str:
+    assert old in entry, old
+    return entry.replace(old, new)
+
+
+# -- the shipped catalog ----------------------------------------------------------------------
+
+
+def test_shipped_catalog_loads_with_at_least_45_gpus():
+    assert len(SHIPPED) >= 45
+    assert validate_file(catalog_dir() / "gpus.toml") == []
+
+
+def test_shipped_catalog_covers_every_vendor_segment_and_ecosystem():
+    assert {g.vendor for g in SHIPPED.values()} == {"nvidia", "amd", "apple", "intel"}
+    assert {g.segment for g in SHIPPED.values()} == {"consumer", "workstation", "datacenter", "soc"}
+    assert {g.ecosystem for g in SHIPPED.values()} == {"cuda", "rocm", "mps", "xpu", "gaudi"}
+
+
+@pytest.mark.parametrize(
+    "gpu_id",
+    [
+        "rtx-3060-12gb", "rtx-3060-ti", "rtx-3070", "rtx-3080-10gb", "rtx-3080-12gb",
+        "rtx-3090", "rtx-3090-ti", "rtx-4060-ti-16gb", "rtx-4070", "rtx-4070-ti-super",
+        "rtx-4080", "rtx-4080-super", "rtx-4090", "rtx-5070-ti", "rtx-5080", "rtx-5090",
+        "rtx-2080-ti", "rtx-a4000", "rtx-a5000", "rtx-a6000", "rtx-4000-ada", "rtx-5000-ada",
+        "rtx-6000-ada", "rtx-pro-6000-blackwell", "quadro-rtx-8000", "t4", "v100-sxm2-16gb",
+        "v100-sxm2-32gb", "a10", "a10g", "l4", "l40s", "a40", "a100-pcie-40gb",
+        "a100-sxm-40gb", "a100-pcie-80gb", "a100-sxm-80gb", "h100-pcie", "h100-sxm",
+        "h100-nvl", "h200-sxm", "b200", "mi210", "mi250x", "mi300x", "mi325x", "rx-7900-xtx",
+        "radeon-pro-w7900", "m1-max", "m2-max", "m2-ultra", "m3-max", "m4-max",
+        "arc-a770-16gb", "gaudi-2", "gaudi-3",
+    ],
+)
+def test_required_gpu_is_in_the_catalog(gpu_id):
+    assert gpu_id in SHIPPED
+
+
+def test_load_gpus_returns_a_fresh_dict_over_the_cached_records():
+    first, second = load_gpus(), load_gpus()
+    first.pop("rtx-4090")
+    assert "rtx-4090" in second
+    assert second["h100-sxm"] is load_gpus()["h100-sxm"]
+
+
+@pytest.mark.parametrize("gpu", SHIPPED.values(), ids=list(SHIPPED))
+class TestEveryEntry:
+    def test_has_a_source_naming_a_document(self, gpu):
+        assert len(gpu.source) > 20
+        assert "http" in gpu.source
+
+    def test_memory_bytes_is_gib_times_two_to_the_thirtieth(self, gpu):
+        assert gpu.memory_bytes == round(gpu.memory_gib * 2**30)
+        assert gpu.memory_bytes >= 8 * 2**30
+
+    def test_bf16_rate_does_not_exceed_fp8_rate(self, gpu):
+        if gpu.bf16_tensor_tflops is not None and gpu.fp8_tensor_tflops is not None:
+            assert gpu.bf16_tensor_tflops <= gpu.fp8_tensor_tflops
+
+    def test_nvidia_fp16_tensor_rate_is_at_least_fp32_rate(self, gpu):
+        # Every NVIDIA entry is Volta or later, so FP16 runs on tensor cores.
+        if gpu.vendor == "nvidia":
+            assert gpu.fp16_tensor_tflops >= gpu.fp32_tflops
+
+    def test_geforce_fp16_accumulate_headline_is_twice_the_fp32_accumulate_rate(self, gpu):
+        if gpu.fp16_acc16_tensor_tflops is not None:
+            assert gpu in GEFORCE
+            assert gpu.fp16_acc16_tensor_tflops == pytest.approx(
+                2 * gpu.fp16_tensor_tflops, rel=2e-3
+            )
+
+    def test_bf16_matches_fp16_where_both_exist(self, gpu):
+        if gpu.bf16_tensor_tflops is not None:
+            assert gpu.bf16_tensor_tflops == pytest.approx(gpu.fp16_tensor_tflops, rel=1e-3)
+
+    def test_vendor_specific_identifiers_are_present(self, gpu):
+        assert (gpu.compute_capability is not None) == (gpu.vendor == "nvidia")
+        assert (gpu.gfx_target is not None) == (gpu.vendor == "amd")
+        assert gpu.unified_memory == (gpu.vendor == "apple")
+
+    def test_peak_rates_are_positive_where_present(self, gpu):
+        assert gpu.peak_tflops("fp32") > 0
+        assert gpu.peak_tflops("tf32") >= gpu.peak_tflops("fp32") * 0.99
+        assert gpu.peak_tflops("fp16") > 0
+
+
+def test_every_geforce_card_of_ampere_or_later_records_the_headline_rate():
+    modern = [g for g in GEFORCE if g.architecture != "Turing"] + [SHIPPED["rtx-2080-ti"]]
+    assert all(g.fp16_acc16_tensor_tflops is not None for g in modern)
+
+
+# -- spot checks against published figures -----------------------------------------------------
+
+
+def test_h100_sxm_dense_rates():
+    # NVIDIA H100 Tensor Core GPU datasheet / H100 whitepaper: BF16 989.4, FP8 1978.9 dense,
+    # 3.35 TB/s, 700 W, NVLink 900 GB/s.
+    h100 = SHIPPED["h100-sxm"]
+    assert h100.bf16_tensor_tflops == pytest.approx(989.4)
+    assert h100.fp8_tensor_tflops == pytest.approx(1978.9)
+    assert h100.memory_bandwidth_gb_s == 3350
+    assert h100.tdp_w == 700
+    assert h100.p2p_bandwidth_gb_s == 900
+
+
+def test_a100_80gb_sxm():
+    # NVIDIA A100 datasheet: 2039 GB/s (80GB SXM), BF16 312, TF32 156, FP32 19.5, NVLink 600 GB/s.
+    a100 = SHIPPED["a100-sxm-80gb"]
+    assert a100.memory_bandwidth_gb_s == 2039
+    assert a100.bf16_tensor_tflops == 312
+    assert a100.tf32_tensor_tflops == 156
+    assert a100.fp32_tflops == 19.5
+    assert a100.interconnect_bandwidth_gb_s == 300
+
+
+def test_rtx_4090_uses_fp32_accumulate_rate():
+    # NVIDIA Ada GPU Architecture whitepaper, Appendix A: FP32 82.6; FP16 tensor with FP32
+    # accumulate 165.2 dense (330.3 with FP16 accumulate); FP8 with FP32 accumulate 330.3.
+    rtx = SHIPPED["rtx-4090"]
+    assert rtx.fp32_tflops == pytest.approx(82.6)
+    assert rtx.peak_tflops("fp16") == pytest.approx(165.2)
+    assert rtx.fp16_acc16_tensor_tflops == pytest.approx(330.3)
+    assert rtx.memory_gib == 24
+    assert rtx.memory_bytes == 24 * 2**30
+
+
+def test_mi300x():
+    # AMD Instinct MI300X data sheet: FP16/BF16 1307.4 dense, 5.3 TB/s, 192 GB HBM3, 750 W.
+    mi = SHIPPED["mi300x"]
+    assert mi.bf16_tensor_tflops == pytest.approx(1307.4)
+    assert mi.memory_bandwidth_gb_s == 5300
+    assert mi.memory_gib == 192
+    assert mi.gfx_target == "gfx942"
+
+
+def test_t4():
+    # NVIDIA T4 datasheet: 65 TFLOPS mixed-precision FP16/FP32, 320 GB/s, 70 W, no bf16.
+    t4 = SHIPPED["t4"]
+    assert t4.fp16_tensor_tflops == 65
+    assert t4.memory_bandwidth_gb_s == 320
+    assert t4.tdp_w == 70
+    assert t4.peak_tflops("bf16") is None
+
+
+def test_v100_has_no_bf16_or_tf32():
+    # NVIDIA V100 datasheet (SXM2): 125 tensor TFLOPS, 15.7 FP32, 900 GB/s, NVLink 300 GB/s.
+    v100 = SHIPPED["v100-sxm2-32gb"]
+    assert v100.fp16_tensor_tflops == 125
+    assert v100.peak_tflops("bf16") is None
+    assert v100.peak_tflops("tf32") == v100.fp32_tflops == 15.7
+
+
+def test_l40s_and_l4_are_dense_not_sparse():
+    # NVIDIA L40S datasheet: BF16 362.05 dense (733 sparse); L4 datasheet: BF16 121 (242 sparse).
+    assert SHIPPED["l40s"].bf16_tensor_tflops == pytest.approx(362.05)
+    assert SHIPPED["l4"].bf16_tensor_tflops == pytest.approx(121)
+
+
+def test_rtx_3090_and_5090_whitepaper_rates():
+    # GA102 whitepaper: RTX 3090 FP16/FP32-acc 71 (142 FP16-acc), 936 GB/s.
+    # RTX Blackwell whitepaper: RTX 5090 FP32 104.8, FP16/FP32-acc 209.5, 1792 GB/s, 575 W.
+    assert SHIPPED["rtx-3090"].fp16_tensor_tflops == 71
+    assert SHIPPED["rtx-3090"].memory_bandwidth_gb_s == 936
+    assert SHIPPED["rtx-5090"].fp16_tensor_tflops == pytest.approx(209.5)
+    assert SHIPPED["rtx-5090"].memory_bandwidth_gb_s == 1792
+
+
+def test_apple_socs_have_unified_memory_and_no_pcie():
+    m2 = SHIPPED["m2-ultra"]
+    assert m2.unified_memory
+    assert m2.pcie_bandwidth_gb_s is None
+    assert m2.interconnect_bandwidth_gb_s is None
+
+
+# -- GpuSpec behaviour -------------------------------------------------------------------------
+
+
+def test_pcie_gen4_x16_is_about_31_5_gb_s_per_direction():
+    assert SHIPPED["rtx-4090"].pcie_bandwidth_gb_s == pytest.approx(31.5, abs=0.05)
+    assert SHIPPED["h100-pcie"].pcie_bandwidth_gb_s == pytest.approx(63.0, abs=0.1)
+    assert SHIPPED["rtx-4060-ti-16gb"].pcie_bandwidth_gb_s == pytest.approx(15.75, abs=0.05)
+
+
+def test_interconnect_is_half_the_bidirectional_link_else_pcie():
+    assert SHIPPED["h100-sxm"].interconnect_bandwidth_gb_s == 450
+    assert SHIPPED["rtx-3090"].interconnect_bandwidth_gb_s == pytest.approx(56.25)
+    assert SHIPPED["rtx-4090"].interconnect_bandwidth_gb_s == pytest.approx(31.5, abs=0.05)
+
+
+def test_peak_tflops_tf32_falls_back_to_fp32_and_rejects_unknown_dtype():
+    assert SHIPPED["mi210"].peak_tflops("tf32") == SHIPPED["mi210"].fp32_tflops
+    assert SHIPPED["h100-sxm"].peak_tflops("tf32") == pytest.approx(494.7)
+    with pytest.raises(ValueError, match="dtype"):
+        SHIPPED["h100-sxm"].peak_tflops("int8")
+
+
+def test_gpuspec_is_frozen_and_coerces_integers_to_float():
+    spec = SHIPPED["a100-sxm-80gb"]
+    assert isinstance(spec.memory_gib, float)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        spec.memory_gib = 1  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("change", "field_name"),
+    [
+        ({"memory_gib": -1}, "memory_gib"),
+        ({"vendor": "ati"}, "vendor"),
+        ({"compute_capability": None}, "compute_capability"),
+        ({"p2p_link": "nvlink4"}, "p2p_bandwidth_gb_s"),
+        ({"fp16_acc16_tensor_tflops": 1.0}, "fp16_acc16_tensor_tflops"),
+        ({"id": "RTX 4090"}, "id"),
+        ({"source": " "}, "source"),
+    ],
+)
+def test_gpuspec_rejects_bad_values_naming_the_field(change, field_name):
+    with pytest.raises(ValueError, match=f"^{field_name}: ") as info:
+        dataclasses.replace(SHIPPED["rtx-4090"], **change)
+    assert info.value.field == field_name
+
+
+# -- schema rejections, written to files --------------------------------------------------------
+
+
+def test_valid_entry_loads(tmp_path):
+    gpus = load_gpus(write_catalog(tmp_path, VALID_ENTRY))
+    assert list(gpus) == ["my-card"]
+    assert gpus["my-card"].memory_gib == 16.0
+
+
+def test_unknown_key_names_file_entry_field_and_suggests_the_right_key(tmp_path):
+    path = write_catalog(tmp_path, with_line(VALID_ENTRY, "memory_gib =", "memory_gb ="))
+    with pytest.raises(CatalogError) as info:
+        load_gpus(path)
+    assert "gpus.toml: [my-card] field 'memory_gb': unknown key (did you mean 'memory_gib'?)" in (
+        info.value.problems
+    )
+
+
+def test_number_written_with_units_is_rejected_with_the_unit_the_field_takes(tmp_path):
+    entry = with_line(VALID_ENTRY, "memory_gib = 16", 'memory_gib = "16 GB"')
+    path = write_catalog(tmp_path, entry)
+    problems = validate_file(path)
+    assert len(problems) == 1
+    assert problems[0].startswith("gpus.toml: [my-card] field 'memory_gib': ")
+    assert "a number in GiB" in problems[0]
+    assert "memory_gib = 16" in problems[0]
+
+
+def test_missing_source_is_rejected(tmp_path):
+    entry = "\n".join(line for line in VALID_ENTRY.splitlines() if not line.startswith("source"))
+    problems = validate_file(write_catalog(tmp_path, entry))
+    assert problems == [
+        "gpus.toml: [my-card] field 'source': missing; "
+        "it takes a string (document name and URL)"
+    ]
+
+
+def test_negative_bandwidth_is_rejected(tmp_path):
+    entry = with_line(VALID_ENTRY, "memory_bandwidth_gb_s = 700", "memory_bandwidth_gb_s = -700")
+    problems = validate_file(write_catalog(tmp_path, entry))
+    assert len(problems) == 1
+    assert "[my-card] field 'memory_bandwidth_gb_s': must be > 0 GB/s" in problems[0]
+
+
+def test_wrong_type_and_disallowed_value_are_rejected(tmp_path):
+    entry = with_line(VALID_ENTRY, "launch_year = 2023", "launch_year = 2023.5")
+    entry = with_line(entry, 'p2p_link = "none"', 'p2p_link = "nvlink"')
+    problems = validate_file(write_catalog(tmp_path, entry))
+    assert any("field 'launch_year': takes an integer" in p for p in problems)
+    assert any("field 'p2p_link': 'nvlink' is not allowed" in p for p in problems)
+
+
+def test_cross_field_rule_from_gpuspec_is_reported_with_entry_and_field(tmp_path):
+    entry = with_line(VALID_ENTRY, 'compute_capability = "8.9"\n', "")
+    problems = validate_file(write_catalog(tmp_path, entry))
+    assert problems == [
+        "gpus.toml: [my-card] field 'compute_capability': NVIDIA GPUs need one, like '8.9'"
+    ]
+
+
+def test_toml_syntax_error_names_the_file_and_line(tmp_path):
+    broken_line = len(VALID_ENTRY.splitlines()) + 2
+    path = write_catalog(tmp_path, VALID_ENTRY + "\n[broken\nname = 1\n")
+    with pytest.raises(CatalogError) as info:
+        load_gpus(path)
+    message = str(info.value)
+    assert message.startswith("gpus.toml: TOML syntax error:")
+    assert f"line {broken_line}" in message
+
+
+def test_duplicate_table_is_a_toml_error(tmp_path):
+    problems = validate_file(write_catalog(tmp_path, VALID_ENTRY + "\n" + VALID_ENTRY))
+    assert len(problems) == 1
+    assert "TOML syntax error" in problems[0]
+
+
+def test_validate_file_reports_all_problems_of_two_bad_entries(tmp_path):
+    first = with_line(VALID_ENTRY, "tdp_w = 300", 'tdp_w = "300 W"')
+    second = with_line(VALID_ENTRY, "[my-card]", "[other-card]")
+    second = with_line(second, "fp32_tflops = 40", "fp32_tflop = 40")
+    problems = validate_file(write_catalog(tmp_path, first + "\n" + second))
+    assert [p.split(" field ")[0] for p in problems] == [
+        "gpus.toml: [my-card]",
+        "gpus.toml: [other-card]",
+        "gpus.toml: [other-card]",
+    ]
+    assert "'tdp_w': takes a number in W" in problems[0]
+    assert "'fp32_tflop': unknown key (did you mean 'fp32_tflops'?)" in problems[1]
+    assert "'fp32_tflops': missing" in problems[2]
+
+
+def test_bad_table_name_and_stray_top_level_key_are_reported(tmp_path):
+    text = 'vendor = "nvidia"\n' + with_line(VALID_ENTRY, "[my-card]", "[My_Card]")
+    problems = validate_file(write_catalog(tmp_path, text))
+    assert any("top-level key 'vendor' is not a table" in p for p in problems)
+    assert any("[My_Card] id is not valid" in p for p in problems)
+
+
+def test_unsupported_schema_version_is_reported(tmp_path):
+    problems = validate_file(write_catalog(tmp_path, "schema_version = 2\n" + VALID_ENTRY))
+    assert problems == [
+        "gpus.toml: schema_version 2 is not supported (this version of gpuadvisor reads 1)"
+    ]
+
+
+def test_missing_file_is_a_catalog_error(tmp_path):
+    with pytest.raises(CatalogError, match=r"gpus\.toml: cannot read the file"):
+        load_gpus(tmp_path / "gpus.toml")
+
+
+@pytest.mark.parametrize(
+    ("file_name", "kind"),
+    [("gpus.toml", "gpus"), ("lab-gpus.toml", "gpus"), ("my_models.toml", "models"),
+     ("offers.toml", "offers"), ("hardware.toml", None)],
+)
+def test_kind_is_told_from_the_file_name(file_name, kind):
+    assert kind_of(file_name) == kind
+
+
+def test_file_of_unknown_or_unregistered_kind_is_reported(tmp_path):
+    assert "cannot tell the catalog kind" in validate_file(tmp_path / "hardware.toml")[0]
+    assert "has no schema registered" in validate_file(tmp_path / "offers.toml")[0]
