@@ -1,8 +1,8 @@
 """The wheel is self-contained: catalog data ships inside it and the CLI runs from it.
 
-Builds the wheel, installs it into a fresh virtual environment outside the repository and
-runs ``gpuadvisor estimate`` there, so a missing data file or an import of the source tree
-would fail this test.
+Builds the wheel, installs it into a fresh virtual environment outside the repository (with
+numpy only: the command line must not need Qt) and runs ``gpuadvisor estimate`` there, so a
+missing data file, an import of the source tree or a Qt import on the CLI path fails this test.
 """
 
 from __future__ import annotations
@@ -36,7 +36,10 @@ def test_wheel_ships_catalog_and_runs_estimate_in_a_fresh_venv(tmp_path):
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True).create(env_dir)
     bindir = env_dir / ("Scripts" if os.name == "nt" else "bin")
-    _run([str(bindir / "python"), "-m", "pip", "install", "-q", str(wheel)], cwd=tmp_path)
+    # --no-deps + numpy only: the CLI must run without the GUI's Qt stack installed.
+    _run([str(bindir / "python"), "-m", "pip", "install", "-q", "--no-deps", str(wheel)],
+         cwd=tmp_path)
+    _run([str(bindir / "python"), "-m", "pip", "install", "-q", "numpy"], cwd=tmp_path)
 
     where = _run([str(bindir / "python"), "-c", "import gpuadvisor; print(gpuadvisor.__file__)"],
                  cwd=tmp_path).stdout.strip()

@@ -1,0 +1,74 @@
+"""Speed of the estimator: one plan, and the sweep the GUI redraws on every slider move.
+
+    python benchmarks/speed.py
+
+The sweep is a 64 micro-batch x 64 sequence-length fit map for the plan plus the plan on every
+catalog GPU at 1, 2, 4 and 8 GPUs. Goal: at most a quarter of a 60 Hz frame (4 ms); the result
+is printed as a fraction of one frame (16.7 ms).
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from gpuadvisor import catalog  # noqa: E402
+from gpuadvisor.core.estimate import estimate, sweep_fit_map, sweep_gpus  # noqa: E402
+from gpuadvisor.core.plan import Plan  # noqa: E402
+
+FRAME_MS = 1000.0 / 60.0
+GOAL_MS = FRAME_MS / 4
+
+
+def _time(fn, repeats: int) -> tuple[float, float]:
+    """Median and best wall time of ``fn`` in milliseconds."""
+    fn()  # warm caches (parameter counts, catalog)
+    samples = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        samples.append((time.perf_counter() - start) * 1000.0)
+    return statistics.median(samples), min(samples)
+
+
+def main() -> int:
+    models = catalog.load_models()
+    gpus = catalog.load_gpus()
+    gpu_list = list(gpus.values())
+    micro_batches = np.arange(1, 65)
+    seq_lens = np.unique(np.geomspace(128, 131072, 64).astype(int))
+    cases = [
+        ("llama-3.1-8b", Plan(task="qlora", checkpointing="full"), "rtx-4090"),
+        ("llama-3.1-70b", Plan(task="full", n_gpus=8, zero_stage=3), "h100-sxm"),
+        ("mixtral-8x7b", Plan(task="lora", checkpointing="selective"), "a100-sxm-80gb"),
+        ("qwen2.5-7b", Plan(task="infer", micro_batch=8, seq_len=8192), "rtx-4090"),
+    ]
+    print(f"{len(gpu_list)} catalog GPUs; fit map {len(micro_batches)} x {len(seq_lens)}")
+    print(f"{'plan':<40}{'estimate':>12}{'sweep':>12}{'of a frame':>12}{'goal':>8}")
+    worst = 0.0
+    for model_id, plan, gpu_id in cases:
+        model, gpu = models[model_id], gpus[gpu_id]
+        one, _ = _time(lambda m=model, p=plan, g=gpu: estimate(m, p, g), 200)
+
+        def sweep(m=model, p=plan):
+            sweep_fit_map(m, p, micro_batches, seq_lens)
+            sweep_gpus(m, p, gpu_list, (1, 2, 4, 8))
+
+        both, _ = _time(sweep, 100)
+        worst = max(worst, both)
+        label = f"{model_id} {plan.task} on {gpu_id}"
+        ok = "ok" if both <= GOAL_MS else "SLOW"
+        print(f"{label:<40}{one:>9.3f} ms{both:>9.3f} ms{both / FRAME_MS:>11.1%}{ok:>8}")
+    print(f"worst sweep: {worst:.3f} ms = {worst / FRAME_MS:.1%} of a 16.7 ms frame "
+          f"(goal <= 25%, i.e. {GOAL_MS:.2f} ms)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
