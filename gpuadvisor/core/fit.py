@@ -1,0 +1,217 @@
+"""The levers: which change makes a plan fit a GPU, cheapest first.
+
+Each lever is one change to the plan (turn on FlashAttention, recompute activations, smaller
+micro-batches with more accumulation, an 8-bit optimizer, LoRA, QLoRA, more GPUs with ZeRO-3,
+CPU offload), evaluated by the estimator itself, so its effect on memory and time is exact
+within the model. :func:`levers` evaluates each lever alone; :func:`make_it_fit` stacks them in
+order until the plan fits and so names the smallest change that would.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions
+from .estimate import estimate
+from .gpu import GpuSpec
+from .model import ModelSpec
+from .plan import Plan
+
+#: Lever ids in the order they are tried: what they cost the user, least first.
+LEVER_ORDER = (
+    "flash_attention",
+    "checkpointing",
+    "micro_batch",
+    "optimizer_8bit",
+    "lora",
+    "qlora",
+    "more_gpus",
+    "offload",
+    # inference
+    "quantize",
+    "kv_8bit",
+)
+
+
+@dataclass(frozen=True)
+class Lever:
+    """One change to the plan and its effect.
+
+    Attributes:
+        id: one of :data:`LEVER_ORDER`.
+        title: short name for people ("gradient checkpointing").
+        detail: what changes, in words ("micro-batch 8 -> 2, accumulation 1 -> 4").
+        cost: what the user pays for it, in words ("about 33% more compute").
+        changes: the plan fields to set.
+        plan: the plan with the change applied.
+        before_bytes: memory per GPU before.
+        after_bytes: memory per GPU after.
+        fits: whether the changed plan fits the GPU.
+        seconds_before: time before.
+        seconds_after: time after.
+    """
+
+    id: str
+    title: str
+    detail: str
+    cost: str
+    changes: dict
+    plan: Plan
+    before_bytes: float
+    after_bytes: float
+    fits: bool
+    seconds_before: float
+    seconds_after: float
+
+    @property
+    def saved_bytes(self) -> float:
+        """Memory per GPU the lever saves (negative if it costs memory)."""
+        return self.before_bytes - self.after_bytes
+
+
+def _candidates(model: ModelSpec, plan: Plan, gpu: GpuSpec, assumptions: Assumptions):
+    """Yield (id, title, detail, cost, changes) for levers that apply to ``plan``."""
+    if not plan.is_training:
+        if plan.effective_quant in ("none",):
+            yield ("quantize", "4-bit weights", "quantize weights to 4 bits (int4, GPTQ/AWQ)",
+                   "small quality loss", {"quant": "int4"})
+        if plan.micro_batch > 1:
+            yield ("micro_batch", "fewer concurrent sequences",
+                   f"batch {plan.micro_batch} -> 1", "lower throughput", {"micro_batch": 1})
+        if plan.kv_dtype not in ("fp8", "int8") and model.kind == "decoder":
+            yield ("kv_8bit", "8-bit KV cache", "KV cache in fp8",
+                   "small quality loss", {"kv_dtype": "fp8"})
+        yield from _more_gpus(model, plan, gpu, assumptions)
+        return
+    if plan.attention == "eager" and model.kind != "opaque":
+        yield ("flash_attention", "FlashAttention", "eager attention -> FlashAttention/SDPA",
+               "none (usually faster)", {"attention": "flash"})
+    if plan.checkpointing != "full":
+        yield ("checkpointing", "gradient checkpointing",
+               f"activation checkpointing {plan.checkpointing} -> full",
+               "about 33% more compute", {"checkpointing": "full"})
+    if plan.micro_batch > 1:
+        mb = _largest_fitting_micro_batch(model, plan, gpu, assumptions)
+        ga = -(-plan.micro_batch * plan.grad_accum // mb)
+        yield ("micro_batch", "smaller micro-batch, more accumulation",
+               f"micro-batch {plan.micro_batch} -> {mb}, accumulation {plan.grad_accum} -> {ga}"
+               " (same global batch)", "lower GPU utilisation",
+               {"micro_batch": mb, "grad_accum": ga})
+    if plan.optimizer in ("adamw", "lion", "sgd") and plan.task in ("pretrain", "full"):
+        yield ("optimizer_8bit", "8-bit AdamW", f"optimizer {plan.optimizer} -> adamw8bit",
+               "none measurable for most fine-tunes", {"optimizer": "adamw8bit"})
+    if plan.task in ("pretrain", "full") and model.kind != "opaque":
+        yield ("lora", "LoRA", "full fine-tune -> LoRA adapters (rank 16, all linear layers)",
+               "trains 0.1-1% of the weights", {"task": "lora", "lora_rank": 16,
+                                                 "lora_targets": "all"})
+    if plan.task in ("pretrain", "full", "lora") and model.kind != "opaque":
+        yield ("qlora", "QLoRA", "frozen base in 4-bit NF4 + LoRA adapters",
+               "about 30% slower than LoRA", {"task": "qlora", "quant": None,
+                                              "lora_rank": plan.lora_rank or 16})
+    yield from _more_gpus(model, plan, gpu, assumptions)
+    if plan.offload == "none" and plan.optimizer != "adafactor":
+        zero = max(plan.zero_stage, 2 if plan.n_gpus == 1 else plan.zero_stage or 2)
+        yield ("offload", "CPU offload of the optimizer",
+               f"optimizer states to CPU RAM (DeepSpeed ZeRO-{zero} offload)",
+               "slower steps, needs host RAM", {"offload": "optimizer", "zero_stage": zero})
+
+
+def _more_gpus(model, plan, gpu, assumptions):
+    for n in (2, 4, 8, 16):
+        if n <= plan.n_gpus:
+            continue
+        changes = {"n_gpus": n}
+        if plan.is_training:
+            changes["zero_stage"] = 3
+        trial = plan.with_changes(**changes)
+        if estimate(model, trial, gpu, assumptions).fits or n == 16:
+            sharding = ("sharded with ZeRO-3/FSDP" if plan.is_training
+                        else "split (tensor parallel)")
+            yield ("more_gpus", f"{n} GPUs", f"{plan.n_gpus} -> {n} GPUs, {sharding}",
+                   f"{n}x the hardware", changes)
+            return
+
+
+def _largest_fitting_micro_batch(model, plan, gpu, assumptions) -> int:
+    mb = plan.micro_batch
+    while mb > 1:
+        mb = max(1, mb // 2)
+        if estimate(model, plan.with_changes(micro_batch=mb), gpu, assumptions).fits:
+            return mb
+    return 1
+
+
+def _apply(plan: Plan, changes: dict) -> Plan:
+    values = plan.to_dict()
+    values.update(changes)
+    if values["task"] not in ("lora", "qlora"):
+        values["lora_rank"] = None
+    if values["task"] in ("lora",) and values.get("quant") not in (None, "none"):
+        values["quant"] = None
+    if values["offload"] == "optimizer" and values["zero_stage"] == 0:
+        values["zero_stage"] = 2
+    return Plan.from_dict(values)
+
+
+def levers(model: ModelSpec, plan: Plan, gpu: GpuSpec,
+           assumptions: Assumptions = DEFAULT_ASSUMPTIONS) -> list[Lever]:
+    """Every lever that applies to ``plan``, each evaluated alone, in :data:`LEVER_ORDER`."""
+    base = estimate(model, plan, gpu, assumptions)
+    out = []
+    for lever_id, title, detail, cost, changes in _candidates(model, plan, gpu, assumptions):
+        try:
+            changed = _apply(plan, changes)
+        except ValueError:
+            continue
+        after = estimate(model, changed, gpu, assumptions)
+        if after.memory.total >= base.memory.total and lever_id != "more_gpus":
+            continue  # a lever that saves nothing is noise
+        out.append(Lever(lever_id, title, detail, cost, changes, changed, base.memory.total,
+                         after.memory.total, bool(after.fits), base.time.seconds,
+                         after.time.seconds))
+    return out
+
+
+@dataclass(frozen=True)
+class FitAdvice:
+    """The result of :func:`make_it_fit`.
+
+    Attributes:
+        fits_already: the plan fits as it is.
+        steps: levers applied in order (cumulative) until it fits.
+        plan: the final plan (the input plan when nothing helped).
+        fits: whether the final plan fits.
+    """
+
+    fits_already: bool
+    steps: list
+    plan: Plan
+    fits: bool
+
+
+def make_it_fit(model: ModelSpec, plan: Plan, gpu: GpuSpec,
+                assumptions: Assumptions = DEFAULT_ASSUMPTIONS) -> FitAdvice:
+    """Stack levers cheapest first until the plan fits ``gpu``.
+
+    A single lever that makes the plan fit on its own is preferred to a stack (the
+    cheapest such lever wins); otherwise levers are applied one after another in
+    :data:`LEVER_ORDER`, each on top of the previous ones.
+    """
+    if estimate(model, plan, gpu, assumptions).fits:
+        return FitAdvice(True, [], plan, True)
+    alone = [lv for lv in levers(model, plan, gpu, assumptions) if lv.fits]
+    if alone:
+        return FitAdvice(False, [alone[0]], alone[0].plan, True)
+    steps: list[Lever] = []
+    current = plan
+    for _ in LEVER_ORDER:
+        options = [lv for lv in levers(model, current, gpu, assumptions)
+                   if lv.id not in {s.id for s in steps}]
+        if not options:
+            break
+        step = options[0]
+        steps.append(step)
+        current = step.plan
+        if step.fits:
+            return FitAdvice(False, steps, current, True)
+    return FitAdvice(False, steps, current, False)
