@@ -34,10 +34,10 @@ def _positive_int(flag: str):
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{flag}: not a whole number: {text!r}") from None
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
         if value <= 0:
             raise argparse.ArgumentTypeError(
-                f"{flag}: must be a positive whole number, got {value}")
+                f"must be a positive whole number, got {value}")
         return value
 
     return parse
@@ -50,9 +50,9 @@ def _count(flag: str):
         try:
             value = parse_count(text)
         except ValueError as exc:
-            raise argparse.ArgumentTypeError(f"{flag}: {exc}") from None
+            raise argparse.ArgumentTypeError(str(exc)) from None
         if value <= 0:
-            raise argparse.ArgumentTypeError(f"{flag}: must be positive, got {text!r}")
+            raise argparse.ArgumentTypeError(f"must be positive, got {text!r}")
         return value
 
     return parse
@@ -62,16 +62,16 @@ def _fraction(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"--efficiency: not a number: {text!r}") from None
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
     if not 0 < value <= 1:
-        raise argparse.ArgumentTypeError(f"--efficiency: must be in (0, 1], got {value}")
+        raise argparse.ArgumentTypeError(f"must be in (0, 1], got {value}")
     return value
 
 
 def _assumption(text: str) -> tuple[str, str]:
     name, sep, value = text.partition("=")
     if not sep or not name or not value:
-        raise argparse.ArgumentTypeError(f"--assume: expected NAME=VALUE, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
     return name.strip(), value.strip()
 
 
