@@ -1,4 +1,4 @@
-"""Command line: ``gpuadvisor estimate`` and ``gpuadvisor catalog list|show|validate``.
+"""Command line: ``gpuadvisor estimate``, ``gpuadvisor catalog list|show|validate``, ``gui``.
 
 Contract (DESIGN.md §3): ``--json`` prints one JSON object on stdout; otherwise a table for
 people. Bad input exits with status 2 and one line on stderr naming the bad field.
@@ -128,7 +128,36 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--json", action="store_true")
     val = cat_verbs.add_parser("validate", help="check a catalog file; exit 2 if it has problems")
     val.add_argument("path")
+
+    gui = verbs.add_parser("gui", help="open the desktop app (the default with no arguments)",
+                           description="Open the desktop app, or render it offscreen to a PNG.")
+    add_gui_arguments(gui)
     return parser
+
+
+def add_gui_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``gui`` verb's flags (shared with the ``gpuadvisor-gui`` entry point)."""
+    parser.add_argument("--screenshot", metavar="PATH",
+                        help="render the window offscreen, write a PNG to PATH and exit")
+    parser.add_argument("--page", choices=("rig", "probe", "plan", "compare"), default=None,
+                        help="page to show first (default: plan)")
+    parser.add_argument("--plan", metavar="FILE", help="open a .gpuplan file")
+    parser.add_argument("--size", metavar="WxH", type=_size, default=None,
+                        help="window size for --screenshot (default 1600x1000)")
+    parser.add_argument("--presentation", action="store_true",
+                        help="start in presentation mode (large fonts, high contrast)")
+    parser.add_argument("--startup-probe", action="store_true", help=argparse.SUPPRESS)
+
+
+def _size(text: str) -> tuple[int, int]:
+    width, sep, height = text.lower().partition("x")
+    try:
+        size = (int(width), int(height))
+    except ValueError:
+        size = (0, 0)
+    if not sep or min(size) < 200 or max(size) > 10000:
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT like 1600x1000, got {text!r}")
+    return size
 
 
 # --------------------------------------------------------------------------- verbs
@@ -307,9 +336,23 @@ def _catalog_items(kind: str) -> list[dict]:
     raise InputError("catalog list --kind offers: the offers catalog is not available yet")
 
 
+def _gui(args: argparse.Namespace) -> int:
+    # Qt is imported only here: every other verb runs without PySide6 installed.
+    try:
+        from .gui.app import run
+    except ImportError as exc:
+        raise InputError(
+            f"gpuadvisor gui: the desktop app needs PySide6 and pyqtgraph ({exc}); "
+            "the command line works without them (gpuadvisor estimate --help)"
+        ) from None
+    return run(args)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``gpuadvisor`` command."""
     argv = sys.argv[1:] if argv is None else argv
+    if not argv:
+        argv = ["gui"]  # a bare `gpuadvisor` opens the desktop app
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -317,6 +360,8 @@ def main(argv: list[str] | None = None) -> int:
             return _estimate(args)
         if args.verb == "catalog":
             return _catalog(args)
+        if args.verb == "gui":
+            return _gui(args)
         parser.print_help()
         return 0
     except InputError as exc:

@@ -108,7 +108,12 @@ def estimate_table(e: Estimate, units: str = "GiB") -> str:
     lines.append("Assumptions (override with --assume NAME=VALUE or the matching flag)")
     width = max(len(k) for k in a)
     for name, value in a.items():
-        shown = format_bytes(value, units) if name.endswith("_bytes") else value
+        if name.endswith("_bytes"):
+            shown = format_bytes(value, units)
+        elif isinstance(value, float) and value >= 1e5:
+            shown = format_count(value)
+        else:
+            shown = value
         lines.append(f"  {name:<{width}}  {shown}")
     if e.warnings:
         lines.append("")

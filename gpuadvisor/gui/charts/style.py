@@ -1,0 +1,185 @@
+"""Colours, fonts and line widths shared by every chart, defined once.
+
+The palette is Okabe & Ito's eight colours ("Color Universal Design", 2008,
+https://jfly.uni-koeln.de/color/), chosen so that people with the common forms of colour-vision
+deficiency can still tell every pair apart. Each memory term has one colour here, so the VRAM
+bar, the legend and any other view of a breakdown always agree.
+
+Two themes: :data:`NORMAL` for the desktop and :data:`PRESENTATION` for a projector (16 pt text,
+3–4 px lines, black on white).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtGui import QColor, QFont
+
+from gpuadvisor.core.memory import TERMS
+from gpuadvisor.core.units import GB, GiB
+
+#: Okabe–Ito colour-blind-safe palette (plus its usual neutral grey).
+OKABE_ITO = {
+    "black": "#000000",
+    "orange": "#E69F00",
+    "sky_blue": "#56B4E9",
+    "bluish_green": "#009E73",
+    "yellow": "#F0E442",
+    "blue": "#0072B2",
+    "vermillion": "#D55E00",
+    "reddish_purple": "#CC79A7",
+    "grey": "#999999",
+}
+
+#: One colour per memory term (keys are :data:`gpuadvisor.core.memory.TERMS`). Neighbours in
+#: the stacking order never share a hue family, so adjacent segments stay distinguishable.
+TERM_COLORS = {
+    "weights": OKABE_ITO["blue"],
+    "gradients": OKABE_ITO["orange"],
+    "optimizer": OKABE_ITO["reddish_purple"],
+    "activations": OKABE_ITO["bluish_green"],
+    "logits": OKABE_ITO["vermillion"],
+    "kv_cache": OKABE_ITO["sky_blue"],
+    "overhead": OKABE_ITO["grey"],
+}
+assert tuple(TERM_COLORS) == TERMS, "one colour per memory term, in core's order"
+
+#: Fit categories used by the fit map and the verdict badge.
+FITS, TIGHT, DOES_NOT_FIT, UNKNOWN = 0, 1, 2, 3
+
+#: Fill colour per fit category: green / amber / red in their colour-blind-safe forms (the
+#: three also differ in lightness, so they survive greyscale printing), grey when no GPU.
+CATEGORY_COLORS = {
+    FITS: OKABE_ITO["bluish_green"],
+    TIGHT: OKABE_ITO["orange"],
+    DOES_NOT_FIT: OKABE_ITO["vermillion"],
+    UNKNOWN: "#D0D0D0",
+}
+#: Text colour that stays readable on each category's fill (large bold text, ≥ 3:1).
+CATEGORY_TEXT_COLORS = {FITS: "#FFFFFF", TIGHT: "#000000", DOES_NOT_FIT: "#FFFFFF",
+                        UNKNOWN: "#000000"}
+
+#: The core's verdict strings (``Estimate.verdict``) mapped to categories.
+VERDICT_CATEGORY = {"fits": FITS, "tight": TIGHT, "does not fit": DOES_NOT_FIT}
+
+#: Colour of the plotted quantity in line charts.
+CURVE_COLOR = OKABE_ITO["blue"]
+
+#: Bytes per display unit. Memory of GPUs is marketed in "GB" that are really GiB; the user
+#: picks which unit the axes use.
+UNIT_BYTES = {"GiB": float(GiB), "GB": float(GB)}
+
+
+def check_units(units: str) -> str:
+    """Return ``units`` if it is a known byte unit for axes, else raise ``ValueError``."""
+    if units not in UNIT_BYTES:
+        raise ValueError(f"units must be one of {sorted(UNIT_BYTES)}, got {units!r}")
+    return units
+
+
+def term_labels() -> dict[str, str]:
+    """Human labels of the seven memory terms, translated at call time.
+
+    The literal ``translate`` calls let ``pyside6-lupdate`` find the strings.
+    """
+    tr = QCoreApplication.translate
+    return {
+        "weights": tr("MemoryTerms", "weights"),
+        "gradients": tr("MemoryTerms", "gradients"),
+        "optimizer": tr("MemoryTerms", "optimizer states"),
+        "activations": tr("MemoryTerms", "activations"),
+        "logits": tr("MemoryTerms", "logits / loss"),
+        "kv_cache": tr("MemoryTerms", "KV cache"),
+        "overhead": tr("MemoryTerms", "overhead"),
+    }
+
+
+def verdict_labels() -> dict[int, str]:
+    """Human labels of the fit categories, translated at call time."""
+    tr = QCoreApplication.translate
+    return {
+        FITS: tr("FitCategories", "fits"),
+        TIGHT: tr("FitCategories", "tight"),
+        DOES_NOT_FIT: tr("FitCategories", "does not fit"),
+        UNKNOWN: tr("FitCategories", "no GPU chosen"),
+    }
+
+
+@dataclass(frozen=True)
+class ChartTheme:
+    """Sizes and colours of one look (normal or presentation).
+
+    Attributes:
+        background: plot background colour.
+        foreground: axes, tick labels and ordinary text.
+        tick_pt, label_pt, legend_pt, hover_pt, annotation_pt: font sizes in points.
+        verdict_pt: font size of the big verdict badge.
+        line_px: width of data lines (curves).
+        capacity_px: width of the target GPU's capacity / out-of-memory line.
+        reference_px: width of the dashed reference lines (common card sizes).
+        reference_color: colour of reference lines and their labels.
+        outline_px: width of bar and cell outlines.
+        marker_size: diameter of point markers in pixels.
+    """
+
+    background: str
+    foreground: str
+    tick_pt: int
+    label_pt: int
+    legend_pt: int
+    hover_pt: int
+    annotation_pt: int
+    verdict_pt: int
+    line_px: float
+    capacity_px: float
+    reference_px: float
+    reference_color: str
+    outline_px: float
+    marker_size: int
+
+    def font(self, points: int, *, bold: bool = False) -> QFont:
+        """A font of ``points`` size (bold optional) in the application's family."""
+        font = QFont()
+        font.setPointSize(points)
+        font.setBold(bold)
+        return font
+
+    def color(self, name: str) -> QColor:
+        """``name`` (a hex string or a theme attribute name) as a QColor."""
+        return QColor(getattr(self, name, name))
+
+
+NORMAL = ChartTheme(
+    background="#FFFFFF",
+    foreground="#222222",
+    tick_pt=9,
+    label_pt=10,
+    legend_pt=9,
+    hover_pt=9,
+    annotation_pt=9,
+    verdict_pt=14,
+    line_px=2.0,
+    capacity_px=2.0,
+    reference_px=1.0,
+    reference_color="#8A8A8A",
+    outline_px=1.0,
+    marker_size=8,
+)
+
+PRESENTATION = ChartTheme(
+    background="#FFFFFF",
+    foreground="#000000",
+    tick_pt=16,
+    label_pt=16,
+    legend_pt=16,
+    hover_pt=16,
+    annotation_pt=16,
+    verdict_pt=24,
+    line_px=4.0,
+    capacity_px=4.0,
+    reference_px=2.0,
+    reference_color="#555555",
+    outline_px=2.0,
+    marker_size=16,
+)

@@ -1,0 +1,1 @@
+"""The app's pages: Rig, Probe, Plan and Compare."""

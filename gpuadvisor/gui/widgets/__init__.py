@@ -1,0 +1,1 @@
+"""Small reusable widgets of the desktop app (inputs, panels) and their translated labels."""

@@ -1,0 +1,125 @@
+"""Translated names for the core's choices, memory terms, verdicts and levers.
+
+The core speaks in ids ("qlora", "optimizer", "checkpointing"); people read these labels.
+Each text is marked with ``QT_TRANSLATE_NOOP`` so ``pyside6-lupdate`` collects it, and is
+translated when asked for, so a language switch takes effect on the next redraw.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+
+_CONTEXT = "Labels"
+
+TASKS = {
+    "pretrain": QT_TRANSLATE_NOOP("Labels", "Pre-training (from scratch)"),
+    "full": QT_TRANSLATE_NOOP("Labels", "Full fine-tune"),
+    "lora": QT_TRANSLATE_NOOP("Labels", "LoRA fine-tune"),
+    "qlora": QT_TRANSLATE_NOOP("Labels", "QLoRA fine-tune (4-bit base)"),
+    "infer": QT_TRANSLATE_NOOP("Labels", "Inference"),
+}
+PRECISIONS = {
+    "fp32": QT_TRANSLATE_NOOP("Labels", "fp32"),
+    "fp16": QT_TRANSLATE_NOOP("Labels", "fp16 mixed"),
+    "bf16": QT_TRANSLATE_NOOP("Labels", "bf16 mixed"),
+    "bf16-pure": QT_TRANSLATE_NOOP("Labels", "pure bf16"),
+    "fp8": QT_TRANSLATE_NOOP("Labels", "fp8 (bf16 master)"),
+}
+OPTIMIZERS = {
+    "adamw": QT_TRANSLATE_NOOP("Labels", "AdamW"),
+    "adamw8bit": QT_TRANSLATE_NOOP("Labels", "AdamW 8-bit"),
+    "adafactor": QT_TRANSLATE_NOOP("Labels", "Adafactor"),
+    "sgd": QT_TRANSLATE_NOOP("Labels", "SGD with momentum"),
+    "lion": QT_TRANSLATE_NOOP("Labels", "Lion"),
+}
+CHECKPOINTING = {
+    "none": QT_TRANSLATE_NOOP("Labels", "off"),
+    "selective": QT_TRANSLATE_NOOP("Labels", "selective (attention)"),
+    "full": QT_TRANSLATE_NOOP("Labels", "full (every block)"),
+}
+ATTENTION = {
+    "eager": QT_TRANSLATE_NOOP("Labels", "eager (scores in memory)"),
+    "flash": QT_TRANSLATE_NOOP("Labels", "FlashAttention / SDPA"),
+}
+QUANT = {
+    "none": QT_TRANSLATE_NOOP("Labels", "none (16-bit)"),
+    "int8": QT_TRANSLATE_NOOP("Labels", "int8"),
+    "nf4": QT_TRANSLATE_NOOP("Labels", "NF4 (4-bit)"),
+    "nf4-dq": QT_TRANSLATE_NOOP("Labels", "NF4 + double quant"),
+    "int4": QT_TRANSLATE_NOOP("Labels", "int4 (GPTQ/AWQ)"),
+    "int3": QT_TRANSLATE_NOOP("Labels", "int3 (GPTQ)"),
+}
+LORA_TARGETS = {
+    "qv": QT_TRANSLATE_NOOP("Labels", "q, v projections"),
+    "attn": QT_TRANSLATE_NOOP("Labels", "attention (q, k, v, o)"),
+    "all": QT_TRANSLATE_NOOP("Labels", "all linear layers"),
+}
+ZERO = {
+    0: QT_TRANSLATE_NOOP("Labels", "none (plain data parallel)"),
+    1: QT_TRANSLATE_NOOP("Labels", "ZeRO-1 (optimizer sharded)"),
+    2: QT_TRANSLATE_NOOP("Labels", "ZeRO-2 / FSDP grad-op"),
+    3: QT_TRANSLATE_NOOP("Labels", "ZeRO-3 / FSDP full shard"),
+}
+OFFLOAD = {
+    "none": QT_TRANSLATE_NOOP("Labels", "none"),
+    "optimizer": QT_TRANSLATE_NOOP("Labels", "optimizer states to CPU"),
+    "params": QT_TRANSLATE_NOOP("Labels", "optimizer + parameters to CPU"),
+}
+TERMS = {
+    "weights": QT_TRANSLATE_NOOP("Labels", "weights"),
+    "gradients": QT_TRANSLATE_NOOP("Labels", "gradients"),
+    "optimizer": QT_TRANSLATE_NOOP("Labels", "optimizer states"),
+    "activations": QT_TRANSLATE_NOOP("Labels", "activations"),
+    "logits": QT_TRANSLATE_NOOP("Labels", "logits / loss"),
+    "kv_cache": QT_TRANSLATE_NOOP("Labels", "KV cache"),
+    "overhead": QT_TRANSLATE_NOOP("Labels", "overhead"),
+}
+VERDICTS = {
+    "fits": QT_TRANSLATE_NOOP("Labels", "fits"),
+    "tight": QT_TRANSLATE_NOOP("Labels", "fits, but tight"),
+    "does not fit": QT_TRANSLATE_NOOP("Labels", "does not fit"),
+    "no GPU chosen": QT_TRANSLATE_NOOP("Labels", "no GPU chosen"),
+}
+LEVERS = {
+    "flash_attention": QT_TRANSLATE_NOOP("Labels", "FlashAttention"),
+    "checkpointing": QT_TRANSLATE_NOOP("Labels", "gradient checkpointing"),
+    "micro_batch": QT_TRANSLATE_NOOP("Labels", "smaller micro-batch, more accumulation"),
+    "optimizer_8bit": QT_TRANSLATE_NOOP("Labels", "8-bit AdamW"),
+    "lora": QT_TRANSLATE_NOOP("Labels", "LoRA"),
+    "qlora": QT_TRANSLATE_NOOP("Labels", "QLoRA"),
+    "more_gpus": QT_TRANSLATE_NOOP("Labels", "more GPUs with ZeRO-3"),
+    "offload": QT_TRANSLATE_NOOP("Labels", "CPU offload of the optimizer"),
+    "quantize": QT_TRANSLATE_NOOP("Labels", "4-bit weights"),
+    "kv_8bit": QT_TRANSLATE_NOOP("Labels", "8-bit KV cache"),
+}
+BOUNDS = {
+    "compute": QT_TRANSLATE_NOOP("Labels", "compute"),
+    "communication": QT_TRANSLATE_NOOP("Labels", "communication"),
+    "memory bandwidth": QT_TRANSLATE_NOOP("Labels", "memory bandwidth"),
+}
+SOURCES = {
+    "assumed": QT_TRANSLATE_NOOP("Labels", "assumed"),
+    "plan": QT_TRANSLATE_NOOP("Labels", "plan"),
+    "catalog": QT_TRANSLATE_NOOP("Labels", "catalog"),
+    "measured": QT_TRANSLATE_NOOP("Labels", "measured"),
+}
+
+
+def tr(text: str) -> str:
+    """Translate a text marked in this module (or any text in the "Labels" context)."""
+    return QCoreApplication.translate(_CONTEXT, text)
+
+
+def label(table: dict, value, fallback: str | None = None) -> str:
+    """The translated label of ``value`` in ``table`` (``fallback`` or ``str(value)`` if absent)."""
+    text = table.get(value)
+    if text is None:
+        return fallback if fallback is not None else str(value)
+    return tr(text)
+
+
+def source_label(source: str) -> str:
+    """Translate an assumption source: "assumed", "plan", "catalog: rtx-4090", "measured"."""
+    kind, sep, rest = str(source).partition(":")
+    text = label(SOURCES, kind.strip(), kind.strip())
+    return f"{text}:{rest}" if sep else text
