@@ -141,6 +141,19 @@ def _link(gpu: GpuSpec, assumptions: Assumptions) -> float:
     return float(link) if link else float(assumptions.inter_node_gb_s)
 
 
+def context_warning(model: ModelSpec, plan: Plan) -> str | None:
+    """A warning when the plan's tokens per sequence exceed the model's trained context."""
+    limit = model.max_positions
+    tokens = plan.seq_len + (plan.new_tokens if plan.task == "infer" else 0)
+    if model.kind == "opaque" or limit <= 0 or tokens <= limit:
+        return None
+    if model.position == "learned":
+        why = f"its position table has {limit} entries, so it cannot run longer sequences"
+    else:
+        why = "it was not trained for longer sequences (quality may drop)"
+    return f"{tokens} tokens per sequence exceed {model.name}'s context of {limit}: {why}"
+
+
 def verdict_for(total: float, capacity: float) -> str:
     """"fits", "tight" (over :data:`TIGHT_FRACTION` of capacity) or "does not fit"."""
     if total > capacity:
@@ -228,6 +241,8 @@ def estimate(
         warnings.append(f"no published activation size for {model.name}: activations not counted")
     if plan.n_gpus > 1 and time_gpu.unified_memory:
         warnings.append(f"{time_gpu.name} is a single-chip system: several GPUs are hypothetical")
+    if (warning := context_warning(model, plan)) is not None:
+        warnings.append(warning)
     memory = memory_breakdown(model, plan, assumptions)
     flops = flops_per_token(model, plan)
     peak, peak_kind = _peak(time_gpu, plan, warnings)

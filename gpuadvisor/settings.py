@@ -1,0 +1,269 @@
+"""User settings (window, language, units, prices, recent plan files) in ``settings.json``.
+
+The file lives in ``platformdirs.user_config_dir("gpuadvisor")``, or in the folder named by
+the ``GPUADVISOR_CONFIG_DIR`` environment variable (tests and portable installs). It carries a
+``schema_version``, is written atomically, and a file that cannot be used (unreadable, not
+JSON, invalid values, or written by a newer version) is renamed to
+``settings.json.bad-<timestamp>`` — kept, never deleted — and the defaults are used, with a
+one-time message for the user. Unknown keys are ignored.
+
+This module never imports Qt.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import os
+import time
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from gpuadvisor.planfile import write_atomic
+
+SETTINGS_SCHEMA_VERSION = 1
+"""The ``schema_version`` this version writes and reads."""
+
+SETTINGS_FILE_NAME = "settings.json"
+"""File name inside :func:`config_dir`."""
+
+CONFIG_DIR_ENV = "GPUADVISOR_CONFIG_DIR"
+"""Environment variable that replaces the platform's config folder."""
+
+MAX_RECENT_FILES = 10
+"""Length of the recent-files list."""
+
+LANGUAGES = ("system", "en", "zh_CN")
+UNITS = ("GiB", "GB")
+CURRENCIES = ("USD", "CNY", "EUR")
+
+# 0.15 USD/kWh is a round assumption, a little under the U.S. average: the EIA's Electric
+# Power Monthly (table 5.3, "Average Price of Electricity to Ultimate Customers") puts the
+# 2023 U.S. residential average at about 16 cents/kWh. Users set their own in the app.
+DEFAULT_ELECTRICITY_USD_PER_KWH = 0.15
+
+
+@dataclass
+class Settings:
+    """What the app remembers between sessions.
+
+    Attributes:
+        window_geometry: the main window's saved geometry (Qt's ``saveGeometry`` bytes,
+            base64), or None.
+        language: ``system`` (follow the OS), ``en`` or ``zh_CN``.
+        units: memory sizes in ``GiB`` (2**30) or ``GB`` (10**9).
+        electricity_usd_per_kwh: electricity price for running-cost estimates, USD per kWh.
+        currency: display currency: ``USD``, ``CNY`` or ``EUR``.
+        recent_files: plan files, most recent first, at most :data:`MAX_RECENT_FILES`.
+        presentation_mode: large fonts and thick lines for projectors.
+    """
+
+    window_geometry: str | None = None
+    language: str = "system"
+    units: str = "GiB"
+    electricity_usd_per_kwh: float = DEFAULT_ELECTRICITY_USD_PER_KWH
+    currency: str = "USD"
+    recent_files: list[str] = field(default_factory=list)
+    presentation_mode: bool = False
+
+    def __post_init__(self) -> None:
+        self.validate()
+
+    def validate(self) -> None:
+        """Check every field (call after changing attributes).
+
+        Raises:
+            ValueError: naming the first invalid field.
+        """
+        _check_geometry(self.window_geometry)
+        _check_choice("language", self.language, LANGUAGES)
+        _check_choice("units", self.units, UNITS)
+        _check_choice("currency", self.currency, CURRENCIES)
+        price = self.electricity_usd_per_kwh
+        if isinstance(price, bool) or not isinstance(price, int | float) or not 0 <= price < 100:
+            raise ValueError(f"electricity_usd_per_kwh must be a number in [0, 100), got {price!r}")
+        self.electricity_usd_per_kwh = float(price)
+        if not isinstance(self.presentation_mode, bool):
+            raise ValueError(f"presentation_mode must be true or false, got "
+                             f"{self.presentation_mode!r}")
+        if not isinstance(self.recent_files, list) or not all(
+                isinstance(p, str) for p in self.recent_files):
+            raise ValueError("recent_files must be a list of paths (strings)")
+        self.recent_files = _dedup(self.recent_files)[:MAX_RECENT_FILES]
+
+    def add_recent(self, path: str | os.PathLike[str]) -> None:
+        """Put ``path`` (made absolute) first in :attr:`recent_files`, without duplicates."""
+        entry = os.path.abspath(os.fspath(path))
+        self.recent_files = _dedup([entry, *self.recent_files])[:MAX_RECENT_FILES]
+
+    def remove_recent(self, path: str | os.PathLike[str]) -> None:
+        """Drop ``path`` from :attr:`recent_files` (e.g. after it failed to open)."""
+        key = _path_key(os.path.abspath(os.fspath(path)))
+        self.recent_files = [p for p in self.recent_files if _path_key(p) != key]
+
+    def to_dict(self) -> dict:
+        """The settings as ``settings.json`` data, ``schema_version`` included."""
+        return {"schema_version": SETTINGS_SCHEMA_VERSION, **asdict(self)}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Settings:
+        """Settings from ``settings.json`` data; missing keys take defaults, unknown are ignored.
+
+        Raises:
+            ValueError: an invalid value (the field is named).
+        """
+        known = {f.name for f in fields(cls)}
+        return cls(**{key: value for key, value in data.items() if key in known})
+
+
+def _check_choice(name: str, value: Any, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(allowed)}; got {value!r}")
+
+
+def _check_geometry(value: Any) -> None:
+    if value is None:
+        return
+    try:
+        base64.b64decode(value, validate=True)
+    except (TypeError, ValueError, binascii.Error):
+        raise ValueError("window_geometry must be base64 text or null") from None
+
+
+def _path_key(path: str) -> str:
+    return os.path.normcase(os.path.normpath(path))
+
+
+def _dedup(paths: list[str]) -> list[str]:
+    seen: set[str] = set()
+    out = []
+    for path in paths:
+        key = _path_key(path)
+        if key not in seen:
+            seen.add(key)
+            out.append(path)
+    return out
+
+
+# --------------------------------------------------------------------------- files
+def config_dir() -> Path:
+    """The folder of ``settings.json``: ``$GPUADVISOR_CONFIG_DIR`` or the platform's."""
+    override = os.environ.get(CONFIG_DIR_ENV)
+    if override:
+        return Path(override)
+    return Path(platformdirs.user_config_dir("gpuadvisor", appauthor=False))
+
+
+def settings_path() -> Path:
+    """The ``settings.json`` file (it may not exist yet)."""
+    return config_dir() / SETTINGS_FILE_NAME
+
+
+def load_settings(path: str | os.PathLike[str] | None = None) -> tuple[Settings, str | None]:
+    """Load the settings, falling back to defaults; never raises.
+
+    Args:
+        path: the file (default: :func:`settings_path`).
+
+    Returns:
+        (settings, message): ``message`` is None when the file was fine or absent; otherwise
+        it says what was wrong and where the bad file was moved (to
+        ``settings.json.bad-<timestamp>``), and ``settings`` are the defaults.
+    """
+    file = Path(path) if path is not None else settings_path()
+    try:
+        raw = file.read_bytes()
+    except FileNotFoundError:
+        return Settings(), None
+    except OSError as exc:
+        return Settings(), _set_aside(file, f"could not be read ({exc.strerror or exc})")
+    try:
+        return _parse(raw), None
+    except ValueError as exc:
+        return Settings(), _set_aside(file, str(exc))
+
+
+def _parse(raw: bytes) -> Settings:
+    """Settings from the file's bytes; ``ValueError`` says why they cannot be used."""
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ValueError("is not a text (UTF-8) file") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"is not valid JSON (line {exc.lineno}, column {exc.colno})") from None
+    if not isinstance(data, dict):
+        raise ValueError("does not hold a JSON object")
+    version = data.pop("schema_version", None)
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise ValueError(f"has no valid schema_version (got {version!r})")
+    if version > SETTINGS_SCHEMA_VERSION:
+        raise ValueError(f"was written by a newer gpuadvisor (schema {version}); "
+                         f"this version reads {SETTINGS_SCHEMA_VERSION}")
+    if version != SETTINGS_SCHEMA_VERSION:
+        raise ValueError(f"has unknown schema_version {version}")
+    try:
+        return Settings.from_dict(data)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"has an invalid value: {exc}") from None
+
+
+def _set_aside(file: Path, reason: str) -> str:
+    """Rename a bad settings file to a unique backup name; the message for the user."""
+    backup = _backup_name(file)
+    try:
+        os.rename(file, backup)
+    except OSError as exc:
+        return (f"Settings file {file} {reason}. It could not be moved aside "
+                f"({exc.strerror or exc}); default settings are used.")
+    return (f"Settings file {file} {reason}. It was kept as {backup.name}; "
+            "default settings are used.")
+
+
+def _backup_name(file: Path) -> Path:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    candidate = file.with_name(f"{file.name}.bad-{stamp}")
+    n = 1
+    while candidate.exists():
+        n += 1
+        candidate = file.with_name(f"{file.name}.bad-{stamp}-{n}")
+    return candidate
+
+
+def save_settings(settings: Settings, path: str | os.PathLike[str] | None = None) -> Path:
+    """Write the settings atomically (creating the folder if needed).
+
+    Args:
+        settings: what to write (validated first).
+        path: the file (default: :func:`settings_path`).
+
+    Returns:
+        The file written.
+
+    Raises:
+        ValueError: an invalid setting (the file is not touched).
+        OSError: the file cannot be written (the previous file is then unchanged).
+    """
+    settings.validate()
+    file = Path(path) if path is not None else settings_path()
+    file.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(settings.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    return write_atomic(file, text)
+
+
+__all__ = [
+    "CONFIG_DIR_ENV",
+    "CURRENCIES",
+    "LANGUAGES",
+    "MAX_RECENT_FILES",
+    "SETTINGS_SCHEMA_VERSION",
+    "UNITS",
+    "Settings",
+    "config_dir",
+    "load_settings",
+    "save_settings",
+    "settings_path",
+]

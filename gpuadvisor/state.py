@@ -1,0 +1,586 @@
+"""The shared plan every GUI page reads and writes, as a Qt-free model with psygnal signals.
+
+:class:`PlanState` holds one model, one :class:`~gpuadvisor.core.plan.Plan`, an optional GPU
+and the user's assumption overrides. Every change goes through one method that validates it
+with core, recomputes the :class:`~gpuadvisor.core.estimate.Estimate` and emits ``changed``
+with it; a rejected change emits ``error(field, message)`` and leaves everything as it was.
+Nothing here raises to the GUI on bad input (only :meth:`PlanState.from_dict` raises, for
+files).
+
+Views never compute estimates: the chart helpers (:meth:`PlanState.fit_map`,
+:meth:`PlanState.memory_vs_micro_batch`, ...) delegate to core with array arguments.
+
+This module imports no Qt (see napari's ``components/`` vs ``_qt/`` split), so it is tested
+without a display.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+from psygnal import Signal
+
+from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS, Assumptions
+from gpuadvisor.core.estimate import REFERENCE_GPU_ID, Estimate, estimate, sweep_fit_map
+from gpuadvisor.core.fit import Lever
+from gpuadvisor.core.fit import levers as core_levers
+from gpuadvisor.core.gpu import GpuSpec
+from gpuadvisor.core.memory import TERMS, MemoryBreakdown, memory_breakdown
+from gpuadvisor.core.model import ModelSpec, spec_from_hf_config
+from gpuadvisor.core.plan import Plan
+from gpuadvisor.planfile import (
+    APP_ID,
+    PLAN_FIELDS,
+    PLAN_SCHEMA_VERSION,
+    PlanFileError,
+    custom_model_to_dict,
+    did_you_mean,
+    parse_plan_dict,
+    plan_field_in_message,
+)
+
+DEFAULT_MODEL_ID = "llama-3.1-8b"
+"""Model preset of a new plan."""
+
+DEFAULT_GPU_ID = "rtx-4090"
+"""GPU of a new plan."""
+
+DEFAULT_PLAN = Plan(task="qlora", checkpointing="full")
+"""Plan of a new session: QLoRA with full checkpointing (fits most single consumer GPUs)."""
+
+MAX_MICRO_BATCH_SEARCH = 1 << 16
+"""Upper bound of :meth:`PlanState.largest_fitting_micro_batch`."""
+
+MAX_SEQ_SEARCH = 1 << 22
+"""Upper bound of :meth:`PlanState.largest_fitting_seq` (4M tokens)."""
+
+MAX_CONFIG_JSON_BYTES = 5 * 1024 * 1024
+"""config.json files larger than this are refused unread (real ones are a few kB)."""
+
+_ASSUMPTION_NAMES = frozenset(f.name for f in fields(Assumptions))
+_ADAPTER_TASKS = ("lora", "qlora")
+
+
+@dataclass(frozen=True)
+class _Snapshot:
+    """Everything the user chose; replaced as a whole on each accepted change."""
+
+    model: ModelSpec
+    preset_id: str | None
+    plan: Plan
+    gpu_id: str | None
+    overrides: dict = field(default_factory=dict)
+    assumptions: Assumptions = DEFAULT_ASSUMPTIONS
+
+
+# --------------------------------------------------------------------------- couplings
+def couple_plan_changes(plan: Plan, changes: Mapping[str, Any]) -> dict:
+    """``changes`` plus the knock-on changes that keep the plan valid.
+
+    A field the caller names explicitly is never overridden (a contradiction the caller asks
+    for is reported by validation instead). The couplings:
+
+    * ``task`` leaves lora/qlora -> ``lora_rank`` is cleared (rank only exists for adapters).
+    * ``task`` becomes pretrain/full/lora -> a quantized ``quant`` is cleared (quantized weights
+      cannot be trained; a frozen quantized base is qlora).
+    * ``task`` becomes qlora with ``quant == "none"`` -> ``quant`` is cleared (default nf4-dq).
+    * ``zero_stage`` set to 0 -> ``offload`` becomes ``none`` (offload needs ZeRO); set to 1
+      or 2 with ``offload == "params"`` -> ``offload`` becomes ``optimizer`` (parameter
+      offload needs ZeRO-3; optimizer offload works with ZeRO 1-2).
+    * ``offload`` set to ``optimizer`` with ZeRO 0 -> ``zero_stage`` 2; set to ``params`` ->
+      ``zero_stage`` 3 (the lowest stage that supports it).
+    * ``dataset_tokens`` set -> ``dataset_samples`` cleared, and the other way round (the
+      data set is given one way or the other).
+
+    Args:
+        plan: the current plan.
+        changes: plan field -> new value, as the user asked.
+
+    Returns:
+        A new dict of changes to pass to :meth:`Plan.with_changes`.
+    """
+    out = dict(changes)
+    merged = plan.to_dict() | out
+
+    def follow(name: str, value: Any) -> None:
+        if name not in changes and merged[name] != value:
+            out[name] = merged[name] = value
+
+    _couple_task(merged, follow)
+    _couple_sharding(merged, changes, follow)
+    if "dataset_tokens" in changes and merged["dataset_tokens"] is not None:
+        follow("dataset_samples", None)
+    if "dataset_samples" in changes and merged["dataset_samples"] is not None:
+        follow("dataset_tokens", None)
+    return out
+
+
+def _couple_task(merged: dict, follow) -> None:
+    task = merged["task"]
+    if task not in _ADAPTER_TASKS and merged["lora_rank"] is not None:
+        follow("lora_rank", None)
+    if task in ("pretrain", "full", "lora") and merged["quant"] not in (None, "none"):
+        follow("quant", None)
+    if task == "qlora" and merged["quant"] == "none":
+        follow("quant", None)
+
+
+def _couple_sharding(merged: dict, changes: Mapping[str, Any], follow) -> None:
+    if "zero_stage" in changes:
+        if merged["zero_stage"] == 0 and merged["offload"] != "none":
+            follow("offload", "none")
+        elif merged["zero_stage"] in (1, 2) and merged["offload"] == "params":
+            follow("offload", "optimizer")
+    if "offload" in changes:
+        if merged["offload"] == "optimizer" and merged["zero_stage"] == 0:
+            follow("zero_stage", 2)
+        elif merged["offload"] == "params" and merged["zero_stage"] != 3:
+            follow("zero_stage", 3)
+
+
+def plan_for_model(plan: Plan, model: ModelSpec) -> Plan:
+    """``plan`` adjusted so that ``model`` can run it.
+
+    Models described by parameter count only (``kind == "opaque"``: CNNs, diffusion UNets)
+    are measured in samples, so a data set given in tokens is dropped (the estimate then
+    reports its default data set). Everything else, ``seq_len`` included, is kept: a
+    sequence longer than the model's context is reported as a warning on the estimate.
+    """
+    if model.kind == "opaque" and plan.dataset_tokens is not None:
+        return plan.with_changes(dataset_tokens=None)
+    return plan
+
+
+def _error_field(message: str, changes: Mapping[str, Any]) -> str:
+    """The field to blame for a rejected plan change (see :meth:`PlanState.update`)."""
+    named = plan_field_in_message(message, prefer=changes)
+    if named in changes:
+        return named
+    if len(changes) == 1:
+        return next(iter(changes))
+    return named or "plan"
+
+
+def _full_breakdown(mb: MemoryBreakdown, shape: tuple[int, ...]) -> MemoryBreakdown:
+    """A breakdown whose every term is a float array of ``shape`` (scalars broadcast)."""
+    names = (*TERMS, "cpu_bytes", "context_bytes")
+    arrays = {name: np.broadcast_to(np.asarray(getattr(mb, name), dtype=float), shape).copy()
+              for name in names}
+    return MemoryBreakdown(**arrays)
+
+
+def _largest_true(fits, limit: int) -> int:
+    """Largest integer n in [1, limit] with ``fits(n)`` true, for a monotone predicate.
+
+    ``fits`` takes an int array and returns a bool array. Powers of two bracket the answer,
+    then a 65-point grid narrows the bracket each round (about 3 array calls for 2**22).
+
+    Returns:
+        The largest fitting n, 0 when even 1 does not fit, ``limit`` when all fit.
+    """
+    probes = np.unique(np.minimum(2 ** np.arange(int(limit).bit_length() + 1), limit))
+    ok = np.asarray(fits(probes), dtype=bool)
+    if not ok[0]:
+        return 0
+    if ok.all():
+        return int(probes[-1])
+    first_bad = int(np.argmin(ok))
+    lo, hi = int(probes[first_bad - 1]), int(probes[first_bad])
+    while hi - lo > 1:
+        grid = np.unique(np.linspace(lo, hi, 65).round().astype(np.int64))
+        ok = np.asarray(fits(grid), dtype=bool)
+        first_bad = int(np.argmin(ok))
+        if ok.all() or first_bad == 0:
+            return int(grid[-1]) if ok.all() else lo
+        lo, hi = int(grid[first_bad - 1]), int(grid[first_bad])
+    return lo
+
+
+def _model_id_for_file(path: Path) -> str:
+    """``config`` files are named after their folder (the Hub layout); others by their stem."""
+    if path.stem.lower() == "config" and path.parent.name:
+        return path.parent.name
+    return path.stem or "custom-model"
+
+
+# --------------------------------------------------------------------------- the state
+class PlanState:
+    """One shared plan: model, plan, GPU and assumptions, with its current estimate.
+
+    Signals:
+        changed(Estimate): after every accepted change, with the new estimate.
+        error(str, str): (field, message) when a change is rejected; the state is unchanged.
+            ``field`` is a plan field name, ``"model"``, ``"gpu"``, an assumption name,
+            ``"assumptions"`` or ``"plan"``.
+    """
+
+    changed = Signal(object)
+    error = Signal(str, str)
+
+    def __init__(
+        self,
+        models: dict[str, ModelSpec] | None = None,
+        gpus: dict[str, GpuSpec] | None = None,
+    ) -> None:
+        """Start with the default plan (Llama-3.1-8B, QLoRA, full checkpointing, RTX 4090).
+
+        Args:
+            models: model presets by id (default: the shipped catalog).
+            gpus: GPUs by id (default: the shipped catalog).
+
+        Raises:
+            ValueError: ``models`` is empty.
+        """
+        if models is None or gpus is None:
+            from gpuadvisor import catalog
+
+            models = catalog.load_models() if models is None else models
+            gpus = catalog.load_gpus() if gpus is None else gpus
+        if not models:
+            raise ValueError("PlanState needs at least one model preset")
+        self._models = dict(models)
+        self._gpus = dict(gpus)
+        self._reference_gpu = self._gpus.get(REFERENCE_GPU_ID) or next(
+            iter(self._gpus.values()), None)
+        preset = DEFAULT_MODEL_ID if DEFAULT_MODEL_ID in self._models else next(iter(self._models))
+        gpu_id = DEFAULT_GPU_ID if DEFAULT_GPU_ID in self._gpus else None
+        model = self._models[preset]
+        self._snap = _Snapshot(model, preset, plan_for_model(DEFAULT_PLAN, model), gpu_id)
+        self._estimate = self._compute(self._snap)
+        self._levers: list[Lever] | None = None
+
+    # ------------------------------------------------------------------ read-only views
+    @property
+    def models(self) -> Mapping[str, ModelSpec]:
+        """Model presets by id (read-only)."""
+        return MappingProxyType(self._models)
+
+    @property
+    def gpus(self) -> Mapping[str, GpuSpec]:
+        """GPUs by catalog id (read-only)."""
+        return MappingProxyType(self._gpus)
+
+    @property
+    def model(self) -> ModelSpec:
+        """The model (a preset or a custom spec)."""
+        return self._snap.model
+
+    @property
+    def model_id(self) -> str:
+        """The preset id, or the custom spec's id."""
+        return self._snap.preset_id or self._snap.model.id
+
+    @property
+    def is_custom_model(self) -> bool:
+        """True when the model is not one of :attr:`models` (config.json or typed in)."""
+        return self._snap.preset_id is None
+
+    @property
+    def plan(self) -> Plan:
+        """The plan."""
+        return self._snap.plan
+
+    @property
+    def gpu(self) -> GpuSpec | None:
+        """The GPU, or None when none is chosen."""
+        gpu_id = self._snap.gpu_id
+        return None if gpu_id is None else self._gpus[gpu_id]
+
+    @property
+    def gpu_id(self) -> str | None:
+        """The GPU's catalog id, or None."""
+        return self._snap.gpu_id
+
+    @property
+    def assumptions(self) -> Assumptions:
+        """The assumptions in use (defaults with the user's overrides)."""
+        return self._snap.assumptions
+
+    @property
+    def assumption_overrides(self) -> dict:
+        """Assumption name -> value for the ones the user set (a copy)."""
+        return dict(self._snap.overrides)
+
+    @property
+    def estimate(self) -> Estimate:
+        """The estimate for the current state (computed once per change)."""
+        return self._estimate
+
+    @property
+    def warnings(self) -> list[str]:
+        """The current estimate's warnings (context length, missing bf16 units, ...)."""
+        return list(self._estimate.warnings)
+
+    @property
+    def capacity_bytes(self) -> float | None:
+        """The GPU's memory in bytes, or None without a GPU."""
+        gpu = self.gpu
+        return None if gpu is None else float(gpu.memory_bytes)
+
+    # ------------------------------------------------------------------ changes
+    def update(self, **plan_changes: Any) -> bool:
+        """Change plan fields (validated by :meth:`Plan.with_changes`).
+
+        Knock-on changes keep a combo switch from ever getting stuck; see
+        :func:`couple_plan_changes` (e.g. task qlora -> full clears ``lora_rank`` and
+        ``quant``; ZeRO 0 resets ``offload`` to none).
+
+        On a rejected change ``error(field, message)`` is emitted, where ``field`` is a
+        changed field the message names, else the only changed field, else any plan field
+        the message names, else ``"plan"``.
+
+        Returns:
+            True when accepted (``changed`` was emitted unless nothing changed).
+        """
+        unknown = sorted(set(plan_changes) - set(PLAN_FIELDS))
+        if unknown:
+            self.error.emit("plan", f"unknown plan field(s): {', '.join(unknown)}")
+            return False
+        try:
+            plan = self.plan.with_changes(**couple_plan_changes(self.plan, plan_changes))
+        except (TypeError, ValueError) as exc:
+            self.error.emit(_error_field(str(exc), plan_changes), str(exc))
+            return False
+        return self._commit(replace(self._snap, plan=plan), _error_field, plan_changes)
+
+    def set_efficiency(self, value: float | None) -> bool:
+        """Set the achieved fraction of peak (``plan.efficiency``; None = the default)."""
+        return self.update(efficiency=value)
+
+    def set_model(self, model: str | ModelSpec) -> bool:
+        """Switch to a preset (by id) or a custom :class:`ModelSpec`.
+
+        A spec equal to the preset of the same id counts as that preset. The plan is kept
+        (see :func:`plan_for_model` for the one adjustment); errors go to ``error("model")``.
+        """
+        if isinstance(model, str):
+            if model not in self._models:
+                hint = did_you_mean(model, self._models)
+                self.error.emit("model", f"unknown model preset {model!r}{hint}")
+                return False
+            spec, preset = self._models[model], model
+        elif isinstance(model, ModelSpec):
+            spec = model
+            preset = model.id if self._models.get(model.id) == model else None
+        else:
+            self.error.emit("model", f"expected a preset id or a ModelSpec, not {model!r}")
+            return False
+        snap = replace(self._snap, model=spec, preset_id=preset,
+                       plan=plan_for_model(self.plan, spec))
+        return self._commit(snap, "model")
+
+    def load_config_json(self, path: str | Path) -> bool:
+        """Use a local Hugging Face ``config.json`` as the model (never touches the network).
+
+        The model's id is the folder's name for files called ``config.json`` (the Hub
+        layout), the file's stem otherwise. Problems (missing file, bad JSON, unsupported
+        architecture) go to ``error("model", message)`` with the file named.
+        """
+        file = Path(path)
+        try:
+            config = self._read_config(file)
+            model_id = _model_id_for_file(file)
+            spec = spec_from_hf_config(config, model_id=model_id, name=model_id)
+        except ValueError as exc:
+            message = str(exc)
+            if str(file) not in message:
+                message = f"{file}: {message}"
+            self.error.emit("model", message)
+            return False
+        return self.set_model(spec)
+
+    @staticmethod
+    def _read_config(file: Path) -> dict:
+        try:
+            if file.stat().st_size > MAX_CONFIG_JSON_BYTES:
+                raise ValueError(f"{file}: too large for a config.json")
+            config = json.loads(file.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise ValueError(f"{file}: file not found") from None
+        except UnicodeDecodeError:
+            raise ValueError(f"{file}: not a text (UTF-8) file") from None
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{file}: not valid JSON (line {exc.lineno}, column {exc.colno}): "
+                             f"{exc.msg}") from None
+        except OSError as exc:
+            raise ValueError(f"{file}: cannot read: {exc.strerror or exc}") from None
+        if not isinstance(config, dict):
+            raise ValueError(f"{file}: must hold a JSON object (a config.json)")
+        return config
+
+    def set_gpu(self, gpu_id: str | None) -> bool:
+        """Choose a catalog GPU, or None for memory only (time on the reference GPU)."""
+        if gpu_id is not None and gpu_id not in self._gpus:
+            self.error.emit("gpu", f"unknown GPU {gpu_id!r}{did_you_mean(str(gpu_id), self._gpus)}")
+            return False
+        return self._commit(replace(self._snap, gpu_id=gpu_id), "gpu")
+
+    def set_assumption(self, name: str, value: Any) -> bool:
+        """Override one assumption (None removes the override: back to the default).
+
+        Validated by :meth:`Assumptions.with_overrides`; errors go to ``error(name)`` (or
+        ``error("assumptions")`` for an unknown name).
+        """
+        overrides = dict(self._snap.overrides)
+        if value is None:
+            overrides.pop(name, None)
+        else:
+            overrides[name] = value
+        try:
+            assumptions = DEFAULT_ASSUMPTIONS.with_overrides(overrides)
+        except (TypeError, ValueError) as exc:
+            where = name if name in _ASSUMPTION_NAMES else "assumptions"
+            self.error.emit(where, f"{name}: {exc}" if name not in str(exc) else str(exc))
+            return False
+        clean = {key: getattr(assumptions, key) for key in overrides}
+        return self._commit(replace(self._snap, overrides=clean, assumptions=assumptions),
+                            name)
+
+    def reset_assumptions(self) -> bool:
+        """Drop every assumption override."""
+        return self._commit(replace(self._snap, overrides={}, assumptions=DEFAULT_ASSUMPTIONS),
+                            "assumptions")
+
+    # ------------------------------------------------------------------ commit
+    def _compute(self, snap: _Snapshot) -> Estimate:
+        gpu = None if snap.gpu_id is None else self._gpus[snap.gpu_id]
+        return estimate(snap.model, snap.plan, gpu, snap.assumptions,
+                        reference_gpu=self._reference_gpu)
+
+    def _commit(self, snap: _Snapshot, blame, changes: Mapping[str, Any] | None = None) -> bool:
+        """Install ``snap`` if core can estimate it; else emit ``error`` and keep the old one.
+
+        ``blame`` is the field name, or a function (message, changes) -> field name.
+        """
+        if snap == self._snap:
+            return True
+        try:
+            result = self._compute(snap)
+        except (ArithmeticError, ValueError) as exc:
+            where = blame(str(exc), changes or {}) if callable(blame) else blame
+            self.error.emit(where, str(exc))
+            return False
+        self._install(snap, result)
+        return True
+
+    def _install(self, snap: _Snapshot, result: Estimate) -> None:
+        self._snap = snap
+        self._estimate = result
+        self._levers = None
+        self.changed.emit(result)
+
+    # ------------------------------------------------------------------ chart helpers
+    def fit_map(self, micro_batches, seq_lens) -> np.ndarray:
+        """Bytes per GPU on a micro-batch (rows) x sequence-length (columns) grid."""
+        snap = self._snap
+        return sweep_fit_map(snap.model, snap.plan, micro_batches, seq_lens, snap.assumptions)
+
+    def breakdown_vs_micro_batch(self, values) -> MemoryBreakdown:
+        """Memory by term for each micro-batch in ``values`` (every term an array)."""
+        b = np.asarray(values, dtype=float)
+        return self._breakdown(b.shape, micro_batch=b)
+
+    def breakdown_vs_seq(self, values) -> MemoryBreakdown:
+        """Memory by term for each sequence length in ``values`` (every term an array)."""
+        s = np.asarray(values, dtype=float)
+        return self._breakdown(s.shape, seq_len=s)
+
+    def memory_vs_micro_batch(self, values) -> np.ndarray:
+        """Bytes per GPU for each micro-batch in ``values`` (the rest of the plan as is)."""
+        return self.breakdown_vs_micro_batch(values).total
+
+    def memory_vs_seq(self, values) -> np.ndarray:
+        """Bytes per GPU for each sequence length in ``values`` (the rest of the plan as is)."""
+        return self.breakdown_vs_seq(values).total
+
+    def _breakdown(self, shape: tuple[int, ...], **overrides) -> MemoryBreakdown:
+        snap = self._snap
+        mb = memory_breakdown(snap.model, snap.plan, snap.assumptions, **overrides)
+        return _full_breakdown(mb, shape)
+
+    def largest_fitting_micro_batch(self, limit: int = MAX_MICRO_BATCH_SEARCH) -> int | None:
+        """The largest micro-batch that fits the GPU with the rest of the plan as is.
+
+        Returns:
+            None without a GPU; 0 when even micro-batch 1 does not fit; at most ``limit``.
+        """
+        return self._largest(self.memory_vs_micro_batch, limit)
+
+    def largest_fitting_seq(self, limit: int = MAX_SEQ_SEARCH) -> int | None:
+        """The longest sequence that fits the GPU with the rest of the plan as is.
+
+        Not capped at the model's context length (the estimate warns beyond it).
+
+        Returns:
+            None without a GPU; 0 when even 1 token does not fit; at most ``limit``.
+        """
+        return self._largest(self.memory_vs_seq, limit)
+
+    def _largest(self, totals, limit: int) -> int | None:
+        capacity = self.capacity_bytes
+        if capacity is None:
+            return None
+        return _largest_true(lambda xs: totals(xs) <= capacity, max(1, int(limit)))
+
+    def levers(self) -> list[Lever]:
+        """What would make the plan fit the GPU, cheapest first ([] without a GPU)."""
+        gpu = self.gpu
+        if gpu is None:
+            return []
+        if self._levers is None:
+            snap = self._snap
+            self._levers = core_levers(snap.model, snap.plan, gpu, snap.assumptions)
+        return list(self._levers)
+
+    def apply_lever(self, lever: Lever) -> bool:
+        """Apply a lever's changes to the current plan (with the usual couplings)."""
+        return self.update(**lever.changes)
+
+    # ------------------------------------------------------------------ persistence
+    def to_dict(self) -> dict:
+        """The state as plan-file data (see :mod:`gpuadvisor.planfile`)."""
+        snap = self._snap
+        model = ({"preset": snap.preset_id} if snap.preset_id is not None
+                 else {"custom": custom_model_to_dict(snap.model)})
+        return {
+            "schema_version": PLAN_SCHEMA_VERSION,
+            "app": APP_ID,
+            "model": model,
+            "plan": snap.plan.to_dict(),
+            "gpu": snap.gpu_id,
+            "assumptions": dict(snap.overrides),
+        }
+
+    def from_dict(self, data: dict) -> None:
+        """Replace the whole state with plan-file data and emit ``changed``.
+
+        Raises:
+            PlanFileError: the data is invalid (the message names the key); the state is
+                then unchanged and nothing is emitted.
+        """
+        doc = parse_plan_dict(data, models=self._models, gpus=self._gpus)
+        snap = _Snapshot(doc.model, doc.preset_id, doc.plan, doc.gpu_id,
+                         dict(doc.assumption_overrides), doc.assumptions)
+        try:
+            result = self._compute(snap)
+        except (ArithmeticError, ValueError) as exc:
+            raise PlanFileError(None, f"plan: {exc}") from None
+        if snap != self._snap:
+            self._install(snap, result)
+
+
+__all__ = [
+    "DEFAULT_GPU_ID",
+    "DEFAULT_MODEL_ID",
+    "DEFAULT_PLAN",
+    "PlanFileError",
+    "PlanState",
+    "couple_plan_changes",
+    "plan_for_model",
+]
