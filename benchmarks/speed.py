@@ -18,9 +18,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from gpuadvisor import catalog  # noqa: E402
-from gpuadvisor.core.estimate import estimate, sweep_fit_map, sweep_gpus  # noqa: E402
-from gpuadvisor.core.plan import Plan  # noqa: E402
+from gpuadvisor import catalog
+from gpuadvisor.core.estimate import estimate, sweep_fit_map, sweep_gpus
+from gpuadvisor.core.plan import Plan
 
 FRAME_MS = 1000.0 / 60.0
 GOAL_MS = FRAME_MS / 4

@@ -12,10 +12,10 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 _CONTEXT = "Labels"
 
 TASKS = {
-    "pretrain": QT_TRANSLATE_NOOP("Labels", "Pre-training (from scratch)"),
+    "pretrain": QT_TRANSLATE_NOOP("Labels", "Pre-training"),
     "full": QT_TRANSLATE_NOOP("Labels", "Full fine-tune"),
     "lora": QT_TRANSLATE_NOOP("Labels", "LoRA fine-tune"),
-    "qlora": QT_TRANSLATE_NOOP("Labels", "QLoRA fine-tune (4-bit base)"),
+    "qlora": QT_TRANSLATE_NOOP("Labels", "QLoRA fine-tune"),
     "infer": QT_TRANSLATE_NOOP("Labels", "Inference"),
 }
 PRECISIONS = {
@@ -34,11 +34,11 @@ OPTIMIZERS = {
 }
 CHECKPOINTING = {
     "none": QT_TRANSLATE_NOOP("Labels", "off"),
-    "selective": QT_TRANSLATE_NOOP("Labels", "selective (attention)"),
-    "full": QT_TRANSLATE_NOOP("Labels", "full (every block)"),
+    "selective": QT_TRANSLATE_NOOP("Labels", "selective"),
+    "full": QT_TRANSLATE_NOOP("Labels", "full"),
 }
 ATTENTION = {
-    "eager": QT_TRANSLATE_NOOP("Labels", "eager (scores in memory)"),
+    "eager": QT_TRANSLATE_NOOP("Labels", "eager"),
     "flash": QT_TRANSLATE_NOOP("Labels", "FlashAttention / SDPA"),
 }
 QUANT = {
@@ -55,15 +55,15 @@ LORA_TARGETS = {
     "all": QT_TRANSLATE_NOOP("Labels", "all linear layers"),
 }
 ZERO = {
-    0: QT_TRANSLATE_NOOP("Labels", "none (plain data parallel)"),
-    1: QT_TRANSLATE_NOOP("Labels", "ZeRO-1 (optimizer sharded)"),
-    2: QT_TRANSLATE_NOOP("Labels", "ZeRO-2 / FSDP grad-op"),
-    3: QT_TRANSLATE_NOOP("Labels", "ZeRO-3 / FSDP full shard"),
+    0: QT_TRANSLATE_NOOP("Labels", "none (plain DDP)"),
+    1: QT_TRANSLATE_NOOP("Labels", "ZeRO-1: optimizer"),
+    2: QT_TRANSLATE_NOOP("Labels", "ZeRO-2: + gradients"),
+    3: QT_TRANSLATE_NOOP("Labels", "ZeRO-3 / FSDP: all"),
 }
 OFFLOAD = {
     "none": QT_TRANSLATE_NOOP("Labels", "none"),
-    "optimizer": QT_TRANSLATE_NOOP("Labels", "optimizer states to CPU"),
-    "params": QT_TRANSLATE_NOOP("Labels", "optimizer + parameters to CPU"),
+    "optimizer": QT_TRANSLATE_NOOP("Labels", "optimizer → CPU"),
+    "params": QT_TRANSLATE_NOOP("Labels", "optimizer + weights → CPU"),
 }
 TERMS = {
     "weights": QT_TRANSLATE_NOOP("Labels", "weights"),

@@ -1,0 +1,229 @@
+"""Start the desktop app: check for a display, create the QApplication, show the main window.
+
+``run(args)`` serves ``gpuadvisor`` (no arguments), ``gpuadvisor gui``, ``python -m gpuadvisor``
+and ``gpuadvisor-gui``. With ``--screenshot PATH`` it renders the window offscreen at a fixed
+size, writes a PNG and exits; ``--startup-probe`` prints the wall-clock time of the first
+paint and exits (``benchmarks/startup.py`` reads it).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+#: Qt platform plugins that need no window system.
+HEADLESS_PLATFORMS = frozenset({
+    "offscreen", "minimal", "minimalegl", "eglfs", "linuxfb", "vnc", "vkkhrdisplay",
+    "directfb",
+})
+
+NO_DISPLAY_MESSAGE = (
+    "gpuadvisor: no display found; use the command line (gpuadvisor estimate --help) "
+    "or render offscreen with gpuadvisor gui --screenshot plan.png"
+)
+
+#: Window size of ``--screenshot`` when ``--size`` is not given.
+SCREENSHOT_SIZE = (1600, 1000)
+
+#: Printed by ``--startup-probe`` before the wall-clock time (``time.time()``) of the window's
+#: first paint, and of the first paint of the charts.
+FIRST_PAINT_MARK = "gpuadvisor-first-paint"
+CHARTS_PAINT_MARK = "gpuadvisor-charts-painted"
+
+EXIT_NO_DISPLAY = 2
+
+
+def display_problem(environ=None, platform: str | None = None) -> str | None:
+    """Why a window cannot be opened here (one line), or None when it can.
+
+    Only X11/Wayland systems can lack a display; Windows and macOS always have one. A
+    headless Qt platform (``QT_QPA_PLATFORM=offscreen``, ``minimal``, ...) needs none.
+    """
+    env = os.environ if environ is None else environ
+    platform = sys.platform if platform is None else platform
+    if platform.startswith(("win", "darwin", "cygwin")):
+        return None
+    requested = {part.split(":", 1)[0].strip().lower()
+                 for part in env.get("QT_QPA_PLATFORM", "").split(";") if part.strip()}
+    if requested & HEADLESS_PLATFORMS:
+        return None
+    if env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"):
+        return None
+    return NO_DISPLAY_MESSAGE
+
+
+def _say(line: str) -> None:
+    # A gui-script on Windows has no console: sys.stderr is None there.
+    if sys.stderr is not None:
+        print(line, file=sys.stderr)
+
+
+def create_application():
+    """The QApplication (created once), named for settings and the window title."""
+    from PySide6.QtWidgets import QApplication
+
+    from gpuadvisor import __version__
+
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication([sys.argv[0] if sys.argv else "gpuadvisor"])
+    app.setApplicationName("gpuadvisor")
+    app.setOrganizationName("gpuadvisor")
+    app.setApplicationVersion(__version__)
+    app.setApplicationDisplayName("GPU Advisor")
+    app.setDesktopFileName("gpuadvisor")
+    return app
+
+
+def run(args) -> int:
+    """Open the main window (or render a screenshot); the exit status.
+
+    Args:
+        args: the ``gui`` verb's parsed flags (``screenshot``, ``page``, ``plan``, ``size``,
+            ``presentation``, ``startup_probe``).
+    """
+    if getattr(args, "screenshot", None) and not os.environ.get("QT_QPA_PLATFORM"):
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    problem = display_problem()
+    if problem is not None:
+        _say(problem)
+        return EXIT_NO_DISPLAY
+
+    app = create_application()
+    previous_handler = _quiet_headless_platform(app)
+    try:
+        return _run(app, args)
+    finally:
+        if previous_handler is not False:
+            from PySide6.QtCore import qInstallMessageHandler
+
+            qInstallMessageHandler(previous_handler)
+
+
+def _quiet_headless_platform(app):
+    """On offscreen/minimal platforms, drop Qt's "This plugin does not support ..." warnings
+    (window features a headless platform lacks; noise on every ``--screenshot``).
+
+    Returns the previous message handler to restore, or False when nothing was installed.
+    """
+    from PySide6.QtCore import qInstallMessageHandler
+
+    if app.platformName() not in HEADLESS_PLATFORMS:
+        return False
+    previous = None
+
+    def handler(mode, context, message):
+        if message.startswith("This plugin does not support"):
+            return
+        if previous is not None:
+            previous(mode, context, message)
+        elif sys.stderr is not None:
+            sys.stderr.write(message + "\n")
+
+    previous = qInstallMessageHandler(handler)
+    return previous
+
+
+def _run(app, args) -> int:
+    from gpuadvisor.settings import load_settings
+
+    from .main_window import MainWindow
+
+    settings, warning = load_settings()
+    _install_language(settings.language)
+    screenshot = getattr(args, "screenshot", None)
+    # The window appears first and the charts follow (pyqtgraph takes half a second to
+    # import); a screenshot needs them at once.
+    window = MainWindow(settings=settings, settings_warning=warning,
+                        persist=not screenshot, interactive=not screenshot,
+                        defer_charts=not screenshot)
+    if getattr(args, "presentation", False):
+        window.set_presentation(True, full_screen=not screenshot)
+    if getattr(args, "page", None):
+        window.show_page(args.page)
+    if getattr(args, "plan", None) and not window.open_plan(args.plan) and screenshot:
+        # Interactive runs show the problem in a message box; a screenshot run cannot.
+        _say(f"gpuadvisor gui: --plan: {window.last_message[2]}")
+        window.close()
+        return EXIT_NO_DISPLAY
+    if screenshot:
+        return _screenshot(app, window, screenshot, getattr(args, "size", None))
+    if getattr(args, "startup_probe", False):
+        _probe_first_paint(app, window)
+    elif not window.isVisible():
+        window.show()
+    return app.exec()
+
+
+def _install_language(setting: str) -> None:
+    """Load the user's language before any window exists (texts are translated when built)."""
+    try:
+        from .i18n import install_language
+    except ImportError:  # translations not available in this build
+        return
+    install_language(setting)
+
+
+def _screenshot(app, window, path: str, size) -> int:
+    width, height = size or SCREENSHOT_SIZE
+    window.resize(width, height)
+    window.show()
+    window.flush()
+    # Twice: the first pass lays out and paints, which may ask for one more layout (lever
+    # buttons that break onto two lines when narrow).
+    app.processEvents()
+    app.processEvents()
+    image = window.grab()
+    window.close()
+    if not image.save(path, "PNG"):
+        _say(f"gpuadvisor gui: --screenshot: cannot write {path}")
+        return EXIT_NO_DISPLAY
+    return 0
+
+
+def _probe_first_paint(app, window) -> None:
+    """Print when the window is first painted, then when the charts are painted, and quit."""
+    from PySide6.QtCore import QEvent, QObject, QTimer
+
+    page = window.plan_page
+
+    class PaintProbe(QObject):
+        def __init__(self) -> None:
+            super().__init__(window)
+            self.marks: list[str] = []
+
+        def eventFilter(self, watched, event) -> bool:
+            if event.type() == QEvent.Type.Paint:
+                if not self.marks:
+                    self.marks.append(FIRST_PAINT_MARK)
+                    # After the whole paint pass (children included).
+                    QTimer.singleShot(0, lambda: self.report(FIRST_PAINT_MARK))
+                elif len(self.marks) == 1 and watched is not window:
+                    self.marks.append(CHARTS_PAINT_MARK)
+                    QTimer.singleShot(0, lambda: self.report(CHARTS_PAINT_MARK))
+            return False
+
+        def report(self, mark: str) -> None:
+            print(f"{mark} {time.time():.6f}", flush=True)
+            if mark == CHARTS_PAINT_MARK:
+                window.close()
+                app.quit()
+
+    probe = PaintProbe()
+    window.installEventFilter(probe)
+    # The chart's viewport is what paints (the chart widget itself only holds it).
+    page.charts_built.connect(
+        lambda: page.charts[0].plot_widget.viewport().installEventFilter(probe))
+    window.show()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``gpuadvisor-gui`` (the ``gui`` verb's flags)."""
+    from gpuadvisor.cli import main as cli_main
+
+    return cli_main(["gui", *(sys.argv[1:] if argv is None else argv)])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

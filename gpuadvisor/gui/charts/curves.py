@@ -1,0 +1,404 @@
+"""Memory per GPU against micro-batch or sequence length, with the out-of-memory line."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QWidget
+
+from gpuadvisor.core.estimate import verdict_for
+from gpuadvisor.core.units import format_bytes
+
+from .base import (
+    BADGE_MARGIN,
+    ChartBase,
+    as_float_array,
+    format_number,
+    short_power_of_two,
+)
+from .style import (
+    CATEGORY_COLORS,
+    CURVE_COLOR,
+    DOES_NOT_FIT,
+    FITS,
+    VERDICT_CATEGORY,
+    verdict_labels,
+)
+from .vram_bar import compact_bytes
+
+_CONTEXT = "MemoryCurveChart"
+#: The initial view shows up to this multiple of the GPU's capacity.
+_MAX_TOP_OVER_CAPACITY = 2.5
+
+
+class PowerOfTwoAxis(pg.AxisItem):
+    """A bottom axis that, in log mode, ticks at powers of two (512, 1k, 2k, ...).
+
+    pyqtgraph's log axis ticks at powers of ten, which never land on the sequence lengths
+    people use. In linear mode this behaves like a plain AxisItem.
+    """
+
+    #: At most this many labelled ticks; beyond it every second (fourth...) power is shown.
+    MAX_TICKS = 9
+
+    #: Linear mode: only whole-number ticks (micro-batches are counts; "2.5" is no value).
+    integer_only = False
+
+    def tickValues(self, minVal, maxVal, size):
+        if not self.logMode:
+            levels = super().tickValues(minVal, maxVal, size)
+            if self.integer_only:
+                levels = [(spacing, [v for v in values if float(v).is_integer()])
+                          for spacing, values in levels if spacing >= 1]
+            return levels
+        lo = math.ceil(minVal / math.log10(2) - 1e-9)
+        hi = math.floor(maxVal / math.log10(2) + 1e-9)
+        if hi < lo:
+            return super().tickValues(minVal, maxVal, size)
+        step = max(1, math.ceil((hi - lo + 1) / self.MAX_TICKS))
+        return [(step * math.log10(2), [k * math.log10(2) for k in range(lo, hi + 1, step)])]
+
+    def tickStrings(self, values, scale, spacing):
+        if not self.logMode:
+            return super().tickStrings(values, scale, spacing)
+        return [short_power_of_two(round(10**v)) for v in values]
+
+
+class MemoryCurveChart(ChartBase):
+    """Memory per GPU as a function of one knob (micro-batch or sequence length).
+
+    Shows the curve, the target GPU's out-of-memory line with the region above it shaded,
+    a marker at the largest x that fits and a ring at the current plan's x.
+
+    Data units: ``curve.getOriginalDataset()`` is ``(x as given, total_bytes / unit)`` where
+    unit is 2**30 for ``units="GiB"`` and 10**9 for ``"GB"``; ``curve.getData()`` is the same
+    in linear mode and has ``log10(x)`` as x in log mode (pyqtgraph's log-axis convention).
+    ``oom_line.value()`` is the capacity in the same display unit.
+
+    Attributes:
+        curve: the memory curve (PlotDataItem).
+        oom_line: horizontal InfiniteLine at the GPU's capacity (hidden without a GPU).
+        largest_fit_marker: PlotDataItem with one point at (largest_fit, its memory).
+        current_marker: PlotDataItem with one point at (current_x, its memory).
+    """
+
+    def __init__(self, parent: QWidget | None = None, *, x_label: str | None = None,
+                 log_x: bool = False, units: str = "GiB") -> None:
+        """Create the chart.
+
+        Args:
+            parent: Qt parent.
+            x_label: what x is, e.g. "micro-batch" or "sequence length" (translated by the
+                caller); used on the axis, the fit label and the tooltip.
+            log_x: log2 x-axis (for sequence lengths).
+            units: "GiB" or "GB" for the y axis.
+        """
+        super().__init__(parent, units=units,
+                         axis_items={"bottom": PowerOfTwoAxis(orientation="bottom")})
+        self._x_label = x_label or QCoreApplication.translate(_CONTEXT, "micro-batch")
+        self._x = np.zeros(0)
+        self._y_bytes = np.zeros(0)
+        self._capacity: float | None = None
+        self._gpu_name: str | None = None
+        self._largest_fit: float | None = None
+        self._current_x: float | None = None
+        self._fit_text = ""
+        self._left_tick_sample = "0000"
+
+        # The region above the line is where every point runs out of memory: shading it
+        # makes the crossing readable without reading numbers.
+        self._oom_region = pg.LinearRegionItem(orientation="horizontal", movable=False,
+                                               pen=pg.mkPen(None))
+        self._oom_region.setZValue(-20)
+        self.plot_item.addItem(self._oom_region, ignoreBounds=True)
+
+        self.oom_line = pg.InfiniteLine(angle=0, movable=False)
+        self.oom_line.setZValue(15)
+        self.plot_item.addItem(self.oom_line, ignoreBounds=True)
+        # Over the curve, with a fill: the curve often runs through the label's spot.
+        self.oom_label = self._add_edge_label("left")
+        self.oom_label.fill = pg.mkBrush(255, 255, 255, 200)
+
+        self.curve = pg.PlotDataItem(symbol="o")
+        self.curve.setZValue(10)
+        self.plot_item.addItem(self.curve)
+
+        self.current_marker = pg.PlotDataItem(symbol="o", pen=None)
+        self.current_marker.setZValue(20)
+        self.plot_item.addItem(self.current_marker)
+
+        self.largest_fit_marker = pg.PlotDataItem(symbol="star", pen=None)
+        self.largest_fit_marker.setZValue(30)
+        self.plot_item.addItem(self.largest_fit_marker)
+
+        # A badge in view-box pixels (top left, where a rising curve never is), not a label
+        # beside the star: beside it, the text collides with the curve or the plot's edge.
+        self._fit_label = pg.TextItem(anchor=(0, 0))
+        self._fit_label.setParentItem(self.plot_item.vb)
+        self._fit_label.setPos(BADGE_MARGIN + 2, BADGE_MARGIN)
+        self._fit_label.setZValue(900)
+        self._fit_label.textItem.document().setDocumentMargin(6)
+
+        # Legend swatches are separate items: the real markers are sized for the plot and
+        # would overflow the legend's 20-pixel sample box in presentation mode.
+        self._legend_curve = pg.PlotDataItem(symbol="o")
+        self._legend_current = pg.PlotDataItem(symbol="o", pen=None)
+        self._legend_fit = pg.PlotDataItem(symbol="star", pen=None)
+        self._legend_oom = pg.PlotDataItem()
+        # Clicking a legend row toggles its swatch; pass that on to the plotted item.
+        for swatch, item in ((self._legend_curve, self.curve),
+                             (self._legend_current, self.current_marker),
+                             (self._legend_fit, self.largest_fit_marker)):
+            swatch.visibleChanged.connect(
+                lambda s=swatch, i=item: i.setVisible(s.isVisible()))
+
+        self._hover_point = pg.PlotDataItem(symbol="o", pen=None)
+        self._hover_point.setZValue(25)
+        self.plot_item.addItem(self._hover_point, ignoreBounds=True)
+
+        self._log_x = bool(log_x)
+        self.plot_item.setLogMode(x=self._log_x, y=False)
+        self._apply_axis_style()
+        self._redraw()
+
+    # -- public API ----------------------------------------------------------------------
+
+    @property
+    def log_x(self) -> bool:
+        """Whether the x axis is logarithmic (base-2 ticks)."""
+        return self._log_x
+
+    def set_log_x(self, enabled: bool) -> None:
+        """Switch the x axis between linear and log2 (for sequence lengths)."""
+        self._log_x = bool(enabled)
+        self.plot_item.setLogMode(x=self._log_x, y=False)
+        self._redraw()
+
+    def set_x_label(self, x_label: str) -> None:
+        """Name what x is ("micro-batch", "sequence length")."""
+        self._x_label = x_label
+        self._redraw()
+
+    def set_data(self, x, total_bytes, capacity_bytes: float | None = None,
+                 largest_fit: float | None = None, current_x: float | None = None, *,
+                 gpu_name: str | None = None) -> None:
+        """Draw memory per GPU (bytes) against x.
+
+        Args:
+            x: the knob's values, increasing (positive in log mode).
+            total_bytes: memory per GPU at each x, in bytes.
+            capacity_bytes: the target GPU's memory (None: no GPU, no OOM line).
+            largest_fit: the largest x that fits (from core), None when none fits or no GPU.
+            current_x: the plan's x (None: no marker).
+            gpu_name: names the OOM line, e.g. "RTX 4090".
+
+        Raises:
+            ValueError: x and total_bytes differ in length or are not one-dimensional.
+        """
+        xs = as_float_array(x, "x")
+        ys = as_float_array(total_bytes, "total_bytes")
+        if xs.shape != ys.shape:
+            raise ValueError(f"x and total_bytes differ in length: {xs.size} vs {ys.size}")
+        self._start_data()
+        self._x, self._y_bytes = xs, ys
+        self.plot_item.getAxis("bottom").integer_only = bool(
+            xs.size and np.all(np.mod(xs, 1) == 0))
+        self._capacity = None if capacity_bytes is None else float(capacity_bytes)
+        self._largest_fit = None if largest_fit is None else float(largest_fit)
+        self._current_x = None if current_x is None else float(current_x)
+        self._gpu_name = gpu_name
+        self._redraw()
+
+    def fit_text(self) -> str:
+        """The fit annotation, e.g. "largest micro-batch that fits: 6" ("" when none)."""
+        return self._fit_text
+
+    # -- drawing --------------------------------------------------------------------------
+
+    def _y_at(self, x: float) -> float:
+        """Memory (display unit) at ``x``: the given point, or interpolated between two."""
+        if self._x.size == 0:
+            return float("nan")
+        return float(np.interp(x, self._x, self._y_bytes)) / self.unit_bytes
+
+    def _redraw(self) -> None:
+        theme = self.theme
+        tr = QCoreApplication.translate
+        ys = self._y_bytes / self.unit_bytes
+        # Data and style in one call: each separate setter re-renders the item.
+        self.curve.setData(self._x, ys, pen=pg.mkPen(CURVE_COLOR, width=theme.line_px),
+                           symbol="o", symbolSize=theme.marker_size, symbolBrush=CURVE_COLOR,
+                           symbolPen=pg.mkPen(theme.background, width=1))
+
+        red = CATEGORY_COLORS[DOES_NOT_FIT]
+        if self._capacity is not None:
+            cap = self._capacity / self.unit_bytes
+            self.oom_line.show()
+            self.oom_line.setPen(pg.mkPen(red, width=theme.capacity_px))
+            self.oom_line.setValue(cap)
+            name = self._gpu_name or tr(_CONTEXT, "target GPU")
+            self.oom_label.setFont(theme.font(theme.annotation_pt, bold=True))
+            self.oom_label.setColor(red)
+            self.oom_label.setText(tr(_CONTEXT, "out of memory above {size} ({gpu})").format(
+                size=compact_bytes(self._capacity, self.units), gpu=name))
+            self.oom_label.edge_value = cap
+            self._oom_region.setRegion((cap, cap * 1e6))
+            self._oom_region.setBrush(pg.mkBrush(213, 94, 0, 28))
+            self._oom_region.show()
+        else:
+            self.oom_line.hide()
+            self.oom_label.edge_value = None
+            self._oom_region.hide()
+
+        self._draw_markers()
+        if getattr(self, "_swatch_theme", None) is not self.theme:  # only on theme change
+            self._swatch_theme = self.theme
+            self._style_legend_swatches()
+        entries = [
+            (self._legend_curve, tr(_CONTEXT, "memory per GPU")),
+            (self._legend_current, tr(_CONTEXT, "your plan")),
+            (self._legend_fit, tr(_CONTEXT, "largest that fits")),
+        ]
+        if self._capacity is not None:
+            entries.append((self._legend_oom, tr(_CONTEXT, "out of memory")))
+        self._set_legend(entries if self._x.size else [])
+        self._set_axis_labels(
+            self._x_label,
+            tr(_CONTEXT, "memory per GPU ({unit})").format(unit=self.units),
+            tr(_CONTEXT, "memory ({unit})").format(unit=self.units), self.units)
+        self._frame()
+
+    def _style_legend_swatches(self) -> None:
+        # The legend draws a PlotDataItem's symbol from its scatter, which is only styled
+        # once the item has data: hence the dummy point.
+        theme = self.theme
+        self._legend_curve.setData(
+            [0], [0], pen=pg.mkPen(CURVE_COLOR, width=theme.line_px), symbol="o",
+            symbolSize=8, symbolBrush=CURVE_COLOR, symbolPen=pg.mkPen(None))
+        self._legend_current.setData(
+            [0], [0], pen=None, symbol="o", symbolSize=14, symbolBrush=None,
+            symbolPen=pg.mkPen(theme.foreground, width=2))
+        self._legend_fit.setData(
+            [0], [0], pen=None, symbol="star", symbolSize=16,
+            symbolBrush=CATEGORY_COLORS[FITS], symbolPen=pg.mkPen(theme.foreground, width=1))
+        self._legend_oom.setData(
+            [0], [0], pen=pg.mkPen(CATEGORY_COLORS[DOES_NOT_FIT], width=theme.capacity_px))
+
+    def _draw_markers(self) -> None:
+        theme = self.theme
+        tr = QCoreApplication.translate
+        ring = {"pen": None, "symbol": "o", "symbolSize": theme.marker_size * 2.2,
+                "symbolBrush": None,
+                "symbolPen": pg.mkPen(theme.foreground, width=theme.line_px)}
+        if self._current_x is not None and self._x.size:
+            self.current_marker.setData([self._current_x], [self._y_at(self._current_x)],
+                                        **ring)
+        else:
+            self.current_marker.setData([], [], **ring)
+
+        star = {"pen": None, "symbol": "star", "symbolSize": theme.marker_size * 2.5,
+                "symbolBrush": CATEGORY_COLORS[FITS],
+                "symbolPen": pg.mkPen(theme.foreground, width=1)}
+        label = self._fit_label
+        label.setFont(self._badge_font())
+        label.fill = pg.mkBrush(255, 255, 255, 225)
+        if self._largest_fit is not None and self._x.size:
+            self.largest_fit_marker.setData([self._largest_fit],
+                                            [self._y_at(self._largest_fit)], **star)
+            self._fit_text = tr(_CONTEXT, "largest {what} that fits: {value}").format(
+                what=self._x_label, value=format_number(self._largest_fit))
+            label.setColor("#00664A")  # the fits green, darkened to read as text on white
+            label.border = pg.mkPen("#00664A", width=1)
+        elif self._capacity is not None and self._x.size:
+            self.largest_fit_marker.setData([], [], **star)
+            self._fit_text = tr(_CONTEXT, "no {what} in this range fits").format(
+                what=self._x_label)
+            label.setColor("#A04000")  # the does-not-fit red, darkened for text
+            label.border = pg.mkPen("#A04000", width=1)
+        else:
+            self.largest_fit_marker.setData([], [], **star)
+            self._fit_text = ""
+        label.setText(self._fit_text)
+        label.setVisible(bool(self._fit_text))
+        self._hover_point.setData([], [])
+
+    def _frame(self) -> None:
+        """Frame the interesting part: up to the OOM line and a bit beyond.
+
+        The "A" (autorange) button still shows every point.
+        """
+        if self._x.size == 0:
+            return
+        self._fit_label.setFont(self._badge_font())  # its size depends on the plot's
+        ys = self._y_bytes / self.unit_bytes
+        top = float(np.nanmax(ys))
+        xs = np.log10(self._x) if self.log_x else self._x
+        shown = np.ones(xs.shape, dtype=bool)
+        if self._capacity is not None:
+            # A 128k-token point at 20x the capacity would squash the rest into one line of
+            # pixels: cap the height, and end the x range at the first point above it.
+            # When nothing fits, the whole curve is the story: frame all of it.
+            cap = self._capacity / self.unit_bytes
+            something_fits = float(np.nanmin(ys)) <= cap
+            if something_fits:
+                top = min(max(top, cap), _MAX_TOP_OVER_CAPACITY * cap)
+                above = np.flatnonzero(ys > top)
+                if above.size and above[0] > 0:
+                    shown[above[0] + 1:] = False
+            # The OOM line's label (and, when nothing fits, the whole curve) must stay clear
+            # of the badge in the corner.
+            clear = [cap] if something_fits else [cap, top]
+            clear_top, roomy = self._top_clear_of_badge(
+                clear, self._fit_label, self.theme.annotation_pt, fallback=1.15)
+            top = max(top * 1.05, clear_top)
+            # In a very short plot the line's label would sit on the badge; the legend
+            # still names the line.
+            self.oom_label.edge_suppressed = not roomy and self._fit_label.isVisible()
+        else:
+            top *= 1.15
+        lo, hi = float(np.min(xs[shown])), float(np.max(xs[shown]))
+        pad = 0.06 * (hi - lo) if hi > lo else 0.5
+        self.plot_item.vb.setRange(xRange=(lo - pad, hi + pad), yRange=(0, top or 1.0),
+                                   padding=0)
+        self._place_edge_labels()
+
+    # -- hover ----------------------------------------------------------------------------
+
+    def _hover_text_at(self, x: float, y: float) -> str | None:
+        if self._x.size == 0:
+            return None
+        xs = np.log10(self._x) if self.log_x else self._x
+        i = int(np.argmin(np.abs(xs - x)))
+        # Only near a point (within 40% of the gap to its neighbours, and a few percent of
+        # the view), so the tooltip never claims a value between two samples.
+        span = self.plot_item.vb.viewRange()[0]
+        tolerance = 0.04 * (span[1] - span[0])
+        if xs.size > 1:
+            gaps = np.abs(np.diff(xs))
+            tolerance = min(tolerance, 0.4 * float(min(gaps[max(i - 1, 0):i + 1])))
+        if abs(xs[i] - x) > tolerance:
+            self._hover_point.setData([], [])
+            return None
+        value = self._y_bytes[i]
+        tr = QCoreApplication.translate
+        text = tr(_CONTEXT, "{what} {value}: {size}").format(
+            what=self._x_label, value=format_number(self._x[i]),
+            size=format_bytes(value, self.units))
+        if self._capacity is not None:
+            category = VERDICT_CATEGORY[verdict_for(value, self._capacity)]
+            text = tr(_CONTEXT, "{point} — {verdict}").format(
+                point=text, verdict=verdict_labels()[category])
+        self._hover_point.setData(
+            [self._x[i]], [value / self.unit_bytes], pen=None, symbol="o",
+            symbolSize=self.theme.marker_size * 1.6, symbolBrush=None,
+            symbolPen=pg.mkPen(CURVE_COLOR, width=2))
+        return text
+
+    def _hide_hover(self) -> None:
+        super()._hide_hover()
+        if hasattr(self, "_hover_point"):
+            self._hover_point.setData([], [])
+

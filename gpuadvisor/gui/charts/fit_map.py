@@ -1,0 +1,347 @@
+"""Fit map: which micro-batch × sequence-length combinations fit the target GPU."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QColor, QFontMetrics
+from PySide6.QtWidgets import QWidget
+
+from gpuadvisor.core.estimate import TIGHT_FRACTION
+from gpuadvisor.core.units import format_bytes
+
+from .base import ChartBase, as_float_array, format_number, short_power_of_two
+from .style import (
+    CATEGORY_COLORS,
+    CATEGORY_TEXT_COLORS,
+    DOES_NOT_FIT,
+    FITS,
+    TIGHT,
+    UNKNOWN,
+    verdict_labels,
+)
+
+_CONTEXT = "FitMapChart"
+
+#: RGBA per category, indexed by the category number (see :mod:`.style`).
+_RGBA = np.array([QColor(CATEGORY_COLORS[c]).getRgb() for c in (FITS, TIGHT, DOES_NOT_FIT,
+                                                                 UNKNOWN)], dtype=np.ubyte)
+
+
+def fit_categories(total_bytes: np.ndarray, capacity_bytes: float | None) -> np.ndarray:
+    """Category per cell: 0 fits, 1 tight (over ``TIGHT_FRACTION`` of capacity), 2 does not fit.
+
+    Mirrors :func:`gpuadvisor.core.estimate.verdict_for` on arrays. Non-finite totals (a plan
+    the core could not size) count as "does not fit"; without a capacity every cell is 3
+    (unknown).
+    """
+    total = np.asarray(total_bytes, dtype=float)
+    if capacity_bytes is None:
+        return np.full(total.shape, UNKNOWN, dtype=np.int8)
+    grid = np.full(total.shape, FITS, dtype=np.int8)
+    grid[total > TIGHT_FRACTION * capacity_bytes] = TIGHT
+    grid[(total > capacity_bytes) | ~np.isfinite(total)] = DOES_NOT_FIT
+    return grid
+
+
+def _frontier_segments(mask: np.ndarray) -> tuple[list[float], list[float]]:
+    """Edges between cells where ``mask`` changes, as ``connect="pairs"`` coordinates."""
+    xs: list[float] = []
+    ys: list[float] = []
+    for i, j in zip(*np.nonzero(mask[:, 1:] != mask[:, :-1]), strict=True):
+        xs += [j + 1, j + 1]
+        ys += [i, i + 1]
+    for i, j in zip(*np.nonzero(mask[1:, :] != mask[:-1, :]), strict=True):
+        xs += [j, j + 1]
+        ys += [i + 1, i + 1]
+    return xs, ys
+
+
+def _nearest(values: np.ndarray, value: float) -> int:
+    """Index of the entry of ``values`` nearest to ``value`` on a log scale."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        distance = np.abs(np.log(np.where(values > 0, values, np.nan)) - np.log(value))
+    return int(np.nanargmin(distance)) if np.isfinite(distance).any() else 0
+
+
+def _cell_outline(i: int, j: int, inset: float) -> tuple[list[float], list[float]]:
+    """A closed rectangle just inside cell ``(i, j)``."""
+    x0, x1, y0, y1 = j + inset, j + 1 - inset, i + inset, i + 1 - inset
+    return [x0, x1, x1, x0, x0], [y0, y0, y1, y1, y0]
+
+
+class FitMapChart(ChartBase):
+    """Micro-batch (rows, y) × sequence length (columns, x), coloured by fit.
+
+    Cell ``(i, j)`` spans ``[j, j+1] × [i, i+1]`` in view coordinates; axis ticks at the
+    cell centres carry the real micro-batch and sequence values, and each cell shows its
+    memory per GPU in the display unit while cells are large enough to hold the text.
+
+    Attributes:
+        image_item: the ImageItem (row-major RGBA: one pixel per cell).
+        current_marker: PlotDataItem outlining the current plan's cell (empty when none).
+    """
+
+    def __init__(self, parent: QWidget | None = None, *, units: str = "GiB",
+                 show_values: bool = True) -> None:
+        super().__init__(parent, units=units)
+        self._micro_batches = np.zeros(0)
+        self._seq_lens = np.zeros(0)
+        self._total = np.zeros((0, 0))
+        self._grid = np.zeros((0, 0), dtype=np.int8)
+        self._capacity: float | None = None
+        self._current: tuple[int, int] | None = None
+        self._current_exact = False
+        self._show_values = show_values
+        self._left_tick_sample = "0000"
+
+        self.plot_item.showGrid(x=False, y=False)
+        self.image_item = pg.ImageItem(axisOrder="row-major")
+        self.plot_item.addItem(self.image_item)
+
+        # Thin background-coloured lines between cells: neighbouring cells of one colour
+        # otherwise merge into a block and the eye loses the row/column.
+        self._cell_lines = pg.PlotDataItem(connect="pairs")
+        self._cell_lines.setZValue(5)
+        self.plot_item.addItem(self._cell_lines, ignoreBounds=True)
+
+        # The fits / does-not-fit frontier as a dark staircase: it carries the answer even
+        # for readers who cannot tell the two fills apart (greyscale print, colour vision).
+        self._frontier = pg.PlotDataItem(connect="pairs")
+        self._frontier.setZValue(15)
+        self.plot_item.addItem(self._frontier, ignoreBounds=True)
+
+        self.current_marker = pg.PlotDataItem()
+        self.current_marker.setZValue(20)
+        self.plot_item.addItem(self.current_marker, ignoreBounds=True)
+        # A light inner frame makes the plan's cell read as "selected", unlike the frontier.
+        self._current_inner = pg.PlotDataItem()
+        self._current_inner.setZValue(21)
+        self.plot_item.addItem(self._current_inner, ignoreBounds=True)
+
+        self._value_labels: list[pg.TextItem] = []  # grown on demand, reused
+
+        self._legend_swatches = {c: pg.PlotDataItem() for c in (FITS, TIGHT, DOES_NOT_FIT,
+                                                                UNKNOWN)}
+        self._legend_current = pg.PlotDataItem()
+
+        # Tick and cell texts fit or not depending on the cells' size in pixels.
+        self.plot_item.vb.sigRangeChanged.connect(self._update_density)
+
+        self._apply_axis_style()
+        self._redraw()
+
+    # -- public API ----------------------------------------------------------------------
+
+    def set_data(self, micro_batches, seq_lens, total_bytes, capacity_bytes: float | None,
+                 current: tuple[float, float] | None = None) -> None:
+        """Draw the map.
+
+        Args:
+            micro_batches: row values (y), increasing, e.g. ``[1, 2, 4, 8]``.
+            seq_lens: column values (x), increasing, e.g. ``[512, 1024, 2048]``.
+            total_bytes: memory per GPU, shape ``(len(micro_batches), len(seq_lens))``
+                (what :func:`gpuadvisor.core.estimate.sweep_fit_map` returns).
+            capacity_bytes: the target GPU's memory (None: cells grey, no verdict).
+            current: the plan's ``(micro_batch, seq_len)`` *values*, or None. The marker goes
+                on the cell with those values; a plan between grid values (micro-batch 3)
+                gets a dashed marker on the nearest cell (nearest on a log scale).
+
+        Raises:
+            ValueError: shapes that do not match, or a non-positive ``current``.
+        """
+        mbs = as_float_array(micro_batches, "micro_batches")
+        seqs = as_float_array(seq_lens, "seq_lens")
+        total = np.asarray(total_bytes, dtype=float)
+        if total.shape != (mbs.size, seqs.size):
+            raise ValueError(f"total_bytes has shape {total.shape}, expected "
+                             f"({mbs.size}, {seqs.size}) (micro_batches x seq_lens)")
+        cell = None
+        exact = False
+        if current is not None and total.size:
+            mb, seq = (float(v) for v in current)
+            if mb <= 0 or seq <= 0:
+                raise ValueError(f"current must be positive (micro_batch, seq_len), got "
+                                 f"{current}")
+            i, j = _nearest(mbs, mb), _nearest(seqs, seq)
+            cell, exact = (i, j), bool(mbs[i] == mb and seqs[j] == seq)
+        self._start_data()
+        self._micro_batches, self._seq_lens, self._total = mbs, seqs, total
+        self._capacity = None if capacity_bytes is None else float(capacity_bytes)
+        self._current = cell
+        self._current_exact = exact
+        self._grid = fit_categories(total, self._capacity)
+        self._redraw()
+
+    def current_cell(self) -> tuple[int, int] | None:
+        """``(row, column)`` of the marked cell, or None."""
+        return self._current
+
+    def category_grid(self) -> np.ndarray:
+        """The categories used for colouring, ``[micro-batch, seq]``: 0 fits, 1 tight,
+        2 does not fit (3 everywhere when no GPU is chosen). A copy."""
+        return self._grid.copy()
+
+    def value_texts(self) -> list[str]:
+        """The texts written in the cells, row by row (bottom row first)."""
+        n = self._total.size
+        return [label.toPlainText() for label in self._value_labels[:n]]
+
+    # -- drawing --------------------------------------------------------------------------
+
+    def _redraw(self) -> None:
+        theme = self.theme
+        tr = QCoreApplication.translate
+        rows, cols = self._grid.shape
+        self.image_item.setImage(_RGBA[self._grid] if self._grid.size else
+                                 np.zeros((1, 1, 4), dtype=np.ubyte),
+                                 levels=(0, 255), autoLevels=False)
+        self.image_item.setRect(0, 0, max(cols, 1), max(rows, 1))
+
+        xs, ys = [], []
+        for j in range(1, cols):
+            xs += [j, j]
+            ys += [0, rows]
+        for i in range(1, rows):
+            xs += [0, cols]
+            ys += [i, i]
+        self._cell_lines.setData(xs, ys, connect="pairs",
+                                 pen=pg.mkPen(theme.background, width=theme.outline_px))
+
+        fx, fy = _frontier_segments(self._grid == DOES_NOT_FIT)
+        self._frontier.setData(fx, fy, connect="pairs",
+                               pen=pg.mkPen(theme.foreground, width=theme.line_px))
+
+        if self._current is not None:
+            i, j = self._current
+            outer = _cell_outline(i, j, 0.04)  # inset: clear of the grid lines
+            inner = _cell_outline(i, j, 0.04 + 0.03 * theme.line_px / 2)
+            style = Qt.PenStyle.SolidLine if self._current_exact else Qt.PenStyle.DashLine
+            self.current_marker.setData(
+                *outer, pen=pg.mkPen(theme.foreground, width=theme.line_px + 1, style=style))
+            self._current_inner.setData(
+                *inner, pen=pg.mkPen(theme.background, width=theme.line_px / 2 + 0.5))
+        else:
+            self.current_marker.setData([], [])
+            self._current_inner.setData([], [])
+
+        self._draw_values()
+
+        self._set_axis_labels(tr(_CONTEXT, "sequence length (tokens)"),
+                              tr(_CONTEXT, "micro-batch (sequences)"),
+                              tr(_CONTEXT, "micro-batch"), "")
+
+        labels = verdict_labels()
+        if getattr(self, "_swatch_theme", None) is not self.theme:  # only on theme change
+            self._swatch_theme = self.theme
+            self._style_legend_swatches()
+        entries = [
+            (self._legend_swatches[FITS], labels[FITS]),
+            (self._legend_swatches[TIGHT], tr(_CONTEXT, "tight (over {pct:.0f}%)").format(
+                pct=100 * TIGHT_FRACTION)),
+            (self._legend_swatches[DOES_NOT_FIT], labels[DOES_NOT_FIT]),
+        ]
+        if self._capacity is None:
+            entries = [(self._legend_swatches[UNKNOWN], labels[UNKNOWN])]
+        entries.append((self._legend_current, tr(_CONTEXT, "your plan")))
+        self._set_legend(entries if self._grid.size else [])
+
+        self._frame()
+
+    def _frame(self) -> None:
+        rows, cols = self._grid.shape
+        # Panning stops at the grid's edges: there is nothing beyond them.
+        self.plot_item.vb.setLimits(xMin=0, xMax=max(cols, 1), yMin=0, yMax=max(rows, 1))
+        self.plot_item.vb.setRange(xRange=(0, max(cols, 1)), yRange=(0, max(rows, 1)),
+                                   padding=0)
+        self._update_density()
+
+    def _style_legend_swatches(self) -> None:
+        # Dummy data: the legend only styles a PlotDataItem's symbol once it has points.
+        for category, swatch in self._legend_swatches.items():
+            swatch.setData([0], [0], pen=None, symbol="s", symbolSize=16,
+                           symbolBrush=CATEGORY_COLORS[category], symbolPen=pg.mkPen(None))
+        self._legend_current.setData([0], [0], pen=None, symbol="s", symbolSize=16,
+                                     symbolBrush=None,
+                                     symbolPen=pg.mkPen(self.theme.foreground, width=3))
+
+    def _draw_values(self) -> None:
+        # Runs on every slider move: touch only what changed (a font or colour change
+        # re-lays out the text item, ~50 of them per map).
+        theme = self.theme
+        rows, cols = self._grid.shape
+        n = rows * cols if self._show_values else 0
+        while len(self._value_labels) < n:
+            item = pg.TextItem(anchor=(0.5, 0.5))
+            item.setZValue(10)
+            item.style_key = None  # (font size, category) it was last styled for
+            self.plot_item.addItem(item, ignoreBounds=True)
+            self._value_labels.append(item)
+        for k, item in enumerate(self._value_labels):
+            if k >= n:
+                item.hide()
+                continue
+            i, j = divmod(k, cols)
+            value = self._total[i, j] / self.unit_bytes
+            item.setText(f"{value:.1f}" if value < 100 else f"{value:.0f}")
+            category = int(self._grid[i, j])
+            if item.style_key != (theme.annotation_pt, category):
+                item.style_key = (theme.annotation_pt, category)
+                item.setFont(theme.font(theme.annotation_pt))
+                item.setColor(CATEGORY_TEXT_COLORS[category])
+            item.setPos(j + 0.5, i + 0.5)
+
+    def _update_density(self, *_args) -> None:
+        """Fit the texts to the cells' size in pixels (it changes with resize and zoom).
+
+        Tick labels: exact values when they fit a cell, else powers of two as "16k", else
+        every second (third...) one. Cell values: shown only when they fit inside a cell.
+        """
+        rows, cols = self._grid.shape
+        width, height = self.plot_item.vb.viewPixelSize()  # data units per pixel
+        cell_w = 1 / width if width else 0.0
+        cell_h = 1 / height if height else 0.0
+        theme = self.theme
+        tick_metrics = QFontMetrics(theme.font(theme.tick_pt))
+
+        exact = [format_number(v) for v in self._seq_lens]
+        compact = [short_power_of_two(v) for v in self._seq_lens]
+        widest = max((tick_metrics.horizontalAdvance(t) for t in exact), default=0) + 8
+        texts = exact
+        if widest > cell_w:
+            texts = compact
+            widest = max((tick_metrics.horizontalAdvance(t) for t in compact), default=0) + 8
+        step = max(1, math.ceil(widest / cell_w)) if cell_w else 1
+        self.plot_item.getAxis("bottom").setTicks(
+            [[(j + 0.5, text) for j, text in enumerate(texts) if j % step == 0], []])
+        step = max(1, math.ceil((tick_metrics.height() + 2) / cell_h)) if cell_h else 1
+        self.plot_item.getAxis("left").setTicks(
+            [[(i + 0.5, format_number(v)) for i, v in enumerate(self._micro_batches)
+              if i % step == 0], []])
+
+        n = rows * cols if self._show_values else 0
+        metrics = QFontMetrics(theme.font(theme.annotation_pt))
+        fits = (cell_w >= metrics.horizontalAdvance("000.0") + 4
+                and cell_h >= metrics.height() + 2)
+        for item in self._value_labels[:n]:
+            item.setVisible(fits)
+
+    # -- hover ----------------------------------------------------------------------------
+
+    def _hover_text_at(self, x: float, y: float) -> str | None:
+        rows, cols = self._grid.shape
+        i, j = int(np.floor(y)), int(np.floor(x))
+        if not (0 <= i < rows and 0 <= j < cols):
+            return None
+        text = QCoreApplication.translate(
+            _CONTEXT, "micro-batch {mb}, seq {seq}: {size}").format(
+            mb=format_number(self._micro_batches[i]), seq=format_number(self._seq_lens[j]),
+            size=format_bytes(self._total[i, j], self.units))
+        category = int(self._grid[i, j])
+        if category != UNKNOWN:
+            text = QCoreApplication.translate(_CONTEXT, "{cell} — {verdict}").format(
+                cell=text, verdict=verdict_labels()[category])
+        return text

@@ -1,0 +1,472 @@
+"""The main window: page navigation (Rig, Probe, Plan, Compare), menus, settings, plan files.
+
+Messages for the user go through :meth:`MainWindow.report`, which records the message,
+shows it in the status bar and, when the window is interactive, in a window-modal message
+box opened with ``open()`` (never ``exec()``), so nothing here blocks a test. File dialogs
+go through the ``ask_*`` methods, which tests replace.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QEvent, Qt
+from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence, QPalette
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QMainWindow,
+    QMessageBox,
+    QStackedWidget,
+    QWidget,
+)
+
+from gpuadvisor import __version__
+from gpuadvisor.planfile import PLAN_SUFFIX, PlanFileError, load_plan, save_plan
+from gpuadvisor.settings import Settings, save_settings
+from gpuadvisor.state import PlanState
+
+from .pages.coming import coming_pages
+from .pages.plan_page import PlanPage
+from .widgets.theme import presentation_palette, style_sheet
+
+PAGES = ("rig", "probe", "plan", "compare")
+
+
+class MainWindow(QMainWindow):
+    """The app's window.
+
+    Attributes:
+        state: the shared plan every page reads and writes.
+        settings: the user's settings (saved on close when ``persist``).
+        plan_page: the Plan page.
+        pages: page name -> page widget.
+        plan_path: the plan file last opened or saved (None: untitled).
+        last_message: (kind, title, text) of the last message reported, or None.
+    """
+
+    def __init__(self, state: PlanState | None = None, settings: Settings | None = None,
+                 settings_warning: str | None = None, *, persist: bool = True,
+                 interactive: bool = True, defer_charts: bool = False,
+                 parent: QWidget | None = None) -> None:
+        """Build the window.
+
+        Args:
+            state: the shared plan (default: a new one on the shipped catalog).
+            settings: the user's settings (default: defaults).
+            settings_warning: why the settings file could not be used, shown once.
+            persist: save the settings on close.
+            interactive: show message boxes (False: status bar and ``last_message`` only).
+            defer_charts: draw the Plan page's charts after the first paint (app start).
+            parent: Qt parent.
+        """
+        super().__init__(parent)
+        self._defer_charts = defer_charts
+        self.setObjectName("mainWindow")
+        self.state = state if state is not None else PlanState()
+        self.settings = settings if settings is not None else Settings()
+        self._persist = persist
+        self._interactive = interactive
+        self._pending_warning = settings_warning
+        self._presentation = False
+        self._was_maximized = False
+        self._base_palette = QPalette(self.palette())
+        self.plan_path: Path | None = None
+        self.last_message: tuple[str, str, str] | None = None
+
+        self.status_label = QLabel(self)
+        self.status_label.setObjectName("statusMessage")
+        self.statusBar().addWidget(self.status_label, 1)
+        self._build_pages()
+        self._build_menus()
+        self.setStyleSheet(style_sheet(presentation=False))
+        self.resize(1440, 900)
+        self._restore_geometry()
+        self.set_units(self.settings.units)
+        if self.settings.presentation_mode:
+            self.set_presentation(True, full_screen=interactive)
+        self.show_page("plan")
+        self.state.changed.connect(self._on_state_changed)
+        self._listening = True
+        self._update_title()
+        if settings_warning:
+            self.status_label.setText(settings_warning)
+
+    # ================================================================== building
+    def _build_pages(self) -> None:
+        central = QWidget(self)
+        layout = QHBoxLayout(central)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        self.nav = QListWidget(central)
+        self.nav.setObjectName("navigation")
+        self.nav.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.stack = QStackedWidget(central)
+        self.plan_page = PlanPage(self.state, units=self.settings.units,
+                                  defer_charts=self._defer_charts)
+        self.plan_page.status.connect(self.status_label.setText)
+        coming = coming_pages()
+        self.pages: dict[str, QWidget] = {
+            "rig": coming["rig"], "probe": coming["probe"], "plan": self.plan_page,
+            "compare": coming["compare"],
+        }
+        titles = {"rig": self.tr("Rig"), "probe": self.tr("Probe"), "plan": self.tr("Plan"),
+                  "compare": self.tr("Compare")}
+        tips = {
+            "rig": self.tr("What is in this machine (coming soon)"),
+            "probe": self.tr("Measure this machine (coming soon)"),
+            "plan": self.tr("Will it fit, how long, what to change"),
+            "compare": self.tr("Your rig, buy, rent or cloud (coming soon)"),
+        }
+        for name in PAGES:
+            item = QListWidgetItem(titles[name], self.nav)
+            item.setData(Qt.ItemDataRole.UserRole, name)
+            item.setToolTip(tips[name])
+            self.stack.addWidget(self.pages[name])
+            if name != "plan":
+                self.pages[name].go_to_plan.connect(lambda: self.show_page("plan"))
+        self.nav.currentRowChanged.connect(self.stack.setCurrentIndex)
+        layout.addWidget(self.nav)
+        layout.addWidget(self.stack, 1)
+        self.setCentralWidget(central)
+        self._fit_nav_width()
+
+    def _fit_nav_width(self) -> None:
+        metrics = self.nav.fontMetrics()
+        widest = max(metrics.horizontalAdvance(self.nav.item(i).text())
+                     for i in range(self.nav.count()))
+        self.nav.setFixedWidth(widest + 56)
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file_menu = bar.addMenu(self.tr("&File"))
+        self.open_action = self._action(self.tr("&Open plan…"), self.open_plan_dialog,
+                                        QKeySequence.StandardKey.Open)
+        self.save_action = self._action(self.tr("&Save plan…"), self.save_plan,
+                                        QKeySequence.StandardKey.Save)
+        self.save_as_action = self._action(self.tr("Save plan &as…"), self.save_plan_as,
+                                           QKeySequence.StandardKey.SaveAs)
+        file_menu.addAction(self.open_action)
+        self.recent_menu = file_menu.addMenu(self.tr("Recent plans"))
+        file_menu.addAction(self.save_action)
+        file_menu.addAction(self.save_as_action)
+        file_menu.addSeparator()
+        self.export_action = self._action(self.tr("&Export page as PNG…"), self.export_png_dialog,
+                                          QKeySequence("Ctrl+E"))
+        self.copy_action = self._action(self.tr("&Copy summary as Markdown"),
+                                        self.copy_summary, QKeySequence("Ctrl+Shift+C"))
+        file_menu.addAction(self.export_action)
+        file_menu.addAction(self.copy_action)
+        file_menu.addSeparator()
+        self.quit_action = self._action(self.tr("&Quit"), self.close,
+                                        QKeySequence.StandardKey.Quit)
+        self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
+        file_menu.addAction(self.quit_action)
+        self._fill_recent_menu()
+
+        view_menu = bar.addMenu(self.tr("&View"))
+        self.presentation_action = self._action(
+            self.tr("&Presentation mode"), lambda on: self.set_presentation(on),
+            QKeySequence("F11"), checkable=True)
+        self.presentation_action.setToolTip(self.tr(
+            "Full screen, large fonts, thick chart lines, high contrast: for projectors"))
+        view_menu.addAction(self.presentation_action)
+        units_menu = view_menu.addMenu(self.tr("&Units"))
+        group = QActionGroup(self)
+        group.setExclusive(True)
+        self.units_actions = {}
+        for units, text in (("GiB", self.tr("GiB (binary, 1024³ bytes)")),
+                            ("GB", self.tr("GB (decimal, 1000³ bytes)"))):
+            action = self._action(text, lambda _on=False, u=units: self.set_units(u),
+                                  checkable=True)
+            group.addAction(action)
+            units_menu.addAction(action)
+            self.units_actions[units] = action
+        view_menu.addSeparator()
+        self.page_actions = {}
+        for index, name in enumerate(PAGES):
+            action = self._action(self.nav.item(index).text(),
+                                  lambda _on=False, n=name: self.show_page(n),
+                                  QKeySequence(f"Ctrl+{index + 1}"))
+            view_menu.addAction(action)
+            self.page_actions[name] = action
+
+        help_menu = bar.addMenu(self.tr("&Help"))
+        self.about_action = self._action(self.tr("&About gpuadvisor"), self.show_about)
+        self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
+        help_menu.addAction(self.about_action)
+
+    def _action(self, text: str, slot, shortcut=None, *, checkable: bool = False) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(shortcut)
+        action.setCheckable(checkable)
+        if checkable:
+            action.triggered.connect(slot)
+        else:
+            action.triggered.connect(lambda _checked=False: slot())
+        self.addAction(action)  # shortcuts work in full screen, where the menu bar hides
+        return action
+
+    # ================================================================== pages
+    def show_page(self, name: str) -> None:
+        """Show the page called ``name`` (rig, probe, plan or compare)."""
+        self.nav.setCurrentRow(PAGES.index(name))
+
+    def current_page(self) -> str:
+        """The name of the page shown."""
+        return PAGES[self.stack.currentIndex()]
+
+    def flush(self) -> None:
+        """Finish any pending redraw (before a screenshot)."""
+        self.plan_page.flush()
+
+    # ================================================================== messages
+    def report(self, kind: str, title: str, text: str) -> None:
+        """Tell the user something: status bar always, a message box when interactive.
+
+        Args:
+            kind: "info", "warning" or "error".
+            title: the box's title.
+            text: what happened, in words.
+        """
+        self.last_message = (kind, title, text)
+        self.status_label.setText(text)
+        if not self._interactive:
+            return
+        icon = {"info": QMessageBox.Icon.Information, "warning": QMessageBox.Icon.Warning,
+                "error": QMessageBox.Icon.Critical}.get(kind, QMessageBox.Icon.NoIcon)
+        box = QMessageBox(icon, title, text, QMessageBox.StandardButton.Ok, self)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        box.open()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._pending_warning:
+            warning, self._pending_warning = self._pending_warning, None
+            self.report("warning", self.tr("Settings were reset"), warning)
+
+    def show_about(self) -> None:
+        """The About box: version, what the app does, the Qt and Python versions."""
+        from PySide6 import __version__ as pyside_version
+        from PySide6.QtCore import qVersion
+
+        text = self.tr(
+            "gpuadvisor {version}\n\nCan my GPU train this model, how long will it take, "
+            "and what should I change? Estimates of memory per GPU and training time, with "
+            "every assumption shown.\n\nPython {python} · Qt {qt} · PySide6 {pyside}"
+        ).format(version=__version__, python=sys.version.split()[0], qt=qVersion(),
+                 pyside=pyside_version)
+        self.report("info", self.tr("About gpuadvisor"), text)
+
+    # ================================================================== plan files
+    def ask_open_path(self) -> str | None:
+        """Ask which plan file to open (tests replace this)."""
+        path, _ = QFileDialog.getOpenFileName(
+            self, self.tr("Open plan"), self._dialog_folder(),
+            self.tr("gpuadvisor plans (*{suffix});;All files (*)").format(suffix=PLAN_SUFFIX))
+        return path or None
+
+    def ask_save_path(self) -> str | None:
+        """Ask where to save the plan (tests replace this)."""
+        suggested = str(self.plan_path) if self.plan_path else str(
+            Path(self._dialog_folder()) / f"{self.state.model_id}{PLAN_SUFFIX}")
+        path, _ = QFileDialog.getSaveFileName(
+            self, self.tr("Save plan"), suggested,
+            self.tr("gpuadvisor plans (*{suffix})").format(suffix=PLAN_SUFFIX))
+        return path or None
+
+    def ask_png_path(self) -> str | None:
+        """Ask where to write the page's PNG (tests replace this)."""
+        path, _ = QFileDialog.getSaveFileName(
+            self, self.tr("Export page as PNG"),
+            str(Path(self._dialog_folder()) / f"{self.current_page()}.png"),
+            self.tr("PNG images (*.png)"))
+        return path or None
+
+    def _dialog_folder(self) -> str:
+        if self.plan_path is not None:
+            return str(self.plan_path.parent)
+        if self.settings.recent_files:
+            return str(Path(self.settings.recent_files[0]).parent)
+        return str(Path.home())
+
+    def open_plan_dialog(self) -> bool:
+        path = self.ask_open_path()
+        return self.open_plan(path) if path else False
+
+    def open_plan(self, path: str | Path) -> bool:
+        """Load a plan file into the shared plan; on any problem say what and change nothing."""
+        try:
+            data = load_plan(path)
+            self.state.from_dict(data)
+        except PlanFileError as exc:
+            self.report("error", self.tr("Cannot open plan"), str(exc))
+            return False
+        self.plan_path = Path(path).resolve()
+        self.settings.add_recent(self.plan_path)
+        self._fill_recent_menu()
+        self.setWindowModified(False)
+        self._update_title()
+        self.status_label.setText(self.tr("Opened {path}").format(path=self.plan_path))
+        return True
+
+    def save_plan(self) -> bool:
+        """Save to the current file (asks for one when the plan is untitled)."""
+        if self.plan_path is None:
+            return self.save_plan_as()
+        return self._save_to(self.plan_path)
+
+    def save_plan_as(self) -> bool:
+        path = self.ask_save_path()
+        if not path:
+            return False
+        target = Path(path)
+        if target.suffix != PLAN_SUFFIX:
+            target = target.with_name(target.name + PLAN_SUFFIX)
+        return self._save_to(target)
+
+    def _save_to(self, path: Path) -> bool:
+        try:
+            written = save_plan(self.state, path)
+        except PlanFileError as exc:
+            self.report("error", self.tr("Cannot save plan"), str(exc))
+            return False
+        self.plan_path = Path(written).resolve()
+        self.settings.add_recent(self.plan_path)
+        self._fill_recent_menu()
+        self.setWindowModified(False)
+        self._update_title()
+        self.status_label.setText(self.tr("Saved {path}").format(path=self.plan_path))
+        return True
+
+    def _fill_recent_menu(self) -> None:
+        menu = self.recent_menu
+        menu.clear()
+        for path in self.settings.recent_files:
+            action = menu.addAction(path)
+            action.triggered.connect(lambda _c=False, p=path: self._open_recent(p))
+        if not self.settings.recent_files:
+            empty = menu.addAction(self.tr("No recent plans"))
+            empty.setEnabled(False)
+        else:
+            menu.addSeparator()
+            menu.addAction(self.tr("Clear list"), self._clear_recent)
+
+    def _open_recent(self, path: str) -> None:
+        if not self.open_plan(path) and not Path(path).exists():
+            self.settings.remove_recent(path)
+            self._fill_recent_menu()
+
+    def _clear_recent(self) -> None:
+        self.settings.recent_files = []
+        self._fill_recent_menu()
+
+    def _on_state_changed(self, _estimate=None) -> None:
+        self.setWindowModified(True)
+
+    def _update_title(self) -> None:
+        name = self.plan_path.name if self.plan_path else self.tr("Untitled plan")
+        self.setWindowTitle(f"{name}[*] — gpuadvisor")
+
+    # ================================================================== export
+    def export_png_dialog(self) -> bool:
+        path = self.ask_png_path()
+        return self.export_png(path) if path else False
+
+    def export_png(self, path: str | Path) -> bool:
+        """Write the current page (charts and numbers) as a PNG."""
+        self.flush()
+        image = self.stack.currentWidget().grab()
+        if not image.save(str(path), "PNG"):
+            self.report("error", self.tr("Cannot export"),
+                        self.tr("Could not write {path}").format(path=path))
+            return False
+        self.status_label.setText(self.tr("Wrote {path}").format(path=path))
+        return True
+
+    def copy_summary(self) -> str:
+        """Put the plan's Markdown summary on the clipboard; returns it."""
+        text = self.plan_page.summary_markdown()
+        QGuiApplication.clipboard().setText(text)
+        self.status_label.setText(self.tr("Summary copied to the clipboard as Markdown"))
+        return text
+
+    # ================================================================== view
+    @property
+    def presentation(self) -> bool:
+        return self._presentation
+
+    def set_presentation(self, enabled: bool, *, full_screen: bool = True) -> None:
+        """Presentation mode: full screen, large fonts, thick lines, high contrast."""
+        enabled = bool(enabled)
+        self._presentation = enabled
+        self.settings.presentation_mode = enabled
+        self.presentation_action.setChecked(enabled)
+        self.setPalette(presentation_palette(self._base_palette) if enabled
+                        else self._base_palette)
+        self.setStyleSheet(style_sheet(presentation=enabled))
+        self.plan_page.set_presentation(enabled)
+        # The room goes to the charts: pages stay one shortcut away (Ctrl+1..4).
+        self.nav.setVisible(not enabled)
+        self._fit_nav_width()
+        if not full_screen:
+            return
+        if enabled and not self.isFullScreen():
+            self._was_maximized = self.isMaximized()
+            self.showFullScreen()
+        elif not enabled and self.isFullScreen():
+            if self._was_maximized:
+                self.showMaximized()
+            else:
+                self.showNormal()
+
+    def set_units(self, units: str) -> None:
+        """Show memory in "GiB" or "GB"."""
+        self.settings.units = units
+        self.units_actions[units].setChecked(True)
+        if self.plan_page.units != units:
+            self.plan_page.set_units(units)
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        # Leaving full screen with the window manager's keys ends presentation mode too.
+        if (event.type() == QEvent.Type.WindowStateChange and self._presentation
+                and not self.isFullScreen()
+                and event.oldState() & Qt.WindowState.WindowFullScreen):
+            self.set_presentation(False, full_screen=False)
+
+    # ================================================================== settings
+    def _restore_geometry(self) -> None:
+        geometry = self.settings.window_geometry
+        if not geometry:
+            return
+        with contextlib.suppress(ValueError, TypeError):
+            self.restoreGeometry(QByteArray(base64.b64decode(geometry)))
+
+    def save_settings(self) -> None:
+        """Write geometry, units and presentation mode (problems go to the status bar)."""
+        self.settings.window_geometry = base64.b64encode(
+            bytes(self.saveGeometry().data())).decode("ascii")
+        try:
+            save_settings(self.settings)
+        except (OSError, ValueError) as exc:
+            self.status_label.setText(self.tr("Could not save settings: {error}").format(
+                error=exc))
+
+    def closeEvent(self, event) -> None:
+        # Stop the page's timer and the state's callbacks before Qt deletes the widgets.
+        self.plan_page.shutdown()
+        if self._listening:
+            self._listening = False
+            self.state.changed.disconnect(self._on_state_changed)
+        if self._persist:
+            self.save_settings()
+        super().closeEvent(event)

@@ -1,0 +1,389 @@
+"""Read-out panels of the Plan page: the verdict banner, the time panel and "Make it fit".
+
+Each panel is handed core records (an ``Estimate``, a list of ``Lever``) and only formats
+them; edits go out as signals for the page to write to the shared plan.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QCoreApplication, QSignalBlocker, QSize, Qt, Signal
+from PySide6.QtWidgets import (
+    QDoubleSpinBox,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gpuadvisor.core.units import (
+    format_bytes,
+    format_count,
+    format_duration,
+    format_flops,
+)
+
+from . import labels as L
+from .fields import ErrorLabel
+
+
+def _value_label(parent: QWidget, name: str) -> QLabel:
+    label = QLabel(parent)
+    label.setObjectName(name)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
+
+
+class VerdictBanner(QLabel):
+    """One line at the top of the page: does the plan fit, and by how much.
+
+    The ``verdict`` dynamic property ("fits", "tight", "nofit", "none") lets the style sheet
+    colour it; the text always says it in words too.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("verdictBanner")
+        self.setWordWrap(True)
+        self.setProperty("verdict", "none")
+
+    def set_estimate(self, estimate, units: str) -> None:
+        """Show the verdict of ``estimate`` with sizes in ``units`` ("GiB" or "GB")."""
+        need = format_bytes(estimate.memory.total, units)
+        if estimate.gpu is None:
+            text = self.tr("{need} per GPU · choose a GPU to check the fit").format(need=need)
+            kind = "none"
+        else:
+            have = format_bytes(estimate.capacity_bytes, units)
+            head = estimate.headroom_bytes
+            args = {"need": need, "have": have, "gpu": estimate.gpu.name,
+                    "free": format_bytes(abs(head), units)}
+            if estimate.verdict == "does not fit":
+                text = self.tr("Does not fit: needs {need} per GPU, {gpu} has {have} "
+                               "(short by {free})").format(**args)
+                kind = "nofit"
+            elif estimate.verdict == "tight":
+                text = self.tr("Fits, but tight: {need} of {have} on {gpu} "
+                               "({free} free)").format(**args)
+                kind = "tight"
+            else:
+                text = self.tr("Fits: {need} of {have} on {gpu} ({free} free)").format(**args)
+                kind = "fits"
+        self.setText(text)
+        if self.property("verdict") != kind:
+            self.setProperty("verdict", kind)
+            self.style().unpolish(self)
+            self.style().polish(self)
+
+
+class TimePanel(QGroupBox):
+    """Time, throughput, GPU-hours and FLOPs, the editable efficiency, and each assumption
+    with its source ("assumed", "catalog: rtx-4090", "plan")."""
+
+    efficiency_edited = Signal(object)  # float, or None for "back to the default"
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(self.tr("Time"), parent)
+        self.setObjectName("timePanel")
+        layout = QVBoxLayout(self)
+        grid = QGridLayout()
+        layout.addLayout(grid)
+        self.total = _value_label(self, "timeTotal")
+        self.total.setProperty("role", "headline")
+        self.throughput = _value_label(self, "timeThroughput")
+        self.gpu_hours = _value_label(self, "timeGpuHours")
+        self.flops = _value_label(self, "timeFlops")
+        self.steps = _value_label(self, "timeSteps")
+        self.steps.setWordWrap(True)
+        self._row_names: list[QLabel] = []
+        grid.setColumnStretch(3, 1)
+        grid.setHorizontalSpacing(10)
+        for row, col, name, value in (
+            (0, 0, self.tr("Total time"), self.total),
+            (0, 2, self.tr("GPU-hours"), self.gpu_hours),
+            (1, 0, self.tr("Throughput"), self.throughput),
+            (1, 2, self.tr("Compute"), self.flops),
+        ):
+            title = QLabel(name, self)
+            self._row_names.append(title)
+            grid.addWidget(title, row, col)
+            grid.addWidget(value, row, col + 1)
+        steps_title = QLabel(self.tr("Steps"), self)
+        self._row_names.append(steps_title)
+        grid.addWidget(steps_title, 2, 0)
+        grid.addWidget(self.steps, 2, 1, 1, 3)
+
+        eff_row = QHBoxLayout()
+        eff_title = QLabel(self.tr("Efficiency"), self)
+        self.efficiency = QDoubleSpinBox(self)
+        self.efficiency.setObjectName("efficiency")
+        self.efficiency.setRange(0.05, 1.0)
+        self.efficiency.setSingleStep(0.05)
+        self.efficiency.setDecimals(2)
+        self.efficiency.setKeyboardTracking(False)
+        self.efficiency.setToolTip(self.tr(
+            "Share of the GPU's dense peak that training achieves (model FLOPs "
+            "utilisation). 0.35–0.50 is typical for well-tuned training."))
+        self.efficiency_source = QLabel(self)
+        self.efficiency_source.setObjectName("efficiencySource")
+        self.efficiency_source.setProperty("role", "source")
+        self.efficiency_reset = QPushButton(self.tr("Default"), self)
+        self.efficiency_reset.setToolTip(self.tr("Use the assumed efficiency again"))
+        eff_title.setBuddy(self.efficiency)
+        eff_row.addWidget(eff_title)
+        eff_row.addWidget(self.efficiency)
+        eff_row.addWidget(self.efficiency_source, 1)
+        eff_row.addWidget(self.efficiency_reset)
+        layout.addLayout(eff_row)
+        self.efficiency_error = ErrorLabel(self)
+        layout.addWidget(self.efficiency_error)
+
+        self.assumptions_title = QLabel(self.tr("Assumptions"), self)
+        self.assumptions_title.setProperty("role", "subheading")
+        layout.addWidget(self.assumptions_title)
+        self.assumptions = QLabel(self)
+        self.assumptions.setObjectName("timeAssumptions")
+        self.assumptions.setTextFormat(Qt.TextFormat.RichText)
+        self.assumptions.setWordWrap(True)
+        self.assumptions.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        layout.addWidget(self.assumptions)
+        self.warnings = QLabel(self)
+        self.warnings.setObjectName("timeWarnings")
+        self.warnings.setWordWrap(True)
+        self.warnings.setProperty("role", "warning")
+        layout.addWidget(self.warnings)
+        layout.addStretch(1)
+
+        self.efficiency.valueChanged.connect(self._on_efficiency)
+        self.efficiency_reset.clicked.connect(lambda: self.efficiency_edited.emit(None))
+
+    # ------------------------------------------------------------------ display
+    def set_estimate(self, estimate, units: str, overrides: dict | None = None) -> None:
+        """Show ``estimate``'s time figures; ``overrides`` are the user's assumption values."""
+        t = estimate.time
+        a = estimate.assumptions
+        plan = estimate.plan
+        unit_name = (self.tr("samples") if estimate.model.kind == "opaque"
+                     else self.tr("tokens"))
+        self.total.setText(format_duration(t.seconds))
+        if plan.task == "infer":
+            self.throughput.setText(self.tr("{rate} generated tokens/s (decode)").format(
+                rate=_rate(t.tokens_per_s)))
+            self.steps.setText(self.tr("prefill {prefill} · decode bound by {bound}").format(
+                prefill=format_duration(t.prefill_seconds), bound=L.label(L.BOUNDS, t.bound)))
+        else:
+            self.throughput.setText(self.tr("{rate} {unit}/s").format(
+                rate=_rate(t.tokens_per_s), unit=unit_name))
+            self.steps.setText(self.tr("{steps} × {step} (bound by {bound})").format(
+                steps=f"{t.steps:,.0f}", step=format_duration(t.step_seconds),
+                bound=L.label(L.BOUNDS, t.bound)))
+        self.gpu_hours.setText(f"{t.gpu_hours:,.1f}" if math.isfinite(t.gpu_hours) else "n/a")
+        self.flops.setText(format_flops(t.flops_total))
+        with QSignalBlocker(self.efficiency):
+            self.efficiency.setValue(float(t.efficiency))
+        source = a.get("efficiency_source", "assumed")
+        self.efficiency_source.setText(L.source_label(source))
+        self.efficiency_reset.setEnabled(source == "plan")
+        self.assumptions.setText(self._assumption_rows(estimate, units, overrides or {}))
+        self.warnings.setText("\n".join(f"⚠ {w}" for w in estimate.warnings))
+        self.warnings.setVisible(bool(estimate.warnings))
+
+    def _assumption_rows(self, estimate, units: str, overrides: dict) -> str:
+        a = estimate.assumptions
+        t = estimate.time
+        rows = [(
+            self.tr("peak"),
+            self.tr("{tflops:g} TFLOPS {dtype} on {gpu}").format(
+                tflops=a["peak_tflops"], dtype=a["peak_tflops_dtype"],
+                gpu=estimate.time_gpu.name),
+            a.get("peak_tflops_source", ""),
+        ), (
+            self.tr("efficiency"),
+            self.tr("{eff:.2f} → {tflops:.1f} TFLOPS per GPU").format(
+                eff=t.efficiency, tflops=t.achieved_tflops_per_gpu),
+            a.get("efficiency_source", "assumed"),
+        )]
+        if "dataset_tokens" in a:
+            unit_name = (self.tr("samples") if estimate.model.kind == "opaque"
+                         else self.tr("tokens"))
+            rows.append((self.tr("data"), f"{format_count(a['dataset_tokens'])} {unit_name}",
+                         a.get("dataset_tokens_source", "assumed")))
+        if "interconnect_gb_s" in a:
+            rows.append((self.tr("GPU link"), f"{a['interconnect_gb_s']:g} GB/s",
+                         "plan" if "interconnect_gb_s" in overrides else "catalog"))
+        if "comm_overlap" in a:
+            rows.append((self.tr("overlap"), f"{a['comm_overlap']:.0%}",
+                         "plan" if "comm_overlap" in overrides else "assumed"))
+        if "memory_bandwidth_gb_s" in a:
+            rows.append((self.tr("bandwidth"), f"{a['memory_bandwidth_gb_s']:g} GB/s",
+                         f"catalog: {estimate.time_gpu.id}"))
+        if "time_gpu" in a:
+            rows.append((self.tr("timed on"), str(a["time_gpu"]), "assumed"))
+        if "cuda_context_bytes" in a:
+            rows.append((self.tr("CUDA context"), format_bytes(a["cuda_context_bytes"], units),
+                         "plan" if "cuda_context_bytes" in overrides else "assumed"))
+        cells = "".join(
+            f"<tr><td>{_esc(name)}&nbsp;&nbsp;</td><td>{_esc(value)}</td>"
+            f"<td>&nbsp;&nbsp;<i>{_esc(L.source_label(source))}</i></td></tr>"
+            for name, value, source in rows
+        )
+        return f"<table cellspacing='0' cellpadding='1'>{cells}</table>"
+
+    def set_efficiency_error(self, message: str | None) -> None:
+        """Show why an efficiency value was refused (or clear it)."""
+        self.efficiency_error.set_error(message)
+
+    def _on_efficiency(self, value: float) -> None:
+        self.efficiency_edited.emit(round(float(value), 4))
+
+
+def _rate(value: float) -> str:
+    if not math.isfinite(value):
+        return "n/a"
+    return f"{value:,.0f}" if value >= 100 else f"{value:,.2f}"
+
+
+def _esc(text: str) -> str:
+    return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+
+
+class LeverButton(QPushButton):
+    """A lever's button: "title: before → after, verdict" on one line, or broken after the
+    colon onto two lines when the button is too narrow for one (never clipped)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._full = ""
+
+    def full_text(self) -> str:
+        """The one-line text, however the button shows it."""
+        return self._full
+
+    def set_full_text(self, text: str) -> None:
+        self._full = text
+        self._fit_text()
+
+    def _two_lines(self) -> str:
+        head, sep, tail = self._full.partition(": ")
+        return f"{head}:\n{tail}" if sep else self._full
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        metrics = self.fontMetrics()
+        widest = max((metrics.horizontalAdvance(line) for line in self._two_lines().split("\n")),
+                     default=0)
+        return QSize(min(hint.width(), widest + 40), hint.height())
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit_text()
+
+    def _fit_text(self) -> None:
+        room = self.width() - 30  # padding and the coloured stripe
+        one_line = self.fontMetrics().horizontalAdvance(self._full) <= room
+        text = self._full if one_line else self._two_lines()
+        if text != self.text():
+            self.setText(text)
+
+
+class LeversPanel(QGroupBox):
+    """The levers of "Make it fit", cheapest first, one button each; a click applies it."""
+
+    lever_clicked = Signal(object)  # a core Lever
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(self.tr("Make it fit"), parent)
+        self.setObjectName("leversPanel")
+        self._layout = QVBoxLayout(self)
+        self.header = QLabel(self)
+        self.header.setObjectName("leversHeader")
+        self.header.setWordWrap(True)
+        self._layout.addWidget(self.header)
+        self._rows = QVBoxLayout()
+        self._rows.setSpacing(4)
+        self._layout.addLayout(self._rows)
+        self._layout.addStretch(1)
+        self._buttons: list[QPushButton] = []
+        self._levers: list = []
+
+    def buttons(self) -> list[LeverButton]:
+        """The lever buttons now shown, in order."""
+        return list(self._buttons)
+
+    def levers(self) -> list:
+        """The levers now shown, in order."""
+        return list(self._levers)
+
+    def set_levers(self, levers: list, estimate, units: str) -> None:
+        """Show ``levers`` (cheapest first) for the plan of ``estimate``."""
+        self._levers = list(levers)
+        if estimate.gpu is None:
+            self.header.setText(self.tr("Choose a target GPU to see what would make the plan "
+                                        "fit."))
+        elif estimate.fits and levers:
+            self.header.setText(self.tr("It fits. These changes would free memory for a "
+                                        "larger batch or longer sequences:"))
+        elif estimate.fits:
+            self.header.setText(self.tr("It fits; nothing to change."))
+        elif levers:
+            self.header.setText(self.tr("It does not fit. Each change below on its own, "
+                                        "cheapest first (click to apply):"))
+        else:
+            self.header.setText(self.tr("It does not fit, and no single change helps: try a "
+                                        "smaller model or a larger GPU."))
+        while len(self._buttons) < len(levers):
+            button = LeverButton(self)
+            button.setObjectName("leverButton")
+            button.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+            index = len(self._buttons)
+            button.clicked.connect(lambda _=False, i=index: self._clicked(i))
+            self._rows.addWidget(button)
+            self._buttons.append(button)
+        for button, lever in zip(self._buttons, levers, strict=False):
+            button.set_full_text(lever_text(lever, units))
+            button.setToolTip(lever_tooltip(lever))
+            button.setProperty("fits", bool(lever.fits))
+            button.style().unpolish(button)
+            button.style().polish(button)
+            button.show()
+        for button in self._buttons[len(levers):]:
+            button.hide()
+
+    def _clicked(self, index: int) -> None:
+        if index < len(self._levers):
+            self.lever_clicked.emit(self._levers[index])
+
+
+def lever_title(lever) -> str:
+    """The lever's name for people, translated ("2 GPUs with ZeRO-3" for more GPUs)."""
+    if lever.id == "more_gpus":
+        n = lever.changes.get("n_gpus", 0)
+        return QCoreApplication.translate("LeversPanel", "{n} GPUs with ZeRO-3").format(n=n)
+    return L.label(L.LEVERS, lever.id, lever.title)
+
+
+def lever_text(lever, units: str) -> str:
+    """"gradient checkpointing: 31.2 GiB → 18.4 GiB, fits"."""
+    before = format_bytes(lever.before_bytes, units)
+    after = format_bytes(lever.after_bytes, units)
+    if lever.fits:
+        verdict = QCoreApplication.translate("LeversPanel", "fits")
+    else:
+        verdict = QCoreApplication.translate("LeversPanel", "still too big")
+    return f"{lever_title(lever)}: {before} → {after}, {verdict}"
+
+
+def lever_tooltip(lever) -> str:
+    """What the lever changes, what it costs and its effect on time."""
+    return "\n".join((
+        lever.detail,
+        QCoreApplication.translate("LeversPanel", "cost: {cost}").format(cost=lever.cost),
+        QCoreApplication.translate("LeversPanel", "time: {before} → {after}").format(
+            before=format_duration(lever.seconds_before),
+            after=format_duration(lever.seconds_after)),
+    ))

@@ -1,0 +1,110 @@
+"""The window's style sheets: the desktop look and the high-contrast presentation look.
+
+Colours come from the charts' Okabe–Ito palette (``gui/charts/style.py``) so the verdict
+banner, the lever buttons and the charts agree, and stay distinguishable with colour-vision
+deficiencies. Every colour that carries meaning is paired with words on screen.
+"""
+
+from __future__ import annotations
+
+#: The charts' colours (``gui/charts/style.py``), repeated here so that styling the window
+#: does not import pyqtgraph before the first paint; a test keeps the two in step.
+OKABE_ITO = {"yellow": "#F0E442", "blue": "#0072B2"}
+CATEGORY_COLORS = {0: "#009E73", 1: "#E69F00", 2: "#D55E00", 3: "#D0D0D0"}
+CATEGORY_TEXT_COLORS = {0: "#FFFFFF", 1: "#000000", 2: "#FFFFFF", 3: "#000000"}
+
+_FITS, _TIGHT, _NOFIT, _NONE = 0, 1, 2, 3
+
+_COMMON = """
+QLabel#fieldError {{ color: #B3261E; font-weight: bold; }}
+QLabel[role="note"] {{ color: {note}; }}
+QLabel[role="source"] {{ color: {note}; font-style: italic; }}
+QLabel[role="warning"] {{ color: #8A4B00; }}
+QLabel[role="subheading"] {{ font-weight: bold; margin-top: 4px; }}
+QLabel[role="chartTitle"] {{ font-weight: bold; color: {text}; }}
+QLabel[role="headline"] {{ font-weight: bold; font-size: {headline}pt; }}
+QLabel[role="pageTitle"] {{ font-size: {page_title}pt; font-weight: bold; }}
+QLabel[role="badge"] {{ background: {yellow}; color: #000000; padding: 2px 10px;
+    border-radius: 3px; font-weight: bold; }}
+QLabel#verdictBanner {{ font-size: {banner}pt; font-weight: bold; padding: {pad}px 12px;
+    border-radius: 4px; }}
+QLabel#verdictBanner[verdict="fits"] {{ background: {fits_bg}; color: {fits_fg}; }}
+QLabel#verdictBanner[verdict="tight"] {{ background: {tight_bg}; color: {tight_fg}; }}
+QLabel#verdictBanner[verdict="nofit"] {{ background: {nofit_bg}; color: {nofit_fg}; }}
+QLabel#verdictBanner[verdict="none"] {{ background: #E0E0E0; color: #000000; }}
+QPushButton#leverButton {{ text-align: left; padding: {pad}px 10px; color: {text};
+    background: {button_bg}; border: {border}px solid {border_color}; border-radius: 3px; }}
+QPushButton#leverButton:hover {{ background: #E3EEF8; }}
+QPushButton#leverButton:pressed {{ background: #CADDF0; }}
+QPushButton#leverButton[fits="true"] {{ border-left: {stripe}px solid {fits_bg}; }}
+QPushButton#leverButton[fits="false"] {{ border-left: {stripe}px solid {nofit_bg}; }}
+QListWidget#navigation {{ font-size: {nav}pt; border: none; background: {nav_bg}; }}
+QListWidget#navigation::item {{ padding: {nav_pad}px 12px; color: {nav_text}; }}
+QListWidget#navigation::item:selected {{ background: {blue}; color: #FFFFFF; }}
+"""
+
+_PRESENTATION_EXTRA = """
+QWidget {{ font-size: 14pt; }}
+QWidget#planInputsBody, QWidget#planInputsBody QWidget {{ font-size: 12pt; }}
+QWidget#planInputsBody QGroupBox {{ font-size: 13pt; }}
+QMenuBar, QMenu, QStatusBar, QStatusBar QLabel {{ font-size: 14pt; }}
+QMainWindow, QScrollArea, QWidget#planInputsBody, QWidget#comingPage {{ background: #FFFFFF; }}
+QLabel, QCheckBox, QGroupBox, QRadioButton {{ color: #000000; }}
+QGroupBox {{ font-weight: bold; background: #FFFFFF; }}
+QPushButton#leverButton {{ font-size: 15pt; }}
+QLabel[role="chartTitle"] {{ font-size: 15pt; }}
+"""
+
+
+def presentation_palette(base):
+    """``base`` (a QPalette) made high-contrast: black text on white, dark blue selection."""
+    from PySide6.QtGui import QColor, QPalette
+
+    palette = QPalette(base)
+    roles = QPalette.ColorRole
+    for role, color in (
+        (roles.Window, "#FFFFFF"), (roles.WindowText, "#000000"), (roles.Base, "#FFFFFF"),
+        (roles.AlternateBase, "#F2F2F2"), (roles.Text, "#000000"), (roles.Button, "#F2F2F2"),
+        (roles.ButtonText, "#000000"), (roles.Highlight, "#004C80"),
+        (roles.HighlightedText, "#FFFFFF"), (roles.ToolTipBase, "#FFFFFF"),
+        (roles.ToolTipText, "#000000"), (roles.PlaceholderText, "#505050"),
+        (roles.Mid, "#000000"), (roles.Dark, "#000000"), (roles.Shadow, "#000000"),
+    ):
+        palette.setColor(QPalette.ColorGroup.Active, role, QColor(color))
+        palette.setColor(QPalette.ColorGroup.Inactive, role, QColor(color))
+    palette.setColor(QPalette.ColorGroup.Disabled, roles.Text, QColor("#6B6B6B"))
+    palette.setColor(QPalette.ColorGroup.Disabled, roles.WindowText, QColor("#6B6B6B"))
+    palette.setColor(QPalette.ColorGroup.Disabled, roles.ButtonText, QColor("#6B6B6B"))
+    return palette
+
+
+def style_sheet(presentation: bool = False) -> str:
+    """The window's style sheet for the desktop (False) or a projector (True)."""
+    values = {
+        "note": "#333333" if presentation else "#555555",
+        "text": "#000000" if presentation else "#1A1A1A",
+        "headline": 24 if presentation else 13,
+        "page_title": 30 if presentation else 20,
+        "banner": 22 if presentation else 12,
+        "pad": 8 if presentation else 5,
+        "yellow": OKABE_ITO["yellow"],
+        "blue": OKABE_ITO["blue"],
+        "fits_bg": CATEGORY_COLORS[_FITS],
+        "fits_fg": CATEGORY_TEXT_COLORS[_FITS],
+        "tight_bg": CATEGORY_COLORS[_TIGHT],
+        "tight_fg": CATEGORY_TEXT_COLORS[_TIGHT],
+        "nofit_bg": CATEGORY_COLORS[_NOFIT],
+        "nofit_fg": CATEGORY_TEXT_COLORS[_NOFIT],
+        "button_bg": "#FFFFFF" if presentation else "#F7F7F7",
+        "border": 2 if presentation else 1,
+        "border_color": "#000000" if presentation else "#A0A0A0",
+        "stripe": 8 if presentation else 5,
+        "nav": 18 if presentation else 11,
+        "nav_pad": 14 if presentation else 9,
+        "nav_bg": "#FFFFFF" if presentation else "#E9EBEE",
+        "nav_text": "#000000" if presentation else "#1A1A1A",
+    }
+    sheet = _COMMON.format(**values)
+    if presentation:
+        sheet += _PRESENTATION_EXTRA.format()
+    return sheet
