@@ -51,8 +51,11 @@ class PowerOfTwoAxis(pg.AxisItem):
         if not self.logMode:
             levels = super().tickValues(minVal, maxVal, size)
             if self.integer_only:
-                levels = [(spacing, [v for v in values if float(v).is_integer()])
-                          for spacing, values in levels if spacing >= 1]
+                levels = [
+                    (spacing, [v for v in values if float(v).is_integer()])
+                    for spacing, values in levels
+                    if spacing >= 1
+                ]
             return levels
         lo = math.ceil(minVal / math.log10(2) - 1e-9)
         hi = math.floor(maxVal / math.log10(2) + 1e-9)
@@ -85,8 +88,14 @@ class MemoryCurveChart(ChartBase):
         current_marker: PlotDataItem with one point at (current_x, its memory).
     """
 
-    def __init__(self, parent: QWidget | None = None, *, x_label: str | None = None,
-                 log_x: bool = False, units: str = "GiB") -> None:
+    def __init__(
+        self,
+        parent: QWidget | None = None,
+        *,
+        x_label: str | None = None,
+        log_x: bool = False,
+        units: str = "GiB",
+    ) -> None:
         """Create the chart.
 
         Args:
@@ -96,9 +105,10 @@ class MemoryCurveChart(ChartBase):
             log_x: log2 x-axis (for sequence lengths).
             units: "GiB" or "GB" for the y axis.
         """
-        super().__init__(parent, units=units,
-                         axis_items={"bottom": PowerOfTwoAxis(orientation="bottom")})
-        self._x_label = x_label or QCoreApplication.translate(_CONTEXT, "micro-batch")
+        super().__init__(
+            parent, units=units, axis_items={"bottom": PowerOfTwoAxis(orientation="bottom")}
+        )
+        self._x_label = x_label or QCoreApplication.translate("MemoryCurveChart", "micro-batch")
         self._x = np.zeros(0)
         self._y_bytes = np.zeros(0)
         self._capacity: float | None = None
@@ -110,8 +120,9 @@ class MemoryCurveChart(ChartBase):
 
         # The region above the line is where every point runs out of memory: shading it
         # makes the crossing readable without reading numbers.
-        self._oom_region = pg.LinearRegionItem(orientation="horizontal", movable=False,
-                                               pen=pg.mkPen(None))
+        self._oom_region = pg.LinearRegionItem(
+            orientation="horizontal", movable=False, pen=pg.mkPen(None)
+        )
         self._oom_region.setZValue(-20)
         self.plot_item.addItem(self._oom_region, ignoreBounds=True)
 
@@ -149,11 +160,12 @@ class MemoryCurveChart(ChartBase):
         self._legend_fit = pg.PlotDataItem(symbol="star", pen=None)
         self._legend_oom = pg.PlotDataItem()
         # Clicking a legend row toggles its swatch; pass that on to the plotted item.
-        for swatch, item in ((self._legend_curve, self.curve),
-                             (self._legend_current, self.current_marker),
-                             (self._legend_fit, self.largest_fit_marker)):
-            swatch.visibleChanged.connect(
-                lambda s=swatch, i=item: i.setVisible(s.isVisible()))
+        for swatch, item in (
+            (self._legend_curve, self.curve),
+            (self._legend_current, self.current_marker),
+            (self._legend_fit, self.largest_fit_marker),
+        ):
+            swatch.visibleChanged.connect(lambda s=swatch, i=item: i.setVisible(s.isVisible()))
 
         self._hover_point = pg.PlotDataItem(symbol="o", pen=None)
         self._hover_point.setZValue(25)
@@ -182,9 +194,16 @@ class MemoryCurveChart(ChartBase):
         self._x_label = x_label
         self._redraw()
 
-    def set_data(self, x, total_bytes, capacity_bytes: float | None = None,
-                 largest_fit: float | None = None, current_x: float | None = None, *,
-                 gpu_name: str | None = None) -> None:
+    def set_data(
+        self,
+        x,
+        total_bytes,
+        capacity_bytes: float | None = None,
+        largest_fit: float | None = None,
+        current_x: float | None = None,
+        *,
+        gpu_name: str | None = None,
+    ) -> None:
         """Draw memory per GPU (bytes) against x.
 
         Args:
@@ -204,8 +223,7 @@ class MemoryCurveChart(ChartBase):
             raise ValueError(f"x and total_bytes differ in length: {xs.size} vs {ys.size}")
         self._start_data()
         self._x, self._y_bytes = xs, ys
-        self.plot_item.getAxis("bottom").integer_only = bool(
-            xs.size and np.all(np.mod(xs, 1) == 0))
+        self.plot_item.getAxis("bottom").integer_only = bool(xs.size and np.all(np.mod(xs, 1) == 0))
         self._capacity = None if capacity_bytes is None else float(capacity_bytes)
         self._largest_fit = None if largest_fit is None else float(largest_fit)
         self._current_x = None if current_x is None else float(current_x)
@@ -226,12 +244,17 @@ class MemoryCurveChart(ChartBase):
 
     def _redraw(self) -> None:
         theme = self.theme
-        tr = QCoreApplication.translate
         ys = self._y_bytes / self.unit_bytes
         # Data and style in one call: each separate setter re-renders the item.
-        self.curve.setData(self._x, ys, pen=pg.mkPen(CURVE_COLOR, width=theme.line_px),
-                           symbol="o", symbolSize=theme.marker_size, symbolBrush=CURVE_COLOR,
-                           symbolPen=pg.mkPen(theme.background, width=1))
+        self.curve.setData(
+            self._x,
+            ys,
+            pen=pg.mkPen(CURVE_COLOR, width=theme.line_px),
+            symbol="o",
+            symbolSize=theme.marker_size,
+            symbolBrush=CURVE_COLOR,
+            symbolPen=pg.mkPen(theme.background, width=1),
+        )
 
         red = CATEGORY_COLORS[DOES_NOT_FIT]
         if self._capacity is not None:
@@ -239,11 +262,14 @@ class MemoryCurveChart(ChartBase):
             self.oom_line.show()
             self.oom_line.setPen(pg.mkPen(red, width=theme.capacity_px))
             self.oom_line.setValue(cap)
-            name = self._gpu_name or tr(_CONTEXT, "target GPU")
+            name = self._gpu_name or QCoreApplication.translate("MemoryCurveChart", "target GPU")
             self.oom_label.setFont(theme.font(theme.annotation_pt, bold=True))
             self.oom_label.setColor(red)
-            self.oom_label.setText(tr(_CONTEXT, "out of memory above {size} ({gpu})").format(
-                size=compact_bytes(self._capacity, self.units), gpu=name))
+            self.oom_label.setText(
+                QCoreApplication.translate(
+                    "MemoryCurveChart", "out of memory above {size} ({gpu})"
+                ).format(size=compact_bytes(self._capacity, self.units), gpu=name)
+            )
             self.oom_label.edge_value = cap
             self._oom_region.setRegion((cap, cap * 1e6))
             self._oom_region.setBrush(pg.mkBrush(213, 94, 0, 28))
@@ -258,17 +284,25 @@ class MemoryCurveChart(ChartBase):
             self._swatch_theme = self.theme
             self._style_legend_swatches()
         entries = [
-            (self._legend_curve, tr(_CONTEXT, "memory per GPU")),
-            (self._legend_current, tr(_CONTEXT, "your plan")),
-            (self._legend_fit, tr(_CONTEXT, "largest that fits")),
+            (self._legend_curve, QCoreApplication.translate("MemoryCurveChart", "memory per GPU")),
+            (self._legend_current, QCoreApplication.translate("MemoryCurveChart", "your plan")),
+            (self._legend_fit, QCoreApplication.translate("MemoryCurveChart", "largest that fits")),
         ]
         if self._capacity is not None:
-            entries.append((self._legend_oom, tr(_CONTEXT, "out of memory")))
+            entries.append(
+                (self._legend_oom, QCoreApplication.translate("MemoryCurveChart", "out of memory"))
+            )
         self._set_legend(entries if self._x.size else [])
         self._set_axis_labels(
             self._x_label,
-            tr(_CONTEXT, "memory per GPU ({unit})").format(unit=self.units),
-            tr(_CONTEXT, "memory ({unit})").format(unit=self.units), self.units)
+            QCoreApplication.translate("MemoryCurveChart", "memory per GPU ({unit})").format(
+                unit=self.units
+            ),
+            QCoreApplication.translate("MemoryCurveChart", "memory ({unit})").format(
+                unit=self.units
+            ),
+            self.units,
+        )
         self._frame()
 
     def _style_legend_swatches(self) -> None:
@@ -276,46 +310,74 @@ class MemoryCurveChart(ChartBase):
         # once the item has data: hence the dummy point.
         theme = self.theme
         self._legend_curve.setData(
-            [0], [0], pen=pg.mkPen(CURVE_COLOR, width=theme.line_px), symbol="o",
-            symbolSize=8, symbolBrush=CURVE_COLOR, symbolPen=pg.mkPen(None))
+            [0],
+            [0],
+            pen=pg.mkPen(CURVE_COLOR, width=theme.line_px),
+            symbol="o",
+            symbolSize=8,
+            symbolBrush=CURVE_COLOR,
+            symbolPen=pg.mkPen(None),
+        )
         self._legend_current.setData(
-            [0], [0], pen=None, symbol="o", symbolSize=14, symbolBrush=None,
-            symbolPen=pg.mkPen(theme.foreground, width=2))
+            [0],
+            [0],
+            pen=None,
+            symbol="o",
+            symbolSize=14,
+            symbolBrush=None,
+            symbolPen=pg.mkPen(theme.foreground, width=2),
+        )
         self._legend_fit.setData(
-            [0], [0], pen=None, symbol="star", symbolSize=16,
-            symbolBrush=CATEGORY_COLORS[FITS], symbolPen=pg.mkPen(theme.foreground, width=1))
+            [0],
+            [0],
+            pen=None,
+            symbol="star",
+            symbolSize=16,
+            symbolBrush=CATEGORY_COLORS[FITS],
+            symbolPen=pg.mkPen(theme.foreground, width=1),
+        )
         self._legend_oom.setData(
-            [0], [0], pen=pg.mkPen(CATEGORY_COLORS[DOES_NOT_FIT], width=theme.capacity_px))
+            [0], [0], pen=pg.mkPen(CATEGORY_COLORS[DOES_NOT_FIT], width=theme.capacity_px)
+        )
 
     def _draw_markers(self) -> None:
         theme = self.theme
-        tr = QCoreApplication.translate
-        ring = {"pen": None, "symbol": "o", "symbolSize": theme.marker_size * 2.2,
-                "symbolBrush": None,
-                "symbolPen": pg.mkPen(theme.foreground, width=theme.line_px)}
+        ring = {
+            "pen": None,
+            "symbol": "o",
+            "symbolSize": theme.marker_size * 2.2,
+            "symbolBrush": None,
+            "symbolPen": pg.mkPen(theme.foreground, width=theme.line_px),
+        }
         if self._current_x is not None and self._x.size:
-            self.current_marker.setData([self._current_x], [self._y_at(self._current_x)],
-                                        **ring)
+            self.current_marker.setData([self._current_x], [self._y_at(self._current_x)], **ring)
         else:
             self.current_marker.setData([], [], **ring)
 
-        star = {"pen": None, "symbol": "star", "symbolSize": theme.marker_size * 2.5,
-                "symbolBrush": CATEGORY_COLORS[FITS],
-                "symbolPen": pg.mkPen(theme.foreground, width=1)}
+        star = {
+            "pen": None,
+            "symbol": "star",
+            "symbolSize": theme.marker_size * 2.5,
+            "symbolBrush": CATEGORY_COLORS[FITS],
+            "symbolPen": pg.mkPen(theme.foreground, width=1),
+        }
         label = self._fit_label
         label.setFont(self._badge_font())
         label.fill = pg.mkBrush(255, 255, 255, 225)
         if self._largest_fit is not None and self._x.size:
-            self.largest_fit_marker.setData([self._largest_fit],
-                                            [self._y_at(self._largest_fit)], **star)
-            self._fit_text = tr(_CONTEXT, "largest {what} that fits: {value}").format(
-                what=self._x_label, value=format_number(self._largest_fit))
+            self.largest_fit_marker.setData(
+                [self._largest_fit], [self._y_at(self._largest_fit)], **star
+            )
+            self._fit_text = QCoreApplication.translate(
+                "MemoryCurveChart", "largest {what} that fits: {value}"
+            ).format(what=self._x_label, value=format_number(self._largest_fit))
             label.setColor("#00664A")  # the fits green, darkened to read as text on white
             label.border = pg.mkPen("#00664A", width=1)
         elif self._capacity is not None and self._x.size:
             self.largest_fit_marker.setData([], [], **star)
-            self._fit_text = tr(_CONTEXT, "no {what} in this range fits").format(
-                what=self._x_label)
+            self._fit_text = QCoreApplication.translate(
+                "MemoryCurveChart", "no {what} in this range fits"
+            ).format(what=self._x_label)
             label.setColor("#A04000")  # the does-not-fit red, darkened for text
             label.border = pg.mkPen("#A04000", width=1)
         else:
@@ -347,12 +409,13 @@ class MemoryCurveChart(ChartBase):
                 top = min(max(top, cap), _MAX_TOP_OVER_CAPACITY * cap)
                 above = np.flatnonzero(ys > top)
                 if above.size and above[0] > 0:
-                    shown[above[0] + 1:] = False
+                    shown[above[0] + 1 :] = False
             # The OOM line's label (and, when nothing fits, the whole curve) must stay clear
             # of the badge in the corner.
             clear = [cap] if something_fits else [cap, top]
             clear_top, roomy = self._top_clear_of_badge(
-                clear, self._fit_label, self.theme.annotation_pt, fallback=1.15)
+                clear, self._fit_label, self.theme.annotation_pt, fallback=1.15
+            )
             top = max(top * 1.05, clear_top)
             # In a very short plot the line's label would sit on the badge; the legend
             # still names the line.
@@ -361,8 +424,7 @@ class MemoryCurveChart(ChartBase):
             top *= 1.15
         lo, hi = float(np.min(xs[shown])), float(np.max(xs[shown]))
         pad = 0.06 * (hi - lo) if hi > lo else 0.5
-        self.plot_item.vb.setRange(xRange=(lo - pad, hi + pad), yRange=(0, top or 1.0),
-                                   padding=0)
+        self.plot_item.vb.setRange(xRange=(lo - pad, hi + pad), yRange=(0, top or 1.0), padding=0)
         self._place_edge_labels()
 
     # -- hover ----------------------------------------------------------------------------
@@ -378,27 +440,33 @@ class MemoryCurveChart(ChartBase):
         tolerance = 0.04 * (span[1] - span[0])
         if xs.size > 1:
             gaps = np.abs(np.diff(xs))
-            tolerance = min(tolerance, 0.4 * float(min(gaps[max(i - 1, 0):i + 1])))
+            tolerance = min(tolerance, 0.4 * float(min(gaps[max(i - 1, 0) : i + 1])))
         if abs(xs[i] - x) > tolerance:
             self._hover_point.setData([], [])
             return None
         value = self._y_bytes[i]
-        tr = QCoreApplication.translate
-        text = tr(_CONTEXT, "{what} {value}: {size}").format(
-            what=self._x_label, value=format_number(self._x[i]),
-            size=format_bytes(value, self.units))
+        text = QCoreApplication.translate("MemoryCurveChart", "{what} {value}: {size}").format(
+            what=self._x_label,
+            value=format_number(self._x[i]),
+            size=format_bytes(value, self.units),
+        )
         if self._capacity is not None:
             category = VERDICT_CATEGORY[verdict_for(value, self._capacity)]
-            text = tr(_CONTEXT, "{point} — {verdict}").format(
-                point=text, verdict=verdict_labels()[category])
+            text = QCoreApplication.translate("MemoryCurveChart", "{point} — {verdict}").format(
+                point=text, verdict=verdict_labels()[category]
+            )
         self._hover_point.setData(
-            [self._x[i]], [value / self.unit_bytes], pen=None, symbol="o",
-            symbolSize=self.theme.marker_size * 1.6, symbolBrush=None,
-            symbolPen=pg.mkPen(CURVE_COLOR, width=2))
+            [self._x[i]],
+            [value / self.unit_bytes],
+            pen=None,
+            symbol="o",
+            symbolSize=self.theme.marker_size * 1.6,
+            symbolBrush=None,
+            symbolPen=pg.mkPen(CURVE_COLOR, width=2),
+        )
         return text
 
     def _hide_hover(self) -> None:
         super()._hide_hover()
         if hasattr(self, "_hover_point"):
             self._hover_point.setData([], [])
-

@@ -27,8 +27,10 @@ from .style import (
 _CONTEXT = "FitMapChart"
 
 #: RGBA per category, indexed by the category number (see :mod:`.style`).
-_RGBA = np.array([QColor(CATEGORY_COLORS[c]).getRgb() for c in (FITS, TIGHT, DOES_NOT_FIT,
-                                                                 UNKNOWN)], dtype=np.ubyte)
+_RGBA = np.array(
+    [QColor(CATEGORY_COLORS[c]).getRgb() for c in (FITS, TIGHT, DOES_NOT_FIT, UNKNOWN)],
+    dtype=np.ubyte,
+)
 
 
 def fit_categories(total_bytes: np.ndarray, capacity_bytes: float | None) -> np.ndarray:
@@ -85,8 +87,9 @@ class FitMapChart(ChartBase):
         current_marker: PlotDataItem outlining the current plan's cell (empty when none).
     """
 
-    def __init__(self, parent: QWidget | None = None, *, units: str = "GiB",
-                 show_values: bool = True) -> None:
+    def __init__(
+        self, parent: QWidget | None = None, *, units: str = "GiB", show_values: bool = True
+    ) -> None:
         super().__init__(parent, units=units)
         self._micro_batches = np.zeros(0)
         self._seq_lens = np.zeros(0)
@@ -124,8 +127,7 @@ class FitMapChart(ChartBase):
 
         self._value_labels: list[pg.TextItem] = []  # grown on demand, reused
 
-        self._legend_swatches = {c: pg.PlotDataItem() for c in (FITS, TIGHT, DOES_NOT_FIT,
-                                                                UNKNOWN)}
+        self._legend_swatches = {c: pg.PlotDataItem() for c in (FITS, TIGHT, DOES_NOT_FIT, UNKNOWN)}
         self._legend_current = pg.PlotDataItem()
 
         # Tick and cell texts fit or not depending on the cells' size in pixels.
@@ -136,8 +138,14 @@ class FitMapChart(ChartBase):
 
     # -- public API ----------------------------------------------------------------------
 
-    def set_data(self, micro_batches, seq_lens, total_bytes, capacity_bytes: float | None,
-                 current: tuple[float, float] | None = None) -> None:
+    def set_data(
+        self,
+        micro_batches,
+        seq_lens,
+        total_bytes,
+        capacity_bytes: float | None,
+        current: tuple[float, float] | None = None,
+    ) -> None:
         """Draw the map.
 
         Args:
@@ -157,15 +165,16 @@ class FitMapChart(ChartBase):
         seqs = as_float_array(seq_lens, "seq_lens")
         total = np.asarray(total_bytes, dtype=float)
         if total.shape != (mbs.size, seqs.size):
-            raise ValueError(f"total_bytes has shape {total.shape}, expected "
-                             f"({mbs.size}, {seqs.size}) (micro_batches x seq_lens)")
+            raise ValueError(
+                f"total_bytes has shape {total.shape}, expected "
+                f"({mbs.size}, {seqs.size}) (micro_batches x seq_lens)"
+            )
         cell = None
         exact = False
         if current is not None and total.size:
             mb, seq = (float(v) for v in current)
             if mb <= 0 or seq <= 0:
-                raise ValueError(f"current must be positive (micro_batch, seq_len), got "
-                                 f"{current}")
+                raise ValueError(f"current must be positive (micro_batch, seq_len), got {current}")
             i, j = _nearest(mbs, mb), _nearest(seqs, seq)
             cell, exact = (i, j), bool(mbs[i] == mb and seqs[j] == seq)
         self._start_data()
@@ -194,11 +203,12 @@ class FitMapChart(ChartBase):
 
     def _redraw(self) -> None:
         theme = self.theme
-        tr = QCoreApplication.translate
         rows, cols = self._grid.shape
-        self.image_item.setImage(_RGBA[self._grid] if self._grid.size else
-                                 np.zeros((1, 1, 4), dtype=np.ubyte),
-                                 levels=(0, 255), autoLevels=False)
+        self.image_item.setImage(
+            _RGBA[self._grid] if self._grid.size else np.zeros((1, 1, 4), dtype=np.ubyte),
+            levels=(0, 255),
+            autoLevels=False,
+        )
         self.image_item.setRect(0, 0, max(cols, 1), max(rows, 1))
 
         xs, ys = [], []
@@ -208,12 +218,14 @@ class FitMapChart(ChartBase):
         for i in range(1, rows):
             xs += [0, cols]
             ys += [i, i]
-        self._cell_lines.setData(xs, ys, connect="pairs",
-                                 pen=pg.mkPen(theme.background, width=theme.outline_px))
+        self._cell_lines.setData(
+            xs, ys, connect="pairs", pen=pg.mkPen(theme.background, width=theme.outline_px)
+        )
 
         fx, fy = _frontier_segments(self._grid == DOES_NOT_FIT)
-        self._frontier.setData(fx, fy, connect="pairs",
-                               pen=pg.mkPen(theme.foreground, width=theme.line_px))
+        self._frontier.setData(
+            fx, fy, connect="pairs", pen=pg.mkPen(theme.foreground, width=theme.line_px)
+        )
 
         if self._current is not None:
             i, j = self._current
@@ -221,18 +233,23 @@ class FitMapChart(ChartBase):
             inner = _cell_outline(i, j, 0.04 + 0.03 * theme.line_px / 2)
             style = Qt.PenStyle.SolidLine if self._current_exact else Qt.PenStyle.DashLine
             self.current_marker.setData(
-                *outer, pen=pg.mkPen(theme.foreground, width=theme.line_px + 1, style=style))
+                *outer, pen=pg.mkPen(theme.foreground, width=theme.line_px + 1, style=style)
+            )
             self._current_inner.setData(
-                *inner, pen=pg.mkPen(theme.background, width=theme.line_px / 2 + 0.5))
+                *inner, pen=pg.mkPen(theme.background, width=theme.line_px / 2 + 0.5)
+            )
         else:
             self.current_marker.setData([], [])
             self._current_inner.setData([], [])
 
         self._draw_values()
 
-        self._set_axis_labels(tr(_CONTEXT, "sequence length (tokens)"),
-                              tr(_CONTEXT, "micro-batch (sequences)"),
-                              tr(_CONTEXT, "micro-batch"), "")
+        self._set_axis_labels(
+            QCoreApplication.translate("FitMapChart", "sequence length (tokens)"),
+            QCoreApplication.translate("FitMapChart", "micro-batch (sequences)"),
+            QCoreApplication.translate("FitMapChart", "micro-batch"),
+            "",
+        )
 
         labels = verdict_labels()
         if getattr(self, "_swatch_theme", None) is not self.theme:  # only on theme change
@@ -240,13 +257,19 @@ class FitMapChart(ChartBase):
             self._style_legend_swatches()
         entries = [
             (self._legend_swatches[FITS], labels[FITS]),
-            (self._legend_swatches[TIGHT], tr(_CONTEXT, "tight (over {pct:.0f}%)").format(
-                pct=100 * TIGHT_FRACTION)),
+            (
+                self._legend_swatches[TIGHT],
+                QCoreApplication.translate("FitMapChart", "tight (over {pct:.0f}%)").format(
+                    pct=100 * TIGHT_FRACTION
+                ),
+            ),
             (self._legend_swatches[DOES_NOT_FIT], labels[DOES_NOT_FIT]),
         ]
         if self._capacity is None:
             entries = [(self._legend_swatches[UNKNOWN], labels[UNKNOWN])]
-        entries.append((self._legend_current, tr(_CONTEXT, "your plan")))
+        entries.append(
+            (self._legend_current, QCoreApplication.translate("FitMapChart", "your plan"))
+        )
         self._set_legend(entries if self._grid.size else [])
 
         self._frame()
@@ -255,18 +278,30 @@ class FitMapChart(ChartBase):
         rows, cols = self._grid.shape
         # Panning stops at the grid's edges: there is nothing beyond them.
         self.plot_item.vb.setLimits(xMin=0, xMax=max(cols, 1), yMin=0, yMax=max(rows, 1))
-        self.plot_item.vb.setRange(xRange=(0, max(cols, 1)), yRange=(0, max(rows, 1)),
-                                   padding=0)
+        self.plot_item.vb.setRange(xRange=(0, max(cols, 1)), yRange=(0, max(rows, 1)), padding=0)
         self._update_density()
 
     def _style_legend_swatches(self) -> None:
         # Dummy data: the legend only styles a PlotDataItem's symbol once it has points.
         for category, swatch in self._legend_swatches.items():
-            swatch.setData([0], [0], pen=None, symbol="s", symbolSize=16,
-                           symbolBrush=CATEGORY_COLORS[category], symbolPen=pg.mkPen(None))
-        self._legend_current.setData([0], [0], pen=None, symbol="s", symbolSize=16,
-                                     symbolBrush=None,
-                                     symbolPen=pg.mkPen(self.theme.foreground, width=3))
+            swatch.setData(
+                [0],
+                [0],
+                pen=None,
+                symbol="s",
+                symbolSize=16,
+                symbolBrush=CATEGORY_COLORS[category],
+                symbolPen=pg.mkPen(None),
+            )
+        self._legend_current.setData(
+            [0],
+            [0],
+            pen=None,
+            symbol="s",
+            symbolSize=16,
+            symbolBrush=None,
+            symbolPen=pg.mkPen(self.theme.foreground, width=3),
+        )
 
     def _draw_values(self) -> None:
         # Runs on every slider move: touch only what changed (a font or colour change
@@ -316,16 +351,23 @@ class FitMapChart(ChartBase):
             widest = max((tick_metrics.horizontalAdvance(t) for t in compact), default=0) + 8
         step = max(1, math.ceil(widest / cell_w)) if cell_w else 1
         self.plot_item.getAxis("bottom").setTicks(
-            [[(j + 0.5, text) for j, text in enumerate(texts) if j % step == 0], []])
+            [[(j + 0.5, text) for j, text in enumerate(texts) if j % step == 0], []]
+        )
         step = max(1, math.ceil((tick_metrics.height() + 2) / cell_h)) if cell_h else 1
         self.plot_item.getAxis("left").setTicks(
-            [[(i + 0.5, format_number(v)) for i, v in enumerate(self._micro_batches)
-              if i % step == 0], []])
+            [
+                [
+                    (i + 0.5, format_number(v))
+                    for i, v in enumerate(self._micro_batches)
+                    if i % step == 0
+                ],
+                [],
+            ]
+        )
 
         n = rows * cols if self._show_values else 0
         metrics = QFontMetrics(theme.font(theme.annotation_pt))
-        fits = (cell_w >= metrics.horizontalAdvance("000.0") + 4
-                and cell_h >= metrics.height() + 2)
+        fits = cell_w >= metrics.horizontalAdvance("000.0") + 4 and cell_h >= metrics.height() + 2
         for item in self._value_labels[:n]:
             item.setVisible(fits)
 
@@ -337,11 +379,15 @@ class FitMapChart(ChartBase):
         if not (0 <= i < rows and 0 <= j < cols):
             return None
         text = QCoreApplication.translate(
-            _CONTEXT, "micro-batch {mb}, seq {seq}: {size}").format(
-            mb=format_number(self._micro_batches[i]), seq=format_number(self._seq_lens[j]),
-            size=format_bytes(self._total[i, j], self.units))
+            "FitMapChart", "micro-batch {mb}, seq {seq}: {size}"
+        ).format(
+            mb=format_number(self._micro_batches[i]),
+            seq=format_number(self._seq_lens[j]),
+            size=format_bytes(self._total[i, j], self.units),
+        )
         category = int(self._grid[i, j])
         if category != UNKNOWN:
-            text = QCoreApplication.translate(_CONTEXT, "{cell} — {verdict}").format(
-                cell=text, verdict=verdict_labels()[category])
+            text = QCoreApplication.translate("FitMapChart", "{cell} — {verdict}").format(
+                cell=text, verdict=verdict_labels()[category]
+            )
         return text

@@ -83,26 +83,24 @@ def term_labels() -> dict[str, str]:
 
     The literal ``translate`` calls let ``pyside6-lupdate`` find the strings.
     """
-    tr = QCoreApplication.translate
     return {
-        "weights": tr("MemoryTerms", "weights"),
-        "gradients": tr("MemoryTerms", "gradients"),
-        "optimizer": tr("MemoryTerms", "optimizer states"),
-        "activations": tr("MemoryTerms", "activations"),
-        "logits": tr("MemoryTerms", "logits / loss"),
-        "kv_cache": tr("MemoryTerms", "KV cache"),
-        "overhead": tr("MemoryTerms", "overhead"),
+        "weights": QCoreApplication.translate("MemoryTerms", "weights"),
+        "gradients": QCoreApplication.translate("MemoryTerms", "gradients"),
+        "optimizer": QCoreApplication.translate("MemoryTerms", "optimizer states"),
+        "activations": QCoreApplication.translate("MemoryTerms", "activations"),
+        "logits": QCoreApplication.translate("MemoryTerms", "logits / loss"),
+        "kv_cache": QCoreApplication.translate("MemoryTerms", "KV cache"),
+        "overhead": QCoreApplication.translate("MemoryTerms", "overhead"),
     }
 
 
 def verdict_labels() -> dict[int, str]:
     """Human labels of the fit categories, translated at call time."""
-    tr = QCoreApplication.translate
     return {
-        FITS: tr("FitCategories", "fits"),
-        TIGHT: tr("FitCategories", "tight"),
-        DOES_NOT_FIT: tr("FitCategories", "does not fit"),
-        UNKNOWN: tr("FitCategories", "no GPU chosen"),
+        FITS: QCoreApplication.translate("FitCategories", "fits"),
+        TIGHT: QCoreApplication.translate("FitCategories", "tight"),
+        DOES_NOT_FIT: QCoreApplication.translate("FitCategories", "does not fit"),
+        UNKNOWN: QCoreApplication.translate("FitCategories", "no GPU chosen"),
     }
 
 

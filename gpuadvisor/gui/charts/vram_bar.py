@@ -87,14 +87,16 @@ class VramBreakdownChart(ChartBase):
             self.plot_item.addItem(line, ignoreBounds=True)
             self.reference_lines.append(line)
             label = self._add_edge_label("right")
-            label.setText(QCoreApplication.translate(_CONTEXT, "{size} GB cards").format(
-                size=gib))
+            label.setText(
+                QCoreApplication.translate("VramBreakdownChart", "{size} GB cards").format(size=gib)
+            )
             self._reference_labels.append(label)
 
         self.bar_items: dict[str, pg.BarGraphItem] = {}
         for term in TERMS:
-            item = pg.BarGraphItem(x=[0.0], height=[0.0], y0=[0.0], width=BAR_WIDTH,
-                                   brush=TERM_COLORS[term])
+            item = pg.BarGraphItem(
+                x=[0.0], height=[0.0], y0=[0.0], width=BAR_WIDTH, brush=TERM_COLORS[term]
+            )
             self.plot_item.addItem(item)
             self.bar_items[term] = item
 
@@ -151,9 +153,10 @@ class VramBreakdownChart(ChartBase):
                 raise ValueError(f"terms: values must be finite and >= 0, got {row}")
             checked.append(row)
         if labels is None:
-            tr = QCoreApplication.translate
-            labels = [tr(_CONTEXT, "plan")] + [
-                tr(_CONTEXT, "option {n}").format(n=i + 1) for i in range(1, len(checked))]
+            labels = [QCoreApplication.translate("VramBreakdownChart", "plan")] + [
+                QCoreApplication.translate("VramBreakdownChart", "option {n}").format(n=i + 1)
+                for i in range(1, len(checked))
+            ]
         if len(labels) != len(checked):
             raise ValueError(f"labels: {len(labels)} labels for {len(checked)} bars")
         self._start_data()
@@ -184,11 +187,18 @@ class VramBreakdownChart(ChartBase):
         labels = term_labels()
         for term, item in self.bar_items.items():
             heights = np.array([bar[term] for bar in self._bars]) / unit
-            item.setOpts(x=xs, height=heights, y0=bottoms.copy(), width=BAR_WIDTH,
-                         pen=outline, name=labels[term])
+            item.setOpts(
+                x=xs,
+                height=heights,
+                y0=bottoms.copy(),
+                width=BAR_WIDTH,
+                pen=outline,
+                name=labels[term],
+            )
             bottoms = bottoms + heights
-        self._set_legend([(self.bar_items[t], labels[t]) for t in TERMS
-                          if any(bar[t] > 0 for bar in self._bars)])
+        self._set_legend(
+            [(self.bar_items[t], labels[t]) for t in TERMS if any(bar[t] > 0 for bar in self._bars)]
+        )
 
         totals_bytes = [sum(bar.values()) for bar in self._bars]
         self._draw_totals(xs, totals_bytes)
@@ -199,7 +209,7 @@ class VramBreakdownChart(ChartBase):
             self.capacity_line.show()
             self.capacity_line.setPen(pg.mkPen(theme.foreground, width=theme.capacity_px))
             self.capacity_line.setValue(capacity / unit)
-            name = self._gpu_name or QCoreApplication.translate(_CONTEXT, "target GPU")
+            name = self._gpu_name or QCoreApplication.translate("VramBreakdownChart", "target GPU")
             label.setFont(theme.font(theme.annotation_pt, bold=True))
             label.setColor(theme.foreground)
             label.setText(f"{name} {compact_bytes(capacity, self.units)}")
@@ -211,11 +221,18 @@ class VramBreakdownChart(ChartBase):
         self._draw_verdict(totals_bytes[0] if totals_bytes else None)
 
         self.plot_item.getAxis("bottom").setTicks(
-            [[(float(i), label) for i, label in enumerate(self._labels)], []])
-        tr = QCoreApplication.translate
+            [[(float(i), label) for i, label in enumerate(self._labels)], []]
+        )
         self._set_axis_labels(
-            "", tr(_CONTEXT, "memory per GPU ({unit})").format(unit=self.units),
-            tr(_CONTEXT, "memory ({unit})").format(unit=self.units), self.units)
+            "",
+            QCoreApplication.translate("VramBreakdownChart", "memory per GPU ({unit})").format(
+                unit=self.units
+            ),
+            QCoreApplication.translate("VramBreakdownChart", "memory ({unit})").format(
+                unit=self.units
+            ),
+            self.units,
+        )
         self._frame()
 
     def _frame(self) -> None:
@@ -224,8 +241,9 @@ class VramBreakdownChart(ChartBase):
         heights = [sum(bar.values()) / unit for bar in self._bars]
         if self._capacity is not None:
             heights.append(self._capacity / unit)
-        top, _ = self._top_clear_of_badge(heights, self._verdict_item,
-                                          self.theme.annotation_pt, fallback=_TOP_MARGIN)
+        top, _ = self._top_clear_of_badge(
+            heights, self._verdict_item, self.theme.annotation_pt, fallback=_TOP_MARGIN
+        )
         self._place_reference_lines(top)
         # Bars take the left part; the right third stays free for the line labels.
         n = max(len(self._bars), 1)
@@ -251,18 +269,15 @@ class VramBreakdownChart(ChartBase):
     def _place_reference_lines(self, top: float) -> None:
         theme = self.theme
         unit = self.unit_bytes
-        pen = pg.mkPen(theme.reference_color, width=theme.reference_px,
-                       style=Qt.PenStyle.DashLine)
+        pen = pg.mkPen(theme.reference_color, width=theme.reference_px, style=Qt.PenStyle.DashLine)
         shown = [] if self._capacity is None else [self._capacity / unit]
         # Two labels need a label's height between their lines, in data units.
         height_px = self.plot_item.vb.height()
         label_px = QFontMetrics(theme.font(theme.annotation_pt)).height() + 2
-        gap = (label_px / height_px * top if height_px > 4 * label_px
-               else _MIN_LABEL_GAP * top)
+        gap = label_px / height_px * top if height_px > 4 * label_px else _MIN_LABEL_GAP * top
         for gib, line in zip(REFERENCE_CARD_GIB, self.reference_lines, strict=True):
             value = gib * GiB / unit
-            visible = (value < top - gap
-                       and all(abs(value - other) >= gap for other in shown))
+            visible = value < top - gap and all(abs(value - other) >= gap for other in shown)
             line.setPen(pen)
             line.setValue(value)
             line.setVisible(visible)
@@ -275,24 +290,30 @@ class VramBreakdownChart(ChartBase):
         self._place_edge_labels()
 
     def _draw_verdict(self, total: float | None) -> None:
-        tr = QCoreApplication.translate
         capacity = self._capacity
         if total is None:
             text, category = "", UNKNOWN
         elif capacity is None:
-            text = tr(_CONTEXT, "needs {total} per GPU").format(
-                total=format_bytes(total, self.units))
+            text = QCoreApplication.translate("VramBreakdownChart", "needs {total} per GPU").format(
+                total=format_bytes(total, self.units)
+            )
             category = UNKNOWN
         else:
             verdict = self._verdict or verdict_for(total, capacity)
             category = VERDICT_CATEGORY.get(verdict, UNKNOWN)
             headroom = format_bytes(abs(capacity - total), self.units)
             if category == FITS:
-                text = tr(_CONTEXT, "fits — {free} free").format(free=headroom)
+                text = QCoreApplication.translate(
+                    "VramBreakdownChart", "fits — {free} free"
+                ).format(free=headroom)
             elif category == TIGHT:
-                text = tr(_CONTEXT, "tight — {free} free").format(free=headroom)
+                text = QCoreApplication.translate(
+                    "VramBreakdownChart", "tight — {free} free"
+                ).format(free=headroom)
             elif category == DOES_NOT_FIT:
-                text = tr(_CONTEXT, "does not fit by {over}").format(over=headroom)
+                text = QCoreApplication.translate(
+                    "VramBreakdownChart", "does not fit by {over}"
+                ).format(over=headroom)
             else:
                 text = verdict
         self._verdict_text = text
@@ -317,15 +338,21 @@ class VramBreakdownChart(ChartBase):
                 if height > 0 and bottom <= y <= bottom + height:
                     share = 100.0 * bar[term] / total if total else 0.0
                     text = QCoreApplication.translate(
-                        _CONTEXT, "{term}: {size} ({share:.1f}%)").format(
-                        term=term_labels()[term], size=format_bytes(bar[term], self.units),
-                        share=share)
+                        "VramBreakdownChart", "{term}: {size} ({share:.1f}%)"
+                    ).format(
+                        term=term_labels()[term],
+                        size=format_bytes(bar[term], self.units),
+                        share=share,
+                    )
                     return f"{self._labels[index]}\n{text}" if len(self._bars) > 1 else text
                 bottom += height
         if self._capacity is not None and self.capacity_line.isVisible():
             span = self.plot_item.vb.viewRange()[1]
             if abs(y - self._capacity / self.unit_bytes) <= 0.02 * (span[1] - span[0]):
-                name = self._gpu_name or QCoreApplication.translate(_CONTEXT, "target GPU")
-                return QCoreApplication.translate(_CONTEXT, "{gpu}: {size}").format(
-                    gpu=name, size=format_bytes(self._capacity, self.units))
+                name = self._gpu_name or QCoreApplication.translate(
+                    "VramBreakdownChart", "target GPU"
+                )
+                return QCoreApplication.translate("VramBreakdownChart", "{gpu}: {size}").format(
+                    gpu=name, size=format_bytes(self._capacity, self.units)
+                )
         return None
