@@ -731,6 +731,15 @@ class PlanPage(QWidget):
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._fit_bottom_height()
+        self._size_inputs_column()
+
+    def _size_inputs_column(self) -> None:
+        # QSplitter shares space by size hints only once; give the inputs their preferred
+        # width (full GPU names) when the window is wide enough, the charts the rest.
+        total = self.splitter.width()
+        inputs = self.inputs_scroll.sizeHint().width()
+        if total > 2.5 * inputs and self.splitter.sizes()[0] < inputs:
+            self.splitter.setSizes([inputs, total - inputs])
 
     # ================================================================== page API
     @property
@@ -785,8 +794,12 @@ class _InputsScroll(QScrollArea):
                      super().minimumSizeHint().height())
 
     def sizeHint(self) -> QSize:
+        # Preferred width: room for a full GPU name ("NVIDIA GeForce RTX 4090 · 24 GB") in
+        # the combo boxes; the minimum stays the widest row so narrow windows still work.
         hint = self.minimumSizeHint()
-        return QSize(hint.width(), super().sizeHint().height())
+        sample = "Number of GPUs  NVIDIA GeForce RTX 4090 · 24 GB"
+        preferred = self.fontMetrics().horizontalAdvance(sample) + 110
+        return QSize(max(hint.width(), preferred), super().sizeHint().height())
 
 
 def _scroller(panel: QWidget, parent: QWidget) -> QScrollArea:
