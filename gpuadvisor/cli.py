@@ -348,11 +348,28 @@ def _gui(args: argparse.Namespace) -> int:
     return run(args)
 
 
+#: What a bare ``gpuadvisor`` shows in a terminal without a display: a typical hobbyist plan.
+HEADLESS_DEFAULT = ["estimate", "--model", "llama-3.1-8b", "--task", "qlora", "--gpu",
+                    "rtx-4090", "--checkpointing", "full"]
+
+
+def _bare_command() -> list[str]:
+    """A bare ``gpuadvisor`` opens the desktop app; without a display (a server, SSH, CI)
+    it says so in one line and shows a typical plan's estimate in the terminal instead."""
+    from .gui.app import display_problem  # plain Python: no Qt import
+
+    problem = display_problem()
+    if problem is None:
+        return ["gui"]
+    print(f"{problem}. Showing: gpuadvisor {' '.join(HEADLESS_DEFAULT)}", file=sys.stderr)
+    return list(HEADLESS_DEFAULT)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``gpuadvisor`` command."""
     argv = sys.argv[1:] if argv is None else argv
     if not argv:
-        argv = ["gui"]  # a bare `gpuadvisor` opens the desktop app
+        argv = _bare_command()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -99,14 +99,26 @@ def _env_without_display(**extra) -> dict:
 # -- entry points ------------------------------------------------------------------------------
 
 
-def test_no_display_is_one_line_and_exit_2_not_a_qt_abort(tmp_path):
+def test_gui_without_display_is_one_line_and_exit_2_not_a_qt_abort(tmp_path):
     env = _env_without_display(GPUADVISOR_CONFIG_DIR=str(tmp_path))
-    result = subprocess.run([sys.executable, "-m", "gpuadvisor"], capture_output=True,
+    result = subprocess.run([sys.executable, "-m", "gpuadvisor", "gui"], capture_output=True,
                             text=True, env=env, timeout=60, cwd=tmp_path)
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert lines == [gui_app.NO_DISPLAY_MESSAGE]
     assert "gpuadvisor estimate --help" in lines[0] and "--screenshot" in lines[0]
+
+
+def test_bare_command_without_display_falls_back_to_a_terminal_estimate(tmp_path):
+    env = _env_without_display(GPUADVISOR_CONFIG_DIR=str(tmp_path))
+    result = subprocess.run([sys.executable, "-m", "gpuadvisor"], capture_output=True,
+                            text=True, env=env, timeout=60, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(gui_app.NO_DISPLAY_MESSAGE)
+    # The fallback is the README's typical plan, QLoRA of Llama 3.1 8B on an RTX 4090.
+    assert "Llama 3.1 8B" in result.stdout and "RTX 4090" in result.stdout
+    assert "FITS" in result.stdout
 
 
 @pytest.mark.parametrize(("env", "platform", "ok"), [
