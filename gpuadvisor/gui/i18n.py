@@ -17,7 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QLocale, QTranslator
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
 LANGUAGES = {"en": "English", "zh_CN": "简体中文"}
 SOURCE_DIR = Path(__file__).resolve().parents[2] / "resources" / "i18n"
@@ -115,4 +115,10 @@ def install_language(setting: str) -> str:
         return "en"
     app.installTranslator(translator)
     _installed.append(translator)
+    # Qt's own texts (OK/Cancel, file dialogs) come from the catalogs PySide6 ships.
+    qt_catalogs = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+    base = QTranslator(app)
+    if base.load(f"qtbase_{language}", qt_catalogs):
+        app.installTranslator(base)
+        _installed.append(base)
     return language

@@ -32,6 +32,7 @@ from gpuadvisor.planfile import PLAN_SUFFIX, PlanFileError, load_plan, save_plan
 from gpuadvisor.settings import Settings, save_settings
 from gpuadvisor.state import PlanState
 
+from .i18n import LANGUAGES, resolve_language
 from .pages.coming import coming_pages
 from .pages.plan_page import PlanPage
 from .widgets.theme import presentation_palette, style_sheet
@@ -77,6 +78,8 @@ class MainWindow(QMainWindow):
         self._presentation = False
         self._was_maximized = False
         self._base_palette = QPalette(self.palette())
+        # Texts are translated as the window is built: a new language needs a restart.
+        self._language_in_effect = resolve_language(self.settings.language)
         self.plan_path: Path | None = None
         self.last_message: tuple[str, str, str] | None = None
 
@@ -188,6 +191,18 @@ class MainWindow(QMainWindow):
             group.addAction(action)
             units_menu.addAction(action)
             self.units_actions[units] = action
+        self.language_menu = view_menu.addMenu(self.tr("&Language"))
+        group = QActionGroup(self)
+        group.setExclusive(True)
+        self.language_actions = {}
+        # Each language by its own name, so whoever reads it can find theirs.
+        for language, text in (("system", self.tr("System")), *LANGUAGES.items()):
+            action = self._action(text, lambda _on=False, lang=language: self.set_language(lang),
+                                  checkable=True)
+            group.addAction(action)
+            self.language_menu.addAction(action)
+            self.language_actions[language] = action
+        self.language_actions[self.settings.language].setChecked(True)
         view_menu.addSeparator()
         self.page_actions = {}
         for index, name in enumerate(PAGES):
@@ -435,6 +450,24 @@ class MainWindow(QMainWindow):
         if self.plan_page.units != units:
             self.plan_page.set_units(units)
 
+    def set_language(self, language: str) -> None:
+        """Choose the language (``system``, ``en`` or ``zh_CN``) used from the next start.
+
+        The window's texts are translated when it is built, so the choice is stored in the
+        settings (saved on close) and the user is told that it applies after a restart.
+        """
+        self.language_actions[language].setChecked(True)
+        if language == self.settings.language:
+            return
+        self.settings.language = language
+        name = (self.tr("the system language") if language == "system"
+                else LANGUAGES[language])
+        if resolve_language(language) == self._language_in_effect:
+            self.status_label.setText(self.tr("Language: {language}").format(language=name))
+            return
+        self.report("info", self.tr("Language"), self.tr(
+            "gpuadvisor will use {language} after a restart.").format(language=name))
+
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
         # Leaving full screen with the window manager's keys ends presentation mode too.
@@ -452,7 +485,7 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(QByteArray(base64.b64decode(geometry)))
 
     def save_settings(self) -> None:
-        """Write geometry, units and presentation mode (problems go to the status bar)."""
+        """Write geometry, units, language and presentation mode (problems go to the status bar)."""
         self.settings.window_geometry = base64.b64encode(
             bytes(self.saveGeometry().data())).decode("ascii")
         try:

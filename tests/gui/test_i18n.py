@@ -1,0 +1,235 @@
+"""Translations: the zh_CN catalog is complete and in step with the code, the window speaks
+the chosen language, and View → Language stores the choice for the next start."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QTimer
+
+from gpuadvisor.gui import i18n
+from gpuadvisor.gui.main_window import MainWindow
+from gpuadvisor.settings import Settings, load_settings
+
+pytestmark = pytest.mark.qt_log_ignore(
+    r"This plugin does not support (propagateSizeHints\(\)|raise\(\)|grabbing the keyboard)")
+
+ROOT = Path(__file__).resolve().parents[2]
+ZH_TS = ROOT / "resources" / "i18n" / "gpuadvisor_zh_CN.ts"
+GUI_SOURCES = sorted((ROOT / "gpuadvisor" / "gui").rglob("*.py"))
+
+#: ``{name}``, ``{pct:.0f}`` (str.format) and ``%1``, ``%L1``, ``%n`` (Qt's arg/numerus).
+PLACEHOLDER = re.compile(r"\{[^{}]*\}|%L?\d+|%n")
+#: A keyboard accelerator: "&File", "文件(&F)" (a doubled "&&" is a literal ampersand).
+ACCELERATOR = re.compile(r"(?<!&)&([^&\s])")
+
+
+def _messages(path: Path):
+    """(context, message element) for every message of a ``.ts`` file."""
+    root = ET.parse(path).getroot()
+    for context in root.iter("context"):
+        name = context.findtext("name")
+        for message in context.iter("message"):
+            yield name, message
+
+
+def _translations(message) -> list[str]:
+    """The translated text(s): one, or one per numerus form."""
+    translation = message.find("translation")
+    if translation is None:
+        return []
+    if message.get("numerus") == "yes":
+        return [form.text or "" for form in translation.iter("numerusform")]
+    return [translation.text or ""]
+
+
+def _lupdate() -> str | None:
+    exe = Path(sys.executable).with_name("pyside6-lupdate")
+    return str(exe) if exe.exists() else shutil.which("pyside6-lupdate")
+
+
+# -- the catalog ------------------------------------------------------------------------------
+
+
+def test_every_zh_cn_message_is_translated_and_keeps_its_placeholders():
+    problems = []
+    count = 0
+    for context, message in _messages(ZH_TS):
+        count += 1
+        source = message.findtext("source") or ""
+        where = f"{context}: {source!r}"
+        translation = message.find("translation")
+        kind = translation.get("type") if translation is not None else "missing"
+        if kind in ("unfinished", "vanished", "obsolete", "missing"):
+            problems.append(f"{where} is {kind}")
+            continue
+        texts = _translations(message)
+        if not texts or not all(t.strip() for t in texts):
+            problems.append(f"{where} has an empty translation")
+            continue
+        wanted = set(PLACEHOLDER.findall(source))
+        keys = {a.upper() for a in ACCELERATOR.findall(source)}
+        for text in texts:
+            if set(PLACEHOLDER.findall(text)) != wanted:
+                problems.append(f"{where}: placeholders {sorted(wanted)} became "
+                                f"{sorted(set(PLACEHOLDER.findall(text)))} in {text!r}")
+            if {a.upper() for a in ACCELERATOR.findall(text)} != keys:
+                problems.append(f"{where}: accelerator {sorted(keys)} lost in {text!r}")
+    assert count > 300
+    assert problems == []
+
+
+def test_the_catalog_covers_every_string_the_code_translates(tmp_path):
+    # Re-extract the strings from the code into a copy: a string added or changed in the code
+    # without a translation comes out "unfinished"; one removed from the code is dropped.
+    lupdate = _lupdate()
+    if lupdate is None:
+        pytest.skip("pyside6-lupdate not found (it ships with PySide6-Essentials)")
+    copy = tmp_path / ZH_TS.name
+    shutil.copyfile(ZH_TS, copy)
+    result = subprocess.run([lupdate, *map(str, GUI_SOURCES), "-ts", str(copy), "-no-obsolete"],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+    untranslated = [
+        f"{context}: {message.findtext('source')!r}"
+        for context, message in _messages(copy)
+        if message.find("translation").get("type") == "unfinished"
+    ]
+    assert untranslated == [], (
+        "strings in the code without a zh_CN translation: run pyside6-lupdate over "
+        "gpuadvisor/gui and translate them in resources/i18n/gpuadvisor_zh_CN.ts")
+    in_code = {(c, m.findtext("source")) for c, m in _messages(copy)}
+    in_catalog = {(c, m.findtext("source")) for c, m in _messages(ZH_TS)}
+    assert in_catalog - in_code == set(), "catalog entries the code no longer uses: rerun lupdate"
+
+
+# -- the window in a language ------------------------------------------------------------------
+
+
+@pytest.fixture
+def config_dir(tmp_path, monkeypatch):
+    folder = tmp_path / "config"
+    monkeypatch.setenv("GPUADVISOR_CONFIG_DIR", str(folder))
+    return folder
+
+
+@pytest.fixture
+def language(qapp, tmp_path, monkeypatch):
+    """``install_language`` with the compiled catalog cached under tmp_path; English after."""
+    cache = tmp_path / "i18n-cache"
+    monkeypatch.setattr(i18n, "_cache_dir", lambda: cache)
+    yield i18n.install_language
+    i18n.install_language("en")
+
+
+@pytest.fixture
+def make_window(qtbot, config_dir):
+    windows = []
+
+    def make(**kwargs):
+        kwargs.setdefault("interactive", False)
+        if "settings" not in kwargs:
+            kwargs["settings"], kwargs["settings_warning"] = load_settings()
+        window = MainWindow(**kwargs)
+        qtbot.addWidget(window)
+        window.resize(1400, 900)
+        window.show()
+        qtbot.waitExposed(window)
+        windows.append(window)
+        return window
+
+    yield make
+    for window in windows:
+        window.close()
+        active = [t for t in window.findChildren(QTimer) if t.isActive()]
+        assert active == [], "a timer outlived the test"
+
+
+def _nav(window) -> list[str]:
+    return [window.nav.item(i).text() for i in range(window.nav.count())]
+
+
+def _texts(window) -> dict[str, str]:
+    page = window.plan_page
+    return {
+        "menus": sorted(a.text() for a in window.menuBar().actions()),
+        "model": page.model_group.title(),
+        "task": page.task_combo.itemText(page.task_combo.findData("full")),
+        "chart": page.chart_titles["vramChart"].text(),
+        "time": page.time_panel.title(),
+        "levers": page.levers_panel.title(),
+        "coming": window.pages["rig"].button.text(),
+    }
+
+
+def test_the_window_speaks_chinese_and_english_again(make_window, language, tmp_path):
+    assert language("zh_CN") == "zh_CN"
+    assert (tmp_path / "i18n-cache" / "gpuadvisor_zh_CN.qm").is_file()
+    window = make_window(settings=Settings(language="zh_CN"), persist=False)
+    assert _nav(window) == ["本机", "实测", "规划", "对比"]
+    assert _texts(window) == {
+        "menus": ["帮助(&H)", "文件(&F)", "视图(&V)"], "model": "模型", "task": "全参微调",
+        "chart": "单卡显存", "time": "时间", "levers": "如何放得下", "coming": "前往规划页",
+    }
+    assert window.plan_page.banner.text().startswith("放得下：")
+    window.close()
+
+    assert language("en") == "en"
+    again = make_window(settings=Settings(language="en"), persist=False)
+    assert _nav(again) == ["Rig", "Probe", "Plan", "Compare"]
+    assert _texts(again) == {
+        "menus": ["&File", "&Help", "&View"], "model": "Model", "task": "Full fine-tune",
+        "chart": "Memory per GPU", "time": "Time", "levers": "Make it fit",
+        "coming": "Go to the Plan page",
+    }
+    assert again.plan_page.banner.text().startswith("Fits:")
+
+
+def test_a_missing_catalog_falls_back_to_english(make_window, language, monkeypatch, tmp_path):
+    monkeypatch.setattr(i18n, "ts_path", lambda lang: tmp_path / "nowhere.ts")
+    assert language("zh_CN") == "en"
+    window = make_window(settings=Settings(language="zh_CN"), persist=False)
+    assert _nav(window) == ["Rig", "Probe", "Plan", "Compare"]
+
+
+# -- View → Language ---------------------------------------------------------------------------
+
+
+def test_the_language_menu_stores_the_choice_for_the_next_start(make_window, config_dir):
+    window = make_window(settings=Settings(language="en"))
+    actions = window.language_actions
+    assert [a.text() for a in window.language_menu.actions()] == [
+        "System", "English", "简体中文"]
+    assert actions["en"].isChecked()
+
+    actions["zh_CN"].trigger()
+    assert window.settings.language == "zh_CN"
+    assert actions["zh_CN"].isChecked() and not actions["en"].isChecked()
+    kind, _title, text = window.last_message
+    assert kind == "info" and "简体中文" in text and "restart" in text
+    assert window.status_label.text() == text
+
+    # Back to the language in effect: nothing to restart for, a status line is enough.
+    window.last_message = None
+    actions["en"].trigger()
+    assert window.settings.language == "en" and window.last_message is None
+    assert window.status_label.text() == "Language: English"
+
+    actions["system"].trigger()
+    assert window.settings.language == "system"
+    actions["zh_CN"].trigger()
+    window.close()
+    saved = json.loads((config_dir / "settings.json").read_text(encoding="utf-8"))
+    assert saved["language"] == "zh_CN"
