@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QObject, QPointF, Qt
+from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
@@ -22,8 +22,13 @@ from .style import NORMAL, PRESENTATION, UNIT_BYTES, ChartTheme, check_units
 HOVER_RATE_LIMIT = 30
 #: Pixels between a badge in the plot's top-left corner and the view's edges.
 BADGE_MARGIN = 8
-#: The PlotItem grid cell under the bottom axis, where the legend goes.
-_LEGEND_ROW, _LEGEND_COLUMN = 4, 1
+#: The PlotItem grid row under the bottom axis, where the legend goes, spanning all the
+#: columns (left axis, plot, right axis).
+_LEGEND_ROW, _LEGEND_COLUMNS = 4, 3
+#: Legend geometry in pixels: a sample is 20 wide, then this spacing, then the label with
+#: this text margin on each side, then (between columns) the column gap.
+_LEGEND_SAMPLE_SPACING, _LEGEND_TEXT_MARGIN, _LEGEND_COLUMN_GAP = 6, 1, 18
+_LEGEND_ENTRY_EXTRA = 20 + _LEGEND_SAMPLE_SPACING + 2 * _LEGEND_TEXT_MARGIN + _LEGEND_COLUMN_GAP + 2
 
 
 class ChartBase(QWidget):
@@ -37,8 +42,8 @@ class ChartBase(QWidget):
     Attributes:
         plot_widget: the wrapped PlotWidget.
         plot_item: its PlotItem (axes, view box).
-        legend: the legend, laid out under the plot (as many columns as fit) so that it
-            never covers data nor takes the plot's width.
+        legend: the legend, laid out under the plot and its axis (as many columns as fit,
+            tight rows) so that it never covers data and takes as little height as it can.
     """
 
     def __init__(self, parent: QWidget | None = None, *, units: str = "GiB",
@@ -55,6 +60,8 @@ class ChartBase(QWidget):
         #: Widest tick label expected on the left axis; sizes the axis.
         self._left_tick_sample = "000.0"
         self._edge_labels: list[pg.TextItem] = []
+        #: A corner badge that edge labels must not run under (None: no check).
+        self._edge_badge: pg.TextItem | None = None
         self._axis_texts: tuple[str, tuple[str, ...]] = ("", ("",))  # bottom, left choices
 
         self.plot_widget = pg.PlotWidget(background=NORMAL.background, axisItems=axis_items)
@@ -65,7 +72,7 @@ class ChartBase(QWidget):
         layout.addWidget(self.plot_widget)
 
         self.legend = pg.LegendItem(frame=False)
-        self.plot_item.layout.addItem(self.legend, _LEGEND_ROW, _LEGEND_COLUMN)
+        self.plot_item.layout.addItem(self.legend, _LEGEND_ROW, 0, 1, _LEGEND_COLUMNS)
 
         # Parented to the view box (not its child group): positioned in pixels, so the
         # tooltip keeps its size and place while the user zooms.
@@ -222,13 +229,53 @@ class ChartBase(QWidget):
             inset = 6 * vb.viewPixelSize()[0]  # six pixels in from the edge
         except Exception:  # not laid out yet: no pixel size
             inset = 0.0
+        badge = self._edge_badge
+        keep_out = None
+        if badge is not None and badge.isVisible():
+            keep_out = QRectF(badge.pos(), badge.textItem.boundingRect().size())
         for item in self._edge_labels:
             if item.edge_value is None or item.edge_suppressed:
                 item.hide()
                 continue
-            item.setPos(x1 - inset if item.edge_side == "right" else x0 + inset,
-                        item.edge_value)
-            item.show()
+            x = x1 - inset if item.edge_side == "right" else x0 + inset
+            item.setPos(x, item.edge_value)
+            # A label the corner badge would cover is left out (a short, narrow plot): the
+            # badge is the headline, and the line still shows (its hover names it).
+            item.setVisible(keep_out is None
+                            or not keep_out.intersects(self._edge_label_rect(item, x)))
+
+    def _edge_label_rect(self, item: pg.TextItem, x: float) -> QRectF:
+        """Where an edge label at view x ``x`` lies, in view-box pixels."""
+        anchor = self.plot_item.vb.mapFromView(QPointF(x, item.edge_value))
+        size = item.textItem.boundingRect().size()
+        left = anchor.x() - size.width() if item.edge_side == "right" else anchor.x()
+        return QRectF(left, anchor.y() - size.height(), size.width(), size.height())
+
+    def _legend_entry_shown(self, item: object) -> bool:
+        """Whether a legend entry is shown now; charts hide those they label directly."""
+        return True
+
+    def _fit_badge(self, badge: pg.TextItem, *, bold: bool = True) -> None:
+        """Size a corner badge to the view box's width: the theme's badge font, smaller
+        (down to the axis-label size) when the text is wider than the plot, and wrapped onto
+        more lines when even that is too wide. A badge cut off at the plot's edge loses
+        its number, which is what it is there for."""
+        font = self._badge_font(bold=bold)
+        text_item = badge.textItem
+        text = text_item.toPlainText()
+        margin = text_item.document().documentMargin()
+        available = self.plot_item.vb.width() - badge.pos().x() - BADGE_MARGIN
+        if available > 0 and text:
+            floor = min(self._theme.label_pt, font.pointSize())
+            while (font.pointSize() > floor and QFontMetrics(font).horizontalAdvance(text)
+                   + 2 * margin + 2 > available):
+                font.setPointSize(font.pointSize() - 1)
+        badge.setFont(font)
+        wide = QFontMetrics(font).horizontalAdvance(text) + 2 * margin + 2
+        width = available if available > 0 and wide > available else -1
+        if text_item.textWidth() != width:
+            text_item.setTextWidth(width)
+            badge.updateTextPos()
 
     def _badge_font(self, *, bold: bool = True) -> QFont:
         """The corner badge's font: the theme's large size, smaller when the plot is short
@@ -305,14 +352,15 @@ class ChartBase(QWidget):
     def _layout_legend(self) -> None:
         theme = self._theme
         entries = self._legend_entries
+        entries = [(item, name) for item, name in entries if self._legend_entry_shown(item)]
         metrics = QFontMetrics(theme.font(theme.legend_pt))
-        # Each entry: sample (20 px) + spacing + text + a gap to the next column.
-        widths = [metrics.horizontalAdvance(name) + 44 for _, name in entries]
+        # Each entry: sample + spacing + text (and its margins) + the gap to the next column.
+        widths = [metrics.horizontalAdvance(name) + _LEGEND_ENTRY_EXTRA for _, name in entries]
         # The widget's width, not the view box's: the view box is narrowed by whatever the
         # legend claimed last time, which would keep a too-wide legend too wide.
+        # The legend spans the whole width (under the left axis too), not just the plot's.
         left, _, right, _ = self.plot_item.layout.getContentsMargins()
-        available = (self.plot_widget.width() - self.plot_item.getAxis("left").width()
-                     - left - right - 8)
+        available = self.plot_widget.width() - left - right - 8 + _LEGEND_COLUMN_GAP
         columns = 1
         for count in range(len(entries), 1, -1):  # as many columns as fit, rows filled first
             column_widths = [max(widths[k::count]) for k in range(count)]
@@ -332,9 +380,18 @@ class ChartBase(QWidget):
             self.legend.scene().removeItem(self.legend)
         self.legend = pg.LegendItem(frame=False, colCount=columns,
                                     labelTextSize=f"{theme.legend_pt}pt",
-                                    labelTextColor=theme.foreground, horSpacing=8)
+                                    labelTextColor=theme.foreground,
+                                    horSpacing=_LEGEND_SAMPLE_SPACING)
         for item, name in entries:
             self.legend.addItem(item, name)
+        # Tight rows: a label's default 4-pixel text margins make each row a third taller
+        # than its text, and at 16 pt three rows would take as much height as the plot.
+        for _, label in self.legend.items:
+            label.item.document().setDocumentMargin(_LEGEND_TEXT_MARGIN)
+            label.updateMin()
+        self.legend.layout.setContentsMargins(0, 0, 0, 0)
+        for column in range(1, 2 * columns - 1, 2):  # after each label but the last
+            self.legend.layout.setColumnSpacing(column, _LEGEND_COLUMN_GAP)
         # In a grid cell the legend would stretch to the cell and spread its rows apart;
         # pin it to its content's size.
         hint = self.legend.layout.effectiveSizeHint(Qt.SizeHint.PreferredSize)
@@ -343,7 +400,7 @@ class ChartBase(QWidget):
         # PlotItem past its widget and push the right edge of the chart out of sight.
         self.legend.setMinimumWidth(0)
         self.legend.setMaximumWidth(hint.width() + 8 if entries else 0)
-        layout.addItem(self.legend, _LEGEND_ROW, _LEGEND_COLUMN)
+        layout.addItem(self.legend, _LEGEND_ROW, 0, 1, _LEGEND_COLUMNS)
         layout.setAlignment(self.legend, Qt.AlignmentFlag.AlignHCenter)
         # LegendItem.updateSize() moved it to (0, 0); lay out now rather than on the next
         # event-loop pass, so that a grab() or export straight after set_data is right.

@@ -132,6 +132,8 @@ class MemoryCurveChart(ChartBase):
         # Over the curve, with a fill: the curve often runs through the label's spot.
         self.oom_label = self._add_edge_label("left")
         self.oom_label.fill = pg.mkBrush(255, 255, 255, 200)
+        # ...but under the markers: the star often sits on the line, right under the label.
+        self.oom_label.setZValue(17)
 
         self.curve = pg.PlotDataItem(symbol="o")
         self.curve.setZValue(10)
@@ -305,6 +307,13 @@ class MemoryCurveChart(ChartBase):
         )
         self._frame()
 
+    def _legend_entry_shown(self, item: object) -> bool:
+        # The out-of-memory line carries its own label ("out of memory above 24 GiB");
+        # a legend row repeating it would cost the plot a row of height.
+        if item is self._legend_oom:
+            return self.oom_label.edge_value is None or self.oom_label.edge_suppressed
+        return True
+
     def _style_legend_swatches(self) -> None:
         # The legend draws a PlotDataItem's symbol from its scatter, which is only styled
         # once the item has data: hence the dummy point.
@@ -394,7 +403,7 @@ class MemoryCurveChart(ChartBase):
         """
         if self._x.size == 0:
             return
-        self._fit_label.setFont(self._badge_font())  # its size depends on the plot's
+        self._fit_badge(self._fit_label)  # its size depends on the plot's
         ys = self._y_bytes / self.unit_bytes
         top = float(np.nanmax(ys))
         xs = np.log10(self._x) if self.log_x else self._x
@@ -418,8 +427,11 @@ class MemoryCurveChart(ChartBase):
             )
             top = max(top * 1.05, clear_top)
             # In a very short plot the line's label would sit on the badge; the legend
-            # still names the line.
-            self.oom_label.edge_suppressed = not roomy and self._fit_label.isVisible()
+            # names the line then (and only then: the label says more, in place).
+            suppressed = not roomy and self._fit_label.isVisible()
+            if suppressed != self.oom_label.edge_suppressed:
+                self.oom_label.edge_suppressed = suppressed
+                self._layout_legend()
         else:
             top *= 1.15
         lo, hi = float(np.min(xs[shown])), float(np.max(xs[shown]))

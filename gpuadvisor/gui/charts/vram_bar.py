@@ -113,6 +113,7 @@ class VramBreakdownChart(ChartBase):
         self._verdict_item.setPos(BADGE_MARGIN + 2, BADGE_MARGIN)
         self._verdict_item.setZValue(900)
         self._verdict_item.textItem.document().setDocumentMargin(8)
+        self._edge_badge = self._verdict_item
 
         self._apply_axis_style()
         self._redraw()
@@ -236,7 +237,7 @@ class VramBreakdownChart(ChartBase):
         self._frame()
 
     def _frame(self) -> None:
-        self._verdict_item.setFont(self._badge_font())  # its size depends on the plot's
+        self._fit_badge(self._verdict_item)  # its size depends on the plot's
         unit = self.unit_bytes
         heights = [sum(bar.values()) / unit for bar in self._bars]
         if self._capacity is not None:

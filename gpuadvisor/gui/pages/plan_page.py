@@ -721,10 +721,12 @@ class PlanPage(QWidget):
                                   (plan.micro_batch, plan.seq_len))
 
     def _fit_bottom_height(self) -> None:
-        # As tall as the time panel wants, but never more than a third of the page: on a
+        # As tall as the time panel wants, but never more than a third of the page (a
+        # quarter in presentation mode, where the charts are what the room looks at): on a
         # small screen the panels scroll and the charts keep their room.
         wanted = self.time_panel.sizeHint().height() + 6
-        height = max(120, min(wanted, self.height() // 3)) if self.height() > 0 else wanted
+        share = 4 if self._presentation else 3
+        height = max(120, min(wanted, self.height() // share)) if self.height() > 0 else wanted
         if self.bottom.height() != height:
             self.bottom.setFixedHeight(height)
 

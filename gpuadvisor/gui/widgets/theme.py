@@ -45,8 +45,8 @@ QListWidget#navigation::item:selected {{ background: {blue}; color: #FFFFFF; }}
 
 _PRESENTATION_EXTRA = """
 QWidget {{ font-size: 14pt; }}
-QWidget#planInputsBody, QWidget#planInputsBody QWidget {{ font-size: 12pt; }}
-QWidget#planInputsBody QGroupBox {{ font-size: 13pt; }}
+QWidget#planInputsBody, QWidget#planInputsBody QWidget {{ font-size: 14pt; }}
+QWidget#planInputsBody QGroupBox {{ font-size: 15pt; }}
 QMenuBar, QMenu, QStatusBar, QStatusBar QLabel {{ font-size: 14pt; }}
 QMainWindow, QScrollArea, QWidget#planInputsBody, QWidget#comingPage {{ background: #FFFFFF; }}
 QLabel, QCheckBox, QGroupBox, QRadioButton {{ color: #000000; }}

@@ -1,0 +1,109 @@
+"""Presentation mode on a 1080p projector, and the charts' badges and labels at small sizes:
+the plots keep their height, and nothing is cut off at a plot's edge or drawn over another.
+
+Assertions are on geometry (view-box sizes, item rectangles in view-box pixels), never on
+pixels.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest
+from PySide6.QtCore import QRectF, QTimer
+
+from gpuadvisor.gui.main_window import MainWindow
+from gpuadvisor.settings import Settings
+
+pytestmark = pytest.mark.qt_log_ignore(
+    r"This plugin does not support (propagateSizeHints\(\)|raise\(\)|grabbing the keyboard)")
+
+#: (width, height, presentation mode): the projector and the smallest supported window.
+SIZES = [(1920, 1080, True), (1280, 800, False), (1600, 1000, False)]
+
+
+@pytest.fixture(params=SIZES, ids=lambda p: f"{p[0]}x{p[1]}{'-presentation' * p[2]}")
+def shown(request, qtbot, tmp_path, monkeypatch):
+    """A window rendered like ``gui --screenshot --size WxH [--presentation]``."""
+    monkeypatch.setenv("GPUADVISOR_CONFIG_DIR", str(tmp_path / "config"))
+    width, height, presentation = request.param
+    window = MainWindow(settings=Settings(), persist=False, interactive=False)
+    qtbot.addWidget(window)
+    if presentation:
+        window.set_presentation(True, full_screen=False)
+    window.resize(width, height)
+    window.show()
+    qtbot.waitExposed(window)
+    window.flush()
+    qtbot.wait(10)
+    yield window, request.param
+    window.close()
+    assert [t for t in window.findChildren(QTimer) if t.isActive()] == []
+
+
+def _badges(page):
+    return {
+        "vram": page.vram_chart._verdict_item,
+        "micro-batch": page.mb_chart._fit_label,
+        "sequence": page.seq_chart._fit_label,
+    }
+
+
+def _badge_rect(badge) -> QRectF:
+    """The badge's box in its view box's pixels (it is anchored at its top-left corner)."""
+    return QRectF(badge.pos(), badge.textItem.boundingRect().size())
+
+
+@pytest.mark.parametrize("shown", [SIZES[0]], indirect=True, ids=["1920x1080-presentation"])
+def test_in_presentation_mode_at_1080p_the_plots_get_the_room(shown):
+    window, (_, height, presentation) = shown
+    assert presentation
+    page = window.plan_page
+    for chart in page.charts:
+        plot = chart.plot_item.vb.height()
+        # A fifth of the screen per plot (before: the legends took as much as the plot).
+        assert plot >= height / 5, f"{chart.objectName()}: plot only {plot:.0f} px tall"
+        # Legends in one or two rows of 16 pt text, never taller than half the plot.
+        assert chart.legend.height() <= plot / 2, chart.objectName()
+    # Time and levers give the charts most of the page.
+    assert page.bottom.height() <= page.height() / 4 + 1
+
+
+def test_badges_stay_inside_their_plot(shown):
+    window, _ = shown
+    page = window.plan_page
+    for name, badge in _badges(page).items():
+        assert badge.isVisible(), name
+        view = badge.parentItem()  # the view box: badges are placed in its pixels
+        box = QRectF(0, 0, view.width(), view.height())
+        rect = _badge_rect(badge)
+        assert box.contains(rect), f"{name} badge {rect} leaves its plot {box}"
+        # Still the whole text: wrapped or smaller, never elided.
+        if name != "vram":
+            assert badge.textItem.toPlainText()[-1].isdigit(), badge.textItem.toPlainText()
+
+
+def test_the_verdict_badge_covers_no_line_label(shown):
+    window, _ = shown
+    chart = window.plan_page.vram_chart
+    badge = _badge_rect(chart._verdict_item)
+    view = chart.plot_item.vb
+    for label in chart._edge_labels:
+        if not label.isVisible():
+            continue
+        # The label's anchor (its right or left bottom corner) in view-box pixels.
+        corner = view.mapFromView(label.pos())
+        size = label.textItem.boundingRect().size()
+        left = corner.x() - size.width() * label.anchor.x()
+        rect = QRectF(left, corner.y() - size.height(), size.width(), size.height())
+        assert not rect.intersects(badge), f"{label.textItem.toPlainText()!r} under the badge"
+
+
+def test_a_line_labelled_in_place_is_not_repeated_in_the_legend(shown):
+    window, _ = shown
+    for chart in (window.plan_page.mb_chart, window.plan_page.seq_chart):
+        names = [label.text for _, label in chart.legend.items]
+        labelled = chart.oom_label.isVisible()
+        assert ("out of memory" in names) != labelled, (chart.objectName(), names)
