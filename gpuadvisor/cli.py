@@ -1,4 +1,4 @@
-"""Command line: ``gpuadvisor estimate``, ``gpuadvisor catalog list|show|validate``, ``gui``.
+"""Command line: ``gpuadvisor estimate``, ``catalog list|show|validate``, ``detect``, ``gui``.
 
 Contract (DESIGN.md §3): ``--json`` prints one JSON object on stdout; otherwise a table for
 people. Bad input exits with status 2 and one line on stderr naming the bad field.
@@ -128,6 +128,18 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--json", action="store_true")
     val = cat_verbs.add_parser("validate", help="check a catalog file; exit 2 if it has problems")
     val.add_argument("path")
+
+    det = verbs.add_parser("detect", help="the GPUs and host of this machine (or a simulated rig)",
+                           description="Detect GPUs (NVML, sysfs, Apple) and the host.")
+    det.add_argument("--simulate", metavar="SPEC",
+                     help="a simulated rig instead of this machine: catalog ids like "
+                          "'2x rtx-3090', 'rtx-3090+rtx-3060-12gb', or a scenario "
+                          "(one-gpu, mixed, unsupported-fields, gpu-lost, no-gpu)")
+    det.add_argument("--data-dir", metavar="PATH", default=None,
+                     help="folder whose free disk space to report (default: current folder)")
+    det.add_argument("--no-torch", action="store_true",
+                     help="skip asking a subprocess whether torch works (faster)")
+    det.add_argument("--json", action="store_true", help="print one JSON object")
 
     gui = verbs.add_parser("gui", help="open the desktop app (the default with no arguments)",
                            description="Open the desktop app, or render it offscreen to a PNG.")
@@ -336,6 +348,22 @@ def _catalog_items(kind: str) -> list[dict]:
     raise InputError("catalog list --kind offers: the offers catalog is not available yet")
 
 
+def _detect(args: argparse.Namespace) -> int:
+    from .hardware import detect
+
+    try:
+        result = detect(args.simulate, data_dir=args.data_dir, probe_torch=not args.no_torch)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    if args.json:
+        print(json.dumps(result.to_json(), indent=2, default=_json_default))
+    else:
+        from .hardware.text import detection_text
+
+        print(detection_text(result))
+    return 0
+
+
 def _gui(args: argparse.Namespace) -> int:
     # Qt is imported only here: every other verb runs without PySide6 installed.
     try:
@@ -377,6 +405,8 @@ def main(argv: list[str] | None = None) -> int:
             return _estimate(args)
         if args.verb == "catalog":
             return _catalog(args)
+        if args.verb == "detect":
+            return _detect(args)
         if args.verb == "gui":
             return _gui(args)
         parser.print_help()
