@@ -158,6 +158,10 @@ def add_gui_arguments(parser: argparse.ArgumentParser) -> None:
                         help="window size for --screenshot (default 1600x1000)")
     parser.add_argument("--presentation", action="store_true",
                         help="start in presentation mode (large fonts, high contrast)")
+    parser.add_argument("--simulate", metavar="SPEC", default=None,
+                        help="show a demo rig instead of this machine: catalog ids like "
+                             "'2x rtx-3090', 'h100-sxm', or a scenario (one-gpu, mixed, "
+                             "unsupported-fields, gpu-lost, no-gpu)")
     parser.add_argument("--startup-probe", action="store_true", help=argparse.SUPPRESS)
 
 

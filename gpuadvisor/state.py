@@ -60,6 +60,9 @@ MAX_MICRO_BATCH_SEARCH = 1 << 16
 MAX_SEQ_SEARCH = 1 << 22
 """Upper bound of :meth:`PlanState.largest_fitting_seq` (4M tokens)."""
 
+DETECTED_PREFIX = "detected:"
+"""GPU ids of the cards detected in this machine (or the demo rig): ``detected:<index>``."""
+
 MAX_CONFIG_JSON_BYTES = 5 * 1024 * 1024
 """config.json files larger than this are refused unread (real ones are a few kB)."""
 
@@ -222,6 +225,7 @@ class PlanState:
 
     changed = Signal(object)
     error = Signal(str, str)
+    detected_changed = Signal()
 
     def __init__(
         self,
@@ -252,6 +256,8 @@ class PlanState:
         gpu_id = DEFAULT_GPU_ID if DEFAULT_GPU_ID in self._gpus else None
         model = self._models[preset]
         self._snap = _Snapshot(model, preset, plan_for_model(DEFAULT_PLAN, model), gpu_id)
+        self._detected: dict[str, Any] = {}  # detected id -> GpuInfo
+        self._detected_specs: dict[str, GpuSpec] = {}
         self._estimate = self._compute(self._snap)
         self._levers: list[Lever] | None = None
 
@@ -288,9 +294,95 @@ class PlanState:
 
     @property
     def gpu(self) -> GpuSpec | None:
-        """The GPU, or None when none is chosen."""
-        gpu_id = self._snap.gpu_id
-        return None if gpu_id is None else self._gpus[gpu_id]
+        """The GPU, or None when none is chosen (a detected card's spec for ``detected:``)."""
+        return self._spec_for(self._snap.gpu_id)
+
+    def _spec_for(self, gpu_id: str | None) -> GpuSpec | None:
+        if gpu_id is None:
+            return None
+        if gpu_id in self._detected_specs:
+            return self._detected_specs[gpu_id]
+        return self._gpus[gpu_id]
+
+    @property
+    def detected_gpus(self) -> Mapping[str, Any]:
+        """Detected training cards usable as targets: ``detected:<index>`` -> GpuInfo."""
+        return MappingProxyType(dict(self._detected))
+
+    @property
+    def detected_gpu(self):
+        """The detected card (GpuInfo) the plan targets, or None for a catalog GPU."""
+        return self._detected.get(self._snap.gpu_id or "")
+
+    def detected_spec(self, gpu_id: str) -> GpuSpec | None:
+        """The spec used for a detected card (driver memory; catalog or reference peaks)."""
+        return self._detected_specs.get(gpu_id)
+
+    def set_detected(self, gpus) -> bool:
+        """Offer the cards of this machine (or a demo rig) as target GPUs.
+
+        Each training card whose memory is known becomes ``detected:<index>``. Its fit uses
+        the memory the driver reports (total; free is shown alongside by the views); its
+        time uses the matched catalog entry's peaks, or the reference GPU's peaks for an
+        unmatched card (``detected_spec(...).notes`` says so). When the plan still targets
+        the default GPU or a previously detected card, it switches to the smallest detected
+        card (multi-GPU plans size for it); with no card left it goes back to the default.
+
+        Args:
+            gpus: ``GpuInfo`` records (lost and integrated cards are skipped).
+
+        Returns:
+            True when the state is consistent (``changed`` emitted if the target changed).
+        """
+        old_ids = set(self._detected)
+        detected: dict[str, Any] = {}
+        specs: dict[str, GpuSpec] = {}
+        for info in gpus:
+            if not info.is_training_gpu or not info.memory_total_bytes:
+                continue
+            spec = self._spec_for_detected(info)
+            if spec is not None:
+                key = f"{DETECTED_PREFIX}{info.index}"
+                detected[key], specs[key] = info, spec
+        self._detected, self._detected_specs = detected, specs
+        self._levers = None
+        self.detected_changed.emit()
+        current = self._snap.gpu_id
+        # As hardware.smallest_card (not imported: it pulls in the NVML module's chain).
+        smallest = min(detected.values(), key=lambda g: (g.memory_total_bytes, g.index),
+                       default=None)
+        if current == DEFAULT_GPU_ID or current in old_ids:
+            if smallest is not None:
+                target = f"{DETECTED_PREFIX}{smallest.index}"
+            else:
+                target = DEFAULT_GPU_ID if DEFAULT_GPU_ID in self._gpus else None
+            if target != current or current in old_ids:
+                # Same id, new card behind it: recompute even when the snapshot is equal.
+                snap = replace(self._snap, gpu_id=target)
+                try:
+                    result = self._compute(snap)
+                except (ArithmeticError, ValueError) as exc:
+                    self.error.emit("gpu", str(exc))
+                    return False
+                self._install(snap, result)
+        return True
+
+    def _spec_for_detected(self, info) -> GpuSpec | None:
+        memory_gib = info.memory_total_bytes / 1024**3
+        base = self._gpus.get(info.catalog_id) if info.catalog_id else None
+        key = f"detected-{info.index}"
+        try:
+            if base is not None:
+                # The catalog's id: time assumptions then cite "catalog: <id>".
+                return replace(base, memory_gib=memory_gib)
+            reference = self._reference_gpu
+            if reference is None:
+                return None
+            return replace(reference, id=key, name=info.name, memory_gib=memory_gib,
+                           aliases=(), notes=f"unmatched: memory from the driver; time uses "
+                           f"the {reference.name} peak as a stand-in")
+        except (TypeError, ValueError):
+            return None
 
     @property
     def gpu_id(self) -> str | None:
@@ -416,7 +508,7 @@ class PlanState:
 
     def set_gpu(self, gpu_id: str | None) -> bool:
         """Choose a catalog GPU, or None for memory only (time on the reference GPU)."""
-        if gpu_id is not None and gpu_id not in self._gpus:
+        if gpu_id is not None and gpu_id not in self._gpus and gpu_id not in self._detected:
             self.error.emit("gpu", f"unknown GPU {gpu_id!r}{did_you_mean(str(gpu_id), self._gpus)}")
             return False
         return self._commit(replace(self._snap, gpu_id=gpu_id), "gpu")
@@ -449,7 +541,7 @@ class PlanState:
 
     # ------------------------------------------------------------------ commit
     def _compute(self, snap: _Snapshot) -> Estimate:
-        gpu = None if snap.gpu_id is None else self._gpus[snap.gpu_id]
+        gpu = self._spec_for(snap.gpu_id)
         return estimate(snap.model, snap.plan, gpu, snap.assumptions,
                         reference_gpu=self._reference_gpu)
 
@@ -553,9 +645,15 @@ class PlanState:
             "app": APP_ID,
             "model": model,
             "plan": snap.plan.to_dict(),
-            "gpu": snap.gpu_id,
+            "gpu": self._file_gpu_id(snap.gpu_id),
             "assumptions": dict(snap.overrides),
         }
+
+    def _file_gpu_id(self, gpu_id: str | None) -> str | None:
+        """Plan files name catalog GPUs: a detected card is saved as its catalog match."""
+        if gpu_id in self._detected:
+            return self._detected[gpu_id].catalog_id
+        return gpu_id
 
     def from_dict(self, data: dict) -> None:
         """Replace the whole state with plan-file data and emit ``changed``.
@@ -579,6 +677,7 @@ __all__ = [
     "DEFAULT_GPU_ID",
     "DEFAULT_MODEL_ID",
     "DEFAULT_PLAN",
+    "DETECTED_PREFIX",
     "PlanFileError",
     "PlanState",
     "couple_plan_changes",

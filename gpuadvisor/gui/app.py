@@ -81,7 +81,7 @@ def run(args) -> int:
 
     Args:
         args: the ``gui`` verb's parsed flags (``screenshot``, ``page``, ``plan``, ``size``,
-            ``presentation``, ``startup_probe``).
+            ``presentation``, ``simulate``, ``startup_probe``).
     """
     if getattr(args, "screenshot", None) and not os.environ.get("QT_QPA_PLATFORM"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
@@ -133,11 +133,20 @@ def _run(app, args) -> int:
     settings, warning = load_settings()
     _install_language(settings.language)
     screenshot = getattr(args, "screenshot", None)
+    simulate = getattr(args, "simulate", None)
+    if simulate is not None:
+        from gpuadvisor.hardware import SimulatedBackend
+
+        try:
+            SimulatedBackend(simulate).close()
+        except ValueError as exc:
+            _say(f"gpuadvisor gui: --simulate: {exc}")
+            return EXIT_NO_DISPLAY
     # The window appears first and the charts follow (pyqtgraph takes half a second to
     # import); a screenshot needs them at once.
     window = MainWindow(settings=settings, settings_warning=warning,
                         persist=not screenshot, interactive=not screenshot,
-                        defer_charts=not screenshot)
+                        defer_charts=not screenshot, simulate=simulate, detect=True)
     if getattr(args, "presentation", False):
         window.set_presentation(True, full_screen=not screenshot)
     if getattr(args, "page", None):
@@ -170,6 +179,10 @@ def _screenshot(app, window, path: str, size) -> int:
     window.resize(width, height)
     window.show()
     window.flush()
+    if window.current_page() == "rig":
+        # A few readings, so that the live charts show lines rather than one point.
+        for _ in range(12):
+            window.rig_page.sample_now()
     # Twice: the first pass lays out and paints, which may ask for one more layout (lever
     # buttons that break onto two lines when narrow).
     app.processEvents()

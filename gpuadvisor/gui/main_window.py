@@ -35,6 +35,7 @@ from gpuadvisor.state import PlanState
 from .i18n import LANGUAGES, resolve_language
 from .pages.coming import coming_pages
 from .pages.plan_page import PlanPage
+from .pages.rig_page import RigPage
 from .widgets.theme import presentation_palette, style_sheet
 
 PAGES = ("rig", "probe", "plan", "compare")
@@ -55,6 +56,8 @@ class MainWindow(QMainWindow):
     def __init__(self, state: PlanState | None = None, settings: Settings | None = None,
                  settings_warning: str | None = None, *, persist: bool = True,
                  interactive: bool = True, defer_charts: bool = False,
+                 simulate: str | None = None, detect: bool = False,
+                 rig_options: dict | None = None,
                  parent: QWidget | None = None) -> None:
         """Build the window.
 
@@ -65,10 +68,16 @@ class MainWindow(QMainWindow):
             persist: save the settings on close.
             interactive: show message boxes (False: status bar and ``last_message`` only).
             defer_charts: draw the Plan page's charts after the first paint (app start).
+            simulate: a demo rig (``--simulate SPEC``) for the Rig page instead of this machine.
+            detect: detect the rig at once (the Plan page then targets the detected card);
+                otherwise detection starts when the Rig page is first shown.
+            rig_options: extra arguments of the Rig page (tests: backend options, host).
             parent: Qt parent.
         """
         super().__init__(parent)
         self._defer_charts = defer_charts
+        self._simulate = simulate
+        self._rig_options = dict(rig_options or {})
         self.setObjectName("mainWindow")
         self.state = state if state is not None else PlanState()
         self.settings = settings if settings is not None else Settings()
@@ -88,6 +97,8 @@ class MainWindow(QMainWindow):
         self.statusBar().addWidget(self.status_label, 1)
         self._build_pages()
         self._build_menus()
+        if detect:
+            self.rig_page.refresh()
         self.setStyleSheet(style_sheet(presentation=False))
         self.resize(1440, 900)
         self._restore_geometry()
@@ -114,15 +125,19 @@ class MainWindow(QMainWindow):
         self.plan_page = PlanPage(self.state, units=self.settings.units,
                                   defer_charts=self._defer_charts)
         self.plan_page.status.connect(self.status_label.setText)
+        self.rig_page = RigPage(self.state, units=self.settings.units,
+                                simulate=self._simulate, **self._rig_options)
+        self.rig_page.status.connect(self.status_label.setText)
+        self.rig_page.first_shown.connect(self._on_rig_first_shown)
         coming = coming_pages()
         self.pages: dict[str, QWidget] = {
-            "rig": coming["rig"], "probe": coming["probe"], "plan": self.plan_page,
+            "rig": self.rig_page, "probe": coming["probe"], "plan": self.plan_page,
             "compare": coming["compare"],
         }
         titles = {"rig": self.tr("Rig"), "probe": self.tr("Probe"), "plan": self.tr("Plan"),
                   "compare": self.tr("Compare")}
         tips = {
-            "rig": self.tr("What is in this machine (coming soon)"),
+            "rig": self.tr("What is in this machine: GPUs, host, live readings"),
             "probe": self.tr("Measure this machine (coming soon)"),
             "plan": self.tr("Will it fit, how long, what to change"),
             "compare": self.tr("Your rig, buy, rent or cloud (coming soon)"),
@@ -239,8 +254,14 @@ class MainWindow(QMainWindow):
         return PAGES[self.stack.currentIndex()]
 
     def flush(self) -> None:
-        """Finish any pending redraw (before a screenshot)."""
+        """Finish any pending detection and redraw (before a screenshot)."""
+        if self.rig_page.busy:
+            self.rig_page.wait()
         self.plan_page.flush()
+
+    def _on_rig_first_shown(self) -> None:
+        if self.rig_page.result is None and not self.rig_page.busy:
+            self.rig_page.refresh()
 
     # ================================================================== messages
     def report(self, kind: str, title: str, text: str) -> None:
@@ -429,6 +450,7 @@ class MainWindow(QMainWindow):
                         else self._base_palette)
         self.setStyleSheet(style_sheet(presentation=enabled))
         self.plan_page.set_presentation(enabled)
+        self.rig_page.set_presentation(enabled)
         # The room goes to the charts: pages stay one shortcut away (Ctrl+1..4).
         self.nav.setVisible(not enabled)
         self._fit_nav_width()
@@ -449,6 +471,7 @@ class MainWindow(QMainWindow):
         self.units_actions[units].setChecked(True)
         if self.plan_page.units != units:
             self.plan_page.set_units(units)
+            self.rig_page.set_units(units)
 
     def set_language(self, language: str) -> None:
         """Choose the language (``system``, ``en`` or ``zh_CN``) used from the next start.
@@ -497,6 +520,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event) -> None:
         # Stop the page's timer and the state's callbacks before Qt deletes the widgets.
         self.plan_page.shutdown()
+        self.rig_page.shutdown()
         if self._listening:
             self._listening = False
             self.state.changed.disconnect(self._on_state_changed)

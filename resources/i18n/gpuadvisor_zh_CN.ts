@@ -162,6 +162,24 @@
     </message>
 </context>
 <context>
+    <name>GpuTile</name>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="323"/>
+        <source>integrated</source>
+        <translation>集成显卡</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="324"/>
+        <source>GPU {index}: {name}</source>
+        <translation>GPU {index}：{name}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="326"/>
+        <source>LOST</source>
+        <translation>已掉卡</translation>
+    </message>
+</context>
+<context>
     <name>Labels</name>
     <message>
         <location filename="../../gpuadvisor/gui/widgets/labels.py" line="15"/>
@@ -543,144 +561,183 @@
     </message>
 </context>
 <context>
+    <name>LiveChart</name>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/live.py" line="43"/>
+        <source>temperature</source>
+        <extracomment>Samples kept: two minutes at 2 Hz. Series keys, in legend order.</extracomment>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/live.py" line="44"/>
+        <source>SM clock</source>
+        <translation>SM 频率</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/live.py" line="45"/>
+        <source>power</source>
+        <translation>功耗</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/live.py" line="46"/>
+        <source>utilization</source>
+        <translation>利用率</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/live.py" line="103"/>
+        <source>seconds</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/live.py" line="104"/>
+        <source>% of limit</source>
+        <translation>占上限 %</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/live.py" line="128"/>
+        <source>n/a</source>
+        <translation>不适用</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="122"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="137"/>
         <source>Rig</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="122"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="137"/>
         <source>Probe</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="122"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="137"/>
         <source>Plan</source>
         <translation>规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="123"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="138"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="125"/>
-        <source>What is in this machine (coming soon)</source>
-        <translation>本机有哪些硬件（即将推出）</translation>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="140"/>
+        <source>What is in this machine: GPUs, host, live readings</source>
+        <translation>本机有什么：GPU、主机、实时读数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="126"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="141"/>
         <source>Measure this machine (coming soon)</source>
         <translation>实测本机性能（即将推出）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="127"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="142"/>
         <source>Will it fit, how long, what to change</source>
         <translation>放不放得下、要多久、该改什么</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="128"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="143"/>
         <source>Your rig, buy, rent or cloud (coming soon)</source>
         <translation>本机、购买、租用还是上云（即将推出）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="151"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="166"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="152"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="167"/>
         <source>&amp;Open plan…</source>
         <translation>打开方案(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="154"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="169"/>
         <source>&amp;Save plan…</source>
         <translation>保存方案(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="156"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="171"/>
         <source>Save plan &amp;as…</source>
         <translation>方案另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="159"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="174"/>
         <source>Recent plans</source>
         <translation>最近的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="163"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="178"/>
         <source>&amp;Export page as PNG…</source>
         <translation>将页面导出为 PNG(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="165"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="180"/>
         <source>&amp;Copy summary as Markdown</source>
         <translation>复制 Markdown 摘要(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="170"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="185"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="176"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="191"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="178"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="193"/>
         <source>&amp;Presentation mode</source>
         <translation>演示模式(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="181"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="196"/>
         <source>Full screen, large fonts, thick chart lines, high contrast: for projectors</source>
         <translation>全屏、大字体、粗图线、高对比度：适合投影</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="183"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="198"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="187"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="202"/>
         <source>GiB (binary, 1024³ bytes)</source>
         <translation>GiB（二进制，1024³ 字节）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="188"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="203"/>
         <source>GB (decimal, 1000³ bytes)</source>
         <translation>GB（十进制，1000³ 字节）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="194"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="209"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="199"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="214"/>
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="215"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="230"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="216"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="231"/>
         <source>&amp;About gpuadvisor</source>
         <translation>关于 gpuadvisor(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="269"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="290"/>
         <source>Settings were reset</source>
         <translation>设置已重置</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="277"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="298"/>
         <source>gpuadvisor {version}
 
 Can my GPU train this model, how long will it take, and what should I change? Estimates of memory per GPU and training time, with every assumption shown.
@@ -693,117 +750,117 @@ Python {python} · Qt {qt} · PySide6 {pyside}</source>
 Python {python} · Qt {qt} · PySide6 {pyside}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="282"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="303"/>
         <source>About gpuadvisor</source>
         <translation>关于 gpuadvisor</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="288"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="309"/>
         <source>Open plan</source>
         <translation>打开方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="289"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="310"/>
         <source>gpuadvisor plans (*{suffix});;All files (*)</source>
         <translation>gpuadvisor 方案 (*{suffix});;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="297"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="318"/>
         <source>Save plan</source>
         <translation>保存方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="298"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="319"/>
         <source>gpuadvisor plans (*{suffix})</source>
         <translation>gpuadvisor 方案 (*{suffix})</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="304"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="325"/>
         <source>Export page as PNG</source>
         <translation>将页面导出为 PNG</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="306"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="327"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="326"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="347"/>
         <source>Cannot open plan</source>
         <translation>无法打开方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="333"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="354"/>
         <source>Opened {path}</source>
         <translation>已打开 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="355"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="376"/>
         <source>Cannot save plan</source>
         <translation>无法保存方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="362"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="383"/>
         <source>Saved {path}</source>
         <translation>已保存 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="372"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="393"/>
         <source>No recent plans</source>
         <translation>没有最近的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="376"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="397"/>
         <source>Clear list</source>
         <translation>清空列表</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="391"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="412"/>
         <source>Untitled plan</source>
         <translation>未命名方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="404"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="425"/>
         <source>Cannot export</source>
         <translation>无法导出</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="405"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="426"/>
         <source>Could not write {path}</source>
         <translation>无法写入 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="407"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="428"/>
         <source>Wrote {path}</source>
         <translation>已写入 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="414"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="435"/>
         <source>Summary copied to the clipboard as Markdown</source>
         <translation>已将 Markdown 摘要复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="463"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="486"/>
         <source>the system language</source>
         <translation>系统语言</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="466"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="489"/>
         <source>Language: {language}</source>
         <translation>语言：{language}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="468"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="491"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="469"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="492"/>
         <source>gpuadvisor will use {language} after a restart.</source>
         <translation>界面语言（{language}）将在重启 gpuadvisor 后生效。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="494"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="517"/>
         <source>Could not save settings: {error}</source>
         <translation>无法保存设置：{error}</translation>
     </message>
@@ -817,62 +874,62 @@ Python {python} · Qt {qt} · PySide6 {pyside}</translation>
         <translation>微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="265"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="267"/>
         <source>target GPU</source>
         <translation>目标 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="269"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="271"/>
         <source>out of memory above {size} ({gpu})</source>
         <translation>超过 {size} 显存不足（{gpu}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="287"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="289"/>
         <source>memory per GPU</source>
         <translation>单卡显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="288"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="290"/>
         <source>your plan</source>
         <translation>当前方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="289"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="291"/>
         <source>largest that fits</source>
         <translation>可容纳的最大值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="293"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="295"/>
         <source>out of memory</source>
         <translation>显存不足</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="298"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="300"/>
         <source>memory per GPU ({unit})</source>
         <translation>单卡显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="301"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="303"/>
         <source>memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="371"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="380"/>
         <source>largest {what} that fits: {value}</source>
         <translation>最大可容纳{what}：{value}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="378"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="387"/>
         <source>no {what} in this range fits</source>
         <translation>范围内{what}都放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="448"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="460"/>
         <source>{what} {value}: {size}</source>
         <translation>{what} {value}：{size}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="455"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="467"/>
         <source>{point} — {verdict}</source>
         <translation>{point} — {verdict}</translation>
     </message>
@@ -919,336 +976,711 @@ Python {python} · Qt {qt} · PySide6 {pyside}</translation>
 <context>
     <name>PlanPage</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="184"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="186"/>
         <source>Drawing charts…</source>
         <extracomment>Id of the model picker&apos;s entry for a model that is not a preset (config.json, custom). Id of the GPU picker&apos;s &quot;no GPU&quot; entry. Fit map grid: micro-batches (rows) and sequence lengths (columns). Plan fields whose widgets this page owns (error messages for other fields go to the top). A message for the window&apos;s status bar. The charts exist and show the plan (see ``defer_charts``).</extracomment>
         <translation>正在绘制图表…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="223"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="225"/>
         <source>micro-batch</source>
         <translation>微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="224"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="226"/>
         <source>sequence length</source>
         <translation>序列长度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="229"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="231"/>
         <source>Memory per GPU</source>
         <translation>单卡显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="231"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="233"/>
         <source>What fits: micro-batch × sequence length</source>
         <translation>可行范围：微批次 × 序列长度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="232"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="234"/>
         <source>Memory vs micro-batch</source>
         <translation>显存 vs 微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="233"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="235"/>
         <source>Memory vs sequence length</source>
         <translation>显存 vs 序列长度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="280"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="282"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="285"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="287"/>
         <source>Type to search presets</source>
         <translation>输入以搜索预设模型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="286"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="288"/>
         <source>Type part of a name (e.g. &quot;llama 8b&quot;) and press Enter, or pick from the list</source>
         <translation>输入名称的一部分（如 “llama 8b”）后按回车，或从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="290"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="292"/>
         <source>Open config.json…</source>
         <translation>打开 config.json…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="291"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="293"/>
         <source>Use a Hugging Face config.json from disk</source>
         <translation>使用本地的 Hugging Face config.json</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="292"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="294"/>
         <source>Custom…</source>
         <translation>自定义…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="293"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="295"/>
         <source>Type in architecture numbers</source>
         <translation>手动输入架构参数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="308"/>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="312"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="310"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="314"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="313"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="315"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="314"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="316"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="317"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="319"/>
         <source>Batch</source>
         <translation>批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="321"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="323"/>
         <source>Sequences per GPU per forward/backward pass</source>
         <translation>每张 GPU 每次前向/反向传播的序列数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="325"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="327"/>
         <source>Micro-batches per optimizer step</source>
         <translation>每个优化器步的微批次数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="327"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="329"/>
         <source>Tokens per sequence</source>
         <translation>每个序列的 token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="331"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="333"/>
         <source>Inference: tokens generated per sequence</source>
         <translation>推理：每个序列生成的 token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="336"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="338"/>
         <source>Micro-batch</source>
         <translation>微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="337"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="339"/>
         <source>Grad. accumulation</source>
         <translation>梯度累积</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="338"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="340"/>
         <source>Sequence length</source>
         <translation>序列长度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="339"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="341"/>
         <source>New tokens</source>
         <translation>生成 token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="343"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="345"/>
         <source>Memory savers</source>
         <translation>显存优化</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="352"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="354"/>
         <source>Checkpointing</source>
         <translation>梯度检查点</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="353"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="355"/>
         <source>Attention</source>
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="354"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="356"/>
         <source>Quantization</source>
         <translation>量化</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="355"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="357"/>
         <source>LoRA rank</source>
         <translation>LoRA 秩</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="356"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="358"/>
         <source>LoRA targets</source>
         <translation>LoRA 目标模块</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="357"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="359"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="360"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="362"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="362"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="364"/>
         <source>Type to search GPUs</source>
         <translation>输入以搜索 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="368"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="370"/>
         <source>Target GPU</source>
         <translation>目标 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="369"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="371"/>
         <source>Number of GPUs</source>
         <translation>GPU 数量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="370"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="372"/>
         <source>ZeRO / FSDP</source>
         <translation>ZeRO / FSDP</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="371"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="373"/>
         <source>CPU offload</source>
         <translation>CPU 卸载</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="374"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="376"/>
         <source>Data set</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="376"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="378"/>
         <source>Training tokens over all epochs, e.g. 2T, 300M</source>
         <translation>所有轮次合计的训练 token 数，如 2T、300M</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="378"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="380"/>
         <source>Samples per epoch, e.g. 52k</source>
         <translation>每轮的样本数，如 52k</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="383"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="385"/>
         <source>Tokens</source>
         <translation>token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="384"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="386"/>
         <source>or samples</source>
         <translation>或样本数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="385"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="387"/>
         <source>× epochs</source>
         <translation>× 轮数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="411"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="413"/>
         <source>same as compute (16-bit)</source>
         <translation>同计算精度（16 位）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="421"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="433"/>
         <source>No GPU (memory only)</source>
         <translation>不选 GPU（仅估算显存）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="434"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="444"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="462"/>
+        <source>n/a</source>
+        <translation>不适用</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="448"/>
+        <source>Demo rig: {name} (free {free} / total {total})</source>
+        <translation>演示配置：{name}（可用 {free} / 总计 {total}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="449"/>
+        <source>This machine: {name} (free {free} / total {total})</source>
+        <translation>本机：{name}（可用 {free} / 总计 {total}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="463"/>
+        <source>Checked on your {name} ({total} total, {free} free now)</source>
+        <translation>按你的 {name} 检查（总计 {total}，当前可用 {free}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="468"/>
+        <source>unmatched card: memory from the driver, time from the {reference} peak</source>
+        <translation>未匹配的显卡：显存取自驱动，时间按 {reference} 的峰值估算</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="477"/>
         <source>No preset matches &quot;{text}&quot;</source>
         <translation>没有与“{text}”匹配的预设模型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="439"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="482"/>
         <source>No GPU in the catalog matches &quot;{text}&quot;</source>
         <translation>目录中没有与“{text}”匹配的 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="483"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="526"/>
         <source>&quot;{text}&quot; is not a count: type a number like 2T, 1.5B, 300M or 52k</source>
         <translation>“{text}”不是有效的数量：请输入 2T、1.5B、300M 或 52k 这样的数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="506"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="549"/>
         <source>Applied: {lever}</source>
         <translation>已应用：{lever}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="512"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="555"/>
         <source>Open a Hugging Face config.json</source>
         <translation>打开 Hugging Face config.json</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="513"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="556"/>
         <source>Model config (*.json);;All files (*)</source>
         <translation>模型配置 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="589"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="632"/>
         <source>{name} (custom, {count})</source>
         <translation>{name}（自定义，{count}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="643"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="686"/>
         <source>{n} × {seq} tokens per optimizer step</source>
         <translation>每个优化器步 {n} × {seq} 个 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="655"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="698"/>
         <source>samples</source>
         <translation>样本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="655"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="698"/>
         <source>tokens</source>
         <translation>token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="660"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="703"/>
         <source>Not given: assuming {amount}. Fill in tokens, or samples × epochs.</source>
         <translation>未填写：假设为 {amount}。请填写 token 数，或样本数 × 轮数。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="663"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="706"/>
         <source>Training on {amount} in all.</source>
         <translation>共训练 {amount}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="668"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="711"/>
         <source>Inference: no data set.</source>
         <translation>推理：无需数据集。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="673"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="716"/>
         <source>{total} parameters</source>
         <translation>参数量 {total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="675"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="718"/>
         <source>{active} active</source>
         <translation>激活 {active}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="678"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="721"/>
         <source>{n} trainable ({share:.2f}%)</source>
         <translation>可训练 {n}（{share:.2f}%）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="681"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="724"/>
         <source>{layers} layers, hidden {hidden}, context {ctx}</source>
         <translation>{layers} 层，隐藏维度 {hidden}，上下文 {ctx}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="684"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="727"/>
         <source>one sample = {unit}</source>
         <translation>一个样本 = {unit}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="702"/>
+        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="748"/>
         <source>your plan</source>
         <translation>当前方案</translation>
+    </message>
+</context>
+<context>
+    <name>RigFields</name>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="128"/>
+        <source>n/a</source>
+        <extracomment>Under this name lupdate finds the literal (context, text) calls below. Catalog rigs offered in the demo picker besides the named scenarios. Warning codes shown as errors (red); the rest are warnings (amber).</extracomment>
+        <translation>不适用</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="134"/>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="134"/>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="149"/>
+        <source>{total} total · {free} free · {used} used</source>
+        <translation>总计 {total} · 可用 {free} · 已用 {used}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="153"/>
+        <source>(unified: shared with the CPU)</source>
+        <translation>（统一内存：与 CPU 共享）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="156"/>
+        <source>{n} SMs</source>
+        <translation>{n} 个 SM</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="158"/>
+        <source>{n} GPU cores</source>
+        <translation>{n} 个 GPU 核心</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="159"/>
+        <source>gen {gen} / {gen_max} · {width} / {width_max}</source>
+        <translation>第 {gen} / {gen_max} 代 · {width} / {width_max}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="162"/>
+        <source>{n} links active</source>
+        <translation>{n} 条链路活动</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="164"/>
+        <source>{draw} of {limit} limit (default {default})</source>
+        <translation>{draw}，上限 {limit}（默认 {default}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="167"/>
+        <source>{now} (slowdown at {limit})</source>
+        <translation>{now}（{limit} 时降频）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="169"/>
+        <source>{sm} of {sm_max} · {mem} of {mem_max}</source>
+        <translation>{sm} / 最高 {sm_max} · {mem} / 最高 {mem_max}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="172"/>
+        <source>GPU {gpu} · memory {mem}</source>
+        <translation>GPU {gpu} · 显存 {mem}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="174"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="176"/>
+        <source>{mode} · {errors} uncorrected errors</source>
+        <translation>{mode} · {errors} 个不可纠正错误</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="179"/>
+        <source>{name} (pid {pid}, {used})</source>
+        <translation>{name}（pid {pid}，{used}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="183"/>
+        <source>VRAM</source>
+        <translation>显存</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="184"/>
+        <source>Driver / CUDA</source>
+        <translation>驱动 / CUDA</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="186"/>
+        <source>Compute capability</source>
+        <translation>计算能力</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="187"/>
+        <source>PCIe now / max</source>
+        <translation>PCIe 当前 / 最高</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="188"/>
+        <source>NVLink</source>
+        <translation>NVLink</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="189"/>
+        <source>Power</source>
+        <translation>功耗</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="190"/>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="191"/>
+        <source>SM / memory clock</source>
+        <translation>SM / 显存频率</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="192"/>
+        <source>Utilization</source>
+        <translation>利用率</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="193"/>
+        <source>Throttle reasons</source>
+        <translation>降频原因</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="194"/>
+        <source>ECC</source>
+        <translation>ECC</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="195"/>
+        <source>MIG</source>
+        <translation>MIG</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="196"/>
+        <source>Processes</source>
+        <translation>进程</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="205"/>
+        <source>Unmatched — memory from the driver; no catalog peaks</source>
+        <translation>未匹配 — 显存取自驱动；无目录峰值</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="210"/>
+        <source>Catalog: {name} ({id}) · peak bf16 {bf16} / fp16 {fp16} / fp8 {fp8} TFLOPS · {bw} GB/s</source>
+        <translation>目录：{name}（{id}）· 峰值 bf16 {bf16} / fp16 {fp16} / fp8 {fp8} TFLOPS · {bw} GB/s</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="222"/>
+        <source>GPU usable</source>
+        <translation>GPU 可用</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="223"/>
+        <source>MPS usable</source>
+        <translation>MPS 可用</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="224"/>
+        <source>CPU only</source>
+        <translation>仅 CPU</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="227"/>
+        <source>not usable: {error}</source>
+        <translation>不可用：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="228"/>
+        <source>not installed</source>
+        <translation>未安装</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="230"/>
+        <source>not checked: {error}</source>
+        <translation>未检查：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="232"/>
+        <source>checking…</source>
+        <translation>检查中…</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="233"/>
+        <source>{model} ({cores} cores, {threads} threads)</source>
+        <translation>{model}（{cores} 核，{threads} 线程）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="236"/>
+        <source>{total} total, {available} available</source>
+        <translation>总计 {total}，可用 {available}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="238"/>
+        <source>{free} on {path}</source>
+        <translation>{path} 上可用 {free}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="241"/>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="242"/>
+        <source>RAM</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="243"/>
+        <source>Disk free</source>
+        <translation>磁盘可用</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="244"/>
+        <source>OS / Python</source>
+        <translation>系统 / Python</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="245"/>
+        <source>PyTorch</source>
+        <translation>PyTorch</translation>
+    </message>
+</context>
+<context>
+    <name>RigPage</name>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="432"/>
+        <source>Rig</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="436"/>
+        <source>Demo rig:</source>
+        <translation>演示配置：</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="439"/>
+        <source>Show a simulated rig instead of this machine (for demos on a laptop without a GPU)</source>
+        <translation>显示模拟配置而非本机（用于在没有 GPU 的笔记本上演示）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="445"/>
+        <source>or type a rig, e.g. 2x rtx-3090</source>
+        <translation>或输入配置，如 2x rtx-3090</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="446"/>
+        <source>Catalog ids joined by +, each with an optional count: rtx-3090+rtx-3060-12gb, 4x a100-sxm-80gb</source>
+        <translation>用 + 连接的目录 ID，每个可带数量：rtx-3090+rtx-3060-12gb、4x a100-sxm-80gb</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="450"/>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="451"/>
+        <source>Detect again</source>
+        <translation>重新检测</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="480"/>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="508"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="716"/>
+        <source>This machine</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="510"/>
+        <source>Demo: {name} — {description}</source>
+        <translation>演示：{name} — {description}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="513"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="519"/>
+        <source>Demo: {spec}</source>
+        <translation>演示：{spec}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="544"/>
+        <source>Detecting…</source>
+        <translation>正在检测…</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="672"/>
+        <source>Cannot show that rig: {error}</source>
+        <translation>无法显示该配置：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="674"/>
+        <source>Detection failed</source>
+        <translation>检测失败</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="695"/>
+        <source>Live reading failed: {error}</source>
+        <translation>实时读数失败：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="712"/>
+        <source>Linux sysfs (AMD/Intel)</source>
+        <translation>Linux sysfs（AMD/Intel）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="713"/>
+        <source>simulated</source>
+        <translation>模拟</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="714"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="715"/>
+        <source>Demo rig “{spec}”</source>
+        <translation>演示配置“{spec}”</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="717"/>
+        <source>{where} · backend: {backend} · {n} GPU(s)</source>
+        <translation>{where} · 后端：{backend} · {n} 个 GPU</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="721"/>
+        <source>Hint: {hint}</source>
+        <translation>提示：{hint}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="725"/>
+        <source>No GPU found. Plans use a catalog GPU; pick a Demo rig above to see what this page shows for one.</source>
+        <translation>未找到 GPU。规划将使用目录中的 GPU；在上方选择一个演示配置，看看本页会显示什么。</translation>
     </message>
 </context>
 <context>
@@ -1561,58 +1993,58 @@ Python {python} · Qt {qt} · PySide6 {pyside}</translation>
         <translation>{size} GB 显卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="156"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="157"/>
         <source>plan</source>
         <translation>方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="157"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="158"/>
         <source>option {n}</source>
         <translation>选项 {n}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="212"/>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="352"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="213"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="353"/>
         <source>target GPU</source>
         <translation>目标 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="228"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="229"/>
         <source>memory per GPU ({unit})</source>
         <translation>单卡显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="231"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="232"/>
         <source>memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="297"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="298"/>
         <source>needs {total} per GPU</source>
         <translation>单卡需 {total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="306"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="307"/>
         <source>fits — {free} free</source>
         <translation>放得下 — 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="310"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="311"/>
         <source>tight — {free} free</source>
         <translation>偏紧 — 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="314"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="315"/>
         <source>does not fit by {over}</source>
         <translation>放不下，差 {over}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="340"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="341"/>
         <source>{term}: {size} ({share:.1f}%)</source>
         <translation>{term}：{size}（{share:.1f}%）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="355"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="356"/>
         <source>{gpu}: {size}</source>
         <translation>{gpu}：{size}</translation>
     </message>

@@ -34,7 +34,8 @@ from PySide6.QtWidgets import (
 )
 
 from gpuadvisor.core import plan as P
-from gpuadvisor.core.units import format_count, parse_count
+from gpuadvisor.core.estimate import REFERENCE_GPU_ID
+from gpuadvisor.core.units import format_bytes, format_count, parse_count
 from gpuadvisor.gui.widgets import labels as L
 from gpuadvisor.gui.widgets.custom_model import CustomModelDialog
 from gpuadvisor.gui.widgets.fields import ErrorLabel, SearchComboBox, SequenceInput
@@ -129,6 +130,7 @@ class PlanPage(QWidget):
         self._connect_inputs()
         self.state.changed.connect(self._on_state_changed)
         self.state.error.connect(self._on_state_error)
+        self.state.detected_changed.connect(self._on_detected_changed)
         self._connected = True
         # Charts come after the first paint when deferred: the placeholder's first paint
         # starts this timer, which the page owns and stops on close.
@@ -417,15 +419,56 @@ class PlanPage(QWidget):
             [(mid, f"{m.name} ({format_count(m.params().total)})") for mid, m in models.items()],
             search={mid: f"{m.family} {m.kind}" for mid, m in models.items()},
         )
-        gpus = self.state.gpus
-        items = [(NO_GPU_ITEM, self.tr("No GPU (memory only)"))]
-        items += [(gid, f"{g.name} · {g.memory_gib:g} GB") for gid, g in gpus.items()]
-        self.gpu_combo.set_items(
-            items, search={gid: f"{g.vendor} {g.architecture}" for gid, g in gpus.items()})
+        self._fill_gpu_choices()
         for combo in self.findChildren(QComboBox):
             # The drop-down list shows whole names even where the box itself is narrow.
             view = combo.view()
             view.setMinimumWidth(view.sizeHintForColumn(0) + 2 * view.frameWidth() + 24)
+
+    def _fill_gpu_choices(self) -> None:
+        """Detected cards first ("This machine: ..."), then "No GPU", then the catalog."""
+        gpus = self.state.gpus
+        items = [(gid, self._detected_text(info))
+                 for gid, info in self.state.detected_gpus.items()]
+        items += [(NO_GPU_ITEM, self.tr("No GPU (memory only)"))]
+        items += [(gid, f"{g.name} · {g.memory_gib:g} GB") for gid, g in gpus.items()]
+        search = {gid: f"{g.vendor} {g.architecture}" for gid, g in gpus.items()}
+        search.update({gid: f"{info.vendor} {info.name} this machine detected"
+                       for gid, info in self.state.detected_gpus.items()})
+        with QSignalBlocker(self.gpu_combo):
+            self.gpu_combo.set_items(items, search=search)
+            self.gpu_combo.set_current_id(self.state.gpu_id or NO_GPU_ITEM)
+
+    def _detected_text(self, info) -> str:
+        free = format_bytes(info.memory_free_bytes, self._units) \
+            if info.memory_free_bytes is not None else self.tr("n/a")
+        args = {"name": info.name, "free": free,
+                "total": format_bytes(info.memory_total_bytes, self._units)}
+        if info.backend == "simulated":
+            return self.tr("Demo rig: {name} (free {free} / total {total})").format(**args)
+        return self.tr("This machine: {name} (free {free} / total {total})").format(**args)
+
+    def _on_detected_changed(self) -> None:
+        self._fill_gpu_choices()
+        self._redraw_timer.start()
+
+    def detected_note(self) -> str:
+        """Which memory the fit used when the target is a detected card ("" otherwise)."""
+        info = self.state.detected_gpu
+        if info is None:
+            return ""
+        units = self._units
+        free = format_bytes(info.memory_free_bytes, units) \
+            if info.memory_free_bytes is not None else self.tr("n/a")
+        note = self.tr("Checked on your {name} ({total} total, {free} free now)").format(
+            name=_short_gpu_name(info.name), total=format_bytes(info.memory_total_bytes, units),
+            free=free)
+        if info.catalog_id is None:
+            reference = self.state.gpus.get(REFERENCE_GPU_ID)
+            note += " · " + self.tr("unmatched card: memory from the driver, time from the "
+                                    "{reference} peak").format(
+                reference=reference.name if reference is not None else REFERENCE_GPU_ID)
+        return note
 
     # ================================================================== user edits
     def _connect_inputs(self) -> None:
@@ -687,6 +730,9 @@ class PlanPage(QWidget):
     def _draw_results(self, estimate) -> None:
         state = self.state
         self.banner.set_estimate(estimate, self._units)
+        note = self.detected_note()
+        if note:
+            self.banner.setText(f"{self.banner.text()}\n{note}")
         self._draw_charts(estimate)
         self.time_panel.set_estimate(estimate, self._units, state.assumption_overrides)
         self.levers_panel.set_levers(state.levers(), estimate, self._units)
@@ -753,6 +799,7 @@ class PlanPage(QWidget):
         self._units = units
         for chart in self.charts:
             chart.set_units(units)
+        self._fill_gpu_choices()
         self._redraw()
 
     def set_presentation(self, enabled: bool) -> None:
@@ -777,6 +824,7 @@ class PlanPage(QWidget):
             self._connected = False
             self.state.changed.disconnect(self._on_state_changed)
             self.state.error.disconnect(self._on_state_error)
+            self.state.detected_changed.disconnect(self._on_detected_changed)
 
     def closeEvent(self, event) -> None:
         self.shutdown()

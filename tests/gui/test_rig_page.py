@@ -1,0 +1,261 @@
+"""The Rig page: tiles per GPU for every simulated scenario and for (fake) NVML, n/a fields,
+warnings, the lost marker, the hint when there is no GPU, live charts that grow only while the
+page is shown, and demo rigs that become the Plan page's target GPU."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import sys
+
+import pytest
+from PySide6.QtCore import QTimer
+
+from gpuadvisor.gui.main_window import MainWindow
+from gpuadvisor.gui.pages.rig_page import RigPage
+from gpuadvisor.hardware import nvml
+from gpuadvisor.hardware.base import HostInfo
+from gpuadvisor.settings import Settings
+from gpuadvisor.state import PlanState
+from tests.fakes import fake_pynvml as F
+
+pytestmark = pytest.mark.qt_log_ignore(
+    r"This plugin does not support (propagateSizeHints\(\)|raise\(\)|grabbing the keyboard)")
+
+HOST = HostInfo(cpu_model="Test CPU", cpu_cores_physical=4, cpu_cores_logical=8,
+                ram_total_bytes=64 * 1024**3, os="Linux test", python_version="3.11.9",
+                torch_available=False, torch_error="No module named 'torch'")
+NO_ENV = nvml.Environment()
+
+
+@pytest.fixture(scope="module")
+def catalog_state():
+    # Catalogs load once; each test gets a fresh PlanState over the same dicts.
+    state = PlanState()
+    return dict(state.models), dict(state.gpus)
+
+
+@pytest.fixture
+def make_page(qtbot, catalog_state):
+    pages = []
+
+    def make(spec=None, *, options=None, state=None):
+        state = state or PlanState(*catalog_state)
+        page = RigPage(state, simulate=spec, host=HOST, backend_options=options)
+        qtbot.addWidget(page)
+        page.resize(1200, 900)
+        page.show()
+        qtbot.waitExposed(page)
+        with qtbot.waitSignal(page.detection_finished, timeout=10000):
+            page.refresh()
+        pages.append(page)
+        return page
+
+    yield make
+    for page in pages:
+        page.close()
+        assert not page.sample_timer.isActive(), "the sampling timer outlived the test"
+        assert page._pool.activeThreadCount() == 0
+
+
+def _tick(qtbot, page) -> None:
+    with qtbot.waitSignal(page.sampled, timeout=5000):
+        assert page.tick()
+
+
+def test_one_gpu_tile_shows_fields_catalog_peaks_and_host(make_page):
+    page = make_page("one-gpu")
+    assert len(page.tiles) == 1
+    text = page.tiles[0].text()
+    assert "GPU 0: NVIDIA GeForce RTX 4090" in text
+    assert "rtx-4090" in text and "peak bf16" in text and "GB/s" in text
+    assert "Driver / CUDA: 550.54.15 / 12.4" in text
+    assert "Compute capability: 8.9" in text
+    page_text = page.text()
+    assert "backend: simulated" in page_text and "1 GPU(s)" in page_text
+    assert "Test CPU (4 cores, 8 threads)" in page_text
+    assert "not usable: No module named 'torch'" in page_text
+
+
+def test_mixed_rig_is_two_tiles_each_with_its_own_memory(make_page):
+    page = make_page("mixed")
+    assert [t.gpu.catalog_id for t in page.tiles] == ["rtx-3090", "rtx-3060-12gb"]
+    assert "24.0 GiB total" in page.tiles[0].text()
+    assert "12.0 GiB total" in page.tiles[1].text()
+
+
+def test_unsupported_fields_read_n_a(make_page):
+    page = make_page("unsupported-fields")
+    text = page.tiles[0].text()
+    assert "Power: n/a of n/a limit (default n/a)" in text
+    assert "Utilization: GPU n/a · memory n/a" in text
+
+
+def test_a_gpu_lost_while_running_is_marked_lost_and_never_crashes(qtbot, make_page):
+    page = make_page("gpu-lost")
+    assert not page.tiles[1].badge.isVisibleTo(page)
+    _tick(qtbot, page)  # the second reading: the card is gone
+    lost = page.tiles[1]
+    assert lost.badge.isVisibleTo(page) and lost.badge.text() == "LOST"
+    assert "GPU is lost" in lost.text()
+    assert lost.warning_labels[0].property("severity") == "error"
+    before = page.tiles[0].chart.sample_count
+    _tick(qtbot, page)
+    assert page.tiles[0].chart.sample_count == before + 1
+    assert "LOST" in page.tiles[1].text()
+
+
+def test_no_gpu_says_so_and_keeps_the_default_plan_gpu(make_page):
+    page = make_page("no-gpu")
+    assert page.tiles == []
+    assert "No GPU found" in page.text() and "0 GPU(s)" in page.text()
+    assert page.state.gpu_id == "rtx-4090"
+
+
+def test_live_chart_grows_on_ticks_and_the_timer_stops_when_hidden(qtbot, make_page):
+    page = make_page("one-gpu")
+    chart = page.tiles[0].chart
+    start = chart.sample_count
+    assert page.sampling
+    _tick(qtbot, page)
+    _tick(qtbot, page)
+    assert chart.sample_count == start + 2
+    x, y = chart.curves["temperature"].getData()
+    assert len(x) == start + 2 and all(0 < v < 100 for v in y)
+    qtbot.waitUntil(lambda: chart.sample_count > start + 2, timeout=5000)  # the timer itself
+    page.hide()
+    assert not page.sampling
+    page.show()
+    assert page.sampling
+
+
+def test_a_bad_spec_is_shown_as_an_error_not_raised(qtbot, make_page):
+    page = make_page("one-gpu")
+    with qtbot.waitSignal(page.detection_failed, timeout=5000) as blocker:
+        page.spec_edit.setText("3x rtx-9999")
+        page.spec_edit.returnPressed.emit()
+    assert "rtx-9999" in blocker.args[0]
+    assert not page.error_label.isHidden() and "rtx-9999" in page.error_label.text()
+
+
+def test_a_stale_detection_is_dropped(qtbot, make_page):
+    page = make_page("one-gpu")
+    page._spec = "h100-sxm"
+    page.refresh()
+    page._spec = "mixed"
+    with qtbot.waitSignal(page.detection_finished, timeout=10000):
+        page.refresh()
+    page.wait()
+    assert [t.gpu.catalog_id for t in page.tiles] == ["rtx-3090", "rtx-3060-12gb"]
+
+
+# -- the fake NVML -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def fake_nvml(monkeypatch):
+    monkeypatch.setattr(nvml, "_session", {"module": None, "refs": 0})
+    monkeypatch.setattr(nvml, "deprecated_pynvml_hint", lambda *a, **k: None)
+
+    def install(devices, **options):
+        module = F.make_module(devices, **options)
+        monkeypatch.setitem(sys.modules, "pynvml", module)
+        return module
+
+    return install
+
+
+def _nvml_options(tmp_path):
+    return {"system": "Linux", "env": NO_ENV, "sysfs_root": tmp_path}
+
+
+def test_nvml_card_with_unsupported_power_and_a_narrow_link(qtbot, make_page, fake_nvml,
+                                                          tmp_path):
+    module = fake_nvml([F.rtx_3090(pcie_width_current=4, power_usage_mw=F.NA,
+                                   utilization=F.NA, throttle_mask=0x20)])
+    page = make_page(options=_nvml_options(tmp_path))
+    text = page.tiles[0].text()
+    assert "backend: NVIDIA NVML" in page.text()
+    assert "Power: n/a of 350 W limit" in text
+    assert "x4 / x16" in text and "PCIe link runs at x4" in text
+    assert "too hot" in text
+    assert page.tiles[0].warning_labels[0].property("severity") == "warning"
+    module.fake.lose(0)
+    _tick(qtbot, page)
+    assert "LOST" in page.tiles[0].text()
+
+
+def test_no_nvml_shows_the_one_hint(make_page, fake_nvml, tmp_path):
+    fake_nvml([], init_error=F.NVML_ERROR_LIBRARY_NOT_FOUND)
+    page = make_page(options=_nvml_options(tmp_path))
+    assert page.tiles == []
+    assert not page.hint_label.isHidden()
+    assert page.hint_label.text().startswith("Hint: ")
+    assert "driver" in page.hint_label.text().lower()
+
+
+# -- the Plan page follows the rig -------------------------------------------------------------
+
+
+@pytest.fixture
+def window(qtbot, tmp_path, monkeypatch):
+    monkeypatch.setenv("GPUADVISOR_CONFIG_DIR", str(tmp_path / "config"))
+    window = MainWindow(settings=Settings(), persist=False, interactive=False,
+                        simulate="mixed", rig_options={"host": HOST})
+    qtbot.addWidget(window)
+    window.resize(1400, 900)
+    window.show()
+    yield window
+    window.close()
+    assert [t for t in window.findChildren(QTimer) if t.isActive()] == []
+
+
+def test_demo_rig_becomes_the_plan_target_smallest_card_first(qtbot, window):
+    page, state = window.rig_page, window.state
+    with qtbot.waitSignal(page.detection_finished, timeout=10000):
+        window.show_page("rig")
+    assert state.gpu_id == "detected:1"  # the RTX 3060 12 GB: multi-GPU plans size for it
+    window.show_page("plan")
+    window.flush()
+    combo = window.plan_page.gpu_combo
+    assert combo.itemText(0).startswith("Demo rig: NVIDIA GeForce RTX 3090 (free ")
+    banner = window.plan_page.banner.text()
+    assert "Checked on your RTX 3060 (12.0 GiB total, " in banner and "free now)" in banner
+
+    window.show_page("rig")
+    index = page.demo_combo.findData("h100-sxm")
+    with qtbot.waitSignal(page.detection_finished, timeout=10000):
+        page.demo_combo.setCurrentIndex(index)
+        page.demo_combo.activated.emit(index)
+    assert state.gpu_id == "detected:0" and state.detected_gpu.catalog_id == "h100-sxm"
+    assert state.to_dict()["gpu"] == "h100-sxm"  # plan files name the catalog GPU
+    assert page.sampling
+    window.show_page("plan")
+    assert not page.sampling
+
+    with qtbot.waitSignal(page.detection_finished, timeout=10000):
+        page.set_demo_rig("no-gpu")
+    assert state.gpu_id == "rtx-4090"
+
+
+def test_a_user_choice_of_gpu_is_kept_when_the_rig_changes(qtbot, window):
+    page, state = window.rig_page, window.state
+    state.set_gpu("a100-sxm-80gb")
+    with qtbot.waitSignal(page.detection_finished, timeout=10000):
+        window.show_page("rig")
+    assert state.gpu_id == "a100-sxm-80gb"
+
+
+def test_an_unmatched_card_uses_driver_memory_and_says_where_time_comes_from(catalog_state):
+    from gpuadvisor.hardware import GpuInfo
+
+    state = PlanState(*catalog_state)
+    card = GpuInfo(index=0, name="NVIDIA Mystery 9000", vendor="nvidia", backend="nvml",
+                   memory_total_bytes=20 * 1024**3, memory_free_bytes=19 * 1024**3)
+    state.set_detected([card])
+    assert state.gpu_id == "detected:0"
+    assert state.capacity_bytes == pytest.approx(20 * 1024**3)
+    assert "unmatched" in state.gpu.notes
+    assert state.to_dict()["gpu"] is None
