@@ -339,8 +339,9 @@ def main(path: Path) -> int:
         ("CAL062", "full-recompute formula: checked in tests/test_memory.py"),
         ("CAL058-061", "tensor/sequence parallelism is not modelled"),
         ("CAL074-075", "these are the sources of the context and NCCL defaults"),
-        ("CAL085-087", "Stable Diffusion DreamBooth: activations of the UNet and the frozen "
-                       "VAE/text encoder are not modelled per sample"),
+        ("CAL085-087", "Stable Diffusion DreamBooth: the UNet's activations are measured per "
+                       "sample, but the frozen VAE and text encoder resident beside it and "
+                       "the script's prior-preservation batch are not modelled"),
     ):
         skipped.append((rid, why))
 
