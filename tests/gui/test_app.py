@@ -21,43 +21,13 @@ from PySide6.QtWidgets import QMessageBox
 from gpuadvisor import cli
 from gpuadvisor.gui import app as gui_app
 from gpuadvisor.gui.main_window import PAGES, MainWindow
-from gpuadvisor.settings import Settings, load_settings
+from gpuadvisor.settings import Settings
 from gpuadvisor.state import PlanState
 
 pytestmark = pytest.mark.qt_log_ignore(
     r"This plugin does not support (propagateSizeHints\(\)|raise\(\)|grabbing the keyboard)")
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def config_dir(tmp_path, monkeypatch):
-    folder = tmp_path / "config"
-    monkeypatch.setenv("GPUADVISOR_CONFIG_DIR", str(folder))
-    return folder
-
-
-@pytest.fixture
-def make_window(qtbot, config_dir):
-    windows = []
-
-    def make(**kwargs):
-        kwargs.setdefault("interactive", False)
-        if "settings" not in kwargs:
-            kwargs["settings"], kwargs["settings_warning"] = load_settings()
-        window = MainWindow(**kwargs)
-        qtbot.addWidget(window)
-        window.resize(1400, 900)
-        window.show()
-        qtbot.waitExposed(window)
-        windows.append(window)
-        return window
-
-    yield make
-    for window in windows:
-        window.close()
-        active = [t for t in window.findChildren(QTimer) if t.isActive()]
-        assert active == [], "a timer outlived the test"
 
 
 #: The plan every test starts from (the app's default).

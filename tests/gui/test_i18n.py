@@ -16,11 +16,9 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QTimer
 
 from gpuadvisor.gui import i18n
-from gpuadvisor.gui.main_window import MainWindow
-from gpuadvisor.settings import Settings, load_settings
+from gpuadvisor.settings import Settings
 
 pytestmark = pytest.mark.qt_log_ignore(
     r"This plugin does not support (propagateSizeHints\(\)|raise\(\)|grabbing the keyboard)")
@@ -119,42 +117,12 @@ def test_the_catalog_covers_every_string_the_code_translates(tmp_path):
 
 
 @pytest.fixture
-def config_dir(tmp_path, monkeypatch):
-    folder = tmp_path / "config"
-    monkeypatch.setenv("GPUADVISOR_CONFIG_DIR", str(folder))
-    return folder
-
-
-@pytest.fixture
 def language(qapp, tmp_path, monkeypatch):
     """``install_language`` with the compiled catalog cached under tmp_path; English after."""
     cache = tmp_path / "i18n-cache"
     monkeypatch.setattr(i18n, "_cache_dir", lambda: cache)
     yield i18n.install_language
     i18n.install_language("en")
-
-
-@pytest.fixture
-def make_window(qtbot, config_dir):
-    windows = []
-
-    def make(**kwargs):
-        kwargs.setdefault("interactive", False)
-        if "settings" not in kwargs:
-            kwargs["settings"], kwargs["settings_warning"] = load_settings()
-        window = MainWindow(**kwargs)
-        qtbot.addWidget(window)
-        window.resize(1400, 900)
-        window.show()
-        qtbot.waitExposed(window)
-        windows.append(window)
-        return window
-
-    yield make
-    for window in windows:
-        window.close()
-        active = [t for t in window.findChildren(QTimer) if t.isActive()]
-        assert active == [], "a timer outlived the test"
 
 
 def _nav(window) -> list[str]:
