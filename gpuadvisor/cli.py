@@ -1,4 +1,5 @@
-"""Command line: ``gpuadvisor estimate``, ``catalog list|show|validate``, ``detect``, ``gui``.
+"""Command line: ``gpuadvisor estimate``, ``catalog list|show|validate``, ``detect``, ``probe``,
+``gui``.
 
 Contract (DESIGN.md §3): ``--json`` prints one JSON object on stdout; otherwise a table for
 people. Bad input exits with status 2 and one line on stderr naming the bad field.
@@ -141,6 +142,27 @@ def build_parser() -> argparse.ArgumentParser:
                      help="skip asking a subprocess whether torch works (faster)")
     det.add_argument("--json", action="store_true", help="print one JSON object")
 
+    prb = verbs.add_parser(
+        "probe", help="measure this machine's GPU (or CPU) with torch in a subprocess",
+        description="Measure matmul throughput and memory bandwidth on this machine. The "
+                    "probes run torch in a worker subprocess, with this interpreter or --python.")
+    suite = prb.add_mutually_exclusive_group()
+    suite.add_argument("--quick", dest="suite", action="store_const", const="quick",
+                       help="small sizes, under a minute (the default)")
+    suite.add_argument("--full", dest="suite", action="store_const", const="full",
+                       help="larger sizes, a few minutes")
+    prb.set_defaults(suite="quick")
+    prb.add_argument("--device", type=_probe_device, default="auto",
+                     help="GPU index N, or cpu (default: the first GPU, else the CPU)")
+    prb.add_argument("--python", metavar="PATH",
+                     help="interpreter (or virtual environment) with torch to run the probes "
+                          "in, e.g. your training environment (default: this one)")
+    prb.add_argument("--probes", type=_probe_names, default=None, metavar="NAMES",
+                     help="comma-separated probes to run (default: all: matmul,bandwidth)")
+    prb.add_argument("--timeout", type=_positive_seconds, default=None, metavar="SECONDS",
+                     help="stop the worker after this long (default: 180 quick, 900 full)")
+    prb.add_argument("--json", action="store_true", help="print one JSON object")
+
     gui = verbs.add_parser("gui", help="open the desktop app (the default with no arguments)",
                            description="Open the desktop app, or render it offscreen to a PNG.")
     add_gui_arguments(gui)
@@ -163,6 +185,36 @@ def add_gui_arguments(parser: argparse.ArgumentParser) -> None:
                              "'2x rtx-3090', 'h100-sxm', or a scenario (one-gpu, mixed, "
                              "unsupported-fields, gpu-lost, no-gpu)")
     parser.add_argument("--startup-probe", action="store_true", help=argparse.SUPPRESS)
+
+
+def _probe_device(text: str) -> str:
+    import re
+
+    value = text.strip().lower()
+    if value in ("auto", "cpu", "mps") or re.fullmatch(r"\d+|(cuda|xpu):\d+", value):
+        return value
+    raise argparse.ArgumentTypeError(f"expected a GPU index N or cpu, got {text!r}")
+
+
+def _probe_names(text: str) -> tuple[str, ...]:
+    from .probes.runner import PROBES
+
+    names = tuple(n.strip() for n in text.split(",") if n.strip())
+    unknown = [n for n in names if n not in PROBES]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(
+            f"unknown probe {', '.join(unknown) or text!r}; known: {', '.join(PROBES)}")
+    return names
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text}")
+    return value
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -368,6 +420,103 @@ def _detect(args: argparse.Namespace) -> int:
     return 0
 
 
+#: Seconds a whole probe run may take before the worker is stopped.
+PROBE_TIMEOUT_S = {"quick": 180.0, "full": 900.0}
+
+
+def _probe_python(text: str | None) -> str:
+    """The interpreter for the worker: this one, or ``--python`` (a venv folder is accepted)."""
+    if text is None:
+        return sys.executable
+    path = Path(text).expanduser()
+    if path.is_dir():
+        for candidate in (path / "bin" / "python", path / "Scripts" / "python.exe",
+                          path / "python.exe"):
+            if candidate.is_file():
+                return str(candidate)
+        raise InputError(f"--python: no Python interpreter in the folder {text}")
+    if not path.is_file():
+        raise InputError(f"--python: not found: {text}")
+    return str(path)
+
+
+def _probe(args: argparse.Namespace) -> int:
+    from .probes import runner
+    from .probes.protocol import Progress
+
+    python = _probe_python(args.python)
+    probes = args.probes or runner.PROBES
+    show_progress = not args.json and sys.stderr.isatty()
+
+    def on_message(message) -> None:
+        if show_progress and isinstance(message, Progress):
+            print(f"\r\x1b[K{message.probe:<10} {message.fraction:4.0%}  {message.message}",
+                  end="", file=sys.stderr, flush=True)
+
+    try:
+        run = runner.run_probes(probes, python=python, device=args.device,
+                                timeout_s=args.timeout or PROBE_TIMEOUT_S[args.suite],
+                                quick=args.suite == "quick", on_message=on_message,
+                                worker=runner.WORKER_SCRIPT)
+    except KeyboardInterrupt:  # run_probes has stopped the worker on the way out
+        print("\ngpuadvisor probe: cancelled", file=sys.stderr)
+        return 130
+    finally:
+        if show_progress:
+            print("\r\x1b[K", end="", file=sys.stderr, flush=True)
+    bad_device = next((e for e in run.errors if e.kind == "bad-device"), None)
+    if bad_device is not None:
+        raise InputError(bad_device.message)
+    if args.json:
+        print(json.dumps(run.to_json(), indent=2, default=_json_default))
+    else:
+        print(_probe_text(run, args.suite))
+    if run.torch_missing:
+        print(f"gpuadvisor probe: torch is not installed in {python}; install it there "
+              "(pip install torch) or use your training environment: "
+              "--python /path/to/your/training/env/bin/python", file=sys.stderr)
+        return 1
+    if not run.ok:
+        for error in run.errors:
+            if not args.json:
+                print(f"gpuadvisor probe: {error.probe or 'run'}: {error.kind}: "
+                      f"{error.message}".replace("\n", " "), file=sys.stderr)
+        return 1
+    return 0
+
+
+def _probe_text(run, suite: str) -> str:
+    """The probe results for people: one line per figure, with how it was measured."""
+    lines = []
+    hello = run.hello
+    if hello is not None:
+        devices = {d["id"]: d for d in hello.devices}
+        device_ids = {r.conditions.get("device") for r in run.results}
+        names = ", ".join(f"{d} ({devices[d].get('name', d)})" for d in device_ids
+                          if d in devices) or "no device"
+        torch = f"torch {hello.torch}" if hello.torch else "no torch"
+        lines.append(f"Probed {names}: {torch}, Python {hello.versions.get('python')}, "
+                     f"{suite} suite, {run.duration_s:.1f} s")
+    for result in run.results:
+        lines.append(f"{result.probe}")
+        for name, value in result.figures.items():
+            lines.append(f"  {name:<24} {value:>10.4g} {result.units.get(name, '')}")
+        conditions = result.conditions
+        for dtype, info in (conditions.get("dtypes") or {}).items():
+            sizes = ", ".join(str(shape[0]) for shape in info.get("shapes", []))
+            lines.append(f"  ({dtype}: n = {sizes}; iterations {info.get('iterations')})")
+        for dtype, reason in (conditions.get("skipped") or {}).items():
+            lines.append(f"  ({dtype} skipped: {reason})")
+        if "buffer_bytes" in conditions:
+            from .core.units import format_bytes
+
+            lines.append(f"  (buffer {format_bytes(conditions['buffer_bytes'], 'GiB', 2)}; "
+                         f"{conditions.get('bytes_counted', '')})")
+    for error in run.errors:
+        lines.append(f"{error.probe or 'run'}: error ({error.kind}): {error.message}")
+    return "\n".join(lines)
+
+
 def _gui(args: argparse.Namespace) -> int:
     # Qt is imported only here: every other verb runs without PySide6 installed.
     try:
@@ -411,6 +560,8 @@ def main(argv: list[str] | None = None) -> int:
             return _catalog(args)
         if args.verb == "detect":
             return _detect(args)
+        if args.verb == "probe":
+            return _probe(args)
         if args.verb == "gui":
             return _gui(args)
         parser.print_help()

@@ -1,0 +1,328 @@
+"""Run probes in a worker subprocess and collect its messages: Qt-free, never hangs.
+
+:func:`run_probes` starts ``python worker.py --probes ... --device ...`` with
+:class:`subprocess.Popen`, reads its stdout on a reader thread (stderr on another, kept as a
+tail for messages) and waits on a queue with a wall-clock deadline. Every way the worker can
+misbehave ends in a :class:`ProbeRun` whose ``errors`` say what happened:
+
+==================  ===============================================================
+kind                when
+==================  ===============================================================
+``start-failed``    the interpreter could not be started
+``timeout``         no ``done`` within ``timeout_s`` (a silent or hung worker)
+``crash``           killed by a signal (segfault, out-of-memory killer)
+``nonzero-exit``    exited with a status other than 0
+``protocol``        a line that is not a protocol message, or messages out of order
+``incomplete``      exited 0 without ``done`` or without answering a probe
+``cancelled``       ``cancel_event`` was set: the worker is terminated (killed on Windows,
+                    or after ``grace_s``) and the run still reports "cancelled"
+==================  ===============================================================
+
+Each requested probe that got neither a result nor an error gets an error of that kind; when
+every probe was answered, the failure is recorded as a run-level error (``probe=None``).
+The CLI calls this directly; the GUI's job queue (later) wraps the same worker in QProcess.
+"""
+
+from __future__ import annotations
+
+import collections
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .protocol import MAX_LINE_BYTES, Done, Error, Hello, Message, ProtocolError, Result, parse_line
+
+#: The worker script, run by path so any interpreter with torch can run it (it needs only the
+#: standard library and torch, not gpuadvisor).
+WORKER_SCRIPT = Path(__file__).resolve().with_name("worker.py")
+
+#: The probes the worker knows, in the order a full run does them.
+PROBES = ("matmul", "bandwidth")
+
+#: Seconds a terminated worker gets to exit before it is killed.
+GRACE_S = 2.0
+
+_EOF = object()
+_STDERR_TAIL_LINES = 40
+
+
+@dataclass(frozen=True)
+class ProbeRun:
+    """What one worker run produced.
+
+    Attributes:
+        status: ``"ok"`` (every probe has a result, no errors), ``"error"`` or ``"cancelled"``.
+        hello: The worker's handshake, or ``None`` if it never said hello.
+        results: One per probe that succeeded, in arrival order.
+        errors: Errors from the worker and from the runner (see the module docstring).
+        returncode: The worker's exit status (negative: killed by that signal on POSIX);
+            ``None`` if it never started.
+        duration_s: Wall-clock seconds from start to the worker's exit.
+        stderr_tail: The last lines the worker wrote on stderr (for diagnostics).
+        command: The command line that was run.
+    """
+
+    status: str
+    hello: Hello | None
+    results: tuple[Result, ...] = ()
+    errors: tuple[Error, ...] = ()
+    returncode: int | None = None
+    duration_s: float = 0.0
+    stderr_tail: str = ""
+    command: tuple[str, ...] = field(default=(), repr=False)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    @property
+    def torch_missing(self) -> bool:
+        """The worker started and said hello, but has no torch."""
+        return self.hello is not None and self.hello.torch is None
+
+    def result(self, probe: str) -> Result | None:
+        """The result of ``probe``, or ``None``."""
+        return next((r for r in self.results if r.probe == probe), None)
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``probe --json`` object: results keyed by probe name."""
+        return {
+            "status": self.status,
+            "worker": _without_type(self.hello.to_json()) if self.hello else None,
+            "results": {r.probe: {"figures": r.figures, "units": r.units,
+                                  "conditions": r.conditions} for r in self.results},
+            "errors": [{"probe": e.probe, "kind": e.kind, "message": e.message}
+                       for e in self.errors],
+            "returncode": self.returncode,
+            "duration_s": round(self.duration_s, 3),
+        }
+
+
+def _without_type(message: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in message.items() if k != "type"}
+
+
+def worker_command(probes: Sequence[str], *, python: str | os.PathLike = sys.executable,
+                   device: str | None = None, quick: bool = True,
+                   worker: str | os.PathLike = WORKER_SCRIPT,
+                   extra_args: Sequence[str] = ()) -> list[str]:
+    """The command line that runs the worker."""
+    return [os.fspath(python), os.fspath(worker), "--probes", ",".join(probes),
+            "--device", device or "auto", "--quick" if quick else "--full", *extra_args]
+
+
+def run_probes(probes: Sequence[str], *, python: str | os.PathLike = sys.executable,
+               device: str | None = None, timeout_s: float, quick: bool = True,
+               on_message: Callable[[Message], None] | None = None,
+               cancel_event: threading.Event | None = None,
+               worker: str | os.PathLike = WORKER_SCRIPT, extra_args: Sequence[str] = (),
+               grace_s: float = GRACE_S) -> ProbeRun:
+    """Run ``probes`` in a worker subprocess and wait for it, at most ``timeout_s`` seconds.
+
+    Args:
+        probes: Probe names (see :data:`PROBES`); the worker reports unknown ones as errors.
+        python: The interpreter to run the worker with (one that has torch).
+        device: ``"auto"`` (``None``), ``"cpu"``, an index ``"0"``, or ``"cuda:1"``-style.
+        timeout_s: Wall-clock limit for the whole run; past it the worker is stopped and the
+            unanswered probes get ``timeout`` errors.
+        quick: The quick suite (small, seconds) or the full one.
+        on_message: Called on this thread with every message: the worker's, then any error
+            the runner adds. An exception from it stops the worker and propagates.
+        cancel_event: When set, the worker is stopped and the run reports ``cancelled``.
+        worker: The worker script (tests pass a fake one).
+        extra_args: More arguments for the worker.
+        grace_s: Seconds a terminated worker gets before it is killed.
+
+    Returns:
+        The :class:`ProbeRun`; this never raises for a misbehaving worker.
+    """
+    probes = tuple(probes)
+    if not probes:
+        raise ValueError("probes: name at least one probe")
+    if timeout_s <= 0:
+        raise ValueError(f"timeout_s: must be positive, got {timeout_s}")
+    command = worker_command(probes, python=python, device=device, quick=quick, worker=worker,
+                             extra_args=extra_args)
+    notify = on_message or (lambda message: None)
+    started = time.monotonic()
+    deadline = started + timeout_s
+    env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONIOENCODING="utf-8")
+    try:
+        proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, env=env,
+                                creationflags=getattr(subprocess, "CREATE_NO_WINDOW", 0))
+    except OSError as exc:
+        error = Error(None, "start-failed", f"could not start {command[0]}: {exc}")
+        notify(error)
+        return ProbeRun(status="error", hello=None,
+                        errors=tuple(Error(p, error.kind, error.message) for p in probes),
+                        command=tuple(command))
+
+    lines: queue.Queue = queue.Queue()
+    stderr_tail: collections.deque[str] = collections.deque(maxlen=_STDERR_TAIL_LINES)
+    readers = [threading.Thread(target=_read_stdout, args=(proc.stdout, lines), daemon=True,
+                                name="probe-stdout"),
+               threading.Thread(target=_read_stderr, args=(proc.stderr, stderr_tail),
+                                daemon=True, name="probe-stderr")]
+    for reader in readers:
+        reader.start()
+
+    hello: Hello | None = None
+    results: list[Result] = []
+    errors: list[Error] = []
+    done = False
+    failure: tuple[str, str] | None = None  # (kind, message) for the runner's own error
+    try:
+        while True:
+            if cancel_event is not None and cancel_event.is_set():
+                failure = ("cancelled", "cancelled by the user")
+                break
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                failure = ("timeout", _timeout_message(timeout_s, hello, done))
+                break
+            try:
+                item = lines.get(timeout=min(remaining, 0.05))
+            except queue.Empty:
+                continue
+            if item is _EOF:
+                break
+            try:
+                message = parse_line(item)
+                _check_order(message, hello, done)
+            except ProtocolError as exc:
+                failure = ("protocol", f"the worker broke the protocol: {exc}")
+                break
+            if isinstance(message, Hello):
+                hello = message
+            elif isinstance(message, Result):
+                results.append(message)
+            elif isinstance(message, Error):
+                errors.append(message)
+            elif isinstance(message, Done):
+                done = True
+            notify(message)
+        if failure is None:
+            # stdout is closed; the worker should be exiting. Wait, but not past the deadline.
+            try:
+                proc.wait(timeout=max(deadline - time.monotonic(), 0.01))
+            except subprocess.TimeoutExpired:
+                failure = ("timeout", f"the worker closed its output but did not exit within "
+                                      f"{timeout_s:g} s")
+    finally:
+        if proc.poll() is None:
+            _stop(proc, grace_s)
+        for reader in readers:
+            reader.join(timeout=1.0)
+        for stream in (proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
+    returncode = proc.returncode
+    duration_s = time.monotonic() - started
+    stderr_text = "".join(stderr_tail)
+
+    if failure is None and returncode != 0:
+        failure = _exit_failure(returncode, stderr_text)
+    if failure is None and not done:
+        failure = ("incomplete", "the worker exited without finishing (no 'done' message)")
+    answered = {r.probe for r in results} | {e.probe for e in errors}
+    if failure is None and not set(probes) <= answered:
+        missing = ", ".join(p for p in probes if p not in answered)
+        failure = ("incomplete", f"the worker finished without answering: {missing}")
+    if failure is not None:
+        kind, text = failure
+        added = [Error(p, kind, text) for p in probes if p not in answered]
+        if not added:
+            added = [Error(None, kind, text)]
+        for error in added:
+            errors.append(error)
+            notify(error)
+
+    if failure is not None and failure[0] == "cancelled":
+        status = "cancelled"
+    else:
+        status = "ok" if not errors else "error"
+    return ProbeRun(status=status, hello=hello, results=tuple(results), errors=tuple(errors),
+                    returncode=returncode, duration_s=duration_s, stderr_tail=stderr_text,
+                    command=tuple(command))
+
+
+def _check_order(message: Message, hello: Hello | None, done: bool) -> None:
+    kind = type(message).__name__.lower()
+    if done:
+        raise ProtocolError(f"'{kind}' after 'done'")
+    if hello is None and not isinstance(message, Hello):
+        raise ProtocolError(f"expected 'hello' first, got '{kind}'")
+    if hello is not None and isinstance(message, Hello):
+        raise ProtocolError("a second 'hello'")
+
+
+def _timeout_message(timeout_s: float, hello: Hello | None, done: bool) -> str:
+    if hello is None:
+        return f"the worker said nothing within {timeout_s:g} s (no 'hello'); stopped it"
+    return f"the worker did not finish within {timeout_s:g} s; stopped it"
+
+
+def _exit_failure(returncode: int, stderr_text: str) -> tuple[str, str]:
+    last = next((line.strip() for line in reversed(stderr_text.splitlines()) if line.strip()),
+                "")
+    detail = f": {last}" if last else ""
+    if returncode < 0:
+        return "crash", f"the worker crashed ({_signal_name(-returncode)}){detail}"
+    return "nonzero-exit", f"the worker exited with status {returncode}{detail}"
+
+
+def _signal_name(number: int) -> str:
+    import signal
+
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def _stop(proc: subprocess.Popen, grace_s: float) -> None:
+    """Terminate the worker (kill on Windows, where terminate already is a kill), then kill
+    it if it is still alive after ``grace_s``."""
+    try:
+        if sys.platform == "win32":
+            proc.kill()
+        else:
+            proc.terminate()
+        try:
+            proc.wait(timeout=grace_s)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5.0)
+    except (OSError, subprocess.TimeoutExpired):  # already gone, or unkillable: move on
+        pass
+
+
+def _read_stdout(stream, lines: queue.Queue) -> None:
+    """Put each stdout line (bytes) on ``lines``, then ``_EOF``. A line longer than
+    :data:`MAX_LINE_BYTES` is passed on truncated, so the parser rejects it."""
+    try:
+        while True:
+            line = stream.readline(MAX_LINE_BYTES + 1)
+            if not line:
+                break
+            lines.put(line)
+    except (OSError, ValueError):  # closed under us
+        pass
+    finally:
+        lines.put(_EOF)
+
+
+def _read_stderr(stream, tail: collections.deque) -> None:
+    try:
+        for raw in iter(lambda: stream.readline(64_000), b""):
+            tail.append(raw.decode("utf-8", errors="replace"))
+    except (OSError, ValueError):
+        pass
