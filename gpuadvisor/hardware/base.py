@@ -215,12 +215,29 @@ class HealthWarning:
         code: Stable id: ``pcie_narrow``, ``thermal_throttle``, ``power_throttle``,
             ``power_limit_low``, ``ecc_errors``, ``vram_in_use``, ``mig_enabled``, ``gpu_lost``,
             ``integrated``.
-        message: One sentence for people: what, why it matters, what to do.
+        template: The English sentence with ``{name}`` placeholders, marked for translation
+            (context :data:`WARNING_CONTEXT`) so the GUI can show it in the user's language.
+        params: The values for the placeholders (already formatted as text).
     """
 
     gpu_index: int
     code: str
-    message: str
+    template: str
+    params: tuple = ()
+
+    @property
+    def message(self) -> str:
+        """One sentence for people: what, why it matters, what to do (English)."""
+        return self.template.format(**dict(self.params))
+
+
+#: Translation context of health-warning templates (see :func:`QT_TRANSLATE_NOOP`).
+WARNING_CONTEXT = "HealthWarnings"
+
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:
+    """Mark ``text`` for Qt's translation catalog without importing Qt (returns it unchanged)."""
+    return text
 
 
 @runtime_checkable

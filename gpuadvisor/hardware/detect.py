@@ -18,6 +18,7 @@ from gpuadvisor.core.units import format_bytes
 
 from .base import (
     POWER_REASONS,
+    QT_TRANSLATE_NOOP,
     THERMAL_REASONS,
     DetectionResult,
     GpuBackend,
@@ -46,64 +47,83 @@ def health_warnings(gpu: GpuInfo, own_pid: int | None = None) -> list[HealthWarn
     own_pid = os.getpid() if own_pid is None else own_pid
     out: list[HealthWarning] = []
 
-    def warn(code: str, message: str) -> None:
-        out.append(HealthWarning(gpu.index, code, message))
+    def warn(code: str, template: str, **params) -> None:
+        out.append(HealthWarning(gpu.index, code, template, tuple(params.items())))
 
     if gpu.lost:
-        warn("gpu_lost", "The GPU stopped answering (NVML: GPU is lost) — it fell off the bus. "
-             "Check power cables and riser, reseat the card and reboot; the kernel log shows "
-             "an Xid 79.")
+        warn("gpu_lost", QT_TRANSLATE_NOOP(
+            "HealthWarnings",
+            "The GPU stopped answering (NVML: GPU is lost) — it fell off the bus. Check power "
+            "cables and riser, reseat the card and reboot; the kernel log shows an Xid 79."))
         return out
     if gpu.integrated:
-        warn("integrated", "Integrated GPU: it shares system memory and is not counted as a "
-             "training GPU.")
+        warn("integrated", QT_TRANSLATE_NOOP(
+            "HealthWarnings",
+            "Integrated GPU: it shares system memory and is not counted as a training GPU."))
     now, most = gpu.pcie_width_current, gpu.pcie_width_max
     if now is not None and most is not None and now < most:
-        warn("pcie_narrow", f"PCIe link runs at x{now} but the card supports x{most} (an x{now} "
-             "slot, a riser or a shared lane budget): loading data and multi-GPU traffic are "
-             "slower. Move the card to a full-width slot.")
+        warn("pcie_narrow", QT_TRANSLATE_NOOP(
+            "HealthWarnings",
+            "PCIe link runs at x{now} but the card supports x{most} (an x{now} slot, a riser or "
+            "a shared lane budget): loading data and multi-GPU traffic are slower. Move the "
+            "card to a full-width slot."), now=str(now), most=str(most))
     reasons = set(gpu.throttle_reasons or ())
     thermal = sorted(reasons & THERMAL_REASONS)
     if thermal:
-        temp = f" at {gpu.temperature_c:.0f} °C" if gpu.temperature_c is not None else ""
-        limit = (f" (slowdown at {gpu.temperature_slowdown_c:.0f} °C)"
-                 if gpu.temperature_slowdown_c is not None else "")
-        warn("thermal_throttle", f"Throttling now because it is too hot{temp}{limit}: "
-             f"{', '.join(thermal)}. Improve airflow or clean the cooler; clocks drop until "
-             "it cools.")
+        temp = f"{gpu.temperature_c:.0f} °C" if gpu.temperature_c is not None else "n/a"
+        limit = (f"{gpu.temperature_slowdown_c:.0f} °C"
+                 if gpu.temperature_slowdown_c is not None else "n/a")
+        warn("thermal_throttle", QT_TRANSLATE_NOOP(
+            "HealthWarnings",
+            "Throttling now because it is too hot ({temp}; slowdown at {limit}): {reasons}. "
+            "Improve airflow or clean the cooler; clocks drop until it cools."),
+            temp=temp, limit=limit, reasons=", ".join(thermal))
     power = sorted(reasons & POWER_REASONS)
     if power:
-        draw = (f" drawing {gpu.power_draw_w:.0f} W of {gpu.power_limit_w:.0f} W"
-                if gpu.power_draw_w is not None and gpu.power_limit_w is not None else "")
-        warn("power_throttle", f"Clocks are held down by power now{draw}: {', '.join(power)}. "
-             "Expected under full load at the limit; a low limit or weak PSU makes it worse.")
+        draw = (f"{gpu.power_draw_w:.0f} W" if gpu.power_draw_w is not None else "n/a")
+        cap = (f"{gpu.power_limit_w:.0f} W" if gpu.power_limit_w is not None else "n/a")
+        warn("power_throttle", QT_TRANSLATE_NOOP(
+            "HealthWarnings",
+            "Clocks are held down by power now (drawing {draw} of {cap}): {reasons}. Expected "
+            "under full load at the limit; a low limit or weak PSU makes it worse."),
+            draw=draw, cap=cap, reasons=", ".join(power))
     limit_w, default_w = gpu.power_limit_w, gpu.power_default_limit_w
     if limit_w is not None and default_w is not None and limit_w < default_w - 1:
-        warn("power_limit_low", f"Power limit is {limit_w:.0f} W, below the card's default "
-             f"{default_w:.0f} W: expect lower clocks under load (raise it with "
-             "nvidia-smi -pl, or accept the slower, cooler card).")
+        warn("power_limit_low", QT_TRANSLATE_NOOP(
+            "HealthWarnings",
+            "Power limit is {limit} W, below the card's default {default} W: expect lower "
+            "clocks under load (raise it with nvidia-smi -pl, or accept the slower, cooler "
+            "card)."), limit=f"{limit_w:.0f}", default=f"{default_w:.0f}")
     if gpu.ecc_errors_uncorrected:
-        warn("ecc_errors", f"{gpu.ecc_errors_uncorrected} uncorrected ECC memory error(s) since "
-             "the driver loaded: results on this card may be wrong. Reset the GPU; if errors "
-             "return, have it checked.")
+        warn("ecc_errors", QT_TRANSLATE_NOOP(
+            "HealthWarnings",
+            "{count} uncorrected ECC memory error(s) since the driver loaded: results on this "
+            "card may be wrong. Reset the GPU; if errors return, have it checked."),
+            count=str(gpu.ecc_errors_uncorrected))
     others = [p for p in (gpu.processes or ()) if p.pid != own_pid]
     held = sum(p.used_bytes or 0 for p in others)
     used, total = gpu.memory_used_bytes, gpu.memory_total_bytes
     big = max(VRAM_IN_USE_MIN_BYTES, VRAM_IN_USE_MIN_FRACTION * (total or 0))
     if others and held > 0:
         names = ", ".join(f"{p.name or '?'} (pid {p.pid})" for p in others[:3])
-        more = f" and {len(others) - 3} more" if len(others) > 3 else ""
-        warn("vram_in_use", f"{len(others)} other process(es) hold {_fmt(held)} of VRAM: "
-             f"{names}{more}. Free for training: {_fmt(gpu.memory_free_bytes)} of "
-             f"{_fmt(total)}.")
+        more = f" +{len(others) - 3}" if len(others) > 3 else ""
+        warn("vram_in_use", QT_TRANSLATE_NOOP(
+            "HealthWarnings",
+            "{count} other process(es) hold {held} of VRAM: {names}. Free for training: "
+            "{free} of {total}."), count=str(len(others)), held=_fmt(held),
+            names=names + more, free=_fmt(gpu.memory_free_bytes), total=_fmt(total))
     elif used is not None and used >= big:
-        warn("vram_in_use", f"{_fmt(used)} of VRAM is already in use by processes not visible "
-             "here (another container or user, or the desktop): free for training is "
-             f"{_fmt(gpu.memory_free_bytes)} of {_fmt(total)}.")
+        warn("vram_in_use", QT_TRANSLATE_NOOP(
+            "HealthWarnings",
+            "{used} of VRAM is already in use by processes not visible here (another container "
+            "or user, or the desktop): free for training is {free} of {total}."),
+            used=_fmt(used), free=_fmt(gpu.memory_free_bytes), total=_fmt(total))
     if gpu.mig_enabled:
-        warn("mig_enabled", "MIG mode is on: the card is split into instances and a job sees "
-             "only its instance's memory and SMs. Disable MIG (nvidia-smi -mig 0) to train on "
-             "the whole card.")
+        warn("mig_enabled", QT_TRANSLATE_NOOP(
+            "HealthWarnings",
+            "MIG mode is on: the card is split into instances and a job sees only its "
+            "instance's memory and SMs. Disable MIG (nvidia-smi -mig 0) to train on the whole "
+            "card."))
     return out
 
 

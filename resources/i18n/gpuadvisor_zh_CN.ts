@@ -164,19 +164,73 @@
 <context>
     <name>GpuTile</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="323"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="325"/>
         <source>integrated</source>
         <translation>集成显卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="324"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="326"/>
         <source>GPU {index}: {name}</source>
         <translation>GPU {index}：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="326"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="328"/>
         <source>LOST</source>
         <translation>已掉卡</translation>
+    </message>
+</context>
+<context>
+    <name>HealthWarnings</name>
+    <message>
+        <location filename="../../gpuadvisor/hardware/detect.py" line="54"/>
+        <source>The GPU stopped answering (NVML: GPU is lost) — it fell off the bus. Check power cables and riser, reseat the card and reboot; the kernel log shows an Xid 79.</source>
+        <extracomment>VRAM held by processes we cannot see that is worth a warning: the larger of these.</extracomment>
+        <translation>GPU 已无响应（NVML：GPU is lost）——显卡已从总线上掉线。请检查供电线和转接卡，重新插好显卡后重启；内核日志中会有 Xid 79。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/hardware/detect.py" line="60"/>
+        <source>Integrated GPU: it shares system memory and is not counted as a training GPU.</source>
+        <translation>集成显卡：与系统共享内存，不计为训练用 GPU。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/hardware/detect.py" line="65"/>
+        <source>PCIe link runs at x{now} but the card supports x{most} (an x{now} slot, a riser or a shared lane budget): loading data and multi-GPU traffic are slower. Move the card to a full-width slot.</source>
+        <translation>PCIe 链路运行在 x{now}，而显卡支持 x{most}（x{now} 插槽、转接卡或通道被共享）：数据加载和多卡通信会变慢。请把显卡换到全宽插槽。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/hardware/detect.py" line="76"/>
+        <source>Throttling now because it is too hot ({temp}; slowdown at {limit}): {reasons}. Improve airflow or clean the cooler; clocks drop until it cools.</source>
+        <translation>温度过高，正在降频（{temp}；降频阈值 {limit}）：{reasons}。请改善风道或清理散热器；冷却前频率会保持偏低。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/hardware/detect.py" line="85"/>
+        <source>Clocks are held down by power now (drawing {draw} of {cap}): {reasons}. Expected under full load at the limit; a low limit or weak PSU makes it worse.</source>
+        <translation>频率正受功耗限制（当前 {draw}，上限 {cap}）：{reasons}。满载触及上限时属正常；功耗上限偏低或电源不足会更严重。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/hardware/detect.py" line="92"/>
+        <source>Power limit is {limit} W, below the card&apos;s default {default} W: expect lower clocks under load (raise it with nvidia-smi -pl, or accept the slower, cooler card).</source>
+        <translation>功耗上限为 {limit} W，低于默认的 {default} W：满载时频率会偏低（可用 nvidia-smi -pl 调高，或接受更慢但更凉的显卡）。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/hardware/detect.py" line="98"/>
+        <source>{count} uncorrected ECC memory error(s) since the driver loaded: results on this card may be wrong. Reset the GPU; if errors return, have it checked.</source>
+        <translation>驱动加载以来出现 {count} 个不可纠正的 ECC 显存错误：这张卡的计算结果可能有误。请重置 GPU；若错误再次出现，请送修检查。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/hardware/detect.py" line="110"/>
+        <source>{count} other process(es) hold {held} of VRAM: {names}. Free for training: {free} of {total}.</source>
+        <translation>另有 {count} 个进程占用 {held} 显存：{names}。可用于训练：{free}（共 {total}）。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/hardware/detect.py" line="116"/>
+        <source>{used} of VRAM is already in use by processes not visible here (another container or user, or the desktop): free for training is {free} of {total}.</source>
+        <translation>已有 {used} 显存被此处看不到的进程占用（其他容器或用户，或桌面）：可用于训练的是 {free}（共 {total}）。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/hardware/detect.py" line="122"/>
+        <source>MIG mode is on: the card is split into instances and a job sees only its instance&apos;s memory and SMs. Disable MIG (nvidia-smi -mig 0) to train on the whole card.</source>
+        <translation>MIG 模式已开启：显卡被划分为多个实例，任务只能看到所在实例的显存和 SM。关闭 MIG（nvidia-smi -mig 0）才能用整张卡训练。</translation>
     </message>
 </context>
 <context>
@@ -1337,233 +1391,233 @@ Python {python} · Qt {qt} · PySide6 {pyside}</translation>
 <context>
     <name>RigFields</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="128"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="129"/>
         <source>n/a</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below. Catalog rigs offered in the demo picker besides the named scenarios. Warning codes shown as errors (red); the rest are warnings (amber).</extracomment>
         <translation>不适用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="134"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="135"/>
         <source>on</source>
         <translation>开</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="134"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="135"/>
         <source>off</source>
         <translation>关</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="149"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="150"/>
         <source>{total} total · {free} free · {used} used</source>
         <translation>总计 {total} · 可用 {free} · 已用 {used}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="153"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="154"/>
         <source>(unified: shared with the CPU)</source>
         <translation>（统一内存：与 CPU 共享）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="156"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="157"/>
         <source>{n} SMs</source>
         <translation>{n} 个 SM</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="158"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="159"/>
         <source>{n} GPU cores</source>
         <translation>{n} 个 GPU 核心</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="159"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="160"/>
         <source>gen {gen} / {gen_max} · {width} / {width_max}</source>
         <translation>第 {gen} / {gen_max} 代 · {width} / {width_max}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="162"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="163"/>
         <source>{n} links active</source>
         <translation>{n} 条链路活动</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="164"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="165"/>
         <source>{draw} of {limit} limit (default {default})</source>
         <translation>{draw}，上限 {limit}（默认 {default}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="167"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="168"/>
         <source>{now} (slowdown at {limit})</source>
         <translation>{now}（{limit} 时降频）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="169"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="170"/>
         <source>{sm} of {sm_max} · {mem} of {mem_max}</source>
         <translation>{sm} / 最高 {sm_max} · {mem} / 最高 {mem_max}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="172"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="173"/>
         <source>GPU {gpu} · memory {mem}</source>
         <translation>GPU {gpu} · 显存 {mem}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="174"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="175"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="176"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="177"/>
         <source>{mode} · {errors} uncorrected errors</source>
         <translation>{mode} · {errors} 个不可纠正错误</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="179"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="180"/>
         <source>{name} (pid {pid}, {used})</source>
         <translation>{name}（pid {pid}，{used}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="183"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="184"/>
         <source>VRAM</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="184"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="185"/>
         <source>Driver / CUDA</source>
         <translation>驱动 / CUDA</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="186"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="187"/>
         <source>Compute capability</source>
         <translation>计算能力</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="187"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="188"/>
         <source>PCIe now / max</source>
         <translation>PCIe 当前 / 最高</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="188"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="189"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="189"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="190"/>
         <source>Power</source>
         <translation>功耗</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="190"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="191"/>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="191"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="192"/>
         <source>SM / memory clock</source>
         <translation>SM / 显存频率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="192"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="193"/>
         <source>Utilization</source>
         <translation>利用率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="193"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="194"/>
         <source>Throttle reasons</source>
         <translation>降频原因</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="194"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="195"/>
         <source>ECC</source>
         <translation>ECC</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="195"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="196"/>
         <source>MIG</source>
         <translation>MIG</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="196"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="197"/>
         <source>Processes</source>
         <translation>进程</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="205"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="206"/>
         <source>Unmatched — memory from the driver; no catalog peaks</source>
         <translation>未匹配 — 显存取自驱动；无目录峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="210"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="211"/>
         <source>Catalog: {name} ({id}) · peak bf16 {bf16} / fp16 {fp16} / fp8 {fp8} TFLOPS · {bw} GB/s</source>
         <translation>目录：{name}（{id}）· 峰值 bf16 {bf16} / fp16 {fp16} / fp8 {fp8} TFLOPS · {bw} GB/s</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="222"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="223"/>
         <source>GPU usable</source>
         <translation>GPU 可用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="223"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="224"/>
         <source>MPS usable</source>
         <translation>MPS 可用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="224"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="225"/>
         <source>CPU only</source>
         <translation>仅 CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="227"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="228"/>
         <source>not usable: {error}</source>
         <translation>不可用：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="228"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="229"/>
         <source>not installed</source>
         <translation>未安装</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="230"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="231"/>
         <source>not checked: {error}</source>
         <translation>未检查：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="232"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="233"/>
         <source>checking…</source>
         <translation>检查中…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="233"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="234"/>
         <source>{model} ({cores} cores, {threads} threads)</source>
         <translation>{model}（{cores} 核，{threads} 线程）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="236"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="237"/>
         <source>{total} total, {available} available</source>
         <translation>总计 {total}，可用 {available}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="238"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="239"/>
         <source>{free} on {path}</source>
         <translation>{path} 上可用 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="241"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="242"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="242"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="243"/>
         <source>RAM</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="243"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="244"/>
         <source>Disk free</source>
         <translation>磁盘可用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="244"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="245"/>
         <source>OS / Python</source>
         <translation>系统 / Python</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="245"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="246"/>
         <source>PyTorch</source>
         <translation>PyTorch</translation>
     </message>
@@ -1571,114 +1625,114 @@ Python {python} · Qt {qt} · PySide6 {pyside}</translation>
 <context>
     <name>RigPage</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="432"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="436"/>
         <source>Rig</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="436"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="440"/>
         <source>Demo rig:</source>
         <translation>演示配置：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="439"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="443"/>
         <source>Show a simulated rig instead of this machine (for demos on a laptop without a GPU)</source>
         <translation>显示模拟配置而非本机（用于在没有 GPU 的笔记本上演示）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="445"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="452"/>
         <source>or type a rig, e.g. 2x rtx-3090</source>
         <translation>或输入配置，如 2x rtx-3090</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="446"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="453"/>
         <source>Catalog ids joined by +, each with an optional count: rtx-3090+rtx-3060-12gb, 4x a100-sxm-80gb</source>
         <translation>用 + 连接的目录 ID，每个可带数量：rtx-3090+rtx-3060-12gb、4x a100-sxm-80gb</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="450"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="457"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="451"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="458"/>
         <source>Detect again</source>
         <translation>重新检测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="480"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="487"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="508"/>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="716"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="515"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="725"/>
         <source>This machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="510"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="517"/>
         <source>Demo: {name} — {description}</source>
         <translation>演示：{name} — {description}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="513"/>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="519"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="520"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="528"/>
         <source>Demo: {spec}</source>
         <translation>演示：{spec}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="544"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="553"/>
         <source>Detecting…</source>
         <translation>正在检测…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="672"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="681"/>
         <source>Cannot show that rig: {error}</source>
         <translation>无法显示该配置：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="674"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="683"/>
         <source>Detection failed</source>
         <translation>检测失败</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="695"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="704"/>
         <source>Live reading failed: {error}</source>
         <translation>实时读数失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="712"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="721"/>
         <source>Linux sysfs (AMD/Intel)</source>
         <translation>Linux sysfs（AMD/Intel）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="713"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="722"/>
         <source>simulated</source>
         <translation>模拟</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="714"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="723"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="715"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="724"/>
         <source>Demo rig “{spec}”</source>
         <translation>演示配置“{spec}”</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="717"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="726"/>
         <source>{where} · backend: {backend} · {n} GPU(s)</source>
         <translation>{where} · 后端：{backend} · {n} 个 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="721"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="730"/>
         <source>Hint: {hint}</source>
         <translation>提示：{hint}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="725"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="734"/>
         <source>No GPU found. Plans use a catalog GPU; pick a Demo rig above to see what this page shows for one.</source>
         <translation>未找到 GPU。规划将使用目录中的 GPU；在上方选择一个演示配置，看看本页会显示什么。</translation>
     </message>

@@ -25,7 +25,9 @@ pytestmark = pytest.mark.qt_log_ignore(
 
 ROOT = Path(__file__).resolve().parents[2]
 ZH_TS = ROOT / "resources" / "i18n" / "gpuadvisor_zh_CN.ts"
-GUI_SOURCES = sorted((ROOT / "gpuadvisor" / "gui").rglob("*.py"))
+# The GUI, plus the hardware package's health-warning templates (marked QT_TRANSLATE_NOOP).
+GUI_SOURCES = sorted([*(ROOT / "gpuadvisor" / "gui").rglob("*.py"),
+                      *(ROOT / "gpuadvisor" / "hardware").rglob("*.py")])
 
 #: ``{name}``, ``{pct:.0f}`` (str.format) and ``%1``, ``%L1``, ``%n`` (Qt's arg/numerus).
 PLACEHOLDER = re.compile(r"\{[^{}]*\}|%L?\d+|%n")
@@ -107,7 +109,7 @@ def test_the_catalog_covers_every_string_the_code_translates(tmp_path):
     ]
     assert untranslated == [], (
         "strings in the code without a zh_CN translation: run pyside6-lupdate over "
-        "gpuadvisor/gui and translate them in resources/i18n/gpuadvisor_zh_CN.ts")
+        "gpuadvisor/gui gpuadvisor/hardware and translate them in resources/i18n/gpuadvisor_zh_CN.ts")
     in_code = {(c, m.findtext("source")) for c, m in _messages(copy)}
     in_catalog = {(c, m.findtext("source")) for c, m in _messages(ZH_TS)}
     assert in_catalog - in_code == set(), "catalog entries the code no longer uses: rerun lupdate"

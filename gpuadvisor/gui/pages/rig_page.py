@@ -43,6 +43,7 @@ from gpuadvisor.hardware import (
     open_backend,
     with_catalog_match,
 )
+from gpuadvisor.hardware.base import WARNING_CONTEXT
 
 #: Under this name lupdate finds the literal (context, text) calls below.
 translate = QCoreApplication.translate
@@ -328,7 +329,9 @@ class GpuTile(QFrame):
         self.badge.setVisible(gpu.lost)
         self.catalog.setText(catalog_text(gpu, catalog))
         _fill_grid(self._grid, self._labels, gpu_rows(gpu, units, catalog), self)
-        texts = [(w.code, w.message) for w in warnings]
+        # Templates are marked in gpuadvisor.hardware (QT_TRANSLATE_NOOP): translate, then fill.
+        texts = [(w.code, QCoreApplication.translate(WARNING_CONTEXT, w.template)
+                  .format(**dict(w.params))) for w in warnings]
         while len(self.warning_labels) < len(texts):
             label = QLabel(self)
             label.setWordWrap(True)
