@@ -109,7 +109,8 @@ def test_the_catalog_covers_every_string_the_code_translates(tmp_path):
     ]
     assert untranslated == [], (
         "strings in the code without a zh_CN translation: run pyside6-lupdate over "
-        "gpuadvisor/gui gpuadvisor/hardware and translate them in resources/i18n/gpuadvisor_zh_CN.ts")
+        "gpuadvisor/gui gpuadvisor/hardware and translate them in "
+        "resources/i18n/gpuadvisor_zh_CN.ts")
     in_code = {(c, m.findtext("source")) for c, m in _messages(copy)}
     in_catalog = {(c, m.findtext("source")) for c, m in _messages(ZH_TS)}
     assert in_catalog - in_code == set(), "catalog entries the code no longer uses: rerun lupdate"
