@@ -116,6 +116,9 @@ def build_parser() -> argparse.ArgumentParser:
     est.add_argument("--efficiency", type=_fraction, help="achieved fraction of peak, e.g. 0.4")
     est.add_argument("--assume", type=_assumption, action="append", default=[],
                      metavar="NAME=VALUE", help="override an assumption (repeatable)")
+    est.add_argument("--no-measured", action="store_true",
+                     help="ignore throughput measured on --gpu by 'gpuadvisor probe' "
+                          "(default: the latest measurement calibrates the time)")
     est.add_argument("--units", choices=("GiB", "GB"), default="GiB")
     est.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -161,6 +164,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="comma-separated probes to run (default: all: matmul,bandwidth)")
     prb.add_argument("--timeout", type=_positive_seconds, default=None, metavar="SECONDS",
                      help="stop the worker after this long (default: 180 quick, 900 full)")
+    prb.add_argument("--no-save", action="store_true",
+                     help="do not record the results in the probe history (default: record "
+                          "them; 'estimate --gpu' then uses them)")
     prb.add_argument("--json", action="store_true", help="print one JSON object")
 
     gui = verbs.add_parser("gui", help="open the desktop app (the default with no arguments)",
@@ -328,8 +334,12 @@ def _estimate(args: argparse.Namespace) -> int:
         assumptions = DEFAULT_ASSUMPTIONS.with_overrides(dict(args.assume))
     except ValueError as exc:
         raise InputError(f"--assume: {exc}") from None
+    measurement = None
+    if gpu is not None and not args.no_measured:
+        measurement = _stored_measurement(gpu, plan)
     try:
-        result = estimate(model, plan, gpu, assumptions, reference_gpu=gpus[REFERENCE_GPU_ID])
+        result = estimate(model, plan, gpu, assumptions, reference_gpu=gpus[REFERENCE_GPU_ID],
+                          measurement=measurement)
     except ValueError as exc:
         raise InputError(f"estimate: {exc}") from None
     if args.json:
@@ -339,6 +349,30 @@ def _estimate(args: argparse.Namespace) -> int:
 
         print(estimate_table(result, units=args.units))
     return 0
+
+
+def _stored_measurement(gpu, plan):
+    """The latest matmul measurement on ``gpu`` from the probe history, or None.
+
+    History problems (an unreadable file, moved aside) are reported on stderr; they never
+    stop an estimate.
+    """
+    from .core.estimate import timing_dtype
+    from .probes import history
+
+    warnings: list[str] = []
+    try:
+        stored = history.latest_for(gpu.id, probe="matmul", warnings=warnings)
+    except OSError as exc:
+        warnings.append(f"probe history unavailable: {exc}")
+        stored = None
+    except ImportError:  # a bare install without platformdirs: no history to read
+        stored = None
+    for warning in warnings:
+        print(f"gpuadvisor estimate: {warning}".replace("\n", " "), file=sys.stderr)
+    if stored is None:
+        return None
+    return stored.measurement(timing_dtype(gpu, plan))
 
 
 def _json_default(value):
@@ -467,10 +501,17 @@ def _probe(args: argparse.Namespace) -> int:
     bad_device = next((e for e in run.errors if e.kind == "bad-device"), None)
     if bad_device is not None:
         raise InputError(bad_device.message)
+    saved, save_problems = ([], []) if args.no_save else _record_probe_run(run)
     if args.json:
-        print(json.dumps(run.to_json(), indent=2, default=_json_default))
+        data = run.to_json()
+        data["history"] = [str(path) for path in saved]
+        print(json.dumps(data, indent=2, default=_json_default))
     else:
         print(_probe_text(run, args.suite))
+        for path in saved:
+            print(f"Saved to the probe history: {path}")
+    for problem in save_problems:
+        print(f"gpuadvisor probe: {problem}".replace("\n", " "), file=sys.stderr)
     if run.torch_missing:
         print(f"gpuadvisor probe: torch is not installed in {python}; install it there "
               "(pip install torch) or use your training environment: "
@@ -483,6 +524,22 @@ def _probe(args: argparse.Namespace) -> int:
                       f"{error.message}".replace("\n", " "), file=sys.stderr)
         return 1
     return 0
+
+
+def _record_probe_run(run) -> tuple[list, list[str]]:
+    """Record a run's results in the probe history: (files written, problems for stderr).
+
+    Only results are recorded (a cancelled run or a run without torch has none).
+    """
+    from .probes import history
+
+    if run.status == "cancelled" or not run.results:
+        return [], []
+    problems: list[str] = []
+    try:
+        return history.record(run, warnings=problems), problems
+    except OSError as exc:
+        return [], [*problems, f"could not save the probe history: {exc}"]
 
 
 def _probe_text(run, suite: str) -> str:

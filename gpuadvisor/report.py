@@ -86,10 +86,19 @@ def estimate_table(e: Estimate, units: str = "GiB") -> str:
     lines.append("")
     t = e.time
     a = e.assumptions
-    lines.append(
-        f"Time on {e.time_gpu.name}: {a['peak_tflops']:g} TFLOPS {a['peak_tflops_dtype']} peak "
-        f"× {t.efficiency:.2f} efficiency = {t.achieved_tflops_per_gpu:.1f} TFLOPS per GPU"
-    )
+    if "measured_matmul_tflops" in a:
+        lines.append(
+            f"Time on {e.time_gpu.name}: {a['efficiency_source']}: "
+            f"{a['measured_matmul_tflops']:.4g} TFLOPS {a['measured_dtype']} matmul "
+            f"× {a['matmul_to_step']:.2f} matmul_to_step = {t.achieved_tflops_per_gpu:.1f} "
+            f"TFLOPS per GPU ({t.efficiency:.0%} of the {a['peak_tflops']:g} TFLOPS peak)"
+        )
+    else:
+        lines.append(
+            f"Time on {e.time_gpu.name}: {a['peak_tflops']:g} TFLOPS {a['peak_tflops_dtype']} "
+            f"peak × {t.efficiency:.2f} efficiency = {t.achieved_tflops_per_gpu:.1f} TFLOPS "
+            "per GPU"
+        )
     if p.is_training:
         source = a.get("dataset_tokens_source", "plan")
         unit = "samples" if e.model.kind == "opaque" else "tokens"

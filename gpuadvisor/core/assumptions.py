@@ -45,6 +45,12 @@ class Assumptions:
             every matmul (bitsandbytes; QLoRA is commonly ~1.3x slower than 16-bit LoRA).
         opaque_checkpoint_keep: for models given by parameter count only, the fraction of
             activations kept with full checkpointing (no block structure to reason about).
+        matmul_to_step: when a probe measured this GPU (``gpuadvisor probe``), the fraction
+            of the measured matmul throughput a whole training step achieves (attention,
+            norms, activations, the optimizer and data loading are slower than a large
+            matmul). 0.6 ~= the default efficiency_train (0.40) over a typical matmul
+            efficiency (0.6-0.7 of peak). The training-step probe will replace this factor
+            with a direct measurement.
     """
 
     cuda_context_bytes: float = 0.90 * GiB
@@ -60,6 +66,7 @@ class Assumptions:
     gpus_per_node: int = 8
     qlora_dequant_overhead: float = 1.30
     opaque_checkpoint_keep: float = 0.30
+    matmul_to_step: float = 0.60
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -71,7 +78,7 @@ class Assumptions:
             if not isinstance(value, int | float) or value < 0:
                 raise ValueError(f"assumption {f.name} must be a non-negative number")
         for name in ("efficiency_train", "efficiency_fp8", "efficiency_infer_prefill",
-                     "bandwidth_efficiency"):
+                     "bandwidth_efficiency", "matmul_to_step"):
             if not 0 < getattr(self, name) <= 1:
                 raise ValueError(f"assumption {name} must be in (0, 1]")
         if self.comm_overlap > 1 or self.allocator_reserve_fraction > 1:

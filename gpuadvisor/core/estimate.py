@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions
+from .calibration import Measurement
 from .compute import (
     FlopsPerToken,
     TimeEstimate,
@@ -136,6 +137,26 @@ def _peak(gpu: GpuSpec, plan: Plan, warnings: list[str]) -> tuple[float, str]:
     return float(value), dtype
 
 
+def timing_dtype(gpu: GpuSpec, plan: Plan) -> str:
+    """The dtype whose peak times ``plan`` on ``gpu`` (after the fp8/bf16 fallbacks); a
+    :class:`Measurement` is used only when its dtype equals this."""
+    return _peak(gpu, plan, [])[1]
+
+
+def measurement_problem(measurement: Measurement, gpu: GpuSpec, plan: Plan,
+                        dtype: str) -> str | None:
+    """Why ``measurement`` cannot time ``plan`` on ``gpu`` at ``dtype``; None when it can."""
+    if measurement.gpu_id is not None and measurement.gpu_id != gpu.id:
+        return f"measured on {measurement.gpu_id}, not {gpu.id}"
+    if not plan.is_training:
+        return "inference is timed from the catalog (prefill peak, memory bandwidth)"
+    if plan.efficiency is not None:
+        return "the plan gives its own efficiency"
+    if measurement.dtype != dtype:
+        return f"measured {measurement.dtype}, the plan runs at {dtype}"
+    return None
+
+
 def _link(gpu: GpuSpec, assumptions: Assumptions) -> float:
     link = gpu.interconnect_bandwidth_gb_s
     return float(link) if link else float(assumptions.inter_node_gb_s)
@@ -161,7 +182,9 @@ def verdict_for(total: float, capacity: float) -> str:
     return "tight" if total > TIGHT_FRACTION * capacity else "fits"
 
 
-def _assumptions_used(model, plan, assumptions, gpu, time_gpu, peak_kind, peak) -> dict:
+def _assumptions_used(model, plan, assumptions, gpu, time_gpu, peak_kind, peak,
+                      measured: Measurement | None = None, measured_note: str | None = None,
+                      ) -> dict:
     used: dict[str, object] = {}
     if plan.is_adapter:
         if plan.lora_rank is None:
@@ -185,6 +208,18 @@ def _assumptions_used(model, plan, assumptions, gpu, time_gpu, peak_kind, peak) 
             used["head"] = "classification (logits negligible)"
     used["efficiency"] = default_efficiency(plan, assumptions)
     used["efficiency_source"] = "plan" if plan.efficiency is not None else "assumed"
+    if measured is not None:
+        achieved = measured.achieved_tflops * assumptions.matmul_to_step
+        used["efficiency"] = achieved / peak
+        used["efficiency_source"] = f"measured {measured.date}"
+        used["measured_matmul_tflops"] = measured.achieved_tflops
+        used["measured_dtype"] = measured.dtype
+        used["measured_at"] = measured.when
+        used["measured_source"] = measured.source
+        used["matmul_to_step"] = assumptions.matmul_to_step
+        used["achieved_tflops"] = achieved
+    elif measured_note is not None:
+        used["measured_ignored"] = measured_note
     used["cuda_context_bytes"] = assumptions.cuda_context_bytes
     used["allocator_reserve_fraction"] = assumptions.allocator_reserve_fraction
     if plan.n_gpus > 1:
@@ -214,6 +249,7 @@ def estimate(
     assumptions: Assumptions = DEFAULT_ASSUMPTIONS,
     *,
     reference_gpu: GpuSpec | None = None,
+    measurement: Measurement | None = None,
 ) -> Estimate:
     """Estimate memory per GPU, FLOPs and time for ``plan`` on ``model``.
 
@@ -224,6 +260,17 @@ def estimate(
             ``reference_gpu``).
         assumptions: overridable constants.
         reference_gpu: GPU for the time estimate when ``gpu`` is None (required then).
+        measurement: matmul throughput measured on the time GPU by a probe. For a training
+            plan without its own efficiency, whose timing dtype (:func:`timing_dtype`)
+            equals ``measurement.dtype`` (and whose GPU is ``measurement.gpu_id`` when that
+            is set), the time uses ``achieved = measured TFLOPS x
+            assumptions.matmul_to_step`` instead of ``catalog peak x efficiency``: a matmul
+            probe overstates a whole training step, and ``matmul_to_step`` (default 0.6,
+            reported in ``assumptions``) is the documented guess the training-step probe
+            will replace. ``assumptions`` then says ``efficiency_source: "measured
+            <date>"`` with ``achieved_tflops`` and the measured figure; the peak stays the
+            catalog's. Otherwise the measurement is ignored and ``assumptions``
+            says why (``measured_ignored``).
 
     Raises:
         ValueError: neither ``gpu`` nor ``reference_gpu`` given, or a plan the model cannot
@@ -246,6 +293,12 @@ def estimate(
     memory = memory_breakdown(model, plan, assumptions)
     flops = flops_per_token(model, plan)
     peak, peak_kind = _peak(time_gpu, plan, warnings)
+    measured_note = None
+    efficiency = None
+    if measurement is not None:
+        measured_note = measurement_problem(measurement, time_gpu, plan, peak_kind)
+        if measured_note is None:
+            efficiency = measurement.achieved_tflops * assumptions.matmul_to_step / peak
     if plan.task == "infer":
         kv_per_token = (
             kv_cache_bytes(model, plan, 1, 1) / (1 + plan.new_tokens) / plan.n_gpus
@@ -259,7 +312,7 @@ def estimate(
     else:
         time = training_time(model, plan, peak_tflops=peak,
                              interconnect_gb_s_=_link(time_gpu, assumptions),
-                             assumptions=assumptions)
+                             assumptions=assumptions, efficiency=efficiency)
     capacity = float(gpu.memory_bytes) if gpu is not None else None
     fits = None if capacity is None else bool(memory.total <= capacity)
     verdict = "no GPU chosen" if capacity is None else verdict_for(memory.total, capacity)
@@ -278,7 +331,11 @@ def estimate(
         flops=flops,
         time=time,
         time_gpu=time_gpu,
-        assumptions=_assumptions_used(model, plan, assumptions, gpu, time_gpu, peak_kind, peak),
+        assumptions=_assumptions_used(
+            model, plan, assumptions, gpu, time_gpu, peak_kind, peak,
+            measured=measurement if efficiency is not None else None,
+            measured_note=measured_note,
+        ),
         warnings=warnings,
     )
 
@@ -345,5 +402,5 @@ def sweep_gpus(model: ModelSpec, plan: Plan, gpus: list[GpuSpec], counts=(1, 2, 
     )
 
 
-__all__ = ["TERMS", "Estimate", "GpuSweep", "estimate", "sweep_fit_map", "sweep_gpus",
-           "verdict_for"]
+__all__ = ["TERMS", "Estimate", "GpuSweep", "Measurement", "estimate", "measurement_problem",
+           "sweep_fit_map", "sweep_gpus", "timing_dtype", "verdict_for"]

@@ -101,3 +101,41 @@ def test_python_may_name_a_virtual_environment_folder(fake, capsys, tmp_path):
     empty.mkdir()
     code, _, err = run(capsys, "probe", "--python", str(empty))
     assert code == 2 and "no Python interpreter" in err
+
+
+def test_probe_records_its_results_in_the_history_and_says_where(fake, capsys, tmp_path,
+                                                                  monkeypatch):
+    from gpuadvisor.probes import history
+
+    monkeypatch.setenv(history.DATA_DIR_ENV, str(tmp_path))
+    fake("ok")
+    code, out, _ = run(capsys, "probe", "--probes", "matmul")
+    assert code == 0
+    saved = tmp_path / "probes" / "cpu-fake-cpu.json"
+    assert f"Saved to the probe history: {saved}" in out
+    [stored] = history.runs()
+    assert stored.figure("matmul", "fake_tflops") == 1.5
+    assert stored.versions["torch"] == "0.0-fake"
+    code, out, _ = run(capsys, "probe", "--probes", "matmul", "--json")
+    assert json.loads(out)["history"] == [str(saved)]
+    assert len(history.runs()) == 2
+
+
+def test_probe_no_save_records_nothing(fake, capsys, tmp_path, monkeypatch):
+    from gpuadvisor.probes import history
+
+    monkeypatch.setenv(history.DATA_DIR_ENV, str(tmp_path))
+    fake("ok")
+    code, out, _ = run(capsys, "probe", "--no-save", "--json")
+    assert code == 0
+    assert json.loads(out)["history"] == []
+    assert not (tmp_path / "probes").exists()
+
+
+def test_a_run_without_torch_records_nothing(fake, capsys, tmp_path, monkeypatch):
+    from gpuadvisor.probes import history
+
+    monkeypatch.setenv(history.DATA_DIR_ENV, str(tmp_path))
+    fake("no-torch")
+    run(capsys, "probe")
+    assert history.runs() == []

@@ -1,0 +1,310 @@
+"""Probe results kept per device, to compare runs and calibrate time estimates (Qt-free).
+
+Layout: ``<data dir>/probes/<device key>.json``, where the data dir is
+``platformdirs.user_data_dir("gpuadvisor")`` or ``$GPUADVISOR_DATA_DIR`` (tests, portable
+installs), and the device key is the device's UUID when the worker reports one, else a slug
+of its name (``cpu-amd-epyc-7b13``). Each file is one JSON object::
+
+    {"schema_version": 1, "device_key": "GPU-5d3c...", "runs": [
+        {"schema_version": 1, "timestamp": "2026-12-02T18:41:27Z", "device_key": "...",
+         "device_id": "cuda:0", "device_name": "NVIDIA H200", "device_type": "cuda",
+         "memory_total_bytes": 150..., "catalog_id": "h200-sxm" | null,
+         "versions": {"python": ..., "torch": ..., "cuda": ..., "hip": ..., "driver": ...},
+         "results": {"matmul": {"figures": {...}, "units": {...}, "conditions": {...}}}}]}
+
+Files are written atomically (:func:`gpuadvisor.planfile.write_atomic`). A file that cannot
+be read (not JSON, wrong shape, a newer schema) is moved aside to ``<name>.bad-<stamp>`` and
+reported in the returned warnings; it is never overwritten silently. At most
+:data:`MAX_RUNS_PER_DEVICE` runs are kept per device (the oldest go first).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from gpuadvisor.core.calibration import Measurement
+from gpuadvisor.planfile import write_atomic
+
+from .protocol import Hello
+from .runner import ProbeRun
+
+#: Environment variable naming the data folder (the history lives in its ``probes/``).
+DATA_DIR_ENV = "GPUADVISOR_DATA_DIR"
+#: Version of the history file format; a file with a newer one is not read.
+HISTORY_SCHEMA_VERSION = 1
+#: Runs kept per device file.
+MAX_RUNS_PER_DEVICE = 500
+#: Matmul dtypes a run can calibrate, as named in the matmul probe's figures.
+MATMUL_DTYPES = ("fp32", "tf32", "fp16", "bf16", "fp8")
+
+
+def data_dir() -> Path:
+    """``$GPUADVISOR_DATA_DIR`` or the platform's user data folder for gpuadvisor."""
+    override = os.environ.get(DATA_DIR_ENV)
+    if override:
+        return Path(override)
+    import platformdirs  # lazily: the estimate CLI runs with numpy alone
+
+    return Path(platformdirs.user_data_dir("gpuadvisor", appauthor=False))
+
+
+def history_dir() -> Path:
+    """The folder holding one history file per device (it may not exist yet)."""
+    return data_dir() / "probes"
+
+
+@dataclass(frozen=True)
+class StoredRun:
+    """One probe run on one device, as stored.
+
+    Attributes:
+        timestamp: when it was recorded, UTC ISO 8601 (``2026-12-02T18:41:27Z``).
+        device_key: the file it lives in (UUID or name slug).
+        device_id: the worker's id for the device (``cuda:0``, ``cpu``).
+        device_name: the device's name as torch reports it.
+        device_type: ``cuda``, ``rocm``, ``mps``, ``xpu`` or ``cpu`` (when known).
+        memory_total_bytes: the device's memory as reported (when known).
+        catalog_id: the matching catalog GPU (:func:`gpuadvisor.hardware.match.match_gpu`),
+            or ``None``.
+        versions: python, torch, cuda, hip (and driver when reported) from ``hello``.
+        results: probe name -> ``{"figures", "units", "conditions"}``.
+        schema_version: the format version the run was written with.
+    """
+
+    timestamp: str
+    device_key: str
+    device_id: str | None
+    device_name: str
+    device_type: str | None = None
+    memory_total_bytes: int | None = None
+    catalog_id: str | None = None
+    versions: dict[str, Any] = field(default_factory=dict)
+    results: dict[str, dict[str, Any]] = field(default_factory=dict)
+    schema_version: int = HISTORY_SCHEMA_VERSION
+
+    def figure(self, probe: str, name: str) -> float | None:
+        """One figure (``figure("matmul", "bf16_median_tflops")``), or ``None``."""
+        value = self.results.get(probe, {}).get("figures", {}).get(name)
+        return float(value) if isinstance(value, int | float) else None
+
+    def measurement(self, dtype: str) -> Measurement | None:
+        """The matmul median at ``dtype`` as a core :class:`Measurement`, or ``None``."""
+        value = self.figure("matmul", f"{dtype}_median_tflops")
+        if value is None or not value > 0:
+            return None
+        torch = self.versions.get("torch")
+        source = f"probe matmul on {self.device_name}" + (f", torch {torch}" if torch else "")
+        return Measurement(achieved_tflops=value, dtype=dtype, when=self.timestamp,
+                           source=source, gpu_id=self.catalog_id)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"schema_version": self.schema_version, "timestamp": self.timestamp,
+                "device_key": self.device_key, "device_id": self.device_id,
+                "device_name": self.device_name, "device_type": self.device_type,
+                "memory_total_bytes": self.memory_total_bytes, "catalog_id": self.catalog_id,
+                "versions": dict(self.versions), "results": dict(self.results)}
+
+    @classmethod
+    def from_json(cls, data: Any) -> StoredRun:
+        """A run from its stored object; ``ValueError`` says what is wrong."""
+        if not isinstance(data, dict):
+            raise ValueError("a run is not a JSON object")
+        for key in ("timestamp", "device_key", "device_name"):
+            if not isinstance(data.get(key), str):
+                raise ValueError(f"a run has no valid {key!r}")
+        results = data.get("results", {})
+        if not isinstance(results, dict) or not all(
+                isinstance(r, dict) and isinstance(r.get("figures", {}), dict)
+                for r in results.values()):
+            raise ValueError("a run's 'results' must map probes to objects with figures")
+        versions = data.get("versions") or {}
+        if not isinstance(versions, dict):
+            raise ValueError("a run's 'versions' must be an object")
+        memory = data.get("memory_total_bytes")
+        return cls(timestamp=data["timestamp"], device_key=data["device_key"],
+                   device_id=_str_or_none(data.get("device_id")),
+                   device_name=data["device_name"],
+                   device_type=_str_or_none(data.get("device_type")),
+                   memory_total_bytes=int(memory) if isinstance(memory, int | float)
+                   and not isinstance(memory, bool) else None,
+                   catalog_id=_str_or_none(data.get("catalog_id")),
+                   versions=dict(versions), results=dict(results),
+                   schema_version=int(data.get("schema_version", HISTORY_SCHEMA_VERSION)))
+
+
+def _str_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def device_key(device: dict[str, Any]) -> str:
+    """The history key of a ``hello`` device: its UUID, else a slug of its name."""
+    uuid = device.get("uuid")
+    if uuid:
+        raw = str(uuid)
+    else:
+        raw = str(device.get("name") or device.get("id") or "device")
+        if device.get("type") == "cpu" or device.get("id") == "cpu":
+            raw = f"cpu {raw}"
+    slug = re.sub(r"[^a-z0-9]+", "-", raw.lower()).strip("-")
+    return slug[:100] or "device"
+
+
+def now_utc() -> str:
+    """The current time as UTC ISO 8601 with a ``Z``, to the second."""
+    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def _catalog_id(device: dict[str, Any]) -> str | None:
+    if device.get("type") == "cpu" or device.get("id") == "cpu":
+        return None
+    try:
+        from gpuadvisor.hardware.match import match_gpu
+
+        memory = device.get("memory_total_bytes")
+        return match_gpu(str(device.get("name", "")),
+                         int(memory) if isinstance(memory, int | float) else None)
+    except Exception:  # a broken user catalog must not lose the measurement
+        return None
+
+
+def stored_runs_of(run: ProbeRun, *, timestamp: str | None = None) -> list[StoredRun]:
+    """The run's results as one :class:`StoredRun` per device they were measured on."""
+    hello: Hello | None = run.hello
+    devices = {d["id"]: d for d in (hello.devices if hello else ())}
+    versions = dict(hello.versions) if hello else {}
+    stamp = timestamp or now_utc()
+    by_device: dict[str, dict[str, dict[str, Any]]] = {}
+    for result in run.results:
+        device_id = str(result.conditions.get("device") or "unknown")
+        by_device.setdefault(device_id, {})[result.probe] = {
+            "figures": dict(result.figures), "units": dict(result.units),
+            "conditions": dict(result.conditions)}
+    stored = []
+    for device_id, results in by_device.items():
+        device = dict(devices.get(device_id) or {"id": device_id})
+        if "name" not in device:
+            conditions = next(iter(results.values()))["conditions"]
+            device["name"] = str(conditions.get("device_name") or device_id)
+        memory = device.get("memory_total_bytes")
+        stored.append(StoredRun(
+            timestamp=stamp, device_key=device_key(device), device_id=device_id,
+            device_name=str(device["name"]), device_type=_str_or_none(device.get("type")),
+            memory_total_bytes=int(memory) if isinstance(memory, int | float) else None,
+            catalog_id=_catalog_id(device), versions=versions, results=results))
+    return stored
+
+
+def _read(file: Path) -> list[StoredRun]:
+    """The runs in one file; ``ValueError`` says why it cannot be used."""
+    try:
+        raw = file.read_bytes()
+    except OSError as exc:
+        raise ValueError(f"could not be read ({exc.strerror or exc})") from None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ValueError("is not a text (UTF-8) file") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"is not valid JSON (line {exc.lineno}, column {exc.colno})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("runs"), list):
+        raise ValueError("does not hold a JSON object with a 'runs' list")
+    version = data.get("schema_version")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise ValueError(f"has no valid schema_version (got {version!r})")
+    if version > HISTORY_SCHEMA_VERSION:
+        raise ValueError(f"was written by a newer gpuadvisor (schema {version}); "
+                         f"this version reads {HISTORY_SCHEMA_VERSION}")
+    return [StoredRun.from_json(item) for item in data["runs"]]
+
+
+def _set_aside(file: Path, reason: str) -> str:
+    """Move a bad history file to a unique backup name; the message for the user."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    backup = file.with_name(f"{file.name}.bad-{stamp}")
+    n = 1
+    while backup.exists():
+        n += 1
+        backup = file.with_name(f"{file.name}.bad-{stamp}-{n}")
+    try:
+        os.rename(file, backup)
+    except OSError as exc:
+        return (f"Probe history {file} {reason}; it could not be moved aside "
+                f"({exc.strerror or exc}) and is ignored.")
+    return f"Probe history {file} {reason}; it was kept as {backup.name} and is ignored."
+
+
+def _load(file: Path, warnings: list[str] | None) -> list[StoredRun]:
+    if not file.exists():
+        return []
+    try:
+        return _read(file)
+    except ValueError as exc:
+        message = _set_aside(file, str(exc))
+        if warnings is not None:
+            warnings.append(message)
+        return []
+
+
+def record(run: ProbeRun, *, timestamp: str | None = None,
+           warnings: list[str] | None = None) -> list[Path]:
+    """Append ``run``'s results to the history of each device they were measured on.
+
+    Args:
+        run: a finished run; only its results are stored (errors are not history).
+        timestamp: UTC ISO time to store (default: now).
+        warnings: a list that gets a message for each unreadable history file found (it
+            is moved aside first, then a new file is started).
+
+    Returns:
+        The files written (none when the run has no results).
+
+    Raises:
+        OSError: the history folder or a file cannot be written.
+    """
+    written = []
+    folder = history_dir()
+    for stored in stored_runs_of(run, timestamp=timestamp):
+        folder.mkdir(parents=True, exist_ok=True)
+        file = folder / f"{stored.device_key}.json"
+        previous = _load(file, warnings)
+        kept = [*previous, stored][-MAX_RUNS_PER_DEVICE:]
+        data = {"schema_version": HISTORY_SCHEMA_VERSION, "device_key": stored.device_key,
+                "runs": [r.to_json() for r in kept]}
+        written.append(write_atomic(file, json.dumps(data, indent=1, allow_nan=False) + "\n"))
+    return written
+
+
+def runs(device_key: str | None = None, *, warnings: list[str] | None = None
+         ) -> list[StoredRun]:
+    """Stored runs, oldest first: of one device, or of every device (``None``).
+
+    Unreadable files are moved aside and reported in ``warnings`` (see the module docstring).
+    """
+    folder = history_dir()
+    if device_key is not None:
+        files = [folder / f"{device_key}.json"]
+    else:
+        files = sorted(folder.glob("*.json")) if folder.is_dir() else []
+    found = [r for file in files for r in _load(file, warnings)]
+    return sorted(found, key=lambda r: r.timestamp)
+
+
+def latest_for(catalog_id: str, *, probe: str | None = None,
+               warnings: list[str] | None = None) -> StoredRun | None:
+    """The newest run on a device matching ``catalog_id`` (with a ``probe`` result, when
+    given), or ``None``."""
+    matching = [r for r in runs(warnings=warnings)
+                if r.catalog_id == catalog_id and (probe is None or probe in r.results)]
+    return matching[-1] if matching else None
+
+
+__all__ = ["DATA_DIR_ENV", "HISTORY_SCHEMA_VERSION", "MAX_RUNS_PER_DEVICE", "StoredRun",
+           "data_dir", "device_key", "history_dir", "latest_for", "record", "runs",
+           "stored_runs_of"]

@@ -1,0 +1,137 @@
+"""Calibrated time estimates: a measured matmul throughput replaces peak x efficiency
+(times the documented matmul_to_step factor) when its dtype is the plan's, and the
+assumptions say "measured <date>"."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gpuadvisor.cli import main
+from gpuadvisor.core.assumptions import Assumptions
+from gpuadvisor.core.calibration import Measurement
+from gpuadvisor.core.estimate import estimate
+from gpuadvisor.core.plan import Plan
+from gpuadvisor.probes import history
+from tests.probes.test_history import make_run
+from tests.test_compute import GPT2_SMALL, make_gpu
+
+GPU = make_gpu()  # 100 TFLOPS bf16 peak
+PLAN = Plan(task="pretrain", precision="bf16", seq_len=1024, micro_batch=8,
+            dataset_tokens=1e9)
+M50 = Measurement(achieved_tflops=50.0, dtype="bf16", when="2026-12-01T09:00:00Z",
+                  source="probe matmul on Test GPU")
+
+
+def test_a_bf16_measurement_times_the_plan_at_measured_x_matmul_to_step():
+    result = estimate(GPT2_SMALL, PLAN, GPU, measurement=M50)
+    flops = result.flops.train * 1e9  # FLOPs per token x tokens
+    assert result.time.flops_total == pytest.approx(flops)
+    assert result.time.seconds == pytest.approx(flops / (50e12 * 0.6), rel=1e-9)
+    assert result.time.achieved_tflops_per_gpu == pytest.approx(30.0)
+    a = result.assumptions
+    assert a["efficiency_source"] == "measured 2026-12-01"
+    assert a["achieved_tflops"] == pytest.approx(30.0)
+    assert a["measured_matmul_tflops"] == 50.0
+    assert a["matmul_to_step"] == 0.6
+    assert a["peak_tflops_source"] == "catalog: test-gpu"
+    assert a["peak_tflops"] == 100.0
+    assert a["efficiency"] == pytest.approx(0.3)
+
+
+def test_matmul_to_step_is_an_overridable_assumption():
+    result = estimate(GPT2_SMALL, PLAN, GPU, Assumptions(matmul_to_step=0.5), measurement=M50)
+    assert result.time.seconds == pytest.approx(result.time.flops_total / 25e12)
+    with pytest.raises(ValueError, match="matmul_to_step"):
+        Assumptions(matmul_to_step=1.5)
+
+
+def test_without_a_measurement_the_catalog_peak_and_efficiency_are_used():
+    result = estimate(GPT2_SMALL, PLAN, GPU)
+    assert result.time.seconds == pytest.approx(result.time.flops_total / (100e12 * 0.4))
+    assert result.assumptions["efficiency_source"] == "assumed"
+    assert "measured_matmul_tflops" not in result.assumptions
+
+
+@pytest.mark.parametrize(("measurement", "plan", "why"), [
+    (Measurement(50.0, "fp32", "2026-12-01"), PLAN, "measured fp32"),
+    (M50, Plan(task="pretrain", precision="fp16", seq_len=1024, dataset_tokens=1e9),
+     "measured bf16"),
+    (Measurement(50.0, "bf16", "2026-12-01", gpu_id="other-gpu"), PLAN, "other-gpu"),
+    (M50, Plan(task="pretrain", precision="bf16", seq_len=1024, dataset_tokens=1e9,
+               efficiency=0.5), "own efficiency"),
+])
+def test_a_measurement_that_does_not_apply_is_ignored_and_says_why(measurement, plan, why):
+    plain = estimate(GPT2_SMALL, plan, GPU)
+    result = estimate(GPT2_SMALL, plan, GPU, measurement=measurement)
+    assert result.time.seconds == pytest.approx(plain.time.seconds)
+    assert result.assumptions["efficiency_source"] == plain.assumptions["efficiency_source"]
+    assert why in result.assumptions["measured_ignored"]
+
+
+def test_a_measurement_rejects_nonsense():
+    with pytest.raises(ValueError):
+        Measurement(0.0, "bf16", "2026-12-01")
+
+
+# --------------------------------------------------------------------------- end to end
+ARGS = ["estimate", "--model", "llama-3.2-1b", "--task", "pretrain", "--precision", "bf16",
+        "--tokens", "1B", "--gpu", "rtx-4090"]
+
+
+def _run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def measured(tmp_path, monkeypatch):
+    monkeypatch.setenv(history.DATA_DIR_ENV, str(tmp_path / "data"))
+    monkeypatch.setenv("GPUADVISOR_CONFIG_DIR", str(tmp_path / "config"))
+    history.record(make_run(40.0), timestamp="2026-11-01T09:00:00Z")
+    history.record(make_run(50.0), timestamp="2026-12-01T09:00:00Z")
+
+
+def test_cli_estimate_uses_the_latest_stored_measurement(measured, capsys):
+    code, out, err = _run(capsys, *ARGS, "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    a = data["assumptions"]
+    assert a["efficiency_source"] == "measured 2026-12-01"
+    assert a["measured_matmul_tflops"] == 50.0
+    assert data["time"]["achieved_tflops_per_gpu"] == pytest.approx(50.0 * 0.6)
+    assert data["time"]["seconds"] == pytest.approx(data["compute"]["flops_total"] / 30e12)
+    assert a["peak_tflops_source"] == "catalog: rtx-4090"
+
+
+def test_cli_estimate_text_says_measured_on_the_time_line(measured, capsys):
+    code, out, _ = _run(capsys, *ARGS)
+    assert code == 0
+    [line] = [x for x in out.splitlines() if x.startswith("Time on")]
+    assert "measured 2026-12-01" in line and "50 TFLOPS bf16 matmul" in line
+
+
+def test_cli_estimate_no_measured_ignores_the_history(measured, capsys):
+    code, out, _ = _run(capsys, *ARGS, "--no-measured", "--json")
+    assert code == 0
+    assert json.loads(out)["assumptions"]["efficiency_source"] == "assumed"
+
+
+def test_cli_estimate_without_history_is_unchanged(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv(history.DATA_DIR_ENV, str(tmp_path / "empty"))
+    code, out, err = _run(capsys, *ARGS, "--json")
+    assert code == 0 and err == ""
+    assert json.loads(out)["assumptions"]["efficiency_source"] == "assumed"
+
+
+def test_cli_estimate_reports_a_corrupt_history_and_still_answers(tmp_path, monkeypatch,
+                                                                   capsys):
+    monkeypatch.setenv(history.DATA_DIR_ENV, str(tmp_path))
+    (tmp_path / "probes").mkdir()
+    (tmp_path / "probes" / "x.json").write_text("{", encoding="utf-8")
+    code, out, err = _run(capsys, *ARGS, "--json")
+    assert code == 0
+    assert "x.json" in err and "kept as" in err
+    assert json.loads(out)["assumptions"]["efficiency_source"] == "assumed"
