@@ -159,7 +159,14 @@ def build_parser() -> argparse.ArgumentParser:
                      help="GPU index N, or cpu (default: the first GPU, else the CPU)")
     prb.add_argument("--python", metavar="PATH",
                      help="interpreter (or virtual environment) with torch to run the probes "
-                          "in, e.g. your training environment (default: this one)")
+                          "in, e.g. your training environment; remembered for the next runs "
+                          "(default: the remembered one, else this one if it has torch, else "
+                          "the first with torch in conda envs, virtualenvs or on PATH)")
+    prb.add_argument("--no-remember", action="store_true",
+                     help="do not remember --python in the settings")
+    prb.add_argument("--list-pythons", action="store_true",
+                     help="list the interpreters found (conda envs, virtualenvs, PATH) with "
+                          "their torch version and accelerators, and exit")
     prb.add_argument("--probes", type=_probe_names, default=None, metavar="NAMES",
                      help="comma-separated probes to run (default: all: matmul,bandwidth)")
     prb.add_argument("--timeout", type=_positive_seconds, default=None, metavar="SECONDS",
@@ -478,7 +485,12 @@ def _probe(args: argparse.Namespace) -> int:
     from .probes import runner
     from .probes.protocol import Progress
 
-    python = _probe_python(args.python)
+    if args.list_pythons:
+        return _list_pythons(args)
+    if args.python is not None:
+        python, no_torch_note = _probe_python(args.python), ""
+    else:
+        python, no_torch_note = _find_probe_python()
     probes = args.probes or runner.PROBES
     show_progress = not args.json and sys.stderr.isatty()
 
@@ -501,6 +513,9 @@ def _probe(args: argparse.Namespace) -> int:
     bad_device = next((e for e in run.errors if e.kind == "bad-device"), None)
     if bad_device is not None:
         raise InputError(bad_device.message)
+    if (args.python is not None and not args.no_remember and run.hello is not None
+            and run.hello.torch is not None):
+        _remember_probe_python(python)
     saved, save_problems = ([], []) if args.no_save else _record_probe_run(run)
     if args.json:
         data = run.to_json()
@@ -513,8 +528,8 @@ def _probe(args: argparse.Namespace) -> int:
     for problem in save_problems:
         print(f"gpuadvisor probe: {problem}".replace("\n", " "), file=sys.stderr)
     if run.torch_missing:
-        print(f"gpuadvisor probe: torch is not installed in {python}; install it there "
-              "(pip install torch) or use your training environment: "
+        print(f"gpuadvisor probe: torch is not installed in {python}{no_torch_note}; install "
+              "it there (pip install torch) or use your training environment: "
               "--python /path/to/your/training/env/bin/python", file=sys.stderr)
         return 1
     if not run.ok:
@@ -523,6 +538,83 @@ def _probe(args: argparse.Namespace) -> int:
                 print(f"gpuadvisor probe: {error.probe or 'run'}: {error.kind}: "
                       f"{error.message}".replace("\n", " "), file=sys.stderr)
         return 1
+    return 0
+
+
+def _find_probe_python() -> tuple[str, str]:
+    """The interpreter for a probe run without ``--python`` (the remembered one, this one,
+    or one found with torch), and a note for the torch-missing message. Says in one line on
+    stderr when it is not this interpreter."""
+    import os
+
+    from .probes import interpreters
+    from .settings import load_settings
+
+    settings, _ = load_settings()
+    chosen, checked = interpreters.find_probe_interpreter(settings.probe_python)
+    if chosen is None:
+        others = len(checked) - 1
+        note = (f" (nor in {others} other interpreter(s) found: gpuadvisor probe "
+                "--list-pythons)") if others > 0 else ""
+        return sys.executable, note
+    if os.path.abspath(chosen.python) != os.path.abspath(sys.executable):
+        how = ("remembered" if chosen.python == settings.probe_python
+               else "this Python has no torch")
+        print(f"gpuadvisor probe: running the probes in {chosen.python} ({chosen.summary()}; "
+              f"{how}; --python to choose another)", file=sys.stderr)
+    return chosen.python, ""
+
+
+def _remember_probe_python(python: str) -> None:
+    """Save ``python`` as the ``probe_python`` setting; a failure is one line on stderr."""
+    import os
+
+    from .settings import load_settings, save_settings
+
+    settings, _ = load_settings()
+    path = os.path.abspath(python)
+    if settings.probe_python == path:
+        return
+    settings.probe_python = path
+    try:
+        save_settings(settings)
+    except (OSError, ValueError) as exc:
+        print(f"gpuadvisor probe: could not remember --python in the settings: {exc}",
+              file=sys.stderr)
+
+
+def _list_pythons(args: argparse.Namespace) -> int:
+    """``probe --list-pythons``: each interpreter found, checked by the worker's handshake."""
+    import os
+
+    from .probes import interpreters
+    from .settings import load_settings
+
+    settings, _ = load_settings()
+    pythons = [Path(p) for p in interpreters.candidate_pythons()]
+    remembered = settings.probe_python
+    keys = {os.path.abspath(p) for p in pythons}
+    if remembered and os.path.abspath(remembered) not in keys:
+        pythons.insert(0, Path(remembered))
+    infos = interpreters.check_all(pythons)
+    current = os.path.abspath(sys.executable)
+    rows = []
+    for info in infos:
+        row = info.to_json()
+        row["current"] = os.path.abspath(info.python) == current
+        row["remembered"] = bool(remembered) and os.path.abspath(info.python) == os.path.abspath(
+            remembered)
+        rows.append(row)
+    if args.json:
+        print(json.dumps({"pythons": rows}, indent=2))
+        return 0
+    for info, row in zip(infos, rows, strict=True):
+        marks = [m for m in ("current", "remembered") if row[m]]
+        suffix = f"  [{', '.join(marks)}]" if marks else ""
+        print(f"{info.python}  {info.summary()}{suffix}")
+    if not any(info.usable for info in infos):
+        print("gpuadvisor probe: no interpreter found has torch; install it (pip install torch) "
+              "or name yours: --python /path/to/your/training/env/bin/python", file=sys.stderr)
     return 0
 
 

@@ -60,6 +60,8 @@ class Settings:
         currency: display currency: ``USD``, ``CNY`` or ``EUR``.
         recent_files: plan files, most recent first, at most :data:`MAX_RECENT_FILES`.
         presentation_mode: large fonts and thick lines for projectors.
+        probe_python: the interpreter (with torch) the probes run in, picked by the user or
+            remembered from ``gpuadvisor probe --python``; None: find one.
     """
 
     window_geometry: str | None = None
@@ -69,6 +71,7 @@ class Settings:
     currency: str = "USD"
     recent_files: list[str] = field(default_factory=list)
     presentation_mode: bool = False
+    probe_python: str | None = None
 
     def __post_init__(self) -> None:
         self.validate()
@@ -94,6 +97,10 @@ class Settings:
                 isinstance(p, str) for p in self.recent_files):
             raise ValueError("recent_files must be a list of paths (strings)")
         self.recent_files = _dedup(self.recent_files)[:MAX_RECENT_FILES]
+        if self.probe_python is not None and (not isinstance(self.probe_python, str)
+                                              or not self.probe_python.strip()):
+            raise ValueError(f"probe_python must be a path (text) or null, got "
+                             f"{self.probe_python!r}")
 
     def add_recent(self, path: str | os.PathLike[str]) -> None:
         """Put ``path`` (made absolute) first in :attr:`recent_files`, without duplicates."""

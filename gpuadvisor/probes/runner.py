@@ -123,7 +123,7 @@ def run_probes(probes: Sequence[str], *, python: str | os.PathLike = sys.executa
                on_message: Callable[[Message], None] | None = None,
                cancel_event: threading.Event | None = None,
                worker: str | os.PathLike = WORKER_SCRIPT, extra_args: Sequence[str] = (),
-               grace_s: float = GRACE_S) -> ProbeRun:
+               grace_s: float = GRACE_S, hello_only: bool = False) -> ProbeRun:
     """Run ``probes`` in a worker subprocess and wait for it, at most ``timeout_s`` seconds.
 
     Args:
@@ -139,12 +139,16 @@ def run_probes(probes: Sequence[str], *, python: str | os.PathLike = sys.executa
         worker: The worker script (tests pass a fake one).
         extra_args: More arguments for the worker.
         grace_s: Seconds a terminated worker gets before it is killed.
+        hello_only: Only the handshake: the worker says ``hello`` and ``done`` and runs no
+            probe (``probes`` may then be empty); checks an interpreter.
 
     Returns:
         The :class:`ProbeRun`; this never raises for a misbehaving worker.
     """
     probes = tuple(probes)
-    if not probes:
+    if hello_only:
+        extra_args = (*extra_args, "--hello-only")
+    elif not probes:
         raise ValueError("probes: name at least one probe")
     if timeout_s <= 0:
         raise ValueError(f"timeout_s: must be positive, got {timeout_s}")
@@ -162,7 +166,8 @@ def run_probes(probes: Sequence[str], *, python: str | os.PathLike = sys.executa
         error = Error(None, "start-failed", f"could not start {command[0]}: {exc}")
         notify(error)
         return ProbeRun(status="error", hello=None,
-                        errors=tuple(Error(p, error.kind, error.message) for p in probes),
+                        errors=tuple(Error(p, error.kind, error.message) for p in probes)
+                        or (error,),
                         command=tuple(command))
 
     lines: queue.Queue = queue.Queue()
@@ -219,10 +224,11 @@ def run_probes(probes: Sequence[str], *, python: str | os.PathLike = sys.executa
     finally:
         if proc.poll() is None:
             _stop(proc, grace_s)
-        for reader in readers:
+        for reader, stream in zip(readers, (proc.stdout, proc.stderr), strict=True):
             reader.join(timeout=1.0)
-        for stream in (proc.stdout, proc.stderr):
-            if stream is not None:
+            # A reader still blocked means a grandchild (a wrapper script's child) holds the
+            # pipe open; closing it would wait for that reader, so leave it to the daemon.
+            if stream is not None and not reader.is_alive():
                 stream.close()
     returncode = proc.returncode
     duration_s = time.monotonic() - started

@@ -4,6 +4,7 @@ Run as ``python -m gpuadvisor.probes.worker`` or, from another interpreter (the 
 training environment, where gpuadvisor is not installed), by path::
 
     python /path/to/worker.py --probes matmul,bandwidth --device auto|cpu|0|cuda:0 [--quick|--full]
+    python /path/to/worker.py --hello-only       # the handshake only: versions, devices
 
 It speaks the protocol of :mod:`gpuadvisor.probes.protocol` on stdout: ``hello`` (versions,
 accelerators, devices), then per probe ``progress`` lines and a ``result`` or an ``error``,
@@ -593,6 +594,8 @@ def parse_args(argv):
                         help="larger sizes, longer runs")
     # Tests: the smallest sizes, fractions of a second; wins over --quick/--full.
     parser.add_argument("--tiny", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--hello-only", action="store_true",
+                        help="say hello (versions, accelerators, devices) and done; no probes")
     parser.set_defaults(suite="quick")
     args = parser.parse_args(argv)
     if args.tiny:
@@ -607,6 +610,9 @@ def main(argv=None) -> int:
     torch, torch_error = import_torch()
     hello = hello_message(torch, torch_error)
     channel.send(hello)
+    if args.hello_only:
+        channel.send({"type": "done"})
+        return 0
     if torch is None:
         for probe in probes:
             channel.error(probe, "torch-missing", f"torch is not installed in {sys.executable}"

@@ -1,7 +1,9 @@
 """A stand-in for gpuadvisor/probes/worker.py that misbehaves on purpose.
 
 The mode comes from ``--mode MODE`` or the ``FAKE_WORKER_MODE`` environment variable
-(default ``ok``); it accepts the real worker's ``--probes``/``--device``/``--quick`` flags.
+(default ``ok``); it accepts the real worker's ``--probes``/``--device``/``--quick`` flags,
+and ``--hello-only`` (ok, no-torch and bad-device then say hello and done; the faulty modes
+misbehave as usual).
 
 Modes:
     ok              hello, progress, a result per probe, done; exit 0
@@ -59,9 +61,14 @@ def main() -> int:
     parser.add_argument("--device", default="auto")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--full", action="store_true")
+    parser.add_argument("--hello-only", action="store_true")
     args = parser.parse_args()
-    probes = [p for p in args.probes.split(",") if p]
+    probes = [p for p in args.probes.split(",") if p] or ["matmul"]
     mode = args.mode
+    if args.hello_only and mode in ("ok", "no-torch", "bad-device"):
+        hello(torch=None if mode == "no-torch" else "0.0-fake")
+        send({"type": "done"})
+        return 0
 
     if mode == "silent":
         time.sleep(FOREVER_S)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from gpuadvisor.cli import main
-from gpuadvisor.probes import runner
+from gpuadvisor.probes import interpreters, runner
 
 FAKE_WORKER = Path(__file__).resolve().parents[1] / "fakes" / "fake_worker.py"
 
@@ -19,6 +19,8 @@ FAKE_WORKER = Path(__file__).resolve().parents[1] / "fakes" / "fake_worker.py"
 def fake(monkeypatch):
     """Point the CLI at the fake worker; the returned function picks its mode."""
     monkeypatch.setattr(runner, "WORKER_SCRIPT", FAKE_WORKER)
+    # Only this interpreter: never look for (and start) the machine's other Pythons.
+    monkeypatch.setattr(interpreters, "candidate_pythons", lambda *a, **k: [])
     return lambda mode: monkeypatch.setenv("FAKE_WORKER_MODE", mode)
 
 
