@@ -21,12 +21,10 @@ This module never imports Qt.
 
 from __future__ import annotations
 
-import contextlib
 import difflib
 import json
 import os
 import re
-import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -36,6 +34,7 @@ from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS, Assumptions
 from gpuadvisor.core.gpu import GpuSpec
 from gpuadvisor.core.model import TABLE_ALIASES, ModelSpec, spec_from_table
 from gpuadvisor.core.plan import Plan
+from gpuadvisor.userfiles import write_atomic
 
 PLAN_SCHEMA_VERSION = 1
 """The ``schema_version`` this version writes and reads."""
@@ -118,52 +117,6 @@ def did_you_mean(name: str, known: Iterable[str]) -> str:
     """A ``" (did you mean a, b?)"`` suffix for an unknown id, or ``""``."""
     close = difflib.get_close_matches(name, list(known), n=3, cutoff=0.5)
     return f" (did you mean {', '.join(close)}?)" if close else ""
-
-
-def write_atomic(path: str | os.PathLike[str], text: str) -> Path:
-    """Write ``text`` (UTF-8) to ``path`` atomically.
-
-    The text goes to a temporary file in the same folder, is flushed and fsynced, and then
-    replaces ``path`` with ``os.replace`` (atomic on POSIX and Windows). On any failure the
-    temporary file is removed and ``path`` is untouched. An existing file's permission bits
-    are kept; a new file gets ``0o644``.
-
-    Returns:
-        The path written.
-
-    Raises:
-        OSError: the folder is missing or not writable, the disk is full, ...
-    """
-    target = Path(path)
-    try:
-        mode = target.stat().st_mode & 0o777
-    except OSError:
-        mode = 0o644
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        with contextlib.suppress(OSError):
-            os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    _fsync_folder(target.parent)
-    return target
-
-
-def _fsync_folder(folder: Path) -> None:
-    """Persist a rename on POSIX (a no-op where folders cannot be opened, e.g. Windows)."""
-    with contextlib.suppress(OSError, AttributeError):
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
 
 
 # --------------------------------------------------------------------------- validation

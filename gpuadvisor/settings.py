@@ -16,14 +16,13 @@ import base64
 import binascii
 import json
 import os
-import time
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 import platformdirs
 
-from gpuadvisor.planfile import write_atomic
+from gpuadvisor.userfiles import set_aside, write_atomic
 
 SETTINGS_SCHEMA_VERSION = 1
 """The ``schema_version`` this version writes and reads."""
@@ -220,24 +219,13 @@ def _parse(raw: bytes) -> Settings:
 
 def _set_aside(file: Path, reason: str) -> str:
     """Rename a bad settings file to a unique backup name; the message for the user."""
-    backup = _backup_name(file)
     try:
-        os.rename(file, backup)
+        backup = set_aside(file)
     except OSError as exc:
         return (f"Settings file {file} {reason}. It could not be moved aside "
                 f"({exc.strerror or exc}); default settings are used.")
     return (f"Settings file {file} {reason}. It was kept as {backup.name}; "
             "default settings are used.")
-
-
-def _backup_name(file: Path) -> Path:
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    candidate = file.with_name(f"{file.name}.bad-{stamp}")
-    n = 1
-    while candidate.exists():
-        n += 1
-        candidate = file.with_name(f"{file.name}.bad-{stamp}-{n}")
-    return candidate
 
 
 def save_settings(settings: Settings, path: str | os.PathLike[str] | None = None) -> Path:

@@ -12,7 +12,7 @@ of its name (``cpu-amd-epyc-7b13``). Each file is one JSON object::
          "versions": {"python": ..., "torch": ..., "cuda": ..., "hip": ..., "driver": ...},
          "results": {"matmul": {"figures": {...}, "units": {...}, "conditions": {...}}}}]}
 
-Files are written atomically (:func:`gpuadvisor.planfile.write_atomic`). A file that cannot
+Files are written atomically (:func:`gpuadvisor.userfiles.write_atomic`). A file that cannot
 be read (not JSON, wrong shape, a newer schema) is moved aside to ``<name>.bad-<stamp>`` and
 reported in the returned warnings; it is never overwritten silently. At most
 :data:`MAX_RUNS_PER_DEVICE` runs are kept per device (the oldest go first).
@@ -23,14 +23,13 @@ from __future__ import annotations
 import json
 import os
 import re
-import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from gpuadvisor.core.calibration import Measurement
-from gpuadvisor.planfile import write_atomic
+from gpuadvisor.userfiles import set_aside, write_atomic
 
 from .protocol import Hello
 from .runner import ProbeRun
@@ -226,14 +225,8 @@ def _read(file: Path) -> list[StoredRun]:
 
 def _set_aside(file: Path, reason: str) -> str:
     """Move a bad history file to a unique backup name; the message for the user."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    backup = file.with_name(f"{file.name}.bad-{stamp}")
-    n = 1
-    while backup.exists():
-        n += 1
-        backup = file.with_name(f"{file.name}.bad-{stamp}-{n}")
     try:
-        os.rename(file, backup)
+        backup = set_aside(file)
     except OSError as exc:
         return (f"Probe history {file} {reason}; it could not be moved aside "
                 f"({exc.strerror or exc}) and is ignored.")
