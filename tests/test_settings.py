@@ -13,7 +13,7 @@ from pathlib import Path
 import platformdirs
 import pytest
 
-from gpuadvisor import settings as settings_module
+from gpuadvisor import userfiles
 from gpuadvisor.settings import (
     CONFIG_DIR_ENV,
     MAX_RECENT_FILES,
@@ -120,7 +120,8 @@ def test_a_bad_file_is_backed_up_and_defaults_are_used(config_folder, content, w
 
 
 def test_two_bad_files_in_the_same_second_get_two_backups(config_folder, monkeypatch):
-    monkeypatch.setattr(settings_module.time, "strftime", lambda fmt: "20250101-000000")
+    # The backup name comes from gpuadvisor.userfiles.set_aside (shared with plans/history).
+    monkeypatch.setattr(userfiles.time, "strftime", lambda fmt: "20250101-000000")
     config_folder.mkdir()
     for content in ("{", "}"):
         (config_folder / "settings.json").write_text(content, encoding="utf-8")
