@@ -491,7 +491,7 @@ def _probe(args: argparse.Namespace) -> int:
         python, no_torch_note = _probe_python(args.python), ""
     else:
         python, no_torch_note = _find_probe_python()
-    probes = args.probes or runner.PROBES
+    probes = args.probes or runner.SUITE_PROBES
     show_progress = not args.json and sys.stderr.isatty()
 
     def on_message(message) -> None:

@@ -26,6 +26,8 @@ The CLI calls this directly; the GUI's job queue (later) wraps the same worker i
 from __future__ import annotations
 
 import collections
+import contextlib
+import json
 import os
 import queue
 import subprocess
@@ -43,8 +45,11 @@ from .protocol import MAX_LINE_BYTES, Done, Error, Hello, Message, ProtocolError
 #: standard library and torch, not gpuadvisor).
 WORKER_SCRIPT = Path(__file__).resolve().with_name("worker.py")
 
-#: The probes the worker knows, in the order a full run does them.
-PROBES = ("matmul", "bandwidth")
+#: The probes the worker knows (its own and its kernels'), in the order a run does them.
+PROBES = ("matmul", "bandwidth", "transfer", "step", "dataread", "plancheck", "burnin")
+#: What ``--quick`` / ``--full`` run by default (``dataread`` joins when a folder is given;
+#: ``plancheck`` and ``burnin`` are runs of their own).
+SUITE_PROBES = ("matmul", "bandwidth")
 
 #: Seconds a terminated worker gets to exit before it is killed.
 GRACE_S = 2.0
@@ -112,10 +117,14 @@ def _without_type(message: dict[str, Any]) -> dict[str, Any]:
 def worker_command(probes: Sequence[str], *, python: str | os.PathLike = sys.executable,
                    device: str | None = None, quick: bool = True,
                    worker: str | os.PathLike = WORKER_SCRIPT,
-                   extra_args: Sequence[str] = ()) -> list[str]:
-    """The command line that runs the worker."""
-    return [os.fspath(python), os.fspath(worker), "--probes", ",".join(probes),
-            "--device", device or "auto", "--quick" if quick else "--full", *extra_args]
+                   extra_args: Sequence[str] = (),
+                   options: dict[str, dict[str, Any]] | None = None) -> list[str]:
+    """The command line that runs the worker (``options``: probe name -> its options)."""
+    command = [os.fspath(python), os.fspath(worker), "--probes", ",".join(probes),
+               "--device", device or "auto", "--quick" if quick else "--full"]
+    if options:
+        command += ["--options", json.dumps(options, separators=(",", ":"), allow_nan=False)]
+    return [*command, *extra_args]
 
 
 def run_probes(probes: Sequence[str], *, python: str | os.PathLike = sys.executable,
@@ -123,7 +132,9 @@ def run_probes(probes: Sequence[str], *, python: str | os.PathLike = sys.executa
                on_message: Callable[[Message], None] | None = None,
                cancel_event: threading.Event | None = None,
                worker: str | os.PathLike = WORKER_SCRIPT, extra_args: Sequence[str] = (),
-               grace_s: float = GRACE_S, hello_only: bool = False) -> ProbeRun:
+               grace_s: float = GRACE_S, hello_only: bool = False,
+               options: dict[str, dict[str, Any]] | None = None,
+               stop_event: threading.Event | None = None) -> ProbeRun:
     """Run ``probes`` in a worker subprocess and wait for it, at most ``timeout_s`` seconds.
 
     Args:
@@ -141,6 +152,9 @@ def run_probes(probes: Sequence[str], *, python: str | os.PathLike = sys.executa
         grace_s: Seconds a terminated worker gets before it is killed.
         hello_only: Only the handshake: the worker says ``hello`` and ``done`` and runs no
             probe (``probes`` may then be empty); checks an interpreter.
+        options: Per-probe options for the worker (``{"dataread": {"path": "/data"}}``).
+        stop_event: When set, the worker is asked to stop gracefully (a ``stop`` line on its
+            stdin): a long probe (burn-in) ends early and still reports what it measured.
 
     Returns:
         The :class:`ProbeRun`; this never raises for a misbehaving worker.
@@ -153,13 +167,13 @@ def run_probes(probes: Sequence[str], *, python: str | os.PathLike = sys.executa
     if timeout_s <= 0:
         raise ValueError(f"timeout_s: must be positive, got {timeout_s}")
     command = worker_command(probes, python=python, device=device, quick=quick, worker=worker,
-                             extra_args=extra_args)
+                             extra_args=extra_args, options=options)
     notify = on_message or (lambda message: None)
     started = time.monotonic()
     deadline = started + timeout_s
     env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONIOENCODING="utf-8")
     try:
-        proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, env=env,
                                 creationflags=getattr(subprocess, "CREATE_NO_WINDOW", 0))
     except OSError as exc:
@@ -184,8 +198,12 @@ def run_probes(probes: Sequence[str], *, python: str | os.PathLike = sys.executa
     errors: list[Error] = []
     done = False
     failure: tuple[str, str] | None = None  # (kind, message) for the runner's own error
+    stop_sent = False
     try:
         while True:
+            if stop_event is not None and stop_event.is_set() and not stop_sent:
+                stop_sent = True
+                _send_stop(proc)
             if cancel_event is not None and cancel_event.is_set():
                 failure = ("cancelled", "cancelled by the user")
                 break
@@ -224,6 +242,8 @@ def run_probes(probes: Sequence[str], *, python: str | os.PathLike = sys.executa
     finally:
         if proc.poll() is None:
             _stop(proc, grace_s)
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            proc.stdin.close()
         for reader, stream in zip(readers, (proc.stdout, proc.stderr), strict=True):
             reader.join(timeout=1.0)
             # A reader still blocked means a grandchild (a wrapper script's child) holds the
@@ -292,6 +312,15 @@ def _signal_name(number: int) -> str:
         return signal.Signals(number).name
     except ValueError:
         return f"signal {number}"
+
+
+def _send_stop(proc: subprocess.Popen) -> None:
+    """Ask the worker to end gracefully: a ``stop`` line on its stdin."""
+    try:
+        proc.stdin.write(b"stop\n")
+        proc.stdin.flush()
+    except (OSError, ValueError, AttributeError):
+        pass  # it has exited, or closed its stdin: nothing to stop
 
 
 def _stop(proc: subprocess.Popen, grace_s: float) -> None:

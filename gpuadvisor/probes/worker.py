@@ -33,17 +33,22 @@ An out-of-memory is caught, retried at half the size, and reported in ``conditio
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import math
 import os
 import platform
 import statistics
 import sys
+import threading
 import time
 import traceback
 
 PROTOCOL_VERSION = 1  # must equal gpuadvisor.probes.protocol.PROTOCOL_VERSION (tested)
-PROBES = ("matmul", "bandwidth")
+#: Probes defined in this file; more come from the files in ``kernels/`` (see load_kernels).
+BUILTIN_PROBES = ("matmul", "bandwidth")
+#: The folder of kernel modules, loaded by path next to this file.
+KERNEL_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kernels")
 
 MiB = 1 << 20
 GiB = 1 << 30
@@ -96,6 +101,32 @@ class Channel:
 
     def error(self, probe: str | None, kind: str, message: str) -> None:
         self.send({"type": "error", "probe": probe, "kind": kind, "message": message})
+
+
+#: Set when the app asks for a graceful stop (a line ``stop`` on stdin): long probes
+#: (burn-in) end early and still report what they measured.
+STOP = threading.Event()
+
+
+def listen_for_stop(stream=None) -> None:
+    """Watch stdin on a daemon thread; a line ``stop`` sets :data:`STOP`."""
+    stream = stream if stream is not None else sys.stdin
+
+    def watch():
+        try:
+            for line in stream:
+                if line.strip().lower() == "stop":
+                    STOP.set()
+        except (OSError, ValueError):
+            pass
+
+    if stream is not None:
+        threading.Thread(target=watch, daemon=True, name="stop-listener").start()
+
+
+def stop_requested() -> bool:
+    """Whether the app asked this worker to stop (see :data:`STOP`)."""
+    return STOP.is_set()
 
 
 class ProbeFailed(Exception):
@@ -368,7 +399,7 @@ def matmul_dtypes(torch, device: Device) -> list:
     return dtypes
 
 
-def probe_matmul(torch, device: Device, suite: dict, channel: Channel) -> dict:
+def probe_matmul(torch, device: Device, suite: dict, channel: Channel, options: dict) -> dict:
     sizes = list(suite["matmul_sizes"])
     dtypes = matmul_dtypes(torch, device)
     slot_s = suite["matmul_budget_s"] / (len(dtypes) * len(sizes))
@@ -526,7 +557,8 @@ def matmul_after_oom(torch, device: Device, dtype, n: int, budget_s: float, max_
 
 
 # --------------------------------------------------------------------------- bandwidth
-def probe_bandwidth(torch, device: Device, suite: dict, channel: Channel) -> dict:
+def probe_bandwidth(torch, device: Device, suite: dict, channel: Channel,
+                    options: dict) -> dict:
     target = suite["buffer_bytes"]
     if device.l2_bytes():
         target = min(max(target // 8, L2_MULTIPLE * device.l2_bytes()), target)
@@ -579,19 +611,73 @@ def bandwidth_at(torch, device: Device, size: int, suite: dict, channel: Channel
 
 
 # --------------------------------------------------------------------------- main
+#: Probe name -> ``fn(torch, device, suite, channel, options) -> {"figures", "units",
+#: "conditions"}``; kernels add theirs (load_kernels).
 RUNNERS = {"matmul": probe_matmul, "bandwidth": probe_bandwidth}
+
+
+def load_kernels(folder: str = KERNEL_DIR) -> list:
+    """Load every ``kernels/*.py`` by path and add its ``PROBES`` to :data:`RUNNERS`.
+
+    A kernel module defines ``PROBES = {"name": fn}`` with the signature of
+    :data:`RUNNERS`; it gets this module as its ``kit`` attribute (Device, bench, sig,
+    ProbeFailed, is_oom, stop_requested, ...) before its probes run. Loading by path, under
+    private module names, keeps this working from any interpreter without gpuadvisor
+    installed. Returns the problems (a kernel that failed to load), for stderr.
+    """
+    problems = []
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError as exc:
+        return [f"no kernels folder {folder}: {exc}"]
+    this = sys.modules[__name__]
+    for name in names:
+        if not name.endswith(".py") or name.startswith("_"):
+            continue
+        path = os.path.join(folder, name)
+        try:
+            spec = importlib.util.spec_from_file_location(
+                "_gpuadvisor_kernel_" + name[:-3], path)
+            module = importlib.util.module_from_spec(spec)
+            module.kit = this
+            spec.loader.exec_module(module)
+            module.kit = this
+            RUNNERS.update(module.PROBES)
+        except Exception as exc:  # one broken kernel must not take the others down
+            problems.append(f"kernel {name} failed to load: {type(exc).__name__}: {exc}")
+    return problems
+
+
+def known_probes() -> tuple:
+    return tuple(RUNNERS)
+
+
+def parse_options(text: str | None) -> dict:
+    """``--options``: a JSON object, probe name -> that probe's options (an object)."""
+    if not text:
+        return {}
+    try:
+        options = json.loads(text)
+    except ValueError as exc:
+        raise ProbeFailed("exception", f"--options is not JSON: {exc}") from None
+    if not isinstance(options, dict) or not all(isinstance(v, dict) for v in options.values()):
+        raise ProbeFailed("exception", "--options must be a JSON object mapping probe names "
+                                       "to objects")
+    return options
 
 
 def parse_args(argv):
     parser = argparse.ArgumentParser(prog="gpuadvisor-probe-worker",
                                      description="Measure this device; speaks JSON lines.")
-    parser.add_argument("--probes", default=",".join(PROBES),
-                        help="comma-separated: " + ", ".join(PROBES))
+    parser.add_argument("--probes", default=",".join(BUILTIN_PROBES),
+                        help="comma-separated probe names")
     parser.add_argument("--device", default="auto", help="auto, cpu, N, cuda:N, xpu:N or mps")
     parser.add_argument("--quick", dest="suite", action="store_const", const="quick",
                         help="small sizes, seconds (the default)")
     parser.add_argument("--full", dest="suite", action="store_const", const="full",
                         help="larger sizes, longer runs")
+    parser.add_argument("--options", default=None, metavar="JSON",
+                        help='per-probe options: {"step": {...}, "dataread": {"path": ...}}')
     # Tests: the smallest sizes, fractions of a second; wins over --quick/--full.
     parser.add_argument("--tiny", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--hello-only", action="store_true",
@@ -606,6 +692,9 @@ def parse_args(argv):
 def main(argv=None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     channel = Channel()
+    for problem in load_kernels():
+        print(f"worker: {problem}", file=sys.stderr)
+    listen_for_stop()
     probes = [p.strip() for p in args.probes.split(",") if p.strip()]
     torch, torch_error = import_torch()
     hello = hello_message(torch, torch_error)
@@ -620,22 +709,23 @@ def main(argv=None) -> int:
         channel.send({"type": "done"})
         return 0
     try:
+        options = parse_options(args.options)
         device = resolve_device(torch, args.device, hello["devices"])
     except ProbeFailed as exc:
         for probe in probes:
             channel.error(probe, exc.kind, str(exc))
         channel.send({"type": "done"})
         return 0
-    suite = SUITES[(device.kind, args.suite)]
+    suite = dict(SUITES[(device.kind, args.suite)], name=args.suite)
     for probe in probes:
         runner = RUNNERS.get(probe)
         if runner is None:
             channel.error(probe, "unknown-probe", f"unknown probe {probe!r}; known: "
-                          + ", ".join(PROBES))
+                          + ", ".join(known_probes()))
             continue
         channel.progress(probe, 0.0, f"starting on {device.id} ({device.name})")
         try:
-            measured = runner(torch, device, suite, channel)
+            measured = runner(torch, device, suite, channel, options.get(probe, {}))
         except ProbeFailed as exc:
             channel.error(probe, exc.kind, str(exc))
         except Exception as exc:

@@ -40,7 +40,7 @@ def main() -> None:
 
     worker.matmul_at = matmul_tight
     measured = worker.probe_matmul(torch, device, dict(tiny, matmul_sizes=(128,)),
-                                   RecordingChannel())
+                                   RecordingChannel(), {})
     worker.matmul_at = real_matmul_at
     seen["matmul"] = measured["figures"]
     seen["matmul_shapes"] = measured["conditions"]["dtypes"]["fp32"]["shapes"]
@@ -57,7 +57,7 @@ def main() -> None:
         return real_bandwidth_at(torch_, device_, size, *args)
 
     worker.bandwidth_at = bandwidth_tight
-    measured = worker.probe_bandwidth(torch, device, tiny, RecordingChannel())
+    measured = worker.probe_bandwidth(torch, device, tiny, RecordingChannel(), {})
     seen["bandwidth"] = measured["figures"]
     seen["bandwidth_sizes"] = sizes
     seen["bandwidth_oom_retries"] = measured["conditions"]["oom_retries"]
@@ -67,7 +67,7 @@ def main() -> None:
 
     worker.bandwidth_at = nothing_fits
     try:
-        worker.probe_bandwidth(torch, device, tiny, RecordingChannel())
+        worker.probe_bandwidth(torch, device, tiny, RecordingChannel(), {})
         seen["bandwidth_nothing_fits"] = "no error"
     except worker.ProbeFailed as exc:
         seen["bandwidth_nothing_fits"] = exc.kind
