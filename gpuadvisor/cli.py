@@ -359,27 +359,25 @@ def _estimate(args: argparse.Namespace) -> int:
 
 
 def _stored_measurement(gpu, plan):
-    """The latest matmul measurement on ``gpu`` from the probe history, or None.
+    """What the probe history measured on ``gpu`` (a list of core Measurements; the
+    estimate picks the step/matmul one at the plan's dtype and the newest bandwidth).
 
     History problems (an unreadable file, moved aside) are reported on stderr; they never
     stop an estimate.
     """
-    from .core.estimate import timing_dtype
     from .probes import history
 
     warnings: list[str] = []
     try:
-        stored = history.latest_for(gpu.id, probe="matmul", warnings=warnings)
+        found = history.measurements_for(gpu.id, warnings=warnings)
     except OSError as exc:
         warnings.append(f"probe history unavailable: {exc}")
-        stored = None
+        found = []
     except ImportError:  # a bare install without platformdirs: no history to read
-        stored = None
+        found = []
     for warning in warnings:
         print(f"gpuadvisor estimate: {warning}".replace("\n", " "), file=sys.stderr)
-    if stored is None:
-        return None
-    return stored.measurement(timing_dtype(gpu, plan))
+    return found or None
 
 
 def _json_default(value):

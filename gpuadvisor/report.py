@@ -86,7 +86,14 @@ def estimate_table(e: Estimate, units: str = "GiB") -> str:
     lines.append("")
     t = e.time
     a = e.assumptions
-    if "measured_matmul_tflops" in a:
+    if "measured_step_tflops" in a:
+        shape = f" at {a['measured_shape']}" if a.get("measured_shape") else ""
+        lines.append(
+            f"Time on {e.time_gpu.name}: {a['efficiency_source']}: training step{shape}, "
+            f"{a['measured_dtype']}: {t.achieved_tflops_per_gpu:.1f} TFLOPS per GPU "
+            f"({t.efficiency:.0%} of the {a['peak_tflops']:g} TFLOPS peak)"
+        )
+    elif "measured_matmul_tflops" in a:
         lines.append(
             f"Time on {e.time_gpu.name}: {a['efficiency_source']}: "
             f"{a['measured_matmul_tflops']:.4g} TFLOPS {a['measured_dtype']} matmul "
@@ -112,6 +119,9 @@ def estimate_table(e: Estimate, units: str = "GiB") -> str:
     else:
         lines.append(f"  prefill       {format_duration(t.prefill_seconds)}")
         lines.append(f"  decode        {t.decode_tokens_per_s:,.1f} tokens/s (bound by {t.bound})")
+        if str(a.get("bandwidth_source", "")).startswith("measured"):
+            lines.append(f"  bandwidth     {a['memory_bandwidth_gb_s']:,.0f} GB/s "
+                         f"{a['bandwidth_source']} ({a.get('measured_bandwidth_source', '')})")
         lines.append(f"  total         {format_duration(t.seconds)}")
     lines.append("")
     lines.append("Assumptions (override with --assume NAME=VALUE or the matching flag)")

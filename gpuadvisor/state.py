@@ -27,6 +27,7 @@ import numpy as np
 from psygnal import Signal
 
 from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS, Assumptions
+from gpuadvisor.core.calibration import Measurement
 from gpuadvisor.core.estimate import REFERENCE_GPU_ID, Estimate, estimate, sweep_fit_map
 from gpuadvisor.core.fit import Lever
 from gpuadvisor.core.fit import levers as core_levers
@@ -258,6 +259,7 @@ class PlanState:
         self._snap = _Snapshot(model, preset, plan_for_model(DEFAULT_PLAN, model), gpu_id)
         self._detected: dict[str, Any] = {}  # detected id -> GpuInfo
         self._detected_specs: dict[str, GpuSpec] = {}
+        self._measurements: list[Measurement] = []
         self._estimate = self._compute(self._snap)
         self._levers: list[Lever] | None = None
 
@@ -542,8 +544,31 @@ class PlanState:
     # ------------------------------------------------------------------ commit
     def _compute(self, snap: _Snapshot) -> Estimate:
         gpu = self._spec_for(snap.gpu_id)
+        measured = None
+        if gpu is not None:
+            measured = [m for m in self._measurements if m.gpu_id == gpu.id] or None
         return estimate(snap.model, snap.plan, gpu, snap.assumptions,
-                        reference_gpu=self._reference_gpu)
+                        reference_gpu=self._reference_gpu, measurement=measured)
+
+    # ------------------------------------------------------------------ measurements
+    @property
+    def measurements(self) -> tuple[Measurement, ...]:
+        """Probe measurements the estimate may use (each names its catalog GPU)."""
+        return tuple(self._measurements)
+
+    def set_measurements(self, measurements) -> None:
+        """Use these probe measurements (from the probe history) for time estimates.
+
+        Only measurements naming a catalog GPU (``gpu_id``) are kept: the estimate uses
+        those of the GPU the plan targets (a training step at the plan's dtype before a
+        matmul one; bandwidth for decoding). Emits ``changed`` when the estimate changes.
+        """
+        kept = [m for m in measurements if m.gpu_id is not None]
+        if kept == self._measurements:
+            return
+        self._measurements = kept
+        result = self._compute(self._snap)
+        self._install(self._snap, result)
 
     def _commit(self, snap: _Snapshot, blame, changes: Mapping[str, Any] | None = None) -> bool:
         """Install ``snap`` if core can estimate it; else emit ``error`` and keep the old one.

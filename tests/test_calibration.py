@@ -135,3 +135,64 @@ def test_cli_estimate_reports_a_corrupt_history_and_still_answers(tmp_path, monk
     assert code == 0
     assert "x.json" in err and "kept as" in err
     assert json.loads(out)["assumptions"]["efficiency_source"] == "assumed"
+
+
+# --------------------------------------------------------------------------- step, bandwidth
+STEP40 = Measurement(achieved_tflops=40.0, dtype="bf16", when="2026-12-02T10:00:00Z",
+                     kind="step", source="probe training step", shape="hidden 768")
+
+
+def test_a_step_measurement_times_the_plan_as_measured_without_matmul_to_step():
+    result = estimate(GPT2_SMALL, PLAN, GPU, measurement=STEP40)
+    assert result.time.seconds == pytest.approx(result.time.flops_total / 40e12, rel=1e-9)
+    a = result.assumptions
+    assert a["measured_kind"] == "step"
+    assert a["measured_step_tflops"] == 40.0
+    assert a["measured_shape"] == "hidden 768"
+    assert "matmul_to_step" not in a
+    assert a["efficiency"] == pytest.approx(0.4)
+
+
+def test_from_a_list_the_step_wins_over_a_newer_matmul_and_other_dtypes_are_skipped():
+    newer_matmul = Measurement(90.0, "bf16", "2026-12-03T00:00:00Z")
+    fp16_step = Measurement(70.0, "fp16", "2026-12-04T00:00:00Z", kind="step")
+    result = estimate(GPT2_SMALL, PLAN, GPU, measurement=[M50, newer_matmul, fp16_step,
+                                                           STEP40])
+    assert result.time.seconds == pytest.approx(result.time.flops_total / 40e12, rel=1e-9)
+    # Without the step, the newest matmul at bf16 counts (x 0.6).
+    result = estimate(GPT2_SMALL, PLAN, GPU, measurement=[M50, newer_matmul, fp16_step])
+    assert result.time.seconds == pytest.approx(result.time.flops_total / (90e12 * 0.6))
+
+
+def test_a_list_with_nothing_at_the_plans_dtype_says_so():
+    result = estimate(GPT2_SMALL, PLAN, GPU,
+                      measurement=[Measurement(70.0, "fp16", "2026-12-04", kind="step")])
+    assert result.assumptions["efficiency_source"] == "assumed"
+    assert "nothing measured at bf16" in result.assumptions["measured_ignored"]
+
+
+def test_a_bandwidth_measurement_times_decoding_at_the_measured_rate():
+    infer = Plan(task="infer", precision="bf16", seq_len=512, new_tokens=128, micro_batch=1)
+    bw = Measurement(None, None, "2026-12-02T11:00:00Z", kind="bandwidth",
+                     bandwidth_gb_s=400.0, source="probe bandwidth (copy)")
+    plain = estimate(GPT2_SMALL, infer, GPU)
+    result = estimate(GPT2_SMALL, infer, GPU, measurement=[bw])
+    # Decode of a small model at batch 1 is bandwidth-bound: each step reads the weights
+    # and the KV cache once. Catalog: bandwidth x 0.8; measured: 400 GB/s as is.
+    catalog_rate = GPU.memory_bandwidth_gb_s * 0.8
+    assert plain.time.decode_tokens_per_s / result.time.decode_tokens_per_s == pytest.approx(
+        catalog_rate / 400.0, rel=1e-9)
+    assert result.assumptions["bandwidth_source"] == "measured 2026-12-02"
+    assert result.assumptions["memory_bandwidth_gb_s"] == 400.0
+    # A training plan ignores a bandwidth measurement.
+    train = estimate(GPT2_SMALL, PLAN, GPU, measurement=bw)
+    assert "decoding" in train.assumptions["measured_ignored"]
+
+
+def test_measurements_reject_a_bandwidth_without_a_rate_and_unknown_kinds():
+    with pytest.raises(ValueError, match="bandwidth_gb_s"):
+        Measurement(None, None, "2026-12-02", kind="bandwidth")
+    with pytest.raises(ValueError, match="kind"):
+        Measurement(1.0, "bf16", "2026-12-02", kind="guess")
+    with pytest.raises(ValueError, match="dtype"):
+        Measurement(1.0, None, "2026-12-02", kind="step")

@@ -496,3 +496,28 @@ def test_state_settings_and_planfile_import_with_qt_blocked():
                             cwd=ROOT, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok"
+
+
+def test_probe_measurements_of_the_targeted_gpu_time_the_plan():
+    from gpuadvisor.core.calibration import Measurement
+
+    state = PlanState()
+    state.set_gpu("rtx-4090")
+    state.update(task="pretrain", precision="bf16", dataset_tokens=1e9)
+    before = state.estimate
+    seen = []
+    state.changed.connect(seen.append)
+    step = Measurement(60.0, "bf16", "2026-12-02T10:00:00Z", kind="step", gpu_id="rtx-4090")
+    other = Measurement(500.0, "bf16", "2026-12-02T10:00:00Z", kind="step", gpu_id="h100-sxm")
+    unnamed = Measurement(900.0, "bf16", "2026-12-02T10:00:00Z", kind="step")
+    state.set_measurements([step, other, unnamed])
+    assert state.measurements == (step, other)  # one without a catalog GPU is dropped
+    after = state.estimate
+    assert len(seen) == 1 and seen[0] is after
+    # Hand check: time = training FLOPs / (60 TFLOPS measured); catalog time used 0.4 x peak.
+    assert after.time.seconds == pytest.approx(after.time.flops_total / 60e12, rel=1e-9)
+    assert before.time.seconds != pytest.approx(after.time.seconds)
+    assert after.assumptions["efficiency_source"] == "measured 2026-12-02"
+    state.set_gpu("h100-sxm")
+    assert state.estimate.time.seconds == pytest.approx(
+        state.estimate.time.flops_total / 500e12, rel=1e-9)

@@ -8,12 +8,13 @@ GUI redraws them on every slider move).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field, replace
 
 import numpy as np
 
 from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions
-from .calibration import Measurement
+from .calibration import Measurement, select
 from .compute import (
     FlopsPerToken,
     TimeEstimate,
@@ -148,13 +149,48 @@ def measurement_problem(measurement: Measurement, gpu: GpuSpec, plan: Plan,
     """Why ``measurement`` cannot time ``plan`` on ``gpu`` at ``dtype``; None when it can."""
     if measurement.gpu_id is not None and measurement.gpu_id != gpu.id:
         return f"measured on {measurement.gpu_id}, not {gpu.id}"
+    if measurement.kind == "bandwidth":
+        if plan.task != "infer":
+            return "a bandwidth measurement times decoding (inference) only"
+        return None
     if not plan.is_training:
-        return "inference is timed from the catalog (prefill peak, memory bandwidth)"
+        return "inference is timed from the catalog prefill peak and the memory bandwidth"
     if plan.efficiency is not None:
         return "the plan gives its own efficiency"
     if measurement.dtype != dtype:
         return f"measured {measurement.dtype}, the plan runs at {dtype}"
     return None
+
+
+def _pick_measurements(measurement, gpu: GpuSpec, plan: Plan, dtype: str):
+    """``(compute, bandwidth, note)``: the measurements that apply, and why none does."""
+    if measurement is None:
+        return None, None, None
+    if isinstance(measurement, Measurement):
+        problem = measurement_problem(measurement, gpu, plan, dtype)
+        if problem is not None:
+            return None, None, problem
+        if measurement.kind == "bandwidth":
+            return None, measurement, None
+        return measurement, None, None
+    pool = list(measurement)
+    compute, bandwidth = select(pool, gpu.id, dtype)
+    notes = []
+    if compute is not None and (problem := measurement_problem(compute, gpu, plan, dtype)):
+        compute = None
+        notes.append(problem)
+    if bandwidth is not None and measurement_problem(bandwidth, gpu, plan, dtype):
+        bandwidth = None
+    if compute is None and not notes and plan.is_training and pool:
+        notes.append(f"nothing measured at {dtype} on {gpu.id}")
+    return compute, bandwidth, "; ".join(notes) or None
+
+
+def _achieved_tflops(measured: Measurement, assumptions: Assumptions) -> float:
+    """The achieved training throughput a compute measurement stands for."""
+    if measured.kind == "step":
+        return float(measured.achieved_tflops)
+    return float(measured.achieved_tflops) * assumptions.matmul_to_step
 
 
 def _link(gpu: GpuSpec, assumptions: Assumptions) -> float:
@@ -184,7 +220,7 @@ def verdict_for(total: float, capacity: float) -> str:
 
 def _assumptions_used(model, plan, assumptions, gpu, time_gpu, peak_kind, peak,
                       measured: Measurement | None = None, measured_note: str | None = None,
-                      ) -> dict:
+                      measured_bandwidth: Measurement | None = None) -> dict:
     used: dict[str, object] = {}
     if plan.is_adapter:
         if plan.lora_rank is None:
@@ -209,14 +245,20 @@ def _assumptions_used(model, plan, assumptions, gpu, time_gpu, peak_kind, peak,
     used["efficiency"] = default_efficiency(plan, assumptions)
     used["efficiency_source"] = "plan" if plan.efficiency is not None else "assumed"
     if measured is not None:
-        achieved = measured.achieved_tflops * assumptions.matmul_to_step
+        achieved = _achieved_tflops(measured, assumptions)
         used["efficiency"] = achieved / peak
         used["efficiency_source"] = f"measured {measured.date}"
-        used["measured_matmul_tflops"] = measured.achieved_tflops
+        used["measured_kind"] = measured.kind
+        if measured.kind == "step":
+            used["measured_step_tflops"] = measured.achieved_tflops
+            if measured.shape:
+                used["measured_shape"] = measured.shape
+        else:
+            used["measured_matmul_tflops"] = measured.achieved_tflops
+            used["matmul_to_step"] = assumptions.matmul_to_step
         used["measured_dtype"] = measured.dtype
         used["measured_at"] = measured.when
         used["measured_source"] = measured.source
-        used["matmul_to_step"] = assumptions.matmul_to_step
         used["achieved_tflops"] = achieved
     elif measured_note is not None:
         used["measured_ignored"] = measured_note
@@ -231,9 +273,15 @@ def _assumptions_used(model, plan, assumptions, gpu, time_gpu, peak_kind, peak,
             used["gpus_per_node"] = assumptions.gpus_per_node
     if plan.task == "qlora" or (plan.is_adapter and plan.effective_quant != "none"):
         used["qlora_dequant_overhead"] = assumptions.qlora_dequant_overhead
-    if plan.task == "infer":
+    if plan.task == "infer" and measured_bandwidth is not None:
+        used["bandwidth_efficiency"] = 1.0
+        used["memory_bandwidth_gb_s"] = measured_bandwidth.bandwidth_gb_s
+        used["bandwidth_source"] = f"measured {measured_bandwidth.date}"
+        used["measured_bandwidth_source"] = measured_bandwidth.source
+    elif plan.task == "infer":
         used["bandwidth_efficiency"] = assumptions.bandwidth_efficiency
         used["memory_bandwidth_gb_s"] = time_gpu.memory_bandwidth_gb_s
+        used["bandwidth_source"] = f"catalog: {time_gpu.id}"
     if gpu is None:
         used["time_gpu"] = f"{REFERENCE_GPU_ID} (reference: no GPU chosen)"
     used["peak_tflops"] = peak
@@ -249,7 +297,7 @@ def estimate(
     assumptions: Assumptions = DEFAULT_ASSUMPTIONS,
     *,
     reference_gpu: GpuSpec | None = None,
-    measurement: Measurement | None = None,
+    measurement: Measurement | Iterable[Measurement] | None = None,
 ) -> Estimate:
     """Estimate memory per GPU, FLOPs and time for ``plan`` on ``model``.
 
@@ -260,17 +308,20 @@ def estimate(
             ``reference_gpu``).
         assumptions: overridable constants.
         reference_gpu: GPU for the time estimate when ``gpu`` is None (required then).
-        measurement: matmul throughput measured on the time GPU by a probe. For a training
-            plan without its own efficiency, whose timing dtype (:func:`timing_dtype`)
-            equals ``measurement.dtype`` (and whose GPU is ``measurement.gpu_id`` when that
-            is set), the time uses ``achieved = measured TFLOPS x
-            assumptions.matmul_to_step`` instead of ``catalog peak x efficiency``: a matmul
-            probe overstates a whole training step, and ``matmul_to_step`` (default 0.6,
-            reported in ``assumptions``) is the documented guess the training-step probe
-            will replace. ``assumptions`` then says ``efficiency_source: "measured
-            <date>"`` with ``achieved_tflops`` and the measured figure; the peak stays the
-            catalog's. Otherwise the measurement is ignored and ``assumptions``
-            says why (``measured_ignored``).
+        measurement: what a probe measured on the time GPU: one :class:`Measurement` or
+            several (then :func:`~.calibration.select` picks: a training-step measurement
+            at the plan's dtype, else a matmul one, and the newest bandwidth). For a
+            training plan without its own efficiency, whose timing dtype
+            (:func:`timing_dtype`) equals the measurement's (and whose GPU is its
+            ``gpu_id`` when that is set), the time uses the measured achieved TFLOPS: a
+            ``step`` measurement as is, a ``matmul`` one times
+            ``assumptions.matmul_to_step`` (a large matmul overstates a whole step). For an
+            inference plan, a ``bandwidth`` measurement replaces ``catalog bandwidth x
+            bandwidth_efficiency`` in the decode time (a measured copy rate is already an
+            achieved rate). ``assumptions`` then says ``efficiency_source`` /
+            ``bandwidth_source: "measured <date>"``; the peak stays the catalog's. A
+            measurement that does not apply is ignored and ``assumptions`` says why
+            (``measured_ignored``).
 
     Raises:
         ValueError: neither ``gpu`` nor ``reference_gpu`` given, or a plan the model cannot
@@ -293,21 +344,25 @@ def estimate(
     memory = memory_breakdown(model, plan, assumptions)
     flops = flops_per_token(model, plan)
     peak, peak_kind = _peak(time_gpu, plan, warnings)
-    measured_note = None
     efficiency = None
-    if measurement is not None:
-        measured_note = measurement_problem(measurement, time_gpu, plan, peak_kind)
-        if measured_note is None:
-            efficiency = measurement.achieved_tflops * assumptions.matmul_to_step / peak
+    measured, measured_bandwidth, measured_note = _pick_measurements(
+        measurement, time_gpu, plan, peak_kind)
+    if measured is not None:
+        efficiency = _achieved_tflops(measured, assumptions) / peak
+    bandwidth_gb_s = time_gpu.memory_bandwidth_gb_s
+    time_assumptions = assumptions
+    if measured_bandwidth is not None:
+        bandwidth_gb_s = measured_bandwidth.bandwidth_gb_s
+        time_assumptions = replace(assumptions, bandwidth_efficiency=1.0)
     if plan.task == "infer":
         kv_per_token = (
             kv_cache_bytes(model, plan, 1, 1) / (1 + plan.new_tokens) / plan.n_gpus
             if model.kind == "decoder" else 0.0
         )
         time = inference_time(
-            model, plan, peak_tflops=peak, bandwidth_gb_s=time_gpu.memory_bandwidth_gb_s,
+            model, plan, peak_tflops=peak, bandwidth_gb_s=bandwidth_gb_s,
             resident_bytes=memory.weights, kv_bytes_per_token=kv_per_token,
-            assumptions=assumptions,
+            assumptions=time_assumptions,
         )
     else:
         time = training_time(model, plan, peak_tflops=peak,
@@ -333,8 +388,8 @@ def estimate(
         time_gpu=time_gpu,
         assumptions=_assumptions_used(
             model, plan, assumptions, gpu, time_gpu, peak_kind, peak,
-            measured=measurement if efficiency is not None else None,
-            measured_note=measured_note,
+            measured=measured, measured_note=measured_note,
+            measured_bandwidth=measured_bandwidth,
         ),
         warnings=warnings,
     )

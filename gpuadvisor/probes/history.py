@@ -95,13 +95,38 @@ class StoredRun:
 
     def measurement(self, dtype: str) -> Measurement | None:
         """The matmul median at ``dtype`` as a core :class:`Measurement`, or ``None``."""
-        value = self.figure("matmul", f"{dtype}_median_tflops")
-        if value is None or not value > 0:
-            return None
+        return next((m for m in self.measurements()
+                     if m.kind == "matmul" and m.dtype == dtype), None)
+
+    def measurements(self) -> list[Measurement]:
+        """What this run measured, as core :class:`Measurement` objects: the training step
+        (at its dtype), each matmul dtype's median, and the copy bandwidth."""
         torch = self.versions.get("torch")
-        source = f"probe matmul on {self.device_name}" + (f", torch {torch}" if torch else "")
-        return Measurement(achieved_tflops=value, dtype=dtype, when=self.timestamp,
-                           source=source, gpu_id=self.catalog_id)
+        where = f" on {self.device_name}" + (f", torch {torch}" if torch else "")
+        found: list[Measurement] = []
+        step = self.results.get("step", {})
+        tflops = self.figure("step", "achieved_tflops")
+        conditions = step.get("conditions", {}) if isinstance(step, dict) else {}
+        dtype = conditions.get("dtype") if isinstance(conditions, dict) else None
+        if tflops is not None and tflops > 0 and isinstance(dtype, str):
+            found.append(Measurement(
+                achieved_tflops=tflops, dtype=dtype, when=self.timestamp, kind="step",
+                source="probe training step" + where, gpu_id=self.catalog_id,
+                shape=_step_shape(conditions)))
+        for name, value in self.results.get("matmul", {}).get("figures", {}).items():
+            if (name.endswith("_median_tflops") and isinstance(value, int | float)
+                    and not isinstance(value, bool) and value > 0):
+                found.append(Measurement(
+                    achieved_tflops=float(value), dtype=name[:-len("_median_tflops")],
+                    when=self.timestamp, source="probe matmul" + where,
+                    gpu_id=self.catalog_id))
+        copy = self.figure("bandwidth", "copy_gb_s")
+        if copy is not None and copy > 0:
+            found.append(Measurement(
+                achieved_tflops=None, dtype=None, when=self.timestamp, kind="bandwidth",
+                bandwidth_gb_s=copy, source="probe bandwidth (copy)" + where,
+                gpu_id=self.catalog_id))
+        return found
 
     def to_json(self) -> dict[str, Any]:
         return {"schema_version": self.schema_version, "timestamp": self.timestamp,
@@ -136,6 +161,13 @@ class StoredRun:
                    catalog_id=_str_or_none(data.get("catalog_id")),
                    versions=dict(versions), results=dict(results),
                    schema_version=int(data.get("schema_version", HISTORY_SCHEMA_VERSION)))
+
+
+def _step_shape(conditions: dict[str, Any]) -> str | None:
+    parts = [f"{label} {conditions[key]}" for key, label in
+             (("hidden", "hidden"), ("seq", "seq"), ("micro_batch", "micro-batch"),
+              ("layers", "layers")) if isinstance(conditions.get(key), int | float)]
+    return ", ".join(parts) or None
 
 
 def _str_or_none(value: Any) -> str | None:
@@ -298,6 +330,14 @@ def latest_for(catalog_id: str, *, probe: str | None = None,
     return matching[-1] if matching else None
 
 
+def measurements_for(catalog_id: str, *, warnings: list[str] | None = None
+                     ) -> list[Measurement]:
+    """Everything measured on devices matching ``catalog_id``, oldest first (pick with
+    :func:`gpuadvisor.core.calibration.select`)."""
+    return [m for r in runs(warnings=warnings) if r.catalog_id == catalog_id
+            for m in r.measurements()]
+
+
 __all__ = ["DATA_DIR_ENV", "HISTORY_SCHEMA_VERSION", "MAX_RUNS_PER_DEVICE", "StoredRun",
-           "data_dir", "device_key", "history_dir", "latest_for", "record", "runs",
-           "stored_runs_of"]
+           "data_dir", "device_key", "history_dir", "latest_for", "measurements_for", "record",
+           "runs", "stored_runs_of"]

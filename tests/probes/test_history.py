@@ -128,3 +128,27 @@ def test_writes_leave_no_temporary_files(data_dir):
     history.record(make_run())
     history.record(make_run())
     assert [p.name for p in (data_dir / "probes").iterdir()] == ["gpu-1234abcd-5678.json"]
+
+
+def test_a_run_becomes_core_measurements_step_matmul_and_bandwidth(data_dir):
+    from gpuadvisor.core.calibration import select
+
+    run = make_run(bf16_tflops=50.0)
+    step = parse_line(json.dumps({
+        "type": "result", "probe": "step",
+        "figures": {"achieved_tflops": 31.5, "tokens_per_s": 9000.0, "step_s": 0.11},
+        "units": {"achieved_tflops": "TFLOPS", "tokens_per_s": "tokens/s", "step_s": "s"},
+        "conditions": {"device": RTX_4090["id"], "dtype": "bf16", "hidden": 2048,
+                       "seq": 1024, "micro_batch": 1, "layers": 2}}))
+    run = ProbeRun(status="ok", hello=run.hello, results=(*run.results, step), returncode=0)
+    history.record(run, timestamp="2026-12-02T10:00:00Z")
+    found = history.measurements_for("rtx-4090")
+    kinds = sorted((m.kind, m.dtype) for m in found)
+    assert kinds == [("bandwidth", None), ("matmul", "bf16"), ("matmul", "fp32"),
+                     ("step", "bf16")]
+    compute, bandwidth = select(found, "rtx-4090", "bf16")
+    assert compute.kind == "step" and compute.achieved_tflops == 31.5
+    assert compute.shape == "hidden 2048, seq 1024, micro-batch 1, layers 2"
+    assert bandwidth.bandwidth_gb_s == 900.0
+    assert all(m.gpu_id == "rtx-4090" for m in found)
+    assert history.measurements_for("h100-sxm") == []

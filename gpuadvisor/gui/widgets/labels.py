@@ -121,5 +121,7 @@ def label(table: dict, value, fallback: str | None = None) -> str:
 def source_label(source: str) -> str:
     """Translate an assumption source: "assumed", "plan", "catalog: rtx-4090", "measured"."""
     kind, sep, rest = str(source).partition(":")
+    if not sep and kind.startswith("measured "):  # "measured 2026-12-02"
+        return f"{tr(SOURCES['measured'])} {kind[len('measured '):]}"
     text = label(SOURCES, kind.strip(), kind.strip())
     return f"{text}:{rest}" if sep else text
