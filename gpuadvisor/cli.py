@@ -168,7 +168,11 @@ def build_parser() -> argparse.ArgumentParser:
                      help="list the interpreters found (conda envs, virtualenvs, PATH) with "
                           "their torch version and accelerators, and exit")
     prb.add_argument("--probes", type=_probe_names, default=None, metavar="NAMES",
-                     help="comma-separated probes to run (default: all: matmul,bandwidth)")
+                     help="comma-separated probes to run (default: the suite: "
+                          "matmul, bandwidth, transfer, step)")
+    prb.add_argument("--history", action="store_true",
+                     help="show the stored runs per device (oldest first, with the change "
+                          "from the previous run) and exit")
     prb.add_argument("--timeout", type=_positive_seconds, default=None, metavar="SECONDS",
                      help="stop the worker after this long (default: 180 quick, 900 full)")
     prb.add_argument("--no-save", action="store_true",
@@ -480,6 +484,8 @@ def _probe_python(text: str | None) -> str:
 
 
 def _probe(args: argparse.Namespace) -> int:
+    if args.history:
+        return _probe_history(args)
     from .probes import runner
     from .probes.protocol import Progress
 
@@ -644,10 +650,16 @@ def _probe_text(run, suite: str) -> str:
         torch = f"torch {hello.torch}" if hello.torch else "no torch"
         lines.append(f"Probed {names}: {torch}, Python {hello.versions.get('python')}, "
                      f"{suite} suite, {run.duration_s:.1f} s")
+    versus = _versus_catalog(run)
     for result in run.results:
         lines.append(f"{result.probe}")
         for name, value in result.figures.items():
-            lines.append(f"  {name:<24} {value:>10.4g} {result.units.get(name, '')}")
+            line = f"  {name:<24} {value:>10.4g} {result.units.get(name, '')}"
+            row = versus.get((result.probe, name))
+            if row is not None and row.percent is not None:
+                line += (f"  ({row.percent:.0f}% of the {row.theoretical:.4g} {row.unit} "
+                         f"{row.basis})")
+            lines.append(line)
         conditions = result.conditions
         for dtype, info in (conditions.get("dtypes") or {}).items():
             sizes = ", ".join(str(shape[0]) for shape in info.get("shapes", []))
@@ -662,6 +674,71 @@ def _probe_text(run, suite: str) -> str:
     for error in run.errors:
         lines.append(f"{error.probe or 'run'}: error ({error.kind}): {error.message}")
     return "\n".join(lines)
+
+
+def _versus_catalog(run) -> dict:
+    """(probe, figure) -> VersusRow for the run's figures on a catalog card ({} if none)."""
+    try:
+        from . import catalog
+        from .probes.compare import versus_catalog
+        from .probes.history import stored_runs_of
+
+        gpus = catalog.load_gpus()
+        rows = {}
+        for stored in stored_runs_of(run):
+            gpu = gpus.get(stored.catalog_id) if stored.catalog_id else None
+            rows.update({(r.probe, r.figure): r for r in versus_catalog(stored, gpu)})
+        return rows
+    except Exception:  # a broken catalog must not hide the measurements
+        return {}
+
+
+def _probe_history(args: argparse.Namespace) -> int:
+    """``probe --history``: stored runs per device, oldest first, with changes."""
+    from .probes import history
+    from .probes.compare import diff_runs
+
+    warnings: list[str] = []
+    try:
+        stored = history.runs(warnings=warnings)
+    except OSError as exc:
+        raise InputError(f"probe history: cannot read {history.history_dir()}: {exc}") from None
+    for warning in warnings:
+        print(f"gpuadvisor probe: {warning}".replace("\n", " "), file=sys.stderr)
+    if args.json:
+        print(json.dumps({"folder": str(history.history_dir()),
+                          "runs": [r.to_json() for r in stored]}, indent=2))
+        return 0
+    if not stored:
+        print(f"No probe runs stored yet in {history.history_dir()} "
+              "(run: gpuadvisor probe)")
+        return 0
+    by_device: dict[str, list] = {}
+    for run in stored:
+        by_device.setdefault(run.device_key, []).append(run)
+    lines = [f"Probe history in {history.history_dir()}"]
+    for runs in by_device.values():
+        first = runs[-1]
+        card = f" = {first.catalog_id}" if first.catalog_id else ""
+        lines.append(f"\n{first.device_name}{card} ({len(runs)} run(s))")
+        previous = None
+        for run in runs:
+            torch = run.versions.get("torch") or "?"
+            lines.append(f"  {run.timestamp}  torch {torch}  probes: {', '.join(run.results)}")
+            changes = {(d.probe, d.figure): d for d in diff_runs(previous, run)} \
+                if previous is not None else {}
+            for probe, result in run.results.items():
+                for name, value in result.get("figures", {}).items():
+                    if not isinstance(value, int | float) or name.endswith("_max_tflops"):
+                        continue
+                    unit = result.get("units", {}).get(name, "")
+                    change = changes.get((probe, name))
+                    note = (f"  ({change.change_pct:+.1f}% vs previous)"
+                            if change is not None and change.change_pct is not None else "")
+                    lines.append(f"    {probe + '.' + name:<34} {value:>10.4g} {unit}{note}")
+            previous = run
+    print("\n".join(lines))
+    return 0
 
 
 def _gui(args: argparse.Namespace) -> int:
