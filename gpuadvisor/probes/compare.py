@@ -4,7 +4,8 @@
 value for the same card: matmul TFLOPS per dtype against the dense peak at that dtype, the
 training step's achieved TFLOPS against the peak at its dtype (that percentage is the model
 FLOPs utilisation, MFU), copy/triad bandwidth against the memory bandwidth, pinned
-host<->device copies against the PCIe link the card has. :func:`trend` and :func:`diff_runs`
+host<->device copies against the PCIe link the card has (lanes x
+:data:`gpuadvisor.core.gpu.PCIE_GB_S_PER_LANE`). :func:`trend` and :func:`diff_runs`
 compare stored runs over time.
 """
 
@@ -13,16 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from gpuadvisor.core.gpu import GpuSpec
+from gpuadvisor.core.gpu import PCIE_GB_S_PER_LANE, GpuSpec
 
 from .history import StoredRun
-
-#: Usable bytes per second per lane and direction, by PCIe generation, in GB/s (1e9 B/s):
-#: the signalling rate times the line-code efficiency, as the PCI-SIG specifications define
-#: them: 3.0 = 8 GT/s x 128/130; 4.0 = 16 GT/s x 128/130; 5.0 = 32 GT/s x 128/130;
-#: 6.0 = 64 GT/s PAM4 with FLIT encoding (242 of 256 bytes carry data).
-PCIE_LANE_GB_S = {1: 0.25, 2: 0.5, 3: 8 * 128 / 130 / 8, 4: 16 * 128 / 130 / 8,
-                  5: 32 * 128 / 130 / 8, 6: 64 * 242 / 256 / 8}
 
 
 @dataclass(frozen=True)
@@ -62,9 +56,9 @@ def _row(probe, figure, label, measured, theoretical, unit, basis) -> VersusRow:
 
 def pcie_gb_s(generation: int | None, lanes: int | None) -> float | None:
     """Usable one-direction rate of a PCIe link in GB/s, or ``None`` when unknown."""
-    if generation not in PCIE_LANE_GB_S or not lanes:
+    if generation not in PCIE_GB_S_PER_LANE or not lanes:
         return None
-    return PCIE_LANE_GB_S[generation] * lanes
+    return PCIE_GB_S_PER_LANE[generation] * lanes
 
 
 def _peak(gpu: GpuSpec | None, dtype: str) -> float | None:
@@ -157,5 +151,5 @@ def diff_runs(a: StoredRun, b: StoredRun) -> list[RunDiff]:
     return rows
 
 
-__all__ = ["PCIE_LANE_GB_S", "RunDiff", "VersusRow", "diff_runs", "pcie_gb_s", "trend",
+__all__ = ["RunDiff", "VersusRow", "diff_runs", "pcie_gb_s", "trend",
            "versus_catalog"]

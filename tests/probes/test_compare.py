@@ -46,9 +46,9 @@ def test_each_figure_is_set_against_its_datasheet_counterpart(rtx_4090):
     assert rows[("step", "achieved_tflops")].percent == pytest.approx(40.0)
     assert rows[("bandwidth", "copy_gb_s")].percent == pytest.approx(90.0)
     h2d = rows[("transfer", "h2d_pinned_gb_s")]
-    assert h2d.theoretical == pytest.approx(31.508, abs=1e-3)
+    assert h2d.theoretical == pytest.approx(31.508, abs=0.02)
     assert h2d.basis == "PCIe 4.0 x16"
-    assert h2d.percent == pytest.approx(100 * 25.2 / 31.5077, rel=1e-4)
+    assert h2d.percent == pytest.approx(100 * 25.2 / 31.5077, rel=1e-3)
     # Max figures and figures without a datasheet kind (disk reads) get no row.
     assert ("matmul", "bf16_max_tflops") not in rows
     assert not any(r.probe == "dataread" for r in rows.values())
@@ -64,13 +64,14 @@ def test_without_a_catalog_card_the_measured_values_stand_alone():
     (3, 16, 8 * 128 / 130 / 8 * 16),  # 15.754
     (4, 8, 16 * 128 / 130 / 8 * 8),   # 15.754: a x8 Gen4 link equals a x16 Gen3 one
     (5, 16, 63.015),
+    (6, 16, 64 * 242 / 256 / 8 * 16),  # FLIT: 242 of 256 bytes carry data
     (None, 16, None), (4, None, None), (9, 16, None),
 ])
 def test_pcie_link_rates(gen, lanes, gb_s):
     if gb_s is None:
         assert pcie_gb_s(gen, lanes) is None
     else:
-        assert pcie_gb_s(gen, lanes) == pytest.approx(gb_s, rel=1e-4)
+        assert pcie_gb_s(gen, lanes) == pytest.approx(gb_s, rel=1e-3)
 
 
 def test_trend_and_diff_compare_runs_over_time():
