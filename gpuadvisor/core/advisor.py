@@ -1,0 +1,448 @@
+"""The advice: use your own card, buy one (new or used), rent one, or use a cloud.
+
+For one plan, every option is estimated with the same estimator as the Plan page:
+
+- **own**: the user's rig as it is (the detected cards; electricity only);
+- **buy-new / buy-used**: each buyable card, 1 to ``max_cards`` of them (hardware price plus
+  electricity);
+- **rent / cloud**: each offer, in whole instances (hours x instances x instance price).
+
+Each option gets: whether the plan fits (if not as given, the levers of
+:func:`gpuadvisor.core.fit.make_it_fit` that make it fit, e.g. gradient checkpointing or
+QLoRA), the GPUs it runs on, the wall-clock time (multi-GPU scaling limited by the real
+interconnect, see below) and the money. :func:`rank` orders them for the user's goal
+(cheapest or fastest, within a budget and/or a deadline); :func:`pareto` marks the options no
+other beats on both time and cost; :func:`break_even` says after how many such jobs owning a
+card beats renting.
+
+Interconnect: several consumer cards without NVLink exchange gradients over PCIe, and with
+peer-to-peer disabled by the GeForce driver the traffic goes GPU -> host memory -> GPU,
+crossing the link twice; the advisor times them at half their PCIe rate
+(:data:`HOST_BOUNCE_FACTOR`). A rented instance's own link (``Offer.interconnect``) replaces
+the card's: an A100 in a PCIe server has no NVLink even though the SXM module does. Jobs
+larger than one instance cross the network (``Assumptions.inter_node_gb_s``).
+
+Electricity: ``TDP x load_fraction x GPUs x hours`` at the user's price per kWh;
+``load_fraction`` (default 0.85) because training holds a card near, not at, its board
+power limit for hours; host power is not counted.
+
+Pure: no files, no Qt. Money in US dollars; the GUI converts for display.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date
+
+from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions
+from .calibration import Measurement
+from .estimate import Estimate, estimate
+from .fit import make_it_fit
+from .gpu import GpuSpec
+from .model import ModelSpec
+from .offers import Offer, age_days, is_stale
+from .plan import Plan
+from .units import format_duration
+
+#: Peer traffic of consumer cards without a peer link crosses PCIe twice (via host memory).
+HOST_BOUNCE_FACTOR = 0.5
+#: Fraction of the board power (TDP) a card draws while training, on average.
+DEFAULT_LOAD_FRACTION = 0.85
+#: Default electricity price (USD per kWh) when the user has not set one.
+DEFAULT_USD_PER_KWH = 0.17
+GOALS = ("cheapest", "fastest")
+OPTION_KINDS = ("own", "buy-new", "buy-used", "rent", "cloud")
+
+
+@dataclass(frozen=True)
+class Option:
+    """One way to run the plan, before estimating it.
+
+    Attributes:
+        id: unique (``own``, ``buy-used:rtx-3090:x2``, ``offer:runpod-a100-80gb``).
+        kind: one of :data:`OPTION_KINDS`.
+        gpu: the card (for ``own``: the smallest detected card, which limits the fit).
+        n_gpus: GPUs offered (own: the rig's count; buy: cards bought; rent: one instance).
+        offer: the price it comes from (``None`` for ``own``).
+        label: a short name for people ("2x used RTX 3090", "RunPod A100 80GB (spot)").
+    """
+
+    id: str
+    kind: str
+    gpu: GpuSpec
+    n_gpus: int
+    offer: Offer | None
+    label: str
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """An option, estimated.
+
+    Attributes:
+        option: what it is.
+        fits: whether the plan (with ``levers``) fits in memory.
+        plan: the plan as it would run there (levers applied, its GPU count).
+        levers: titles of the levers needed to fit (empty when the plan fits as given).
+        n_gpus: GPUs the job runs on.
+        instances: rent/cloud: instances rented (GPUs / GPUs per instance, rounded up).
+        hours: wall-clock hours of the job.
+        gpu_hours: GPU-hours of the job.
+        hardware_usd: buy: the cards' price (0 otherwise).
+        energy_usd: electricity for the job (own and buy; 0 for rent/cloud, which includes it).
+        rent_usd: rent/cloud: hours x instances x instance price.
+        memory_bytes: memory per GPU needed.
+        capacity_bytes: memory per GPU available.
+        price_age_days: days since the price was seen (``None`` for own).
+        stale: the price is older than :data:`~.offers.STALE_AFTER_DAYS`.
+        why: one sentence for people.
+        within_budget, within_deadline: the constraints given to :func:`rank` (``True``
+            when none was given).
+    """
+
+    option: Option
+    fits: bool
+    plan: Plan
+    levers: tuple[str, ...]
+    n_gpus: int
+    instances: int
+    hours: float
+    gpu_hours: float
+    hardware_usd: float
+    energy_usd: float
+    rent_usd: float
+    memory_bytes: float
+    capacity_bytes: float
+    price_age_days: int | None
+    stale: bool
+    why: str = ""
+    within_budget: bool = True
+    within_deadline: bool = True
+
+    @property
+    def cost_usd(self) -> float:
+        """Money for this job: hardware + electricity (own, buy) or the rent."""
+        return self.hardware_usd + self.energy_usd + self.rent_usd
+
+    @property
+    def acceptable(self) -> bool:
+        """Fits, within the budget and the deadline."""
+        return self.fits and self.within_budget and self.within_deadline
+
+
+@dataclass(frozen=True)
+class Advice:
+    """:func:`advise`'s answer.
+
+    Attributes:
+        suggestions: every option estimated, ranked (acceptable first, by the goal).
+        goal, budget_usd, deadline_hours: what the ranking used.
+        pareto_ids: ids of the options on the time-cost Pareto front (fitting ones only).
+        nothing_fits: ``None`` when something fits; else one sentence naming the closest
+            option and the smallest change that would make the plan fit.
+    """
+
+    suggestions: tuple[Suggestion, ...]
+    goal: str
+    budget_usd: float | None
+    deadline_hours: float | None
+    pareto_ids: frozenset[str] = field(default_factory=frozenset)
+    nothing_fits: str | None = None
+
+    @property
+    def best(self) -> Suggestion | None:
+        """The first acceptable suggestion, or ``None``."""
+        return next((s for s in self.suggestions if s.acceptable), None)
+
+
+# --------------------------------------------------------------------------- options
+def options_for(gpus: Mapping[str, GpuSpec], offers: Iterable[Offer], *,
+                own: Sequence[GpuSpec] = (), max_cards: int = 4) -> list[Option]:
+    """Every option: the own rig (if any cards), each buy offer at 1, 2, 4 ... ``max_cards``
+    cards, and each rent/cloud offer (one instance; :func:`evaluate` rents more when
+    needed). Offers of GPUs missing from ``gpus`` are skipped."""
+    if max_cards < 1:
+        raise ValueError(f"max_cards must be at least 1, got {max_cards}")
+    options = []
+    if own:
+        smallest = min(own, key=lambda g: g.memory_gib)
+        names = sorted({g.name for g in own})
+        label = f"{len(own)}x {' + '.join(names)}" if len(own) > 1 else own[0].name
+        options.append(Option("own", "own", smallest, len(own), None, f"your {label}"))
+    counts = [n for n in (1, 2, 4, 8) if n <= max_cards]
+    for offer in offers:
+        gpu = gpus.get(offer.gpu_id)
+        if gpu is None:
+            continue
+        if offer.is_buy:
+            condition = "used" if offer.kind == "buy-used" else "new"
+            for n in counts:
+                prefix = f"{n}x " if n > 1 else ""
+                options.append(Option(f"{offer.kind}:{offer.id}:x{n}", offer.kind, gpu, n,
+                                      offer, f"{prefix}{condition} {gpu.name}"))
+        else:
+            spot = " (spot)" if offer.spot else ""
+            count = f"{offer.gpus_per_instance}x " if offer.gpus_per_instance > 1 else ""
+            options.append(Option(f"offer:{offer.id}", offer.kind, gpu,
+                                  offer.gpus_per_instance, offer,
+                                  f"{offer.provider} {count}{gpu.name}{spot}"))
+    return options
+
+
+def effective_gpu(option: Option) -> GpuSpec:
+    """The card as the job sees it: the instance's link for rentals, and consumer cards
+    without a peer link at half their PCIe rate (traffic via host memory)."""
+    gpu = option.gpu
+    link = option.offer.interconnect if option.offer is not None else None
+    if link in ("pcie", "none") and gpu.p2p_link != "none":
+        gpu = replace(gpu, p2p_link="none", p2p_bandwidth_gb_s=None)
+    if (gpu.p2p_link == "none" and gpu.segment == "consumer" and gpu.pcie_lanes
+            and gpu.pcie_lanes > 1):
+        gpu = replace(gpu, pcie_lanes=int(gpu.pcie_lanes * HOST_BOUNCE_FACTOR))
+    return gpu
+
+
+# --------------------------------------------------------------------------- evaluation
+@dataclass
+class _Cache:
+    results: dict = field(default_factory=dict)
+
+
+def evaluate(model: ModelSpec, plan: Plan, option: Option, *,
+             assumptions: Assumptions = DEFAULT_ASSUMPTIONS, usd_per_kwh: float =
+             DEFAULT_USD_PER_KWH, load_fraction: float = DEFAULT_LOAD_FRACTION,
+             today: date | None = None, measurements: Sequence[Measurement] = (),
+             max_cards: int = 4, _cache: _Cache | None = None) -> Suggestion:
+    """Estimate ``plan`` on ``option`` (see the module docstring for the money).
+
+    The plan runs on the option's GPUs (data parallel; ZeRO as the plan says). When it does
+    not fit, :func:`~.fit.make_it_fit` adds levers; a lever asking for more GPUs is taken
+    for rentals (more instances) and for buying (up to ``max_cards``), not for the own rig.
+    ``measurements`` (probe results) time the own rig only.
+    """
+    gpu = effective_gpu(option)
+    key = (gpu, option.n_gpus, option.kind == "own")
+    cache = _cache if _cache is not None else _Cache()
+    if key not in cache.results:
+        cache.results[key] = _fit(model, plan, gpu, option, assumptions, max_cards,
+                                  measurements if option.kind == "own" else ())
+    fits, run_plan, levers, result = cache.results[key]
+    n = run_plan.n_gpus
+    hours = float(result.time.seconds) / 3600.0
+    instances = 1
+    hardware = energy = rent = 0.0
+    offer = option.offer
+    if option.kind in ("rent", "cloud"):
+        instances = math.ceil(n / offer.gpus_per_instance)
+        rent = hours * instances * offer.instance_price_usd
+    else:
+        energy = gpu.tdp_w * load_fraction * n * hours / 1000.0 * usd_per_kwh
+        if offer is not None:
+            hardware = offer.price_usd * n
+    age = age_days(offer, today) if offer is not None and today is not None else None
+    stale = bool(offer is not None and today is not None and is_stale(offer, today))
+    suggestion = Suggestion(
+        option=option, fits=fits, plan=run_plan, levers=tuple(levers), n_gpus=n,
+        instances=instances, hours=hours, gpu_hours=float(result.time.gpu_hours),
+        hardware_usd=hardware, energy_usd=energy, rent_usd=rent,
+        memory_bytes=float(result.memory.total), capacity_bytes=float(gpu.memory_bytes),
+        price_age_days=age, stale=stale)
+    return replace(suggestion, why=explain(suggestion))
+
+
+def _fit(model, plan, gpu, option, assumptions, max_cards, measurements):
+    """``(fits, plan as run, lever titles, estimate)`` for ``plan`` on ``option``'s GPUs."""
+    base = plan.with_changes(n_gpus=option.n_gpus)
+    measured = list(measurements) or None
+    first = estimate(model, base, gpu, assumptions, measurement=measured)
+    if first.fits:
+        return True, base, [], first
+    levers: list[str] = []
+    if option.n_gpus > 1 and base.is_training and base.zero_stage < 3 and base.offload == "none":
+        # GPUs already paid for: sharding the model states over them is the first lever.
+        sharded = base.with_changes(zero_stage=3)
+        levers.append(f"ZeRO-3 sharding over {option.n_gpus} GPUs")
+        result = estimate(model, sharded, gpu, assumptions, measurement=measured)
+        if result.fits:
+            return True, sharded, levers, result
+        base = sharded
+    advice = make_it_fit(model, base, gpu, assumptions)
+    levers += [s.title for s in advice.steps]
+    allowed = advice.fits
+    more = advice.plan.n_gpus > option.n_gpus
+    if more and option.kind == "own":
+        allowed = False  # the rig has the cards it has
+    elif more and option.kind in ("buy-new", "buy-used") and advice.plan.n_gpus > max_cards:
+        allowed = False
+    elif more and option.offer is not None and option.offer.gpus_per_instance == 1:
+        allowed = False  # single-GPU rentals do not make a multi-GPU job: take a larger one
+    if not allowed:
+        return False, base, levers, first
+    result = estimate(model, advice.plan, gpu, assumptions, measurement=measured)
+    return True, advice.plan, levers, result
+
+
+def explain(s: Suggestion) -> str:
+    """One sentence for people: what it takes, how long, how much."""
+    name = s.option.label
+    if not s.fits:
+        over = s.memory_bytes / 2**30
+        have = s.capacity_bytes / 2**30
+        return (f"{name}: does not fit ({over:.1f} GiB per GPU needed, {have:.0f} GiB "
+                f"available) even with {', '.join(s.levers) or 'every lever'}")
+    with_levers = f" with {_join(s.levers)}" if s.levers else ""
+    took = format_duration(s.hours * 3600.0)
+    if s.option.kind == "own":
+        return f"{name} finishes in {took}{with_levers} for {_usd(s.energy_usd)} of power"
+    if s.option.kind in ("buy-new", "buy-used"):
+        return (f"{name} ({_usd(s.hardware_usd)}) finishes in {took}{with_levers}, plus "
+                f"{_usd(s.energy_usd)} of power")
+    instances = f" on {s.instances} instances" if s.instances > 1 else ""
+    return (f"renting {name} costs {_usd(s.rent_usd)} and takes {took}{instances}"
+            f"{with_levers}")
+
+
+def _join(items: Sequence[str]) -> str:
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _usd(value: float) -> str:
+    if value < 10:
+        return f"${value:.2f}"
+    return f"${value:,.0f}"
+
+
+# --------------------------------------------------------------------------- ranking
+def rank(suggestions: Iterable[Suggestion], goal: str = "cheapest", *,
+         budget_usd: float | None = None, deadline_hours: float | None = None
+         ) -> list[Suggestion]:
+    """Order for ``goal``: acceptable options (fit, within budget and deadline) first, by
+    cost (cheapest) or hours (fastest), ties broken by the other; then the ones over budget
+    or past the deadline; then the ones that do not fit."""
+    if goal not in GOALS:
+        raise ValueError(f"goal must be one of {', '.join(GOALS)}, got {goal!r}")
+    for name, value in (("budget_usd", budget_usd), ("deadline_hours", deadline_hours)):
+        if value is not None and not value > 0:
+            raise ValueError(f"{name} must be positive, got {value}")
+    marked = [replace(s, within_budget=budget_usd is None or s.cost_usd <= budget_usd,
+                      within_deadline=deadline_hours is None or s.hours <= deadline_hours)
+              for s in suggestions]
+
+    def key(s: Suggestion):
+        primary = (s.cost_usd, s.hours) if goal == "cheapest" else (s.hours, s.cost_usd)
+        return (not s.fits, not s.acceptable, *primary, s.option.id)
+
+    return sorted(marked, key=key)
+
+
+def pareto(suggestions: Iterable[Suggestion]) -> frozenset[str]:
+    """Ids of fitting options no other fitting option beats on both hours and cost."""
+    fitting = [s for s in suggestions if s.fits]
+    front = set()
+    for s in fitting:
+        dominated = any(o.hours <= s.hours and o.cost_usd <= s.cost_usd
+                        and (o.hours < s.hours or o.cost_usd < s.cost_usd) for o in fitting)
+        if not dominated:
+            front.add(s.option.id)
+    return frozenset(front)
+
+
+def advise(model: ModelSpec, plan: Plan, gpus: Mapping[str, GpuSpec], offers: Iterable[Offer],
+           *, own: Sequence[GpuSpec] = (), goal: str = "cheapest",
+           budget_usd: float | None = None, deadline_hours: float | None = None,
+           assumptions: Assumptions = DEFAULT_ASSUMPTIONS,
+           usd_per_kwh: float = DEFAULT_USD_PER_KWH, today: date | None = None,
+           measurements: Sequence[Measurement] = (), max_cards: int = 4) -> Advice:
+    """Every option for ``plan``, estimated and ranked (see the module docstring).
+
+    Raises:
+        ValueError: a bad goal, budget or deadline, a negative electricity price, or a plan
+            the model cannot run.
+    """
+    if not usd_per_kwh >= 0:
+        raise ValueError(f"usd_per_kwh must be zero or more, got {usd_per_kwh}")
+    cache = _Cache()
+    suggestions = [evaluate(model, plan, option, assumptions=assumptions,
+                            usd_per_kwh=usd_per_kwh, today=today, measurements=measurements,
+                            max_cards=max_cards, _cache=cache)
+                   for option in options_for(gpus, offers, own=own, max_cards=max_cards)]
+    ranked = rank(suggestions, goal, budget_usd=budget_usd, deadline_hours=deadline_hours)
+    return Advice(tuple(ranked), goal, budget_usd, deadline_hours, pareto(ranked),
+                  nothing_fits=_nothing_fits(model, plan, ranked, assumptions))
+
+
+def _nothing_fits(model, plan, ranked: Sequence[Suggestion], assumptions) -> str | None:
+    if any(s.fits for s in ranked):
+        return None
+    if not ranked:
+        return "No options to compare: the offers catalog is empty and no GPU was detected."
+    closest = min(ranked, key=lambda s: s.memory_bytes / s.capacity_bytes)
+    gpu = effective_gpu(closest.option)
+    advice = make_it_fit(model, plan.with_changes(n_gpus=closest.option.n_gpus), gpu,
+                         assumptions)
+    need = closest.memory_bytes / 2**30
+    have = closest.capacity_bytes / 2**30
+    if advice.fits:
+        change = f"{_join([s.detail for s in advice.steps])} would make it fit"
+    else:
+        change = ("even every lever is not enough: a shorter sequence, a smaller model or "
+                  "more GPUs than any offer has")
+    return (f"Nothing fits this plan. The closest is {closest.option.label}: {need:.1f} GiB "
+            f"per GPU needed, {have:.0f} GiB available; {change}.")
+
+
+# --------------------------------------------------------------------------- break-even
+@dataclass(frozen=True)
+class BreakEven:
+    """Owning against renting, for repeated jobs like this one.
+
+    Attributes:
+        jobs: jobs after which owning has cost less in total (``None``: never, because a
+            rented job costs no more than the owned card's electricity for it).
+        hours: the same on the owned cards' clock (``jobs x owned job hours``), or ``None``.
+        own_per_job_usd: electricity per job on the owned cards.
+        rent_per_job_usd: rent per job.
+        hardware_usd: what owning costs up front.
+    """
+
+    jobs: float | None
+    hours: float | None
+    own_per_job_usd: float
+    rent_per_job_usd: float
+    hardware_usd: float
+
+    def cost_curves(self, jobs: Sequence[float]) -> tuple[list[float], list[float]]:
+        """Cumulative cost of owning and of renting after each number of ``jobs``."""
+        own = [self.hardware_usd + n * self.own_per_job_usd for n in jobs]
+        rent = [n * self.rent_per_job_usd for n in jobs]
+        return own, rent
+
+
+def break_even(owned: Suggestion, rented: Suggestion) -> BreakEven:
+    """After how many such jobs buying ``owned`` beats renting ``rented``:
+    ``hardware / (rent per job - electricity per job)``, when that is positive."""
+    if not owned.fits or not rented.fits:
+        raise ValueError("break-even needs two options that fit the plan")
+    margin = rented.rent_usd - owned.energy_usd
+    if margin <= 0:
+        return BreakEven(None, None, owned.energy_usd, rented.rent_usd, owned.hardware_usd)
+    jobs = owned.hardware_usd / margin
+    return BreakEven(jobs, jobs * owned.hours, owned.energy_usd, rented.rent_usd,
+                     owned.hardware_usd)
+
+
+def estimate_of(model: ModelSpec, suggestion: Suggestion,
+                assumptions: Assumptions = DEFAULT_ASSUMPTIONS) -> Estimate:
+    """The full estimate behind a suggestion (for details and exports)."""
+    return estimate(model, suggestion.plan, effective_gpu(suggestion.option), assumptions)
+
+
+__all__ = ["DEFAULT_LOAD_FRACTION", "DEFAULT_USD_PER_KWH", "GOALS", "HOST_BOUNCE_FACTOR",
+           "OPTION_KINDS", "Advice", "BreakEven", "Option", "Suggestion", "advise",
+           "break_even", "effective_gpu", "estimate_of", "evaluate", "explain", "options_for",
+           "pareto", "rank"]

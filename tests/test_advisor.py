@@ -1,0 +1,181 @@
+"""The advice (gpuadvisor.core.advisor): money, ranking, Pareto front and break-even.
+
+Time and memory come from the estimator (tested on its own); these tests check what the
+advisor adds, against hand arithmetic: rent = hours x instances x price per instance-hour,
+electricity = TDP x 0.85 x GPUs x hours / 1000 x USD/kWh, break-even = hardware / (rent per
+job - electricity per job), the ranking rules and the Pareto front.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import date
+
+import pytest
+
+from gpuadvisor import catalog
+from gpuadvisor.core.advisor import (
+    Option,
+    Suggestion,
+    advise,
+    break_even,
+    effective_gpu,
+    evaluate,
+    pareto,
+    rank,
+)
+from gpuadvisor.core.estimate import estimate
+from gpuadvisor.core.offers import Offer
+from gpuadvisor.core.plan import Plan
+
+TODAY = date(2026, 12, 2)
+GPUS = catalog.load_gpus()
+MODELS = catalog.load_models()
+LLAMA_8B = MODELS["llama-3.1-8b"]
+QLORA = Plan(task="qlora", checkpointing="full", seq_len=2048, dataset_tokens=2e7)
+
+USED_3090 = Offer("used-3090", "buy-used", "rtx-3090", "used market", 700.0, "2026-11-01", "t")
+RUNPOD_H100 = Offer("rp-h100", "rent", "h100-sxm", "RunPod", 2.69, "2026-11-20", "t")
+AWS_P4DE = Offer("aws-p4de", "cloud", "a100-sxm-80gb", "AWS", 5.12, "2026-06-01", "t",
+                 gpus_per_instance=8, interconnect="sxm")
+
+
+def option(offer: Offer, n: int | None = None) -> Option:
+    gpu = GPUS[offer.gpu_id]
+    n = n or (1 if offer.is_buy else offer.gpus_per_instance)
+    kind_id = f"{offer.kind}:{offer.id}:x{n}" if offer.is_buy else f"offer:{offer.id}"
+    return Option(kind_id, offer.kind, gpu, n, offer, offer.id)
+
+
+def test_rent_costs_hours_times_the_price():
+    s = evaluate(LLAMA_8B, QLORA, option(RUNPOD_H100), today=TODAY)
+    hours = float(estimate(LLAMA_8B, QLORA, GPUS["h100-sxm"]).time.seconds) / 3600
+    assert s.fits and s.levers == ()
+    assert s.hours == pytest.approx(hours)
+    assert s.rent_usd == pytest.approx(hours * 2.69)
+    assert s.energy_usd == 0 and s.hardware_usd == 0
+    assert s.cost_usd == pytest.approx(hours * 2.69)
+    assert s.price_age_days == 12 and not s.stale
+    assert s.why.startswith("renting rp-h100 costs $")
+
+
+def test_buying_costs_the_cards_plus_electricity():
+    s = evaluate(LLAMA_8B, QLORA, option(USED_3090, 2), usd_per_kwh=0.30, today=TODAY)
+    assert s.fits and s.n_gpus == 2
+    # RTX 3090: 350 W board power (catalog, NVIDIA spec); 2 cards at 85% load.
+    assert s.energy_usd == pytest.approx(350 * 0.85 * 2 * s.hours / 1000 * 0.30)
+    assert s.hardware_usd == 1400.0
+    assert s.cost_usd == pytest.approx(1400.0 + s.energy_usd)
+
+
+def test_a_job_larger_than_an_instance_rents_several():
+    # Llama-3.1-70B full fine-tune in bf16 with AdamW: ~16 B/param of model states
+    # (1.1 TB) cannot fit 8 x 80 GB even sharded; the levers decide. Force the GPU count
+    # instead: a 16-GPU plan on 8-GPU instances rents 2 of them.
+    plan = Plan(task="full", precision="bf16", checkpointing="full", zero_stage=3,
+                n_gpus=16, seq_len=2048, dataset_tokens=1e8)
+    s = evaluate(MODELS["llama-3.1-70b"], plan, replace(option(AWS_P4DE), n_gpus=16),
+                 today=TODAY)
+    assert s.n_gpus == 16 and s.instances == 2
+    assert s.rent_usd == pytest.approx(s.hours * 2 * 8 * 5.12)
+    assert s.stale and s.price_age_days == 184  # 2026-06-01 -> 2026-12-02
+
+
+def test_consumer_cards_without_a_peer_link_share_pcie_via_host_memory():
+    rtx = effective_gpu(option(USED_3090, 2))
+    # RTX 3090: NVLink bridge exists (catalog p2p_link), so the link stays.
+    assert rtx.interconnect_bandwidth_gb_s == GPUS["rtx-3090"].interconnect_bandwidth_gb_s
+    new_4090 = Offer("n4090", "buy-new", "rtx-4090", "shop", 1800.0, "2026-11-01", "t")
+    rtx4090 = effective_gpu(option(new_4090, 2))
+    # No NVLink on the 4090: PCIe 4.0 x16 = 31.5 GB/s, crossed twice -> 15.75 GB/s.
+    assert rtx4090.interconnect_bandwidth_gb_s == pytest.approx(16 * 1.969 / 2)
+    pcie_box = replace(AWS_P4DE, interconnect="pcie")
+    a100 = effective_gpu(option(pcie_box))
+    assert a100.p2p_link == "none"  # an SXM module's NVLink is not there in a PCIe server
+    assert a100.interconnect_bandwidth_gb_s == pytest.approx(16 * 1.969)
+
+
+def test_a_single_gpu_rental_does_not_stretch_into_a_cluster():
+    plan = Plan(task="full", precision="bf16", seq_len=2048, dataset_tokens=1e8)
+    # QLoRA of a 70B model fits one 80 GB H100 (~40 GB of NF4 weights + activations).
+    s = evaluate(MODELS["llama-3.1-70b"], plan, option(RUNPOD_H100), today=TODAY)
+    assert s.fits and s.n_gpus == 1 and "QLoRA" in s.levers
+    # 405B in NF4 is ~200 GB of weights alone: it needs several GPUs, which a single-GPU
+    # rental is not; the 8-GPU instance is the one to take.
+    big = MODELS["llama-3.1-405b"]
+    single = evaluate(big, plan, option(RUNPOD_H100), today=TODAY)
+    assert not single.fits and single.n_gpus == 1
+    assert single.why.startswith("rp-h100: does not fit")
+    eight = evaluate(big, plan, option(AWS_P4DE), today=TODAY)
+    assert eight.fits and eight.n_gpus >= 8
+
+
+# --------------------------------------------------------------------------- ranking
+def fake(id_, cost, hours, fits=True) -> Suggestion:
+    gpu = GPUS["rtx-4090"]
+    return Suggestion(option=Option(id_, "rent", gpu, 1, None, id_), fits=fits,
+                      plan=QLORA, levers=(), n_gpus=1, instances=1, hours=hours,
+                      gpu_hours=hours, hardware_usd=0.0, energy_usd=0.0, rent_usd=cost,
+                      memory_bytes=1.0, capacity_bytes=2.0, price_age_days=0, stale=False)
+
+
+def test_rank_by_goal_budget_and_deadline():
+    a, b, c, d = fake("a", 10, 20), fake("b", 30, 5), fake("c", 50, 2), fake("x", 1, 1, False)
+    assert [s.option.id for s in rank([c, d, b, a], "cheapest")] == ["a", "b", "c", "x"]
+    assert [s.option.id for s in rank([c, d, b, a], "fastest")] == ["c", "b", "a", "x"]
+    # Budget 40 and deadline 10 h: only b is acceptable; a (too slow), c (too dear) follow.
+    ranked = rank([a, b, c, d], "cheapest", budget_usd=40, deadline_hours=10)
+    assert [s.option.id for s in ranked] == ["b", "a", "c", "x"]
+    assert ranked[0].acceptable and not ranked[1].within_deadline
+    assert not ranked[2].within_budget
+    with pytest.raises(ValueError, match="goal"):
+        rank([a], "prettiest")
+    with pytest.raises(ValueError, match="budget"):
+        rank([a], budget_usd=-5)
+
+
+def test_pareto_front_keeps_only_undominated_fitting_options():
+    options = [fake("a", 10, 20), fake("b", 30, 5), fake("c", 50, 2), fake("d", 40, 6),
+               fake("e", 10, 25), fake("x", 1, 1, False)]
+    # d is beaten by b (cheaper and faster); e by a; x does not fit.
+    assert pareto(options) == {"a", "b", "c"}
+
+
+def test_break_even_after_hardware_over_the_per_job_saving():
+    owned = replace(fake("own", 0, 12.0), hardware_usd=700.0, energy_usd=0.61, rent_usd=0.0)
+    rented = fake("rent", 2.33, 0.9)
+    result = break_even(owned, rented)
+    assert result.jobs == pytest.approx(700 / (2.33 - 0.61))  # 406.98 jobs
+    assert result.hours == pytest.approx(700 / (2.33 - 0.61) * 12.0)
+    own, rent = result.cost_curves([0, 100, 1000])
+    assert own == pytest.approx([700, 761, 1310]) and rent == pytest.approx([0, 233, 2330])
+    cheap_rent = fake("rent", 0.5, 0.9)  # renting costs less than the power: never
+    assert break_even(owned, cheap_rent).jobs is None
+
+
+# --------------------------------------------------------------------------- advise
+def test_advise_ranks_every_option_and_the_own_rig_costs_only_power():
+    own = [GPUS["rtx-3060-12gb"]]
+    advice = advise(LLAMA_8B, QLORA, GPUS, [USED_3090, RUNPOD_H100, AWS_P4DE], own=own,
+                    today=TODAY, usd_per_kwh=0.20, max_cards=2)
+    ids = [s.option.id for s in advice.suggestions]
+    assert set(ids) == {"own", "buy-used:used-3090:x1", "buy-used:used-3090:x2",
+                        "offer:rp-h100", "offer:aws-p4de"}
+    mine = next(s for s in advice.suggestions if s.option.id == "own")
+    # RTX 3060 12GB: 170 W board power.
+    assert mine.energy_usd == pytest.approx(170 * 0.85 * mine.hours / 1000 * 0.20)
+    assert mine.hardware_usd == 0 and mine.rent_usd == 0
+    costs = [s.cost_usd for s in advice.suggestions if s.acceptable]
+    assert costs == sorted(costs)
+    assert advice.best.option.id == "own"  # a card you have costs only power
+    assert "own" in advice.pareto_ids and advice.nothing_fits is None
+
+
+def test_a_plan_that_fits_nowhere_says_so_and_names_the_closest():
+    plan = Plan(task="full", precision="fp32", seq_len=4096, dataset_tokens=1e8)
+    advice = advise(MODELS["llama-3.1-405b"], plan, GPUS, [USED_3090],
+                    own=[GPUS["rtx-3060-12gb"]], today=TODAY, max_cards=2)
+    assert not any(s.fits for s in advice.suggestions)
+    assert advice.best is None
+    assert advice.nothing_fits.startswith("Nothing fits this plan. The closest is ")
+    assert "GiB per GPU needed" in advice.nothing_fits
