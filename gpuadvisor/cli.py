@@ -124,14 +124,26 @@ def build_parser() -> argparse.ArgumentParser:
 
     cat = verbs.add_parser("catalog", help="list, show and validate catalog data")
     cat_verbs = cat.add_subparsers(dest="catalog_verb", parser_class=_Parser)
-    lst = cat_verbs.add_parser("list", help="list GPUs or models")
+    lst = cat_verbs.add_parser("list", help="list GPUs, models or offers")
     lst.add_argument("--kind", choices=("gpus", "models", "offers"), default="gpus")
     lst.add_argument("--json", action="store_true")
-    show = cat_verbs.add_parser("show", help="show one GPU or model")
+    show = cat_verbs.add_parser("show", help="show one GPU, model or offer")
     show.add_argument("id")
     show.add_argument("--json", action="store_true")
     val = cat_verbs.add_parser("validate", help="check a catalog file; exit 2 if it has problems")
     val.add_argument("path")
+    upd = cat_verbs.add_parser(
+        "update", help="install a newer catalog file from a path or an https:// URL",
+        description="Read a catalog file (local path, or https:// URL: at most 5 MB, 20 s), "
+                    "validate all of it, and swap it in for the shipped one in the user data "
+                    "folder (catalog/updates/KIND.toml; the one it replaces is kept as "
+                    "KIND.toml.previous). A bad file changes nothing. Nothing is downloaded "
+                    "unless you run this.")
+    upd.add_argument("--from", dest="source", required=True, metavar="PATH|URL",
+                     help="the new catalog file: a local path or an https:// URL")
+    upd.add_argument("--kind", choices=("offers", "gpus", "models"), default=None,
+                     help="the catalog kind (default: told from the file name)")
+    upd.add_argument("--json", action="store_true", help="print one JSON object")
 
     det = verbs.add_parser("detect", help="the GPUs and host of this machine (or a simulated rig)",
                            description="Detect GPUs (NVML, sysfs, Apple) and the host.")
@@ -170,11 +182,24 @@ def build_parser() -> argparse.ArgumentParser:
     prb.add_argument("--probes", type=_probe_names, default=None, metavar="NAMES",
                      help="comma-separated probes to run (default: the suite: "
                           "matmul, bandwidth, transfer, step)")
+    prb.add_argument("--plan", metavar="FILE",
+                     help="check a .gpuplan on this device: build the planned model at depth "
+                          "1 and 2, time training steps (and peak memory on a GPU), "
+                          "extrapolate to the full depth and show it next to the estimate")
     prb.add_argument("--history", action="store_true",
                      help="show the stored runs per device (oldest first, with the change "
                           "from the previous run) and exit")
     prb.add_argument("--timeout", type=_positive_seconds, default=None, metavar="SECONDS",
                      help="stop the worker after this long (default: 180 quick, 900 full)")
+    prb.add_argument("--burn-in", type=_burn_in_minutes, default=None, metavar="MIN",
+                     help="run only the burn-in for MIN minutes (fractions allowed, at most "
+                          f"{BURN_IN_MAX_MIN}): sustained matmuls, every result checked "
+                          "exactly, throughput per time window, with the GPU's temperature, "
+                          "clocks and power recorded; exit status 0: no wrong result, 1: "
+                          "wrong results found (or the run failed), 2: bad input")
+    prb.add_argument("--temp-limit", type=_temp_limit, default=None, metavar="C",
+                     help="with --burn-in: stop early when the GPU reaches C °C (default: "
+                          "3 °C below the card's slowdown temperature, else 85)")
     prb.add_argument("--no-save", action="store_true",
                      help="do not record the results in the probe history (default: record "
                           "them; 'estimate --gpu' then uses them)")
@@ -183,6 +208,7 @@ def build_parser() -> argparse.ArgumentParser:
     gui = verbs.add_parser("gui", help="open the desktop app (the default with no arguments)",
                            description="Open the desktop app, or render it offscreen to a PNG.")
     add_gui_arguments(gui)
+    _add_export_parser(verbs, est)
     return parser
 
 
@@ -231,6 +257,35 @@ def _positive_seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
     if not 0 < value < math.inf:
         raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text}")
+    return value
+
+
+#: The longest ``probe --burn-in``, in minutes (a day).
+BURN_IN_MAX_MIN = 24 * 60
+#: ``--temp-limit`` range, °C: below it no GPU can work under load, above it none survives.
+TEMP_LIMIT_RANGE_C = (30.0, 120.0)
+
+
+def _burn_in_minutes(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of minutes: {text!r}") from None
+    if not 0 < value <= BURN_IN_MAX_MIN:
+        raise argparse.ArgumentTypeError(
+            f"must be more than 0 and at most {BURN_IN_MAX_MIN} minutes (24 h), got {text}")
+    return value
+
+
+def _temp_limit(text: str) -> float:
+    low, high = TEMP_LIMIT_RANGE_C
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a temperature in °C: {text!r}") from None
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(
+            f"must be between {low:g} and {high:g} °C, got {text}")
     return value
 
 
@@ -407,13 +462,17 @@ def _catalog(args: argparse.Namespace) -> int:
         items = _catalog_items(args.kind)
         if args.json:
             print(json.dumps({"items": items}, indent=2, default=_json_default))
+        elif args.kind == "offers":
+            print(_offers_table(items))
         else:
             from .report import catalog_table
 
             print(catalog_table(args.kind, items))
+        for warning in catalog.catalog_warnings():
+            print(f"gpuadvisor catalog: {warning}", file=sys.stderr)
         return 0
     if args.catalog_verb == "show":
-        for kind in ("gpus", "models"):
+        for kind in ("gpus", "models", "offers"):
             for item in _catalog_items(kind):
                 if item["id"] == args.id:
                     if args.json:
@@ -422,9 +481,56 @@ def _catalog(args: argparse.Namespace) -> int:
                         width = max(len(k) for k in item)
                         print("\n".join(f"{k:<{width}}  {v}" for k, v in item.items()))
                     return 0
-        known = [i["id"] for k in ("gpus", "models") for i in _catalog_items(k)]
+        known = [i["id"] for k in ("gpus", "models", "offers") for i in _catalog_items(k)]
         raise InputError(f"catalog show: unknown id {args.id!r}{_suggest(args.id, known)}")
-    raise InputError("catalog: say list, show or validate")
+    if args.catalog_verb == "update":
+        return _catalog_update(args)
+    raise InputError("catalog: say list, show, validate or update")
+
+
+def _catalog_update(args: argparse.Namespace) -> int:
+    """``catalog update --from PATH|URL [--kind K]``: install, then say what changed."""
+    from . import catalog
+
+    try:
+        result = catalog.update_catalog(args.source, args.kind)
+    except catalog.UpdateError as exc:
+        raise InputError(f"catalog update: {exc}") from None
+    changes = result.changes
+    if args.json:
+        print(json.dumps({
+            "kind": result.kind, "source": result.source, "path": str(result.path),
+            "backup": str(result.backup) if result.backup else None,
+            "size_bytes": result.size_bytes,
+            "added": list(changes.added), "removed": list(changes.removed),
+            "changed": {k: [list(d) for d in v] for k, v in changes.changed.items()},
+        }, indent=2, default=_json_default))
+        return 0
+    print(f"{result.kind}: installed {result.path} ({result.size_bytes} bytes) from "
+          f"{result.source}")
+    if result.backup:
+        print(f"previous file kept as {result.backup}")
+    print(f"{result.kind}: {changes.summary()}" if not changes.unchanged
+          else f"{result.kind}: no entries changed")
+    for line in changes.lines():
+        print(f"  {line}")
+    return 0
+
+
+def _offers_table(items: list[dict]) -> str:
+    """A compact table of offers: price per card (buy) or per GPU-hour (rent, cloud)."""
+    header = (f"{'id':<34}{'kind':<9}{'gpu':<24}{'provider':<20}{'price':>11}  "
+              f"{'as of':<11}")
+    rows = []
+    for i in items:
+        unit = "" if i["kind"].startswith("buy") else "/h"
+        flags = ("*" if i["estimate"] else "") + (" spot" if i["spot"] else "") + (
+            " (yours)" if i["user"] else "")
+        price = f"${i['price_usd']:,.2f}{unit}"
+        rows.append(f"{i['id'][:33]:<34}{i['kind']:<9}{i['gpu_id'][:23]:<24}"
+                    f"{i['provider'][:19]:<20}{price:>11}  {i['as_of']:<11}{flags}")
+    return "\n".join([header, *rows, f"({len(items)} offers; * estimate; rent and cloud "
+                                      "prices are per GPU-hour)"])
 
 
 def _catalog_items(kind: str) -> list[dict]:
@@ -444,7 +550,17 @@ def _catalog_items(kind: str) -> list[dict]:
             item["params_active"] = counts.active
             items.append(item)
         return items
-    raise InputError("catalog list --kind offers: the offers catalog is not available yet")
+    if kind == "offers":
+        items = []
+        gpus = catalog.load_gpus()
+        for offer in catalog.load_offers().values():
+            item = asdict(offer)
+            gpu = gpus.get(offer.gpu_id)
+            what = offer.instance or (gpu.name if gpu else offer.gpu_id)
+            item["name"] = f"{offer.provider}: {what}"
+            items.append(item)
+        return items
+    raise InputError(f"catalog list: unknown kind {kind!r}")
 
 
 def _detect(args: argparse.Namespace) -> int:
@@ -491,10 +607,17 @@ def _probe(args: argparse.Namespace) -> int:
 
     if args.list_pythons:
         return _list_pythons(args)
+    if args.burn_in is not None or args.temp_limit is not None:
+        _check_burn_in_flags(args)
+    plan_check = _plan_check_input(args) if args.plan is not None else None
     if args.python is not None:
         python, no_torch_note = _probe_python(args.python), ""
     else:
         python, no_torch_note = _find_probe_python()
+    if args.burn_in is not None:
+        return _burn_in(args, python, no_torch_note)
+    if plan_check is not None:
+        return _probe_plan(args, plan_check, python, no_torch_note)
     probes = args.probes or runner.SUITE_PROBES
     show_progress = not args.json and sys.stderr.isatty()
 
@@ -541,6 +664,93 @@ def _probe(args: argparse.Namespace) -> int:
             if not args.json:
                 print(f"gpuadvisor probe: {error.probe or 'run'}: {error.kind}: "
                       f"{error.message}".replace("\n", " "), file=sys.stderr)
+        return 1
+    return 0
+
+
+# --------------------------------------------------------------------------- probe --plan
+def _plan_check_input(args: argparse.Namespace):
+    """``probe --plan FILE``: the plan document and the worker options, or InputError."""
+    from .planfile import PlanFileError, load_plan, parse_plan_dict
+    from .probes import plancheck
+
+    if args.probes or args.burn_in is not None:
+        raise InputError("--plan: the plan check runs plancheck and step on its own; leave "
+                         "out --probes and --burn-in")
+    try:
+        document = parse_plan_dict(load_plan(args.plan), path=args.plan)
+    except PlanFileError as exc:
+        raise InputError(f"--plan: {exc}") from None
+    try:
+        options = plancheck.probe_options(document.model, document.plan)
+    except ValueError as exc:
+        raise InputError(f"--plan: {args.plan}: {exc}") from None
+    return document, options
+
+
+def _probe_plan(args: argparse.Namespace, plan_check, python: str, no_torch_note: str) -> int:
+    """Run plancheck (and step at the plan's shape), then show measured vs estimated."""
+    from .probes import plancheck, runner
+    from .probes.protocol import Progress
+
+    document, options = plan_check
+    show_progress = not args.json and sys.stderr.isatty()
+
+    def on_message(message) -> None:
+        if show_progress and isinstance(message, Progress):
+            print(f"\r\x1b[K{message.probe:<10} {message.fraction:4.0%}  {message.message}",
+                  end="", file=sys.stderr, flush=True)
+
+    probes = [p for p in plancheck.PLAN_PROBES if p in options]
+    try:
+        run = runner.run_probes(probes, python=python, device=args.device,
+                                timeout_s=args.timeout or PROBE_TIMEOUT_S[args.suite],
+                                quick=args.suite == "quick", on_message=on_message,
+                                worker=runner.WORKER_SCRIPT, options=options)
+    except KeyboardInterrupt:
+        print("\ngpuadvisor probe: cancelled", file=sys.stderr)
+        return 130
+    finally:
+        if show_progress:
+            print("\r\x1b[K", end="", file=sys.stderr, flush=True)
+    bad_device = next((e for e in run.errors if e.kind == "bad-device"), None)
+    if bad_device is not None:
+        raise InputError(bad_device.message)
+    if (args.python is not None and not args.no_remember and run.hello is not None
+            and run.hello.torch is not None):
+        _remember_probe_python(python)
+    saved, save_problems = ([], []) if args.no_save else _record_probe_run(run)
+    comparison = None
+    if run.result("plancheck") is not None:
+        try:
+            comparison = plancheck.compare(run, plancheck.estimate_for(document, run))
+        except ValueError as exc:
+            raise InputError(f"--plan: {exc}") from None
+    if args.json:
+        data = {"status": run.status, "plan_file": str(args.plan),
+                "comparison": comparison.to_json() if comparison else None,
+                "errors": [{"probe": e.probe, "kind": e.kind, "message": e.message}
+                           for e in run.errors],
+                "run": run.to_json(), "history": [str(path) for path in saved]}
+        print(json.dumps(data, indent=2, default=_json_default))
+    else:
+        if comparison is not None:
+            print(plancheck.format_comparison(comparison))
+        for error in run.errors:
+            print(f"{error.probe or 'run'}: error ({error.kind}): {error.message}")
+        for path in saved:
+            print(f"Saved to the probe history: {path}")
+    for problem in save_problems:
+        print(f"gpuadvisor probe: {problem}".replace("\n", " "), file=sys.stderr)
+    if run.torch_missing:
+        print(f"gpuadvisor probe: torch is not installed in {python}{no_torch_note}; install "
+              "it there (pip install torch) or use your training environment: "
+              "--python /path/to/your/training/env/bin/python", file=sys.stderr)
+        return 1
+    if not run.ok:
+        for error in run.errors:
+            print(f"gpuadvisor probe: {error.probe or 'run'}: {error.kind}: "
+                  f"{error.message}".replace("\n", " "), file=sys.stderr)
         return 1
     return 0
 
@@ -741,6 +951,342 @@ def _probe_history(args: argparse.Namespace) -> int:
     return 0
 
 
+# --------------------------------------------------------------------------- probe --burn-in
+#: Seconds a burn-in run may take past its length: torch's start, drawing the inputs, the
+#: float64 reference check on the CPU, and the report.
+BURN_IN_MARGIN_S = 300.0
+
+
+def _check_burn_in_flags(args: argparse.Namespace) -> None:
+    if args.burn_in is None:
+        raise InputError("--temp-limit: only with --burn-in MIN")
+    if args.probes is not None:
+        raise InputError("--probes: --burn-in runs the burnin probe alone; leave out --probes")
+    if getattr(args, "plan", None) is not None:
+        raise InputError("--plan: --burn-in runs alone; check the plan in a run of its own")
+
+
+def _worker_device(hello, spec: str) -> dict | None:
+    """The ``hello`` device the worker runs on for ``--device spec`` (as the worker picks)."""
+    devices = list(hello.devices) if hello is not None else []
+    gpus = [d for d in devices if d.get("type") != "cpu"]
+    if spec == "auto":
+        return gpus[0] if gpus else next((d for d in devices if d.get("id") == "cpu"), None)
+    if spec.isdigit():
+        return gpus[int(spec)] if int(spec) < len(gpus) else None
+    spec = f"{spec}:0" if spec in ("cuda", "xpu") else spec
+    return next((d for d in devices if d.get("id") == spec), None)
+
+
+def _telemetry_backend():
+    """``(backend or None, why none)``: this machine's GPU backend for live telemetry."""
+    from .hardware.detect import open_backend
+
+    try:
+        backend, hints = open_backend()
+    except Exception as exc:  # detection must never stop a burn-in
+        return None, f"no GPU telemetry: hardware detection failed ({exc})"
+    if backend is None:
+        why = "; ".join(hints) or "no NVML/sysfs GPU found"
+        return None, f"no GPU telemetry: {why}"
+    return backend, ""
+
+
+def _burn_in(args: argparse.Namespace, python: str, no_torch_note: str) -> int:
+    """``probe --burn-in MIN``: the burnin probe with live telemetry of its GPU.
+
+    The GPU is watched through the hardware backend (NVML, sysfs) from the worker's ``hello``
+    on; reaching the temperature limit asks the worker to stop (it still reports).
+    """
+    import dataclasses
+    import threading
+
+    from .probes import runner, telemetry
+    from .probes.protocol import Hello, Progress
+
+    seconds = args.burn_in * 60.0
+    stop_event = threading.Event()
+    backend, note = (None, "no GPU telemetry on the CPU") if args.device == "cpu" else (
+        _telemetry_backend())
+    recorder: telemetry.TelemetryRecorder | None = None
+    show_progress = not args.json and sys.stderr.isatty()
+
+    def on_message(message) -> None:
+        nonlocal recorder, note
+        if isinstance(message, Hello) and backend is not None:
+            device = _worker_device(message, args.device)
+            if device is None or device.get("type") == "cpu":
+                note = "the burn-in runs on the CPU: no GPU telemetry"
+                return
+            try:
+                index, how = telemetry.match_gpu_index(backend.devices(), device)
+            except Exception as exc:
+                index, how = None, f"the GPU backend failed: {exc}"
+            if index is None:
+                note = f"no GPU telemetry: {how}"
+                return
+            recorder = telemetry.TelemetryRecorder(backend, index, temp_limit_c=args.temp_limit,
+                                                   stop_event=stop_event)
+            recorder.start()
+        elif show_progress and isinstance(message, Progress) and message.probe == "burnin":
+            latest = recorder.latest if recorder is not None else None
+            temp = (f"  GPU {latest.temperature_c:.0f} °C"
+                    if latest is not None and latest.temperature_c is not None else "")
+            print(f"\r\x1b[Kburn-in  {message.message}{temp}", end="", file=sys.stderr,
+                  flush=True)
+
+    try:
+        run = runner.run_probes(["burnin"], python=python, device=args.device,
+                                timeout_s=args.timeout or seconds * 1.1 + BURN_IN_MARGIN_S,
+                                quick=args.suite == "quick", on_message=on_message,
+                                worker=runner.WORKER_SCRIPT,
+                                options={"burnin": {"seconds": seconds}}, stop_event=stop_event)
+    except KeyboardInterrupt:  # run_probes has stopped the worker on the way out
+        print("\ngpuadvisor probe: cancelled", file=sys.stderr)
+        return 130
+    finally:
+        if show_progress:
+            print("\r\x1b[K", end="", file=sys.stderr, flush=True)
+        if recorder is not None:
+            recorder.stop()
+        if backend is not None:
+            backend.close()
+    bad_device = next((e for e in run.errors if e.kind == "bad-device"), None)
+    if bad_device is not None:
+        raise InputError(bad_device.message)
+    summary = recorder.summary().to_json() if recorder is not None else None
+    if summary is not None:  # the history keeps the summary with the result (not the samples)
+        run = dataclasses.replace(run, results=tuple(
+            dataclasses.replace(r, conditions={**r.conditions, "telemetry": summary})
+            if r.probe == "burnin" else r for r in run.results))
+    saved, save_problems = ([], []) if args.no_save else _record_probe_run(run)
+    result = run.result("burnin")
+    if args.json:
+        data = run.to_json()
+        data["burnin"] = ({"figures": result.figures, "units": result.units,
+                           "conditions": result.conditions} if result is not None else None)
+        data["telemetry"] = recorder.to_json() if recorder is not None else None
+        if recorder is None:
+            data["telemetry_note"] = note
+        data["history"] = [str(path) for path in saved]
+        print(json.dumps(data, indent=2, default=_json_default))
+    else:
+        print(_burn_in_text(run, result, summary, note))
+        for path in saved:
+            print(f"Saved to the probe history: {path}")
+    for problem in save_problems:
+        print(f"gpuadvisor probe: {problem}".replace("\n", " "), file=sys.stderr)
+    if run.torch_missing:
+        print(f"gpuadvisor probe: torch is not installed in {python}{no_torch_note}; install "
+              "it there (pip install torch) or use your training environment: "
+              "--python /path/to/your/training/env/bin/python", file=sys.stderr)
+        return 1
+    if result is None or not run.ok:
+        for error in run.errors:
+            if not args.json:
+                print(f"gpuadvisor probe: {error.probe or 'run'}: {error.kind}: "
+                      f"{error.message}".replace("\n", " "), file=sys.stderr)
+        return 1
+    return 1 if result.figures.get("mismatches", 0) > 0 else 0
+
+
+def _burn_in_text(run, result, summary: dict | None, note: str) -> str:
+    """The burn-in for people: verdict, throughput per window, then the GPU's telemetry."""
+    lines = []
+    if result is not None:
+        c, f = result.conditions, result.figures
+        lines.append(f"Burn-in on {c.get('device')} ({c.get('device_name')}): {c.get('dtype')} "
+                     f"n={c.get('n')}, {f.get('duration_s', 0):.1f} s of "
+                     f"{c.get('requested_s', 0):g} s (stopped by {c.get('stopped_by')})")
+        lines.append(f"  {c.get('verdict')}")
+        slowdown = f.get("slowdown_pct", 0.0)
+        lines.append(f"  throughput: median {f.get('tflops_median', 0):.4g} TFLOPS; first "
+                     f"window {f.get('tflops_first_window', 0):.4g}, last window "
+                     f"{f.get('tflops_last_window', 0):.4g} ("
+                     + (f"{slowdown:.1f} % slower" if slowdown >= 0 else
+                        f"{-slowdown:.1f} % faster") + f"; windows of {c.get('window_s')} s)")
+        for wrong in c.get("first_mismatches") or []:
+            diff = wrong.get("max_abs_diff")
+            lines.append(f"  wrong at iteration {wrong.get('iteration')}: "
+                         f"{wrong.get('wrong_elements')} element(s), largest difference "
+                         f"{'n/a' if diff is None else f'{diff:g}'}, non-finite "
+                         f"{wrong.get('non_finite')}")
+    if summary is not None:
+        def value(key: str, unit: str, fmt: str = ".0f") -> str:
+            number = summary.get(key)
+            return "n/a" if number is None else f"{number:{fmt}} {unit}"
+
+        limit = summary.get("temp_limit_c")
+        lines.append(f"GPU {summary['device_index']} ({summary.get('device_name')}): "
+                     f"{summary['sample_count']} samples; temperature max "
+                     f"{value('temperature_max_c', '°C')}, mean "
+                     f"{value('temperature_mean_c', '°C', '.1f')}"
+                     + (f" (limit {limit:g} °C)" if limit is not None else ""))
+        lines.append(f"  SM clock {value('sm_clock_min_mhz', 'MHz')} .. "
+                     f"{value('sm_clock_max_mhz', 'MHz')}; power max "
+                     f"{value('power_max_w', 'W')}")
+        reasons = summary.get("throttle_reasons") or {}
+        if reasons:
+            lines.append("  clocks held down by: " + ", ".join(
+                f"{name} ({share:.0%} of samples)" for name, share in reasons.items()))
+        if summary.get("stopped_for_temperature"):
+            lines.append(f"  STOPPED at the temperature limit: {summary.get('stop_reason')}")
+        for text in summary.get("notes") or []:
+            lines.append(f"  {text}")
+    elif note:
+        lines.append(note)
+    for error in run.errors:
+        lines.append(f"{error.probe or 'run'}: error ({error.kind}): {error.message}")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- export
+EXPORT_KINDS = ("skypilot", "accelerate", "deepspeed", "launch", "report")
+
+
+def _add_export_parser(verbs, est: argparse.ArgumentParser) -> None:
+    """``export KIND <estimate's plan flags> ...``: the plan flags are copied from ``est``
+    (argparse ``parents``; est's -h comes along, so the export parser adds none)."""
+    exp = verbs.add_parser(
+        "export", parents=[est], add_help=False, conflict_handler="resolve",
+        help="write a SkyPilot task, accelerate/DeepSpeed config, launch line or report",
+        description="Turn a plan into a SkyPilot task YAML, an accelerate config YAML, a "
+                    "DeepSpeed ZeRO JSON, the torchrun/accelerate launch line, or a "
+                    "Markdown/HTML report. Prints to stdout unless --out is given.")
+    exp.add_argument("kind", choices=EXPORT_KINDS)
+    exp.add_argument("--offer", metavar="ID",
+                     help="a rent/cloud offer from the offers catalog (its GPU, provider, spot "
+                          "price and GPUs per instance)")
+    exp.add_argument("--spot", action="store_true", help="skypilot: use spot instances")
+    exp.add_argument("--cloud", metavar="NAME",
+                     help="skypilot: SkyPilot cloud (aws, gcp, azure, lambda, runpod, vast, ...)")
+    exp.add_argument("--gpus-per-node", type=_positive_int("--gpus-per-node"), default=None,
+                     help="GPUs per machine (default: the offer's instance, else 8)")
+    exp.add_argument("--accelerator", metavar="NAME",
+                     help="skypilot: SkyPilot's GPU name when gpuadvisor knows none "
+                          "(see 'sky show-gpus -a')")
+    exp.add_argument("--launcher", choices=("torchrun", "accelerate"), default="torchrun")
+    exp.add_argument("--backend", choices=("deepspeed", "fsdp"), default="deepspeed",
+                     help="what runs a ZeRO stage under accelerate (default: deepspeed)")
+    exp.add_argument("--script", default="train.py",
+                     help="your training script, in the launch line (default: train.py)")
+    exp.add_argument("--chart", metavar="PNG", action="append", default=[],
+                     help="report: embed this PNG (repeatable), e.g. a page exported from "
+                          "the app; the command line renders no charts itself")
+    exp.add_argument("--format", choices=("markdown", "html"), default=None,
+                     help="report: default html when --out ends in .html, else markdown")
+    exp.add_argument("--out", metavar="FILE", help="write here (atomically) instead of stdout")
+    exp.add_argument("--force", action="store_true", help="overwrite an existing --out file")
+
+
+def _export_offer(args: argparse.Namespace):
+    """The ``--offer`` (None without one); sets ``args.gpu`` to the offer's GPU."""
+    if not args.offer:
+        return None
+    from . import catalog
+
+    load_offers = getattr(catalog, "load_offers", None)
+    if load_offers is None:
+        raise InputError("--offer: the offers catalog is not available in this version; "
+                         "give --gpu ID --gpus N [--spot] [--cloud NAME] instead")
+    offers = load_offers()
+    if args.offer not in offers:
+        raise InputError(f"--offer: unknown offer {args.offer!r}{_suggest(args.offer, offers)}")
+    offer = offers[args.offer]
+    if args.gpu and args.gpu != offer.gpu_id:
+        raise InputError(f"--gpu: offer {offer.id} is for {offer.gpu_id}, not {args.gpu}")
+    args.gpu = offer.gpu_id
+    return offer
+
+
+def _export_report(args, model, plan, gpu, gpus) -> str:
+    from .core.assumptions import DEFAULT_ASSUMPTIONS
+    from .core.estimate import REFERENCE_GPU_ID, estimate
+    from .export import html_report, markdown_report
+
+    try:
+        assumptions = DEFAULT_ASSUMPTIONS.with_overrides(dict(args.assume))
+    except ValueError as exc:
+        raise InputError(f"--assume: {exc}") from None
+    measurement = None
+    if gpu is not None and not args.no_measured:
+        measurement = _stored_measurement(gpu, plan)
+    result = estimate(model, plan, gpu, assumptions, reference_gpu=gpus[REFERENCE_GPU_ID],
+                      measurement=measurement)
+    charts = []
+    for name in args.chart:
+        try:
+            charts.append((Path(name).stem, Path(name).read_bytes()))
+        except OSError as exc:
+            raise InputError(f"--chart: cannot read {name}: {exc.strerror or exc}") from None
+    html = args.format == "html" or (
+        args.format is None and str(args.out or "").lower().endswith((".html", ".htm")))
+    return (html_report if html else markdown_report)(result, charts=charts)
+
+
+def _export_text(args: argparse.Namespace) -> str:
+    from . import export
+
+    offer = _export_offer(args)
+    model = _load_model(args.model)
+    gpu, gpus = _load_gpu(args.gpu)
+    try:
+        plan = plan_from_args(args, model)
+    except ValueError as exc:
+        raise InputError(f"plan: {exc}") from None
+    try:
+        if args.kind == "report":
+            return _export_report(args, model, plan, gpu, gpus)
+        if args.kind == "deepspeed":
+            return export.deepspeed_json(plan)
+        if args.kind == "skypilot":
+            if gpu is None:
+                raise InputError("--gpu: a SkyPilot task needs a GPU: give --gpu ID or --offer ID")
+            return export.skypilot_task(
+                model, plan, gpu, offer, gpus_per_node=args.gpus_per_node,
+                cloud=args.cloud, spot=True if args.spot else None,
+                accelerator=args.accelerator, launcher=args.launcher,
+                backend=args.backend, script=args.script)
+        per_node = args.gpus_per_node or (offer.gpus_per_instance if offer else None)
+        layout = export.node_layout(plan.n_gpus, per_node or export.DEFAULT_GPUS_PER_NODE)
+        if args.kind == "accelerate":
+            return export.accelerate_yaml(plan, layout, backend=args.backend, gpu=gpu)
+        return export.launch_script(plan, layout, launcher=args.launcher,
+                                    backend=args.backend, script=args.script,
+                                    title=f"{model.name}: {plan.task} on {plan.n_gpus} GPU(s)")
+    except ValueError as exc:
+        raise InputError(f"export {args.kind}: {exc}") from None
+
+
+def _export(args: argparse.Namespace) -> int:
+    """``export KIND``: the text on stdout, or written atomically to ``--out`` (an existing
+    file only with ``--force``)."""
+    from .userfiles import write_atomic
+
+    out = Path(args.out) if args.out else None
+    if out is not None:
+        if out.exists() and not args.force:
+            raise InputError(f"--out: {out} exists; add --force to overwrite it")
+        if not out.parent.is_dir():
+            raise InputError(f"--out: no such folder: {out.parent}")
+    text = _export_text(args)
+    if out is None:
+        if args.json:
+            print(json.dumps({"export": args.kind, "text": text}))
+        else:
+            sys.stdout.write(text)
+        return 0
+    try:
+        write_atomic(out, text)
+    except OSError as exc:
+        raise InputError(f"--out: cannot write {out}: {exc.strerror or exc}") from None
+    if args.json:
+        print(json.dumps({"export": args.kind, "path": str(out)}))
+    else:
+        print(f"Wrote {out}", file=sys.stderr)
+    return 0
+
+
 def _gui(args: argparse.Namespace) -> int:
     # Qt is imported only here: every other verb runs without PySide6 installed.
     try:
@@ -788,6 +1334,8 @@ def main(argv: list[str] | None = None) -> int:
             return _probe(args)
         if args.verb == "gui":
             return _gui(args)
+        if args.verb == "export":
+            return _export(args)
         parser.print_help()
         return 0
     except InputError as exc:

@@ -84,7 +84,11 @@ def versus_catalog(run: StoredRun, gpu: GpuSpec | None) -> list[VersusRow]:
             dtype = name[:-len("_median_tflops")]
             rows.append(_row("matmul", name, f"{dtype} matmul", value, _peak(gpu, dtype),
                              "TFLOPS", f"dense {dtype} peak"))
-    for probe, figure, label in (("step", "achieved_tflops", "training step"),
+    # The step's MFU counts model FLOPs only (``model_tflops``); its ``achieved_tflops``
+    # also counts the recomputed forward under checkpointing (what times the estimate).
+    step_figure = ("model_tflops" if "model_tflops" in run.results.get("step", {}).get(
+        "figures", {}) else "achieved_tflops")
+    for probe, figure, label in (("step", step_figure, "training step"),
                                  ("burnin", "tflops_median", "burn-in")):
         result = run.results.get(probe, {})
         value = result.get("figures", {}).get(figure)

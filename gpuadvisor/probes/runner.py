@@ -49,7 +49,7 @@ WORKER_SCRIPT = Path(__file__).resolve().with_name("worker.py")
 PROBES = ("matmul", "bandwidth", "transfer", "step", "dataread", "plancheck", "burnin")
 #: What ``--quick`` / ``--full`` run by default (``dataread`` joins when a folder is given;
 #: ``plancheck`` and ``burnin`` are runs of their own).
-SUITE_PROBES = ("matmul", "bandwidth")
+SUITE_PROBES = ("matmul", "bandwidth", "transfer", "step")
 
 #: Seconds a terminated worker gets to exit before it is killed.
 GRACE_S = 2.0

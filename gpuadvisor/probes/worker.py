@@ -18,14 +18,21 @@ It needs nothing but the standard library and torch, and runs on Python 3.8+.
 Probes:
 
 - ``matmul``: throughput of square matrix multiplies per dtype (fp32, tf32 on CUDA >= sm80,
-  bf16 and fp16 where supported; fp16 is skipped on a CPU without fast fp16), a few sizes
-  from the free memory and the time budget, after warm-up; inputs rotate over enough copies
-  to exceed L2 where L2's size is known. Figures: ``<dtype>_median_tflops`` (median over
-  timed iterations at the largest size measured) and ``<dtype>_max_tflops`` (best iteration
-  at any size); FLOPs counted as 2·n³ per multiply.
+  bf16 and fp16 where supported; fp16 is skipped on a CPU without fast fp16; fp8 e4m3 via
+  ``torch._scaled_mm`` on NVIDIA GPUs of compute capability >= 8.9, skipped with its reason
+  elsewhere), a few sizes from the free memory and the time budget, after warm-up; inputs
+  rotate over enough copies to exceed L2 where L2's size is known. Figures:
+  ``<dtype>_median_tflops`` (median over timed iterations at the largest size measured) and
+  ``<dtype>_max_tflops`` (best iteration at any size); FLOPs counted as 2·n³ per multiply.
 - ``bandwidth``: device memory bandwidth from ``copy`` (read + write: 2 × buffer bytes) and
   ``triad`` (a = b + s·c: 3 × buffer bytes) on buffers many times L2 (modest ones on CPU).
   Figures in GB/s (10⁹ bytes per second).
+- ``transfer`` (kernels/transfer.py): host<->device copies from pinned and pageable memory,
+  ``h2d_pinned_gb_s``, ``d2h_pageable_max_gb_s``, ... in GB/s; no figures on the CPU and
+  pageable only where pinning fails, ``conditions.skipped`` saying why.
+- ``dataread`` (kernels/dataread.py): sequential reads from the folder in its ``path``
+  option: ``read_mb_s`` (MB/s), ``bytes_read``, ``files_read``; says whether the page cache
+  likely served them.
 
 An out-of-memory is caught, retried at half the size, and reported in ``conditions``.
 """
@@ -387,8 +394,14 @@ def one_call_s(fn, sync) -> float:
 
 
 # --------------------------------------------------------------------------- matmul
+#: Why fp8 is skipped where :func:`fp8_unavailable` finds it cannot run.
+FP8_NEEDS = ("fp8 matmul needs an NVIDIA GPU of compute capability 8.9+ (Ada/Hopper) and "
+             "torch._scaled_mm")
+
+
 def matmul_dtypes(torch, device: Device) -> list:
-    """``(label, dtype, fp32 matmul precision)`` to try on ``device``, in order."""
+    """``(label, dtype, fp32 matmul precision)`` to try on ``device``, in order (fp8 only
+    where :func:`fp8_unavailable` finds it can run)."""
     dtypes = [("fp32", torch.float32, "highest")]
     if device.type == "cuda":
         major = int(str(device.info.get("capability", "0.0")).split(".")[0])
@@ -396,7 +409,45 @@ def matmul_dtypes(torch, device: Device) -> list:
             dtypes.append(("tf32", torch.float32, "high"))
     dtypes.append(("bf16", torch.bfloat16, "highest"))
     dtypes.append(("fp16", torch.float16, "highest"))
+    if fp8_unavailable(torch, device) is None:
+        dtypes.append(("fp8", torch.float8_e4m3fn, "highest"))
     return dtypes
+
+
+def fp8_unavailable(torch, device: Device) -> str | None:
+    """Why fp8 (e4m3) matmuls cannot run on ``device``, or ``None`` if they may.
+
+    fp8 tensor-core matmuls need CUDA (not ROCm, whose fp8 formats differ) on compute
+    capability >= 8.9 and a torch with ``float8_e4m3fn`` and ``torch._scaled_mm``.
+    """
+    if device.type != "cuda":
+        where = "a CPU" if device.type == "cpu" else f"a {device.type} device"
+        return f"{FP8_NEEDS}; this is {where}"
+    capability = str(device.info.get("capability", "0.0"))
+    try:
+        major, minor = (int(part) for part in capability.split(".")[:2])
+    except ValueError:
+        major, minor = 0, 0
+    if (major, minor) < (8, 9):
+        return f"{FP8_NEEDS}; this GPU is compute capability {capability}"
+    if not (hasattr(torch, "_scaled_mm") and hasattr(torch, "float8_e4m3fn")):
+        return f"{FP8_NEEDS}; torch {torch.__version__} lacks them"
+    return None
+
+
+def is_fp8(torch, dtype) -> bool:
+    return dtype is not None and dtype == getattr(torch, "float8_e4m3fn", None)
+
+
+def fp8_matmul(torch, a, b_col, scale):
+    """``a @ b`` in fp8 with bf16 output through ``torch._scaled_mm``.
+
+    Its layout rules: ``a`` row-major, ``b_col`` column-major (the ``.t()`` of a row-major
+    tensor), both dims multiples of 16; per-tensor scales as float32 tensors (1.0 here).
+    torch 2.1-2.3 returned ``(out, amax)``; later versions the tensor alone.
+    """
+    out = torch._scaled_mm(a, b_col, scale_a=scale, scale_b=scale, out_dtype=torch.bfloat16)
+    return out[0] if isinstance(out, tuple) else out
 
 
 def probe_matmul(torch, device: Device, suite: dict, channel: Channel, options: dict) -> dict:
@@ -404,6 +455,8 @@ def probe_matmul(torch, device: Device, suite: dict, channel: Channel, options: 
     dtypes = matmul_dtypes(torch, device)
     slot_s = suite["matmul_budget_s"] / (len(dtypes) * len(sizes))
     figures, units, per_dtype, skipped, notes = {}, {}, {}, {}, []
+    if not any(label == "fp8" for label, _, _ in dtypes):
+        skipped["fp8"] = fp8_unavailable(torch, device)
     oom_retries = 0
     steps, step = len(dtypes) * len(sizes), 0
     fp32_small_tflops = None
@@ -464,6 +517,9 @@ def probe_matmul(torch, device: Device, suite: dict, channel: Channel, options: 
             per_dtype[label] = {"shapes": shapes, "iterations": batches,
                                 "calls_per_iteration": reps_list, "warmup_calls": warmups,
                                 "input_sets": sets, "median_tflops_by_size": rates_by_size}
+            if label == "fp8":
+                per_dtype[label]["kernel"] = ("torch._scaled_mm: e4m3 inputs, per-tensor "
+                                              "scales 1.0, bf16 output")
             channel.progress("matmul", step / steps, f"{label}: "
                              f"{figures[label + '_median_tflops']:.3g} TFLOPS median")
     finally:
@@ -490,6 +546,11 @@ def dtype_unsupported(torch, device: Device, dtype) -> str | None:
         except Exception:
             pass
     try:
+        if is_fp8(torch, dtype):
+            a = torch.ones(16, 16, device=device.id).to(dtype)
+            scale = torch.ones((), device=device.id, dtype=torch.float32)
+            fp8_matmul(torch, a, a.t(), scale).float().sum().item()
+            return None
         a = torch.ones(16, 16, device=device.id, dtype=dtype)
         (a @ a).sum().item()
     except Exception as exc:
@@ -511,26 +572,45 @@ def cpu_fp16_too_slow(torch, device: Device, n: int, fp32_tflops: float) -> str 
 
 def matmul_at(torch, device: Device, dtype, n: int, budget_s: float, max_batches: int,
               first: bool) -> dict | None:
-    """Measure n×n×n matmuls; ``None`` if even one set of inputs does not fit the budget."""
+    """Measure n×n×n matmuls; ``None`` if even one set of inputs does not fit the budget.
+
+    fp8 runs through :func:`fp8_matmul` (n rounded down to a multiple of 16, bf16 output).
+    """
+    fp8 = is_fp8(torch, dtype)
+    if fp8:
+        n = max(16, n - n % 16)
     element = torch.tensor([], dtype=dtype).element_size()
+    out_element = 2 if fp8 else element  # fp8 writes bf16
     pair_bytes = 2 * n * n * element
     limit = device.budget_bytes()
     # Rotate over enough input pairs that they exceed L2 several times (where L2 is known).
     sets = max(1, min(8, math.ceil(4 * device.l2_bytes() / pair_bytes)))
     if limit is not None:
-        while sets > 1 and (2 * sets + 1) * n * n * element > limit:
+        while sets > 1 and sets * pair_bytes + n * n * out_element > limit:
             sets -= 1
-        if 3 * n * n * element > limit:
+        if pair_bytes + n * n * out_element > limit:
             return None
-    inputs = [(torch.randn(n, n, device=device.id).to(dtype),
-               torch.randn(n, n, device=device.id).to(dtype)) for _ in range(sets)]
-    out = torch.empty(n, n, device=device.id, dtype=dtype)
-    counter = [0]
 
-    def call():
-        a, b = inputs[counter[0] % sets]
-        counter[0] += 1
-        torch.matmul(a, b, out=out)
+    def operand():
+        return torch.randn(n, n, device=device.id).to(dtype)
+
+    # fp8: the second operand column-major (the transpose of a row-major tensor).
+    inputs = [(operand(), operand().t() if fp8 else operand()) for _ in range(sets)]
+    counter = [0]
+    if fp8:
+        scale = torch.ones((), device=device.id, dtype=torch.float32)
+
+        def call():
+            a, b = inputs[counter[0] % sets]
+            counter[0] += 1
+            fp8_matmul(torch, a, b, scale)
+    else:
+        out = torch.empty(n, n, device=device.id, dtype=dtype)
+
+        def call():
+            a, b = inputs[counter[0] % sets]
+            counter[0] += 1
+            torch.matmul(a, b, out=out)
 
     single_s = one_call_s(call, device.sync)
     if not first and single_s * (MIN_BATCHES + 2) > 2 * budget_s:

@@ -36,7 +36,7 @@ def test_probe_json_gives_results_per_probe_and_exit_0(fake, capsys):
     assert code == 0, err
     data = json.loads(out)
     assert data["status"] == "ok"
-    assert set(data["results"]) == {"matmul", "bandwidth"}
+    assert set(data["results"]) == {"matmul", "bandwidth", "transfer", "step"}
     assert data["results"]["matmul"]["figures"] == {"fake_tflops": 1.5}
     assert data["results"]["matmul"]["units"] == {"fake_tflops": "TFLOPS"}
     assert data["worker"]["versions"]["torch"] == "0.0-fake"
