@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import math
 import os
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
@@ -45,6 +46,16 @@ CURRENCIES = ("USD", "CNY", "EUR")
 # 2023 U.S. residential average at about 16 cents/kWh. Users set their own in the app.
 DEFAULT_ELECTRICITY_USD_PER_KWH = 0.15
 
+# Exchange rates for showing money in the display currency: units of that currency per 1 USD
+# (the catalogs and estimates are in US dollars). Users set their own; these defaults are
+# rounded market rates as of 2025-10-01 (ECB euro reference rates,
+# https://www.ecb.europa.eu/stats/policy_and_exchange_rates/euro_reference_exchange_rates/,
+# about 1.17 USD and 8.35 CNY per euro in late September 2025, i.e. about 0.855 EUR and
+# 7.13 CNY per USD; rounded to 0.86 and 7.1). Approximate: check today's rate and set it.
+DEFAULT_EXCHANGE_RATES: dict[str, float] = {"CNY": 7.1, "EUR": 0.86}
+EXCHANGE_RATES_AS_OF = "2025-10-01"
+CURRENCY_SYMBOLS = {"USD": "$", "CNY": "¥", "EUR": "€"}
+
 
 @dataclass
 class Settings:
@@ -57,6 +68,9 @@ class Settings:
         units: memory sizes in ``GiB`` (2**30) or ``GB`` (10**9).
         electricity_usd_per_kwh: electricity price for running-cost estimates, USD per kWh.
         currency: display currency: ``USD``, ``CNY`` or ``EUR``.
+        exchange_rates: units of each non-USD display currency per 1 USD, set by the user
+            (``{"CNY": 7.1, "EUR": 0.86}`` by default, see :data:`DEFAULT_EXCHANGE_RATES`);
+            a rate missing from the file takes its default.
         recent_files: plan files, most recent first, at most :data:`MAX_RECENT_FILES`.
         presentation_mode: large fonts and thick lines for projectors.
         probe_python: the interpreter (with torch) the probes run in, picked by the user or
@@ -68,6 +82,8 @@ class Settings:
     units: str = "GiB"
     electricity_usd_per_kwh: float = DEFAULT_ELECTRICITY_USD_PER_KWH
     currency: str = "USD"
+    exchange_rates: dict[str, float] = field(
+        default_factory=lambda: dict(DEFAULT_EXCHANGE_RATES))
     recent_files: list[str] = field(default_factory=list)
     presentation_mode: bool = False
     probe_python: str | None = None
@@ -89,6 +105,7 @@ class Settings:
         if isinstance(price, bool) or not isinstance(price, int | float) or not 0 <= price < 100:
             raise ValueError(f"electricity_usd_per_kwh must be a number in [0, 100), got {price!r}")
         self.electricity_usd_per_kwh = float(price)
+        self.exchange_rates = _checked_rates(self.exchange_rates)
         if not isinstance(self.presentation_mode, bool):
             raise ValueError(f"presentation_mode must be true or false, got "
                              f"{self.presentation_mode!r}")
@@ -100,6 +117,23 @@ class Settings:
                                               or not self.probe_python.strip()):
             raise ValueError(f"probe_python must be a path (text) or null, got "
                              f"{self.probe_python!r}")
+
+    def rate(self, currency: str | None = None) -> float:
+        """Units of ``currency`` (default: the display currency) per 1 USD."""
+        code = self.currency if currency is None else currency
+        _check_choice("currency", code, CURRENCIES)
+        return 1.0 if code == "USD" else self.exchange_rates[code]
+
+    def to_display(self, amount_usd: float) -> float:
+        """An amount in US dollars, in the display currency (at the user's rate)."""
+        return amount_usd * self.rate()
+
+    def format_money(self, amount_usd: float, digits: int | None = None) -> str:
+        """An amount in US dollars, converted and formatted: ``"$14"``, ``"¥99"``, ``"€12"``.
+
+        See :func:`format_money` for the digits.
+        """
+        return format_money(self.to_display(amount_usd), self.currency, digits)
 
     def add_recent(self, path: str | os.PathLike[str]) -> None:
         """Put ``path`` (made absolute) first in :attr:`recent_files`, without duplicates."""
@@ -124,6 +158,46 @@ class Settings:
         """
         known = {f.name for f in fields(cls)}
         return cls(**{key: value for key, value in data.items() if key in known})
+
+
+def format_money(amount: float, currency: str = "USD", digits: int | None = None) -> str:
+    """Format an amount already in ``currency``: ``"$14"``, ``"¥1,234"``, ``"€0.85"``.
+
+    Args:
+        amount: the amount, in ``currency``.
+        currency: ``USD``, ``CNY`` or ``EUR`` (other codes are written after the number).
+        digits: decimals; None: none from 10 up (``"$14"``, ``"$1,250"``), two below
+            (``"$0.90"``, ``"$2.69"``), so an hourly price keeps its cents.
+
+    Returns:
+        The text; ``"n/a"`` for a missing or non-finite amount.
+    """
+    if amount is None or not math.isfinite(amount):
+        return "n/a"
+    if digits is None:
+        digits = 0 if abs(amount) >= 10 else 2
+    body = f"{abs(amount):,.{digits}f}"
+    sign = "-" if amount < 0 and float(body.replace(",", "")) != 0 else ""
+    symbol = CURRENCY_SYMBOLS.get(currency)
+    return f"{sign}{symbol}{body}" if symbol else f"{sign}{body} {currency}"
+
+
+def _checked_rates(rates: Any) -> dict[str, float]:
+    """The exchange rates with defaults filled in; ``ValueError`` naming the bad one."""
+    if not isinstance(rates, dict):
+        raise ValueError(f"exchange_rates must be an object like {{\"CNY\": 7.1}}, got "
+                         f"{rates!r}")
+    out = dict(DEFAULT_EXCHANGE_RATES)
+    for code, value in rates.items():
+        if code not in DEFAULT_EXCHANGE_RATES:
+            allowed = ", ".join(DEFAULT_EXCHANGE_RATES)
+            raise ValueError(f"exchange_rates: unknown currency {code!r}; use {allowed}")
+        if (isinstance(value, bool) or not isinstance(value, int | float)
+                or not math.isfinite(value) or not 0 < value < 1e6):
+            raise ValueError(f"exchange_rates.{code} must be a positive number of {code} per "
+                             f"USD, got {value!r}")
+        out[code] = float(value)
+    return out
 
 
 def _check_choice(name: str, value: Any, allowed: tuple[str, ...]) -> None:
@@ -252,12 +326,16 @@ def save_settings(settings: Settings, path: str | os.PathLike[str] | None = None
 __all__ = [
     "CONFIG_DIR_ENV",
     "CURRENCIES",
+    "CURRENCY_SYMBOLS",
+    "DEFAULT_EXCHANGE_RATES",
+    "EXCHANGE_RATES_AS_OF",
     "LANGUAGES",
     "MAX_RECENT_FILES",
     "SETTINGS_SCHEMA_VERSION",
     "UNITS",
     "Settings",
     "config_dir",
+    "format_money",
     "load_settings",
     "save_settings",
     "settings_path",

@@ -196,3 +196,73 @@ def test_a_long_list_in_the_file_is_trimmed_not_rejected(config_folder):
     loaded, warning = load_settings()
     assert warning is None
     assert loaded.recent_files == files[:MAX_RECENT_FILES]
+
+
+# --------------------------------------------------------------------------- exchange rates
+def test_default_exchange_rates_offer_cny_and_eur_with_a_date():
+    from gpuadvisor.settings import DEFAULT_EXCHANGE_RATES, EXCHANGE_RATES_AS_OF
+
+    settings = Settings()
+    assert settings.exchange_rates == DEFAULT_EXCHANGE_RATES == {"CNY": 7.1, "EUR": 0.86}
+    assert EXCHANGE_RATES_AS_OF == "2025-10-01"
+    assert settings.rate("USD") == 1.0 and settings.rate("CNY") == 7.1
+
+
+def test_money_in_the_display_currency_at_the_users_rate():
+    assert Settings().format_money(14) == "$14"
+    assert Settings(currency="CNY").format_money(14) == "¥99"
+    assert Settings(currency="EUR", exchange_rates={"EUR": 0.93}).format_money(14) == "€13"
+    assert Settings(currency="CNY", exchange_rates={"CNY": 7.2}).format_money(14) == "¥101"
+    assert Settings(currency="EUR").to_display(100) == pytest.approx(86)
+
+
+def test_small_amounts_keep_their_cents_and_large_ones_get_separators():
+    from gpuadvisor.settings import format_money
+
+    assert format_money(2.69) == "$2.69"
+    assert format_money(0.9, "EUR") == "€0.90"
+    assert format_money(1234.4, "CNY") == "¥1,234"
+    assert format_money(-5.5) == "-$5.50"
+    assert format_money(float("nan")) == "n/a"
+    assert format_money(3.14159, "USD", digits=3) == "$3.142"
+
+
+def test_exchange_rates_round_trip_and_missing_rates_take_their_defaults(config_folder):
+    save_settings(Settings(currency="EUR", exchange_rates={"EUR": 0.9}))
+    loaded, warning = load_settings()
+    assert warning is None
+    assert loaded.exchange_rates == {"CNY": 7.1, "EUR": 0.9}
+    assert loaded.format_money(10) == "€9.00"
+
+
+def test_a_file_without_exchange_rates_loads_with_the_defaults(config_folder):
+    config_folder.mkdir()
+    data = {"schema_version": 1, "currency": "CNY"}
+    (config_folder / "settings.json").write_text(json.dumps(data), encoding="utf-8")
+    loaded, warning = load_settings()
+    assert warning is None and loaded.exchange_rates == {"CNY": 7.1, "EUR": 0.86}
+
+
+@pytest.mark.parametrize(
+    ("rates", "words"),
+    [({"EUR": 0}, "exchange_rates.EUR must be a positive number"),
+     ({"EUR": -1.0}, "exchange_rates.EUR must be a positive number"),
+     ({"CNY": "7.1"}, "exchange_rates.CNY must be a positive number"),
+     ({"CNY": True}, "exchange_rates.CNY must be a positive number"),
+     ({"CNY": float("inf")}, "exchange_rates.CNY must be a positive number"),
+     ({"GBP": 0.8}, "exchange_rates: unknown currency 'GBP'"),
+     ([7.1], "exchange_rates must be an object")],
+)
+def test_invalid_exchange_rates_name_the_field(rates, words):
+    with pytest.raises(ValueError, match=words.replace(".", r"\.").replace("(", r"\(")):
+        Settings(exchange_rates=rates)
+
+
+def test_a_file_with_a_bad_exchange_rate_is_set_aside_and_defaults_are_used(config_folder):
+    config_folder.mkdir()
+    data = {"schema_version": 1, "currency": "EUR", "exchange_rates": {"EUR": -2}}
+    (config_folder / "settings.json").write_text(json.dumps(data), encoding="utf-8")
+    settings, warning = load_settings()
+    assert settings == Settings()
+    assert "exchange_rates.EUR" in warning
+    assert len(_backups(config_folder)) == 1

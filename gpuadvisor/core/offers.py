@@ -37,7 +37,8 @@ class Offer:
     """One dated price.
 
     Attributes:
-        id: unique id (``runpod-a100-80gb-sxm``; user overrides: ``user:<id>``).
+        id: unique id (``runpod-a100-80gb-sxm``). A user override with the id of a shipped
+            offer replaces it; a new id adds an offer.
         kind: one of :data:`OFFER_KINDS`.
         gpu_id: the catalog GPU (:class:`~.gpu.GpuSpec` id) offered.
         provider: who sells or rents it (``RunPod``, ``AWS``, ``used market (eBay sold)``).
@@ -55,6 +56,8 @@ class Offer:
         price_low_usd, price_high_usd: a marketplace range (Vast.ai-style offers), when
             the price is a range; ``price_usd`` is then a typical value within it.
         notes: anything a buyer should know (``"no warranty"``, ``"community cloud"``).
+        estimate: the price is an estimate (derived, not read from a price list); ``notes``
+            says from what.
         user: the user's own price (from their overrides file), shown as theirs.
     """
 
@@ -74,6 +77,7 @@ class Offer:
     price_low_usd: float | None = None
     price_high_usd: float | None = None
     notes: str = ""
+    estimate: bool = False
     user: bool = False
 
     def __post_init__(self) -> None:
