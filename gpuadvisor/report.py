@@ -156,3 +156,56 @@ def catalog_table(kind: str, items: list[dict]) -> str:
         rows = [f"{i['id']:<24}{i['name'][:35]:<36}{i['kind']:<9}"
                 f"{format_count(i['params_total']):>10}" for i in items]
     return "\n".join([header, *rows, f"({len(items)} {kind})"])
+
+
+def advice_table(advice, *, limit: int = 15, money=None) -> str:
+    """The ranked suggestions of :func:`gpuadvisor.core.advisor.advise` for a terminal.
+
+    Args:
+        advice: the :class:`~gpuadvisor.core.advisor.Advice`.
+        limit: rows shown (the rest are counted).
+        money: formats a USD amount for display (default: ``$1,234``).
+    """
+    from .core.offers import STALE_AFTER_DAYS
+
+    money = money or (lambda usd: f"${usd:,.2f}" if usd < 10 else f"${usd:,.0f}")
+    goal = {"cheapest": "cheapest first", "fastest": "fastest first"}[advice.goal]
+    limits = []
+    if advice.budget_usd is not None:
+        limits.append(f"budget {money(advice.budget_usd)}")
+    if advice.deadline_hours is not None:
+        limits.append(f"deadline {format_duration(advice.deadline_hours * 3600)}")
+    lines = [f"Options ({goal}{', ' + ', '.join(limits) if limits else ''}; "
+             "* = on the time-cost Pareto front)"]
+    if advice.nothing_fits:
+        lines.append(advice.nothing_fits)
+    best = advice.best
+    if best is not None:
+        lines.append(f"Best: {best.why}.")
+    lines.append("")
+    header = f"  {'#':>3}  {'option':<44} {'GPUs':>4} {'time':>10} {'cost':>10}  notes"
+    lines.append(header)
+    shown = advice.suggestions[:limit]
+    for i, s in enumerate(shown, 1):
+        notes = []
+        if not s.fits:
+            notes.append("does not fit")
+        else:
+            if not s.within_budget:
+                notes.append("over budget")
+            if not s.within_deadline:
+                notes.append("past the deadline")
+            if s.levers:
+                notes.append("with " + ", ".join(s.levers))
+        if s.stale:
+            notes.append(f"price {s.price_age_days} days old (> {STALE_AFTER_DAYS})")
+        if s.option.offer is not None and s.option.offer.user:
+            notes.append("your price")
+        mark = "*" if s.option.id in advice.pareto_ids else " "
+        time = format_duration(s.hours * 3600) if s.fits else "-"
+        cost = money(s.cost_usd) if s.fits else "-"
+        lines.append(f"{mark} {i:>3}  {s.option.label[:44]:<44} {s.n_gpus:>4} {time:>10} "
+                     f"{cost:>10}  {'; '.join(notes)}")
+    if len(advice.suggestions) > limit:
+        lines.append(f"  ... {len(advice.suggestions) - limit} more (--limit N, or --json)")
+    return "\n".join(lines)

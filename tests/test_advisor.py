@@ -121,6 +121,8 @@ def fake(id_, cost, hours, fits=True) -> Suggestion:
 
 def test_rank_by_goal_budget_and_deadline():
     a, b, c, d = fake("a", 10, 20), fake("b", 30, 5), fake("c", 50, 2), fake("x", 1, 1, False)
+    far = replace(fake("far", 1, 1, False), memory_bytes=10.0)  # 10/2 vs x's 1/2 of capacity
+    assert [s.option.id for s in rank([far, d], "cheapest")] == ["x", "far"]
     assert [s.option.id for s in rank([c, d, b, a], "cheapest")] == ["a", "b", "c", "x"]
     assert [s.option.id for s in rank([c, d, b, a], "fastest")] == ["c", "b", "a", "x"]
     # Budget 40 and deadline 10 h: only b is acceptable; a (too slow), c (too dear) follow.

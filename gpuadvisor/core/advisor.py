@@ -51,7 +51,7 @@ HOST_BOUNCE_FACTOR = 0.5
 #: Fraction of the board power (TDP) a card draws while training, on average.
 DEFAULT_LOAD_FRACTION = 0.85
 #: Default electricity price (USD per kWh) when the user has not set one.
-DEFAULT_USD_PER_KWH = 0.17
+DEFAULT_USD_PER_KWH = 0.15  # the settings default (gpuadvisor.settings)
 GOALS = ("cheapest", "fastest")
 OPTION_KINDS = ("own", "buy-new", "buy-used", "rent", "cloud")
 
@@ -323,7 +323,8 @@ def rank(suggestions: Iterable[Suggestion], goal: str = "cheapest", *,
          ) -> list[Suggestion]:
     """Order for ``goal``: acceptable options (fit, within budget and deadline) first, by
     cost (cheapest) or hours (fastest), ties broken by the other; then the ones over budget
-    or past the deadline; then the ones that do not fit."""
+    or past the deadline; then the ones that do not fit, nearest to fitting first (memory
+    needed over memory available)."""
     if goal not in GOALS:
         raise ValueError(f"goal must be one of {', '.join(GOALS)}, got {goal!r}")
     for name, value in (("budget_usd", budget_usd), ("deadline_hours", deadline_hours)):
@@ -334,8 +335,10 @@ def rank(suggestions: Iterable[Suggestion], goal: str = "cheapest", *,
               for s in suggestions]
 
     def key(s: Suggestion):
+        if not s.fits:  # nearest to fitting first
+            return (True, True, s.memory_bytes / s.capacity_bytes, 0.0, s.option.id)
         primary = (s.cost_usd, s.hours) if goal == "cheapest" else (s.hours, s.cost_usd)
-        return (not s.fits, not s.acceptable, *primary, s.option.id)
+        return (False, not s.acceptable, *primary, s.option.id)
 
     return sorted(marked, key=key)
 
