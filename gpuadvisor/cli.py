@@ -186,6 +186,14 @@ def build_parser() -> argparse.ArgumentParser:
                      help="check a .gpuplan on this device: build the planned model at depth "
                           "1 and 2, time training steps (and peak memory on a GPU), "
                           "extrapolate to the full depth and show it next to the estimate")
+    prb.add_argument("--data", metavar="FOLDER",
+                     help="also measure how fast the dataset folder reads (sequential, "
+                          "page cache dropped where the OS allows) and whether it keeps up "
+                          "with the training step's tokens/s")
+    prb.add_argument("--token-format", choices=("uint16", "uint32", "text"), default="uint16",
+                     help="how the dataset stores tokens, for --data: uint16/uint32 "
+                          "pre-tokenized ids (2/4 bytes per token) or raw text (~4 bytes "
+                          "per token); default uint16")
     prb.add_argument("--history", action="store_true",
                      help="show the stored runs per device (oldest first, with the change "
                           "from the previous run) and exit")
@@ -619,7 +627,14 @@ def _probe(args: argparse.Namespace) -> int:
         return _burn_in(args, python, no_torch_note)
     if plan_check is not None:
         return _probe_plan(args, plan_check, python, no_torch_note)
-    probes = args.probes or runner.SUITE_PROBES
+    probes = tuple(args.probes or runner.SUITE_PROBES)
+    options = None
+    if args.data is not None:
+        folder = Path(args.data).expanduser()
+        if not folder.is_dir():
+            raise InputError(f"--data {args.data}: not a folder")
+        probes = (*[p for p in probes if p != "dataread"], "dataread")
+        options = {"dataread": {"path": str(folder.resolve())}}
     show_progress = not args.json and sys.stderr.isatty()
 
     def on_message(message) -> None:
@@ -631,7 +646,7 @@ def _probe(args: argparse.Namespace) -> int:
         run = runner.run_probes(probes, python=python, device=args.device,
                                 timeout_s=args.timeout or PROBE_TIMEOUT_S[args.suite],
                                 quick=args.suite == "quick", on_message=on_message,
-                                worker=runner.WORKER_SCRIPT)
+                                worker=runner.WORKER_SCRIPT, options=options)
     except KeyboardInterrupt:  # run_probes has stopped the worker on the way out
         print("\ngpuadvisor probe: cancelled", file=sys.stderr)
         return 130
@@ -645,12 +660,21 @@ def _probe(args: argparse.Namespace) -> int:
             and run.hello.torch is not None):
         _remember_probe_python(python)
     saved, save_problems = ([], []) if args.no_save else _record_probe_run(run)
+    verdict = _data_verdict(run, args.token_format)
     if args.json:
         data = run.to_json()
         data["history"] = [str(path) for path in saved]
+        if verdict is not None:
+            data["data_pipeline"] = {"read_mb_s": verdict.read_mb_s,
+                                     "needed_mb_s": verdict.needed_mb_s,
+                                     "headroom": verdict.headroom,
+                                     "bottleneck": verdict.bottleneck,
+                                     "message": verdict.message}
         print(json.dumps(data, indent=2, default=_json_default))
     else:
         print(_probe_text(run, args.suite))
+        if verdict is not None:
+            print(f"Data pipeline: {verdict.message}")
         for path in saved:
             print(f"Saved to the probe history: {path}")
     for problem in save_problems:
@@ -667,6 +691,22 @@ def _probe(args: argparse.Namespace) -> int:
                       f"{error.message}".replace("\n", " "), file=sys.stderr)
         return 1
     return 0
+
+
+def _data_verdict(run, token_format: str):
+    """The dataset disk against the measured training step's tokens/s, or None."""
+    from .probes.pipeline import BYTES_PER_TOKEN, data_read_verdict
+
+    read, step = run.result("dataread"), run.result("step")
+    if read is None or step is None or "read_mb_s" not in read.figures:
+        return None
+    tokens_per_s = step.figures.get("tokens_per_s")
+    if not tokens_per_s:
+        return None
+    cache = read.conditions.get("cache")
+    cached = bool(cache.get("likely_cached")) if isinstance(cache, dict) else False
+    return data_read_verdict(read.figures["read_mb_s"], tokens_per_s,
+                             BYTES_PER_TOKEN[token_format], likely_cached=cached)
 
 
 # --------------------------------------------------------------------------- probe --plan
