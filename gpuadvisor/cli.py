@@ -1268,7 +1268,7 @@ def _own_rig(args: argparse.Namespace, gpus) -> tuple[list, str]:
     return own, note
 
 
-def _suggest(args: argparse.Namespace) -> int:
+def _suggest_command(args: argparse.Namespace) -> int:
     from datetime import UTC, datetime
 
     from . import catalog
@@ -1469,6 +1469,8 @@ def _export_text(args: argparse.Namespace) -> str:
         plan = plan_from_args(args, model)
     except ValueError as exc:
         raise InputError(f"plan: {exc}") from None
+    if gpu is not None and args.kind != "report":
+        _warn_if_it_does_not_fit(model, plan, gpu)
     try:
         if args.kind == "report":
             return _export_report(args, model, plan, gpu, gpus)
@@ -1491,6 +1493,23 @@ def _export_text(args: argparse.Namespace) -> str:
                                     title=f"{model.name}: {plan.task} on {plan.n_gpus} GPU(s)")
     except ValueError as exc:
         raise InputError(f"export {args.kind}: {exc}") from None
+
+
+def _warn_if_it_does_not_fit(model, plan, gpu) -> None:
+    """One line on stderr when the exported plan will not fit the GPU (the files are still
+    written: the user may know better, e.g. a different framework's memory use)."""
+    from .core.estimate import estimate
+    from .core.units import format_bytes
+
+    try:
+        result = estimate(model, plan, gpu)
+    except ValueError:
+        return
+    if result.fits is False:
+        print(f"gpuadvisor export: warning: the plan needs {format_bytes(result.memory.total)} "
+              f"per GPU and {gpu.name} has {format_bytes(result.capacity_bytes, digits=0)}: it "
+              "will not fit as planned (gpuadvisor suggest, or estimate --gpu, lists the "
+              "levers)", file=sys.stderr)
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -1570,7 +1589,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.verb == "gui":
             return _gui(args)
         if args.verb == "suggest":
-            return _suggest(args)
+            return _suggest_command(args)
         if args.verb == "export":
             return _export(args)
         parser.print_help()

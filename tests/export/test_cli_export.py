@@ -148,3 +148,14 @@ def test_offer_from_the_shipped_catalog(capsys):
     assert resources["use_spot"] is True
     assert resources.get("infra") == skypilot_cloud(offer.provider)
     assert f"# Priced from offer {offer.id}" in out
+
+
+def test_exporting_a_plan_that_does_not_fit_warns_on_stderr(capsys):
+    # Llama 3.1 8B full fine-tune with torch.amp AdamW: ~18 B/param = 145 GB > 80 GB.
+    assert main(["export", "deepspeed", "--model", "llama-3.1-8b", "--task", "full",
+                 "--gpu", "h100-sxm"]) == 0
+    err = capsys.readouterr().err
+    assert "warning: the plan needs" in err and "it will not fit" in err
+    assert main(["export", "deepspeed", "--model", "llama-3.1-8b", "--task", "lora",
+                 "--gpu", "h100-sxm"]) == 0
+    assert "warning" not in capsys.readouterr().err
