@@ -35,6 +35,7 @@ from gpuadvisor.state import PlanState
 from .i18n import LANGUAGES, resolve_language
 from .pages.coming import coming_pages
 from .pages.plan_page import PlanPage
+from .pages.probe_page import ProbePage
 from .pages.rig_page import RigPage
 from .widgets.theme import presentation_palette, style_sheet
 
@@ -57,7 +58,7 @@ class MainWindow(QMainWindow):
                  settings_warning: str | None = None, *, persist: bool = True,
                  interactive: bool = True, defer_charts: bool = False,
                  simulate: str | None = None, detect: bool = False,
-                 rig_options: dict | None = None,
+                 rig_options: dict | None = None, probe_options: dict | None = None,
                  parent: QWidget | None = None) -> None:
         """Build the window.
 
@@ -72,12 +73,14 @@ class MainWindow(QMainWindow):
             detect: detect the rig at once (the Plan page then targets the detected card);
                 otherwise detection starts when the Rig page is first shown.
             rig_options: extra arguments of the Rig page (tests: backend options, host).
+            probe_options: extra arguments of the Probe page (tests: a fake worker).
             parent: Qt parent.
         """
         super().__init__(parent)
         self._defer_charts = defer_charts
         self._simulate = simulate
         self._rig_options = dict(rig_options or {})
+        self._probe_options = dict(probe_options or {})
         self.setObjectName("mainWindow")
         self.state = state if state is not None else PlanState()
         self.settings = settings if settings is not None else Settings()
@@ -129,16 +132,20 @@ class MainWindow(QMainWindow):
                                 simulate=self._simulate, **self._rig_options)
         self.rig_page.status.connect(self.status_label.setText)
         self.rig_page.first_shown.connect(self._on_rig_first_shown)
+        self.probe_page = ProbePage(self.state, units=self.settings.units,
+                                    settings=self.settings, simulate=self._simulate,
+                                    **self._probe_options)
+        self.probe_page.status.connect(self.status_label.setText)
         coming = coming_pages()
         self.pages: dict[str, QWidget] = {
-            "rig": self.rig_page, "probe": coming["probe"], "plan": self.plan_page,
+            "rig": self.rig_page, "probe": self.probe_page, "plan": self.plan_page,
             "compare": coming["compare"],
         }
         titles = {"rig": self.tr("Rig"), "probe": self.tr("Probe"), "plan": self.tr("Plan"),
                   "compare": self.tr("Compare")}
         tips = {
             "rig": self.tr("What is in this machine: GPUs, host, live readings"),
-            "probe": self.tr("Measure this machine (coming soon)"),
+            "probe": self.tr("Measure this machine: throughput, bandwidth, history"),
             "plan": self.tr("Will it fit, how long, what to change"),
             "compare": self.tr("Your rig, buy, rent or cloud (coming soon)"),
         }
@@ -257,6 +264,8 @@ class MainWindow(QMainWindow):
         """Finish any pending detection and redraw (before a screenshot)."""
         if self.rig_page.busy:
             self.rig_page.wait()
+        if self.current_page() == "probe":
+            self.probe_page.flush()
         self.plan_page.flush()
 
     def _on_rig_first_shown(self) -> None:
@@ -451,6 +460,7 @@ class MainWindow(QMainWindow):
         self.setStyleSheet(style_sheet(presentation=enabled))
         self.plan_page.set_presentation(enabled)
         self.rig_page.set_presentation(enabled)
+        self.probe_page.set_presentation(enabled)
         # The room goes to the charts: pages stay one shortcut away (Ctrl+1..4).
         self.nav.setVisible(not enabled)
         self._fit_nav_width()
@@ -472,6 +482,7 @@ class MainWindow(QMainWindow):
         if self.plan_page.units != units:
             self.plan_page.set_units(units)
             self.rig_page.set_units(units)
+            self.probe_page.set_units(units)
 
     def set_language(self, language: str) -> None:
         """Choose the language (``system``, ``en`` or ``zh_CN``) used from the next start.
@@ -521,6 +532,7 @@ class MainWindow(QMainWindow):
         # Stop the page's timer and the state's callbacks before Qt deletes the widgets.
         self.plan_page.shutdown()
         self.rig_page.shutdown()
+        self.probe_page.shutdown()
         if self._listening:
             self._listening = False
             self.state.changed.disconnect(self._on_state_changed)

@@ -234,6 +234,85 @@
     </message>
 </context>
 <context>
+    <name>HistoryPanel</name>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="246"/>
+        <source>History</source>
+        <translation>历史</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="253"/>
+        <source>Device:</source>
+        <translation>设备：</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="259"/>
+        <source>Figure:</source>
+        <translation>指标：</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="265"/>
+        <source>Select two runs to compare them.</source>
+        <translation>选中两次运行即可对比。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="276"/>
+        <source>No runs recorded for this device yet. Press Quick: each run&apos;s results are kept here, per device, to compare over time.</source>
+        <translation>此设备还没有记录。点击“快速”：每次运行的结果都按设备保存在这里，便于随时间对比。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="295"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="420"/>
+        <source>Figure</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="295"/>
+        <source>Older run</source>
+        <translation>较早的运行</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="295"/>
+        <source>Newer run</source>
+        <translation>较新的运行</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="295"/>
+        <source>Change</source>
+        <translation>变化</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="338"/>
+        <source>The probe history could not be read: {error}</source>
+        <translation>无法读取实测历史：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="352"/>
+        <source>No runs recorded yet</source>
+        <translation>尚无记录</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="419"/>
+        <source>When</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="419"/>
+        <source>Probes</source>
+        <translation>测试项</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="421"/>
+        <source>PyTorch</source>
+        <translation>PyTorch</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="445"/>
+        <source>{older} → {newer}</source>
+        <translation>{older} → {newer}</translation>
+    </message>
+</context>
+<context>
     <name>Labels</name>
     <message>
         <location filename="../../gpuadvisor/gui/widgets/labels.py" line="15"/>
@@ -656,142 +735,142 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="137"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="144"/>
         <source>Rig</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="137"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="144"/>
         <source>Probe</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="137"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="144"/>
         <source>Plan</source>
         <translation>规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="138"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="145"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="140"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="147"/>
         <source>What is in this machine: GPUs, host, live readings</source>
         <translation>本机有什么：GPU、主机、实时读数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="141"/>
-        <source>Measure this machine (coming soon)</source>
-        <translation>实测本机性能（即将推出）</translation>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="148"/>
+        <source>Measure this machine: throughput, bandwidth, history</source>
+        <translation>实测本机：吞吐量、带宽、历史</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="142"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="149"/>
         <source>Will it fit, how long, what to change</source>
         <translation>放不放得下、要多久、该改什么</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="143"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="150"/>
         <source>Your rig, buy, rent or cloud (coming soon)</source>
         <translation>本机、购买、租用还是上云（即将推出）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="166"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="173"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="167"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="174"/>
         <source>&amp;Open plan…</source>
         <translation>打开方案(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="169"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="176"/>
         <source>&amp;Save plan…</source>
         <translation>保存方案(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="171"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="178"/>
         <source>Save plan &amp;as…</source>
         <translation>方案另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="174"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="181"/>
         <source>Recent plans</source>
         <translation>最近的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="178"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="185"/>
         <source>&amp;Export page as PNG…</source>
         <translation>将页面导出为 PNG(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="180"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="187"/>
         <source>&amp;Copy summary as Markdown</source>
         <translation>复制 Markdown 摘要(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="185"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="192"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="191"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="198"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="193"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="200"/>
         <source>&amp;Presentation mode</source>
         <translation>演示模式(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="196"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="203"/>
         <source>Full screen, large fonts, thick chart lines, high contrast: for projectors</source>
         <translation>全屏、大字体、粗图线、高对比度：适合投影</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="198"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="205"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="202"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="209"/>
         <source>GiB (binary, 1024³ bytes)</source>
         <translation>GiB（二进制，1024³ 字节）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="203"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="210"/>
         <source>GB (decimal, 1000³ bytes)</source>
         <translation>GB（十进制，1000³ 字节）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="209"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="216"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="214"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="221"/>
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="230"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="237"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="231"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="238"/>
         <source>&amp;About gpuadvisor</source>
         <translation>关于 gpuadvisor(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="290"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="299"/>
         <source>Settings were reset</source>
         <translation>设置已重置</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="298"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="307"/>
         <source>gpuadvisor {version}
 
 Can my GPU train this model, how long will it take, and what should I change? Estimates of memory per GPU and training time, with every assumption shown.
@@ -804,117 +883,117 @@ Python {python} · Qt {qt} · PySide6 {pyside}</source>
 Python {python} · Qt {qt} · PySide6 {pyside}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="303"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="312"/>
         <source>About gpuadvisor</source>
         <translation>关于 gpuadvisor</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="309"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="318"/>
         <source>Open plan</source>
         <translation>打开方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="310"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="319"/>
         <source>gpuadvisor plans (*{suffix});;All files (*)</source>
         <translation>gpuadvisor 方案 (*{suffix});;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="318"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="327"/>
         <source>Save plan</source>
         <translation>保存方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="319"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="328"/>
         <source>gpuadvisor plans (*{suffix})</source>
         <translation>gpuadvisor 方案 (*{suffix})</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="325"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="334"/>
         <source>Export page as PNG</source>
         <translation>将页面导出为 PNG</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="327"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="336"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="347"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="356"/>
         <source>Cannot open plan</source>
         <translation>无法打开方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="354"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="363"/>
         <source>Opened {path}</source>
         <translation>已打开 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="376"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="385"/>
         <source>Cannot save plan</source>
         <translation>无法保存方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="383"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="392"/>
         <source>Saved {path}</source>
         <translation>已保存 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="393"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="402"/>
         <source>No recent plans</source>
         <translation>没有最近的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="397"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="406"/>
         <source>Clear list</source>
         <translation>清空列表</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="412"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="421"/>
         <source>Untitled plan</source>
         <translation>未命名方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="425"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="434"/>
         <source>Cannot export</source>
         <translation>无法导出</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="426"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="435"/>
         <source>Could not write {path}</source>
         <translation>无法写入 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="428"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="437"/>
         <source>Wrote {path}</source>
         <translation>已写入 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="435"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="444"/>
         <source>Summary copied to the clipboard as Markdown</source>
         <translation>已将 Markdown 摘要复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="486"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="497"/>
         <source>the system language</source>
         <translation>系统语言</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="489"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="500"/>
         <source>Language: {language}</source>
         <translation>语言：{language}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="491"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="502"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="492"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="503"/>
         <source>gpuadvisor will use {language} after a restart.</source>
         <translation>界面语言（{language}）将在重启 gpuadvisor 后生效。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="517"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="528"/>
         <source>Could not save settings: {error}</source>
         <translation>无法保存设置：{error}</translation>
     </message>
@@ -1386,6 +1465,536 @@ Python {python} · Qt {qt} · PySide6 {pyside}</translation>
         <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="748"/>
         <source>your plan</source>
         <translation>当前方案</translation>
+    </message>
+</context>
+<context>
+    <name>ProbeCharts</name>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/probe_charts.py" line="36"/>
+        <source>n/a</source>
+        <extracomment>Thickness of a measured bar and of the peak behind it, in rows. Room right of the longest bar for its label, as a share of the bar.</extracomment>
+        <translation>不适用</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/probe_charts.py" line="136"/>
+        <source>{value} · {percent:.0f}% of {peak}</source>
+        <translation>{value} · 为 {peak} 的 {percent:.0f}%</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/probe_charts.py" line="171"/>
+        <source>measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/probe_charts.py" line="173"/>
+        <source>catalog peak</source>
+        <translation>目录峰值</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/probe_charts.py" line="191"/>
+        <source>measured: {value} {unit}</source>
+        <translation>实测：{value} {unit}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/probe_charts.py" line="195"/>
+        <source>catalog peak: {value} {unit}</source>
+        <translation>目录峰值：{value} {unit}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/probe_charts.py" line="201"/>
+        <source>{percent:.1f}% of peak</source>
+        <translation>峰值的 {percent:.1f}%</translation>
+    </message>
+</context>
+<context>
+    <name>ProbePage</name>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="93"/>
+        <source>Matmul throughput</source>
+        <extracomment>Live readings per second while a probe runs. Burn-in minutes (lowest, highest, default) and the temperature limit in °C; the limit&apos;s default follows the card&apos;s slowdown threshold once a card is read (:func:`gpuadvisor.probes.telemetry.default_temp_limit_c`). The figure the history shows first: the first of these the device has.</extracomment>
+        <translation>矩阵乘吞吐量</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="94"/>
+        <source>Memory bandwidth</source>
+        <translation>显存带宽</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="95"/>
+        <source>Host ↔ device copies</source>
+        <translation>主机 ↔ 设备拷贝</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="96"/>
+        <source>Training step</source>
+        <translation>训练步</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="97"/>
+        <source>Data reading</source>
+        <translation>数据读取</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="98"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="687"/>
+        <source>Plan check</source>
+        <translation>方案核验</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="99"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="663"/>
+        <source>Burn-in</source>
+        <translation>烤机</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="102"/>
+        <source>Compute: measured vs catalog peak (TFLOPS)</source>
+        <translation>算力：实测与目录峰值对比（TFLOPS）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="103"/>
+        <source>Bandwidth: measured vs catalog (GB/s)</source>
+        <translation>带宽：实测与目录值对比（GB/s）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="118"/>
+        <source>run</source>
+        <translation>整次运行</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="618"/>
+        <source>Probe</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="622"/>
+        <source>Python:</source>
+        <translation>Python：</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="626"/>
+        <source>The Python environment the probes run in: one with PyTorch, such as your training environment</source>
+        <translation>运行实测的 Python 环境：需装有 PyTorch，例如你的训练环境</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="632"/>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="633"/>
+        <source>Choose a python executable with PyTorch</source>
+        <translation>选择一个装有 PyTorch 的 python 可执行文件</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="635"/>
+        <source>Rescan</source>
+        <translation>重新扫描</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="636"/>
+        <source>Look for Python environments again</source>
+        <translation>重新查找 Python 环境</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="639"/>
+        <source>Device:</source>
+        <translation>设备：</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="654"/>
+        <source>Quick</source>
+        <translation>快速</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="656"/>
+        <source>{probes}, at small sizes</source>
+        <translation>{probes}，小规模</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="657"/>
+        <source>Full</source>
+        <translation>完整</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="658"/>
+        <source>{probes}, at larger sizes: minutes</source>
+        <translation>{probes}，较大规模：需几分钟</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="665"/>
+        <source>Sustained load with every result checked: do clocks and throughput hold up as the GPU heats up, and are its results right?</source>
+        <translation>持续满载并逐一校验结果：GPU 升温后频率和吞吐量能否保持，计算结果是否正确？</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="672"/>
+        <source> min</source>
+        <translation> 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="673"/>
+        <source>How long the burn-in keeps the device busy</source>
+        <translation>烤机让设备满载多长时间</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="681"/>
+        <source>The burn-in is asked to stop when the GPU reaches this temperature</source>
+        <translation>GPU 达到此温度时请求烤机停止</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="684"/>
+        <source>stop at</source>
+        <translation>停止温度</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="689"/>
+        <source>Build the Plan page&apos;s model at depths 1 and 2, train a few steps at the plan&apos;s batch and sequence length, and compare memory and time with the estimate</source>
+        <translation>按规划页的模型构建 1 层和 2 层版本，以方案的批大小和序列长度训练几步，并将显存和时间与估算对比</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="693"/>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="694"/>
+        <source>End the burn-in early and keep what it measured</source>
+        <translation>提前结束烤机并保留已测得的结果</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="695"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="696"/>
+        <source>Stop the probe now; nothing is saved</source>
+        <translation>立即停止实测；不保存任何结果</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="709"/>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="712"/>
+        <source>Quick runs the standard probes at small sizes ({probes}); Full runs them at larger sizes. Each figure is set against the catalog&apos;s value for the card and kept in the history below.</source>
+        <translation>“快速”以小规模运行标准测试项（{probes}）；“完整”以较大规模运行。每项指标都与该卡的目录值对比，并保存在下方的历史中。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="742"/>
+        <source>Live readings</source>
+        <translation>实时读数</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="749"/>
+        <source>Readings appear while a probe runs.</source>
+        <translation>实测运行时显示读数。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="790"/>
+        <source>Looking for Python environments with PyTorch…</source>
+        <translation>正在查找装有 PyTorch 的 Python 环境…</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="810"/>
+        <source>Choose a Python interpreter</source>
+        <translation>选择 Python 解释器</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="818"/>
+        <source>Checking {python}…</source>
+        <translation>正在检查 {python}…</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="839"/>
+        <source>does not work: {error}</source>
+        <translation>无法使用：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="841"/>
+        <source>no PyTorch</source>
+        <translation>未安装 PyTorch</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="843"/>
+        <source>PyTorch {version}, {accelerators}</source>
+        <translation>PyTorch {version}，{accelerators}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="846"/>
+        <source>PyTorch {version}, CPU only</source>
+        <translation>PyTorch {version}，仅 CPU</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="858"/>
+        <source>No Python environment found</source>
+        <translation>未找到 Python 环境</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="900"/>
+        <source>No device to measure with this Python.</source>
+        <translation>此 Python 没有可实测的设备。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="902"/>
+        <source>Measures {device} on this machine, with PyTorch {torch}.</source>
+        <translation>用 PyTorch {torch} 实测本机的 {device}。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="906"/>
+        <source>No GPU is visible to PyTorch here, so the CPU is measured.</source>
+        <translation>PyTorch 在这里看不到 GPU，因此实测的是 CPU。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="910"/>
+        <source>The Rig page shows the demo rig “{spec}”; probes always measure this machine&apos;s real devices.</source>
+        <translation>本机页显示的是演示配置“{spec}”；实测始终测量本机的真实设备。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="925"/>
+        <source>{python} has no PyTorch. Pick another Python above, or install PyTorch there: {python} -m pip install torch</source>
+        <translation>{python} 没有安装 PyTorch。请在上方选择其他 Python，或在该环境中安装 PyTorch：{python} -m pip install torch</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="934"/>
+        <source>No Python environment with PyTorch was found, so nothing can be measured yet. Install PyTorch in an environment (python -m pip install torch, or use your training environment), then choose its python with Browse… or press Rescan. gpuadvisor itself never loads PyTorch: the probes run in that environment.</source>
+        <translation>未找到装有 PyTorch 的 Python 环境，因此暂时无法实测。请在某个环境中安装 PyTorch（python -m pip install torch，或使用你的训练环境），然后用“浏览…”选择其中的 python，或点击“重新扫描”。gpuadvisor 本身从不加载 PyTorch：实测在那个环境中运行。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="985"/>
+        <source>This plan cannot be checked here: {error}</source>
+        <translation>此方案无法在这里核验：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="998"/>
+        <source>stopped early by you</source>
+        <translation>由你提前停止</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="999"/>
+        <source>Stopping: the probe ends its current step and reports what it measured…</source>
+        <translation>正在停止：实测结束当前步骤并报告已测得的结果…</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1046"/>
+        <source>waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1051"/>
+        <source>quick probes</source>
+        <translation>快速实测</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1051"/>
+        <source>full probes</source>
+        <translation>完整实测</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1052"/>
+        <source>burn-in</source>
+        <translation>烤机</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1052"/>
+        <source>plan check</source>
+        <translation>方案核验</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1056"/>
+        <source>Running {kind} on {device}…</source>
+        <translation>正在 {device} 上运行{kind}…</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1075"/>
+        <source>done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1080"/>
+        <source>{kind}: {message}</source>
+        <translation>{kind}：{message}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1089"/>
+        <source>Cancelled after {seconds:.1f} s; nothing was saved.</source>
+        <translation>运行 {seconds:.1f} 秒后已取消；未保存任何结果。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1092"/>
+        <source>Finished in {seconds:.1f} s.</source>
+        <translation>用时 {seconds:.1f} 秒完成。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1094"/>
+        <source>Ended early: {reason}.</source>
+        <translation>提前结束：{reason}。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1097"/>
+        <source>Finished with problems after {seconds:.1f} s (see below).</source>
+        <translation>运行 {seconds:.1f} 秒后结束，但有问题（见下方）。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1102"/>
+        <source>{probe}: {kind} — {message}</source>
+        <translation>{probe}：{kind} — {message}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1108"/>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1109"/>
+        <source>no result</source>
+        <translation>无结果</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1124"/>
+        <source>The results are shown but could not be saved to the probe history: {error}</source>
+        <translation>结果已显示，但无法保存到实测历史：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1162"/>
+        <source>Measured on {device} ({name}) with PyTorch {torch}</source>
+        <translation>在 {device}（{name}）上用 PyTorch {torch} 实测</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1165"/>
+        <source>catalog: {gpu}</source>
+        <translation>目录：{gpu}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1166"/>
+        <source>no catalog peaks for this device</source>
+        <translation>目录中没有此设备的峰值</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1168"/>
+        <source>saved to the history</source>
+        <translation>已保存到历史</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1203"/>
+        <source>Burn-in: {verdict}. Throughput {first} → {last} TFLOPS from the first window to the last ({slowdown:+.1f}%); ended by {why}.</source>
+        <translation>烤机：{verdict}。吞吐量从第一个时间窗到最后一个为 {first} → {last} TFLOPS（{slowdown:+.1f}%）；结束原因：{why}。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1215"/>
+        <source>Plan check: measured vs estimated</source>
+        <translation>方案核验：实测与估算对比</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1222"/>
+        <source>Could not compare with the estimate: {error}</source>
+        <translation>无法与估算对比：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1226"/>
+        <source>{model} — {plan}; estimate for {gpu}</source>
+        <translation>{model} — {plan}；估算针对 {gpu}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1230"/>
+        <source>Figure</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1230"/>
+        <source>Measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1231"/>
+        <source>Estimated</source>
+        <translation>估算</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1231"/>
+        <source>Difference</source>
+        <translation>差异</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1339"/>
+        <source>The CPU is being measured: there are no GPU readings to show.</source>
+        <translation>正在实测 CPU：没有 GPU 读数可显示。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1341"/>
+        <source>No live readings: the GPU being measured was not found among {n} GPU(s) the driver reports.</source>
+        <translation>没有实时读数：在驱动报告的 {n} 块 GPU 中找不到正在实测的那块。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1349"/>
+        <source>GPU {index}: {name}</source>
+        <translation>GPU {index}：{name}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1353"/>
+        <source>Temperature, SM clock, power and utilization, each as a % of its limit; hover for the readings.</source>
+        <translation>温度、SM 频率、功耗和利用率，各自以占上限的百分比显示；悬停可查看读数。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1364"/>
+        <source>{gpu} reached {temp:.0f} °C (limit {limit} °C)</source>
+        <translation>{gpu} 达到 {temp:.0f} °C（上限 {limit} °C）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1367"/>
+        <source>Temperature limit reached: {reason}; the burn-in was asked to stop…</source>
+        <translation>达到温度上限：{reason}；已请求烤机停止…</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1379"/>
+        <source>up to {temp:.0f} °C</source>
+        <translation>最高 {temp:.0f} °C</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1381"/>
+        <source>SM clock {low}–{high} MHz</source>
+        <translation>SM 频率 {low}–{high} MHz</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1384"/>
+        <source>up to {watts:.0f} W</source>
+        <translation>最高 {watts:.0f} W</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1386"/>
+        <source>clocks held down: {reasons}</source>
+        <translation>频率受限：{reasons}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1391"/>
+        <source>Live readings during the run ({n}): {readings}.</source>
+        <translation>运行期间的实时读数（{n} 次）：{readings}。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1406"/>
+        <source>Live reading failed: {error}</source>
+        <translation>实时读数失败：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1418"/>
+        <source>Looking for Python environments failed: {error}</source>
+        <translation>查找 Python 环境失败：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1444"/>
+        <source>No live readings: {error}</source>
+        <translation>没有实时读数：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1450"/>
+        <source>no GPU sensors were found</source>
+        <translation>未找到 GPU 传感器</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1451"/>
+        <source>No live readings on this machine: {hint}</source>
+        <translation>本机没有实时读数：{hint}</translation>
     </message>
 </context>
 <context>
@@ -2137,61 +2746,31 @@ Python {python} · Qt {qt} · PySide6 {pyside}</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/coming.py" line="78"/>
-        <source>Probe</source>
-        <translation>实测</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/coming.py" line="79"/>
-        <source>Measure this machine instead of trusting the datasheet.</source>
-        <translation>实际测量本机，而不只是相信规格表。</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/coming.py" line="81"/>
-        <source>Quick or full probes (matmul throughput per precision, memory bandwidth, host-to-device copies) with progress and cancel.</source>
-        <translation>快速或完整测试（各精度的矩阵乘法吞吐、显存带宽、主机到设备的拷贝），显示进度，可随时取消。</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/coming.py" line="83"/>
-        <source>Measured vs theoretical bars, and a live plot of temperature, clock, power and utilisation.</source>
-        <translation>实测值与理论值对比柱状图，以及温度、频率、功耗和利用率的实时曲线。</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/coming.py" line="85"/>
-        <source>History across runs. Probes run in a separate process with your own PyTorch; the app itself never loads it.</source>
-        <translation>历次测试的记录。测试在独立进程中用你自己的 PyTorch 运行；应用本身从不加载 PyTorch。</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/coming.py" line="88"/>
-        <source>Meanwhile, the Plan page&apos;s efficiency setting stands in for a measured throughput.</source>
-        <translation>在此之前，规划页的效率设置可代替实测吞吐量。</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/coming.py" line="94"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/coming.py" line="95"/>
+        <location filename="../../gpuadvisor/gui/pages/coming.py" line="79"/>
         <source>Every way to run the plan: your rig, buying a GPU, renting, or the cloud.</source>
         <translation>运行方案的各种方式：本机、购买 GPU、租用或上云。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/coming.py" line="98"/>
+        <location filename="../../gpuadvisor/gui/pages/coming.py" line="82"/>
         <source>Time vs cost for every option (hover for details, click to select), with the best ones highlighted.</source>
         <translation>各选项的时间与成本对比（悬停查看详情，点击选中），并突出显示最优选项。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/coming.py" line="100"/>
+        <location filename="../../gpuadvisor/gui/pages/coming.py" line="84"/>
         <source>A table ranked by your goal: cheapest, fastest, or within a budget or deadline; buy-vs-rent break-even.</source>
         <translation>按你的目标排序的表格：最便宜、最快，或在预算/期限之内；以及买与租的盈亏平衡点。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/coming.py" line="102"/>
+        <location filename="../../gpuadvisor/gui/pages/coming.py" line="86"/>
         <source>Exports: SkyPilot task YAML, accelerate/DeepSpeed config, and a report.</source>
         <translation>导出：SkyPilot 任务 YAML、accelerate/DeepSpeed 配置，以及报告。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/coming.py" line="105"/>
+        <location filename="../../gpuadvisor/gui/pages/coming.py" line="89"/>
         <source>Meanwhile, try other GPUs and GPU counts on the Plan page.</source>
         <translation>在此之前，可在规划页尝试其他 GPU 和 GPU 数量。</translation>
     </message>

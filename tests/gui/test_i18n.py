@@ -141,7 +141,7 @@ def _texts(window) -> dict[str, str]:
         "chart": page.chart_titles["vramChart"].text(),
         "time": page.time_panel.title(),
         "levers": page.levers_panel.title(),
-        "coming": window.pages["probe"].button.text(),
+        "coming": window.pages["compare"].button.text(),
     }
 
 

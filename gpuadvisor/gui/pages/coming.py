@@ -1,4 +1,4 @@
-"""Rig, Probe and Compare until their issues land: what each page will do, and what works now."""
+"""Pages whose issues have not landed yet (Compare): what each will do, and what works now."""
 
 from __future__ import annotations
 
@@ -73,22 +73,6 @@ class _Texts(QObject):
             self.tr("Meanwhile, pick your GPU from the catalog on the Plan page."),
         )
 
-    def probe(self) -> tuple[str, str, list[str], str]:
-        return (
-            self.tr("Probe"),
-            self.tr("Measure this machine instead of trusting the datasheet."),
-            [
-                self.tr("Quick or full probes (matmul throughput per precision, memory "
-                        "bandwidth, host-to-device copies) with progress and cancel."),
-                self.tr("Measured vs theoretical bars, and a live plot of temperature, "
-                        "clock, power and utilisation."),
-                self.tr("History across runs. Probes run in a separate process with your "
-                        "own PyTorch; the app itself never loads it."),
-            ],
-            self.tr("Meanwhile, the Plan page's efficiency setting stands in for a "
-                    "measured throughput."),
-        )
-
     def compare(self) -> tuple[str, str, list[str], str]:
         return (
             self.tr("Compare"),
@@ -107,7 +91,7 @@ class _Texts(QObject):
 
 
 def coming_pages(parent: QWidget | None = None) -> dict[str, ComingPage]:
-    """The Rig, Probe and Compare pages, by name."""
+    """The Rig and Compare placeholder pages, by name."""
     texts = _Texts()
     return {name: ComingPage(*getattr(texts, name)(), parent=parent)
-            for name in ("rig", "probe", "compare")}
+            for name in ("rig", "compare")}
