@@ -136,6 +136,8 @@ class MainWindow(QMainWindow):
                                     settings=self.settings, simulate=self._simulate,
                                     **self._probe_options)
         self.probe_page.status.connect(self.status_label.setText)
+        self.probe_page.run_finished.connect(lambda _run: self.load_measurements())
+        self.load_measurements()
         coming = coming_pages()
         self.pages: dict[str, QWidget] = {
             "rig": self.rig_page, "probe": self.probe_page, "plan": self.plan_page,
@@ -161,6 +163,23 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.stack, 1)
         self.setCentralWidget(central)
         self._fit_nav_width()
+
+    def load_measurements(self) -> None:
+        """Give the plan state what the probe history measured on catalog cards, so time
+        estimates for a measured card use its measured training step (or matmul) and
+        bandwidth. A history problem is one line in the status bar, never an error."""
+        from gpuadvisor.probes import history
+
+        warnings: list[str] = []
+        try:
+            found = [m for run in history.runs(warnings=warnings) if run.catalog_id
+                     for m in run.measurements()]
+        except OSError as exc:
+            warnings.append(str(exc))
+            found = []
+        self.state.set_measurements(found)
+        if warnings:
+            self.status_label.setText(warnings[0])
 
     def _fit_nav_width(self) -> None:
         metrics = self.nav.fontMetrics()

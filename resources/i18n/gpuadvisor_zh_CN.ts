@@ -236,78 +236,78 @@
 <context>
     <name>HistoryPanel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="246"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="247"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="253"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="254"/>
         <source>Device:</source>
         <translation>设备：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="259"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="260"/>
         <source>Figure:</source>
         <translation>指标：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="265"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="266"/>
         <source>Select two runs to compare them.</source>
         <translation>选中两次运行即可对比。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="276"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="277"/>
         <source>No runs recorded for this device yet. Press Quick: each run&apos;s results are kept here, per device, to compare over time.</source>
         <translation>此设备还没有记录。点击“快速”：每次运行的结果都按设备保存在这里，便于随时间对比。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="295"/>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="420"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="296"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="421"/>
         <source>Figure</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="295"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="296"/>
         <source>Older run</source>
         <translation>较早的运行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="295"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="296"/>
         <source>Newer run</source>
         <translation>较新的运行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="295"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="296"/>
         <source>Change</source>
         <translation>变化</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="338"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="339"/>
         <source>The probe history could not be read: {error}</source>
         <translation>无法读取实测历史：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="352"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="353"/>
         <source>No runs recorded yet</source>
         <translation>尚无记录</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="419"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="420"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="419"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="420"/>
         <source>Probes</source>
         <translation>测试项</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="421"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="422"/>
         <source>PyTorch</source>
         <translation>PyTorch</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="445"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="446"/>
         <source>{older} → {newer}</source>
         <translation>{older} → {newer}</translation>
     </message>
@@ -735,142 +735,142 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="144"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="146"/>
         <source>Rig</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="144"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="146"/>
         <source>Probe</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="144"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="146"/>
         <source>Plan</source>
         <translation>规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="145"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="147"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="147"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="149"/>
         <source>What is in this machine: GPUs, host, live readings</source>
         <translation>本机有什么：GPU、主机、实时读数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="148"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="150"/>
         <source>Measure this machine: throughput, bandwidth, history</source>
         <translation>实测本机：吞吐量、带宽、历史</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="149"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="151"/>
         <source>Will it fit, how long, what to change</source>
         <translation>放不放得下、要多久、该改什么</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="150"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="152"/>
         <source>Your rig, buy, rent or cloud (coming soon)</source>
         <translation>本机、购买、租用还是上云（即将推出）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="173"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="192"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="174"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="193"/>
         <source>&amp;Open plan…</source>
         <translation>打开方案(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="176"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="195"/>
         <source>&amp;Save plan…</source>
         <translation>保存方案(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="178"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="197"/>
         <source>Save plan &amp;as…</source>
         <translation>方案另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="181"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="200"/>
         <source>Recent plans</source>
         <translation>最近的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="185"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="204"/>
         <source>&amp;Export page as PNG…</source>
         <translation>将页面导出为 PNG(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="187"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="206"/>
         <source>&amp;Copy summary as Markdown</source>
         <translation>复制 Markdown 摘要(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="192"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="211"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="198"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="217"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="200"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="219"/>
         <source>&amp;Presentation mode</source>
         <translation>演示模式(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="203"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="222"/>
         <source>Full screen, large fonts, thick chart lines, high contrast: for projectors</source>
         <translation>全屏、大字体、粗图线、高对比度：适合投影</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="205"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="224"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="209"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="228"/>
         <source>GiB (binary, 1024³ bytes)</source>
         <translation>GiB（二进制，1024³ 字节）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="210"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="229"/>
         <source>GB (decimal, 1000³ bytes)</source>
         <translation>GB（十进制，1000³ 字节）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="216"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="235"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="221"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="240"/>
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="237"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="256"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="238"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="257"/>
         <source>&amp;About gpuadvisor</source>
         <translation>关于 gpuadvisor(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="299"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="318"/>
         <source>Settings were reset</source>
         <translation>设置已重置</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="307"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="326"/>
         <source>gpuadvisor {version}
 
 Can my GPU train this model, how long will it take, and what should I change? Estimates of memory per GPU and training time, with every assumption shown.
@@ -883,117 +883,117 @@ Python {python} · Qt {qt} · PySide6 {pyside}</source>
 Python {python} · Qt {qt} · PySide6 {pyside}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="312"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="331"/>
         <source>About gpuadvisor</source>
         <translation>关于 gpuadvisor</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="318"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="337"/>
         <source>Open plan</source>
         <translation>打开方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="319"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="338"/>
         <source>gpuadvisor plans (*{suffix});;All files (*)</source>
         <translation>gpuadvisor 方案 (*{suffix});;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="327"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="346"/>
         <source>Save plan</source>
         <translation>保存方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="328"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="347"/>
         <source>gpuadvisor plans (*{suffix})</source>
         <translation>gpuadvisor 方案 (*{suffix})</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="334"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="353"/>
         <source>Export page as PNG</source>
         <translation>将页面导出为 PNG</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="336"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="355"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="356"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="375"/>
         <source>Cannot open plan</source>
         <translation>无法打开方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="363"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="382"/>
         <source>Opened {path}</source>
         <translation>已打开 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="385"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="404"/>
         <source>Cannot save plan</source>
         <translation>无法保存方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="392"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="411"/>
         <source>Saved {path}</source>
         <translation>已保存 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="402"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="421"/>
         <source>No recent plans</source>
         <translation>没有最近的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="406"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="425"/>
         <source>Clear list</source>
         <translation>清空列表</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="421"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="440"/>
         <source>Untitled plan</source>
         <translation>未命名方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="434"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="453"/>
         <source>Cannot export</source>
         <translation>无法导出</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="435"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="454"/>
         <source>Could not write {path}</source>
         <translation>无法写入 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="437"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="456"/>
         <source>Wrote {path}</source>
         <translation>已写入 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="444"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="463"/>
         <source>Summary copied to the clipboard as Markdown</source>
         <translation>已将 Markdown 摘要复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="497"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="516"/>
         <source>the system language</source>
         <translation>系统语言</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="500"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="519"/>
         <source>Language: {language}</source>
         <translation>语言：{language}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="502"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="521"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="503"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="522"/>
         <source>gpuadvisor will use {language} after a restart.</source>
         <translation>界面语言（{language}）将在重启 gpuadvisor 后生效。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="528"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="547"/>
         <source>Could not save settings: {error}</source>
         <translation>无法保存设置：{error}</translation>
     </message>
@@ -1509,490 +1509,525 @@ Python {python} · Qt {qt} · PySide6 {pyside}</translation>
 <context>
     <name>ProbePage</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="93"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="94"/>
         <source>Matmul throughput</source>
         <extracomment>Live readings per second while a probe runs. Burn-in minutes (lowest, highest, default) and the temperature limit in °C; the limit&apos;s default follows the card&apos;s slowdown threshold once a card is read (:func:`gpuadvisor.probes.telemetry.default_temp_limit_c`). The figure the history shows first: the first of these the device has.</extracomment>
         <translation>矩阵乘吞吐量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="94"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="95"/>
         <source>Memory bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="95"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="96"/>
         <source>Host ↔ device copies</source>
         <translation>主机 ↔ 设备拷贝</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="96"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="97"/>
         <source>Training step</source>
         <translation>训练步</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="97"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="98"/>
         <source>Data reading</source>
         <translation>数据读取</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="98"/>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="687"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="99"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="688"/>
         <source>Plan check</source>
         <translation>方案核验</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="99"/>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="663"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="100"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="664"/>
         <source>Burn-in</source>
         <translation>烤机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="102"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="103"/>
         <source>Compute: measured vs catalog peak (TFLOPS)</source>
         <translation>算力：实测与目录峰值对比（TFLOPS）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="103"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="104"/>
         <source>Bandwidth: measured vs catalog (GB/s)</source>
         <translation>带宽：实测与目录值对比（GB/s）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="118"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="119"/>
         <source>run</source>
         <translation>整次运行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="618"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="619"/>
         <source>Probe</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="622"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="623"/>
         <source>Python:</source>
         <translation>Python：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="626"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="627"/>
         <source>The Python environment the probes run in: one with PyTorch, such as your training environment</source>
         <translation>运行实测的 Python 环境：需装有 PyTorch，例如你的训练环境</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="632"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="633"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="633"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="634"/>
         <source>Choose a python executable with PyTorch</source>
         <translation>选择一个装有 PyTorch 的 python 可执行文件</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="635"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="636"/>
         <source>Rescan</source>
         <translation>重新扫描</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="636"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="637"/>
         <source>Look for Python environments again</source>
         <translation>重新查找 Python 环境</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="639"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="640"/>
         <source>Device:</source>
         <translation>设备：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="654"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="655"/>
         <source>Quick</source>
         <translation>快速</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="656"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="657"/>
         <source>{probes}, at small sizes</source>
         <translation>{probes}，小规模</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="657"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="658"/>
         <source>Full</source>
         <translation>完整</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="658"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="659"/>
         <source>{probes}, at larger sizes: minutes</source>
         <translation>{probes}，较大规模：需几分钟</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="665"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="666"/>
         <source>Sustained load with every result checked: do clocks and throughput hold up as the GPU heats up, and are its results right?</source>
         <translation>持续满载并逐一校验结果：GPU 升温后频率和吞吐量能否保持，计算结果是否正确？</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="672"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="673"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="673"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="674"/>
         <source>How long the burn-in keeps the device busy</source>
         <translation>烤机让设备满载多长时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="681"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="682"/>
         <source>The burn-in is asked to stop when the GPU reaches this temperature</source>
         <translation>GPU 达到此温度时请求烤机停止</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="684"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="685"/>
         <source>stop at</source>
         <translation>停止温度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="689"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="690"/>
         <source>Build the Plan page&apos;s model at depths 1 and 2, train a few steps at the plan&apos;s batch and sequence length, and compare memory and time with the estimate</source>
         <translation>按规划页的模型构建 1 层和 2 层版本，以方案的批大小和序列长度训练几步，并将显存和时间与估算对比</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="693"/>
+        <source>Dataset disk…</source>
+        <translation>数据集磁盘…</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="695"/>
+        <source>Pick your dataset folder: how fast it reads, and whether that keeps up with the tokens per second the plan trains at</source>
+        <translation>选择数据集文件夹：测量其读取速度，以及是否跟得上规划训练时每秒处理的 token 数</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="699"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="694"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="700"/>
         <source>End the burn-in early and keep what it measured</source>
         <translation>提前结束烤机并保留已测得的结果</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="695"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="701"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="696"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="702"/>
         <source>Stop the probe now; nothing is saved</source>
         <translation>立即停止实测；不保存任何结果</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="709"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="716"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="712"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="719"/>
         <source>Quick runs the standard probes at small sizes ({probes}); Full runs them at larger sizes. Each figure is set against the catalog&apos;s value for the card and kept in the history below.</source>
         <translation>“快速”以小规模运行标准测试项（{probes}）；“完整”以较大规模运行。每项指标都与该卡的目录值对比，并保存在下方的历史中。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="742"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="749"/>
         <source>Live readings</source>
         <translation>实时读数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="749"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="756"/>
         <source>Readings appear while a probe runs.</source>
         <translation>实测运行时显示读数。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="790"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="797"/>
         <source>Looking for Python environments with PyTorch…</source>
         <translation>正在查找装有 PyTorch 的 Python 环境…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="810"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="817"/>
         <source>Choose a Python interpreter</source>
         <translation>选择 Python 解释器</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="818"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="825"/>
         <source>Checking {python}…</source>
         <translation>正在检查 {python}…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="839"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="846"/>
         <source>does not work: {error}</source>
         <translation>无法使用：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="841"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="848"/>
         <source>no PyTorch</source>
         <translation>未安装 PyTorch</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="843"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="850"/>
         <source>PyTorch {version}, {accelerators}</source>
         <translation>PyTorch {version}，{accelerators}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="846"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="853"/>
         <source>PyTorch {version}, CPU only</source>
         <translation>PyTorch {version}，仅 CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="858"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="865"/>
         <source>No Python environment found</source>
         <translation>未找到 Python 环境</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="900"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="907"/>
         <source>No device to measure with this Python.</source>
         <translation>此 Python 没有可实测的设备。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="902"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="909"/>
         <source>Measures {device} on this machine, with PyTorch {torch}.</source>
         <translation>用 PyTorch {torch} 实测本机的 {device}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="906"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="913"/>
         <source>No GPU is visible to PyTorch here, so the CPU is measured.</source>
         <translation>PyTorch 在这里看不到 GPU，因此实测的是 CPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="910"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="917"/>
         <source>The Rig page shows the demo rig “{spec}”; probes always measure this machine&apos;s real devices.</source>
         <translation>本机页显示的是演示配置“{spec}”；实测始终测量本机的真实设备。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="925"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="932"/>
         <source>{python} has no PyTorch. Pick another Python above, or install PyTorch there: {python} -m pip install torch</source>
         <translation>{python} 没有安装 PyTorch。请在上方选择其他 Python，或在该环境中安装 PyTorch：{python} -m pip install torch</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="934"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="941"/>
         <source>No Python environment with PyTorch was found, so nothing can be measured yet. Install PyTorch in an environment (python -m pip install torch, or use your training environment), then choose its python with Browse… or press Rescan. gpuadvisor itself never loads PyTorch: the probes run in that environment.</source>
         <translation>未找到装有 PyTorch 的 Python 环境，因此暂时无法实测。请在某个环境中安装 PyTorch（python -m pip install torch，或使用你的训练环境），然后用“浏览…”选择其中的 python，或点击“重新扫描”。gpuadvisor 本身从不加载 PyTorch：实测在那个环境中运行。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="985"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="992"/>
         <source>This plan cannot be checked here: {error}</source>
         <translation>此方案无法在这里核验：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="998"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1003"/>
+        <source>Choose your dataset folder</source>
+        <translation>选择数据集文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1013"/>
+        <source>Not a folder: {path}</source>
+        <translation>不是文件夹：{path}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1031"/>
+        <source>The dataset disk reads {rate} MB/s; the plan needs {need} MB/s ({tokens} tokens/s as 2-byte token ids): the GPU will wait on the disk. Pre-tokenize, cache the data in RAM, or use a faster disk.</source>
+        <translation>数据集磁盘读取速度为 {rate} MB/s；规划需要 {need} MB/s（{tokens} token/秒，按每个 token ID 2 字节计）：GPU 将等待磁盘。请预先分词、把数据缓存在内存中，或换用更快的磁盘。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1036"/>
+        <source>The dataset disk reads {rate} MB/s; the plan needs {need} MB/s ({tokens} tokens/s as 2-byte token ids): not a bottleneck ({headroom:.0f}x headroom).</source>
+        <translation>数据集磁盘读取速度为 {rate} MB/s；规划需要 {need} MB/s（{tokens} token/秒，按每个 token ID 2 字节计）：不是瓶颈（余量 {headroom:.0f} 倍）。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1042"/>
+        <source>The read was probably served from RAM (page cache): the disk itself may be slower.</source>
+        <translation>这次读取可能来自内存（页面缓存）：磁盘本身可能更慢。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1051"/>
         <source>stopped early by you</source>
         <translation>由你提前停止</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="999"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1052"/>
         <source>Stopping: the probe ends its current step and reports what it measured…</source>
         <translation>正在停止：实测结束当前步骤并报告已测得的结果…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1046"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1099"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1051"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1104"/>
         <source>quick probes</source>
         <translation>快速实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1051"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1104"/>
         <source>full probes</source>
         <translation>完整实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1052"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1105"/>
         <source>burn-in</source>
         <translation>烤机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1052"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1105"/>
         <source>plan check</source>
         <translation>方案核验</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1056"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1109"/>
         <source>Running {kind} on {device}…</source>
         <translation>正在 {device} 上运行{kind}…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1075"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1128"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1080"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1133"/>
         <source>{kind}: {message}</source>
         <translation>{kind}：{message}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1089"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1142"/>
         <source>Cancelled after {seconds:.1f} s; nothing was saved.</source>
         <translation>运行 {seconds:.1f} 秒后已取消；未保存任何结果。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1092"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1145"/>
         <source>Finished in {seconds:.1f} s.</source>
         <translation>用时 {seconds:.1f} 秒完成。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1094"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1147"/>
         <source>Ended early: {reason}.</source>
         <translation>提前结束：{reason}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1097"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1150"/>
         <source>Finished with problems after {seconds:.1f} s (see below).</source>
         <translation>运行 {seconds:.1f} 秒后结束，但有问题（见下方）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1102"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1155"/>
         <source>{probe}: {kind} — {message}</source>
         <translation>{probe}：{kind} — {message}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1108"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1161"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1109"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1162"/>
         <source>no result</source>
         <translation>无结果</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1124"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1177"/>
         <source>The results are shown but could not be saved to the probe history: {error}</source>
         <translation>结果已显示，但无法保存到实测历史：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1162"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1215"/>
         <source>Measured on {device} ({name}) with PyTorch {torch}</source>
         <translation>在 {device}（{name}）上用 PyTorch {torch} 实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1165"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1218"/>
         <source>catalog: {gpu}</source>
         <translation>目录：{gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1166"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1219"/>
         <source>no catalog peaks for this device</source>
         <translation>目录中没有此设备的峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1168"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1221"/>
         <source>saved to the history</source>
         <translation>已保存到历史</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1203"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1259"/>
         <source>Burn-in: {verdict}. Throughput {first} → {last} TFLOPS from the first window to the last ({slowdown:+.1f}%); ended by {why}.</source>
         <translation>烤机：{verdict}。吞吐量从第一个时间窗到最后一个为 {first} → {last} TFLOPS（{slowdown:+.1f}%）；结束原因：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1215"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1271"/>
         <source>Plan check: measured vs estimated</source>
         <translation>方案核验：实测与估算对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1222"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1278"/>
         <source>Could not compare with the estimate: {error}</source>
         <translation>无法与估算对比：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1226"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1282"/>
         <source>{model} — {plan}; estimate for {gpu}</source>
         <translation>{model} — {plan}；估算针对 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1230"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1286"/>
         <source>Figure</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1230"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1286"/>
         <source>Measured</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1231"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1287"/>
         <source>Estimated</source>
         <translation>估算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1231"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1287"/>
         <source>Difference</source>
         <translation>差异</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1339"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1395"/>
         <source>The CPU is being measured: there are no GPU readings to show.</source>
         <translation>正在实测 CPU：没有 GPU 读数可显示。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1341"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1397"/>
         <source>No live readings: the GPU being measured was not found among {n} GPU(s) the driver reports.</source>
         <translation>没有实时读数：在驱动报告的 {n} 块 GPU 中找不到正在实测的那块。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1349"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1405"/>
         <source>GPU {index}: {name}</source>
         <translation>GPU {index}：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1353"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1409"/>
         <source>Temperature, SM clock, power and utilization, each as a % of its limit; hover for the readings.</source>
         <translation>温度、SM 频率、功耗和利用率，各自以占上限的百分比显示；悬停可查看读数。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1364"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1420"/>
         <source>{gpu} reached {temp:.0f} °C (limit {limit} °C)</source>
         <translation>{gpu} 达到 {temp:.0f} °C（上限 {limit} °C）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1367"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1423"/>
         <source>Temperature limit reached: {reason}; the burn-in was asked to stop…</source>
         <translation>达到温度上限：{reason}；已请求烤机停止…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1379"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1435"/>
         <source>up to {temp:.0f} °C</source>
         <translation>最高 {temp:.0f} °C</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1381"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1437"/>
         <source>SM clock {low}–{high} MHz</source>
         <translation>SM 频率 {low}–{high} MHz</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1384"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1440"/>
         <source>up to {watts:.0f} W</source>
         <translation>最高 {watts:.0f} W</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1386"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1442"/>
         <source>clocks held down: {reasons}</source>
         <translation>频率受限：{reasons}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1391"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1447"/>
         <source>Live readings during the run ({n}): {readings}.</source>
         <translation>运行期间的实时读数（{n} 次）：{readings}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1406"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1462"/>
         <source>Live reading failed: {error}</source>
         <translation>实时读数失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1418"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1474"/>
         <source>Looking for Python environments failed: {error}</source>
         <translation>查找 Python 环境失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1444"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1500"/>
         <source>No live readings: {error}</source>
         <translation>没有实时读数：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1450"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1506"/>
         <source>no GPU sensors were found</source>
         <translation>未找到 GPU 传感器</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1451"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1507"/>
         <source>No live readings on this machine: {hint}</source>
         <translation>本机没有实时读数：{hint}</translation>
     </message>

@@ -53,9 +53,11 @@ FIGURES = {
     "plancheck": {"peak_allocated_bytes_full": 9.5e9, "peak_reserved_bytes_full": 10.5e9,
                   "forward_backward_s_full": 1.25, "optimizer_s_full": 0.05,
                   "step_s_full": 1.3},
+    "dataread": {"read_mb_s": 480.0},
 }
 #: Unit of a figure by the end of its name.
-UNITS = (("tflops", "TFLOPS"), ("gb_s", "GB/s"), ("bytes_full", "bytes"), ("s_full", "s"))
+UNITS = (("tflops", "TFLOPS"), ("gb_s", "GB/s"), ("bytes_full", "bytes"), ("s_full", "s"),
+         ("mb_s", "MB/s"))
 RTX4090 = {"id": "cuda:0", "type": "cuda", "name": "NVIDIA GeForce RTX 4090",
            "memory_total_bytes": 24 * 1024**3, "uuid": "GPU-fake-4090"}
 WELL_BEHAVED = ("ok", "no-torch", "bad-device", "slow", "stop-aware", "chunked", "rtx4090")

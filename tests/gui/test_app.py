@@ -374,3 +374,25 @@ def test_copy_summary_puts_markdown_on_the_clipboard(window):
     assert text.startswith("## Llama 3.1 8B")
     assert "| weights |" in text
     assert "clipboard" in window.status_label.text()
+
+
+def test_the_plan_is_timed_with_what_the_probe_history_measured(make_window, tmp_path,
+                                                                  monkeypatch):
+    from gpuadvisor.probes import history
+    from tests.probes.test_history import make_run
+
+    monkeypatch.setenv(history.DATA_DIR_ENV, str(tmp_path / "data"))
+    # An RTX 4090 measured 50 TFLOPS of bf16 matmul: a bf16 training plan on it is timed
+    # at 50 x matmul_to_step (0.6) = 30 TFLOPS instead of 165.2 x 0.40.
+    history.record(make_run(bf16_tflops=50.0), timestamp="2026-12-01T10:00:00Z")
+    window = make_window()
+    state = window.state
+    state.set_gpu("rtx-4090")
+    state.update(task="pretrain", precision="bf16", dataset_tokens=1e9)
+    result = state.estimate
+    assert result.assumptions["efficiency_source"] == "measured 2026-12-01"
+    assert result.time.achieved_tflops_per_gpu == pytest.approx(30.0)
+    # A newer run arriving from the Probe page is picked up.
+    history.record(make_run(bf16_tflops=100.0), timestamp="2026-12-02T10:00:00Z")
+    window.probe_page.run_finished.emit(None)
+    assert state.estimate.time.achieved_tflops_per_gpu == pytest.approx(60.0)

@@ -362,3 +362,20 @@ def test_a_machine_without_gpu_sensors_says_so_and_gives_the_room_to_the_results
     note = page.telemetry_note.text()
     assert note.startswith("No live readings on this machine: ") and "driver" in note.lower()
     assert page.telemetry_box.maximumWidth() < 1000
+
+
+def test_the_dataset_disk_is_set_against_the_plans_tokens_per_second(qtbot, make_page,
+                                                                      tmp_path):
+    page = make_page("rtx4090")
+    page.ask_data_folder = lambda: str(tmp_path)
+    with qtbot.waitSignal(page.run_finished, timeout=WAIT_MS):
+        click(qtbot, page.dataread_button)
+    # The plan trains at T tokens/s; as 2-byte ids it needs T x 2 / 1e6 MB/s of 480 MB/s.
+    tokens = float(page.state.estimate.time.tokens_per_s)
+    need = tokens * 2 / 1e6
+    text = page.text()
+    assert "The dataset disk reads 480 MB/s" in text
+    assert f"({tokens:,.0f} tokens/s as 2-byte token ids)" in text
+    assert f"not a bottleneck ({480 / need:.0f}x headroom)" in text
+    assert not page.run_dataread(str(tmp_path / "missing"))
+    assert "Not a folder" in page.run_status.text()

@@ -76,7 +76,8 @@ from gpuadvisor.probes.protocol import Error, Hello, Result
 translate = QCoreApplication.translate
 
 #: Wall-clock limits per kind of run (seconds); the burn-in adds its own duration.
-TIMEOUTS_S = {"quick": 180.0, "full": 900.0, "plancheck": 900.0, "burnin": 180.0}
+TIMEOUTS_S = {"quick": 180.0, "full": 900.0, "plancheck": 900.0, "burnin": 180.0,
+              "dataread": 300.0}
 #: Live readings per second while a probe runs.
 SAMPLE_INTERVAL_MS = 500
 #: Burn-in minutes (lowest, highest, default) and the temperature limit in °C; the limit's
@@ -689,6 +690,11 @@ class ProbePage(QWidget):
             "Build the Plan page's model at depths 1 and 2, train a few steps at the plan's "
             "batch and sequence length, and compare memory and time with the estimate"))
         actions.addWidget(self.plancheck_button)
+        self.dataread_button = QPushButton(self.tr("Dataset disk…"), self)
+        self.dataread_button.setToolTip(self.tr(
+            "Pick your dataset folder: how fast it reads, and whether that keeps up with the "
+            "tokens per second the plan trains at"))
+        actions.addWidget(self.dataread_button)
         actions.addStretch(1)
         self.stop_button = QPushButton(self.tr("Stop"), self)
         self.stop_button.setToolTip(self.tr("End the burn-in early and keep what it measured"))
@@ -700,6 +706,7 @@ class ProbePage(QWidget):
         self.full_button.clicked.connect(lambda: self.run_full())
         self.burnin_button.clicked.connect(lambda: self.run_burnin())
         self.plancheck_button.clicked.connect(lambda: self.run_plancheck())
+        self.dataread_button.clicked.connect(lambda: self.run_dataread())
         self.stop_button.clicked.connect(lambda: self.stop())
         self.cancel_button.clicked.connect(lambda: self.cancel())
         self.temperature_limit.valueChanged.connect(self._on_limit_edited)
@@ -991,6 +998,52 @@ class ProbePage(QWidget):
             self._plan_document = document
         return self._submit(job)
 
+    def ask_data_folder(self) -> str | None:
+        """Ask for the dataset folder (tests replace this)."""
+        path = QFileDialog.getExistingDirectory(self, self.tr("Choose your dataset folder"),
+                                                str(Path.home()))
+        return path or None
+
+    def run_dataread(self, folder: str | None = None) -> bool:
+        """Measure how fast ``folder`` (asked for when None) reads, against the plan."""
+        folder = folder or self.ask_data_folder()
+        if not folder:
+            return False
+        if not Path(folder).is_dir():
+            self._set_run_status(self.tr("Not a folder: {path}").format(path=folder), "error")
+            return False
+        return self._submit(self._job("dataread", ("dataread",),
+                                      options={"dataread": {"path": str(folder)}}))
+
+    def _show_dataread(self, result: Result, body: QWidget) -> None:
+        """The disk against the tokens per second the plan trains at."""
+        from gpuadvisor.probes.pipeline import BYTES_PER_TOKEN, data_read_verdict
+
+        rate = result.figures.get("read_mb_s")
+        tokens_per_s = float(self.state.estimate.time.tokens_per_s)
+        if not rate or not tokens_per_s > 0:
+            return
+        cache = result.conditions.get("cache")
+        cached = bool(cache.get("likely_cached")) if isinstance(cache, dict) else False
+        verdict = data_read_verdict(rate, tokens_per_s, BYTES_PER_TOKEN["uint16"],
+                                    likely_cached=cached)
+        if verdict.bottleneck:
+            text = self.tr("The dataset disk reads {rate} MB/s; the plan needs {need} MB/s "
+                           "({tokens} tokens/s as 2-byte token ids): the GPU will wait on "
+                           "the disk. Pre-tokenize, cache the data in RAM, or use a faster "
+                           "disk.")
+        else:
+            text = self.tr("The dataset disk reads {rate} MB/s; the plan needs {need} MB/s "
+                           "({tokens} tokens/s as 2-byte token ids): not a bottleneck "
+                           "({headroom:.0f}x headroom).")
+        text = text.format(rate=_number(rate), need=_number(verdict.needed_mb_s),
+                           tokens=f"{tokens_per_s:,.0f}", headroom=verdict.headroom)
+        if cached:
+            text += " " + self.tr("The read was probably served from RAM (page cache): the "
+                                  "disk itself may be slower.")
+        label = self._add_result(_note_label(text, body, role=""))
+        _set_severity(label, "error" if verdict.bottleneck else "ok")
+
     def stop(self) -> bool:
         """Ask the running probe to end early and keep what it measured (burn-in)."""
         if not self.queue.stop():
@@ -1016,7 +1069,7 @@ class ProbePage(QWidget):
         ready = (found is not None and found.usable and not busy and not self.discovering
                  and not self._closed)
         for button in (self.quick_button, self.full_button, self.burnin_button,
-                       self.plancheck_button):
+                       self.plancheck_button, self.dataread_button):
             button.setEnabled(ready)
         job = self.queue.current
         self.cancel_button.setEnabled(job is not None)
@@ -1174,6 +1227,9 @@ class ProbePage(QWidget):
         burnin = run.result("burnin")
         if burnin is not None:
             self._show_burnin(burnin, body)
+        dataread = run.result("dataread")
+        if dataread is not None:
+            self._show_dataread(dataread, body)
         if run.result("plancheck") is not None:
             self._show_plancheck(run, body)
 
