@@ -1410,6 +1410,8 @@ def _add_export_parser(verbs, est: argparse.ArgumentParser) -> None:
                           "the app; the command line renders no charts itself")
     exp.add_argument("--format", choices=("markdown", "html"), default=None,
                      help="report: default html when --out ends in .html, else markdown")
+    exp.add_argument("--no-advice", action="store_true",
+                     help="report: leave out the ten best buy/rent/cloud options")
     exp.add_argument("--out", metavar="FILE", help="write here (atomically) instead of stdout")
     exp.add_argument("--force", action="store_true", help="overwrite an existing --out file")
 
@@ -1456,7 +1458,48 @@ def _export_report(args, model, plan, gpu, gpus) -> str:
             raise InputError(f"--chart: cannot read {name}: {exc.strerror or exc}") from None
     html = args.format == "html" or (
         args.format is None and str(args.out or "").lower().endswith((".html", ".htm")))
-    return (html_report if html else markdown_report)(result, charts=charts)
+    probes = _report_probes(gpu) if gpu is not None and not args.no_measured else None
+    suggestions = None if args.no_advice else _report_suggestions(model, plan, gpus,
+                                                                   assumptions)
+    return (html_report if html else markdown_report)(result, charts=charts, probes=probes,
+                                                      suggestions=suggestions)
+
+
+def _report_probes(gpu) -> list[dict] | None:
+    """The newest probe run on ``gpu`` from the history, as report rows (None if none)."""
+    from .probes import history
+
+    try:
+        stored = [r for r in history.runs() if r.catalog_id == gpu.id]
+    except (OSError, ImportError):
+        return None
+    if not stored:
+        return None
+    newest = stored[-1]
+    return [{"probe": probe, "figures": result.get("figures", {}),
+             "units": result.get("units", {})} for probe, result in newest.results.items()]
+
+
+def _report_suggestions(model, plan, gpus, assumptions, limit: int = 10) -> list[dict] | None:
+    """The ten best options of ``suggest`` (no rig: a report travels), or None."""
+    from datetime import UTC, datetime
+
+    from . import catalog
+    from .core.advisor import advise
+    from .settings import load_settings
+
+    try:
+        offers = catalog.load_offers()
+        settings, _problem = load_settings()
+        advice = advise(model, plan, gpus, offers.values(), assumptions=assumptions,
+                        usd_per_kwh=settings.electricity_usd_per_kwh,
+                        today=datetime.now(UTC).date())
+    except (catalog.CatalogError, ValueError) as exc:
+        print(f"gpuadvisor export: report without suggestions: {exc}", file=sys.stderr)
+        return None
+    return [{"option": s.option.label, "fits": s.fits, "gpus": s.n_gpus,
+             "hours": s.hours if s.fits else None, "cost_usd": s.cost_usd if s.fits else None,
+             "why": s.why} for s in advice.suggestions[:limit]]
 
 
 def _export_text(args: argparse.Namespace) -> str:

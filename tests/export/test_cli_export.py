@@ -159,3 +159,22 @@ def test_exporting_a_plan_that_does_not_fit_warns_on_stderr(capsys):
     assert main(["export", "deepspeed", "--model", "llama-3.1-8b", "--task", "lora",
                  "--gpu", "h100-sxm"]) == 0
     assert "warning" not in capsys.readouterr().err
+
+
+def test_the_report_carries_the_ten_best_options_and_the_cards_probe_results(
+        capsys, tmp_path, monkeypatch):
+    from gpuadvisor.probes import history
+    from tests.probes.test_history import make_run
+
+    monkeypatch.setenv(history.DATA_DIR_ENV, str(tmp_path))
+    history.record(make_run(bf16_tflops=61.5), timestamp="2026-12-01T10:00:00Z")
+    plan = ["--model", "llama-3.1-8b", "--task", "qlora", "--gpu", "rtx-4090"]
+    assert main(["export", "report", *plan]) == 0
+    out = capsys.readouterr().out
+    section = out.split("## Suggestions", 1)[1]
+    rows = [line for line in section.splitlines() if line.startswith("| ") and
+            line.split("|")[1].strip().isdigit()]
+    assert [int(r.split("|")[1]) for r in rows] == list(range(1, 11))
+    assert "## Probe results" in out and r"| matmul | bf16\_median\_tflops | 61.5 |" in out
+    assert main(["export", "report", *plan, "--no-advice"]) == 0
+    assert "## Suggestions" not in capsys.readouterr().out
