@@ -612,7 +612,6 @@ def _probe(args: argparse.Namespace) -> int:
     if args.history:
         return _probe_history(args)
     from .probes import runner
-    from .probes.protocol import Progress
 
     if args.list_pythons:
         return _list_pythons(args)
@@ -635,31 +634,10 @@ def _probe(args: argparse.Namespace) -> int:
             raise InputError(f"--data {args.data}: not a folder")
         probes = (*[p for p in probes if p != "dataread"], "dataread")
         options = {"dataread": {"path": str(folder.resolve())}}
-    show_progress = not args.json and sys.stderr.isatty()
-
-    def on_message(message) -> None:
-        if show_progress and isinstance(message, Progress):
-            print(f"\r\x1b[K{message.probe:<10} {message.fraction:4.0%}  {message.message}",
-                  end="", file=sys.stderr, flush=True)
-
-    try:
-        run = runner.run_probes(probes, python=python, device=args.device,
-                                timeout_s=args.timeout or PROBE_TIMEOUT_S[args.suite],
-                                quick=args.suite == "quick", on_message=on_message,
-                                worker=runner.WORKER_SCRIPT, options=options)
-    except KeyboardInterrupt:  # run_probes has stopped the worker on the way out
-        print("\ngpuadvisor probe: cancelled", file=sys.stderr)
-        return 130
-    finally:
-        if show_progress:
-            print("\r\x1b[K", end="", file=sys.stderr, flush=True)
-    bad_device = next((e for e in run.errors if e.kind == "bad-device"), None)
-    if bad_device is not None:
-        raise InputError(bad_device.message)
-    if (args.python is not None and not args.no_remember and run.hello is not None
-            and run.hello.torch is not None):
-        _remember_probe_python(python)
-    saved, save_problems = ([], []) if args.no_save else _record_probe_run(run)
+    outcome = _run_worker(args, probes, python, options)
+    if isinstance(outcome, int):
+        return outcome
+    run, saved, save_problems = outcome
     verdict = _data_verdict(run, args.token_format)
     if args.json:
         data = run.to_json()
@@ -691,6 +669,45 @@ def _probe(args: argparse.Namespace) -> int:
                       f"{error.message}".replace("\n", " "), file=sys.stderr)
         return 1
     return 0
+
+
+def _run_worker(args: argparse.Namespace, probes, python: str, options):
+    """Run ``probes`` in the worker with a progress line on a terminal, then the common
+    aftermath: a bad ``--device`` is bad input, a working ``--python`` is remembered, the
+    results go to the history (unless ``--no-save``).
+
+    Returns:
+        ``(run, saved files, save problems)``, or 130 when interrupted (Ctrl-C).
+    """
+    from .probes import runner
+    from .probes.protocol import Progress
+
+    show_progress = not args.json and sys.stderr.isatty()
+
+    def on_message(message) -> None:
+        if show_progress and isinstance(message, Progress):
+            print(f"\r\x1b[K{message.probe:<10} {message.fraction:4.0%}  {message.message}",
+                  end="", file=sys.stderr, flush=True)
+
+    try:
+        run = runner.run_probes(probes, python=python, device=args.device,
+                                timeout_s=args.timeout or PROBE_TIMEOUT_S[args.suite],
+                                quick=args.suite == "quick", on_message=on_message,
+                                worker=runner.WORKER_SCRIPT, options=options)
+    except KeyboardInterrupt:  # run_probes has stopped the worker on the way out
+        print("\ngpuadvisor probe: cancelled", file=sys.stderr)
+        return 130
+    finally:
+        if show_progress:
+            print("\r\x1b[K", end="", file=sys.stderr, flush=True)
+    bad_device = next((e for e in run.errors if e.kind == "bad-device"), None)
+    if bad_device is not None:
+        raise InputError(bad_device.message)
+    if (args.python is not None and not args.no_remember and run.hello is not None
+            and run.hello.torch is not None):
+        _remember_probe_python(python)
+    saved, save_problems = ([], []) if args.no_save else _record_probe_run(run)
+    return run, saved, save_problems
 
 
 def _data_verdict(run, token_format: str):
@@ -731,36 +748,14 @@ def _plan_check_input(args: argparse.Namespace):
 
 def _probe_plan(args: argparse.Namespace, plan_check, python: str, no_torch_note: str) -> int:
     """Run plancheck (and step at the plan's shape), then show measured vs estimated."""
-    from .probes import plancheck, runner
-    from .probes.protocol import Progress
+    from .probes import plancheck
 
     document, options = plan_check
-    show_progress = not args.json and sys.stderr.isatty()
-
-    def on_message(message) -> None:
-        if show_progress and isinstance(message, Progress):
-            print(f"\r\x1b[K{message.probe:<10} {message.fraction:4.0%}  {message.message}",
-                  end="", file=sys.stderr, flush=True)
-
     probes = [p for p in plancheck.PLAN_PROBES if p in options]
-    try:
-        run = runner.run_probes(probes, python=python, device=args.device,
-                                timeout_s=args.timeout or PROBE_TIMEOUT_S[args.suite],
-                                quick=args.suite == "quick", on_message=on_message,
-                                worker=runner.WORKER_SCRIPT, options=options)
-    except KeyboardInterrupt:
-        print("\ngpuadvisor probe: cancelled", file=sys.stderr)
-        return 130
-    finally:
-        if show_progress:
-            print("\r\x1b[K", end="", file=sys.stderr, flush=True)
-    bad_device = next((e for e in run.errors if e.kind == "bad-device"), None)
-    if bad_device is not None:
-        raise InputError(bad_device.message)
-    if (args.python is not None and not args.no_remember and run.hello is not None
-            and run.hello.torch is not None):
-        _remember_probe_python(python)
-    saved, save_problems = ([], []) if args.no_save else _record_probe_run(run)
+    outcome = _run_worker(args, probes, python, options)
+    if isinstance(outcome, int):
+        return outcome
+    run, saved, save_problems = outcome
     comparison = None
     if run.result("plancheck") is not None:
         try:
