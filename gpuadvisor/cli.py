@@ -1267,7 +1267,7 @@ def _suggest_command(args: argparse.Namespace) -> int:
     from datetime import UTC, datetime
 
     from . import catalog
-    from .core.advisor import advise, break_even
+    from .core.advisor import advise, best_break_even
     from .core.assumptions import DEFAULT_ASSUMPTIONS
     from .report import advice_table
     from .settings import load_settings
@@ -1302,7 +1302,7 @@ def _suggest_command(args: argparse.Namespace) -> int:
                         measurements=measurements, max_cards=args.max_cards)
     except ValueError as exc:
         raise InputError(f"suggest: {exc}") from None
-    even = _best_break_even(advice, break_even) if args.break_even or args.json else None
+    even = best_break_even(advice.suggestions) if args.break_even or args.json else None
     if args.json:
         print(json.dumps(_advice_json(advice, rig_note, price, even), indent=2,
                          default=_json_default))
@@ -1327,19 +1327,6 @@ def _plan_summary(plan) -> str:
 
     return (f"{TASK_LABELS.get(plan.task, plan.task)}, {plan.precision}, micro-batch "
             f"{plan.micro_batch} x {plan.seq_len} tokens")
-
-
-def _best_break_even(advice, break_even):
-    """(owned, rented, BreakEven) for the best card to buy against the cheapest rental that
-    fits, or None when either is missing."""
-    fitting = [s for s in advice.suggestions if s.fits]
-    buys = [s for s in fitting if s.option.kind in ("buy-new", "buy-used")]
-    rents = [s for s in fitting if s.option.kind in ("rent", "cloud")]
-    if not buys or not rents:
-        return None
-    owned = min(buys, key=lambda s: s.cost_usd)
-    rented = min(rents, key=lambda s: s.cost_usd)
-    return owned, rented, break_even(owned, rented)
 
 
 def _advice_json(advice, rig_note: str, price: float, even) -> dict:
@@ -1465,22 +1452,18 @@ def _report_probes(gpu) -> list[dict] | None:
     from .probes import history
 
     try:
-        stored = [r for r in history.runs() if r.catalog_id == gpu.id]
+        return history.latest_results(gpu.id)
     except (OSError, ImportError):
         return None
-    if not stored:
-        return None
-    newest = stored[-1]
-    return [{"probe": probe, "figures": result.get("figures", {}),
-             "units": result.get("units", {})} for probe, result in newest.results.items()]
 
 
-def _report_suggestions(model, plan, gpus, assumptions, limit: int = 10) -> list[dict] | None:
+def _report_suggestions(model, plan, gpus, assumptions, limit: int = 10) -> list | None:
     """The ten best options of ``suggest`` (no rig: a report travels), or None."""
     from datetime import UTC, datetime
 
     from . import catalog
     from .core.advisor import advise
+    from .export.report import advice_rows
     from .settings import load_settings
 
     try:
@@ -1492,9 +1475,7 @@ def _report_suggestions(model, plan, gpus, assumptions, limit: int = 10) -> list
     except (catalog.CatalogError, ValueError) as exc:
         print(f"gpuadvisor export: report without suggestions: {exc}", file=sys.stderr)
         return None
-    return [{"option": s.option.label, "fits": s.fits, "gpus": s.n_gpus,
-             "hours": s.hours if s.fits else None, "cost_usd": s.cost_usd if s.fits else None,
-             "why": s.why} for s in advice.suggestions[:limit]]
+    return advice_rows(advice.suggestions, limit)
 
 
 def _export_text(args: argparse.Namespace) -> str:

@@ -18,6 +18,7 @@ from gpuadvisor.core.advisor import (
     Option,
     Suggestion,
     advise,
+    best_break_even,
     break_even,
     effective_gpu,
     evaluate,
@@ -153,6 +154,30 @@ def test_break_even_after_hardware_over_the_per_job_saving():
     assert own == pytest.approx([700, 761, 1310]) and rent == pytest.approx([0, 233, 2330])
     cheap_rent = fake("rent", 0.5, 0.9)  # renting costs less than the power: never
     assert break_even(owned, cheap_rent).jobs is None
+
+
+def bought(id_, hardware, energy, hours, fits=True) -> Suggestion:
+    s = fake(id_, 0.0, hours, fits)
+    return replace(s, option=replace(s.option, kind="buy-used"), hardware_usd=hardware,
+                   energy_usd=energy)
+
+
+def test_best_break_even_takes_the_cheapest_card_and_rental_unless_one_is_picked():
+    cards = [bought("3090", 700.0, 0.61, 12.0), bought("4090", 1600.0, 0.40, 8.0),
+             bought("5090", 10.0, 0.1, 1.0, fits=False)]
+    rentals = [fake("a100", 2.33, 0.9), fake("h100", 3.10, 0.5), fake("tiny", 0.1, 1, False)]
+    owned, rented, result = best_break_even([*rentals, *cards])
+    # The 5090 and "tiny" do not fit; cheapest fitting: the $700.61 card, the $2.33 rental.
+    assert (owned.option.id, rented.option.id) == ("3090", "a100")
+    assert result.jobs == pytest.approx(700 / (2.33 - 0.61))
+    # The user picked the H100 rental: the card stays the cheapest one.
+    _owned, rented, result = best_break_even([*rentals, *cards], rented=rentals[1])
+    assert rented.option.id == "h100"
+    assert result.jobs == pytest.approx(700 / (3.10 - 0.61))  # 281.1 jobs
+    owned, _rented, result = best_break_even([*rentals, *cards], owned=cards[1])
+    assert result.jobs == pytest.approx(1600 / (2.33 - 0.40))  # 829.0 jobs
+    assert best_break_even(rentals) is None  # nothing to buy
+    assert best_break_even([*rentals, *cards], owned=cards[2]) is None  # picked one won't fit
 
 
 # --------------------------------------------------------------------------- advise

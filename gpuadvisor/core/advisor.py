@@ -439,6 +439,24 @@ def break_even(owned: Suggestion, rented: Suggestion) -> BreakEven:
                      owned.hardware_usd)
 
 
+def best_break_even(suggestions: Iterable[Suggestion], *, owned: Suggestion | None = None,
+                    rented: Suggestion | None = None
+                    ) -> tuple[Suggestion, Suggestion, BreakEven] | None:
+    """``(owned, rented, break-even)`` for the cheapest fitting card to buy against the
+    cheapest fitting rental; either side may be fixed (the one the user picked). ``None``
+    when a side has no fitting option."""
+    fitting = [s for s in suggestions if s.fits]
+    if owned is None:
+        owned = min((s for s in fitting if s.option.kind in ("buy-new", "buy-used")),
+                    key=lambda s: (s.cost_usd, s.option.id), default=None)
+    if rented is None:
+        rented = min((s for s in fitting if s.option.kind in ("rent", "cloud")),
+                     key=lambda s: (s.cost_usd, s.option.id), default=None)
+    if owned is None or rented is None or not owned.fits or not rented.fits:
+        return None
+    return owned, rented, break_even(owned, rented)
+
+
 def estimate_of(model: ModelSpec, suggestion: Suggestion,
                 assumptions: Assumptions = DEFAULT_ASSUMPTIONS) -> Estimate:
     """The full estimate behind a suggestion (for details and exports)."""
@@ -447,5 +465,5 @@ def estimate_of(model: ModelSpec, suggestion: Suggestion,
 
 __all__ = ["DEFAULT_LOAD_FRACTION", "DEFAULT_USD_PER_KWH", "GOALS", "HOST_BOUNCE_FACTOR",
            "OPTION_KINDS", "Advice", "BreakEven", "Option", "Suggestion", "advise",
-           "break_even", "effective_gpu", "estimate_of", "evaluate", "explain", "options_for",
-           "pareto", "rank"]
+           "best_break_even", "break_even", "effective_gpu", "estimate_of", "evaluate",
+           "explain", "options_for", "pareto", "rank"]

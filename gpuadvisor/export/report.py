@@ -87,6 +87,17 @@ def suggestion_row(item: object) -> SuggestionRow:
                          str(item.get("why", "")))
 
 
+def advice_rows(suggestions: Iterable, limit: int = 10) -> list[SuggestionRow]:
+    """The first ``limit`` ranked suggestions (:class:`gpuadvisor.core.advisor.Suggestion`)
+    as report rows; time and cost only for the options that fit."""
+    rows = []
+    for s in list(suggestions)[:limit]:
+        rows.append(SuggestionRow(s.option.label, s.fits, s.n_gpus,
+                                  s.hours if s.fits else None,
+                                  s.cost_usd if s.fits else None, s.why))
+    return rows
+
+
 def _dig(item: Mapping, outer: str, inner: str, default=None):
     value = item.get(outer)
     return value.get(inner, default) if isinstance(value, Mapping) else default
@@ -339,5 +350,5 @@ def html_report(estimate: Estimate, *, rig: Mapping | None = None,
     return "\n".join(out)
 
 
-__all__ = ["PNG_SIGNATURE", "SuggestionRow", "html_report", "markdown_report",
+__all__ = ["PNG_SIGNATURE", "SuggestionRow", "advice_rows", "html_report", "markdown_report",
            "report_sections", "suggestion_row"]

@@ -330,6 +330,17 @@ def latest_for(catalog_id: str, *, probe: str | None = None,
     return matching[-1] if matching else None
 
 
+def latest_results(catalog_id: str, *, warnings: list[str] | None = None
+                   ) -> list[dict[str, Any]] | None:
+    """The newest run on a device matching ``catalog_id`` as report rows (``probe``,
+    ``figures``, ``units``), or ``None`` when nothing was measured on such a card."""
+    newest = latest_for(catalog_id, warnings=warnings)
+    if newest is None:
+        return None
+    return [{"probe": probe, "figures": result.get("figures", {}),
+             "units": result.get("units", {})} for probe, result in newest.results.items()]
+
+
 def measurements_for(catalog_id: str, *, warnings: list[str] | None = None
                      ) -> list[Measurement]:
     """Everything measured on devices matching ``catalog_id``, oldest first (pick with

@@ -120,3 +120,21 @@ def test_suggestion_rows_come_from_flat_dicts_and_to_json_objects():
         suggestion_row({"fits": True})
     with pytest.raises(ValueError):
         suggestion_row(42)
+
+
+def test_advice_rows_give_time_and_cost_only_for_options_that_fit():
+    from types import SimpleNamespace
+
+    from gpuadvisor.export.report import advice_rows
+
+    def suggestion(label, fits, gpus, hours, cost):
+        return SimpleNamespace(option=SimpleNamespace(label=label), fits=fits, n_gpus=gpus,
+                               hours=hours, cost_usd=cost, why=f"{label} because")
+
+    items = [suggestion("rent A100", True, 1, 2.5, 4.0),
+             suggestion("used RTX 3060", False, 1, 9.0, 300.0),
+             suggestion("third", True, 2, 1.0, 9.0)]
+    rows = advice_rows(items, limit=2)
+    assert [(r.option, r.fits, r.gpus, r.hours, r.cost_usd) for r in rows] == [
+        ("rent A100", True, 1, 2.5, 4.0), ("used RTX 3060", False, 1, None, None)]
+    assert rows[1].why == "used RTX 3060 because"

@@ -30,8 +30,6 @@ from typing import Any
 from PySide6.QtCore import (
     QT_TRANSLATE_NOOP,
     QCoreApplication,
-    QObject,
-    QRunnable,
     QSignalBlocker,
     Qt,
     QThreadPool,
@@ -61,6 +59,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpuadvisor.core.units import format_bytes, format_duration
+from gpuadvisor.gui.background import Job, Relay
 from gpuadvisor.gui.probe_jobs import (
     Interpreter,
     ProbeJob,
@@ -184,26 +183,6 @@ def _number(value: float | None, unit: str = "") -> str:
         return ""
     text = f"{value:,.6g}"
     return f"{text} {unit}".strip()
-
-
-# ================================================================== background tasks
-class _Relay(QObject):
-    """Lives on the GUI thread; a signal emitted from a pool thread reaches its slots queued."""
-
-    done = Signal(int, str, object, object)  # generation, kind, result, error
-
-
-class _Task(QRunnable):
-    def __init__(self, relay: _Relay, generation: int, kind: str, fn: Callable[[], object]):
-        super().__init__()
-        self._relay, self._generation, self._kind, self._fn = relay, generation, kind, fn
-
-    def run(self) -> None:
-        try:
-            result, error = self._fn(), None
-        except Exception as exc:  # delivered to the GUI thread and shown there
-            result, error = None, exc
-        self._relay.done.emit(self._generation, self._kind, result, error)
 
 
 class _ProgressRow:
@@ -568,7 +547,7 @@ class ProbePage(QWidget):
 
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(2)
-        self._relay = _Relay(self)
+        self._relay = Relay(self)
         self._relay.done.connect(self._on_task_done)
         self.queue = ProbeQueue(self)
         self.queue.started.connect(self._on_job_started)
@@ -1449,7 +1428,7 @@ class ProbePage(QWidget):
 
     # ================================================================== background plumbing
     def _start_task(self, kind: str, fn: Callable[[], object]) -> None:
-        self._pool.start(_Task(self._relay, self._generation, kind, fn))
+        self._pool.start(Job(self._relay, self._generation, kind, fn))
 
     def _on_task_done(self, generation: int, kind: str, result, error) -> None:
         if kind == "backend":

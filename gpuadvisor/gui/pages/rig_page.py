@@ -15,9 +15,9 @@ after the sample still reading it comes back.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
-from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpuadvisor.core.units import format_bytes
+from gpuadvisor.gui.background import Job, Relay
 from gpuadvisor.hardware import (
     DetectionResult,
     GpuInfo,
@@ -63,26 +64,6 @@ QLabel[role="lostBadge"] { background: #D55E00; color: #FFFFFF; padding: 1px 8px
 QLabel[role="fieldName"] { color: #555555; }
 QFrame#gpuTile { border: 1px solid #B0B0B0; border-radius: 4px; }
 """
-
-
-# ================================================================== background jobs
-class _Relay(QObject):
-    """Lives on the GUI thread; a signal emitted from a worker reaches its slots queued."""
-
-    done = Signal(int, str, object, object)  # generation, kind, result, error
-
-
-class _Job(QRunnable):
-    def __init__(self, relay: _Relay, generation: int, kind: str, fn: Callable[[], object]):
-        super().__init__()
-        self._relay, self._generation, self._kind, self._fn = relay, generation, kind, fn
-
-    def run(self) -> None:
-        try:
-            result, error = self._fn(), None
-        except Exception as exc:  # delivered to the GUI thread, shown there
-            result, error = None, exc
-        self._relay.done.emit(self._generation, self._kind, result, error)
 
 
 def _matched(gpus: list[GpuInfo], catalog: Mapping) -> list[GpuInfo]:
@@ -419,7 +400,7 @@ class RigPage(QWidget):
 
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(2)
-        self._relay = _Relay(self)
+        self._relay = Relay(self)
         self._relay.done.connect(self._on_done)
         # Owned by the page; runs only while the page is shown (see hideEvent/closeEvent).
         self.sample_timer = QTimer(self)
@@ -634,7 +615,7 @@ class RigPage(QWidget):
 
     # ------------------------------------------------------------------ jobs
     def _start(self, generation: int, kind: str, fn) -> None:
-        self._pool.start(_Job(self._relay, generation, kind, fn))
+        self._pool.start(Job(self._relay, generation, kind, fn))
 
     def _on_done(self, generation: int, kind: str, result, error) -> None:
         if kind == "torch":
