@@ -33,7 +33,6 @@ from gpuadvisor.settings import Settings, save_settings
 from gpuadvisor.state import PlanState
 
 from .i18n import LANGUAGES, resolve_language
-from .pages.coming import coming_pages
 from .pages.plan_page import PlanPage
 from .pages.probe_page import ProbePage
 from .pages.rig_page import RigPage
@@ -59,7 +58,7 @@ class MainWindow(QMainWindow):
                  interactive: bool = True, defer_charts: bool = False,
                  simulate: str | None = None, detect: bool = False,
                  rig_options: dict | None = None, probe_options: dict | None = None,
-                 parent: QWidget | None = None) -> None:
+                 compare_options: dict | None = None, parent: QWidget | None = None) -> None:
         """Build the window.
 
         Args:
@@ -74,6 +73,7 @@ class MainWindow(QMainWindow):
                 otherwise detection starts when the Rig page is first shown.
             rig_options: extra arguments of the Rig page (tests: backend options, host).
             probe_options: extra arguments of the Probe page (tests: a fake worker).
+            compare_options: extra arguments of the Compare page (tests: offers, the day).
             parent: Qt parent.
         """
         super().__init__(parent)
@@ -81,6 +81,7 @@ class MainWindow(QMainWindow):
         self._simulate = simulate
         self._rig_options = dict(rig_options or {})
         self._probe_options = dict(probe_options or {})
+        self._compare_options = dict(compare_options or {})
         self.setObjectName("mainWindow")
         self.state = state if state is not None else PlanState()
         self.settings = settings if settings is not None else Settings()
@@ -138,10 +139,13 @@ class MainWindow(QMainWindow):
         self.probe_page.status.connect(self.status_label.setText)
         self.probe_page.run_finished.connect(lambda _run: self.load_measurements())
         self.load_measurements()
-        coming = coming_pages()
+        # The Compare page (and its charts, and pyqtgraph with them) is built when first
+        # shown or asked for: the window paints first.
+        self._compare_page = None
+        self._compare_holder = _Holder(self._build_compare_page)
         self.pages: dict[str, QWidget] = {
             "rig": self.rig_page, "probe": self.probe_page, "plan": self.plan_page,
-            "compare": coming["compare"],
+            "compare": self._compare_holder,
         }
         titles = {"rig": self.tr("Rig"), "probe": self.tr("Probe"), "plan": self.tr("Plan"),
                   "compare": self.tr("Compare")}
@@ -149,20 +153,37 @@ class MainWindow(QMainWindow):
             "rig": self.tr("What is in this machine: GPUs, host, live readings"),
             "probe": self.tr("Measure this machine: throughput, bandwidth, history"),
             "plan": self.tr("Will it fit, how long, what to change"),
-            "compare": self.tr("Your rig, buy, rent or cloud (coming soon)"),
+            "compare": self.tr("Your rig, buy, rent or cloud: time and cost of each"),
         }
         for name in PAGES:
             item = QListWidgetItem(titles[name], self.nav)
             item.setData(Qt.ItemDataRole.UserRole, name)
             item.setToolTip(tips[name])
             self.stack.addWidget(self.pages[name])
-            if name != "plan":
+            if name not in ("plan", "compare"):
                 self.pages[name].go_to_plan.connect(lambda: self.show_page("plan"))
         self.nav.currentRowChanged.connect(self.stack.setCurrentIndex)
         layout.addWidget(self.nav)
         layout.addWidget(self.stack, 1)
         self.setCentralWidget(central)
         self._fit_nav_width()
+
+    @property
+    def compare_page(self):
+        """The Compare page (built on first use)."""
+        return self._build_compare_page()
+
+    def _build_compare_page(self):
+        if self._compare_page is None:
+            from .pages.compare_page import ComparePage
+
+            page = ComparePage(self.state, self.settings, **self._compare_options)
+            page.status.connect(self.status_label.setText)
+            page.go_to_plan.connect(lambda: self.show_page("plan"))
+            page.set_presentation(self._presentation)
+            self._compare_page = page
+            self._compare_holder.hold(page)
+        return self._compare_page
 
     def load_measurements(self) -> None:
         """Give the plan state what the probe history measured on catalog cards, so time
@@ -285,6 +306,8 @@ class MainWindow(QMainWindow):
             self.rig_page.wait()
         if self.current_page() == "probe":
             self.probe_page.flush()
+        if self.current_page() == "compare":
+            self.compare_page.flush()
         self.plan_page.flush()
 
     def _on_rig_first_shown(self) -> None:
@@ -480,6 +503,8 @@ class MainWindow(QMainWindow):
         self.plan_page.set_presentation(enabled)
         self.rig_page.set_presentation(enabled)
         self.probe_page.set_presentation(enabled)
+        if self._compare_page is not None:
+            self._compare_page.set_presentation(enabled)
         # The room goes to the charts: pages stay one shortcut away (Ctrl+1..4).
         self.nav.setVisible(not enabled)
         self._fit_nav_width()
@@ -552,9 +577,31 @@ class MainWindow(QMainWindow):
         self.plan_page.shutdown()
         self.rig_page.shutdown()
         self.probe_page.shutdown()
+        if self._compare_page is not None:
+            self._compare_page.shutdown()
         if self._listening:
             self._listening = False
             self.state.changed.disconnect(self._on_state_changed)
         if self._persist:
             self.save_settings()
         super().closeEvent(event)
+
+
+class _Holder(QWidget):
+    """A page's place in the window until the page is built: builds it when first shown."""
+
+    def __init__(self, build, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._build = build
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+
+    def hold(self, page: QWidget) -> None:
+        """Put the built page in this place."""
+        self.layout().addWidget(page)
+        if self.isVisible():
+            page.show()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._build()

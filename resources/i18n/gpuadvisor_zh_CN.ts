@@ -2,16 +2,682 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
-    <name>ComingPage</name>
+    <name>AdviceModel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/coming.py" line="28"/>
-        <source>Coming soon</source>
-        <translation>即将推出</translation>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="177"/>
+        <source>#</source>
+        <translation>#</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/coming.py" line="40"/>
-        <source>Go to the Plan page</source>
-        <translation>前往规划页</translation>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="177"/>
+        <source>Option</source>
+        <translation>方案</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="177"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="178"/>
+        <source>Fits</source>
+        <translation>放得下</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="178"/>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="178"/>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="179"/>
+        <source>Cost</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="179"/>
+        <source>Price</source>
+        <translation>价格</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="180"/>
+        <source>Seller / cloud</source>
+        <translation>卖家 / 云</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="180"/>
+        <source>Region</source>
+        <translation>地区</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="181"/>
+        <source>Price seen</source>
+        <translation>报价日期</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="239"/>
+        <source>no ({need:.1f} of {have:.0f} GiB)</source>
+        <translation>否（需 {need:.1f} GiB，有 {have:.0f} GiB）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="242"/>
+        <source>with {levers}</source>
+        <translation>需 {levers}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="243"/>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="246"/>
+        <source>{gpus} ({instances} instances)</source>
+        <translation>{gpus}（{instances} 个实例）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="256"/>
+        <source>this machine</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="263"/>
+        <source>{date} (your price)</source>
+        <translation>{date}（你的价格）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="268"/>
+        <source>{mark}{date} · {days} days ago</source>
+        <translation>{mark}{date} · {days} 天前</translation>
+    </message>
+</context>
+<context>
+    <name>CompareCharts</name>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="51"/>
+        <source>your rig</source>
+        <extracomment>Colour, symbol and stacking order per option kind (Okabe–Ito colours). A point within this many pixels of the cursor is the one hovered or clicked.</extracomment>
+        <translation>你的机器</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="52"/>
+        <source>buy new</source>
+        <translation>买新卡</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="53"/>
+        <source>buy used</source>
+        <translation>买二手</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="54"/>
+        <source>rent</source>
+        <translation>租用</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="55"/>
+        <source>cloud</source>
+        <translation>云</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="298"/>
+        <source>best trade-offs (Pareto front)</source>
+        <extracomment>Durations people think in, in hours: 1, 10, 30 min; 1, 3, 10 h; 1, 3 days; 1, 2 weeks; 1, 3 months; 1 year.</extracomment>
+        <translation>最佳权衡（帕累托前沿）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="310"/>
+        <source>Time for the job (log scale)</source>
+        <translation>任务用时（对数刻度）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="311"/>
+        <source>Cost of the job, {currency} (log)</source>
+        <translation>任务费用，{currency}（对数）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="313"/>
+        <source>Cost ({currency})</source>
+        <translation>费用（{currency}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="354"/>
+        <source>{n} GPU(s)</source>
+        <translation>{n} 张 GPU</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="356"/>
+        <source>{time} · {cost}</source>
+        <translation>{time} · {cost}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="359"/>
+        <source>on the Pareto front: nothing is both faster and cheaper</source>
+        <translation>位于帕累托前沿：没有既更快又更便宜的方案</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="362"/>
+        <source>over the budget or past the deadline</source>
+        <translation>超出预算或截止时间</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="461"/>
+        <source>own: {name}</source>
+        <translation>自有：{name}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="463"/>
+        <source>rent: {name}</source>
+        <translation>租用：{name}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="467"/>
+        <source>Jobs like this one</source>
+        <translation>同类任务次数</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="468"/>
+        <source>Total cost ({currency})</source>
+        <translation>总费用（{currency}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="472"/>
+        <source>Renting stays cheaper: it costs less per job than the owned card&apos;s power</source>
+        <translation>租用始终更便宜：每次任务的租金低于自有卡的电费</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="476"/>
+        <source>Owning pays off after {jobs} jobs</source>
+        <translation>{jobs} 次任务后买卡更划算</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="500"/>
+        <source>after {jobs} jobs
+owning: {own}
+renting: {rent}</source>
+        <translation>{jobs} 次任务后
+自有：{own}
+租用：{rent}</translation>
+    </message>
+</context>
+<context>
+    <name>ComparePage</name>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="159"/>
+        <source>{price} per card</source>
+        <extracomment>Milliseconds between the last change and the new advice (typing a budget, a slider). Minimum memory choices of the filter (GB as marketed; 0: any). Export kinds of the buttons, in order.</extracomment>
+        <translation>每张 {price}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="161"/>
+        <source>{price}/GPU-h</source>
+        <translation>{price}/GPU·时</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="401"/>
+        <source>Compare</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="405"/>
+        <source>Change the plan</source>
+        <translation>修改规划</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="441"/>
+        <source>What matters to you</source>
+        <translation>你看重什么</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="445"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="972"/>
+        <source>Cheapest</source>
+        <translation>最便宜</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="445"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="972"/>
+        <source>Fastest</source>
+        <translation>最快</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="453"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="462"/>
+        <source>no limit</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="454"/>
+        <source>Most you want to spend on this job, in your currency (0: no limit)</source>
+        <translation>这次任务最多愿意花多少钱，以你的货币计（0：不限）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="461"/>
+        <source> h</source>
+        <translation> 小时</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="463"/>
+        <source>Wall-clock hours the job may take (0: no limit)</source>
+        <translation>任务最多可用的实际小时数（0：不限）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="469"/>
+        <source>Most cards you would buy (1, 2, 4 or 8 are tried)</source>
+        <translation>最多愿意买几块卡（会尝试 1、2、4、8 块）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="476"/>
+        <source>Your electricity price per kWh, in your currency: it prices running your rig or a bought card</source>
+        <translation>你的电价（每千瓦时，以你的货币计）：用于计算自有机器或买来的卡的电费</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="488"/>
+        <source>Your exchange rate: units of your currency per US dollar (the catalog&apos;s prices are in USD)</source>
+        <translation>你的汇率：每 1 美元折合多少你的货币（目录中的价格以美元计）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="492"/>
+        <source>Goal</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="492"/>
+        <source>Budget</source>
+        <translation>预算</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="493"/>
+        <source>Deadline</source>
+        <translation>截止时间</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="494"/>
+        <source>Cards to buy, at most</source>
+        <translation>最多买几块卡</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="495"/>
+        <source>Electricity per kWh</source>
+        <translation>每千瓦时电价</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="496"/>
+        <source>Currency</source>
+        <translation>货币</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="530"/>
+        <source>SkyPilot task…</source>
+        <translation>SkyPilot 任务…</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="531"/>
+        <source>accelerate config…</source>
+        <translation>accelerate 配置…</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="532"/>
+        <source>DeepSpeed config…</source>
+        <translation>DeepSpeed 配置…</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="533"/>
+        <source>Launch script…</source>
+        <translation>启动脚本…</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="534"/>
+        <source>Report…</source>
+        <translation>报告…</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="535"/>
+        <source>A SkyPilot task YAML that rents this option (rent and cloud options)</source>
+        <translation>租用此方案的 SkyPilot 任务 YAML（租用和云方案）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="537"/>
+        <source>A Hugging Face accelerate config for this plan</source>
+        <translation>此规划的 Hugging Face accelerate 配置</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="538"/>
+        <source>A DeepSpeed ZeRO config for this plan</source>
+        <translation>此规划的 DeepSpeed ZeRO 配置</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="539"/>
+        <source>The torchrun line that starts the training</source>
+        <translation>启动训练的 torchrun 命令行</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="540"/>
+        <source>The plan, the options and these charts as one HTML file (or Markdown: end the name with .md)</source>
+        <translation>把规划、各方案和这些图表存成一个 HTML 文件（或 Markdown：文件名以 .md 结尾）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="566"/>
+        <source>GPU maker</source>
+        <translation>GPU 厂商</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="568"/>
+        <source>Least memory per GPU</source>
+        <translation>每块 GPU 的最少显存</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="570"/>
+        <source>any memory</source>
+        <translation>显存不限</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="571"/>
+        <source>≥ {gb} GB</source>
+        <translation>≥ {gb} GB</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="573"/>
+        <source>Seller, marketplace or cloud</source>
+        <translation>卖家、租赁平台或云</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="575"/>
+        <source>spot and on-demand</source>
+        <translation>竞价和按需</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="576"/>
+        <source>on-demand only</source>
+        <translation>仅按需</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="577"/>
+        <source>spot only</source>
+        <translation>仅竞价</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="579"/>
+        <source>Spot (interruptible) prices are cheaper; the job may be stopped and must resume from checkpoints</source>
+        <translation>竞价（可中断）实例更便宜；任务可能被中止，需要从检查点恢复</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="581"/>
+        <source>fits only</source>
+        <translation>只看放得下的</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="583"/>
+        <source>Search: 4090, RunPod, us-east…</source>
+        <translation>搜索：4090、RunPod、us-east…</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="627"/>
+        <source>any maker</source>
+        <translation>厂商不限</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="629"/>
+        <source>any seller or cloud</source>
+        <translation>卖家或云不限</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="644"/>
+        <source>The offers catalog could not be read, so only your rig is compared: {error}</source>
+        <translation>无法读取报价目录，只对比你的机器：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="749"/>
+        <source>{code} per US dollar</source>
+        <translation>每美元折合 {code}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="764"/>
+        <source>Electricity price {value} is out of range</source>
+        <translation>电价 {value} 超出范围</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="829"/>
+        <source>Working out every option…</source>
+        <translation>正在计算所有方案…</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="838"/>
+        <source>Cannot compare this plan: {error}</source>
+        <translation>无法对比此规划：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="874"/>
+        <source>&lt;b&gt;{model}&lt;/b&gt;, {task}, {precision} · {line}</source>
+        <translation>&lt;b&gt;{model}&lt;/b&gt;，{task}，{precision} · {line}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="902"/>
+        <source>{shown} of {total} options shown, {fitting} of them fit; ★ = best trade-off (Pareto front). Prices in {code} at {rate} per USD.</source>
+        <translation>显示 {total} 个方案中的 {shown} 个，其中 {fitting} 个放得下；★ = 最佳权衡（帕累托前沿）。价格以 {code} 计，每美元 {rate}。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="913"/>
+        <source> with {levers}</source>
+        <translation>，需 {levers}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="917"/>
+        <source>{name} does not fit: {need:.1f} GiB per GPU needed, {have:.0f} GiB available</source>
+        <translation>{name} 放不下：每块 GPU 需要 {need:.1f} GiB，只有 {have:.0f} GiB</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="921"/>
+        <source>{name} finishes in {time}{levers} for {power} of power</source>
+        <translation>{name} 用 {time} 完成{levers}，电费 {power}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="924"/>
+        <source>{name} ({price}) finishes in {time}{levers}, plus {power} of power</source>
+        <translation>{name}（{price}）用 {time} 完成{levers}，另加电费 {power}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="928"/>
+        <source> on {n} instances</source>
+        <translation>，用 {n} 个实例</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="930"/>
+        <source>renting {name} costs {cost} and takes {time}{instances}{levers}</source>
+        <translation>租用 {name} 花费 {cost}，用时 {time}{instances}{levers}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="950"/>
+        <source>None of the options shown fits this plan: widen the filters.</source>
+        <translation>显示的方案都放不下此规划：请放宽筛选条件。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="954"/>
+        <source>the budget of {budget}</source>
+        <translation>{budget} 的预算</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="957"/>
+        <source>the deadline of {time}</source>
+        <translation>{time} 的截止时间</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="961"/>
+        <source>Nothing shown meets {limits}. Closest: {why}.</source>
+        <translation>没有方案满足{limits}。最接近的：{why}。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="962"/>
+        <source> and </source>
+        <translation>和</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="964"/>
+        <source>cheapest</source>
+        <translation>最便宜</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="964"/>
+        <source>fastest</source>
+        <translation>最快</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="965"/>
+        <source>Best ({goal}): {why}.</source>
+        <translation>最佳（{goal}）：{why}。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="973"/>
+        <source>{label}: {why}.</source>
+        <translation>{label}：{why}。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1037"/>
+        <source>Select an option in the chart or the table.</source>
+        <translation>请在图表或表格中选择一个方案。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1052"/>
+        <source>{gpus} GPU(s)</source>
+        <translation>{gpus} 块 GPU</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1053"/>
+        <source>{hours:,.1f} GPU-hours</source>
+        <translation>{hours:,.1f} GPU·时</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1055"/>
+        <source>cards {money}</source>
+        <translation>显卡 {money}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1057"/>
+        <source>power {money}</source>
+        <translation>电费 {money}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1059"/>
+        <source>rent {money}</source>
+        <translation>租金 {money}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1068"/>
+        <source>spot: may be interrupted</source>
+        <translation>竞价：可能被中断</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1071"/>
+        <source>your price, {date}</source>
+        <translation>你的价格，{date}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1073"/>
+        <source>price seen {date}</source>
+        <translation>报价日期 {date}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1075"/>
+        <source>({days} days ago)</source>
+        <translation>（{days} 天前）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1078"/>
+        <source>older than {days} days: check it</source>
+        <translation>已超过 {days} 天：请核实</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1080"/>
+        <source>an estimate</source>
+        <translation>估计值</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1099"/>
+        <source>No card to buy and rental to compare</source>
+        <translation>没有可对比的购卡和租用方案</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1101"/>
+        <source>Break-even needs a card to buy and a rental that both fit the plan among the options shown.</source>
+        <translation>盈亏平衡需要在显示的方案中同时有放得下此规划的购卡方案和租用方案。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1111"/>
+        <source>Renting {rent} costs no more per job than the power for {own}: buying never pays off on price alone.</source>
+        <translation>租用 {rent} 每次任务的花费不高于 {own} 的电费：单看价格，买卡永远不划算。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1115"/>
+        <source>{own} ({price}) beats renting {rent} after {jobs} such jobs ({hours} of training on it).</source>
+        <translation>{own}（{price}）在 {jobs} 次同类任务后比租用 {rent} 更划算（在它上面训练 {hours}）。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1126"/>
+        <source>SkyPilot task (*.yaml)</source>
+        <translation>SkyPilot 任务 (*.yaml)</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1127"/>
+        <source>accelerate config (*.yaml)</source>
+        <translation>accelerate 配置 (*.yaml)</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1128"/>
+        <source>DeepSpeed config (*.json)</source>
+        <translation>DeepSpeed 配置 (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1129"/>
+        <source>Shell script (*.sh)</source>
+        <translation>Shell 脚本 (*.sh)</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1130"/>
+        <source>HTML report (*.html);;Markdown report (*.md)</source>
+        <translation>HTML 报告 (*.html);;Markdown 报告 (*.md)</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1131"/>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1145"/>
+        <source>{name} does not fit this plan: pick an option that fits</source>
+        <translation>{name} 放不下此规划：请选一个放得下的方案</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1182"/>
+        <source>Time against cost of every option</source>
+        <translation>各方案的用时与费用</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1183"/>
+        <source>Owning against renting</source>
+        <translation>买卡与租用对比</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1194"/>
+        <source>Select an option first.</source>
+        <translation>请先选择一个方案。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1208"/>
+        <source>Cannot export {kind}: {error}</source>
+        <translation>无法导出 {kind}：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1212"/>
+        <source>Cannot write {path}: {error}</source>
+        <translation>无法写入 {path}：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1217"/>
+        <source>Wrote {path}</source>
+        <translation>已写入 {path}</translation>
     </message>
 </context>
 <context>
@@ -164,17 +830,17 @@
 <context>
     <name>GpuTile</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="325"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="306"/>
         <source>integrated</source>
         <translation>集成显卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="326"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="307"/>
         <source>GPU {index}: {name}</source>
         <translation>GPU {index}：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="328"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="309"/>
         <source>LOST</source>
         <translation>已掉卡</translation>
     </message>
@@ -236,78 +902,78 @@
 <context>
     <name>HistoryPanel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="247"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="226"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="254"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="233"/>
         <source>Device:</source>
         <translation>设备：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="260"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="239"/>
         <source>Figure:</source>
         <translation>指标：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="266"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="245"/>
         <source>Select two runs to compare them.</source>
         <translation>选中两次运行即可对比。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="277"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="256"/>
         <source>No runs recorded for this device yet. Press Quick: each run&apos;s results are kept here, per device, to compare over time.</source>
         <translation>此设备还没有记录。点击“快速”：每次运行的结果都按设备保存在这里，便于随时间对比。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="296"/>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="421"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="275"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="400"/>
         <source>Figure</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="296"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="275"/>
         <source>Older run</source>
         <translation>较早的运行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="296"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="275"/>
         <source>Newer run</source>
         <translation>较新的运行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="296"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="275"/>
         <source>Change</source>
         <translation>变化</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="339"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="318"/>
         <source>The probe history could not be read: {error}</source>
         <translation>无法读取实测历史：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="353"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="332"/>
         <source>No runs recorded yet</source>
         <translation>尚无记录</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="420"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="399"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="420"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="399"/>
         <source>Probes</source>
         <translation>测试项</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="422"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="401"/>
         <source>PyTorch</source>
         <translation>PyTorch</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="446"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="425"/>
         <source>{older} → {newer}</source>
         <translation>{older} → {newer}</translation>
     </message>
@@ -735,142 +1401,142 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="146"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="150"/>
         <source>Rig</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="146"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="150"/>
         <source>Probe</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="146"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="150"/>
         <source>Plan</source>
         <translation>规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="147"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="151"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="149"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="153"/>
         <source>What is in this machine: GPUs, host, live readings</source>
         <translation>本机有什么：GPU、主机、实时读数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="150"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="154"/>
         <source>Measure this machine: throughput, bandwidth, history</source>
         <translation>实测本机：吞吐量、带宽、历史</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="151"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="155"/>
         <source>Will it fit, how long, what to change</source>
         <translation>放不放得下、要多久、该改什么</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="152"/>
-        <source>Your rig, buy, rent or cloud (coming soon)</source>
-        <translation>本机、购买、租用还是上云（即将推出）</translation>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="156"/>
+        <source>Your rig, buy, rent or cloud: time and cost of each</source>
+        <translation>你的机器、买卡、租用或云：各自的用时与费用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="192"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="213"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="193"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="214"/>
         <source>&amp;Open plan…</source>
         <translation>打开方案(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="195"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="216"/>
         <source>&amp;Save plan…</source>
         <translation>保存方案(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="197"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="218"/>
         <source>Save plan &amp;as…</source>
         <translation>方案另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="200"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="221"/>
         <source>Recent plans</source>
         <translation>最近的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="204"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="225"/>
         <source>&amp;Export page as PNG…</source>
         <translation>将页面导出为 PNG(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="206"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="227"/>
         <source>&amp;Copy summary as Markdown</source>
         <translation>复制 Markdown 摘要(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="211"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="232"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="217"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="238"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="219"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="240"/>
         <source>&amp;Presentation mode</source>
         <translation>演示模式(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="222"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="243"/>
         <source>Full screen, large fonts, thick chart lines, high contrast: for projectors</source>
         <translation>全屏、大字体、粗图线、高对比度：适合投影</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="224"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="245"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="228"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="249"/>
         <source>GiB (binary, 1024³ bytes)</source>
         <translation>GiB（二进制，1024³ 字节）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="229"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="250"/>
         <source>GB (decimal, 1000³ bytes)</source>
         <translation>GB（十进制，1000³ 字节）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="235"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="256"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="240"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="261"/>
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="256"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="277"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="257"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="278"/>
         <source>&amp;About gpuadvisor</source>
         <translation>关于 gpuadvisor(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="318"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="341"/>
         <source>Settings were reset</source>
         <translation>设置已重置</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="326"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="349"/>
         <source>gpuadvisor {version}
 
 Can my GPU train this model, how long will it take, and what should I change? Estimates of memory per GPU and training time, with every assumption shown.
@@ -883,117 +1549,117 @@ Python {python} · Qt {qt} · PySide6 {pyside}</source>
 Python {python} · Qt {qt} · PySide6 {pyside}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="331"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="354"/>
         <source>About gpuadvisor</source>
         <translation>关于 gpuadvisor</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="337"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="360"/>
         <source>Open plan</source>
         <translation>打开方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="338"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="361"/>
         <source>gpuadvisor plans (*{suffix});;All files (*)</source>
         <translation>gpuadvisor 方案 (*{suffix});;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="346"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="369"/>
         <source>Save plan</source>
         <translation>保存方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="347"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="370"/>
         <source>gpuadvisor plans (*{suffix})</source>
         <translation>gpuadvisor 方案 (*{suffix})</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="353"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="376"/>
         <source>Export page as PNG</source>
         <translation>将页面导出为 PNG</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="355"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="378"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="375"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="398"/>
         <source>Cannot open plan</source>
         <translation>无法打开方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="382"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="405"/>
         <source>Opened {path}</source>
         <translation>已打开 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="404"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="427"/>
         <source>Cannot save plan</source>
         <translation>无法保存方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="411"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="434"/>
         <source>Saved {path}</source>
         <translation>已保存 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="421"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="444"/>
         <source>No recent plans</source>
         <translation>没有最近的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="425"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="448"/>
         <source>Clear list</source>
         <translation>清空列表</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="440"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="463"/>
         <source>Untitled plan</source>
         <translation>未命名方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="453"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="476"/>
         <source>Cannot export</source>
         <translation>无法导出</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="454"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="477"/>
         <source>Could not write {path}</source>
         <translation>无法写入 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="456"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="479"/>
         <source>Wrote {path}</source>
         <translation>已写入 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="463"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="486"/>
         <source>Summary copied to the clipboard as Markdown</source>
         <translation>已将 Markdown 摘要复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="516"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="541"/>
         <source>the system language</source>
         <translation>系统语言</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="519"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="544"/>
         <source>Language: {language}</source>
         <translation>语言：{language}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="521"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="546"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="522"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="547"/>
         <source>gpuadvisor will use {language} after a restart.</source>
         <translation>界面语言（{language}）将在重启 gpuadvisor 后生效。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="547"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="572"/>
         <source>Could not save settings: {error}</source>
         <translation>无法保存设置：{error}</translation>
     </message>
@@ -1509,525 +2175,525 @@ Python {python} · Qt {qt} · PySide6 {pyside}</translation>
 <context>
     <name>ProbePage</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="94"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="93"/>
         <source>Matmul throughput</source>
         <extracomment>Live readings per second while a probe runs. Burn-in minutes (lowest, highest, default) and the temperature limit in °C; the limit&apos;s default follows the card&apos;s slowdown threshold once a card is read (:func:`gpuadvisor.probes.telemetry.default_temp_limit_c`). The figure the history shows first: the first of these the device has.</extracomment>
         <translation>矩阵乘吞吐量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="95"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="94"/>
         <source>Memory bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="96"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="95"/>
         <source>Host ↔ device copies</source>
         <translation>主机 ↔ 设备拷贝</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="97"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="96"/>
         <source>Training step</source>
         <translation>训练步</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="98"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="97"/>
         <source>Data reading</source>
         <translation>数据读取</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="99"/>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="688"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="98"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="667"/>
         <source>Plan check</source>
         <translation>方案核验</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="100"/>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="664"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="99"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="643"/>
         <source>Burn-in</source>
         <translation>烤机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="103"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="102"/>
         <source>Compute: measured vs catalog peak (TFLOPS)</source>
         <translation>算力：实测与目录峰值对比（TFLOPS）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="104"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="103"/>
         <source>Bandwidth: measured vs catalog (GB/s)</source>
         <translation>带宽：实测与目录值对比（GB/s）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="119"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="118"/>
         <source>run</source>
         <translation>整次运行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="619"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="598"/>
         <source>Probe</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="623"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="602"/>
         <source>Python:</source>
         <translation>Python：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="627"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="606"/>
         <source>The Python environment the probes run in: one with PyTorch, such as your training environment</source>
         <translation>运行实测的 Python 环境：需装有 PyTorch，例如你的训练环境</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="633"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="612"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="634"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="613"/>
         <source>Choose a python executable with PyTorch</source>
         <translation>选择一个装有 PyTorch 的 python 可执行文件</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="636"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="615"/>
         <source>Rescan</source>
         <translation>重新扫描</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="637"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="616"/>
         <source>Look for Python environments again</source>
         <translation>重新查找 Python 环境</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="640"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="619"/>
         <source>Device:</source>
         <translation>设备：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="655"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="634"/>
         <source>Quick</source>
         <translation>快速</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="657"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="636"/>
         <source>{probes}, at small sizes</source>
         <translation>{probes}，小规模</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="658"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="637"/>
         <source>Full</source>
         <translation>完整</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="659"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="638"/>
         <source>{probes}, at larger sizes: minutes</source>
         <translation>{probes}，较大规模：需几分钟</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="666"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="645"/>
         <source>Sustained load with every result checked: do clocks and throughput hold up as the GPU heats up, and are its results right?</source>
         <translation>持续满载并逐一校验结果：GPU 升温后频率和吞吐量能否保持，计算结果是否正确？</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="673"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="652"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="674"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="653"/>
         <source>How long the burn-in keeps the device busy</source>
         <translation>烤机让设备满载多长时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="682"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="661"/>
         <source>The burn-in is asked to stop when the GPU reaches this temperature</source>
         <translation>GPU 达到此温度时请求烤机停止</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="685"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="664"/>
         <source>stop at</source>
         <translation>停止温度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="690"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="669"/>
         <source>Build the Plan page&apos;s model at depths 1 and 2, train a few steps at the plan&apos;s batch and sequence length, and compare memory and time with the estimate</source>
         <translation>按规划页的模型构建 1 层和 2 层版本，以方案的批大小和序列长度训练几步，并将显存和时间与估算对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="693"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="672"/>
         <source>Dataset disk…</source>
         <translation>数据集磁盘…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="695"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="674"/>
         <source>Pick your dataset folder: how fast it reads, and whether that keeps up with the tokens per second the plan trains at</source>
         <translation>选择数据集文件夹：测量其读取速度，以及是否跟得上规划训练时每秒处理的 token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="699"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="678"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="700"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="679"/>
         <source>End the burn-in early and keep what it measured</source>
         <translation>提前结束烤机并保留已测得的结果</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="701"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="680"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="702"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="681"/>
         <source>Stop the probe now; nothing is saved</source>
         <translation>立即停止实测；不保存任何结果</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="716"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="695"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="719"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="698"/>
         <source>Quick runs the standard probes at small sizes ({probes}); Full runs them at larger sizes. Each figure is set against the catalog&apos;s value for the card and kept in the history below.</source>
         <translation>“快速”以小规模运行标准测试项（{probes}）；“完整”以较大规模运行。每项指标都与该卡的目录值对比，并保存在下方的历史中。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="749"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="728"/>
         <source>Live readings</source>
         <translation>实时读数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="756"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="735"/>
         <source>Readings appear while a probe runs.</source>
         <translation>实测运行时显示读数。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="797"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="776"/>
         <source>Looking for Python environments with PyTorch…</source>
         <translation>正在查找装有 PyTorch 的 Python 环境…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="817"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="796"/>
         <source>Choose a Python interpreter</source>
         <translation>选择 Python 解释器</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="825"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="804"/>
         <source>Checking {python}…</source>
         <translation>正在检查 {python}…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="846"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="825"/>
         <source>does not work: {error}</source>
         <translation>无法使用：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="848"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="827"/>
         <source>no PyTorch</source>
         <translation>未安装 PyTorch</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="850"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="829"/>
         <source>PyTorch {version}, {accelerators}</source>
         <translation>PyTorch {version}，{accelerators}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="853"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="832"/>
         <source>PyTorch {version}, CPU only</source>
         <translation>PyTorch {version}，仅 CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="865"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="844"/>
         <source>No Python environment found</source>
         <translation>未找到 Python 环境</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="907"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="886"/>
         <source>No device to measure with this Python.</source>
         <translation>此 Python 没有可实测的设备。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="909"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="888"/>
         <source>Measures {device} on this machine, with PyTorch {torch}.</source>
         <translation>用 PyTorch {torch} 实测本机的 {device}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="913"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="892"/>
         <source>No GPU is visible to PyTorch here, so the CPU is measured.</source>
         <translation>PyTorch 在这里看不到 GPU，因此实测的是 CPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="917"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="896"/>
         <source>The Rig page shows the demo rig “{spec}”; probes always measure this machine&apos;s real devices.</source>
         <translation>本机页显示的是演示配置“{spec}”；实测始终测量本机的真实设备。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="932"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="911"/>
         <source>{python} has no PyTorch. Pick another Python above, or install PyTorch there: {python} -m pip install torch</source>
         <translation>{python} 没有安装 PyTorch。请在上方选择其他 Python，或在该环境中安装 PyTorch：{python} -m pip install torch</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="941"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="920"/>
         <source>No Python environment with PyTorch was found, so nothing can be measured yet. Install PyTorch in an environment (python -m pip install torch, or use your training environment), then choose its python with Browse… or press Rescan. gpuadvisor itself never loads PyTorch: the probes run in that environment.</source>
         <translation>未找到装有 PyTorch 的 Python 环境，因此暂时无法实测。请在某个环境中安装 PyTorch（python -m pip install torch，或使用你的训练环境），然后用“浏览…”选择其中的 python，或点击“重新扫描”。gpuadvisor 本身从不加载 PyTorch：实测在那个环境中运行。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="992"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="971"/>
         <source>This plan cannot be checked here: {error}</source>
         <translation>此方案无法在这里核验：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1003"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="982"/>
         <source>Choose your dataset folder</source>
         <translation>选择数据集文件夹</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1013"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="992"/>
         <source>Not a folder: {path}</source>
         <translation>不是文件夹：{path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1031"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1010"/>
         <source>The dataset disk reads {rate} MB/s; the plan needs {need} MB/s ({tokens} tokens/s as 2-byte token ids): the GPU will wait on the disk. Pre-tokenize, cache the data in RAM, or use a faster disk.</source>
         <translation>数据集磁盘读取速度为 {rate} MB/s；规划需要 {need} MB/s（{tokens} token/秒，按每个 token ID 2 字节计）：GPU 将等待磁盘。请预先分词、把数据缓存在内存中，或换用更快的磁盘。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1036"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1015"/>
         <source>The dataset disk reads {rate} MB/s; the plan needs {need} MB/s ({tokens} tokens/s as 2-byte token ids): not a bottleneck ({headroom:.0f}x headroom).</source>
         <translation>数据集磁盘读取速度为 {rate} MB/s；规划需要 {need} MB/s（{tokens} token/秒，按每个 token ID 2 字节计）：不是瓶颈（余量 {headroom:.0f} 倍）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1042"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1021"/>
         <source>The read was probably served from RAM (page cache): the disk itself may be slower.</source>
         <translation>这次读取可能来自内存（页面缓存）：磁盘本身可能更慢。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1051"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1030"/>
         <source>stopped early by you</source>
         <translation>由你提前停止</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1052"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1031"/>
         <source>Stopping: the probe ends its current step and reports what it measured…</source>
         <translation>正在停止：实测结束当前步骤并报告已测得的结果…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1099"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1078"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1104"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1083"/>
         <source>quick probes</source>
         <translation>快速实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1104"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1083"/>
         <source>full probes</source>
         <translation>完整实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1105"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1084"/>
         <source>burn-in</source>
         <translation>烤机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1105"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1084"/>
         <source>plan check</source>
         <translation>方案核验</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1109"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1088"/>
         <source>Running {kind} on {device}…</source>
         <translation>正在 {device} 上运行{kind}…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1128"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1107"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1133"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1112"/>
         <source>{kind}: {message}</source>
         <translation>{kind}：{message}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1142"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1121"/>
         <source>Cancelled after {seconds:.1f} s; nothing was saved.</source>
         <translation>运行 {seconds:.1f} 秒后已取消；未保存任何结果。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1145"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1124"/>
         <source>Finished in {seconds:.1f} s.</source>
         <translation>用时 {seconds:.1f} 秒完成。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1147"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1126"/>
         <source>Ended early: {reason}.</source>
         <translation>提前结束：{reason}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1150"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1129"/>
         <source>Finished with problems after {seconds:.1f} s (see below).</source>
         <translation>运行 {seconds:.1f} 秒后结束，但有问题（见下方）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1155"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1134"/>
         <source>{probe}: {kind} — {message}</source>
         <translation>{probe}：{kind} — {message}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1161"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1140"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1162"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1141"/>
         <source>no result</source>
         <translation>无结果</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1177"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1156"/>
         <source>The results are shown but could not be saved to the probe history: {error}</source>
         <translation>结果已显示，但无法保存到实测历史：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1215"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1194"/>
         <source>Measured on {device} ({name}) with PyTorch {torch}</source>
         <translation>在 {device}（{name}）上用 PyTorch {torch} 实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1218"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1197"/>
         <source>catalog: {gpu}</source>
         <translation>目录：{gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1219"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1198"/>
         <source>no catalog peaks for this device</source>
         <translation>目录中没有此设备的峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1221"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1200"/>
         <source>saved to the history</source>
         <translation>已保存到历史</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1259"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1238"/>
         <source>Burn-in: {verdict}. Throughput {first} → {last} TFLOPS from the first window to the last ({slowdown:+.1f}%); ended by {why}.</source>
         <translation>烤机：{verdict}。吞吐量从第一个时间窗到最后一个为 {first} → {last} TFLOPS（{slowdown:+.1f}%）；结束原因：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1271"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1250"/>
         <source>Plan check: measured vs estimated</source>
         <translation>方案核验：实测与估算对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1278"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1257"/>
         <source>Could not compare with the estimate: {error}</source>
         <translation>无法与估算对比：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1282"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1261"/>
         <source>{model} — {plan}; estimate for {gpu}</source>
         <translation>{model} — {plan}；估算针对 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1286"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1265"/>
         <source>Figure</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1286"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1265"/>
         <source>Measured</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1287"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1266"/>
         <source>Estimated</source>
         <translation>估算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1287"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1266"/>
         <source>Difference</source>
         <translation>差异</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1395"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1374"/>
         <source>The CPU is being measured: there are no GPU readings to show.</source>
         <translation>正在实测 CPU：没有 GPU 读数可显示。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1397"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1376"/>
         <source>No live readings: the GPU being measured was not found among {n} GPU(s) the driver reports.</source>
         <translation>没有实时读数：在驱动报告的 {n} 块 GPU 中找不到正在实测的那块。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1405"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1384"/>
         <source>GPU {index}: {name}</source>
         <translation>GPU {index}：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1409"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1388"/>
         <source>Temperature, SM clock, power and utilization, each as a % of its limit; hover for the readings.</source>
         <translation>温度、SM 频率、功耗和利用率，各自以占上限的百分比显示；悬停可查看读数。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1420"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1399"/>
         <source>{gpu} reached {temp:.0f} °C (limit {limit} °C)</source>
         <translation>{gpu} 达到 {temp:.0f} °C（上限 {limit} °C）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1423"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1402"/>
         <source>Temperature limit reached: {reason}; the burn-in was asked to stop…</source>
         <translation>达到温度上限：{reason}；已请求烤机停止…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1435"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1414"/>
         <source>up to {temp:.0f} °C</source>
         <translation>最高 {temp:.0f} °C</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1437"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1416"/>
         <source>SM clock {low}–{high} MHz</source>
         <translation>SM 频率 {low}–{high} MHz</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1440"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1419"/>
         <source>up to {watts:.0f} W</source>
         <translation>最高 {watts:.0f} W</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1442"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1421"/>
         <source>clocks held down: {reasons}</source>
         <translation>频率受限：{reasons}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1447"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1426"/>
         <source>Live readings during the run ({n}): {readings}.</source>
         <translation>运行期间的实时读数（{n} 次）：{readings}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1462"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1441"/>
         <source>Live reading failed: {error}</source>
         <translation>实时读数失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1474"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1453"/>
         <source>Looking for Python environments failed: {error}</source>
         <translation>查找 Python 环境失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1500"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1479"/>
         <source>No live readings: {error}</source>
         <translation>没有实时读数：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1506"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1485"/>
         <source>no GPU sensors were found</source>
         <translation>未找到 GPU 传感器</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1507"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1486"/>
         <source>No live readings on this machine: {hint}</source>
         <translation>本机没有实时读数：{hint}</translation>
     </message>
@@ -2035,233 +2701,233 @@ Python {python} · Qt {qt} · PySide6 {pyside}</translation>
 <context>
     <name>RigFields</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="129"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="110"/>
         <source>n/a</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below. Catalog rigs offered in the demo picker besides the named scenarios. Warning codes shown as errors (red); the rest are warnings (amber).</extracomment>
         <translation>不适用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="135"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="116"/>
         <source>on</source>
         <translation>开</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="135"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="116"/>
         <source>off</source>
         <translation>关</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="150"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="131"/>
         <source>{total} total · {free} free · {used} used</source>
         <translation>总计 {total} · 可用 {free} · 已用 {used}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="154"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="135"/>
         <source>(unified: shared with the CPU)</source>
         <translation>（统一内存：与 CPU 共享）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="157"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="138"/>
         <source>{n} SMs</source>
         <translation>{n} 个 SM</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="159"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="140"/>
         <source>{n} GPU cores</source>
         <translation>{n} 个 GPU 核心</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="160"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="141"/>
         <source>gen {gen} / {gen_max} · {width} / {width_max}</source>
         <translation>第 {gen} / {gen_max} 代 · {width} / {width_max}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="163"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="144"/>
         <source>{n} links active</source>
         <translation>{n} 条链路活动</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="165"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="146"/>
         <source>{draw} of {limit} limit (default {default})</source>
         <translation>{draw}，上限 {limit}（默认 {default}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="168"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="149"/>
         <source>{now} (slowdown at {limit})</source>
         <translation>{now}（{limit} 时降频）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="170"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="151"/>
         <source>{sm} of {sm_max} · {mem} of {mem_max}</source>
         <translation>{sm} / 最高 {sm_max} · {mem} / 最高 {mem_max}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="173"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="154"/>
         <source>GPU {gpu} · memory {mem}</source>
         <translation>GPU {gpu} · 显存 {mem}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="175"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="156"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="177"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="158"/>
         <source>{mode} · {errors} uncorrected errors</source>
         <translation>{mode} · {errors} 个不可纠正错误</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="180"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="161"/>
         <source>{name} (pid {pid}, {used})</source>
         <translation>{name}（pid {pid}，{used}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="184"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="165"/>
         <source>VRAM</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="185"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="166"/>
         <source>Driver / CUDA</source>
         <translation>驱动 / CUDA</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="187"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="168"/>
         <source>Compute capability</source>
         <translation>计算能力</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="188"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="169"/>
         <source>PCIe now / max</source>
         <translation>PCIe 当前 / 最高</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="189"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="170"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="190"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="171"/>
         <source>Power</source>
         <translation>功耗</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="191"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="172"/>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="192"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="173"/>
         <source>SM / memory clock</source>
         <translation>SM / 显存频率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="193"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="174"/>
         <source>Utilization</source>
         <translation>利用率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="194"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="175"/>
         <source>Throttle reasons</source>
         <translation>降频原因</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="195"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="176"/>
         <source>ECC</source>
         <translation>ECC</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="196"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="177"/>
         <source>MIG</source>
         <translation>MIG</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="197"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="178"/>
         <source>Processes</source>
         <translation>进程</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="206"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="187"/>
         <source>Unmatched — memory from the driver; no catalog peaks</source>
         <translation>未匹配 — 显存取自驱动；无目录峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="211"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="192"/>
         <source>Catalog: {name} ({id}) · peak bf16 {bf16} / fp16 {fp16} / fp8 {fp8} TFLOPS · {bw} GB/s</source>
         <translation>目录：{name}（{id}）· 峰值 bf16 {bf16} / fp16 {fp16} / fp8 {fp8} TFLOPS · {bw} GB/s</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="223"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="204"/>
         <source>GPU usable</source>
         <translation>GPU 可用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="224"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="205"/>
         <source>MPS usable</source>
         <translation>MPS 可用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="225"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="206"/>
         <source>CPU only</source>
         <translation>仅 CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="228"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="209"/>
         <source>not usable: {error}</source>
         <translation>不可用：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="229"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="210"/>
         <source>not installed</source>
         <translation>未安装</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="231"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="212"/>
         <source>not checked: {error}</source>
         <translation>未检查：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="233"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="214"/>
         <source>checking…</source>
         <translation>检查中…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="234"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="215"/>
         <source>{model} ({cores} cores, {threads} threads)</source>
         <translation>{model}（{cores} 核，{threads} 线程）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="237"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="218"/>
         <source>{total} total, {available} available</source>
         <translation>总计 {total}，可用 {available}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="239"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="220"/>
         <source>{free} on {path}</source>
         <translation>{path} 上可用 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="242"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="223"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="243"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="224"/>
         <source>RAM</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="244"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="225"/>
         <source>Disk free</source>
         <translation>磁盘可用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="245"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="226"/>
         <source>OS / Python</source>
         <translation>系统 / Python</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="246"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="227"/>
         <source>PyTorch</source>
         <translation>PyTorch</translation>
     </message>
@@ -2269,114 +2935,114 @@ Python {python} · Qt {qt} · PySide6 {pyside}</translation>
 <context>
     <name>RigPage</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="436"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="417"/>
         <source>Rig</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="440"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="421"/>
         <source>Demo rig:</source>
         <translation>演示配置：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="443"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="424"/>
         <source>Show a simulated rig instead of this machine (for demos on a laptop without a GPU)</source>
         <translation>显示模拟配置而非本机（用于在没有 GPU 的笔记本上演示）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="452"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="433"/>
         <source>or type a rig, e.g. 2x rtx-3090</source>
         <translation>或输入配置，如 2x rtx-3090</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="453"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="434"/>
         <source>Catalog ids joined by +, each with an optional count: rtx-3090+rtx-3060-12gb, 4x a100-sxm-80gb</source>
         <translation>用 + 连接的目录 ID，每个可带数量：rtx-3090+rtx-3060-12gb、4x a100-sxm-80gb</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="457"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="438"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="458"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="439"/>
         <source>Detect again</source>
         <translation>重新检测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="487"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="468"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="515"/>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="725"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="496"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="706"/>
         <source>This machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="517"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="498"/>
         <source>Demo: {name} — {description}</source>
         <translation>演示：{name} — {description}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="520"/>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="528"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="501"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="509"/>
         <source>Demo: {spec}</source>
         <translation>演示：{spec}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="553"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="534"/>
         <source>Detecting…</source>
         <translation>正在检测…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="681"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="662"/>
         <source>Cannot show that rig: {error}</source>
         <translation>无法显示该配置：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="683"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="664"/>
         <source>Detection failed</source>
         <translation>检测失败</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="704"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="685"/>
         <source>Live reading failed: {error}</source>
         <translation>实时读数失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="721"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="702"/>
         <source>Linux sysfs (AMD/Intel)</source>
         <translation>Linux sysfs（AMD/Intel）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="722"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="703"/>
         <source>simulated</source>
         <translation>模拟</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="723"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="704"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="724"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="705"/>
         <source>Demo rig “{spec}”</source>
         <translation>演示配置“{spec}”</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="726"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="707"/>
         <source>{where} · backend: {backend} · {n} GPU(s)</source>
         <translation>{where} · 后端：{backend} · {n} 个 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="730"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="711"/>
         <source>Hint: {hint}</source>
         <translation>提示：{hint}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="734"/>
+        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="715"/>
         <source>No GPU found. Plans use a catalog GPU; pick a Demo rig above to see what this page shows for one.</source>
         <translation>未找到 GPU。规划将使用目录中的 GPU；在上方选择一个演示配置，看看本页会显示什么。</translation>
     </message>
@@ -2745,69 +3411,6 @@ Python {python} · Qt {qt} · PySide6 {pyside}</translation>
         <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="356"/>
         <source>{gpu}: {size}</source>
         <translation>{gpu}：{size}</translation>
-    </message>
-</context>
-<context>
-    <name>_Texts</name>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/coming.py" line="63"/>
-        <source>Rig</source>
-        <translation>本机</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/coming.py" line="64"/>
-        <source>What is in this machine, and what it can do on paper.</source>
-        <translation>本机有哪些硬件，纸面上能做什么。</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/coming.py" line="66"/>
-        <source>The GPUs detected (or a simulated demo rig): VRAM total and free, driver and CUDA versions, compute capability.</source>
-        <translation>检测到的 GPU（或模拟的演示机器）：显存总量与可用量、驱动和 CUDA 版本、计算能力。</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/coming.py" line="68"/>
-        <source>PCIe generation and width now vs the maximum, NVLink, power limit, temperature, clocks and throttle reasons.</source>
-        <translation>PCIe 代数与通道宽度（当前与最大值对比）、NVLink、功耗上限、温度、频率及降频原因。</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/coming.py" line="70"/>
-        <source>The matching catalog entry and its theoretical peaks; one click makes a detected GPU the Plan page&apos;s target.</source>
-        <translation>目录中匹配的条目及其理论峰值；一键把检测到的 GPU 设为规划页的目标 GPU。</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/coming.py" line="73"/>
-        <source>Meanwhile, pick your GPU from the catalog on the Plan page.</source>
-        <translation>在此之前，请在规划页从目录中选择你的 GPU。</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/coming.py" line="78"/>
-        <source>Compare</source>
-        <translation>对比</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/coming.py" line="79"/>
-        <source>Every way to run the plan: your rig, buying a GPU, renting, or the cloud.</source>
-        <translation>运行方案的各种方式：本机、购买 GPU、租用或上云。</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/coming.py" line="82"/>
-        <source>Time vs cost for every option (hover for details, click to select), with the best ones highlighted.</source>
-        <translation>各选项的时间与成本对比（悬停查看详情，点击选中），并突出显示最优选项。</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/coming.py" line="84"/>
-        <source>A table ranked by your goal: cheapest, fastest, or within a budget or deadline; buy-vs-rent break-even.</source>
-        <translation>按你的目标排序的表格：最便宜、最快，或在预算/期限之内；以及买与租的盈亏平衡点。</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/coming.py" line="86"/>
-        <source>Exports: SkyPilot task YAML, accelerate/DeepSpeed config, and a report.</source>
-        <translation>导出：SkyPilot 任务 YAML、accelerate/DeepSpeed 配置，以及报告。</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/coming.py" line="89"/>
-        <source>Meanwhile, try other GPUs and GPU counts on the Plan page.</source>
-        <translation>在此之前，可在规划页尝试其他 GPU 和 GPU 数量。</translation>
     </message>
 </context>
 </TS>

@@ -141,7 +141,7 @@ def _texts(window) -> dict[str, str]:
         "chart": page.chart_titles["vramChart"].text(),
         "time": page.time_panel.title(),
         "levers": page.levers_panel.title(),
-        "coming": window.pages["compare"].button.text(),
+        "compare": window.compare_page.plan_button.text(),
     }
 
 
@@ -152,7 +152,7 @@ def test_the_window_speaks_chinese_and_english_again(make_window, language, tmp_
     assert _nav(window) == ["本机", "实测", "规划", "对比"]
     assert _texts(window) == {
         "menus": ["帮助(&H)", "文件(&F)", "视图(&V)"], "model": "模型", "task": "全参微调",
-        "chart": "单卡显存", "time": "时间", "levers": "如何放得下", "coming": "前往规划页",
+        "chart": "单卡显存", "time": "时间", "levers": "如何放得下", "compare": "修改规划",
     }
     assert window.plan_page.banner.text().startswith("放得下：")
     window.close()
@@ -163,7 +163,7 @@ def test_the_window_speaks_chinese_and_english_again(make_window, language, tmp_
     assert _texts(again) == {
         "menus": ["&File", "&Help", "&View"], "model": "Model", "task": "Full fine-tune",
         "chart": "Memory per GPU", "time": "Time", "levers": "Make it fit",
-        "coming": "Go to the Plan page",
+        "compare": "Change the plan",
     }
     assert again.plan_page.banner.text().startswith("Fits:")
 

@@ -48,7 +48,7 @@ QWidget {{ font-size: 14pt; }}
 QWidget#planInputsBody, QWidget#planInputsBody QWidget {{ font-size: 14pt; }}
 QWidget#planInputsBody QGroupBox {{ font-size: 15pt; }}
 QMenuBar, QMenu, QStatusBar, QStatusBar QLabel {{ font-size: 14pt; }}
-QMainWindow, QScrollArea, QWidget#planInputsBody, QWidget#comingPage {{ background: #FFFFFF; }}
+QMainWindow, QScrollArea, QWidget#planInputsBody, QWidget#comparePage {{ background: #FFFFFF; }}
 QLabel, QCheckBox, QGroupBox, QRadioButton {{ color: #000000; }}
 QGroupBox {{ font-weight: bold; background: #FFFFFF; }}
 QPushButton#leverButton {{ font-size: 15pt; }}

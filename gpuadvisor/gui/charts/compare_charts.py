@@ -1,0 +1,506 @@
+"""The Compare page's charts: every option's time against its cost, and buy-vs-rent break-even.
+
+:class:`CostTimeChart` plots each option that fits as one point, on log axes (jobs range from
+minutes on a rented cluster to weeks on one small card, and from cents to thousands), coloured
+and shaped by kind (your rig, buy new, buy used, rent, cloud). The options on the time-cost
+Pareto front (no other option is both faster and cheaper) are joined by a line and ringed; the
+selected option gets a larger ring; the budget and the deadline are dashed lines. Hover names
+a point; a click selects it (``point_clicked``).
+
+:class:`BreakEvenChart` draws the cumulative cost of owning (hardware, then power per job) and
+of renting (rent per job) against the number of such jobs, with the crossing marked.
+
+Points are drawn in log10 space by the chart itself (``ScatterPlotItem`` does not follow
+pyqtgraph's log mode); the axes label their ticks in hours and money.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QCoreApplication, QPointF, Qt, Signal
+from PySide6.QtWidgets import QWidget
+
+from gpuadvisor.core.units import format_duration
+
+from .base import ChartBase
+from .style import OKABE_ITO
+
+#: Colour, symbol and stacking order per option kind (Okabe–Ito colours).
+KIND_STYLE = {
+    "own": (OKABE_ITO["black"], "star"),
+    "buy-new": (OKABE_ITO["blue"], "s"),
+    "buy-used": (OKABE_ITO["sky_blue"], "d"),
+    "rent": (OKABE_ITO["orange"], "o"),
+    "cloud": (OKABE_ITO["reddish_purple"], "t"),
+}
+PARETO_COLOR = OKABE_ITO["bluish_green"]
+SELECTED_COLOR = OKABE_ITO["vermillion"]
+LIMIT_COLOR = "#8A8A8A"
+#: A point within this many pixels of the cursor is the one hovered or clicked.
+PICK_RADIUS_PX = 12
+
+
+def kind_labels() -> dict[str, str]:
+    """Human names of the option kinds, translated at call time."""
+    return {
+        "own": QCoreApplication.translate("CompareCharts", "your rig"),
+        "buy-new": QCoreApplication.translate("CompareCharts", "buy new"),
+        "buy-used": QCoreApplication.translate("CompareCharts", "buy used"),
+        "rent": QCoreApplication.translate("CompareCharts", "rent"),
+        "cloud": QCoreApplication.translate("CompareCharts", "cloud"),
+    }
+
+
+@dataclass(frozen=True)
+class Point:
+    """One option on the chart.
+
+    Attributes:
+        id: the option's id (selection and clicks use it).
+        label: its name for people.
+        kind: one of :data:`KIND_STYLE`'s keys.
+        hours: wall-clock hours of the job.
+        cost: money for the job, in the display currency.
+        gpus: GPUs the job runs on.
+        acceptable: within the budget and the deadline (others are drawn faded).
+    """
+
+    id: str
+    label: str
+    kind: str
+    hours: float
+    cost: float
+    gpus: int = 1
+    acceptable: bool = True
+
+
+def _nice_ticks(low: float, high: float, steps: Sequence[float]) -> list[float]:
+    """log10 positions of ``step x 10^k`` values within ``[10^low, 10^high]``."""
+    ticks = []
+    for exponent in range(math.floor(low) - 1, math.ceil(high) + 1):
+        for step in steps:
+            value = math.log10(step) + exponent
+            if low - 1e-9 <= value <= high + 1e-9:
+                ticks.append(value)
+    return ticks
+
+
+#: Durations people think in, in hours: 1, 10, 30 min; 1, 3, 10 h; 1, 3 days; 1, 2 weeks;
+#: 1, 3 months; 1 year.
+TIME_TICKS_H = (1 / 60, 10 / 60, 0.5, 1.0, 3.0, 10.0, 24.0, 72.0, 168.0, 336.0, 720.0,
+                2160.0, 8760.0)
+
+
+class _LogAxis(pg.AxisItem):
+    """An axis over log10 values whose ticks read as plain values (``format_value``); with
+    ``candidates``, ticks go at those values (thinned to every other when crowded)."""
+
+    def __init__(self, orientation: str, format_value: Callable[[float], str],
+                 candidates: Sequence[float] = ()) -> None:
+        super().__init__(orientation)
+        self.format_value = format_value
+        self.candidates = tuple(candidates)
+
+    def tickValues(self, minVal, maxVal, size):
+        low, high = sorted((minVal, maxVal))
+        if not (math.isfinite(low) and math.isfinite(high)) or high - low > 40:
+            return []
+        if self.candidates:
+            ticks = [math.log10(v) for v in self.candidates
+                     if low <= math.log10(v) <= high]
+            while len(ticks) > 7:
+                ticks = ticks[::2]
+            return [(1.0, ticks)]
+        span = high - low
+        major_steps = (1.0,) if span > 2.5 else (1.0, 3.0) if span > 1.2 else (1.0, 2.0, 5.0)
+        return [(1.0, _nice_ticks(low, high, major_steps))]
+
+    def tickStrings(self, values, scale, spacing):
+        return [self.format_value(10.0 ** v) for v in values]
+
+
+def hours_text(hours: float) -> str:
+    """A duration for an axis tick: ``"10 min"``, ``"1 h"``, ``"3 d"``, ``"2 wk"``."""
+    seconds = hours * 3600.0
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 3600 - 1:
+        return f"{seconds / 60:.0f} min"
+    if hours < 24 - 1e-9:
+        return f"{hours:.0f} h"
+    if hours < 168 - 1e-9:
+        return f"{hours / 24:.0f} d"
+    if hours < 720 - 1e-9:
+        return f"{hours / 168:.0f} wk"
+    if hours < 8760 - 1e-9:
+        return f"{hours / 720:.0f} mo"
+    return f"{hours / 8760:.0f} yr"
+
+
+class CostTimeChart(ChartBase):
+    """Time (x, log) against cost (y, log) of every option that fits.
+
+    Attributes:
+        point_clicked: emitted with an option's id when its point is clicked.
+        series: kind -> the ScatterPlotItem of that kind's points.
+        front_line: the line through the Pareto front (fastest to cheapest).
+        front_rings: rings around the Pareto options.
+        selected_ring: the ring around the selected option.
+        budget_line, deadline_line: the limits (hidden when none is set).
+    """
+
+    point_clicked = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None,
+                 money: Callable[[float], str] | None = None) -> None:
+        self._money = money or (lambda value: f"${value:,.2f}")
+        self.time_axis = _LogAxis("bottom", hours_text, TIME_TICKS_H)
+        self.cost_axis = _LogAxis("left", self._tick_money)
+        super().__init__(parent, axis_items={"bottom": self.time_axis,
+                                             "left": self.cost_axis})
+        self._points: list[Point] = []
+        self._front: list[str] = []
+        self._selected: str | None = None
+        self._budget: float | None = None
+        self._deadline: float | None = None
+        self._currency = "USD"
+        self.series: dict[str, pg.ScatterPlotItem] = {}
+        for kind in KIND_STYLE:
+            item = pg.ScatterPlotItem()
+            item.setZValue(10)
+            self.plot_item.addItem(item)
+            self.series[kind] = item
+        self.front_line = pg.PlotDataItem()
+        self.front_line.setZValue(5)
+        self.front_rings = pg.ScatterPlotItem()
+        self.front_rings.setZValue(6)
+        self.selected_ring = pg.ScatterPlotItem()
+        self.selected_ring.setZValue(20)
+        for item in (self.front_line, self.front_rings, self.selected_ring):
+            self.plot_item.addItem(item)
+        self.budget_line = pg.InfiniteLine(angle=0, movable=False)
+        self.deadline_line = pg.InfiniteLine(angle=90, movable=False)
+        for line in (self.budget_line, self.deadline_line):
+            line.setZValue(1)
+            self.plot_item.addItem(line, ignoreBounds=True)
+        self.plot_item.showGrid(x=True, y=True, alpha=0.12)
+        self._left_tick_sample = "$10,000"
+        self.plot_widget.scene().sigMouseClicked.connect(self._on_click)
+        self._apply_axis_style()
+        self._redraw()
+
+    # -- public API ----------------------------------------------------------------------
+
+    def set_money(self, money: Callable[[float], str], currency: str) -> None:
+        """How to write an amount of the display currency (axis ticks, hover)."""
+        self._money, self._currency = money, currency
+        self._redraw()
+
+    def set_data(self, points: Sequence[Point], front: Sequence[str] = (), *,
+                 selected: str | None = None, budget: float | None = None,
+                 deadline_hours: float | None = None) -> None:
+        """Draw ``points`` (those with a time and cost above zero), the Pareto ``front`` (ids),
+        the ``selected`` option and the limits (display currency; hours)."""
+        self._start_data()
+        self._points = [p for p in points if p.hours > 0 and p.cost > 0
+                        and math.isfinite(p.hours) and math.isfinite(p.cost)]
+        by_id = {p.id: p for p in self._points}
+        self._front = sorted((i for i in front if i in by_id), key=lambda i: by_id[i].hours)
+        self._selected = selected if selected in by_id else None
+        self._budget = budget if budget and budget > 0 else None
+        self._deadline = deadline_hours if deadline_hours and deadline_hours > 0 else None
+        self._redraw()
+
+    def set_selected(self, option_id: str | None) -> None:
+        """Ring ``option_id`` (None or an id not drawn: no ring)."""
+        self._selected = option_id if any(p.id == option_id for p in self._points) else None
+        self._draw_selected()
+
+    @property
+    def points(self) -> list[Point]:
+        """The points drawn (those that can go on log axes)."""
+        return list(self._points)
+
+    @property
+    def front(self) -> list[str]:
+        """Ids on the Pareto front, fastest first."""
+        return list(self._front)
+
+    @property
+    def selected(self) -> str | None:
+        """The ringed option's id."""
+        return self._selected
+
+    def scene_position(self, option_id: str) -> QPointF:
+        """Where an option's point is in scene coordinates (tests click and hover there)."""
+        point = next(p for p in self._points if p.id == option_id)
+        return self.plot_item.vb.mapViewToScene(
+            QPointF(math.log10(point.hours), math.log10(point.cost)))
+
+    def point_at(self, scene_pos: QPointF) -> Point | None:
+        """The point nearest ``scene_pos`` within :data:`PICK_RADIUS_PX`, or None."""
+        vb = self.plot_item.vb
+        best, best_d = None, float(PICK_RADIUS_PX)
+        for p in self._points:
+            at = vb.mapViewToScene(QPointF(math.log10(p.hours), math.log10(p.cost)))
+            d = math.hypot(at.x() - scene_pos.x(), at.y() - scene_pos.y())
+            if d <= best_d:
+                best, best_d = p, d
+        return best
+
+    def click_at(self, scene_pos: QPointF) -> str | None:
+        """Select the point at ``scene_pos`` (what a click does); returns its id."""
+        point = self.point_at(scene_pos)
+        if point is None:
+            return None
+        self.set_selected(point.id)
+        self.point_clicked.emit(point.id)
+        return point.id
+
+    # -- drawing --------------------------------------------------------------------------
+
+    def _tick_money(self, value: float) -> str:
+        return self._money(value)
+
+    def _redraw(self) -> None:
+        theme = self.theme
+        size = theme.marker_size + 2
+        labels = kind_labels()
+        entries = []
+        for kind, item in self.series.items():
+            color, symbol = KIND_STYLE[kind]
+            mine = [p for p in self._points if p.kind == kind]
+            brushes = [pg.mkBrush(color if p.acceptable else _faded(color)) for p in mine]
+            # The kind's colour as the item's own brush (the legend draws that), then each
+            # point's: faded when over the budget or past the deadline.
+            item.setData(x=[math.log10(p.hours) for p in mine],
+                         y=[math.log10(p.cost) for p in mine], data=[p.id for p in mine],
+                         symbol=symbol, size=size * (1.5 if kind == "own" else 1.0),
+                         brush=pg.mkBrush(color), pen=pg.mkPen(theme.background, width=1))
+            if mine:
+                item.setBrush(brushes)
+            if mine:
+                entries.append((item, labels[kind]))
+        by_id = {p.id: p for p in self._points}
+        front = [by_id[i] for i in self._front]
+        xs = [math.log10(p.hours) for p in front]
+        ys = [math.log10(p.cost) for p in front]
+        self.front_line.setData(xs, ys)
+        self.front_line.setPen(pg.mkPen(PARETO_COLOR, width=theme.line_px))
+        self.front_rings.setData(x=xs, y=ys, size=size + 8, brush=pg.mkBrush(None),
+                                 pen=pg.mkPen(PARETO_COLOR, width=theme.line_px))
+        if front:
+            entries.append((self.front_line, QCoreApplication.translate(
+                "CompareCharts", "best trade-offs (Pareto front)")))
+        dash = pg.mkPen(LIMIT_COLOR, width=theme.reference_px, style=Qt.PenStyle.DashLine)
+        for line, value in ((self.budget_line, self._budget),
+                            (self.deadline_line, self._deadline)):
+            line.setPen(dash)
+            line.setVisible(value is not None)
+            if value is not None:
+                line.setValue(math.log10(value))
+        self._draw_selected()
+        self._set_legend(entries)
+        self._set_axis_labels(
+            QCoreApplication.translate("CompareCharts", "Time for the job (log scale)"),
+            QCoreApplication.translate("CompareCharts", "Cost of the job, {currency} (log)")
+            .format(currency=self._currency),
+            QCoreApplication.translate("CompareCharts", "Cost ({currency})")
+            .format(currency=self._currency), "")
+        self._frame()
+
+    def _draw_selected(self) -> None:
+        theme = self.theme
+        point = next((p for p in self._points if p.id == self._selected), None)
+        if point is None:
+            self.selected_ring.setData(x=[], y=[])
+            return
+        self.selected_ring.setData(
+            x=[math.log10(point.hours)], y=[math.log10(point.cost)],
+            size=theme.marker_size * 3.2, brush=pg.mkBrush(None),
+            pen=pg.mkPen(SELECTED_COLOR, width=theme.line_px + 1))
+
+    def _frame(self) -> None:
+        if not self._auto_frame:
+            return
+        xs = [math.log10(p.hours) for p in self._points]
+        ys = [math.log10(p.cost) for p in self._points]
+        if self._budget:
+            ys.append(math.log10(self._budget))
+        if self._deadline:
+            xs.append(math.log10(self._deadline))
+        if not xs or not ys:
+            self.plot_item.vb.setRange(xRange=(-1, 2), yRange=(-1, 3), padding=0)
+            return
+        x0, x1 = min(xs), max(xs)
+        y0, y1 = min(ys), max(ys)
+        # At least a factor of 10 each way, and a margin so markers are not cut at the edge.
+        xpad = max(0.5 - (x1 - x0) / 2, 0.0) + 0.12
+        ypad = max(0.5 - (y1 - y0) / 2, 0.0) + 0.12
+        self.plot_item.vb.setRange(xRange=(x0 - xpad, x1 + xpad),
+                                   yRange=(y0 - ypad, y1 + ypad), padding=0)
+
+    def _hover_text_at(self, x: float, y: float) -> str | None:
+        scene = self.plot_item.vb.mapViewToScene(QPointF(x, y))
+        point = self.point_at(scene)
+        if point is None:
+            return None
+        kind = kind_labels().get(point.kind, point.kind)
+        gpus = QCoreApplication.translate("CompareCharts", "{n} GPU(s)").format(n=point.gpus)
+        lines = [point.label, f"{kind} · {gpus}",
+                 QCoreApplication.translate("CompareCharts", "{time} · {cost}").format(
+                     time=format_duration(point.hours * 3600.0), cost=self._money(point.cost))]
+        if point.id in self._front:
+            lines.append(QCoreApplication.translate(
+                "CompareCharts", "on the Pareto front: nothing is both faster and cheaper"))
+        if not point.acceptable:
+            lines.append(QCoreApplication.translate("CompareCharts",
+                                                    "over the budget or past the deadline"))
+        return "\n".join(lines)
+
+    def _on_click(self, event) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            self.click_at(event.scenePos())
+
+
+def _faded(color: str) -> str:
+    """``color`` at 30% opacity (``#RRGGBBAA``)."""
+    return f"{color}4D"
+
+
+class BreakEvenChart(ChartBase):
+    """Cumulative cost of owning against renting, per number of such jobs.
+
+    Attributes:
+        own_curve, rent_curve: the two lines (x: jobs, y: display currency).
+        crossing_line: a vertical dashed line at the break-even (hidden when never).
+        badge: the answer in words, top left.
+    """
+
+    def __init__(self, parent: QWidget | None = None,
+                 money: Callable[[float], str] | None = None) -> None:
+        super().__init__(parent)
+        self._money = money or (lambda value: f"${value:,.0f}")
+        self._jobs: float | None = None
+        self._hardware = self._own_per_job = self._rent_per_job = 0.0
+        self._own_label = self._rent_label = ""
+        self._currency = "USD"
+        self.own_curve = pg.PlotDataItem()
+        self.rent_curve = pg.PlotDataItem()
+        self.crossing_line = pg.InfiniteLine(angle=90, movable=False)
+        for item in (self.own_curve, self.rent_curve):
+            self.plot_item.addItem(item)
+        self.plot_item.addItem(self.crossing_line, ignoreBounds=True)
+        self.badge = pg.TextItem(anchor=(0, 0))
+        self.badge.setParentItem(self.plot_item.vb)
+        self.badge.setPos(8, 8)
+        self.plot_item.getAxis("left").enableAutoSIPrefix(False)
+        self.plot_item.getAxis("bottom").enableAutoSIPrefix(False)
+        self._left_tick_sample = "$10,000"
+        self._apply_axis_style()
+        self._redraw()
+
+    def set_money(self, money: Callable[[float], str], currency: str) -> None:
+        """How to write an amount of the display currency."""
+        self._money, self._currency = money, currency
+        self._redraw()
+
+    def set_data(self, *, hardware: float, own_per_job: float, rent_per_job: float,
+                 jobs: float | None, own_label: str, rent_label: str) -> None:
+        """Owning costs ``hardware + n x own_per_job`` after n jobs, renting ``n x
+        rent_per_job`` (display currency); ``jobs``: the break-even (None: never)."""
+        self._start_data()
+        self._hardware, self._own_per_job, self._rent_per_job = hardware, own_per_job, rent_per_job
+        self._jobs = jobs
+        self._own_label, self._rent_label = own_label, rent_label
+        self._redraw()
+
+    def clear(self, message: str = "") -> None:
+        """No pair to compare: empty chart, ``message`` in the corner."""
+        self.set_data(hardware=0.0, own_per_job=0.0, rent_per_job=0.0, jobs=None,
+                      own_label="", rent_label="")
+        self._set_badge(message)
+
+    def horizon(self) -> float:
+        """The last number of jobs drawn: twice the break-even (100 when there is none)."""
+        if self._jobs is None or not math.isfinite(self._jobs):
+            return 100.0
+        return max(2.0 * self._jobs, 4.0)
+
+    def curves(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(jobs, owning, renting) as drawn."""
+        jobs = np.linspace(0.0, self.horizon(), 41)
+        own = self._hardware + jobs * self._own_per_job
+        rent = jobs * self._rent_per_job
+        return jobs, own, rent
+
+    def badge_text(self) -> str:
+        """The answer in the corner."""
+        return self.badge.textItem.toPlainText()
+
+    def _redraw(self) -> None:
+        theme = self.theme
+        jobs, own, rent = self.curves()
+        empty = not self._own_label
+        self.own_curve.setData([] if empty else jobs, [] if empty else own)
+        self.rent_curve.setData([] if empty else jobs, [] if empty else rent)
+        self.own_curve.setPen(pg.mkPen(KIND_STYLE["buy-used"][0], width=theme.line_px))
+        self.rent_curve.setPen(pg.mkPen(KIND_STYLE["rent"][0], width=theme.line_px))
+        self.crossing_line.setPen(pg.mkPen(LIMIT_COLOR, width=theme.reference_px,
+                                           style=Qt.PenStyle.DashLine))
+        crossing = self._jobs is not None and not empty
+        self.crossing_line.setVisible(crossing)
+        if crossing:
+            self.crossing_line.setValue(self._jobs)
+        entries = [] if empty else [
+            (self.own_curve, QCoreApplication.translate("CompareCharts", "own: {name}")
+             .format(name=self._own_label)),
+            (self.rent_curve, QCoreApplication.translate("CompareCharts", "rent: {name}")
+             .format(name=self._rent_label))]
+        self._set_legend(entries)
+        self._set_axis_labels(
+            QCoreApplication.translate("CompareCharts", "Jobs like this one"),
+            QCoreApplication.translate("CompareCharts", "Total cost ({currency})")
+            .format(currency=self._currency), "")
+        if not empty:
+            if self._jobs is None:
+                text = QCoreApplication.translate(
+                    "CompareCharts", "Renting stays cheaper: it costs less per job than "
+                    "the owned card's power")
+            else:
+                text = QCoreApplication.translate(
+                    "CompareCharts", "Owning pays off after {jobs} jobs").format(
+                    jobs=f"{self._jobs:,.0f}" if self._jobs >= 10 else f"{self._jobs:.1f}")
+            self._set_badge(text)
+        self._frame()
+
+    def _set_badge(self, text: str) -> None:
+        self.badge.setText(text)
+        self.badge.setColor(self.theme.foreground)
+        self._fit_badge(self.badge)
+
+    def _frame(self) -> None:
+        if not self._auto_frame:
+            return
+        jobs, own, rent = self.curves()
+        top = max(float(own.max()), float(rent.max()), 1.0)
+        self.plot_item.vb.setRange(xRange=(0, jobs[-1]), yRange=(0, top * 1.25), padding=0.02)
+
+    def _hover_text_at(self, x: float, y: float) -> str | None:
+        if not self._own_label or x < 0:
+            return None
+        jobs = max(x, 0.0)
+        own = self._hardware + jobs * self._own_per_job
+        rent = jobs * self._rent_per_job
+        return QCoreApplication.translate(
+            "CompareCharts", "after {jobs} jobs\nowning: {own}\nrenting: {rent}").format(
+            jobs=f"{jobs:,.0f}", own=self._money(own), rent=self._money(rent))
+
+
+__all__ = ["KIND_STYLE", "BreakEvenChart", "CostTimeChart", "Point", "hours_text",
+           "kind_labels"]

@@ -1,0 +1,300 @@
+"""The Compare page: every option for the plan in a table and a time-cost chart, ranked for
+the user's goal within budget and deadline, in their currency, with break-even and exports.
+
+The page shows what :func:`gpuadvisor.core.advisor.advise` computes (its money and ranking
+are checked by hand in tests/test_advisor.py); these tests check that the page shows it
+faithfully: rows in the advisor's order, money at the user's exchange rate, filters, sorting,
+selection kept in step between chart and table, break-even from the selected option, and
+exports that parse back.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+import yaml
+from PySide6.QtCore import Qt
+
+from gpuadvisor import catalog
+from gpuadvisor.core.advisor import advise, pareto
+from gpuadvisor.core.offers import Offer
+from gpuadvisor.gui.pages.compare_page import ComparePage
+from gpuadvisor.settings import Settings, format_money
+from gpuadvisor.state import PlanState
+
+TODAY = date(2026, 12, 2)
+GPUS = catalog.load_gpus()
+OFFERS = {o.id: o for o in (
+    Offer("used-3090", "buy-used", "rtx-3090", "eBay sold", 700.0, "2026-11-01", "t"),
+    Offer("new-4090", "buy-new", "rtx-4090", "Newegg", 1800.0, "2026-11-15", "t"),
+    Offer("rp-h100", "rent", "h100-sxm", "RunPod", 2.69, "2026-11-20", "t",
+          region="global"),
+    # 2026-05-01 to 2026-12-02: 215 days, past the 90-day mark.
+    Offer("vast-4090", "rent", "rtx-4090", "Vast.ai", 0.35, "2026-05-01", "t", spot=True),
+    Offer("aws-p4de", "cloud", "a100-sxm-80gb", "AWS", 5.12, "2026-06-01", "t",
+          gpus_per_instance=8, region="us-east-1", interconnect="sxm"),
+    Offer("my-lab-a100", "rent", "a100-sxm-80gb", "My lab", 1.0, "2026-11-30", "mine",
+          user=True),
+)}
+OWN = [GPUS["rtx-3060-12gb"]]
+
+
+@pytest.fixture
+def make_page(qtbot):
+    pages = []
+
+    def make(state=None, settings=None, offers=OFFERS, own=OWN):
+        state = state if state is not None else PlanState()
+        page = ComparePage(state, settings or Settings(), offers=offers, today=TODAY, own=own)
+        qtbot.addWidget(page)
+        page.resize(1300, 850)
+        page.show()
+        qtbot.waitExposed(page)
+        page.flush()
+        pages.append(page)
+        return page
+
+    yield make
+    for page in pages:
+        page.shutdown()
+
+
+def expected_advice(state, **kwargs):
+    kwargs.setdefault("usd_per_kwh", Settings().electricity_usd_per_kwh)
+    return advise(state.model, state.plan, state.gpus, OFFERS.values(), own=OWN, today=TODAY,
+                  assumptions=state.assumptions, **kwargs)
+
+
+def by_id(page):
+    return {s.option.id: s for s in page.advice.suggestions}
+
+
+def test_every_option_is_a_row_in_the_advisors_order(make_page):
+    page = make_page()
+    expected = expected_advice(page.state)
+    # Own rig 1 + two cards to buy at 1, 2 and 4 + four rentals = 11 options.
+    assert len(expected.suggestions) == 11
+    assert page.table_ids() == [s.option.id for s in expected.suggestions]
+    first = expected.suggestions[0]
+    assert page.table_text(0, "option") == first.option.label
+    assert page.table_text(0, "cost") == format_money(first.cost_usd)
+    assert page.answer_text().startswith(f"Best (cheapest): {page.why(expected.best)}")
+
+
+def test_money_is_shown_in_the_users_currency_at_their_rate(make_page):
+    settings = Settings(currency="CNY", exchange_rates={"CNY": 7.0, "EUR": 0.9})
+    page = make_page(settings=settings)
+    rows = by_id(page)
+    for row, option_id in enumerate(page.table_ids()):
+        s = rows[option_id]
+        if s.fits:
+            assert page.table_text(row, "cost") == format_money(s.cost_usd * 7.0, "CNY")
+    # A budget typed in yuan is compared in dollars: 70 CNY at 7 per USD is 10 USD.
+    page.set_budget(70.0)
+    page.flush()
+    assert page.budget_usd == pytest.approx(10.0)
+    assert page.advice.budget_usd == pytest.approx(10.0)
+    assert all(s.within_budget == (s.cost_usd <= 10.0) for s in page.advice.suggestions)
+    # The rental price column is per GPU-hour in yuan: RunPod's $2.69 is ¥18.83.
+    row = page.table_ids().index("offer:rp-h100")
+    assert page.table_text(row, "price") == "¥18.83/GPU-h"
+    # The electricity price is typed in yuan too and stored in dollars: 1.4 / 7 = 0.2.
+    page.power_spin.setValue(1.4)
+    page.flush()
+    assert settings.electricity_usd_per_kwh == pytest.approx(0.2)
+    own = by_id(page)["own"]
+    gpu = GPUS["rtx-3060-12gb"]
+    # Power: TDP x 0.85 load x GPUs x hours / 1000 x price per kWh.
+    assert own.energy_usd == pytest.approx(gpu.tdp_w * 0.85 * 1 * own.hours / 1000 * 0.2)
+
+
+def test_a_deadline_makes_the_fastest_acceptable_option_cheapest(make_page):
+    page = make_page()
+    suggestions = page.advice.suggestions
+    fitting = sorted((s for s in suggestions if s.fits), key=lambda s: s.hours)
+    # A deadline between the fastest and the second fastest option leaves only the fastest.
+    deadline = (fitting[0].hours + fitting[1].hours) / 2
+    page.set_deadline(deadline)
+    page.flush()
+    best = page.advice.best
+    assert best.option.id == fitting[0].option.id
+    assert page.answer_text().startswith(f"Best (cheapest): {page.why(best)}")
+    # An impossible deadline: nothing meets it, the closest is named.
+    page.set_deadline(fitting[0].hours / 10)
+    page.flush()
+    assert page.advice.best is None
+    assert page.answer_text().startswith("Nothing shown meets the deadline of ")
+
+
+def test_filters_narrow_the_table_and_the_chart(make_page):
+    page = make_page()
+    offers = {s.option.id: s.option.offer for s in page.advice.suggestions}
+
+    page.set_filters(spot="spot")
+    assert page.table_ids() == ["offer:vast-4090"]
+    page.set_filters(spot="any", min_vram_gb=80)
+    assert set(page.table_ids()) == {"offer:rp-h100", "offer:aws-p4de", "offer:my-lab-a100"}
+    page.set_filters(min_vram_gb=0, kinds=frozenset({"buy-new", "buy-used"}))
+    assert sorted(page.table_ids()) == sorted(
+        f"{kind}:{offer}:x{n}" for kind, offer in (("buy-used", "used-3090"),
+                                                   ("buy-new", "new-4090"))
+        for n in (1, 2, 4))
+    page.set_filters(kinds=frozenset({"own", "buy-new", "buy-used", "rent", "cloud"}),
+                     provider="AWS")
+    assert page.table_ids() == ["offer:aws-p4de"]
+    page.set_filters(provider="", text="4090")
+    assert all("4090" in (offers[i].gpu_id if offers[i] else "") for i in page.table_ids())
+    assert len(page.table_ids()) == 4  # three counts of the new card, one rental
+    # The chart shows the fitting options the filters let through.
+    assert {p.id for p in page.scatter.points} == {
+        s.option.id for s in page.shown if s.fits}
+    page.set_filters(text="")
+    assert len(page.table_ids()) == 11
+
+
+def test_sorting_by_cost_puts_the_options_that_do_not_fit_last(qtbot, make_page):
+    page = make_page()
+    header = page.table.horizontalHeader()
+    column = page.model.column("cost")
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton,
+                     pos=header.rect().topLeft() + _section_center(header, column))
+    rows = by_id(page)
+    ordered = [rows[i] for i in page.table_ids()]
+    keys = [(not s.fits, s.cost_usd if s.fits else 0.0) for s in ordered]
+    assert keys == sorted(keys)
+
+
+def _section_center(header, column):
+    from PySide6.QtCore import QPoint
+
+    x = header.sectionViewportPosition(column) + header.sectionSize(column) // 2
+    return QPoint(x, header.height() // 2)
+
+
+def test_old_prices_are_marked_and_the_users_own_say_so(make_page):
+    page = make_page()
+    ids = page.table_ids()
+    assert page.table_text(ids.index("offer:vast-4090"), "price_date") == (
+        "⚠ 2026-05-01 · 215 days ago")
+    assert page.table_text(ids.index("offer:rp-h100"), "price_date") == (
+        "2026-11-20 · 12 days ago")
+    assert page.table_text(ids.index("offer:my-lab-a100"), "price_date") == (
+        "2026-11-30 (your price)")
+    page.select("offer:vast-4090")
+    assert "older than 90 days" in page.details.text()
+
+
+def test_the_chart_and_the_table_select_together(qtbot, make_page):
+    page = make_page()
+    shown_fitting = [s for s in page.shown if s.fits]
+    assert sorted(page.scatter.front) == sorted(pareto(page.shown))
+    assert len(page.scatter.points) == len(shown_fitting)
+    # Click a point: the table follows.
+    target = next(s for s in shown_fitting if s.option.id != page.selected_id)
+    clicked = page.scatter.click_at(page.scatter.scene_position(target.option.id))
+    assert clicked == target.option.id == page.selected_id
+    current = page.table.currentIndex()
+    assert page.table_ids()[current.row()] == target.option.id
+    # Hover names the option, its time and money.
+    text = page.scatter.hover_at(page.scatter.scene_position(target.option.id))
+    assert target.option.label in text and format_money(target.cost_usd) in text
+    # Pick a row: the chart rings it.
+    row = page.table_ids().index("offer:rp-h100")
+    page.table.setCurrentIndex(page.proxy.index(row, 0))
+    assert page.selected_id == "offer:rp-h100" == page.scatter.selected
+    assert page.export_buttons["skypilot"].isEnabled()
+    page.select("buy-used:used-3090:x1")
+    assert not page.export_buttons["skypilot"].isEnabled()  # nothing to rent
+
+
+def test_break_even_of_the_selected_card_against_the_cheapest_rental(make_page):
+    page = make_page()
+    rows = by_id(page)
+    owned = rows["buy-used:used-3090:x1"]
+    assert owned.fits
+    rented = min((s for s in page.shown if s.fits and s.option.kind in ("rent", "cloud")),
+                 key=lambda s: s.cost_usd)
+    page.select(owned.option.id)
+    margin = rented.rent_usd - owned.energy_usd
+    if margin <= 0:
+        assert "never pays off" in page.break_even_label.text()
+        return
+    jobs = 700.0 / margin  # hardware / (rent per job - power per job)
+    shown = f"{jobs:,.0f}" if jobs >= 10 else f"{jobs:.1f}"
+    assert f"after {shown} such jobs" in page.break_even_label.text()
+    assert page.break_even_chart.crossing_line.value() == pytest.approx(jobs)
+    _jobs, own, rent = page.break_even_chart.curves()
+    assert own[0] == pytest.approx(700.0) and rent[0] == 0.0
+
+
+def test_exports_write_files_that_parse_back(make_page, tmp_path):
+    page = make_page()
+    page.select("offer:rp-h100")
+    s = page.selected()
+    assert page.export("skypilot", tmp_path / "task.yaml")
+    task = yaml.safe_load((tmp_path / "task.yaml").read_text())
+    # SkyPilot's name for the H100 (sky show-gpus) and the GPUs the job runs on.
+    assert task["resources"]["accelerators"] == f"H100:{s.n_gpus}"
+    assert page.export("accelerate", tmp_path / "accelerate.yaml")
+    config = yaml.safe_load((tmp_path / "accelerate.yaml").read_text())
+    assert config["num_processes"] == s.plan.n_gpus
+    assert page.export("report", tmp_path / "report.html")
+    html = (tmp_path / "report.html").read_text()
+    assert html.count("data:image/png;base64,") == 2  # the scatter and the break-even
+    assert s.option.label in html
+    assert page.export("report", tmp_path / "report.md")
+    assert "data:image" not in (tmp_path / "report.md").read_text()
+
+
+def test_an_export_that_cannot_be_made_writes_nothing_and_says_why(make_page, tmp_path):
+    state = PlanState()
+    state.update(task="infer")
+    page = make_page(state=state)
+    page.select(next(s.option.id for s in page.advice.suggestions if s.fits))
+    assert not page.export("deepspeed", tmp_path / "ds.json")
+    assert "DeepSpeed config is for training" in page.last_error
+    assert not (tmp_path / "ds.json").exists()
+    missing = tmp_path / "no-such-folder" / "task.yaml"
+    assert not page.export("launch", missing)
+    assert str(missing) in page.last_error and not missing.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # no temporary file left
+
+
+def test_a_plan_that_fits_nowhere_says_so_and_names_the_closest(make_page):
+    state = PlanState()
+    state.set_model("llama-3.1-405b")
+    state.update(task="full", precision="fp32", checkpointing="none", seq_len=8192)
+    small = {k: o for k, o in OFFERS.items() if o.gpu_id in ("rtx-3090", "rtx-4090")}
+    page = make_page(state=state, offers=small)
+    assert not any(s.fits for s in page.advice.suggestions)
+    assert page.answer_text().startswith("Nothing fits this plan. The closest is ")
+    assert page.answer.property("state") == "none"
+    assert page.scatter.points == []
+    assert page.selected() is None and not page.export_buttons["report"].isEnabled()
+
+
+def test_an_unreadable_offers_catalog_leaves_the_own_rig_to_compare(make_page, monkeypatch):
+    def broken(**_kwargs):
+        raise catalog.CatalogError(["offers.toml: line 3: price_usd must be positive"])
+
+    monkeypatch.setattr(catalog, "load_offers", broken)
+    page = make_page(offers=None)
+    assert "price_usd must be positive" in page.catalog_problem
+    assert page.table_ids() == ["own"]
+    assert page.answer_text().startswith("The offers catalog could not be read")
+
+
+def test_only_the_newest_answer_is_shown(make_page):
+    page = make_page()
+    old = page.refresh()
+    page.set_goal("fastest")
+    new = page.refresh()
+    assert new == old + 1
+    page.flush()
+    assert page.advice.goal == "fastest"
+    shown = page.advice
+    page._on_done(old, "advice", expected_advice(page.state, goal="cheapest"), None)
+    assert page.advice is shown  # the stale answer was dropped
+    with pytest.raises(ValueError, match="goal"):
+        page.set_goal("prettiest")
