@@ -4,92 +4,92 @@
 <context>
     <name>AdviceModel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="177"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="199"/>
         <source>#</source>
         <translation>#</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="177"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="199"/>
         <source>Option</source>
         <translation>方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="177"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="199"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="178"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="200"/>
         <source>Fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="178"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="200"/>
         <source>GPUs</source>
         <translation>GPU 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="178"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="200"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="179"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="201"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="179"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="201"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="180"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="202"/>
         <source>Seller / cloud</source>
         <translation>卖家 / 云</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="180"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="202"/>
         <source>Region</source>
         <translation>地区</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="181"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="203"/>
         <source>Price seen</source>
         <translation>报价日期</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="239"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="261"/>
         <source>no ({need:.1f} of {have:.0f} GiB)</source>
         <translation>否（需 {need:.1f} GiB，有 {have:.0f} GiB）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="242"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="264"/>
         <source>with {levers}</source>
         <translation>需 {levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="243"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="265"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="246"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="268"/>
         <source>{gpus} ({instances} instances)</source>
         <translation>{gpus}（{instances} 个实例）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="256"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="278"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="263"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="285"/>
         <source>{date} (your price)</source>
         <translation>{date}（你的价格）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="268"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="290"/>
         <source>{mark}{date} · {days} days ago</source>
         <translation>{mark}{date} · {days} 天前</translation>
     </message>
@@ -206,476 +206,506 @@ renting: {rent}</source>
 <context>
     <name>ComparePage</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="159"/>
-        <source>{price} per card</source>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="161"/>
+        <source>your {cards}</source>
         <extracomment>Milliseconds between the last change and the new advice (typing a budget, a slider). Minimum memory choices of the filter (GB as marketed; 0: any). Export kinds of the buttons, in order.</extracomment>
+        <translation>你的 {cards}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="166"/>
+        <source>{n}x used {gpu}</source>
+        <translation>{n} 张二手 {gpu}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="167"/>
+        <source>{n}x new {gpu}</source>
+        <translation>{n} 张全新 {gpu}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="169"/>
+        <source>used {gpu}</source>
+        <translation>二手 {gpu}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="170"/>
+        <source>new {gpu}</source>
+        <translation>全新 {gpu}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="174"/>
+        <source>{name} (spot)</source>
+        <translation>{name}（竞价）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="181"/>
+        <source>{price} per card</source>
         <translation>每张 {price}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="161"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="183"/>
         <source>{price}/GPU-h</source>
         <translation>{price}/GPU·时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="401"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="423"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="405"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="427"/>
         <source>Change the plan</source>
         <translation>修改规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="441"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="463"/>
         <source>What matters to you</source>
         <translation>你看重什么</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="445"/>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="972"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="467"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="994"/>
         <source>Cheapest</source>
         <translation>最便宜</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="445"/>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="972"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="467"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="994"/>
         <source>Fastest</source>
         <translation>最快</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="453"/>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="462"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="475"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="484"/>
         <source>no limit</source>
         <translation>不限</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="454"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="476"/>
         <source>Most you want to spend on this job, in your currency (0: no limit)</source>
         <translation>这次任务最多愿意花多少钱，以你的货币计（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="461"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="483"/>
         <source> h</source>
         <translation> 小时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="463"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="485"/>
         <source>Wall-clock hours the job may take (0: no limit)</source>
         <translation>任务最多可用的实际小时数（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="469"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="491"/>
         <source>Most cards you would buy (1, 2, 4 or 8 are tried)</source>
         <translation>最多愿意买几块卡（会尝试 1、2、4、8 块）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="476"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="498"/>
         <source>Your electricity price per kWh, in your currency: it prices running your rig or a bought card</source>
         <translation>你的电价（每千瓦时，以你的货币计）：用于计算自有机器或买来的卡的电费</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="488"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="510"/>
         <source>Your exchange rate: units of your currency per US dollar (the catalog&apos;s prices are in USD)</source>
         <translation>你的汇率：每 1 美元折合多少你的货币（目录中的价格以美元计）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="492"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="514"/>
         <source>Goal</source>
         <translation>目标</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="492"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="514"/>
         <source>Budget</source>
         <translation>预算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="493"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="515"/>
         <source>Deadline</source>
         <translation>截止时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="494"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="516"/>
         <source>Cards to buy, at most</source>
         <translation>最多买几块卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="495"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="517"/>
         <source>Electricity per kWh</source>
         <translation>每千瓦时电价</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="496"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="518"/>
         <source>Currency</source>
         <translation>货币</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="530"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="552"/>
         <source>SkyPilot task…</source>
         <translation>SkyPilot 任务…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="531"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="553"/>
         <source>accelerate config…</source>
         <translation>accelerate 配置…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="532"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="554"/>
         <source>DeepSpeed config…</source>
         <translation>DeepSpeed 配置…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="533"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="555"/>
         <source>Launch script…</source>
         <translation>启动脚本…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="534"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="556"/>
         <source>Report…</source>
         <translation>报告…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="535"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="557"/>
         <source>A SkyPilot task YAML that rents this option (rent and cloud options)</source>
         <translation>租用此方案的 SkyPilot 任务 YAML（租用和云方案）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="537"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="559"/>
         <source>A Hugging Face accelerate config for this plan</source>
         <translation>此规划的 Hugging Face accelerate 配置</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="538"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="560"/>
         <source>A DeepSpeed ZeRO config for this plan</source>
         <translation>此规划的 DeepSpeed ZeRO 配置</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="539"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="561"/>
         <source>The torchrun line that starts the training</source>
         <translation>启动训练的 torchrun 命令行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="540"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="562"/>
         <source>The plan, the options and these charts as one HTML file (or Markdown: end the name with .md)</source>
         <translation>把规划、各方案和这些图表存成一个 HTML 文件（或 Markdown：文件名以 .md 结尾）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="566"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="588"/>
         <source>GPU maker</source>
         <translation>GPU 厂商</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="568"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="590"/>
         <source>Least memory per GPU</source>
         <translation>每块 GPU 的最少显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="570"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="592"/>
         <source>any memory</source>
         <translation>显存不限</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="571"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="593"/>
         <source>≥ {gb} GB</source>
         <translation>≥ {gb} GB</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="573"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="595"/>
         <source>Seller, marketplace or cloud</source>
         <translation>卖家、租赁平台或云</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="575"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="597"/>
         <source>spot and on-demand</source>
         <translation>竞价和按需</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="576"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="598"/>
         <source>on-demand only</source>
         <translation>仅按需</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="577"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="599"/>
         <source>spot only</source>
         <translation>仅竞价</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="579"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="601"/>
         <source>Spot (interruptible) prices are cheaper; the job may be stopped and must resume from checkpoints</source>
         <translation>竞价（可中断）实例更便宜；任务可能被中止，需要从检查点恢复</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="581"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="603"/>
         <source>fits only</source>
         <translation>只看放得下的</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="583"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="605"/>
         <source>Search: 4090, RunPod, us-east…</source>
         <translation>搜索：4090、RunPod、us-east…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="627"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="649"/>
         <source>any maker</source>
         <translation>厂商不限</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="629"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="651"/>
         <source>any seller or cloud</source>
         <translation>卖家或云不限</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="644"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="666"/>
         <source>The offers catalog could not be read, so only your rig is compared: {error}</source>
         <translation>无法读取报价目录，只对比你的机器：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="749"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="771"/>
         <source>{code} per US dollar</source>
         <translation>每美元折合 {code}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="764"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="786"/>
         <source>Electricity price {value} is out of range</source>
         <translation>电价 {value} 超出范围</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="829"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="851"/>
         <source>Working out every option…</source>
         <translation>正在计算所有方案…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="838"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="860"/>
         <source>Cannot compare this plan: {error}</source>
         <translation>无法对比此规划：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="874"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="896"/>
         <source>&lt;b&gt;{model}&lt;/b&gt;, {task}, {precision} · {line}</source>
         <translation>&lt;b&gt;{model}&lt;/b&gt;，{task}，{precision} · {line}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="902"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="924"/>
         <source>{shown} of {total} options shown, {fitting} of them fit; ★ = best trade-off (Pareto front). Prices in {code} at {rate} per USD.</source>
         <translation>显示 {total} 个方案中的 {shown} 个，其中 {fitting} 个放得下；★ = 最佳权衡（帕累托前沿）。价格以 {code} 计，每美元 {rate}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="913"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="935"/>
         <source> with {levers}</source>
         <translation>，需 {levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="917"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="939"/>
         <source>{name} does not fit: {need:.1f} GiB per GPU needed, {have:.0f} GiB available</source>
         <translation>{name} 放不下：每块 GPU 需要 {need:.1f} GiB，只有 {have:.0f} GiB</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="921"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="943"/>
         <source>{name} finishes in {time}{levers} for {power} of power</source>
         <translation>{name} 用 {time} 完成{levers}，电费 {power}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="924"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="946"/>
         <source>{name} ({price}) finishes in {time}{levers}, plus {power} of power</source>
         <translation>{name}（{price}）用 {time} 完成{levers}，另加电费 {power}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="928"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="950"/>
         <source> on {n} instances</source>
         <translation>，用 {n} 个实例</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="930"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="952"/>
         <source>renting {name} costs {cost} and takes {time}{instances}{levers}</source>
         <translation>租用 {name} 花费 {cost}，用时 {time}{instances}{levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="950"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="972"/>
         <source>None of the options shown fits this plan: widen the filters.</source>
         <translation>显示的方案都放不下此规划：请放宽筛选条件。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="954"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="976"/>
         <source>the budget of {budget}</source>
         <translation>{budget} 的预算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="957"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="979"/>
         <source>the deadline of {time}</source>
         <translation>{time} 的截止时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="961"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="983"/>
         <source>Nothing shown meets {limits}. Closest: {why}.</source>
         <translation>没有方案满足{limits}。最接近的：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="962"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="984"/>
         <source> and </source>
         <translation>和</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="964"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="986"/>
         <source>cheapest</source>
         <translation>最便宜</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="964"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="986"/>
         <source>fastest</source>
         <translation>最快</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="965"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="987"/>
         <source>Best ({goal}): {why}.</source>
         <translation>最佳（{goal}）：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="973"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="995"/>
         <source>{label}: {why}.</source>
         <translation>{label}：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1037"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1059"/>
         <source>Select an option in the chart or the table.</source>
         <translation>请在图表或表格中选择一个方案。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1052"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1074"/>
         <source>{gpus} GPU(s)</source>
         <translation>{gpus} 块 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1053"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1075"/>
         <source>{hours:,.1f} GPU-hours</source>
         <translation>{hours:,.1f} GPU·时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1055"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1077"/>
         <source>cards {money}</source>
         <translation>显卡 {money}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1057"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1079"/>
         <source>power {money}</source>
         <translation>电费 {money}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1059"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1081"/>
         <source>rent {money}</source>
         <translation>租金 {money}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1068"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1090"/>
         <source>spot: may be interrupted</source>
         <translation>竞价：可能被中断</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1071"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1093"/>
         <source>your price, {date}</source>
         <translation>你的价格，{date}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1073"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1095"/>
         <source>price seen {date}</source>
         <translation>报价日期 {date}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1075"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1097"/>
         <source>({days} days ago)</source>
         <translation>（{days} 天前）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1078"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1100"/>
         <source>older than {days} days: check it</source>
         <translation>已超过 {days} 天：请核实</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1080"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1102"/>
         <source>an estimate</source>
         <translation>估计值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1099"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1121"/>
         <source>No card to buy and rental to compare</source>
         <translation>没有可对比的购卡和租用方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1101"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1123"/>
         <source>Break-even needs a card to buy and a rental that both fit the plan among the options shown.</source>
         <translation>盈亏平衡需要在显示的方案中同时有放得下此规划的购卡方案和租用方案。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1111"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1133"/>
         <source>Renting {rent} costs no more per job than the power for {own}: buying never pays off on price alone.</source>
         <translation>租用 {rent} 每次任务的花费不高于 {own} 的电费：单看价格，买卡永远不划算。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1115"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1137"/>
         <source>{own} ({price}) beats renting {rent} after {jobs} such jobs ({hours} of training on it).</source>
         <translation>{own}（{price}）在 {jobs} 次同类任务后比租用 {rent} 更划算（在它上面训练 {hours}）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1126"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1148"/>
         <source>SkyPilot task (*.yaml)</source>
         <translation>SkyPilot 任务 (*.yaml)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1127"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1149"/>
         <source>accelerate config (*.yaml)</source>
         <translation>accelerate 配置 (*.yaml)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1128"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1150"/>
         <source>DeepSpeed config (*.json)</source>
         <translation>DeepSpeed 配置 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1129"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1151"/>
         <source>Shell script (*.sh)</source>
         <translation>Shell 脚本 (*.sh)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1130"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1152"/>
         <source>HTML report (*.html);;Markdown report (*.md)</source>
         <translation>HTML 报告 (*.html);;Markdown 报告 (*.md)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1131"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1153"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1145"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1167"/>
         <source>{name} does not fit this plan: pick an option that fits</source>
         <translation>{name} 放不下此规划：请选一个放得下的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1182"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1204"/>
         <source>Time against cost of every option</source>
         <translation>各方案的用时与费用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1183"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1205"/>
         <source>Owning against renting</source>
         <translation>买卡与租用对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1194"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1216"/>
         <source>Select an option first.</source>
         <translation>请先选择一个方案。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1208"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1230"/>
         <source>Cannot export {kind}: {error}</source>
         <translation>无法导出 {kind}：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1212"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1234"/>
         <source>Cannot write {path}: {error}</source>
         <translation>无法写入 {path}：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1217"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1239"/>
         <source>Wrote {path}</source>
         <translation>已写入 {path}</translation>
     </message>

@@ -152,6 +152,28 @@ class Filters:
         return True
 
 
+def option_label(option) -> str:
+    """An option's name for people, translated (the core's label, in English, otherwise)."""
+    translate = QCoreApplication.translate
+    gpu = option.gpu.name
+    offer = option.offer
+    if option.kind == "own":
+        return translate("ComparePage", "your {cards}").format(
+            cards=option.label.removeprefix("your "))
+    if option.kind in ("buy-new", "buy-used"):
+        used = option.kind == "buy-used"
+        if option.n_gpus > 1:
+            text = (translate("ComparePage", "{n}x used {gpu}") if used
+                    else translate("ComparePage", "{n}x new {gpu}"))
+        else:
+            text = (translate("ComparePage", "used {gpu}") if used
+                    else translate("ComparePage", "new {gpu}"))
+        return text.format(n=option.n_gpus, gpu=gpu)
+    count = f"{offer.gpus_per_instance}x " if offer.gpus_per_instance > 1 else ""
+    name = f"{offer.provider} {count}{gpu}"
+    return translate("ComparePage", "{name} (spot)").format(name=name) if offer.spot else name
+
+
 def _price_text(offer: Offer | None, money) -> str:
     if offer is None:
         return ""
@@ -231,7 +253,7 @@ class AdviceModel(QAbstractTableModel):
             star = "★ " if s.option.id in self._pareto else ""
             return f"{star}{row + 1}"
         if name == "option":
-            return s.option.label
+            return option_label(s.option)
         if name == "kind":
             return kind_labels().get(s.option.kind, s.option.kind)
         if name == "fits":
@@ -883,7 +905,7 @@ class ComparePage(QWidget):
         front = pareto(self.shown)
         self.model.set_rows(advice.suggestions, self.money, front)
         rate = self.settings.rate()
-        points = [Point(s.option.id, s.option.label, s.option.kind, s.hours,
+        points = [Point(s.option.id, option_label(s.option), s.option.kind, s.hours,
                         s.cost_usd * rate, s.n_gpus, s.acceptable)
                   for s in self.shown if s.fits]
         ids = {s.option.id for s in self.shown}
@@ -912,7 +934,7 @@ class ComparePage(QWidget):
         took = format_duration(s.hours * 3600.0)
         levers = (self.tr(" with {levers}").format(levers=", ".join(s.levers))
                   if s.levers else "")
-        name = s.option.label
+        name = option_label(s.option)
         if not s.fits:
             return self.tr("{name} does not fit: {need:.1f} GiB per GPU needed, {have:.0f} "
                            "GiB available").format(name=name, need=s.memory_bytes / 2**30,
@@ -1045,7 +1067,7 @@ class ComparePage(QWidget):
         from html import escape
 
         offer = s.option.offer
-        lines = [f"<b>{escape(s.option.label)}</b> — "
+        lines = [f"<b>{escape(option_label(s.option))}</b> — "
                  f"{escape(kind_labels().get(s.option.kind, s.option.kind))}",
                  escape(self.why(s)) + "."]
         if s.fits:
@@ -1106,16 +1128,16 @@ class ComparePage(QWidget):
         self.break_even_chart.set_data(
             hardware=result.hardware_usd * rate, own_per_job=result.own_per_job_usd * rate,
             rent_per_job=result.rent_per_job_usd * rate, jobs=result.jobs,
-            own_label=owned.option.label, rent_label=rented.option.label)
+            own_label=option_label(owned.option), rent_label=option_label(rented.option))
         if result.jobs is None:
             text = self.tr("Renting {rent} costs no more per job than the power for {own}: "
                            "buying never pays off on price alone.").format(
-                rent=rented.option.label, own=owned.option.label)
+                rent=option_label(rented.option), own=option_label(owned.option))
         else:
             text = self.tr("{own} ({price}) beats renting {rent} after {jobs} such jobs "
                            "({hours} of training on it).").format(
-                own=owned.option.label, price=self.money(result.hardware_usd),
-                rent=rented.option.label,
+                own=option_label(owned.option), price=self.money(result.hardware_usd),
+                rent=option_label(rented.option),
                 jobs=f"{result.jobs:,.0f}" if result.jobs >= 10 else f"{result.jobs:.1f}",
                 hours=format_duration(result.hours * 3600.0))
         self.break_even_label.setText(text)
@@ -1143,7 +1165,7 @@ class ComparePage(QWidget):
 
         if not s.fits:
             raise ValueError(self.tr("{name} does not fit this plan: pick an option that "
-                                     "fits").format(name=s.option.label))
+                                     "fits").format(name=option_label(s.option)))
         model, plan, gpu, offer = self.state.model, s.plan, s.option.gpu, s.option.offer
         rented = s.option.kind in ("rent", "cloud")
         per_node = offer.gpus_per_instance if rented else max(plan.n_gpus, 1)
