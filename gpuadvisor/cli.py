@@ -84,6 +84,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="gpuadvisor", description=(
         "Will this training or inference plan fit my GPU, and how long will it take?"))
     parser.add_argument("--version", action="version", version=f"gpuadvisor {__version__}")
+    parser.add_argument("--self-test", action="store_true",
+                        help="check this installation without a screen: load the catalog, "
+                             "estimate a plan, render every page; print one line, exit 0 "
+                             "if all is well")
     verbs = parser.add_subparsers(dest="verb", parser_class=_Parser)
 
     est = verbs.add_parser("estimate", help="memory, time and fit for a plan",
@@ -1597,6 +1601,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
+        if args.self_test:
+            from .selftest import main as self_test
+
+            return self_test()
         if args.verb == "estimate":
             return _estimate(args)
         if args.verb == "catalog":

@@ -272,9 +272,10 @@ class ProbeQueue(QObject):
         job = self._pending.popleft()
         command = job.command()
         process = QProcess(self)
-        env = QProcessEnvironment.systemEnvironment()
-        env.insert("PYTHONUNBUFFERED", "1")
-        env.insert("PYTHONIOENCODING", "utf-8")
+        # The same environment as the CLI's runner: a frozen app's own library path removed.
+        env = QProcessEnvironment()
+        for name, value in runner.child_env().items():
+            env.insert(name, value)
         process.setProcessEnvironment(env)
         process.setProgram(command[0])
         process.setArguments(command[1:])

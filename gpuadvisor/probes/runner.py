@@ -34,7 +34,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -127,6 +127,80 @@ def worker_command(probes: Sequence[str], *, python: str | os.PathLike = sys.exe
     return [*command, *extra_args]
 
 
+#: Variables a frozen app's loader sets to the app's own folder, saved as ``<NAME>_ORIG``
+#: (PyInstaller's bootloader keeps the caller's value there; it is absent when there was none).
+_LOADER_PATH_VARS = ("LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH", "DYLD_FRAMEWORK_PATH",
+                     "LIBPATH")
+#: Path-list variables from which a frozen app's own folders are removed (entries elsewhere,
+#: the user's own, are kept).
+_BUNDLE_PATH_VARS = ("PATH", "PYTHONPATH", "QT_PLUGIN_PATH", "QML2_IMPORT_PATH",
+                     "QT_QPA_PLATFORM_PLUGIN_PATH", "GI_TYPELIB_PATH", "GDK_PIXBUF_MODULE_FILE",
+                     "SSL_CERT_FILE", "SSL_CERT_DIR", "TCL_LIBRARY", "TK_LIBRARY")
+
+
+def child_env(environ: Mapping[str, str] | None = None, *, frozen: bool | None = None,
+              bundle_dirs: Sequence[str | os.PathLike] | None = None) -> dict[str, str]:
+    """The environment for a worker process (another Python, the user's, which has torch).
+
+    Always: unbuffered UTF-8 output (the protocol is read line by line). When this process
+    is a frozen app (``sys.frozen``, set by PyInstaller), its loader has pointed the library
+    search path at the app's own folder, whose Qt, libstdc++ or OpenSSL would then be loaded
+    by the user's Python and torch instead of theirs. So, for the child:
+
+    - ``LD_LIBRARY_PATH`` / ``DYLD_LIBRARY_PATH`` (and kin) get back the caller's value, which
+      the loader saved in ``<NAME>_ORIG``, or are removed when the caller had none;
+    - entries inside the app's folders are removed from ``PATH``, ``PYTHONPATH``,
+      ``QT_PLUGIN_PATH`` and similar lists (a variable left empty is removed);
+    - ``PYTHONHOME`` is removed when it points into the app.
+
+    Args:
+        environ: The environment to start from (default: this process's).
+        frozen: Whether this is a frozen app (default: ``sys.frozen``).
+        bundle_dirs: The app's folders (default: ``sys._MEIPASS`` and the executable's folder).
+
+    Returns:
+        A new dict; ``environ`` is not changed.
+    """
+    env = dict(os.environ if environ is None else environ)
+    env["PYTHONUNBUFFERED"] = "1"
+    env["PYTHONIOENCODING"] = "utf-8"
+    if frozen is None:
+        frozen = bool(getattr(sys, "frozen", False))
+    if not frozen:
+        return env
+    if bundle_dirs is None:
+        bundle_dirs = [d for d in (getattr(sys, "_MEIPASS", None),
+                                   os.path.dirname(sys.executable)) if d]
+    roots = [os.path.normcase(os.path.abspath(os.fspath(d))) for d in bundle_dirs]
+
+    def inside(entry: str) -> bool:
+        path = os.path.normcase(os.path.abspath(entry))
+        return any(path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+                   for root in roots)
+
+    for name in _LOADER_PATH_VARS:
+        original = env.pop(f"{name}_ORIG", None)
+        if original is not None:
+            env[name] = original
+        elif name in env:
+            _set_path_list(env, name, [p for p in env[name].split(os.pathsep)
+                                       if p and not inside(p)])
+    for name in _BUNDLE_PATH_VARS:
+        if name in env:
+            _set_path_list(env, name, [p for p in env[name].split(os.pathsep)
+                                       if p and not inside(p)])
+    if "PYTHONHOME" in env and inside(env["PYTHONHOME"]):
+        del env["PYTHONHOME"]
+    return env
+
+
+def _set_path_list(env: dict[str, str], name: str, entries: list[str]) -> None:
+    if entries:
+        env[name] = os.pathsep.join(entries)
+    else:
+        env.pop(name, None)
+
+
 def run_probes(probes: Sequence[str], *, python: str | os.PathLike = sys.executable,
                device: str | None = None, timeout_s: float, quick: bool = True,
                on_message: Callable[[Message], None] | None = None,
@@ -171,7 +245,7 @@ def run_probes(probes: Sequence[str], *, python: str | os.PathLike = sys.executa
     notify = on_message or (lambda message: None)
     started = time.monotonic()
     deadline = started + timeout_s
-    env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONIOENCODING="utf-8")
+    env = child_env()
     try:
         proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, env=env,
