@@ -2,94 +2,151 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AboutDialog</name>
+    <message>
+        <location filename="../../gpuadvisor/gui/about.py" line="127"/>
+        <location filename="../../gpuadvisor/gui/about.py" line="166"/>
+        <source>Can my GPU train this model, how long will it take, and what should I change? Estimates of memory per GPU and training time, with every assumption shown.</source>
+        <extracomment>The program&apos;s name (commands, folders) and the name people read.</extracomment>
+        <translation>我的 GPU 能训练这个模型吗？需要多长时间？应该改什么？估算每个 GPU 的显存占用和训练时间，并列出每一项假设。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/about.py" line="131"/>
+        <location filename="../../gpuadvisor/gui/about.py" line="171"/>
+        <source>Catalog prices as of {date}</source>
+        <translation>目录价格截至 {date}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/about.py" line="133"/>
+        <location filename="../../gpuadvisor/gui/about.py" line="172"/>
+        <source>Catalog date unknown</source>
+        <translation>目录日期未知</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/about.py" line="134"/>
+        <source>gpuadvisor is free software under the MIT licence. It is built on {components}.</source>
+        <translation>gpuadvisor 是以 MIT 许可证发布的自由软件。它基于：{components}。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/about.py" line="152"/>
+        <source>About gpuadvisor</source>
+        <translation>关于 gpuadvisor</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/about.py" line="160"/>
+        <source>Version {version}</source>
+        <translation>版本 {version}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/about.py" line="211"/>
+        <source>gpuadvisor is free software under the MIT licence. It is built on these components, each under its own licence:</source>
+        <translation>gpuadvisor 是以 MIT 许可证发布的自由软件。它基于以下组件，各组件遵循其各自的许可证：</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/about.py" line="214"/>
+        <source>Qt, PySide6 and Shiboken6 are used under the GNU Lesser General Public License version 3. They are unmodified, dynamically linked libraries: you may replace them with your own build. Their source code is at {url}.</source>
+        <translation>Qt、PySide6 和 Shiboken6 依据 GNU 宽通用公共许可证第 3 版（LGPL-3.0）使用。它们是未经修改、动态链接的库：你可以用自己构建的版本替换它们。其源代码位于 {url}。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/about.py" line="218"/>
+        <source>torch is not included: probes run in a Python environment of yours that has it.</source>
+        <translation>不包含 torch：探测在你自己的、装有 torch 的 Python 环境中运行。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/about.py" line="220"/>
+        <source>All licence texts</source>
+        <translation>全部许可证文本</translation>
+    </message>
+</context>
+<context>
     <name>AdviceModel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="199"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="192"/>
         <source>#</source>
         <translation>#</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="199"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="192"/>
         <source>Option</source>
         <translation>方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="199"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="192"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="200"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="193"/>
         <source>Fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="200"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="193"/>
         <source>GPUs</source>
         <translation>GPU 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="200"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="193"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="201"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="194"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="201"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="194"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="202"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="195"/>
         <source>Seller / cloud</source>
         <translation>卖家 / 云</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="202"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="195"/>
         <source>Region</source>
         <translation>地区</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="203"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="196"/>
         <source>Price seen</source>
         <translation>报价日期</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="261"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="254"/>
         <source>no ({need:.1f} of {have:.0f} GiB)</source>
         <translation>否（需 {need:.1f} GiB，有 {have:.0f} GiB）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="264"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="257"/>
         <source>with {levers}</source>
         <translation>需 {levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="265"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="258"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="268"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="261"/>
         <source>{gpus} ({instances} instances)</source>
         <translation>{gpus}（{instances} 个实例）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="278"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="271"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="285"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="278"/>
         <source>{date} (your price)</source>
         <translation>{date}（你的价格）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="290"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="283"/>
         <source>{mark}{date} · {days} days ago</source>
         <translation>{mark}{date} · {days} 天前</translation>
     </message>
@@ -206,506 +263,506 @@ renting: {rent}</source>
 <context>
     <name>ComparePage</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="161"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="154"/>
         <source>your {cards}</source>
         <extracomment>Milliseconds between the last change and the new advice (typing a budget, a slider). Minimum memory choices of the filter (GB as marketed; 0: any). Export kinds of the buttons, in order.</extracomment>
         <translation>你的 {cards}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="166"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="159"/>
         <source>{n}x used {gpu}</source>
         <translation>{n} 张二手 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="167"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="160"/>
         <source>{n}x new {gpu}</source>
         <translation>{n} 张全新 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="169"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="162"/>
         <source>used {gpu}</source>
         <translation>二手 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="170"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="163"/>
         <source>new {gpu}</source>
         <translation>全新 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="174"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="167"/>
         <source>{name} (spot)</source>
         <translation>{name}（竞价）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="181"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="174"/>
         <source>{price} per card</source>
         <translation>每张 {price}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="183"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="176"/>
         <source>{price}/GPU-h</source>
         <translation>{price}/GPU·时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="423"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="417"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="427"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="421"/>
         <source>Change the plan</source>
         <translation>修改规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="463"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="456"/>
         <source>What matters to you</source>
         <translation>你看重什么</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="467"/>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="994"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="460"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1001"/>
         <source>Cheapest</source>
         <translation>最便宜</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="467"/>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="994"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="460"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1001"/>
         <source>Fastest</source>
         <translation>最快</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="475"/>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="484"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="468"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="477"/>
         <source>no limit</source>
         <translation>不限</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="476"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="469"/>
         <source>Most you want to spend on this job, in your currency (0: no limit)</source>
         <translation>这次任务最多愿意花多少钱，以你的货币计（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="483"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="476"/>
         <source> h</source>
         <translation> 小时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="485"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="478"/>
         <source>Wall-clock hours the job may take (0: no limit)</source>
         <translation>任务最多可用的实际小时数（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="491"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="484"/>
         <source>Most cards you would buy (1, 2, 4 or 8 are tried)</source>
         <translation>最多愿意买几块卡（会尝试 1、2、4、8 块）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="498"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="491"/>
         <source>Your electricity price per kWh, in your currency: it prices running your rig or a bought card</source>
         <translation>你的电价（每千瓦时，以你的货币计）：用于计算自有机器或买来的卡的电费</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="510"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="503"/>
         <source>Your exchange rate: units of your currency per US dollar (the catalog&apos;s prices are in USD)</source>
         <translation>你的汇率：每 1 美元折合多少你的货币（目录中的价格以美元计）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="514"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="507"/>
         <source>Goal</source>
         <translation>目标</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="514"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="507"/>
         <source>Budget</source>
         <translation>预算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="515"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="508"/>
         <source>Deadline</source>
         <translation>截止时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="516"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="509"/>
         <source>Cards to buy, at most</source>
         <translation>最多买几块卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="517"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="510"/>
         <source>Electricity per kWh</source>
         <translation>每千瓦时电价</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="518"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="511"/>
         <source>Currency</source>
         <translation>货币</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="552"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="556"/>
         <source>SkyPilot task…</source>
         <translation>SkyPilot 任务…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="553"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="557"/>
         <source>accelerate config…</source>
         <translation>accelerate 配置…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="554"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="558"/>
         <source>DeepSpeed config…</source>
         <translation>DeepSpeed 配置…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="555"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="559"/>
         <source>Launch script…</source>
         <translation>启动脚本…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="556"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="560"/>
         <source>Report…</source>
         <translation>报告…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="557"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="561"/>
         <source>A SkyPilot task YAML that rents this option (rent and cloud options)</source>
         <translation>租用此方案的 SkyPilot 任务 YAML（租用和云方案）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="559"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="563"/>
         <source>A Hugging Face accelerate config for this plan</source>
         <translation>此规划的 Hugging Face accelerate 配置</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="560"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="564"/>
         <source>A DeepSpeed ZeRO config for this plan</source>
         <translation>此规划的 DeepSpeed ZeRO 配置</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="561"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="565"/>
         <source>The torchrun line that starts the training</source>
         <translation>启动训练的 torchrun 命令行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="562"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="566"/>
         <source>The plan, the options and these charts as one HTML file (or Markdown: end the name with .md)</source>
         <translation>把规划、各方案和这些图表存成一个 HTML 文件（或 Markdown：文件名以 .md 结尾）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="588"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="592"/>
         <source>GPU maker</source>
         <translation>GPU 厂商</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="590"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="594"/>
         <source>Least memory per GPU</source>
         <translation>每块 GPU 的最少显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="592"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="596"/>
         <source>any memory</source>
         <translation>显存不限</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="593"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="597"/>
         <source>≥ {gb} GB</source>
         <translation>≥ {gb} GB</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="595"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="599"/>
         <source>Seller, marketplace or cloud</source>
         <translation>卖家、租赁平台或云</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="597"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="601"/>
         <source>spot and on-demand</source>
         <translation>竞价和按需</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="598"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="602"/>
         <source>on-demand only</source>
         <translation>仅按需</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="599"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="603"/>
         <source>spot only</source>
         <translation>仅竞价</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="601"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="605"/>
         <source>Spot (interruptible) prices are cheaper; the job may be stopped and must resume from checkpoints</source>
         <translation>竞价（可中断）实例更便宜；任务可能被中止，需要从检查点恢复</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="603"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="607"/>
         <source>fits only</source>
         <translation>只看放得下的</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="605"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="609"/>
         <source>Search: 4090, RunPod, us-east…</source>
         <translation>搜索：4090、RunPod、us-east…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="649"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="653"/>
         <source>any maker</source>
         <translation>厂商不限</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="651"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="655"/>
         <source>any seller or cloud</source>
         <translation>卖家或云不限</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="666"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="670"/>
         <source>The offers catalog could not be read, so only your rig is compared: {error}</source>
         <translation>无法读取报价目录，只对比你的机器：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="771"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="775"/>
         <source>{code} per US dollar</source>
         <translation>每美元折合 {code}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="786"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="790"/>
         <source>Electricity price {value} is out of range</source>
         <translation>电价 {value} 超出范围</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="851"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="858"/>
         <source>Working out every option…</source>
         <translation>正在计算所有方案…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="860"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="867"/>
         <source>Cannot compare this plan: {error}</source>
         <translation>无法对比此规划：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="896"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="903"/>
         <source>&lt;b&gt;{model}&lt;/b&gt;, {task}, {precision} · {line}</source>
         <translation>&lt;b&gt;{model}&lt;/b&gt;，{task}，{precision} · {line}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="924"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="931"/>
         <source>{shown} of {total} options shown, {fitting} of them fit; ★ = best trade-off (Pareto front). Prices in {code} at {rate} per USD.</source>
         <translation>显示 {total} 个方案中的 {shown} 个，其中 {fitting} 个放得下；★ = 最佳权衡（帕累托前沿）。价格以 {code} 计，每美元 {rate}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="935"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="942"/>
         <source> with {levers}</source>
         <translation>，需 {levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="939"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="946"/>
         <source>{name} does not fit: {need:.1f} GiB per GPU needed, {have:.0f} GiB available</source>
         <translation>{name} 放不下：每块 GPU 需要 {need:.1f} GiB，只有 {have:.0f} GiB</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="943"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="950"/>
         <source>{name} finishes in {time}{levers} for {power} of power</source>
         <translation>{name} 用 {time} 完成{levers}，电费 {power}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="946"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="953"/>
         <source>{name} ({price}) finishes in {time}{levers}, plus {power} of power</source>
         <translation>{name}（{price}）用 {time} 完成{levers}，另加电费 {power}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="950"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="957"/>
         <source> on {n} instances</source>
         <translation>，用 {n} 个实例</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="952"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="959"/>
         <source>renting {name} costs {cost} and takes {time}{instances}{levers}</source>
         <translation>租用 {name} 花费 {cost}，用时 {time}{instances}{levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="972"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="979"/>
         <source>None of the options shown fits this plan: widen the filters.</source>
         <translation>显示的方案都放不下此规划：请放宽筛选条件。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="976"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="983"/>
         <source>the budget of {budget}</source>
         <translation>{budget} 的预算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="979"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="986"/>
         <source>the deadline of {time}</source>
         <translation>{time} 的截止时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="983"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="990"/>
         <source>Nothing shown meets {limits}. Closest: {why}.</source>
         <translation>没有方案满足{limits}。最接近的：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="984"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="991"/>
         <source> and </source>
         <translation>和</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="986"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="993"/>
         <source>cheapest</source>
         <translation>最便宜</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="986"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="993"/>
         <source>fastest</source>
         <translation>最快</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="987"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="994"/>
         <source>Best ({goal}): {why}.</source>
         <translation>最佳（{goal}）：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="995"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1002"/>
         <source>{label}: {why}.</source>
         <translation>{label}：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1059"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1066"/>
         <source>Select an option in the chart or the table.</source>
         <translation>请在图表或表格中选择一个方案。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1074"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1081"/>
         <source>{gpus} GPU(s)</source>
         <translation>{gpus} 块 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1075"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1082"/>
         <source>{hours:,.1f} GPU-hours</source>
         <translation>{hours:,.1f} GPU·时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1077"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1084"/>
         <source>cards {money}</source>
         <translation>显卡 {money}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1079"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1086"/>
         <source>power {money}</source>
         <translation>电费 {money}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1081"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1088"/>
         <source>rent {money}</source>
         <translation>租金 {money}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1090"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1097"/>
         <source>spot: may be interrupted</source>
         <translation>竞价：可能被中断</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1093"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1100"/>
         <source>your price, {date}</source>
         <translation>你的价格，{date}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1095"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1102"/>
         <source>price seen {date}</source>
         <translation>报价日期 {date}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1097"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1104"/>
         <source>({days} days ago)</source>
         <translation>（{days} 天前）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1100"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1107"/>
         <source>older than {days} days: check it</source>
         <translation>已超过 {days} 天：请核实</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1102"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1109"/>
         <source>an estimate</source>
         <translation>估计值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1121"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1128"/>
         <source>No card to buy and rental to compare</source>
         <translation>没有可对比的购卡和租用方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1123"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1130"/>
         <source>Break-even needs a card to buy and a rental that both fit the plan among the options shown.</source>
         <translation>盈亏平衡需要在显示的方案中同时有放得下此规划的购卡方案和租用方案。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1133"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1140"/>
         <source>Renting {rent} costs no more per job than the power for {own}: buying never pays off on price alone.</source>
         <translation>租用 {rent} 每次任务的花费不高于 {own} 的电费：单看价格，买卡永远不划算。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1137"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1144"/>
         <source>{own} ({price}) beats renting {rent} after {jobs} such jobs ({hours} of training on it).</source>
         <translation>{own}（{price}）在 {jobs} 次同类任务后比租用 {rent} 更划算（在它上面训练 {hours}）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1148"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1167"/>
         <source>SkyPilot task (*.yaml)</source>
         <translation>SkyPilot 任务 (*.yaml)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1149"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1168"/>
         <source>accelerate config (*.yaml)</source>
         <translation>accelerate 配置 (*.yaml)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1150"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1169"/>
         <source>DeepSpeed config (*.json)</source>
         <translation>DeepSpeed 配置 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1151"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1170"/>
         <source>Shell script (*.sh)</source>
         <translation>Shell 脚本 (*.sh)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1152"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1171"/>
         <source>HTML report (*.html);;Markdown report (*.md)</source>
         <translation>HTML 报告 (*.html);;Markdown 报告 (*.md)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1153"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1172"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1167"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1186"/>
         <source>{name} does not fit this plan: pick an option that fits</source>
         <translation>{name} 放不下此规划：请选一个放得下的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1204"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1223"/>
         <source>Time against cost of every option</source>
         <translation>各方案的用时与费用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1205"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1224"/>
         <source>Owning against renting</source>
         <translation>买卡与租用对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1216"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1235"/>
         <source>Select an option first.</source>
         <translation>请先选择一个方案。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1230"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1249"/>
         <source>Cannot export {kind}: {error}</source>
         <translation>无法导出 {kind}：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1234"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1253"/>
         <source>Cannot write {path}: {error}</source>
         <translation>无法写入 {path}：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1239"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1258"/>
         <source>Wrote {path}</source>
         <translation>已写入 {path}</translation>
     </message>
@@ -1431,265 +1488,252 @@ renting: {rent}</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="150"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="148"/>
         <source>Rig</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="150"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="148"/>
         <source>Probe</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="150"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="148"/>
         <source>Plan</source>
         <translation>规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="151"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="149"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="153"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="151"/>
         <source>What is in this machine: GPUs, host, live readings</source>
         <translation>本机有什么：GPU、主机、实时读数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="154"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="152"/>
         <source>Measure this machine: throughput, bandwidth, history</source>
         <translation>实测本机：吞吐量、带宽、历史</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="155"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="153"/>
         <source>Will it fit, how long, what to change</source>
         <translation>放不放得下、要多久、该改什么</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="156"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="154"/>
         <source>Your rig, buy, rent or cloud: time and cost of each</source>
         <translation>你的机器、买卡、租用或云：各自的用时与费用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="213"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="211"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="214"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="212"/>
         <source>&amp;Open plan…</source>
         <translation>打开方案(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="216"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="214"/>
         <source>&amp;Save plan…</source>
         <translation>保存方案(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="218"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="216"/>
         <source>Save plan &amp;as…</source>
         <translation>方案另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="221"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="219"/>
         <source>Recent plans</source>
         <translation>最近的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="225"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="223"/>
         <source>&amp;Export page as PNG…</source>
         <translation>将页面导出为 PNG(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="227"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="225"/>
         <source>&amp;Copy summary as Markdown</source>
         <translation>复制 Markdown 摘要(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="232"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="230"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="238"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="236"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="240"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="238"/>
         <source>&amp;Presentation mode</source>
         <translation>演示模式(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="243"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="241"/>
         <source>Full screen, large fonts, thick chart lines, high contrast: for projectors</source>
         <translation>全屏、大字体、粗图线、高对比度：适合投影</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="245"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="243"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="249"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="247"/>
         <source>GiB (binary, 1024³ bytes)</source>
         <translation>GiB（二进制，1024³ 字节）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="250"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="248"/>
         <source>GB (decimal, 1000³ bytes)</source>
         <translation>GB（十进制，1000³ 字节）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="256"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="254"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="261"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="259"/>
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="277"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="275"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="278"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="276"/>
         <source>&amp;About gpuadvisor</source>
         <translation>关于 gpuadvisor(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="341"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="339"/>
         <source>Settings were reset</source>
         <translation>设置已重置</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="349"/>
-        <source>gpuadvisor {version}
-
-Can my GPU train this model, how long will it take, and what should I change? Estimates of memory per GPU and training time, with every assumption shown.
-
-Python {python} · Qt {qt} · PySide6 {pyside}</source>
-        <translation>gpuadvisor {version}
-
-我的 GPU 能训练这个模型吗？要训练多久？该改什么？估算单卡显存和训练时间，并列出所有假设。
-
-Python {python} · Qt {qt} · PySide6 {pyside}</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="354"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="346"/>
         <source>About gpuadvisor</source>
         <translation>关于 gpuadvisor</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="360"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="356"/>
         <source>Open plan</source>
         <translation>打开方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="361"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="357"/>
         <source>gpuadvisor plans (*{suffix});;All files (*)</source>
         <translation>gpuadvisor 方案 (*{suffix});;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="369"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="365"/>
         <source>Save plan</source>
         <translation>保存方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="370"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="366"/>
         <source>gpuadvisor plans (*{suffix})</source>
         <translation>gpuadvisor 方案 (*{suffix})</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="376"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="372"/>
         <source>Export page as PNG</source>
         <translation>将页面导出为 PNG</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="378"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="374"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="398"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="394"/>
         <source>Cannot open plan</source>
         <translation>无法打开方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="405"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="401"/>
         <source>Opened {path}</source>
         <translation>已打开 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="427"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="423"/>
         <source>Cannot save plan</source>
         <translation>无法保存方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="434"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="430"/>
         <source>Saved {path}</source>
         <translation>已保存 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="444"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="440"/>
         <source>No recent plans</source>
         <translation>没有最近的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="448"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="444"/>
         <source>Clear list</source>
         <translation>清空列表</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="463"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="459"/>
         <source>Untitled plan</source>
         <translation>未命名方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="476"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="472"/>
         <source>Cannot export</source>
         <translation>无法导出</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="477"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="473"/>
         <source>Could not write {path}</source>
         <translation>无法写入 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="479"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="475"/>
         <source>Wrote {path}</source>
         <translation>已写入 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="486"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="482"/>
         <source>Summary copied to the clipboard as Markdown</source>
         <translation>已将 Markdown 摘要复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="541"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="537"/>
         <source>the system language</source>
         <translation>系统语言</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="544"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="540"/>
         <source>Language: {language}</source>
         <translation>语言：{language}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="546"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="542"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="547"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="543"/>
         <source>gpuadvisor will use {language} after a restart.</source>
         <translation>界面语言（{language}）将在重启 gpuadvisor 后生效。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="572"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="568"/>
         <source>Could not save settings: {error}</source>
         <translation>无法保存设置：{error}</translation>
     </message>

@@ -45,6 +45,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
     QFileDialog,
+    QFrame,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
@@ -52,6 +53,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QSpinBox,
     QSplitter,
@@ -93,15 +95,6 @@ SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 ID_ROLE = Qt.ItemDataRole.UserRole + 2
 STALE_COLOR = QColor("#B35900")
 MUTED_COLOR = QColor("#777777")
-
-_STYLE = """
-QLabel#compareAnswer { font-size: 15px; padding: 8px 12px; border-radius: 6px;
-    background: #E8F5EF; border: 1px solid #009E73; }
-QLabel#compareAnswer[state="none"] { background: #FBE9E0; border: 1px solid #D55E00; }
-QLabel#compareAnswer[state="busy"] { background: #F4F4F4; border: 1px solid #BBBBBB; }
-QLabel#compareDetails { padding: 2px 4px; }
-"""
-
 
 @dataclass
 class Filters:
@@ -381,7 +374,6 @@ class ComparePage(QWidget):
         """
         super().__init__(parent)
         self.setObjectName("comparePage")
-        self.setStyleSheet(_STYLE)
         self.state = state
         self.settings = settings if settings is not None else Settings()
         self._today = today
@@ -399,6 +391,8 @@ class ComparePage(QWidget):
         self._deadline_hours: float | None = None
         self._generation = 0
         self._dirty = True
+        self._presentation = False
+        self._shared = False  # the splitter's shares are set when the page is first shown
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(1)
         self._relay = Relay(self)
@@ -441,7 +435,7 @@ class ComparePage(QWidget):
         self.answer.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         outer.addWidget(self.answer)
 
-        split = QSplitter(Qt.Orientation.Vertical, self)
+        self.splitter = split = QSplitter(Qt.Orientation.Vertical, self)
         split.setChildrenCollapsible(False)
         top = QSplitter(Qt.Orientation.Horizontal, split)
         top.setChildrenCollapsible(False)
@@ -454,9 +448,8 @@ class ComparePage(QWidget):
         top.setStretchFactor(1, 2)
         split.addWidget(top)
         split.addWidget(self._build_table(split))
-        split.setStretchFactor(0, 5)
-        split.setStretchFactor(1, 4)
-        split.setSizes([500, 400])
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 1)
         outer.addWidget(split, 1)
 
     def _build_constraints(self) -> QGroupBox:
@@ -534,17 +527,28 @@ class ComparePage(QWidget):
         side = QWidget(parent)
         layout = QVBoxLayout(side)
         layout.setContentsMargins(8, 0, 0, 0)
-        self.details = QLabel(side)
+        # The details scroll when long (a price's notes), so the chart keeps its room.
+        scroll = QScrollArea(side)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setMinimumHeight(70)
+        self.details = QLabel(scroll)
         self.details.setObjectName("compareDetails")
         self.details.setWordWrap(True)
         self.details.setTextFormat(Qt.TextFormat.RichText)
         self.details.setOpenExternalLinks(True)
         self.details.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
-        layout.addWidget(self.details)
+        scroll.setWidget(self.details)
         self.break_even_chart = BreakEvenChart(side)
         self.break_even_chart.setMinimumHeight(170)
-        layout.addWidget(self.break_even_chart, 1)
+        inner = QSplitter(Qt.Orientation.Vertical, side)
+        inner.setChildrenCollapsible(False)
+        inner.addWidget(scroll)
+        inner.addWidget(self.break_even_chart)
+        inner.setStretchFactor(0, 1)
+        inner.setStretchFactor(1, 3)
+        layout.addWidget(inner, 1)
         self.break_even_label = QLabel(side)
         self.break_even_label.setWordWrap(True)
         layout.addWidget(self.break_even_label)
@@ -820,6 +824,9 @@ class ComparePage(QWidget):
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
+        if not self._shared:
+            self._shared = True
+            self._share_height()
         if self._dirty and not self._timer.isActive():
             self._timer.start(0)
 
@@ -1141,6 +1148,18 @@ class ComparePage(QWidget):
                 jobs=f"{result.jobs:,.0f}" if result.jobs >= 10 else f"{result.jobs:.1f}",
                 hours=format_duration(result.hours * 3600.0))
         self.break_even_label.setText(text)
+        self._fit_label_height(self.break_even_label)
+
+    @staticmethod
+    def _fit_label_height(label: QLabel) -> None:
+        """Reserve the height a word-wrapped label needs at its width (a layout gives it one
+        line otherwise, and the next widget covers the rest)."""
+        width = label.width() if label.width() > 50 else 400
+        label.setMinimumHeight(max(label.heightForWidth(width), label.fontMetrics().height()))
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit_label_height(self.break_even_label)
 
     # ================================================================== exports
     def ask_save_path(self, kind: str, suggested: str) -> str | None:
@@ -1245,9 +1264,18 @@ class ComparePage(QWidget):
 
     # ================================================================== view options
     def set_presentation(self, enabled: bool) -> None:
-        """Large fonts and thick lines in the charts."""
+        """Large fonts and thick lines in the charts, which get most of the height."""
         self.scatter.set_presentation(enabled)
         self.break_even_chart.set_presentation(enabled)
+        self._presentation = enabled
+        self._share_height()
+
+    def _share_height(self) -> None:
+        """Charts above, table below: half each on the desktop, more for the charts on a
+        projector (where the table is read less)."""
+        total = sum(self.splitter.sizes()) or 900
+        share = 0.68 if self._presentation else 0.5
+        self.splitter.setSizes([int(total * share), int(total * (1 - share))])
 
 
 def _png(widget: QWidget) -> bytes:

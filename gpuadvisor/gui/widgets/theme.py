@@ -38,6 +38,10 @@ QPushButton#leverButton:hover {{ background: #E3EEF8; }}
 QPushButton#leverButton:pressed {{ background: #CADDF0; }}
 QPushButton#leverButton[fits="true"] {{ border-left: {stripe}px solid {fits_bg}; }}
 QPushButton#leverButton[fits="false"] {{ border-left: {stripe}px solid {nofit_bg}; }}
+QLabel#compareAnswer {{ font-size: {answer}pt; padding: {pad}px 12px; border-radius: 4px;
+    color: {text}; background: #E8F5EF; border: {border}px solid {fits_bg}; }}
+QLabel#compareAnswer[state="none"] {{ background: #FBE9E0; border-color: {nofit_bg}; }}
+QLabel#compareAnswer[state="busy"] {{ background: #F4F4F4; border-color: #BBBBBB; }}
 QListWidget#navigation {{ font-size: {nav}pt; border: none; background: {nav_bg}; }}
 QListWidget#navigation::item {{ padding: {nav_pad}px 12px; color: {nav_text}; }}
 QListWidget#navigation::item:selected {{ background: {blue}; color: #FFFFFF; }}
@@ -86,6 +90,7 @@ def style_sheet(presentation: bool = False) -> str:
         "headline": 24 if presentation else 13,
         "page_title": 30 if presentation else 20,
         "banner": 22 if presentation else 12,
+        "answer": 17 if presentation else 11,
         "pad": 8 if presentation else 5,
         "yellow": OKABE_ITO["yellow"],
         "blue": OKABE_ITO["blue"],
