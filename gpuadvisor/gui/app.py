@@ -73,6 +73,9 @@ def create_application():
     app.setApplicationVersion(__version__)
     app.setApplicationDisplayName("GPU Advisor")
     app.setDesktopFileName("gpuadvisor")
+    from .about import app_icon
+
+    app.setWindowIcon(app_icon())  # every window's title bar, the task bar, the About box
     return app
 
 

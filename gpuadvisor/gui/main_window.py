@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import base64
 import contextlib
-import sys
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QEvent, Qt
@@ -27,7 +26,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpuadvisor import __version__
 from gpuadvisor.planfile import PLAN_SUFFIX, PlanFileError, load_plan, save_plan
 from gpuadvisor.settings import Settings, save_settings
 from gpuadvisor.state import PlanState
@@ -341,17 +339,15 @@ class MainWindow(QMainWindow):
             self.report("warning", self.tr("Settings were reset"), warning)
 
     def show_about(self) -> None:
-        """The About box: version, what the app does, the Qt and Python versions."""
-        from PySide6 import __version__ as pyside_version
-        from PySide6.QtCore import qVersion
+        """The About box: version, catalog date, the licences of bundled components."""
+        from .about import AboutDialog, about_text
 
-        text = self.tr(
-            "gpuadvisor {version}\n\nCan my GPU train this model, how long will it take, "
-            "and what should I change? Estimates of memory per GPU and training time, with "
-            "every assumption shown.\n\nPython {python} · Qt {qt} · PySide6 {pyside}"
-        ).format(version=__version__, python=sys.version.split()[0], qt=qVersion(),
-                 pyside=pyside_version)
-        self.report("info", self.tr("About gpuadvisor"), text)
+        if not self._interactive:
+            self.report("info", self.tr("About gpuadvisor"), about_text())
+            return
+        dialog = AboutDialog(self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()  # window-modal, never blocking: exec() would run a nested event loop
 
     # ================================================================== plan files
     def ask_open_path(self) -> str | None:
