@@ -30,18 +30,15 @@ class _Parser(argparse.ArgumentParser):
 
 
 # --------------------------------------------------------------------------- value types
-def _positive_int(flag: str):
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-        if value <= 0:
-            raise argparse.ArgumentTypeError(
-                f"must be a positive whole number, got {value}")
-        return value
-
-    return parse
+def _positive_int(text: str) -> int:
+    """argparse type: a whole number above zero (argparse names the flag in its error)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive whole number, got {value}")
+    return value
 
 
 def _count(flag: str):
@@ -97,24 +94,24 @@ def build_parser() -> argparse.ArgumentParser:
     est.add_argument("--task", choices=P.TASKS, default="full")
     est.add_argument("--precision", choices=P.PRECISIONS, default="bf16")
     est.add_argument("--optimizer", choices=P.OPTIMIZERS, default="adamw")
-    est.add_argument("--micro-batch", type=_positive_int("--micro-batch"), default=1)
-    est.add_argument("--grad-accum", type=_positive_int("--grad-accum"), default=1)
-    est.add_argument("--seq", type=_positive_int("--seq"), default=None,
+    est.add_argument("--micro-batch", type=_positive_int, default=1)
+    est.add_argument("--grad-accum", type=_positive_int, default=1)
+    est.add_argument("--seq", type=_positive_int, default=None,
                      help="sequence length (default: 2048, or the model's context if shorter)")
     est.add_argument("--checkpointing", choices=P.CHECKPOINTING, default="none")
     est.add_argument("--attention", choices=P.ATTENTION, default="flash")
     est.add_argument("--gpu", help="catalog GPU id (see 'catalog list'); checks the fit")
-    est.add_argument("--gpus", type=_positive_int("--gpus"), default=1)
+    est.add_argument("--gpus", type=_positive_int, default=1)
     est.add_argument("--zero", type=int, choices=(0, 1, 2, 3), default=0)
     est.add_argument("--offload", choices=P.OFFLOAD, default="none")
     data = est.add_mutually_exclusive_group()
     data.add_argument("--tokens", type=_count("--tokens"), help="training tokens, e.g. 2T, 300M")
     data.add_argument("--samples", type=_count("--samples"), help="samples per epoch")
     est.add_argument("--epochs", type=_count("--epochs"), default=None)
-    est.add_argument("--lora-rank", type=_positive_int("--lora-rank"))
+    est.add_argument("--lora-rank", type=_positive_int)
     est.add_argument("--lora-targets", choices=P.LORA_TARGETS, default="all")
     est.add_argument("--quant", choices=P.QUANT)
-    est.add_argument("--new-tokens", type=_positive_int("--new-tokens"), default=256,
+    est.add_argument("--new-tokens", type=_positive_int, default=256,
                      help="inference: tokens generated per sequence")
     est.add_argument("--kv-dtype", choices=P.KV_DTYPES)
     est.add_argument("--efficiency", type=_fraction, help="achieved fraction of peak, e.g. 0.4")
@@ -1200,7 +1197,7 @@ def _add_suggest_parser(verbs, est: argparse.ArgumentParser) -> None:
                      help="most you want to spend on this job, in US dollars")
     sug.add_argument("--deadline", type=_positive_float("--deadline"), metavar="HOURS",
                      help="the job must finish within this many hours")
-    sug.add_argument("--max-cards", type=_positive_int("--max-cards"), default=4,
+    sug.add_argument("--max-cards", type=_positive_int, default=4,
                      help="buy at most this many cards of one kind (default 4)")
     sug.add_argument("--electricity", type=_non_negative_float("--electricity"),
                      metavar="USD_PER_KWH",
@@ -1209,7 +1206,7 @@ def _add_suggest_parser(verbs, est: argparse.ArgumentParser) -> None:
                      help="use a simulated rig as your own GPUs (e.g. '2x rtx-3090')")
     sug.add_argument("--no-rig", action="store_true",
                      help="do not look for local GPUs (buy/rent/cloud options only)")
-    sug.add_argument("--limit", type=_positive_int("--limit"), default=15,
+    sug.add_argument("--limit", type=_positive_int, default=15,
                      help="rows to show (default 15; --json has them all)")
     sug.add_argument("--break-even", action="store_true",
                      help="also show after how many such jobs buying the best card beats "
@@ -1381,7 +1378,7 @@ def _add_export_parser(verbs, est: argparse.ArgumentParser) -> None:
     exp.add_argument("--spot", action="store_true", help="skypilot: use spot instances")
     exp.add_argument("--cloud", metavar="NAME",
                      help="skypilot: SkyPilot cloud (aws, gcp, azure, lambda, runpod, vast, ...)")
-    exp.add_argument("--gpus-per-node", type=_positive_int("--gpus-per-node"), default=None,
+    exp.add_argument("--gpus-per-node", type=_positive_int, default=None,
                      help="GPUs per machine (default: the offer's instance, else 8)")
     exp.add_argument("--accelerator", metavar="NAME",
                      help="skypilot: SkyPilot's GPU name when gpuadvisor knows none "

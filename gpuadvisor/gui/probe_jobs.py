@@ -321,7 +321,7 @@ class ProbeQueue(QObject):
     def _handle_line(self, run: _Running, line: bytes) -> None:
         try:
             message = parse_line(line)
-            _check_order(message, run.hello, run.done)
+            check_order(message, run.hello, run.done)
         except ProtocolError as exc:
             self._fail(run, "protocol", f"the worker broke the protocol: {exc}")
             return
@@ -387,7 +387,7 @@ class ProbeQueue(QObject):
             message = (f"the worker closed its output but did not exit within "
                        f"{run.job.timeout_s:g} s")
         else:
-            message = runner._timeout_message(run.job.timeout_s, run.hello, run.done)
+            message = runner.timeout_message(run.job.timeout_s, run.hello, run.done)
         self._fail(run, "timeout", message)
 
     def _on_grace_over(self) -> None:
@@ -445,7 +445,7 @@ class ProbeQueue(QObject):
             if crashed and sys.platform == "win32":
                 failure = ("crash", f"the worker crashed (exit code {exit_code:#x})")
             else:
-                failure = runner._exit_failure(returncode, stderr_text)
+                failure = runner.exit_failure(returncode, stderr_text)
         if failure is None and not run.done:
             failure = ("incomplete", "the worker exited without finishing (no 'done' message)")
         answered = {r.probe for r in run.results} | {e.probe for e in run.errors}
@@ -475,10 +475,10 @@ class ProbeQueue(QObject):
             self._start_next()
 
 
-def _check_order(message, hello: Hello | None, done: bool) -> None:
+def check_order(message, hello: Hello | None, done: bool) -> None:
     # The runner's rule (hello first and once, nothing after done), shared so the CLI and
     # the GUI reject the same workers with the same words.
-    runner._check_order(message, hello, done)
+    runner.check_order(message, hello, done)
 
 
 # ====================================================================== interpreters

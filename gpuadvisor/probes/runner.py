@@ -283,7 +283,7 @@ def run_probes(probes: Sequence[str], *, python: str | os.PathLike = sys.executa
                 break
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                failure = ("timeout", _timeout_message(timeout_s, hello, done))
+                failure = ("timeout", timeout_message(timeout_s, hello, done))
                 break
             try:
                 item = lines.get(timeout=min(remaining, 0.05))
@@ -293,7 +293,7 @@ def run_probes(probes: Sequence[str], *, python: str | os.PathLike = sys.executa
                 break
             try:
                 message = parse_line(item)
-                _check_order(message, hello, done)
+                check_order(message, hello, done)
             except ProtocolError as exc:
                 failure = ("protocol", f"the worker broke the protocol: {exc}")
                 break
@@ -329,7 +329,7 @@ def run_probes(probes: Sequence[str], *, python: str | os.PathLike = sys.executa
     stderr_text = "".join(stderr_tail)
 
     if failure is None and returncode != 0:
-        failure = _exit_failure(returncode, stderr_text)
+        failure = exit_failure(returncode, stderr_text)
     if failure is None and not done:
         failure = ("incomplete", "the worker exited without finishing (no 'done' message)")
     answered = {r.probe for r in results} | {e.probe for e in errors}
@@ -354,7 +354,9 @@ def run_probes(probes: Sequence[str], *, python: str | os.PathLike = sys.executa
                     command=tuple(command))
 
 
-def _check_order(message: Message, hello: Hello | None, done: bool) -> None:
+def check_order(message: Message, hello: Hello | None, done: bool) -> None:
+    """Raise ProtocolError for a message out of order: anything before 'hello', a second
+    'hello', anything after 'done' (shared by this runner and the GUI's job queue)."""
     kind = type(message).__name__.lower()
     if done:
         raise ProtocolError(f"'{kind}' after 'done'")
@@ -364,13 +366,16 @@ def _check_order(message: Message, hello: Hello | None, done: bool) -> None:
         raise ProtocolError("a second 'hello'")
 
 
-def _timeout_message(timeout_s: float, hello: Hello | None, done: bool) -> str:
+def timeout_message(timeout_s: float, hello: Hello | None, done: bool) -> str:
+    """What a wall-clock timeout means, by how far the worker got."""
     if hello is None:
         return f"the worker said nothing within {timeout_s:g} s (no 'hello'); stopped it"
     return f"the worker did not finish within {timeout_s:g} s; stopped it"
 
 
-def _exit_failure(returncode: int, stderr_text: str) -> tuple[str, str]:
+def exit_failure(returncode: int, stderr_text: str) -> tuple[str, str]:
+    """``(kind, message)`` of a worker that exited before 'done': a crash (killed by a
+    signal) or a non-zero status, with its last line of stderr."""
     last = next((line.strip() for line in reversed(stderr_text.splitlines()) if line.strip()),
                 "")
     detail = f": {last}" if last else ""
