@@ -140,6 +140,25 @@ class _Running:
     stop_sent: bool = False
 
 
+#: Windows ``CREATE_NO_WINDOW``: a console program started from the windowed app gets no
+#: console window of its own (python.exe would otherwise flash one up for every probe).
+CREATE_NO_WINDOW = 0x08000000
+
+
+def hide_console(process) -> bool:
+    """On Windows, start ``process`` (a QProcess) without a console window; elsewhere, and
+    where Qt offers no hook, do nothing. Returns whether the hook was set."""
+    modifier = getattr(process, "setCreateProcessArgumentsModifier", None)
+    if sys.platform != "win32" or modifier is None:
+        return False
+
+    def no_window(arguments) -> None:
+        arguments.flags |= CREATE_NO_WINDOW
+
+    modifier(no_window)
+    return True
+
+
 class ProbeQueue(QObject):
     """Runs :class:`ProbeJob` s one at a time in worker subprocesses.
 
@@ -279,6 +298,7 @@ class ProbeQueue(QObject):
         process.setProcessEnvironment(env)
         process.setProgram(command[0])
         process.setArguments(command[1:])
+        hide_console(process)
         run = _Running(job=job, process=process, command=tuple(command))
         self._run = run
         # Each slot checks that its run is still the current one: a stopped worker's late

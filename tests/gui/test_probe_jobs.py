@@ -268,3 +268,20 @@ def test_discovery_puts_the_preferred_first_without_duplicates():
                                                       Path("/envs/a/bin/python")])
     assert [i.python for i in found] == ["/envs/a/bin/python", "/envs/b/bin/python"]
     assert sorted(checked) == ["/envs/a/bin/python", "/envs/b/bin/python"]
+
+
+def test_on_windows_a_probe_worker_gets_no_console_window(monkeypatch):
+    from types import SimpleNamespace
+
+    from gpuadvisor.gui import probe_jobs
+
+    hooks = []
+    fake = SimpleNamespace(setCreateProcessArgumentsModifier=hooks.append)
+    monkeypatch.setattr(probe_jobs.sys, "platform", "win32")
+    assert probe_jobs.hide_console(fake)
+    arguments = SimpleNamespace(flags=0x00000010)  # CREATE_NEW_CONSOLE, set by someone else
+    hooks[0](arguments)
+    # CREATE_NO_WINDOW is 0x08000000 (Windows process creation flags); others are kept.
+    assert arguments.flags == 0x08000010
+    monkeypatch.setattr(probe_jobs.sys, "platform", "linux")
+    assert not probe_jobs.hide_console(fake) and len(hooks) == 1
