@@ -48,6 +48,9 @@ DEBS=("$DIST_DIR"/gpuadvisor_*.deb)
 [[ ${#DEBS[@]} == 1 && -f ${DEBS[0]} ]] || fail "expected one .deb in $DIST_DIR"
 DEB="${DEBS[0]}"
 say "built $(basename "$DEB")"
+# torch and CUDA never travel with the app (probes use the user's own Python).
+leaked="$(find "$APP" \( -iname '*torch*' -o -iname 'libcuda*' -o -iname 'libcudnn*' -o -iname 'libcublas*' \) | head -3)"
+[[ -z $leaked ]] || fail "the bundle contains torch/CUDA files: $leaked"
 desktop-file-validate resources/gpuadvisor.desktop || fail "resources/gpuadvisor.desktop is not valid"
 
 self_test() {  # self_test LABEL EXPECTED_PLATFORM COMMAND...
