@@ -38,22 +38,37 @@
         <translation>版本 {version}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/about.py" line="211"/>
+        <location filename="../../gpuadvisor/gui/about.py" line="209"/>
+        <source>Component</source>
+        <translation>组件</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/about.py" line="209"/>
+        <source>Version</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/about.py" line="209"/>
+        <source>Licence</source>
+        <translation>许可证</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/about.py" line="212"/>
         <source>gpuadvisor is free software under the MIT licence. It is built on these components, each under its own licence:</source>
         <translation>gpuadvisor 是以 MIT 许可证发布的自由软件。它基于以下组件，各组件遵循其各自的许可证：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/about.py" line="214"/>
+        <location filename="../../gpuadvisor/gui/about.py" line="215"/>
         <source>Qt, PySide6 and Shiboken6 are used under the GNU Lesser General Public License version 3. They are unmodified, dynamically linked libraries: you may replace them with your own build. Their source code is at {url}.</source>
         <translation>Qt、PySide6 和 Shiboken6 依据 GNU 宽通用公共许可证第 3 版（LGPL-3.0）使用。它们是未经修改、动态链接的库：你可以用自己构建的版本替换它们。其源代码位于 {url}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/about.py" line="218"/>
+        <location filename="../../gpuadvisor/gui/about.py" line="219"/>
         <source>torch is not included: probes run in a Python environment of yours that has it.</source>
         <translation>不包含 torch：探测在你自己的、装有 torch 的 Python 环境中运行。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/about.py" line="220"/>
+        <location filename="../../gpuadvisor/gui/about.py" line="221"/>
         <source>All licence texts</source>
         <translation>全部许可证文本</translation>
     </message>
