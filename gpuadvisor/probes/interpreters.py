@@ -92,9 +92,20 @@ def env_python(env_dir: Path) -> Path | None:
     return None
 
 
+def own_python(frozen: bool | None = None) -> str | None:
+    """This process's interpreter, or None in the installed (frozen) app, whose executable
+    is the app itself and cannot run a probe worker."""
+    frozen = getattr(sys, "frozen", False) if frozen is None else frozen
+    return None if frozen else sys.executable
+
+
+#: The default ``current`` interpreter of the functions below.
+OWN_PYTHON = own_python()
+
+
 def candidate_pythons(env: Mapping[str, str] = os.environ, home: Path | None = None,
                       which: Callable[[str], str | None] = shutil.which,
-                      current: str | os.PathLike = sys.executable) -> list[Path]:
+                      current: str | os.PathLike | None = OWN_PYTHON) -> list[Path]:
     """Interpreters in the usual places, in this order: the current one; ``$CONDA_PREFIX``;
     conda environments and base installations under ``home`` (miniconda3, anaconda3,
     miniforge3, mambaforge, .conda); ``$VIRTUAL_ENV``; virtualenvs under ``~/.virtualenvs``,
@@ -106,7 +117,7 @@ def candidate_pythons(env: Mapping[str, str] = os.environ, home: Path | None = N
     ``python`` is a symlink to its base interpreter yet has its own packages.
     """
     home = Path.home() if home is None else Path(home)
-    found: list[Path | None] = [Path(current)]
+    found: list[Path | None] = [Path(current) if current else None]
     if env.get("CONDA_PREFIX"):
         found.append(env_python(Path(env["CONDA_PREFIX"])))
     for root in CONDA_ROOTS:
@@ -180,7 +191,7 @@ def check_all(pythons: Sequence[str | os.PathLike], *, timeout_s: float = CHECK_
 
 def find_probe_interpreter(
         preferred: str | os.PathLike | None, *,
-        current: str | os.PathLike = sys.executable,
+        current: str | os.PathLike | None = OWN_PYTHON,
         candidates: Callable[[], Sequence[Path]] | None = None,
         check: Callable[..., InterpreterInfo] = check_interpreter,
         timeout_s: float = CHECK_TIMEOUT_S,
@@ -188,8 +199,9 @@ def find_probe_interpreter(
     """The interpreter to probe with, and every one checked on the way.
 
     Order: ``preferred`` (``--python`` or the ``probe_python`` setting) if it works; else
-    ``current`` if it has torch; else the first of ``candidates()`` (default
-    :func:`candidate_pythons`) with torch, preferring one with an accelerator.
+    ``current`` (this interpreter; none in the installed app) if it has torch; else the
+    first of ``candidates()`` (default :func:`candidate_pythons`) with torch, preferring one
+    with an accelerator.
 
     Returns:
         (the chosen one or ``None`` when none has torch, the checks made in order).

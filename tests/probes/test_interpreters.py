@@ -57,6 +57,20 @@ def test_candidates_come_from_the_usual_places_in_order(tmp_path):
     found = candidate_pythons(env=env, home=home, which=which, current=current)
     assert found == [current, prefix, conda_env, conda_base, dot_conda, virtual, venv, venvs,
                      on_path]
+    # The installed app has no interpreter of its own (its executable is the app): the
+    # usual places only.
+    assert candidate_pythons(env=env, home=home, which=which, current=None) == found[1:]
+
+
+def test_the_installed_app_is_not_a_python_to_probe_with(monkeypatch):
+    import sys
+
+    from gpuadvisor.probes.interpreters import own_python
+
+    assert own_python(frozen=False) == sys.executable
+    assert own_python(frozen=True) is None
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    assert own_python() is None
 
 
 @posix_only
