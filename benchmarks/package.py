@@ -27,13 +27,13 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from gpuadvisor.gui.app import CHARTS_PAINT_MARK, FIRST_PAINT_MARK  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from startup import paint_times  # noqa: E402  (benchmarks/startup.py)
 
 GOAL_DEB_MB = 60
 GOAL_INSTALLED_MB = 220
@@ -58,19 +58,7 @@ def disk_usage_bytes(folder: Path) -> int:
 
 def start_once(program: Path, config_dir: str) -> tuple[float, float]:
     """Seconds from starting the frozen app to its first painted window, and charts."""
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", GPUADVISOR_CONFIG_DIR=config_dir)
-    started = time.time()
-    result = subprocess.run([str(program), "gui", "--startup-probe"], capture_output=True,
-                            text=True, env=env, timeout=120)
-    marks = {}
-    for line in result.stdout.splitlines():
-        name, _, value = line.partition(" ")
-        if name in (FIRST_PAINT_MARK, CHARTS_PAINT_MARK):
-            marks[name] = float(value) - started
-    if len(marks) != 2:
-        raise RuntimeError(f"paint marks missing (exit {result.returncode}): "
-                           f"{result.stdout[-300:]} {result.stderr[-800:]}")
-    return marks[FIRST_PAINT_MARK], marks[CHARTS_PAINT_MARK]
+    return paint_times([str(program)], config_dir)
 
 
 def verdict(ok: bool) -> str:
