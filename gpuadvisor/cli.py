@@ -199,7 +199,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="show the stored runs per device (oldest first, with the change "
                           "from the previous run) and exit")
     prb.add_argument("--timeout", type=_positive_seconds, default=None, metavar="SECONDS",
-                     help="stop the worker after this long (default: 180 quick, 900 full)")
+                     help="stop the worker after this long (default: 180 quick, 900 full or "
+                          "--plan, burn-in length + 10%% + 300)")
     prb.add_argument("--burn-in", type=_burn_in_minutes, default=None, metavar="MIN",
                      help="run only the burn-in for MIN minutes (fractions allowed, at most "
                           f"{BURN_IN_MAX_MIN}): sustained matmuls, every result checked "
@@ -590,7 +591,6 @@ def _detect(args: argparse.Namespace) -> int:
 
 
 #: Seconds a whole probe run may take before the worker is stopped.
-PROBE_TIMEOUT_S = {"quick": 180.0, "full": 900.0}
 
 
 def _probe_python(text: str | None) -> str:
@@ -672,10 +672,12 @@ def _probe(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_worker(args: argparse.Namespace, probes, python: str, options):
+def _run_worker(args: argparse.Namespace, probes, python: str, options,
+                kind: str | None = None):
     """Run ``probes`` in the worker with a progress line on a terminal, then the common
     aftermath: a bad ``--device`` is bad input, a working ``--python`` is remembered, the
-    results go to the history (unless ``--no-save``).
+    results go to the history (unless ``--no-save``). ``kind`` picks the default time limit
+    (:data:`gpuadvisor.probes.runner.TIMEOUTS_S`; default: the suite's).
 
     Returns:
         ``(run, saved files, save problems)``, or 130 when interrupted (Ctrl-C).
@@ -692,7 +694,8 @@ def _run_worker(args: argparse.Namespace, probes, python: str, options):
 
     try:
         run = runner.run_probes(probes, python=python, device=args.device,
-                                timeout_s=args.timeout or PROBE_TIMEOUT_S[args.suite],
+                                timeout_s=args.timeout
+                                or runner.TIMEOUTS_S[kind or args.suite],
                                 quick=args.suite == "quick", on_message=on_message,
                                 worker=runner.WORKER_SCRIPT, options=options)
     except KeyboardInterrupt:  # run_probes has stopped the worker on the way out
@@ -753,7 +756,7 @@ def _probe_plan(args: argparse.Namespace, plan_check, python: str, no_torch_note
 
     document, options = plan_check
     probes = [p for p in plancheck.PLAN_PROBES if p in options]
-    outcome = _run_worker(args, probes, python, options)
+    outcome = _run_worker(args, probes, python, options, kind="plancheck")
     if isinstance(outcome, int):
         return outcome
     run, saved, save_problems = outcome
@@ -989,11 +992,6 @@ def _probe_history(args: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------------------- probe --burn-in
-#: Seconds a burn-in run may take past its length: torch's start, drawing the inputs, the
-#: float64 reference check on the CPU, and the report.
-BURN_IN_MARGIN_S = 300.0
-
-
 def _check_burn_in_flags(args: argparse.Namespace) -> None:
     if args.burn_in is None:
         raise InputError("--temp-limit: only with --burn-in MIN")
@@ -1074,7 +1072,7 @@ def _burn_in(args: argparse.Namespace, python: str, no_torch_note: str) -> int:
 
     try:
         run = runner.run_probes(["burnin"], python=python, device=args.device,
-                                timeout_s=args.timeout or seconds * 1.1 + BURN_IN_MARGIN_S,
+                                timeout_s=args.timeout or runner.burn_in_timeout(seconds),
                                 quick=args.suite == "quick", on_message=on_message,
                                 worker=runner.WORKER_SCRIPT,
                                 options={"burnin": {"seconds": seconds}}, stop_event=stop_event)

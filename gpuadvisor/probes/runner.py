@@ -53,6 +53,19 @@ SUITE_PROBES = ("matmul", "bandwidth", "transfer", "step")
 
 #: Seconds a terminated worker gets to exit before it is killed.
 GRACE_S = 2.0
+#: Wall-clock limits per kind of run (seconds), for the command line and the Probe page
+#: alike. The plan check trains the planned model's real width (1 and 2 layers, then a step
+#: at the plan's shape), which takes minutes on a CPU.
+TIMEOUTS_S = {"quick": 180.0, "full": 900.0, "plancheck": 900.0, "dataread": 300.0}
+#: Seconds a burn-in run may take past its length: torch's start, drawing the inputs, the
+#: float64 reference check on the CPU, and the report.
+BURN_IN_MARGIN_S = 300.0
+
+
+def burn_in_timeout(seconds: float) -> float:
+    """The wall-clock limit of a burn-in of ``seconds``: its length, 10% for a slow last
+    window, and :data:`BURN_IN_MARGIN_S`."""
+    return seconds * 1.1 + BURN_IN_MARGIN_S
 
 _EOF = object()
 _STDERR_TAIL_LINES = 40

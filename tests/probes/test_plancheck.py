@@ -229,12 +229,25 @@ def run_cli(capsys, *argv):
 
 @pytest.mark.skipif(not HAS_TORCH, reason="torch is not installed")
 def test_probe_plan_runs_the_real_worker_and_compares_on_cpu(tmp_path, capsys, monkeypatch):
+    from gpuadvisor.probes import runner
+
     monkeypatch.setenv("OMP_NUM_THREADS", "1")  # tiny models; robust on a busy machine
+    limits = []
+    real = runner.run_probes
+
+    def spy(probes, **kwargs):
+        limits.append(kwargs["timeout_s"])
+        return real(probes, **kwargs)
+
+    monkeypatch.setattr(runner, "run_probes", spy)
     path = write_plan(tmp_path)
     code, out, err = run_cli(capsys, "probe", "--plan", str(path), "--device", "cpu",
                              "--python", sys.executable, "--no-remember", "--no-save",
                              "--json")
     assert code == 0, err
+    # The plan check trains the plan's real width: the plan check's limit (900 s, as on the
+    # Probe page), not the quick suite's 180 s.
+    assert limits == [runner.TIMEOUTS_S["plancheck"]] and limits[0] > runner.TIMEOUTS_S["quick"]
     data = json.loads(out)
     assert data["status"] == "ok" and data["errors"] == []
     assert set(data["run"]["results"]) == {"plancheck", "step"}

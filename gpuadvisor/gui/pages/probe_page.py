@@ -74,9 +74,6 @@ from gpuadvisor.probes.protocol import Error, Hello, Result
 
 translate = QCoreApplication.translate
 
-#: Wall-clock limits per kind of run (seconds); the burn-in adds its own duration.
-TIMEOUTS_S = {"quick": 180.0, "full": 900.0, "plancheck": 900.0, "burnin": 180.0,
-              "dataread": 300.0}
 #: Live readings per second while a probe runs.
 SAMPLE_INTERVAL_MS = 500
 #: Burn-in minutes (lowest, highest, default) and the temperature limit in °C; the limit's
@@ -935,7 +932,7 @@ class ProbePage(QWidget):
         device = self.current_device()
         return ProbeJob(probes=tuple(probes), python=found.python,
                         device=device.get("id") if device else None, quick=quick,
-                        timeout_s=timeout_s or TIMEOUTS_S[kind], options=options,
+                        timeout_s=timeout_s or runner.TIMEOUTS_S[kind], options=options,
                         extra_args=self._worker_args, worker=self._worker, kind=kind)
 
     def _submit(self, job: ProbeJob | None) -> bool:
@@ -959,7 +956,7 @@ class ProbePage(QWidget):
         seconds = 60 * self.burnin_minutes.value()
         return self._submit(self._job("burnin", ("burnin",),
                                       options={"burnin": {"seconds": seconds}},
-                                      timeout_s=seconds + TIMEOUTS_S["burnin"]))
+                                      timeout_s=runner.burn_in_timeout(seconds)))
 
     def run_plancheck(self) -> bool:
         """Check the shared plan on this device: measured vs estimated memory and time."""
