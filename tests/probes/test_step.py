@@ -129,6 +129,33 @@ def test_the_step_shape_shrinks_micro_batch_then_sequence_to_fit(kernel):
     assert kernel.fit_step_shape(shape, None) == (shape, [])
 
 
+def test_on_a_cpu_the_step_is_cut_to_what_the_cpu_does_in_seconds(kernel):
+    # The 1B plan's shape: micro-batch 4 x 2048 tokens of two blocks, hidden 2048, ffn 8192.
+    shape = tiny_shape(kernel, hidden=2048, heads=16, kv_heads=16, ffn=8192, gated=True,
+                       seq=2048, micro_batch=4, layers=2)
+    # Per layer 4 x 2048^2 (attention) + 3 x 2048 x 8192 (gated MLP) = 67.1M weights; train
+    # = 3 x forward = 6 FLOPs per weight per token, plus attention scores: > 0.8 GFLOP/token.
+    per_token = kernel.flops_per_token(shape, 2)["train"]
+    assert per_token > 6 * 2 * (4 * 2048**2 + 3 * 2048 * 8192)
+    fitted, notes = kernel.fit_cpu_step_time(shape, 1e11)
+    # 0.1 TFLOP: 8192 tokens -> micro-batch 2, 1, then seq 1024, 512, 256, 128 (the floor).
+    assert (fitted["micro_batch"], fitted["seq"], fitted["hidden"]) == (1, 128, 2048)
+    assert notes[:2] == ["micro_batch halved to 2 to keep a CPU step short",
+                         "micro_batch halved to 1 to keep a CPU step short"]
+    assert notes[-1] == "seq halved to 128 to keep a CPU step short" and len(notes) == 6
+    # A block small enough is left alone: hidden 256 at 512 tokens is ~0.003 TFLOP.
+    small = tiny_shape(kernel, hidden=256, heads=4, ffn=704, seq=256, micro_batch=2, layers=2)
+    assert kernel.fit_cpu_step_time(small, 1e11) == (small, [])
+    # A CPU that does bf16 at 0.2 GFLOPS gets 1 GFLOP per 5 s step: even 128 tokens (~0.1
+    # TFLOP, ~9 min) is far over, and the probe says so instead of running for an hour.
+    from gpuadvisor.probes import worker
+
+    kernel.kit = worker  # as the worker sets it before a probe runs
+    with pytest.raises(worker.ProbeFailed, match="about 9 min per step") as failed:
+        kernel.fit_cpu_step_time(dict(shape, precision="bf16"), 1e9, rate=0.2e9)
+    assert failed.value.kind == "unsupported"
+
+
 @pytest.mark.parametrize(("options", "words"), [
     ({"precision": "fp8"}, "Transformer Engine"),
     ({"optimizer": "adamw8bit"}, "bitsandbytes"),

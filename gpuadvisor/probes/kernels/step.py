@@ -129,6 +129,17 @@ TIMING = {"tiny": {"warmup": 1, "steps": 3, "budget_s": 1.5},
 PLANCHECK_TIMING = {"tiny": {"warmup": 1, "steps": 2}, "quick": {"warmup": 2, "steps": 3},
                     "full": {"warmup": 3, "steps": 6}}
 MIN_TIMED_STEPS = 2
+#: Seconds one step of the step probe should take on a CPU. A plan's full shape (micro-batch
+#: 4 x 2048 tokens of two 2048-wide blocks: 6.6 TFLOP) takes minutes per step there, so the
+#: shape is cut to this, from the CPU's measured matmul rate in the step's dtype; tokens/s
+#: hardly changes with the micro-batch and sequence once the matmuls are this wide.
+CPU_STEP_TARGET_S = 5.0
+#: A step still this many times over the target at the smallest shape is refused: CPUs
+#: without bf16/fp16 units run those dtypes hundreds of times slower than fp32 (0.2 GFLOPS
+#: in bf16 against 51 in fp32 was measured on the 2-core build machine).
+CPU_REFUSE_FACTOR = 6.0
+#: The plan check on a CPU is refused when its steps would take longer than this in all.
+CPU_PLANCHECK_MAX_S = 600.0
 #: Share of the free GPU memory the step probe may use (it runs alone).
 STEP_MEMORY_SHARE = 0.6
 #: The plan check on the CPU refuses what would take more than this share of free RAM.
@@ -821,6 +832,54 @@ def fit_step_shape(shape: dict, budget: float | None) -> tuple:
     return shape, notes
 
 
+def cpu_matmul_flops(torch, dtype) -> float:
+    """FLOP/s of this CPU on a 256 x 512 x 512 matmul in ``dtype`` (the best of three)."""
+    a = torch.randn(256, 512).to(dtype)
+    b = torch.randn(512, 512).to(dtype)
+    a @ b  # warm-up
+    best = math.inf
+    for _ in range(3):
+        started = time.perf_counter()
+        a @ b
+        best = min(best, time.perf_counter() - started)
+    return 2.0 * 256 * 512 * 512 / max(best, 1e-9)
+
+
+def step_flops(shape: dict) -> float:
+    """Training FLOPs of one step of the step probe's blocks."""
+    return (flops_per_token(shape, shape["layers"])["train"] * shape["micro_batch"]
+            * shape["seq"])
+
+
+def fit_cpu_step_time(shape: dict, max_flops: float, rate: float | None = None) -> tuple:
+    """Halve micro-batch, then sequence (not below 128), until a step takes at most
+    ``max_flops`` training FLOPs. Returns ``(shape, notes)``.
+
+    Raises:
+        ProbeFailed("unsupported"): the smallest step still needs more than
+            :data:`CPU_REFUSE_FACTOR` x ``max_flops`` (the message gives the time at
+            ``rate`` FLOP/s when known).
+    """
+    shape, notes = dict(shape), []
+    while step_flops(shape) > max_flops:
+        if shape["micro_batch"] > 1:
+            shape["micro_batch"] //= 2
+            notes.append(f"micro_batch halved to {shape['micro_batch']} to keep a CPU step "
+                         "short")
+        elif shape["seq"] > 128:
+            shape["seq"] = max(128, shape["seq"] // 2)
+            notes.append(f"seq halved to {shape['seq']} to keep a CPU step short")
+        else:
+            break
+    if step_flops(shape) > CPU_REFUSE_FACTOR * max_flops:
+        took = f" about {step_flops(shape) / rate / 60:.0f} min per step;" if rate else ""
+        raise kit.ProbeFailed(
+            "unsupported", f"this CPU is too slow for a {shape['precision']} step at the "
+            f"plan's width (hidden {shape['hidden']}, ffn {shape['ffn']}) even at micro-batch "
+            f"1 x {shape['seq']} tokens:{took} time this plan on a GPU")
+    return shape, notes
+
+
 def _shrink_after_oom(shape: dict) -> str | None:
     if shape["micro_batch"] > 1:
         shape["micro_batch"] //= 2
@@ -851,6 +910,10 @@ def probe_step(torch, device, suite, channel, options) -> dict:
         else:
             budget = device.budget_bytes()
         shape, shrunk = fit_step_shape(requested, budget)
+        if device.kind == "cpu" and "steps" not in checked:
+            rate = cpu_matmul_flops(torch, numerics.compute_dtype)
+            shape, notes = fit_cpu_step_time(shape, rate * CPU_STEP_TARGET_S, rate)
+            shrunk += notes
         timing = dict(TIMING[suite["name"]])
         oom_retries = 0
         while True:
@@ -998,6 +1061,16 @@ def probe_plancheck(torch, device, suite, channel, options) -> dict:
     timing = PLANCHECK_TIMING[suite["name"]]
     warmup = checked.get("warmup", timing["warmup"])
     steps = checked.get("steps", timing["steps"])
+    if device.type == "cpu":
+        rate = cpu_matmul_flops(torch, numerics.compute_dtype)
+        tokens = shape["micro_batch"] * shape["seq"]
+        flops = sum(flops_per_token(shape, depth, include_head=True)["train"] * tokens
+                    for depth in depths) * (warmup + steps)
+        if flops / rate > CPU_PLANCHECK_MAX_S:
+            raise kit.ProbeFailed(
+                "unsupported", f"the plan check ({_describe(shape)}) would take about "
+                f"{flops / rate / 60:.0f} min on this CPU ({rate / 1e9:.2g} GFLOPS in "
+                f"{shape['precision']}): check this plan on a GPU")
     memory = _memory_api(torch, device)
     previous = _set_matmul_precision(torch, numerics.matmul_precision)
     per_depth = []
