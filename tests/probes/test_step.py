@@ -290,6 +290,10 @@ SCENARIOS = textwrap.dedent("""
     kernel["_plancheck_depth"] = no_room
     run("plan_oom", plancheck, dict(base))
     out["plan_oom_depths_tried"] = calls
+    # A CPU at 1 kFLOPS: the plan check and the step are refused before any step runs.
+    kernel["cpu_matmul_flops"] = lambda torch_, dtype: 1e3
+    run("slow_cpu_plan", plancheck, dict(base))
+    run("slow_cpu_step", step, {"hidden": 32, "heads": 2, "ffn": 64, "seq": 16})
     print(json.dumps(out))
 """)
 
@@ -366,3 +370,11 @@ def test_the_plan_check_reports_a_plan_that_does_not_fit_without_shrinking_it(sc
     assert "does not fit at depth 1" in message
     assert "hidden 32" in message and "vocab 128" in message and "seq 16" in message
     assert scenarios["plan_oom_depths_tried"] == [1, 1]  # one retry, same size
+
+
+def test_a_cpu_far_too_slow_for_the_plan_is_told_so_at_once(scenarios):
+    plan = scenarios["slow_cpu_plan"]
+    assert plan["error"] == "unsupported"
+    assert "min on this CPU (1e-06 GFLOPS in fp32)" in plan["message"]
+    step = scenarios["slow_cpu_step"]
+    assert step["error"] == "unsupported" and "time this plan on a GPU" in step["message"]
