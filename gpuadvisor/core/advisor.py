@@ -98,6 +98,11 @@ class Suggestion:
         price_age_days: days since the price was seen (``None`` for own).
         stale: the price is older than :data:`~.offers.STALE_AFTER_DAYS`.
         why: one sentence for people.
+        tflops_per_gpu: the achieved TFLOPS per GPU the time was computed with.
+        efficiency: that as a share of the GPU's peak.
+        time_source: where the efficiency comes from (``assumed``, ``plan``, ``measured
+            <date>``), as the estimate's assumptions say.
+        bound: what limits the speed (``compute``, ``communication``, ``memory bandwidth``).
         within_budget, within_deadline: the constraints given to :func:`rank` (``True``
             when none was given).
     """
@@ -118,6 +123,10 @@ class Suggestion:
     price_age_days: int | None
     stale: bool
     why: str = ""
+    tflops_per_gpu: float = 0.0
+    efficiency: float = 0.0
+    time_source: str = ""
+    bound: str = ""
     within_budget: bool = True
     within_deadline: bool = True
 
@@ -248,7 +257,11 @@ def evaluate(model: ModelSpec, plan: Plan, option: Option, *,
         instances=instances, hours=hours, gpu_hours=float(result.time.gpu_hours),
         hardware_usd=hardware, energy_usd=energy, rent_usd=rent,
         memory_bytes=float(result.memory.total), capacity_bytes=float(gpu.memory_bytes),
-        price_age_days=age, stale=stale)
+        price_age_days=age, stale=stale,
+        tflops_per_gpu=float(result.time.achieved_tflops_per_gpu),
+        efficiency=float(result.time.efficiency),
+        time_source=str(result.assumptions.get("efficiency_source", "assumed")),
+        bound=str(result.time.bound))
     return replace(suggestion, why=explain(suggestion))
 
 

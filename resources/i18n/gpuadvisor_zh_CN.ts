@@ -76,92 +76,92 @@
 <context>
     <name>AdviceModel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="192"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="196"/>
         <source>#</source>
         <translation>#</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="192"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="196"/>
         <source>Option</source>
         <translation>方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="192"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="196"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="193"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="197"/>
         <source>Fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="193"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="197"/>
         <source>GPUs</source>
         <translation>GPU 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="193"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="197"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="194"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="198"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="194"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="198"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="195"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="199"/>
         <source>Seller / cloud</source>
         <translation>卖家 / 云</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="195"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="199"/>
         <source>Region</source>
         <translation>地区</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="196"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="200"/>
         <source>Price seen</source>
         <translation>报价日期</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="254"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="260"/>
         <source>no ({need:.1f} of {have:.0f} GiB)</source>
         <translation>否（需 {need:.1f} GiB，有 {have:.0f} GiB）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="257"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="263"/>
         <source>with {levers}</source>
         <translation>需 {levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="258"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="264"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="261"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="267"/>
         <source>{gpus} ({instances} instances)</source>
         <translation>{gpus}（{instances} 个实例）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="271"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="277"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="278"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="284"/>
         <source>{date} (your price)</source>
         <translation>{date}（你的价格）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="283"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="289"/>
         <source>{mark}{date} · {days} days ago</source>
         <translation>{mark}{date} · {days} 天前</translation>
     </message>
@@ -278,506 +278,501 @@ renting: {rent}</source>
 <context>
     <name>ComparePage</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="154"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="157"/>
         <source>your {cards}</source>
         <extracomment>Milliseconds between the last change and the new advice (typing a budget, a slider). Minimum memory choices of the filter (GB as marketed; 0: any). Export kinds of the buttons, in order.</extracomment>
         <translation>你的 {cards}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="159"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="162"/>
         <source>{n}x used {gpu}</source>
         <translation>{n} 张二手 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="160"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="163"/>
         <source>{n}x new {gpu}</source>
         <translation>{n} 张全新 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="162"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="165"/>
         <source>used {gpu}</source>
         <translation>二手 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="163"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="166"/>
         <source>new {gpu}</source>
         <translation>全新 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="167"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="170"/>
         <source>{name} (spot)</source>
         <translation>{name}（竞价）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="174"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="177"/>
         <source>{price} per card</source>
         <translation>每张 {price}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="176"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="179"/>
         <source>{price}/GPU-h</source>
         <translation>{price}/GPU·时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="417"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="415"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="421"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="419"/>
         <source>Change the plan</source>
         <translation>修改规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="456"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="454"/>
         <source>What matters to you</source>
         <translation>你看重什么</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="460"/>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1001"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="458"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1016"/>
         <source>Cheapest</source>
         <translation>最便宜</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="460"/>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1001"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="458"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1016"/>
         <source>Fastest</source>
         <translation>最快</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="468"/>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="477"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="466"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="475"/>
         <source>no limit</source>
         <translation>不限</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="469"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="467"/>
         <source>Most you want to spend on this job, in your currency (0: no limit)</source>
         <translation>这次任务最多愿意花多少钱，以你的货币计（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="476"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="474"/>
         <source> h</source>
         <translation> 小时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="478"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="476"/>
         <source>Wall-clock hours the job may take (0: no limit)</source>
         <translation>任务最多可用的实际小时数（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="484"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="482"/>
         <source>Most cards you would buy (1, 2, 4 or 8 are tried)</source>
         <translation>最多愿意买几块卡（会尝试 1、2、4、8 块）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="491"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="489"/>
         <source>Your electricity price per kWh, in your currency: it prices running your rig or a bought card</source>
         <translation>你的电价（每千瓦时，以你的货币计）：用于计算自有机器或买来的卡的电费</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="503"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="501"/>
         <source>Your exchange rate: units of your currency per US dollar (the catalog&apos;s prices are in USD)</source>
         <translation>你的汇率：每 1 美元折合多少你的货币（目录中的价格以美元计）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="507"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="505"/>
         <source>Goal</source>
         <translation>目标</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="507"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="505"/>
         <source>Budget</source>
         <translation>预算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="508"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="506"/>
         <source>Deadline</source>
         <translation>截止时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="509"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="507"/>
         <source>Cards to buy, at most</source>
         <translation>最多买几块卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="510"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="508"/>
         <source>Electricity per kWh</source>
         <translation>每千瓦时电价</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="511"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="509"/>
         <source>Currency</source>
         <translation>货币</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="556"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="554"/>
         <source>SkyPilot task…</source>
         <translation>SkyPilot 任务…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="557"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="555"/>
         <source>accelerate config…</source>
         <translation>accelerate 配置…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="558"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="556"/>
         <source>DeepSpeed config…</source>
         <translation>DeepSpeed 配置…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="559"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="557"/>
         <source>Launch script…</source>
         <translation>启动脚本…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="560"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="558"/>
         <source>Report…</source>
         <translation>报告…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="561"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="559"/>
         <source>A SkyPilot task YAML that rents this option (rent and cloud options)</source>
         <translation>租用此方案的 SkyPilot 任务 YAML（租用和云方案）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="563"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="561"/>
         <source>A Hugging Face accelerate config for this plan</source>
         <translation>此规划的 Hugging Face accelerate 配置</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="564"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="562"/>
         <source>A DeepSpeed ZeRO config for this plan</source>
         <translation>此规划的 DeepSpeed ZeRO 配置</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="565"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="563"/>
         <source>The torchrun line that starts the training</source>
         <translation>启动训练的 torchrun 命令行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="566"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="564"/>
         <source>The plan, the options and these charts as one HTML file (or Markdown: end the name with .md)</source>
         <translation>把规划、各方案和这些图表存成一个 HTML 文件（或 Markdown：文件名以 .md 结尾）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="592"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="590"/>
         <source>GPU maker</source>
         <translation>GPU 厂商</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="594"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="592"/>
         <source>Least memory per GPU</source>
         <translation>每块 GPU 的最少显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="596"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="594"/>
         <source>any memory</source>
         <translation>显存不限</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="597"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="595"/>
         <source>≥ {gb} GB</source>
         <translation>≥ {gb} GB</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="599"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="597"/>
         <source>Seller, marketplace or cloud</source>
         <translation>卖家、租赁平台或云</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="601"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="599"/>
         <source>spot and on-demand</source>
         <translation>竞价和按需</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="602"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="600"/>
         <source>on-demand only</source>
         <translation>仅按需</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="603"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="601"/>
         <source>spot only</source>
         <translation>仅竞价</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="605"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="603"/>
         <source>Spot (interruptible) prices are cheaper; the job may be stopped and must resume from checkpoints</source>
         <translation>竞价（可中断）实例更便宜；任务可能被中止，需要从检查点恢复</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="607"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="605"/>
         <source>fits only</source>
         <translation>只看放得下的</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="609"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="607"/>
         <source>Search: 4090, RunPod, us-east…</source>
         <translation>搜索：4090、RunPod、us-east…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="653"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="651"/>
         <source>any maker</source>
         <translation>厂商不限</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="655"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="653"/>
         <source>any seller or cloud</source>
         <translation>卖家或云不限</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="670"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="668"/>
         <source>The offers catalog could not be read, so only your rig is compared: {error}</source>
         <translation>无法读取报价目录，只对比你的机器：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="775"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="773"/>
         <source>{code} per US dollar</source>
         <translation>每美元折合 {code}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="790"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="791"/>
         <source>Electricity price {value} is out of range</source>
         <translation>电价 {value} 超出范围</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="858"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="874"/>
         <source>Working out every option…</source>
         <translation>正在计算所有方案…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="867"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="883"/>
         <source>Cannot compare this plan: {error}</source>
         <translation>无法对比此规划：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="903"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="918"/>
         <source>&lt;b&gt;{model}&lt;/b&gt;, {task}, {precision} · {line}</source>
         <translation>&lt;b&gt;{model}&lt;/b&gt;，{task}，{precision} · {line}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="931"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="946"/>
         <source>{shown} of {total} options shown, {fitting} of them fit; ★ = best trade-off (Pareto front). Prices in {code} at {rate} per USD.</source>
         <translation>显示 {total} 个方案中的 {shown} 个，其中 {fitting} 个放得下；★ = 最佳权衡（帕累托前沿）。价格以 {code} 计，每美元 {rate}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="942"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="957"/>
         <source> with {levers}</source>
         <translation>，需 {levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="946"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="961"/>
         <source>{name} does not fit: {need:.1f} GiB per GPU needed, {have:.0f} GiB available</source>
         <translation>{name} 放不下：每块 GPU 需要 {need:.1f} GiB，只有 {have:.0f} GiB</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="950"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="965"/>
         <source>{name} finishes in {time}{levers} for {power} of power</source>
         <translation>{name} 用 {time} 完成{levers}，电费 {power}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="953"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="968"/>
         <source>{name} ({price}) finishes in {time}{levers}, plus {power} of power</source>
         <translation>{name}（{price}）用 {time} 完成{levers}，另加电费 {power}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="957"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="972"/>
         <source> on {n} instances</source>
         <translation>，用 {n} 个实例</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="959"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="974"/>
         <source>renting {name} costs {cost} and takes {time}{instances}{levers}</source>
         <translation>租用 {name} 花费 {cost}，用时 {time}{instances}{levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="979"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="994"/>
         <source>None of the options shown fits this plan: widen the filters.</source>
         <translation>显示的方案都放不下此规划：请放宽筛选条件。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="983"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="998"/>
         <source>the budget of {budget}</source>
         <translation>{budget} 的预算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="986"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1001"/>
         <source>the deadline of {time}</source>
         <translation>{time} 的截止时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="990"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1005"/>
         <source>Nothing shown meets {limits}. Closest: {why}.</source>
         <translation>没有方案满足{limits}。最接近的：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="991"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1006"/>
         <source> and </source>
         <translation>和</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="993"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1008"/>
         <source>cheapest</source>
         <translation>最便宜</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="993"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1008"/>
         <source>fastest</source>
         <translation>最快</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="994"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1009"/>
         <source>Best ({goal}): {why}.</source>
         <translation>最佳（{goal}）：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1002"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1017"/>
         <source>{label}: {why}.</source>
         <translation>{label}：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1066"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1081"/>
         <source>Select an option in the chart or the table.</source>
         <translation>请在图表或表格中选择一个方案。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1081"/>
-        <source>{gpus} GPU(s)</source>
-        <translation>{gpus} 块 GPU</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1082"/>
-        <source>{hours:,.1f} GPU-hours</source>
-        <translation>{hours:,.1f} GPU·时</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1084"/>
-        <source>cards {money}</source>
-        <translation>显卡 {money}</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1086"/>
-        <source>power {money}</source>
-        <translation>电费 {money}</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1088"/>
-        <source>rent {money}</source>
-        <translation>租金 {money}</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1097"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1104"/>
         <source>spot: may be interrupted</source>
         <translation>竞价：可能被中断</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1100"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1107"/>
         <source>your price, {date}</source>
         <translation>你的价格，{date}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1102"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1109"/>
         <source>price seen {date}</source>
         <translation>报价日期 {date}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1104"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1111"/>
         <source>({days} days ago)</source>
         <translation>（{days} 天前）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1107"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1114"/>
         <source>older than {days} days: check it</source>
         <translation>已超过 {days} 天：请核实</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1109"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1116"/>
         <source>an estimate</source>
         <translation>估计值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1128"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1132"/>
+        <source>Time: {gpus} GPU(s) at {tflops:,.0f} TFLOPS each ({efficiency:.0%} of peak, {source}), limited by {bound}; {gpu_hours:,.1f} GPU-hours</source>
+        <translation>用时：{gpus} 张 GPU，每张 {tflops:,.0f} TFLOPS（峰值的 {efficiency:.0%}，{source}），受限于{bound}；共 {gpu_hours:,.1f} GPU·时</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1139"/>
+        <source>Cards: {n} × {price} = {total}</source>
+        <translation>显卡：{n} × {price} = {total}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1144"/>
+        <source>Power: {tdp:,.0f} W × {load:.0%} load × {gpus} GPU(s) × {hours} = {kwh:,.1f} kWh × {price}/kWh = {total}</source>
+        <translation>电费：{tdp:,.0f} W × {load:.0%} 负载 × {gpus} 张 GPU × {hours} = {kwh:,.1f} kWh × {price}/kWh = {total}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1150"/>
+        <source>Rent: {hours} × {instances} instance(s) × {price}/h = {total}</source>
+        <translation>租金：{hours} × {instances} 个实例 × {price}/小时 = {total}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1166"/>
         <source>No card to buy and rental to compare</source>
         <translation>没有可对比的购卡和租用方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1130"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1168"/>
         <source>Break-even needs a card to buy and a rental that both fit the plan among the options shown.</source>
         <translation>盈亏平衡需要在显示的方案中同时有放得下此规划的购卡方案和租用方案。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1140"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1178"/>
         <source>Renting {rent} costs no more per job than the power for {own}: buying never pays off on price alone.</source>
         <translation>租用 {rent} 每次任务的花费不高于 {own} 的电费：单看价格，买卡永远不划算。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1144"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1182"/>
         <source>{own} ({price}) beats renting {rent} after {jobs} such jobs ({hours} of training on it).</source>
         <translation>{own}（{price}）在 {jobs} 次同类任务后比租用 {rent} 更划算（在它上面训练 {hours}）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1167"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1205"/>
         <source>SkyPilot task (*.yaml)</source>
         <translation>SkyPilot 任务 (*.yaml)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1168"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1206"/>
         <source>accelerate config (*.yaml)</source>
         <translation>accelerate 配置 (*.yaml)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1169"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1207"/>
         <source>DeepSpeed config (*.json)</source>
         <translation>DeepSpeed 配置 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1170"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1208"/>
         <source>Shell script (*.sh)</source>
         <translation>Shell 脚本 (*.sh)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1171"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1209"/>
         <source>HTML report (*.html);;Markdown report (*.md)</source>
         <translation>HTML 报告 (*.html);;Markdown 报告 (*.md)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1172"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1210"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1186"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1224"/>
         <source>{name} does not fit this plan: pick an option that fits</source>
         <translation>{name} 放不下此规划：请选一个放得下的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1223"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1261"/>
         <source>Time against cost of every option</source>
         <translation>各方案的用时与费用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1224"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1262"/>
         <source>Owning against renting</source>
         <translation>买卡与租用对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1235"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1273"/>
         <source>Select an option first.</source>
         <translation>请先选择一个方案。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1249"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1287"/>
         <source>Cannot export {kind}: {error}</source>
         <translation>无法导出 {kind}：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1253"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1291"/>
         <source>Cannot write {path}: {error}</source>
         <translation>无法写入 {path}：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1258"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1296"/>
         <source>Wrote {path}</source>
         <translation>已写入 {path}</translation>
     </message>
@@ -1004,78 +999,78 @@ renting: {rent}</source>
 <context>
     <name>HistoryPanel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="226"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="223"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="233"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="230"/>
         <source>Device:</source>
         <translation>设备：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="239"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="236"/>
         <source>Figure:</source>
         <translation>指标：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="245"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="242"/>
         <source>Select two runs to compare them.</source>
         <translation>选中两次运行即可对比。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="256"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="253"/>
         <source>No runs recorded for this device yet. Press Quick: each run&apos;s results are kept here, per device, to compare over time.</source>
         <translation>此设备还没有记录。点击“快速”：每次运行的结果都按设备保存在这里，便于随时间对比。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="275"/>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="400"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="272"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="397"/>
         <source>Figure</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="275"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="272"/>
         <source>Older run</source>
         <translation>较早的运行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="275"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="272"/>
         <source>Newer run</source>
         <translation>较新的运行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="275"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="272"/>
         <source>Change</source>
         <translation>变化</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="318"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="315"/>
         <source>The probe history could not be read: {error}</source>
         <translation>无法读取实测历史：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="332"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="329"/>
         <source>No runs recorded yet</source>
         <translation>尚无记录</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="399"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="396"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="399"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="396"/>
         <source>Probes</source>
         <translation>测试项</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="401"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="398"/>
         <source>PyTorch</source>
         <translation>PyTorch</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="425"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="422"/>
         <source>{older} → {newer}</source>
         <translation>{older} → {newer}</translation>
     </message>
@@ -2264,525 +2259,525 @@ renting: {rent}</source>
 <context>
     <name>ProbePage</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="93"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="90"/>
         <source>Matmul throughput</source>
-        <extracomment>Live readings per second while a probe runs. Burn-in minutes (lowest, highest, default) and the temperature limit in °C; the limit&apos;s default follows the card&apos;s slowdown threshold once a card is read (:func:`gpuadvisor.probes.telemetry.default_temp_limit_c`). The figure the history shows first: the first of these the device has.</extracomment>
+        <extracomment>Burn-in minutes (lowest, highest, default) and the temperature limit in °C; the limit&apos;s default follows the card&apos;s slowdown threshold once a card is read (:func:`gpuadvisor.probes.telemetry.default_temp_limit_c`). The figure the history shows first: the first of these the device has.</extracomment>
         <translation>矩阵乘吞吐量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="94"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="91"/>
         <source>Memory bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="95"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="92"/>
         <source>Host ↔ device copies</source>
         <translation>主机 ↔ 设备拷贝</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="96"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="93"/>
         <source>Training step</source>
         <translation>训练步</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="97"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="94"/>
         <source>Data reading</source>
         <translation>数据读取</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="98"/>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="667"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="95"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="664"/>
         <source>Plan check</source>
         <translation>方案核验</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="99"/>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="643"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="96"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="640"/>
         <source>Burn-in</source>
         <translation>烤机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="102"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="99"/>
         <source>Compute: measured vs catalog peak (TFLOPS)</source>
         <translation>算力：实测与目录峰值对比（TFLOPS）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="103"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="100"/>
         <source>Bandwidth: measured vs catalog (GB/s)</source>
         <translation>带宽：实测与目录值对比（GB/s）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="118"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="115"/>
         <source>run</source>
         <translation>整次运行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="598"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="595"/>
         <source>Probe</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="602"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="599"/>
         <source>Python:</source>
         <translation>Python：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="606"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="603"/>
         <source>The Python environment the probes run in: one with PyTorch, such as your training environment</source>
         <translation>运行实测的 Python 环境：需装有 PyTorch，例如你的训练环境</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="612"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="609"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="613"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="610"/>
         <source>Choose a python executable with PyTorch</source>
         <translation>选择一个装有 PyTorch 的 python 可执行文件</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="615"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="612"/>
         <source>Rescan</source>
         <translation>重新扫描</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="616"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="613"/>
         <source>Look for Python environments again</source>
         <translation>重新查找 Python 环境</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="619"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="616"/>
         <source>Device:</source>
         <translation>设备：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="634"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="631"/>
         <source>Quick</source>
         <translation>快速</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="636"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="633"/>
         <source>{probes}, at small sizes</source>
         <translation>{probes}，小规模</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="637"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="634"/>
         <source>Full</source>
         <translation>完整</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="638"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="635"/>
         <source>{probes}, at larger sizes: minutes</source>
         <translation>{probes}，较大规模：需几分钟</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="645"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="642"/>
         <source>Sustained load with every result checked: do clocks and throughput hold up as the GPU heats up, and are its results right?</source>
         <translation>持续满载并逐一校验结果：GPU 升温后频率和吞吐量能否保持，计算结果是否正确？</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="652"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="649"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="653"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="650"/>
         <source>How long the burn-in keeps the device busy</source>
         <translation>烤机让设备满载多长时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="661"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="658"/>
         <source>The burn-in is asked to stop when the GPU reaches this temperature</source>
         <translation>GPU 达到此温度时请求烤机停止</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="664"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="661"/>
         <source>stop at</source>
         <translation>停止温度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="669"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="666"/>
         <source>Build the Plan page&apos;s model at depths 1 and 2, train a few steps at the plan&apos;s batch and sequence length, and compare memory and time with the estimate</source>
         <translation>按规划页的模型构建 1 层和 2 层版本，以方案的批大小和序列长度训练几步，并将显存和时间与估算对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="672"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="669"/>
         <source>Dataset disk…</source>
         <translation>数据集磁盘…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="674"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="671"/>
         <source>Pick your dataset folder: how fast it reads, and whether that keeps up with the tokens per second the plan trains at</source>
         <translation>选择数据集文件夹：测量其读取速度，以及是否跟得上规划训练时每秒处理的 token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="678"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="675"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="679"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="676"/>
         <source>End the burn-in early and keep what it measured</source>
         <translation>提前结束烤机并保留已测得的结果</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="680"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="677"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="681"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="678"/>
         <source>Stop the probe now; nothing is saved</source>
         <translation>立即停止实测；不保存任何结果</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="695"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="692"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="698"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="695"/>
         <source>Quick runs the standard probes at small sizes ({probes}); Full runs them at larger sizes. Each figure is set against the catalog&apos;s value for the card and kept in the history below.</source>
         <translation>“快速”以小规模运行标准测试项（{probes}）；“完整”以较大规模运行。每项指标都与该卡的目录值对比，并保存在下方的历史中。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="728"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="725"/>
         <source>Live readings</source>
         <translation>实时读数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="735"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="732"/>
         <source>Readings appear while a probe runs.</source>
         <translation>实测运行时显示读数。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="776"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="773"/>
         <source>Looking for Python environments with PyTorch…</source>
         <translation>正在查找装有 PyTorch 的 Python 环境…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="796"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="793"/>
         <source>Choose a Python interpreter</source>
         <translation>选择 Python 解释器</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="804"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="801"/>
         <source>Checking {python}…</source>
         <translation>正在检查 {python}…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="825"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="822"/>
         <source>does not work: {error}</source>
         <translation>无法使用：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="827"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="824"/>
         <source>no PyTorch</source>
         <translation>未安装 PyTorch</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="829"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="826"/>
         <source>PyTorch {version}, {accelerators}</source>
         <translation>PyTorch {version}，{accelerators}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="832"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="829"/>
         <source>PyTorch {version}, CPU only</source>
         <translation>PyTorch {version}，仅 CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="844"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="841"/>
         <source>No Python environment found</source>
         <translation>未找到 Python 环境</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="886"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="883"/>
         <source>No device to measure with this Python.</source>
         <translation>此 Python 没有可实测的设备。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="888"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="885"/>
         <source>Measures {device} on this machine, with PyTorch {torch}.</source>
         <translation>用 PyTorch {torch} 实测本机的 {device}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="892"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="889"/>
         <source>No GPU is visible to PyTorch here, so the CPU is measured.</source>
         <translation>PyTorch 在这里看不到 GPU，因此实测的是 CPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="896"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="893"/>
         <source>The Rig page shows the demo rig “{spec}”; probes always measure this machine&apos;s real devices.</source>
         <translation>本机页显示的是演示配置“{spec}”；实测始终测量本机的真实设备。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="911"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="908"/>
         <source>{python} has no PyTorch. Pick another Python above, or install PyTorch there: {python} -m pip install torch</source>
         <translation>{python} 没有安装 PyTorch。请在上方选择其他 Python，或在该环境中安装 PyTorch：{python} -m pip install torch</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="920"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="917"/>
         <source>No Python environment with PyTorch was found, so nothing can be measured yet. Install PyTorch in an environment (python -m pip install torch, or use your training environment), then choose its python with Browse… or press Rescan. gpuadvisor itself never loads PyTorch: the probes run in that environment.</source>
         <translation>未找到装有 PyTorch 的 Python 环境，因此暂时无法实测。请在某个环境中安装 PyTorch（python -m pip install torch，或使用你的训练环境），然后用“浏览…”选择其中的 python，或点击“重新扫描”。gpuadvisor 本身从不加载 PyTorch：实测在那个环境中运行。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="971"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="968"/>
         <source>This plan cannot be checked here: {error}</source>
         <translation>此方案无法在这里核验：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="982"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="979"/>
         <source>Choose your dataset folder</source>
         <translation>选择数据集文件夹</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="992"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="989"/>
         <source>Not a folder: {path}</source>
         <translation>不是文件夹：{path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1010"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1007"/>
         <source>The dataset disk reads {rate} MB/s; the plan needs {need} MB/s ({tokens} tokens/s as 2-byte token ids): the GPU will wait on the disk. Pre-tokenize, cache the data in RAM, or use a faster disk.</source>
         <translation>数据集磁盘读取速度为 {rate} MB/s；规划需要 {need} MB/s（{tokens} token/秒，按每个 token ID 2 字节计）：GPU 将等待磁盘。请预先分词、把数据缓存在内存中，或换用更快的磁盘。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1015"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1012"/>
         <source>The dataset disk reads {rate} MB/s; the plan needs {need} MB/s ({tokens} tokens/s as 2-byte token ids): not a bottleneck ({headroom:.0f}x headroom).</source>
         <translation>数据集磁盘读取速度为 {rate} MB/s；规划需要 {need} MB/s（{tokens} token/秒，按每个 token ID 2 字节计）：不是瓶颈（余量 {headroom:.0f} 倍）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1021"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1018"/>
         <source>The read was probably served from RAM (page cache): the disk itself may be slower.</source>
         <translation>这次读取可能来自内存（页面缓存）：磁盘本身可能更慢。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1030"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1027"/>
         <source>stopped early by you</source>
         <translation>由你提前停止</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1031"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1028"/>
         <source>Stopping: the probe ends its current step and reports what it measured…</source>
         <translation>正在停止：实测结束当前步骤并报告已测得的结果…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1078"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1075"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1083"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1080"/>
         <source>quick probes</source>
         <translation>快速实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1083"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1080"/>
         <source>full probes</source>
         <translation>完整实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1084"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1081"/>
         <source>burn-in</source>
         <translation>烤机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1084"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1081"/>
         <source>plan check</source>
         <translation>方案核验</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1088"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1085"/>
         <source>Running {kind} on {device}…</source>
         <translation>正在 {device} 上运行{kind}…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1107"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1104"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1112"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1109"/>
         <source>{kind}: {message}</source>
         <translation>{kind}：{message}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1121"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1118"/>
         <source>Cancelled after {seconds:.1f} s; nothing was saved.</source>
         <translation>运行 {seconds:.1f} 秒后已取消；未保存任何结果。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1124"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1121"/>
         <source>Finished in {seconds:.1f} s.</source>
         <translation>用时 {seconds:.1f} 秒完成。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1126"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1123"/>
         <source>Ended early: {reason}.</source>
         <translation>提前结束：{reason}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1129"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1126"/>
         <source>Finished with problems after {seconds:.1f} s (see below).</source>
         <translation>运行 {seconds:.1f} 秒后结束，但有问题（见下方）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1134"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1131"/>
         <source>{probe}: {kind} — {message}</source>
         <translation>{probe}：{kind} — {message}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1140"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1137"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1141"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1138"/>
         <source>no result</source>
         <translation>无结果</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1156"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1153"/>
         <source>The results are shown but could not be saved to the probe history: {error}</source>
         <translation>结果已显示，但无法保存到实测历史：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1194"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1191"/>
         <source>Measured on {device} ({name}) with PyTorch {torch}</source>
         <translation>在 {device}（{name}）上用 PyTorch {torch} 实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1197"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1194"/>
         <source>catalog: {gpu}</source>
         <translation>目录：{gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1198"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1195"/>
         <source>no catalog peaks for this device</source>
         <translation>目录中没有此设备的峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1200"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1197"/>
         <source>saved to the history</source>
         <translation>已保存到历史</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1238"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1235"/>
         <source>Burn-in: {verdict}. Throughput {first} → {last} TFLOPS from the first window to the last ({slowdown:+.1f}%); ended by {why}.</source>
         <translation>烤机：{verdict}。吞吐量从第一个时间窗到最后一个为 {first} → {last} TFLOPS（{slowdown:+.1f}%）；结束原因：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1250"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1247"/>
         <source>Plan check: measured vs estimated</source>
         <translation>方案核验：实测与估算对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1257"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1254"/>
         <source>Could not compare with the estimate: {error}</source>
         <translation>无法与估算对比：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1261"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1258"/>
         <source>{model} — {plan}; estimate for {gpu}</source>
         <translation>{model} — {plan}；估算针对 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1265"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1262"/>
         <source>Figure</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1265"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1262"/>
         <source>Measured</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1266"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1263"/>
         <source>Estimated</source>
         <translation>估算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1266"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1263"/>
         <source>Difference</source>
         <translation>差异</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1374"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1371"/>
         <source>The CPU is being measured: there are no GPU readings to show.</source>
         <translation>正在实测 CPU：没有 GPU 读数可显示。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1376"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1373"/>
         <source>No live readings: the GPU being measured was not found among {n} GPU(s) the driver reports.</source>
         <translation>没有实时读数：在驱动报告的 {n} 块 GPU 中找不到正在实测的那块。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1384"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1381"/>
         <source>GPU {index}: {name}</source>
         <translation>GPU {index}：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1388"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1385"/>
         <source>Temperature, SM clock, power and utilization, each as a % of its limit; hover for the readings.</source>
         <translation>温度、SM 频率、功耗和利用率，各自以占上限的百分比显示；悬停可查看读数。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1399"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1396"/>
         <source>{gpu} reached {temp:.0f} °C (limit {limit} °C)</source>
         <translation>{gpu} 达到 {temp:.0f} °C（上限 {limit} °C）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1402"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1399"/>
         <source>Temperature limit reached: {reason}; the burn-in was asked to stop…</source>
         <translation>达到温度上限：{reason}；已请求烤机停止…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1414"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1411"/>
         <source>up to {temp:.0f} °C</source>
         <translation>最高 {temp:.0f} °C</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1416"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1413"/>
         <source>SM clock {low}–{high} MHz</source>
         <translation>SM 频率 {low}–{high} MHz</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1419"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1416"/>
         <source>up to {watts:.0f} W</source>
         <translation>最高 {watts:.0f} W</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1421"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1418"/>
         <source>clocks held down: {reasons}</source>
         <translation>频率受限：{reasons}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1426"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1423"/>
         <source>Live readings during the run ({n}): {readings}.</source>
         <translation>运行期间的实时读数（{n} 次）：{readings}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1441"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1438"/>
         <source>Live reading failed: {error}</source>
         <translation>实时读数失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1453"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1450"/>
         <source>Looking for Python environments failed: {error}</source>
         <translation>查找 Python 环境失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1479"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1476"/>
         <source>No live readings: {error}</source>
         <translation>没有实时读数：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1485"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1482"/>
         <source>no GPU sensors were found</source>
         <translation>未找到 GPU 传感器</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1486"/>
+        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1483"/>
         <source>No live readings on this machine: {hint}</source>
         <translation>本机没有实时读数：{hint}</translation>
     </message>

@@ -300,3 +300,43 @@ def test_only_the_newest_answer_is_shown(make_page):
     assert page.advice is shown  # the stale answer was dropped
     with pytest.raises(ValueError, match="goal"):
         page.set_goal("prettiest")
+
+
+def test_goal_budget_and_deadline_reorder_without_estimating_again(make_page):
+    page = make_page()
+    generation = page._generation
+    page.set_goal("fastest")
+    # Ranked at once from the same estimates: fitting options by hours, no new request.
+    assert page._generation == generation and page.advice.goal == "fastest"
+    fitting = [s for s in page.advice.suggestions if s.fits]
+    assert [s.hours for s in fitting] == sorted(s.hours for s in fitting)
+    page.set_budget(5.0)
+    assert page._generation == generation and page.advice.budget_usd == 5.0
+    assert all(s.within_budget == (s.cost_usd <= 5.0) for s in page.advice.suggestions)
+
+
+def test_every_sum_on_the_page_shows_how_it_was_made(make_page):
+    settings = Settings(currency="EUR", exchange_rates={"CNY": 7.1, "EUR": 0.5},
+                        electricity_usd_per_kwh=0.2)
+    page = make_page(settings=settings)
+    rows = by_id(page)
+    own = rows["own"]
+    page.select("own")
+    text = page.details.text()
+    # Power: TDP x 0.85 x GPUs x hours / 1000 kWh, at $0.20 = €0.10 per kWh.
+    gpu = GPUS["rtx-3060-12gb"]
+    kwh = gpu.tdp_w * 0.85 * own.hours / 1000
+    assert f"{gpu.tdp_w:,.0f} W × 85% load × 1 GPU(s) × {own.hours:,.1f} h = {kwh:,.1f} kWh" in text
+    assert f"× €0.100/kWh = {format_money(own.energy_usd * 0.5, 'EUR')}" in text
+    assert "of peak, assumed" in text  # nothing measured: the efficiency is the default
+    rent = rows["offer:rp-h100"]
+    page.select("offer:rp-h100")
+    text = page.details.text()
+    # Rent: hours x instances x the instance price ($2.69 an hour, €1.345 at 0.5 per USD).
+    hourly = format_money(2.69 * 0.5, "EUR", 2)
+    assert (f"Rent: {rent.hours:,.1f} h × 1 instance(s) × {hourly}/h = "
+            f"{format_money(rent.rent_usd * 0.5, 'EUR')}") in text
+    # The table's tooltips speak the display currency too.
+    row = page.table_ids().index("offer:rp-h100")
+    tip = page.proxy.index(row, 0).data(Qt.ItemDataRole.ToolTipRole)
+    assert format_money(rent.rent_usd * 0.5, "EUR") in tip and "$" not in tip

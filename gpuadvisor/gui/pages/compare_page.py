@@ -22,8 +22,8 @@ their exchange rate (settings); the electricity price is theirs too.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 
@@ -64,6 +64,7 @@ from PySide6.QtWidgets import (
 
 from gpuadvisor import catalog
 from gpuadvisor.core.advisor import (
+    DEFAULT_LOAD_FRACTION,
     GOALS,
     OPTION_KINDS,
     Advice,
@@ -72,6 +73,7 @@ from gpuadvisor.core.advisor import (
     best_break_even,
     estimate_of,
     pareto,
+    rank,
 )
 from gpuadvisor.core.offers import STALE_AFTER_DAYS, Offer
 from gpuadvisor.core.units import format_duration
@@ -95,6 +97,7 @@ SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 ID_ROLE = Qt.ItemDataRole.UserRole + 2
 STALE_COLOR = QColor("#B35900")
 MUTED_COLOR = QColor("#777777")
+
 
 @dataclass
 class Filters:
@@ -187,6 +190,7 @@ class AdviceModel(QAbstractTableModel):
         super().__init__(parent)
         self.rows: list[Suggestion] = []
         self._money = lambda usd, digits=None: f"${usd:,.2f}"
+        self._why: Callable[[Suggestion], str] = lambda s: s.why
         self._pareto: frozenset[str] = frozenset()
         self._headers = {
             "rank": self.tr("#"), "option": self.tr("Option"), "kind": self.tr("Kind"),
@@ -196,11 +200,13 @@ class AdviceModel(QAbstractTableModel):
             "price_date": self.tr("Price seen"),
         }
 
-    def set_rows(self, rows: Sequence[Suggestion], money, front: frozenset[str]) -> None:
+    def set_rows(self, rows: Sequence[Suggestion], money, front: frozenset[str],
+                 why: Callable[[Suggestion], str]) -> None:
+        """Show ``rows``; ``money`` writes US dollars in the display currency, ``why`` gives
+        a row's tooltip sentence, ``front`` are the ids to star."""
         self.beginResetModel()
         self.rows = list(rows)
-        self._money = money
-        self._pareto = front
+        self._money, self._why, self._pareto = money, why, front
         self.endResetModel()
 
     def rowCount(self, parent=None) -> int:
@@ -229,7 +235,7 @@ class AdviceModel(QAbstractTableModel):
         if role == ID_ROLE:
             return s.option.id
         if role == Qt.ItemDataRole.ToolTipRole:
-            return s.why
+            return self._why(s)
         if role == Qt.ItemDataRole.ForegroundRole:
             if name == "price_date" and s.stale:
                 return STALE_COLOR
@@ -305,21 +311,13 @@ class AdviceModel(QAbstractTableModel):
 
 
 class _Proxy(QSortFilterProxyModel):
-    """Filters with a :class:`Filters`; sorts by the model's sort keys."""
+    """Filters with a :class:`Filters`; sorts by the model's sort keys. The page sets
+    ``filters`` and then resets the model (the stars change with the filters too)."""
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.filters = Filters()
         self.setSortRole(SORT_ROLE)
-
-    def set_filters(self, filters: Filters) -> None:
-        if hasattr(self, "endFilterChange"):  # Qt 6.10 and newer
-            self.beginFilterChange()
-            self.filters = filters
-            self.endFilterChange()
-        else:
-            self.filters = filters
-            self.invalidateFilter()
 
     def filterAcceptsRow(self, source_row, source_parent) -> bool:
         model = self.sourceModel()
@@ -459,7 +457,7 @@ class ComparePage(QWidget):
         self.goal_combo = QComboBox(box)
         for goal, text in (("cheapest", self.tr("Cheapest")), ("fastest", self.tr("Fastest"))):
             self.goal_combo.addItem(text, goal)
-        self.goal_combo.currentIndexChanged.connect(lambda _i: self.schedule())
+        self.goal_combo.currentIndexChanged.connect(lambda _i: self._rerank())
 
         self.budget_spin = QDoubleSpinBox(box)
         self.budget_spin.setRange(0.0, 1e9)
@@ -773,16 +771,19 @@ class ComparePage(QWidget):
         self.rate_spin.setVisible(not usd)
         self.rate_label.setVisible(not usd)
         self.rate_label.setText(self.tr("{code} per US dollar").format(code=code))
-        self.scatter.set_money(self._display_money, code)
-        self.break_even_chart.set_money(self._display_money, code)
+        self._set_chart_money()
+
+    def _set_chart_money(self) -> None:
+        for chart in (self.scatter, self.break_even_chart):
+            chart.set_money(self._display_money, self.settings.currency)
 
     def _on_budget(self, value: float) -> None:
         self._budget_usd = value / self.settings.rate() if value > 0 else None
-        self.schedule()
+        self._rerank()
 
     def _on_deadline(self, value: float) -> None:
         self._deadline_hours = value if value > 0 else None
-        self.schedule()
+        self._rerank()
 
     def _on_power(self, value: float) -> None:
         usd = value / self.settings.rate()
@@ -808,11 +809,26 @@ class ComparePage(QWidget):
         self._budget_usd = (self.budget_spin.value() / value if self.budget_spin.value() > 0
                             else None)
         self.settings.electricity_usd_per_kwh = self.power_spin.value() / value
-        self.scatter.set_money(self._display_money, code)
-        self.break_even_chart.set_money(self._display_money, code)
-        self.schedule()
+        self._set_chart_money()
+        self.schedule()  # the power costs change with the electricity price in dollars
 
     # ================================================================== advising
+    def _rerank(self) -> None:
+        """Goal, budget and deadline only reorder the estimated options: rank them again at
+        once, without estimating anything anew."""
+        if self.advice is not None:
+            self.advice = self._ranked(self.advice)
+            self._show()
+
+    def _ranked(self, advice: Advice) -> Advice:
+        """``advice`` ranked for the goal, budget and deadline the inputs hold now."""
+        goal, budget, deadline = self.goal, self._budget_usd, self._deadline_hours
+        if (advice.goal, advice.budget_usd, advice.deadline_hours) == (goal, budget, deadline):
+            return advice
+        ranked = rank(advice.suggestions, goal, budget_usd=budget, deadline_hours=deadline)
+        return replace(advice, suggestions=tuple(ranked), goal=goal, budget_usd=budget,
+                       deadline_hours=deadline)
+
     def schedule(self) -> None:
         """Advise again shortly (debounced); only while the page is shown."""
         self._dirty = True
@@ -867,7 +883,7 @@ class ComparePage(QWidget):
             self._show_error(self.tr("Cannot compare this plan: {error}").format(error=error))
             self.advice_ready.emit()
             return
-        self.advice = result
+        self.advice = self._ranked(result)  # the inputs may have changed since it started
         self.last_error = ""
         self._show()
         self.advice_ready.emit()
@@ -891,7 +907,6 @@ class ComparePage(QWidget):
 
     # ================================================================== showing
     def _on_filters(self) -> None:
-        self.proxy.set_filters(self.filters())
         self._show()
 
     def _show(self) -> None:
@@ -910,7 +925,7 @@ class ComparePage(QWidget):
         self.proxy.filters = f
         self.shown = [s for s in advice.suggestions if f.accepts(s)]
         front = pareto(self.shown)
-        self.model.set_rows(advice.suggestions, self.money, front)
+        self.model.set_rows(advice.suggestions, self.money, front, self.why)
         rate = self.settings.rate()
         points = [Point(s.option.id, option_label(s.option), s.option.kind, s.hours,
                         s.cost_usd * rate, s.n_gpus, s.acceptable)
@@ -1078,15 +1093,7 @@ class ComparePage(QWidget):
                  f"{escape(kind_labels().get(s.option.kind, s.option.kind))}",
                  escape(self.why(s)) + "."]
         if s.fits:
-            parts = [self.tr("{gpus} GPU(s)").format(gpus=s.n_gpus),
-                     self.tr("{hours:,.1f} GPU-hours").format(hours=s.gpu_hours)]
-            if s.hardware_usd:
-                parts.append(self.tr("cards {money}").format(money=self.money(s.hardware_usd)))
-            if s.energy_usd:
-                parts.append(self.tr("power {money}").format(money=self.money(s.energy_usd)))
-            if s.rent_usd:
-                parts.append(self.tr("rent {money}").format(money=self.money(s.rent_usd)))
-            lines.append(escape(" · ".join(parts)))
+            lines += [escape(line) for line in self.arithmetic(s)]
         if offer is not None:
             price = [_price_text(offer, self.money)]
             if offer.instance:
@@ -1114,6 +1121,37 @@ class ComparePage(QWidget):
             if offer.notes:
                 lines.append(f"<i>{escape(offer.notes)}</i>")
         return "<br>".join(lines)
+
+    def arithmetic(self, s: Suggestion) -> list[str]:
+        """How the time and each sum of money of a fitting option were made, one line each:
+        the throughput the time rests on (and where its efficiency comes from), then the
+        cards, the power (TDP x load x GPUs x hours x price per kWh) and the rent."""
+        from gpuadvisor.gui.widgets.labels import BOUNDS, label, source_label
+
+        hours = f"{s.hours:,.1f} h"
+        lines = [self.tr("Time: {gpus} GPU(s) at {tflops:,.0f} TFLOPS each ({efficiency:.0%} "
+                         "of peak, {source}), limited by {bound}; {gpu_hours:,.1f} GPU-hours")
+                 .format(gpus=s.n_gpus, tflops=s.tflops_per_gpu, efficiency=s.efficiency,
+                         source=source_label(s.time_source), bound=label(BOUNDS, s.bound),
+                         gpu_hours=s.gpu_hours)]
+        offer = s.option.offer
+        if s.hardware_usd and offer is not None:
+            lines.append(self.tr("Cards: {n} × {price} = {total}").format(
+                n=s.n_gpus, price=self.money(offer.price_usd), total=self.money(s.hardware_usd)))
+        if s.option.kind in ("own", "buy-new", "buy-used"):
+            kwh = s.option.gpu.tdp_w * DEFAULT_LOAD_FRACTION * s.n_gpus * s.hours / 1000.0
+            lines.append(self.tr(
+                "Power: {tdp:,.0f} W × {load:.0%} load × {gpus} GPU(s) × {hours} = {kwh:,.1f} "
+                "kWh × {price}/kWh = {total}").format(
+                tdp=s.option.gpu.tdp_w, load=DEFAULT_LOAD_FRACTION, gpus=s.n_gpus, hours=hours,
+                kwh=kwh, price=self.money(self.settings.electricity_usd_per_kwh, 3),
+                total=self.money(s.energy_usd)))
+        if s.rent_usd and offer is not None:
+            lines.append(self.tr("Rent: {hours} × {instances} instance(s) × {price}/h = "
+                                 "{total}").format(
+                hours=hours, instances=s.instances, price=self.money(offer.instance_price_usd, 2),
+                total=self.money(s.rent_usd)))
+        return lines
 
     def _show_break_even(self, s: Suggestion) -> None:
         shown = self.shown
