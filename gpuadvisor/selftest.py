@@ -202,7 +202,7 @@ def _render_pages(out_dir: Path) -> tuple[list[PageImage], str]:
     from gpuadvisor.settings import Settings
 
     qt_app = gui_app.create_application()
-    previous_handler = gui_app._quiet_headless_platform(qt_app)
+    previous_handler = gui_app.quiet_headless_platform(qt_app)
     window = None
     try:
         _check_translation()

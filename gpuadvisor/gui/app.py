@@ -94,7 +94,7 @@ def run(args) -> int:
         return EXIT_NO_DISPLAY
 
     app = create_application()
-    previous_handler = _quiet_headless_platform(app)
+    previous_handler = quiet_headless_platform(app)
     try:
         return _run(app, args)
     finally:
@@ -104,7 +104,7 @@ def run(args) -> int:
             qInstallMessageHandler(previous_handler)
 
 
-def _quiet_headless_platform(app):
+def quiet_headless_platform(app):
     """On offscreen/minimal platforms, drop Qt's "This plugin does not support ..." warnings
     (window features a headless platform lacks; noise on every ``--screenshot``).
 

@@ -832,8 +832,20 @@ def fit_step_shape(shape: dict, budget: float | None) -> tuple:
     return shape, notes
 
 
+#: Measured CPU matmul rates, by dtype: the plan check and the step probe of one run share
+#: them (in bf16 on a CPU without bf16 units one measurement takes seconds).
+_CPU_RATES: dict = {}
+
+
 def cpu_matmul_flops(torch, dtype) -> float:
-    """FLOP/s of this CPU on a 256 x 512 x 512 matmul in ``dtype`` (the best of three)."""
+    """FLOP/s of this CPU on a 256 x 512 x 512 matmul in ``dtype`` (the best of three;
+    measured once per worker process)."""
+    if dtype not in _CPU_RATES:
+        _CPU_RATES[dtype] = _measure_cpu_matmul(torch, dtype)
+    return _CPU_RATES[dtype]
+
+
+def _measure_cpu_matmul(torch, dtype) -> float:
     a = torch.randn(256, 512).to(dtype)
     b = torch.randn(512, 512).to(dtype)
     a @ b  # warm-up
