@@ -712,67 +712,72 @@ renting: {rent}</source>
         <translation>{own}（{price}）在 {jobs} 次同类任务后比租用 {rent} 更划算（在它上面训练 {hours}）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1205"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1188"/>
+        <source>Cards ÷ (rent − power per job): {price} ÷ ({rent} − {power}).</source>
+        <translation>显卡价 ÷（每次租金 − 每次电费）：{price} ÷（{rent} − {power}）。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1209"/>
         <source>SkyPilot task (*.yaml)</source>
         <translation>SkyPilot 任务 (*.yaml)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1206"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1210"/>
         <source>accelerate config (*.yaml)</source>
         <translation>accelerate 配置 (*.yaml)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1207"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1211"/>
         <source>DeepSpeed config (*.json)</source>
         <translation>DeepSpeed 配置 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1208"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1212"/>
         <source>Shell script (*.sh)</source>
         <translation>Shell 脚本 (*.sh)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1209"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1213"/>
         <source>HTML report (*.html);;Markdown report (*.md)</source>
         <translation>HTML 报告 (*.html);;Markdown 报告 (*.md)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1210"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1214"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1224"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1228"/>
         <source>{name} does not fit this plan: pick an option that fits</source>
         <translation>{name} 放不下此规划：请选一个放得下的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1261"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1265"/>
         <source>Time against cost of every option</source>
         <translation>各方案的用时与费用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1262"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1266"/>
         <source>Owning against renting</source>
         <translation>买卡与租用对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1273"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1277"/>
         <source>Select an option first.</source>
         <translation>请先选择一个方案。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1287"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1291"/>
         <source>Cannot export {kind}: {error}</source>
         <translation>无法导出 {kind}：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1291"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1295"/>
         <source>Cannot write {path}: {error}</source>
         <translation>无法写入 {path}：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1296"/>
+        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1300"/>
         <source>Wrote {path}</source>
         <translation>已写入 {path}</translation>
     </message>

@@ -225,6 +225,8 @@ def test_break_even_of_the_selected_card_against_the_cheapest_rental(make_page):
     jobs = 700.0 / margin  # hardware / (rent per job - power per job)
     shown = f"{jobs:,.0f}" if jobs >= 10 else f"{jobs:.1f}"
     assert f"after {shown} such jobs" in page.break_even_label.text()
+    assert (f"{format_money(700.0)} ÷ ({format_money(rented.rent_usd)} − "
+            f"{format_money(owned.energy_usd)})") in page.break_even_label.text()
     assert page.break_even_chart.crossing_line.value() == pytest.approx(jobs)
     _jobs, own, rent = page.break_even_chart.curves()
     assert own[0] == pytest.approx(700.0) and rent[0] == 0.0

@@ -1185,6 +1185,10 @@ class ComparePage(QWidget):
                 rent=option_label(rented.option),
                 jobs=f"{result.jobs:,.0f}" if result.jobs >= 10 else f"{result.jobs:.1f}",
                 hours=format_duration(result.hours * 3600.0))
+            text += " " + self.tr("Cards ÷ (rent − power per job): {price} ÷ ({rent} − "
+                                  "{power}).").format(
+                price=self.money(result.hardware_usd), rent=self.money(result.rent_per_job_usd),
+                power=self.money(result.own_per_job_usd))
         self.break_even_label.setText(text)
         self._fit_label_height(self.break_even_label)
 
