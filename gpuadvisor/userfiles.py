@@ -1,8 +1,9 @@
-"""Files the user owns (plans, settings, probe history): atomic writes and bad files set aside.
+"""Files the user owns (plans, settings, probe history, catalogs): where they live, atomic
+writes, and bad files set aside.
 
-Every such file is written through :func:`write_atomic`, and a file that fails to load is
-renamed aside with :func:`set_aside` — kept, never deleted or overwritten — so nothing the
-user saved is lost.
+The user's data lives under :func:`data_dir`. Every such file is written through
+:func:`write_atomic`, and a file that fails to load is renamed aside with :func:`set_aside` —
+kept, never deleted or overwritten — so nothing the user saved is lost.
 """
 
 from __future__ import annotations
@@ -13,11 +14,28 @@ import tempfile
 import time
 from pathlib import Path
 
+#: Environment variable naming the user data folder (tests, portable installs).
+DATA_DIR_ENV = "GPUADVISOR_DATA_DIR"
 
-def write_atomic(path: str | os.PathLike[str], text: str) -> Path:
-    """Write ``text`` (UTF-8) to ``path`` atomically.
 
-    The text goes to a temporary file in the same folder, is flushed and fsynced, and then
+def data_dir() -> Path:
+    """``$GPUADVISOR_DATA_DIR`` or the platform's user data folder for gpuadvisor.
+
+    E.g. ``~/.local/share/gpuadvisor`` on Linux. It may not exist yet. It holds the probe
+    history (``probes/``) and the user's catalog files (``catalog/``).
+    """
+    override = os.environ.get(DATA_DIR_ENV)
+    if override:
+        return Path(override)
+    import platformdirs  # lazily: the estimate CLI runs with numpy alone
+
+    return Path(platformdirs.user_data_dir("gpuadvisor", appauthor=False))
+
+
+def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> Path:
+    """Write ``data`` to ``path`` atomically: text as UTF-8 (newlines as given), bytes as is.
+
+    The data goes to a temporary file in the same folder, is flushed and fsynced, and then
     replaces ``path`` with ``os.replace`` (atomic on POSIX and Windows). On any failure the
     temporary file is removed and ``path`` is untouched. An existing file's permission bits
     are kept; a new file gets ``0o644``.
@@ -28,6 +46,7 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> Path:
     Raises:
         OSError: the folder is missing or not writable, the disk is full, ...
     """
+    raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
     target = Path(path)
     try:
         mode = target.stat().st_mode & 0o777
@@ -35,8 +54,8 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> Path:
         mode = 0o644
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(raw)
             handle.flush()
             os.fsync(handle.fileno())
         with contextlib.suppress(OSError):

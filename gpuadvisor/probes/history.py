@@ -1,9 +1,10 @@
 """Probe results kept per device, to compare runs and calibrate time estimates (Qt-free).
 
 Layout: ``<data dir>/probes/<device key>.json``, where the data dir is
-``platformdirs.user_data_dir("gpuadvisor")`` or ``$GPUADVISOR_DATA_DIR`` (tests, portable
-installs), and the device key is the device's UUID when the worker reports one, else a slug
-of its name (``cpu-amd-epyc-7b13``). Each file is one JSON object::
+:func:`gpuadvisor.userfiles.data_dir` (``platformdirs.user_data_dir("gpuadvisor")`` or
+``$GPUADVISOR_DATA_DIR`` for tests and portable installs), and the device key is the
+device's UUID when the worker reports one, else a slug of its name (``cpu-amd-epyc-7b13``).
+Each file is one JSON object::
 
     {"schema_version": 1, "device_key": "GPU-5d3c...", "runs": [
         {"schema_version": 1, "timestamp": "2026-12-02T18:41:27Z", "device_key": "...",
@@ -21,7 +22,6 @@ reported in the returned warnings; it is never overwritten silently. At most
 from __future__ import annotations
 
 import json
-import os
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -29,29 +29,17 @@ from pathlib import Path
 from typing import Any
 
 from gpuadvisor.core.calibration import Measurement
-from gpuadvisor.userfiles import set_aside, write_atomic
+from gpuadvisor.userfiles import DATA_DIR_ENV, data_dir, set_aside, write_atomic
 
 from .protocol import Hello
 from .runner import ProbeRun
 
-#: Environment variable naming the data folder (the history lives in its ``probes/``).
-DATA_DIR_ENV = "GPUADVISOR_DATA_DIR"
 #: Version of the history file format; a file with a newer one is not read.
 HISTORY_SCHEMA_VERSION = 1
 #: Runs kept per device file.
 MAX_RUNS_PER_DEVICE = 500
 #: Matmul dtypes a run can calibrate, as named in the matmul probe's figures.
 MATMUL_DTYPES = ("fp32", "tf32", "fp16", "bf16", "fp8")
-
-
-def data_dir() -> Path:
-    """``$GPUADVISOR_DATA_DIR`` or the platform's user data folder for gpuadvisor."""
-    override = os.environ.get(DATA_DIR_ENV)
-    if override:
-        return Path(override)
-    import platformdirs  # lazily: the estimate CLI runs with numpy alone
-
-    return Path(platformdirs.user_data_dir("gpuadvisor", appauthor=False))
 
 
 def history_dir() -> Path:
