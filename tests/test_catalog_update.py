@@ -31,6 +31,7 @@ from gpuadvisor.catalog import (
     load_offers,
     update_catalog,
     updated_path,
+    updater,
 )
 from gpuadvisor.cli import main
 
@@ -367,7 +368,7 @@ def test_a_write_failure_changes_nothing(server, installed, monkeypatch):
     def refuse(path, data):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(catalog, "_write_bytes_atomic", refuse)
+    monkeypatch.setattr(updater, "write_atomic", refuse)
     fails(server.serve("/offers.toml", NEW), "could not write")
     assert_untouched(installed)
 

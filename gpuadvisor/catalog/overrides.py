@@ -1,0 +1,136 @@
+"""The user's catalog files and the catalog in effect.
+
+The catalog in effect, per kind, is the shipped one, or the one installed by ``gpuadvisor
+catalog update`` (:func:`updated_path`), with the user's own entries on top
+(:func:`override_path`). A user file with problems is reported and not used, never changed.
+It is built once and rebuilt only when one of the user's files changes (:func:`in_effect`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from gpuadvisor.core.offers import Offer
+from gpuadvisor.userfiles import data_dir
+
+from .files import load_checked, shipped
+from .schema import KINDS
+
+#: Folder (under the user data folder) of the user's catalog files.
+USER_CATALOG_FOLDER = "catalog"
+#: Subfolder holding catalogs installed by ``gpuadvisor catalog update``.
+UPDATES_FOLDER = "updates"
+#: Suffix of the copy of the previous updated catalog kept by an update.
+PREVIOUS_SUFFIX = ".previous"
+
+
+def user_catalog_dir() -> Path:
+    """The user's catalog folder: ``<data dir>/catalog``.
+
+    The data dir is ``$GPUADVISOR_DATA_DIR`` or the platform's user data folder
+    (:func:`gpuadvisor.userfiles.data_dir`), e.g. ``~/.local/share/gpuadvisor`` on Linux.
+    It holds, per kind (``gpus``, ``models``, ``offers``):
+
+    - ``<kind>.toml``: the user's own entries (:func:`override_path`), written by hand or by
+      the app; same schema as the shipped file; they replace or add to the catalog;
+    - ``updates/<kind>.toml``: a whole catalog installed by ``gpuadvisor catalog update``
+      (:func:`updated_path`), used instead of the shipped one, with the previous one kept as
+      ``updates/<kind>.toml.previous``.
+    """
+    return data_dir() / USER_CATALOG_FOLDER
+
+
+def override_path(kind: str) -> Path:
+    """The user's own entries of one catalog kind: ``<data dir>/catalog/<kind>.toml``."""
+    _check_kind(kind)
+    return user_catalog_dir() / f"{kind}.toml"
+
+
+def updated_path(kind: str) -> Path:
+    """The catalog installed by ``catalog update``: ``<data dir>/catalog/updates/<kind>.toml``."""
+    _check_kind(kind)
+    return user_catalog_dir() / UPDATES_FOLDER / f"{kind}.toml"
+
+
+def _check_kind(kind: str) -> None:
+    if kind not in KINDS:
+        raise ValueError(f"unknown catalog kind {kind!r}; use one of {', '.join(KINDS)}")
+
+
+_effective_cache: dict[str, tuple[tuple, dict[str, Any], tuple[str, ...]]] = {}
+
+
+def in_effect(kind: str, warnings: list[str] | None) -> dict[str, Any]:
+    """The catalog of ``kind`` in effect, as a fresh dict over cached records.
+
+    Args:
+        kind: ``gpus``, ``models`` or ``offers``.
+        warnings: A list that receives one message per user file not used, or None.
+
+    Raises:
+        CatalogError: the shipped catalog has a problem.
+    """
+    key = tuple(_signature(p) for p in _user_files(kind))
+    cached = _effective_cache.get(kind)
+    if cached is None or cached[0] != key:
+        records, messages = _build_in_effect(kind)
+        cached = (key, records, tuple(messages))
+        _effective_cache[kind] = cached
+    if warnings is not None:
+        warnings.extend(cached[2])
+    return dict(cached[1])
+
+
+def in_effect_gpu_ids() -> Iterable[str]:
+    """The ids of the GPU catalog in effect (what offers outside the shipped file must name)."""
+    return in_effect("gpus", None).keys()
+
+
+def _signature(path: Path) -> tuple:
+    try:
+        st = path.stat()
+    except OSError:
+        return (str(path), None)
+    return (str(path), st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
+
+
+def _user_files(kind: str) -> list[Path]:
+    kinds = ("gpus", "offers") if kind == "offers" else (kind,)
+    return [p for k in kinds for p in (updated_path(k), override_path(k))]
+
+
+def _build_in_effect(kind: str) -> tuple[dict[str, Any], list[str]]:
+    messages: list[str] = []
+    records: dict[str, Any] = dict(shipped(kind))
+    updated = updated_path(kind)
+    if updated.is_file():
+        loaded, problems = load_checked(updated, kind, in_effect_gpu_ids)
+        if problems:
+            messages.append(_not_used(updated, "the catalog installed by 'catalog update'",
+                                      f"the shipped {kind} catalog", problems))
+        else:
+            records = loaded
+    override = override_path(kind)
+    if override.is_file():
+        loaded, problems = load_checked(override, kind, in_effect_gpu_ids)
+        if problems:
+            messages.append(_not_used(override, "your own entries",
+                                      f"the {kind} catalog without them", problems))
+        else:
+            for entry_id, record in loaded.items():
+                records[entry_id] = _as_user(record)
+    return records, messages
+
+
+def _as_user(record: Any) -> Any:
+    return replace(record, user=True) if isinstance(record, Offer) else record
+
+
+def _not_used(path: Path, what: str, instead: str, problems: Sequence[str]) -> str:
+    count = f"{len(problems)} problem" + ("s" if len(problems) != 1 else "")
+    lines = "\n".join(f"  {p}" for p in problems)
+    return (f"{path} ({what}) was not used: it has {count}; {instead} is used. The file was "
+            f"left as it is; fix it and it is used next time.\n{lines}")
