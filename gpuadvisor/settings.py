@@ -23,6 +23,8 @@ from typing import Any
 
 import platformdirs
 
+from gpuadvisor.core import units
+from gpuadvisor.core.units import CURRENCY_SYMBOLS
 from gpuadvisor.userfiles import set_aside, write_atomic
 
 SETTINGS_SCHEMA_VERSION = 1
@@ -54,7 +56,6 @@ DEFAULT_ELECTRICITY_USD_PER_KWH = 0.15
 # 7.13 CNY per USD; rounded to 0.86 and 7.1). Approximate: check today's rate and set it.
 DEFAULT_EXCHANGE_RATES: dict[str, float] = {"CNY": 7.1, "EUR": 0.86}
 EXCHANGE_RATES_AS_OF = "2025-10-01"
-CURRENCY_SYMBOLS = {"USD": "$", "CNY": "¥", "EUR": "€"}
 
 
 @dataclass
@@ -163,23 +164,11 @@ class Settings:
 def format_money(amount: float, currency: str = "USD", digits: int | None = None) -> str:
     """Format an amount already in ``currency``: ``"$14"``, ``"¥1,234"``, ``"€0.85"``.
 
-    Args:
-        amount: the amount, in ``currency``.
-        currency: ``USD``, ``CNY`` or ``EUR`` (other codes are written after the number).
-        digits: decimals; None: none from 10 up (``"$14"``, ``"$1,250"``), two below
-            (``"$0.90"``, ``"$2.69"``), so an hourly price keeps its cents.
-
-    Returns:
-        The text; ``"n/a"`` for a missing or non-finite amount.
+    :func:`gpuadvisor.core.units.format_money` with the app's default for the digits: None,
+    i.e. none from 10 up (``"$14"``, ``"$1,250"``), two below (``"$0.90"``, ``"$2.69"``), so an
+    hourly price keeps its cents. ``"n/a"`` for a missing or non-finite amount.
     """
-    if amount is None or not math.isfinite(amount):
-        return "n/a"
-    if digits is None:
-        digits = 0 if abs(amount) >= 10 else 2
-    body = f"{abs(amount):,.{digits}f}"
-    sign = "-" if amount < 0 and float(body.replace(",", "")) != 0 else ""
-    symbol = CURRENCY_SYMBOLS.get(currency)
-    return f"{sign}{symbol}{body}" if symbol else f"{sign}{body} {currency}"
+    return units.format_money(amount, currency, digits)
 
 
 def _checked_rates(rates: Any) -> dict[str, float]:

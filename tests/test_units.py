@@ -174,6 +174,27 @@ def test_format_money(amount, currency, expected):
     assert format_money(amount, currency) == expected
 
 
+@pytest.mark.parametrize(
+    ("amount", "currency", "digits", "expected"),
+    [
+        (14.0, "USD", None, "$14"),
+        (1234.4, "CNY", None, "¥1,234"),
+        (2.69, "USD", None, "$2.69"),
+        (0.9, "EUR", None, "€0.90"),
+        (3.14159, "USD", 3, "$3.142"),
+        (1234.5, "USD", 0, "$1,234"),
+    ],
+)
+def test_format_money_digits_none_drops_cents_from_ten_up(amount, currency, digits, expected):
+    assert format_money(amount, currency, digits) == expected
+
+
+def test_format_money_puts_the_sign_before_the_symbol_and_never_shows_minus_zero():
+    assert format_money(-5.5) == "-$5.50"
+    assert format_money(-12.3, "GBP") == "-12.30 GBP"
+    assert format_money(-0.001) == "$0.00"
+
+
 @pytest.mark.parametrize("n", [1, 1000, 123_456_789, 24 * GiB, 7.5e12])
 def test_formatted_gib_round_trips_through_parse_bytes_within_rounding(n):
     text = format_bytes(n, digits=3).replace(" ", "")

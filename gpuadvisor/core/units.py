@@ -109,10 +109,29 @@ def format_duration(seconds: float) -> str:
     return f"{seconds / (365 * 86400):.1f} years"
 
 
-def format_money(amount: float, currency: str = "USD") -> str:
-    """Format money: ``"$1,234.50"``, ``"¥88.00"``, ``"€9.99"``; other codes as a suffix."""
+CURRENCY_SYMBOLS = {"USD": "$", "CNY": "¥", "EUR": "€"}
+"""Symbols written before an amount; other currency codes are written after it."""
+
+
+def format_money(amount: float, currency: str = "USD", digits: int | None = 2) -> str:
+    """Format an amount already in ``currency``: ``"$1,234.50"``, ``"¥88.00"``, ``"-€9.99"``.
+
+    Args:
+        amount: the amount, in ``currency``.
+        currency: ``USD``, ``CNY`` or ``EUR`` get their symbol first (:data:`CURRENCY_SYMBOLS`);
+            other codes are written after the number (``"12.30 GBP"``).
+        digits: decimals (default two); None: none from 10 up (``"$14"``, ``"$1,250"``), two
+            below (``"$0.90"``, ``"$2.69"``), so an hourly price keeps its cents.
+
+    Returns:
+        The text, the sign before the symbol (``"-$5.50"``, never ``"-$0.00"``); ``"n/a"`` for
+        a missing or non-finite amount.
+    """
     if amount is None or not math.isfinite(amount):
         return "n/a"
-    symbol = {"USD": "$", "CNY": "¥", "EUR": "€"}.get(currency)
-    body = f"{amount:,.2f}"
-    return f"{symbol}{body}" if symbol else f"{body} {currency}"
+    if digits is None:
+        digits = 0 if abs(amount) >= 10 else 2
+    body = f"{abs(amount):,.{digits}f}"
+    sign = "-" if amount < 0 and float(body.replace(",", "")) != 0 else ""
+    symbol = CURRENCY_SYMBOLS.get(currency)
+    return f"{sign}{symbol}{body}" if symbol else f"{sign}{body} {currency}"
