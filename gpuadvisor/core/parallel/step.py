@@ -1,0 +1,457 @@
+"""Time of one optimizer step of a transformer under a parallel layout, term by term.
+
+For one pipeline stage and one micro-batch of ``b`` sequences of ``s`` tokens, each GPU
+works on ``t = b s / cp`` tokens (context parallel splits the sequence) and
+``L / pp`` blocks. The step is built from parts, each computed from the work it does:
+
+* **compute**: every linear layer's forward, input-gradient and weight-gradient GEMMs
+  (:mod:`.gemm`: roofline + tile quantization on the shapes the layout produces: ``N`` or
+  ``K`` divided by ``tp``, MoE experts seeing ``t k ep / E`` tokens each, LoRA's thin rank),
+  plus the attention kernel (``4 t s q / tp`` FLOPs forward, halved for causal FlashAttention,
+  twice that backward) at the fraction of peak FlashAttention reaches.
+* **memory-bound work**: norms, residual adds, activation functions, rotary embeddings,
+  dropout, the loss's softmax over the vocabulary, QLoRA's dequantization and the
+  optimizer's update, each as bytes read + written over the achieved memory bandwidth.
+* **tp_comm**: Megatron tensor parallelism issues, per block and micro-batch, two all-reduces
+  forward and two backward over ``b s h / cp`` activations (with sequence parallelism, an
+  all-gather + reduce-scatter pair in place of each: the same volume; Korthikanti et al.
+  2022, §4.2.2). Not overlapped.
+* **cp_comm**: ring attention passes K and V around ``cp`` ranks (``cp - 1`` hops forward,
+  twice backward), overlapped with the attention kernel; only the excess shows.
+* **ep_comm**: MoE dispatch and combine all-to-alls (two forward, two backward per MoE
+  block) of ``t k h`` elements over the ``ep`` group. Not overlapped.
+* **pp_bubble**: ``(p - 1) / (m v)`` of the pipeline's useful time
+  (:func:`.layout.bubble_fraction`); **pp_comm**: activations and their gradients sent
+  between stages, ``2 m v`` transfers per step of ``b s h / (cp tp)`` elements (the
+  scatter/gather optimization with SP).
+* **dp_comm**: gradient/parameter traffic of the data-parallel group, by ZeRO stage (see
+  :func:`dp_comm_seconds`), minus what overlaps with the backward pass.
+
+Step = ``(m + (p-1)/v) x micro-stage time + pp_comm + dp_comm + optimizer``. Every function
+accepts NumPy arrays for the layout's degrees so a layout search is one vectorised call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import collectives as coll
+from .gemm import gemm_seconds, training_gemm_seconds
+
+#: PyTorch DDP's default gradient bucket: 25 MiB (``bucket_cap_mb=25``, torch.nn.parallel.
+#: DistributedDataParallel docs). The last bucket's all-reduce cannot overlap the backward.
+DDP_BUCKET_BYTES = 25 * 2**20
+
+
+@dataclass(frozen=True)
+class GpuRates:
+    """Achievable rates of one GPU for the step model.
+
+    Attributes:
+        peak_flops: datasheet dense matrix peak for the plan's dtype, FLOP/s.
+        matmul_fraction: fraction of the peak large GEMMs reach (measured or published).
+        attention_fraction: fraction of the peak the fused attention kernel reaches.
+        bandwidth_b_s: achieved memory bandwidth, bytes/s (datasheet x achieved fraction).
+        kernel_launch_s: host-side cost of one kernel launch in eager mode; a block's
+            kernels cannot finish faster than their launches.
+    """
+
+    peak_flops: float
+    matmul_fraction: float
+    attention_fraction: float
+    bandwidth_b_s: float
+    kernel_launch_s: float = 0.0
+
+
+@dataclass(frozen=True)
+class GroupLinks:
+    """Bus bandwidth (GB/s) and per-hop latency (s) of each communication group of a layout.
+
+    Arrays broadcast with the layout arrays. ``pp`` is the point-to-point link between
+    neighbouring stages.
+    """
+
+    tp_busbw: object
+    tp_latency: object
+    cp_busbw: object
+    cp_latency: object
+    ep_busbw: object
+    ep_latency: object
+    dp_busbw: object
+    dp_latency: object
+    pp_busbw: object
+    pp_latency: object
+    cross_busbw: object = None  # hybrid sharding: the replica (across-node) group
+    cross_latency: object = 0.0
+
+
+@dataclass(frozen=True)
+class StepParts:
+    """Seconds per optimizer step, by part (arrays when the layout is an array).
+
+    ``compute`` and ``memory_bound`` are summed over all micro-batches of the step;
+    ``pp_bubble`` is the pipeline's idle time; the ``*_comm`` parts are what stays exposed
+    after overlap. ``step`` is their sum. ``flops_per_gpu`` is the model FLOPs one GPU does
+    per step (6N-style, no recomputation) and ``hardware_flops_per_gpu`` includes
+    recomputation; MFU and HFU divide them by ``step x peak``.
+    """
+
+    compute: object
+    memory_bound: object
+    tp_comm: object
+    cp_comm: object
+    ep_comm: object
+    pp_bubble: object
+    pp_comm: object
+    dp_comm: object
+    optimizer: object
+    step: object
+    flops_per_gpu: object
+    hardware_flops_per_gpu: object
+
+    def as_dict(self) -> dict:
+        """Parts as plain floats (``breakdown_seconds_per_step`` in the JSON)."""
+        keys = ("compute", "memory_bound", "tp_comm", "cp_comm", "ep_comm", "pp_bubble",
+                "pp_comm", "dp_comm", "optimizer")
+        return {key: float(np.asarray(getattr(self, key))) for key in keys}
+
+
+@dataclass(frozen=True)
+class BlockShape:
+    """The numbers of a transformer the step model needs (from a ModelSpec).
+
+    Attributes:
+        n_layers, d_model, q_dim, kv_dim, d_ff, vocab: sizes (``d_ff`` per expert).
+        mlp_mats: matrices in one MLP (3 gated, 2 plain).
+        n_experts, top_k: routed experts per MoE block and experts per token (1, 1 dense).
+        causal: a decoder (FlashAttention skips the masked half).
+        rope: rotary position embeddings applied to q and k.
+        dropout: trains with dropout (GPT-2/BERT style).
+        head: an LM head over the vocabulary runs per token (decoders, MLM pre-training).
+        block_params: parameters of one block outside the experts (attention, norms, router).
+        expert_params: parameters of one block's routed experts (all of them).
+        outside_params: embeddings and LM head (what sits outside the blocks).
+        trainable_params: parameters that receive gradients (all, or the LoRA adapters).
+        adapter_rank: LoRA rank (0 without adapters); adapter_mats: adapted matrices per block.
+        frozen_bytes_per_param: bytes per frozen base weight read by dequantization (QLoRA
+            4-bit: ~0.5; 0 when the base is not quantized).
+    """
+
+    n_layers: int
+    d_model: int
+    q_dim: int
+    kv_dim: int
+    d_ff: int
+    vocab: int
+    mlp_mats: int
+    n_experts: int
+    top_k: int
+    causal: bool
+    rope: bool
+    dropout: bool
+    head: bool
+    block_params: float
+    expert_params: float
+    outside_params: float
+    trainable_params: float
+    adapter_rank: int = 0
+    adapter_mats: int = 0
+    frozen_bytes_per_param: float = 0.0
+
+
+def _block_linears(shape: BlockShape, tokens, tp, ep, trainable: bool, rates: GpuRates, e):
+    """Forward and backward seconds of one block's linear layers for ``tokens`` tokens."""
+    h, q, k, f = shape.d_model, shape.q_dim, shape.kv_dim, shape.d_ff
+    gpu = {"peak_flops": rates.peak_flops, "matmul_fraction": rates.matmul_fraction,
+           "bandwidth_b_s": rates.bandwidth_b_s, "element_bytes": e}
+    fwd = 0.0
+    bwd = 0.0
+    for n, kk in (((q + 2 * k) / tp, h), (h, q / tp)):  # q/k/v projection, output projection
+        a, b = training_gemm_seconds(tokens, n, kk, trainable=trainable, **gpu)
+        fwd, bwd = fwd + a, bwd + b
+    up = (shape.mlp_mats - 1) * f / tp  # gate and up fused (gated), or the single up matrix
+    if shape.n_experts > 1:
+        experts_here = shape.n_experts / ep
+        routed = tokens * shape.top_k * ep / shape.n_experts  # tokens per local expert
+        a1, b1 = training_gemm_seconds(routed, up, h, trainable=trainable, **gpu)
+        a2, b2 = training_gemm_seconds(routed, h, f / tp, trainable=trainable, **gpu)
+        fwd = fwd + experts_here * (a1 + a2)
+        bwd = bwd + experts_here * (b1 + b2)
+    else:
+        a1, b1 = training_gemm_seconds(tokens, up, h, trainable=trainable, **gpu)
+        a2, b2 = training_gemm_seconds(tokens, h, f / tp, trainable=trainable, **gpu)
+        fwd, bwd = fwd + a1 + a2, bwd + b1 + b2
+    if shape.adapter_rank:  # each adapted matrix: [t, d] @ [d, r] then [t, r] @ [r, d']
+        r = shape.adapter_rank
+        a1, b1 = training_gemm_seconds(tokens, r, h, **gpu)
+        a2, b2 = training_gemm_seconds(tokens, h / tp, r, **gpu)
+        fwd = fwd + shape.adapter_mats * (a1 + a2)
+        bwd = bwd + shape.adapter_mats * (b1 + b2)
+    return fwd, bwd
+
+
+def _attention_seconds(shape: BlockShape, tokens, seq, tp, rates: GpuRates, flash: bool, e):
+    """Forward and backward seconds of one block's attention products (QK^T, PV, softmax).
+
+    Flash: ``4 t s q / tp`` FLOPs forward (x 1/2 causal), twice that backward, at the
+    kernel's achieved fraction of peak. Eager: the two batched GEMMs per head through the
+    roofline, plus the softmax reading and writing the ``s x s`` scores.
+    """
+    flops = 4.0 * tokens * seq * shape.q_dim / tp
+    if flash:
+        if shape.causal:
+            flops = flops / 2.0
+        t = flops / (rates.peak_flops * rates.attention_fraction)
+        return t, 2.0 * t
+    heads = shape.q_dim / tp / 128.0  # a head of 128: the GEMM count only scales the total
+    per_head_dim = shape.q_dim / tp / np.maximum(heads, 1.0)
+    gpu = {"peak_flops": rates.peak_flops, "matmul_fraction": rates.matmul_fraction,
+           "bandwidth_b_s": rates.bandwidth_b_s, "element_bytes": e}
+    batches = tokens / seq * heads
+    fwd = 2.0 * gemm_seconds(seq, seq, per_head_dim, count=batches, **gpu)
+    softmax = batches * seq * seq * 2.0 * e / rates.bandwidth_b_s
+    return fwd + softmax, 2.0 * fwd + 2.0 * softmax
+
+
+def elementwise_bytes_per_token(shape: BlockShape, tp, sequence_parallel, e):
+    """Bytes one block's memory-bound kernels move per token in the forward pass.
+
+    * two norms, each reading and writing ``h``: ``4 h e``;
+    * two residual adds, each reading ``2 h`` and writing ``h``: ``6 h e``;
+    * activation: gated reads gate and up (``2 f``) and writes ``f``: ``3 f e``; plain reads
+      and writes ``f``: ``2 f e`` (per routed expert: x top-k);
+    * rotary embeddings read and write q and k: ``2 (q + k) e``;
+    * dropout (three sites): read and write ``h`` plus a 1-byte mask: ``3 (2 h e + h)``.
+
+    Tensor parallelism splits the feature-wise kernels (activation, rotary) by ``tp``; with
+    sequence parallelism the token-wise ones (norms, residual adds, dropout) too, otherwise
+    every TP rank repeats them (Korthikanti et al. 2022, §4.2.2).
+    """
+    h, q, k, f = shape.d_model, shape.q_dim, shape.kv_dim, shape.d_ff
+    tokenwise = 4.0 * h * e + 6.0 * h * e
+    if shape.dropout:
+        tokenwise += 3.0 * (2.0 * h * e + h)
+    act = (3.0 if shape.mlp_mats == 3 else 2.0) * f * e * shape.top_k
+    featurewise = act + (2.0 * (q + k) * e if shape.rope else 0.0)
+    tp = np.asarray(tp, dtype=float)
+    split = np.where(np.asarray(sequence_parallel) & (tp > 1), tp, 1.0)
+    return tokenwise / split + featurewise / tp
+
+
+def loss_bytes_per_token(shape: BlockShape, tp):
+    """Bytes the loss over the vocabulary moves per token (forward + backward).
+
+    16-bit logits read, upcast to fp32 (write 4), log-softmax (read 4, write 4), the
+    gradient written in fp32 and cast back (read 4, write 2): ``20 V`` bytes per token,
+    split over ``tp`` ranks (vocabulary-parallel head).
+    """
+    if not shape.head:
+        return 0.0
+    return 20.0 * shape.vocab / np.asarray(tp, dtype=float)
+
+
+def local_params(shape: BlockShape, tp, pp, ep):
+    """Parameters held by the busiest GPU before ZeRO sharding.
+
+    ``L/pp`` blocks, each with its attention/norm part split over ``tp`` and its experts over
+    ``tp x ep``; the embedding and LM head split over ``tp`` (vocabulary-parallel) and, with
+    a pipeline, only the larger of the two on one stage (first or last).
+    """
+    tp = np.asarray(tp, dtype=float)
+    pp = np.asarray(pp, dtype=float)
+    blocks = shape.n_layers / pp * (shape.block_params / tp
+                                    + shape.expert_params / (tp * np.asarray(ep, dtype=float)))
+    outside = np.where(pp > 1, shape.outside_params / 2.0, shape.outside_params) / tp
+    return blocks + outside
+
+
+def dp_comm_seconds(*, zero, grad_bytes, param16_bytes, dp, shard, grad_accum, backward_s,
+                    forward_s, links: GroupLinks, hybrid, layers_per_stage):
+    """Exposed data-parallel communication per optimizer step (seconds).
+
+    ``grad_bytes`` / ``param16_bytes`` are this GPU's model-parallel share before sharding;
+    ``backward_s`` / ``forward_s`` one micro-batch's compute on this GPU, which the traffic
+    can hide behind.
+
+    * DDP, ZeRO-1: one all-reduce of the gradients per optimizer step (no sync during
+      accumulation), bucketed and overlapped with the last micro-batch's backward; the last
+      bucket (25 MiB) always shows: ``max(AR(G) - backward, AR(bucket))``.
+    * ZeRO-2: a reduce-scatter of the gradients each micro-batch, overlapped with its
+      backward, and an all-gather of the updated 16-bit parameters after the step (exposed).
+    * ZeRO-3/FSDP: each micro-batch all-gathers the 16-bit parameters in the forward and
+      again in the backward and reduce-scatters gradients, prefetched one block ahead:
+      ``max(0, AG - forward) + max(0, AG + RS - backward) + AG(one block)``.
+    * Hybrid sharding runs these over the ``shard`` ranks in a node and adds, per step, an
+      all-reduce of each rank's ``1/shard`` gradient share across the ``dp / shard`` replicas.
+    """
+    zero = np.asarray(zero)
+    bw, lat = links.dp_busbw, links.dp_latency
+    n = np.asarray(shard, dtype=float)
+    ar = coll.all_reduce_s(grad_bytes, n, bw, lat)
+    bucket = coll.all_reduce_s(np.minimum(grad_bytes, DDP_BUCKET_BYTES), n, bw, lat)
+    ddp = np.maximum(ar - backward_s, bucket)
+    rs = coll.reduce_scatter_s(grad_bytes, n, bw, lat)
+    ag = coll.all_gather_s(param16_bytes, n, bw, lat)
+    zero2 = grad_accum * np.maximum(0.0, rs - backward_s) + ag
+    one_block = coll.all_gather_s(param16_bytes / np.maximum(layers_per_stage, 1.0), n, bw, lat)
+    zero3 = grad_accum * (np.maximum(0.0, ag - forward_s)
+                          + np.maximum(0.0, ag + rs - backward_s) + one_block)
+    exposed = np.where(zero >= 3, zero3, np.where(zero == 2, zero2, ddp))
+    exposed = np.where(n > 1, exposed, 0.0)
+    replicas = np.asarray(dp, dtype=float) / n
+    cross_bw = links.cross_busbw if links.cross_busbw is not None else bw
+    cross = coll.all_reduce_s(grad_bytes / n, replicas, cross_bw, links.cross_latency)
+    cross = np.where(np.asarray(hybrid) & (zero >= 1) & (replicas > 1),
+                     np.maximum(cross - backward_s, 0.0) + 0.0, 0.0)
+    return exposed + cross
+
+
+#: Kernels one block launches per micro-batch in eager PyTorch: about 12 forward (two norms,
+#: q/k/v, rotary, attention, output projection, two residual adds, up, activation, down,
+#: dropout/bias) and twice that backward. Counted from the block's operations above; fused
+#: kernels lower it, which only matters when the block's work is shorter than its launches.
+KERNELS_PER_BLOCK = 36
+
+
+def step_parts(shape: BlockShape, *, seq, micro_batch, grad_accum, tp, pp, vpp, cp, ep, dp,
+               zero, shard, hybrid, sequence_parallel, rates: GpuRates, links: GroupLinks,
+               activation_bytes=2.0, matmul_bytes=2.0, flash=True, recompute="none",
+               optimizer_bytes_per_param=16.0, grad_bytes_per_param=2.0,
+               param_bytes_per_param=2.0) -> StepParts:
+    """Seconds per optimizer step of the busiest GPU, by part (see the module docstring).
+
+    Args:
+        shape: the model's numbers (:class:`BlockShape`).
+        seq, micro_batch, grad_accum: sequence length, sequences per micro-batch, micro-
+            batches per step (per data-parallel replica).
+        tp, pp, vpp, cp, ep, dp, zero, shard, hybrid, sequence_parallel: the layout
+            (arrays broadcast); ``shard`` is the ZeRO group size (``dp``, or the ranks in a
+            node with hybrid sharding).
+        rates, links: the GPU's achievable rates and each group's bus bandwidth.
+        activation_bytes: bytes per activation element (2 in 16-bit, 4 in fp32).
+        matmul_bytes: bytes per GEMM input element (1 with fp8 inputs).
+        flash: fused attention kernel (else eager).
+        recompute: ``none``, ``selective`` (attention recomputed) or ``full`` (the block's
+            forward runs again in the backward).
+        optimizer_bytes_per_param: bytes the optimizer update reads and writes per trainable
+            parameter (AdamW with fp32 master weights: read and write master, m, v = 24,
+            read the gradient, write the 16-bit copy; see :func:`optimizer_traffic_bytes`).
+        grad_bytes_per_param, param_bytes_per_param: widths on the wire for gradients and
+            gathered parameters.
+    """
+    e = activation_bytes
+    tp_ = np.asarray(tp, dtype=float)
+    pp_ = np.asarray(pp, dtype=float)
+    cp_ = np.asarray(cp, dtype=float)
+    ep_ = np.asarray(ep, dtype=float)
+    mb = np.asarray(micro_batch, dtype=float)
+    m = np.asarray(grad_accum, dtype=float)
+    tokens = mb * seq / cp_
+    trainable = shape.adapter_rank == 0
+
+    lin_f, lin_b = _block_linears(shape, tokens, tp_, ep_, trainable, rates, matmul_bytes)
+    att_f, att_b = _attention_seconds(shape, tokens, seq, tp_, rates, flash, e)
+    recompute_f = {"none": 0.0, "selective": att_f, "full": lin_f + att_f}[recompute]
+    block_compute = lin_f + lin_b + att_f + att_b + recompute_f
+
+    elem = elementwise_bytes_per_token(shape, tp_, sequence_parallel, e) * tokens
+    block_memory = (elem * (3.0 + (1.0 if recompute == "full" else 0.0))) / rates.bandwidth_b_s
+    if shape.frozen_bytes_per_param:
+        # QLoRA: each use of a frozen weight dequantizes it: read the packed weight, write the
+        # 16-bit copy the GEMM then reads (forward, input gradient, and a recomputed forward).
+        uses = 2.0 + (1.0 if recompute == "full" else 0.0)
+        per_block = (shape.block_params / tp_ + shape.expert_params / (tp_ * ep_))
+        block_memory = block_memory + uses * per_block * (
+            shape.frozen_bytes_per_param + 2.0) / rates.bandwidth_b_s
+
+    # Tensor parallel: 2 collectives forward + 2 backward of the block's activations
+    # (an all-reduce, or with SP an all-gather + reduce-scatter: the same volume).
+    act_bytes = tokens * shape.d_model * e
+    tp_one = coll.all_reduce_s(act_bytes, tp_, links.tp_busbw, links.tp_latency)
+    tp_block = (4.0 + (2.0 if recompute == "full" else 0.0)) * tp_one
+    # Context parallel: K and V of the local chunk travel cp-1 hops forward, twice backward,
+    # hidden behind the attention kernel.
+    kv_bytes = tokens * 2.0 * shape.kv_dim / tp_ * e
+    cp_hops = (cp_ - 1.0) * coll.send_recv_s(kv_bytes, links.cp_busbw, links.cp_latency)
+    cp_block = np.maximum(0.0, cp_hops - att_f) + np.maximum(0.0, 2.0 * cp_hops - att_b)
+    # Expert parallel: dispatch + combine, forward and backward.
+    if shape.n_experts > 1:
+        a2a_bytes = tokens * shape.top_k * shape.d_model * e
+        ep_block = 4.0 * coll.all_to_all_s(a2a_bytes, ep_, links.ep_busbw, links.ep_latency)
+    else:
+        ep_block = 0.0 * tokens
+
+    blocks_here = shape.n_layers / pp_
+    launch = KERNELS_PER_BLOCK * rates.kernel_launch_s
+    per_block = np.maximum(block_compute + block_memory, launch)
+    head_f = head_b = 0.0
+    loss = 0.0
+    if shape.head:
+        gpu = {"peak_flops": rates.peak_flops, "matmul_fraction": rates.matmul_fraction,
+               "bandwidth_b_s": rates.bandwidth_b_s, "element_bytes": matmul_bytes}
+        head_f, head_b = training_gemm_seconds(tokens, shape.vocab / tp_, shape.d_model,
+                                               trainable=trainable, **gpu)
+        loss = loss_bytes_per_token(shape, tp_) * tokens / rates.bandwidth_b_s
+    micro_compute = blocks_here * (block_compute) + head_f + head_b
+    micro_memory = blocks_here * (per_block - block_compute) + loss
+    micro_comm = blocks_here * (tp_block + cp_block + ep_block)
+    micro = micro_compute + micro_memory + micro_comm
+
+    bubble_slots = np.where(pp_ > 1, (pp_ - 1.0) / np.asarray(vpp, dtype=float), 0.0)
+    pp_bubble = bubble_slots * micro
+    p2p_bytes = tokens * shape.d_model * e / np.where(np.asarray(sequence_parallel), tp_, 1.0)
+    pp_comm = np.where(pp_ > 1, 2.0 * m * np.asarray(vpp, dtype=float)
+                       * coll.send_recv_s(p2p_bytes, links.pp_busbw, links.pp_latency), 0.0)
+
+    params_here = local_params(shape, tp_, pp_, ep_)
+    trainable_here = (params_here if trainable
+                      else shape.trainable_params / (tp_ * pp_))
+    forward_s = blocks_here * (lin_f + att_f) + head_f
+    backward_s = blocks_here * (lin_b + att_b) + head_b
+    dp_comm = dp_comm_seconds(
+        zero=zero, grad_bytes=trainable_here * grad_bytes_per_param,
+        param16_bytes=params_here * param_bytes_per_param if trainable
+        else 0.0 * params_here,
+        dp=dp, shard=shard, grad_accum=m, backward_s=backward_s, forward_s=forward_s,
+        links=links, hybrid=hybrid, layers_per_stage=blocks_here)
+    sharded = np.where(np.asarray(zero) >= 1, np.asarray(shard, dtype=float), 1.0)
+    optimizer = trainable_here / sharded * optimizer_bytes_per_param / rates.bandwidth_b_s
+
+    # Model FLOPs per GPU per step: 2 x forward GEMM work (x3 with weight gradients).
+    flops_token = _model_flops_per_token(shape, seq, flash, trainable)
+    flops_gpu = flops_token * tokens * m / (tp_ * pp_)
+    hw_extra = {"none": 0.0, "selective": 0.0, "full": 1.0 / 3.0}[recompute]
+    step = m * micro + pp_bubble + pp_comm + dp_comm + optimizer
+    return StepParts(
+        compute=m * micro_compute, memory_bound=m * micro_memory,
+        tp_comm=m * blocks_here * tp_block, cp_comm=m * blocks_here * cp_block,
+        ep_comm=m * blocks_here * ep_block, pp_bubble=pp_bubble, pp_comm=pp_comm,
+        dp_comm=dp_comm, optimizer=optimizer, step=step, flops_per_gpu=flops_gpu,
+        hardware_flops_per_gpu=flops_gpu * (1.0 + hw_extra))
+
+
+def _model_flops_per_token(shape: BlockShape, seq, flash: bool, trainable: bool) -> float:
+    """Model FLOPs per token for one training step: ``(6 or 4) x active matmul params +
+    3 x attention`` (the 6N convention of Kaplan et al. 2020 / PaLM's MFU)."""
+    h, q, k, f = shape.d_model, shape.q_dim, shape.kv_dim, shape.d_ff
+    attn_lin = h * (q + 2 * k) + q * h
+    mlp = shape.mlp_mats * h * f * shape.top_k
+    matmul = shape.n_layers * (attn_lin + mlp) + (shape.vocab * h if shape.head else 0)
+    attention = 4.0 * shape.n_layers * seq * q * (0.5 if (flash and shape.causal) else 1.0)
+    factor = 6.0 if trainable else 4.0
+    return factor * matmul + 3.0 * attention
+
+
+def optimizer_traffic_bytes(optimizer: str, master_fp32: bool, grad_bytes: float) -> float:
+    """Bytes the optimizer update reads and writes per trainable parameter.
+
+    AdamW: read + write the fp32 weight (8), m (8) and v (8), read the gradient; with
+    mixed precision also write the 16-bit working copy (2). 8-bit AdamW keeps m and v in 1
+    byte each (4 instead of 16). SGD with momentum: weight and momentum (16). Lion: one
+    moment (16). Adafactor: weight plus factored second moments (~8 + a little).
+    """
+    weight = 8.0 if master_fp32 else 4.0
+    states = {"adamw": 16.0, "adamw8bit": 4.0, "sgd": 8.0, "lion": 8.0, "adafactor": 2.0}
+    return weight + states.get(optimizer, 16.0) + grad_bytes + (2.0 if master_fp32 else 0.0)
