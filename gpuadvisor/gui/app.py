@@ -4,10 +4,15 @@
 and ``gpuadvisor-gui``. With ``--screenshot PATH`` it renders the window offscreen at a fixed
 size, writes a PNG and exits; ``--startup-probe`` prints the wall-clock time of the first
 paint and exits (``benchmarks/startup.py`` reads it).
+
+The flags are defined here (:func:`add_gui_arguments`): the command line's ``gui`` verb adds
+them to its parser, and ``gpuadvisor-gui`` (:func:`main`) parses them itself, without the
+command line.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import time
@@ -32,6 +37,60 @@ FIRST_PAINT_MARK = "gpuadvisor-first-paint"
 CHARTS_PAINT_MARK = "gpuadvisor-charts-painted"
 
 EXIT_NO_DISPLAY = 2
+#: Exit status of a bad flag (as the command line's).
+EXIT_BAD_INPUT = 2
+
+#: The ``gui`` verb's description (``gpuadvisor gui -h``, ``gpuadvisor-gui -h``).
+DESCRIPTION = "Open the desktop app, or render it offscreen to a PNG."
+
+
+def add_gui_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``gui`` verb's flags (shared by ``gpuadvisor gui`` and ``gpuadvisor-gui``)."""
+    parser.add_argument("--screenshot", metavar="PATH",
+                        help="render the window offscreen, write a PNG to PATH and exit")
+    parser.add_argument("--page", choices=("rig", "probe", "plan", "compare"), default=None,
+                        help="page to show first (default: plan)")
+    parser.add_argument("--plan", metavar="FILE", help="open a .gpuplan file")
+    parser.add_argument("--size", metavar="WxH", type=window_size, default=None,
+                        help="window size for --screenshot (default 1600x1000)")
+    parser.add_argument("--presentation", action="store_true",
+                        help="start in presentation mode (large fonts, high contrast)")
+    parser.add_argument("--simulate", metavar="SPEC", default=None,
+                        help="show a demo rig instead of this machine: catalog ids like "
+                             "'2x rtx-3090', 'h100-sxm', or a scenario (one-gpu, mixed, "
+                             "unsupported-fields, gpu-lost, no-gpu)")
+    parser.add_argument("--startup-probe", action="store_true", help=argparse.SUPPRESS)
+
+
+def window_size(text: str) -> tuple[int, int]:
+    """argparse type of ``--size``: ``WIDTHxHEIGHT`` in pixels, each 200 to 10000."""
+    width, sep, height = text.lower().partition("x")
+    try:
+        size = (int(width), int(height))
+    except ValueError:
+        size = (0, 0)
+    if not sep or min(size) < 200 or max(size) > 10000:
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT like 1600x1000, got {text!r}")
+    return size
+
+
+class _BadFlag(Exception):
+    """A bad ``gpuadvisor-gui`` flag: one line on stderr, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """ArgumentParser whose errors are one line naming the problem (exit 2)."""
+
+    def error(self, message: str) -> None:  # argparse's API: must not return
+        raise _BadFlag(f"{self.prog}: {message}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``gpuadvisor-gui``: the ``gui`` verb's flags; ``verb`` is ``"gui"``."""
+    parser = _Parser(prog="gpuadvisor gui", description=DESCRIPTION)
+    add_gui_arguments(parser)
+    parser.set_defaults(verb="gui")
+    return parser
 
 
 def display_problem(environ=None, platform: str | None = None) -> str | None:
@@ -235,10 +294,26 @@ def _probe_first_paint(app, window) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of ``gpuadvisor-gui`` (the ``gui`` verb's flags)."""
-    from gpuadvisor.cli import main as cli_main
+    """Entry point of ``gpuadvisor-gui`` (the ``gui`` verb's flags): a bad flag or a broken
+    catalog is one line on stderr and exit status 2, as on the command line."""
+    try:
+        args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
+        return run(args)
+    except _BadFlag as exc:
+        _say(str(exc).replace("\n", " "))
+        return EXIT_BAD_INPUT
+    except _catalog_error() as exc:
+        _say(f"catalog: {exc}".replace("\n", " "))
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        return 0
 
-    return cli_main(["gui", *(sys.argv[1:] if argv is None else argv)])
+
+def _catalog_error():
+    # Imported only when something went wrong: the catalog is not needed to parse flags.
+    from gpuadvisor.catalog import CatalogError
+
+    return CatalogError
 
 
 if __name__ == "__main__":

@@ -333,6 +333,7 @@ def cli_burn_in(monkeypatch, tmp_path):
     hello (a CUDA device), then waits for the stop event up to ``wait_s`` and returns a canned
     result. Returns ``(exit code, stdout, stderr, the call's keyword arguments)``."""
     from gpuadvisor import cli
+    from gpuadvisor.cli import burnin
     from gpuadvisor.probes import history, runner
 
     monkeypatch.setenv(history.DATA_DIR_ENV, str(tmp_path))
@@ -349,7 +350,7 @@ def cli_burn_in(monkeypatch, tmp_path):
             return run
 
         monkeypatch.setattr(runner, "run_probes", fake_run_probes)
-        monkeypatch.setattr(cli, "_telemetry_backend",
+        monkeypatch.setattr(burnin, "_telemetry_backend",
                             lambda: (backend, "") if backend else (None, "no GPU telemetry: "
                                                                          "none found"))
         code = cli.main(["probe", "--python", sys.executable, "--no-remember", *argv])

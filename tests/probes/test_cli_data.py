@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from gpuadvisor.cli import _data_verdict, main
+from gpuadvisor.cli import main
+from gpuadvisor.cli.probe import _data_verdict
 from gpuadvisor.probes import runner
 from gpuadvisor.probes.protocol import parse_line
 from gpuadvisor.probes.runner import ProbeRun

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from gpuadvisor.cli import _probe_text, main
+from gpuadvisor.cli import main
+from gpuadvisor.cli.probe import _probe_text
 from gpuadvisor.probes import history
 from tests.probes.test_history import make_run
 

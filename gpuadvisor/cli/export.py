@@ -1,0 +1,214 @@
+"""``gpuadvisor export KIND``: a plan as a SkyPilot task, an accelerate or DeepSpeed config,
+a launch line or a Markdown/HTML report."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .args import InputError, did_you_mean, load_gpu, load_model, positive_int
+from .estimate import plan_from_args, stored_measurement
+
+EXPORT_KINDS = ("skypilot", "accelerate", "deepspeed", "launch", "report")
+
+
+def add_parser(verbs, est: argparse.ArgumentParser) -> None:
+    """``export KIND <estimate's plan flags> ...``: the plan flags are copied from ``est``
+    (argparse ``parents``; est's -h comes along, so the export parser adds none)."""
+    exp = verbs.add_parser(
+        "export", parents=[est], add_help=False, conflict_handler="resolve",
+        help="write a SkyPilot task, accelerate/DeepSpeed config, launch line or report",
+        description="Turn a plan into a SkyPilot task YAML, an accelerate config YAML, a "
+                    "DeepSpeed ZeRO JSON, the torchrun/accelerate launch line, or a "
+                    "Markdown/HTML report. Prints to stdout unless --out is given.")
+    exp.add_argument("kind", choices=EXPORT_KINDS)
+    exp.add_argument("--offer", metavar="ID",
+                     help="a rent/cloud offer from the offers catalog (its GPU, provider, spot "
+                          "price and GPUs per instance)")
+    exp.add_argument("--spot", action="store_true", help="skypilot: use spot instances")
+    exp.add_argument("--cloud", metavar="NAME",
+                     help="skypilot: SkyPilot cloud (aws, gcp, azure, lambda, runpod, vast, ...)")
+    exp.add_argument("--gpus-per-node", type=positive_int, default=None,
+                     help="GPUs per machine (default: the offer's instance, else 8)")
+    exp.add_argument("--accelerator", metavar="NAME",
+                     help="skypilot: SkyPilot's GPU name when gpuadvisor knows none "
+                          "(see 'sky show-gpus -a')")
+    exp.add_argument("--launcher", choices=("torchrun", "accelerate"), default="torchrun")
+    exp.add_argument("--backend", choices=("deepspeed", "fsdp"), default="deepspeed",
+                     help="what runs a ZeRO stage under accelerate (default: deepspeed)")
+    exp.add_argument("--script", default="train.py",
+                     help="your training script, in the launch line (default: train.py)")
+    exp.add_argument("--chart", metavar="PNG", action="append", default=[],
+                     help="report: embed this PNG (repeatable), e.g. a page exported from "
+                          "the app; the command line renders no charts itself")
+    exp.add_argument("--format", choices=("markdown", "html"), default=None,
+                     help="report: default html when --out ends in .html, else markdown")
+    exp.add_argument("--no-advice", action="store_true",
+                     help="report: leave out the ten best buy/rent/cloud options")
+    exp.add_argument("--out", metavar="FILE", help="write here (atomically) instead of stdout")
+    exp.add_argument("--force", action="store_true", help="overwrite an existing --out file")
+
+
+def command(args: argparse.Namespace) -> int:
+    """``export KIND``: the text on stdout, or written atomically to ``--out`` (an existing
+    file only with ``--force``)."""
+    from gpuadvisor.userfiles import write_atomic
+
+    out = Path(args.out) if args.out else None
+    if out is not None:
+        if out.exists() and not args.force:
+            raise InputError(f"--out: {out} exists; add --force to overwrite it")
+        if not out.parent.is_dir():
+            raise InputError(f"--out: no such folder: {out.parent}")
+    text = _export_text(args)
+    if out is None:
+        if args.json:
+            print(json.dumps({"export": args.kind, "text": text}))
+        else:
+            sys.stdout.write(text)
+        return 0
+    try:
+        write_atomic(out, text)
+    except OSError as exc:
+        raise InputError(f"--out: cannot write {out}: {exc.strerror or exc}") from None
+    if args.json:
+        print(json.dumps({"export": args.kind, "path": str(out)}))
+    else:
+        print(f"Wrote {out}", file=sys.stderr)
+    return 0
+
+
+def _export_offer(args: argparse.Namespace):
+    """The ``--offer`` (None without one); sets ``args.gpu`` to the offer's GPU."""
+    if not args.offer:
+        return None
+    from gpuadvisor import catalog
+
+    load_offers = getattr(catalog, "load_offers", None)
+    if load_offers is None:
+        raise InputError("--offer: the offers catalog is not available in this version; "
+                         "give --gpu ID --gpus N [--spot] [--cloud NAME] instead")
+    offers = load_offers()
+    if args.offer not in offers:
+        raise InputError(f"--offer: unknown offer {args.offer!r}"
+                         f"{did_you_mean(args.offer, offers)}")
+    offer = offers[args.offer]
+    if args.gpu and args.gpu != offer.gpu_id:
+        raise InputError(f"--gpu: offer {offer.id} is for {offer.gpu_id}, not {args.gpu}")
+    args.gpu = offer.gpu_id
+    return offer
+
+
+def _export_text(args: argparse.Namespace) -> str:
+    from gpuadvisor import export
+
+    offer = _export_offer(args)
+    model = load_model(args.model)
+    gpu, gpus = load_gpu(args.gpu)
+    try:
+        plan = plan_from_args(args, model)
+    except ValueError as exc:
+        raise InputError(f"plan: {exc}") from None
+    if gpu is not None and args.kind != "report":
+        _warn_if_it_does_not_fit(model, plan, gpu)
+    try:
+        if args.kind == "report":
+            return _export_report(args, model, plan, gpu, gpus)
+        if args.kind == "deepspeed":
+            return export.deepspeed_json(plan)
+        if args.kind == "skypilot":
+            if gpu is None:
+                raise InputError("--gpu: a SkyPilot task needs a GPU: give --gpu ID or --offer ID")
+            return export.skypilot_task(
+                model, plan, gpu, offer, gpus_per_node=args.gpus_per_node,
+                cloud=args.cloud, spot=True if args.spot else None,
+                accelerator=args.accelerator, launcher=args.launcher,
+                backend=args.backend, script=args.script)
+        per_node = args.gpus_per_node or (offer.gpus_per_instance if offer else None)
+        layout = export.node_layout(plan.n_gpus, per_node or export.DEFAULT_GPUS_PER_NODE)
+        if args.kind == "accelerate":
+            return export.accelerate_yaml(plan, layout, backend=args.backend, gpu=gpu)
+        return export.launch_script(plan, layout, launcher=args.launcher,
+                                    backend=args.backend, script=args.script,
+                                    title=f"{model.name}: {plan.task} on {plan.n_gpus} GPU(s)")
+    except ValueError as exc:
+        raise InputError(f"export {args.kind}: {exc}") from None
+
+
+def _export_report(args, model, plan, gpu, gpus) -> str:
+    from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS
+    from gpuadvisor.core.estimate import REFERENCE_GPU_ID, estimate
+    from gpuadvisor.export import html_report, markdown_report
+
+    try:
+        assumptions = DEFAULT_ASSUMPTIONS.with_overrides(dict(args.assume))
+    except ValueError as exc:
+        raise InputError(f"--assume: {exc}") from None
+    measurement = None
+    if gpu is not None and not args.no_measured:
+        measurement = stored_measurement(gpu, plan)
+    result = estimate(model, plan, gpu, assumptions, reference_gpu=gpus[REFERENCE_GPU_ID],
+                      measurement=measurement)
+    charts = []
+    for name in args.chart:
+        try:
+            charts.append((Path(name).stem, Path(name).read_bytes()))
+        except OSError as exc:
+            raise InputError(f"--chart: cannot read {name}: {exc.strerror or exc}") from None
+    html = args.format == "html" or (
+        args.format is None and str(args.out or "").lower().endswith((".html", ".htm")))
+    probes = _report_probes(gpu) if gpu is not None and not args.no_measured else None
+    suggestions = None if args.no_advice else _report_suggestions(model, plan, gpus,
+                                                                   assumptions)
+    return (html_report if html else markdown_report)(result, charts=charts, probes=probes,
+                                                      suggestions=suggestions)
+
+
+def _report_probes(gpu) -> list[dict] | None:
+    """The newest probe run on ``gpu`` from the history, as report rows (None if none)."""
+    from gpuadvisor.probes import history
+
+    try:
+        return history.latest_results(gpu.id)
+    except (OSError, ImportError):
+        return None
+
+
+def _report_suggestions(model, plan, gpus, assumptions, limit: int = 10) -> list | None:
+    """The ten best options of ``suggest`` (no rig: a report travels), or None."""
+    from datetime import UTC, datetime
+
+    from gpuadvisor import catalog
+    from gpuadvisor.core.advisor import advise
+    from gpuadvisor.export.report import advice_rows
+    from gpuadvisor.settings import load_settings
+
+    try:
+        offers = catalog.load_offers()
+        settings, _problem = load_settings()
+        advice = advise(model, plan, gpus, offers.values(), assumptions=assumptions,
+                        usd_per_kwh=settings.electricity_usd_per_kwh,
+                        today=datetime.now(UTC).date())
+    except (catalog.CatalogError, ValueError) as exc:
+        print(f"gpuadvisor export: report without suggestions: {exc}", file=sys.stderr)
+        return None
+    return advice_rows(advice.suggestions, limit)
+
+
+def _warn_if_it_does_not_fit(model, plan, gpu) -> None:
+    """One line on stderr when the exported plan will not fit the GPU (the files are still
+    written: the user may know better, e.g. a different framework's memory use)."""
+    from gpuadvisor.core.estimate import estimate
+    from gpuadvisor.core.units import format_bytes
+
+    try:
+        result = estimate(model, plan, gpu)
+    except ValueError:
+        return
+    if result.fits is False:
+        print(f"gpuadvisor export: warning: the plan needs {format_bytes(result.memory.total)} "
+              f"per GPU and {gpu.name} has {format_bytes(result.capacity_bytes, digits=0)}: it "
+              "will not fit as planned (gpuadvisor suggest, or estimate --gpu, lists the "
+              "levers)", file=sys.stderr)

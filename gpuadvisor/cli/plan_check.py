@@ -1,0 +1,78 @@
+"""``gpuadvisor probe --plan FILE``: build the planned model at depth 1 and 2 on this device,
+time its training steps, and show the extrapolation next to the estimate."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from .args import InputError, json_default
+from .probe_run import (
+    print_run_errors,
+    print_save_problems,
+    print_torch_missing,
+    run_worker,
+)
+
+
+def plan_check_input(args: argparse.Namespace):
+    """``probe --plan FILE``: the plan document and the worker options, or InputError."""
+    from gpuadvisor.planfile import PlanFileError, load_plan, parse_plan_dict
+    from gpuadvisor.probes import plancheck
+
+    if args.probes or args.burn_in is not None:
+        raise InputError("--plan: the plan check runs plancheck and step on its own; leave "
+                         "out --probes and --burn-in")
+    try:
+        document = parse_plan_dict(load_plan(args.plan), path=args.plan)
+    except PlanFileError as exc:
+        raise InputError(f"--plan: {exc}") from None
+    try:
+        options = plancheck.probe_options(document.model, document.plan)
+    except ValueError as exc:
+        raise InputError(f"--plan: {args.plan}: {exc}") from None
+    return document, options
+
+
+def command(args: argparse.Namespace, plan_check, python: str, no_torch_note: str) -> int:
+    """Run plancheck (and step at the plan's shape), then show measured vs estimated.
+
+    Args:
+        plan_check: what :func:`plan_check_input` returned.
+    """
+    from gpuadvisor.probes import plancheck
+
+    document, options = plan_check
+    probes = [p for p in plancheck.PLAN_PROBES if p in options]
+    outcome = run_worker(args, probes, python, options, kind="plancheck")
+    if isinstance(outcome, int):
+        return outcome
+    run, saved, save_problems = outcome
+    comparison = None
+    if run.result("plancheck") is not None:
+        try:
+            comparison = plancheck.compare(run, plancheck.estimate_for(document, run))
+        except ValueError as exc:
+            raise InputError(f"--plan: {exc}") from None
+    if args.json:
+        data = {"status": run.status, "plan_file": str(args.plan),
+                "comparison": comparison.to_json() if comparison else None,
+                "errors": [{"probe": e.probe, "kind": e.kind, "message": e.message}
+                           for e in run.errors],
+                "run": run.to_json(), "history": [str(path) for path in saved]}
+        print(json.dumps(data, indent=2, default=json_default))
+    else:
+        if comparison is not None:
+            print(plancheck.format_comparison(comparison))
+        for error in run.errors:
+            print(f"{error.probe or 'run'}: error ({error.kind}): {error.message}")
+        for path in saved:
+            print(f"Saved to the probe history: {path}")
+    print_save_problems(save_problems)
+    if run.torch_missing:
+        print_torch_missing(python, no_torch_note)
+        return 1
+    if not run.ok:
+        print_run_errors(run)
+        return 1
+    return 0
