@@ -41,6 +41,12 @@ MIN_COLOURS = 24
 MAX_DOMINANT_SHARE = 0.995
 #: Demo rig shown on the Rig page (stable content, whatever this machine has).
 DEMO_RIG = "mixed"
+#: The typical plan estimated: QLoRA of Llama 3.1 8B on an RTX 4090 with full activation
+#: checkpointing, other settings at the command line's defaults (the plan a bare
+#: ``gpuadvisor`` shows in a terminal without a display).
+TYPICAL_MODEL = "llama-3.1-8b"
+TYPICAL_GPU = "rtx-4090"
+TYPICAL_PLAN = {"task": "qlora", "checkpointing": "full"}
 #: Keep the PNGs in this folder instead of a temporary one that is removed afterwards.
 KEEP_DIR_ENV = "GPUADVISOR_SELFTEST_DIR"
 
@@ -139,26 +145,29 @@ def _private_environment(root: Path) -> Iterator[None]:
 
 def _estimate_typical_plan() -> tuple[str, Mapping[str, int]]:
     from gpuadvisor import catalog
-    from gpuadvisor.cli import HEADLESS_DEFAULT, build_parser, plan_from_args
     from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS
     from gpuadvisor.core.estimate import REFERENCE_GPU_ID, estimate
+    from gpuadvisor.core.plan import Plan
 
     gpus, models, offers = catalog.load_gpus(), catalog.load_models(), catalog.load_offers()
     counts = {"GPUs": len(gpus), "models": len(models), "offers": len(offers)}
     empty = [kind for kind, n in counts.items() if n == 0]
     if empty:
         raise SelfTestError("catalog", f"no {', '.join(empty)} in {catalog.catalog_dir()}")
-    args = build_parser().parse_args(HEADLESS_DEFAULT)
-    model, gpu = models[args.model], gpus[args.gpu]
-    result = estimate(model, plan_from_args(args, model), gpu, DEFAULT_ASSUMPTIONS,
+    model, gpu = models[TYPICAL_MODEL], gpus[TYPICAL_GPU]
+    # The sequence as the command line defaults it: 2048, or the model's context if shorter.
+    seq_len = min(2048, getattr(model, "max_positions", 0) or 2048)
+    plan = Plan(**TYPICAL_PLAN, seq_len=seq_len)
+    result = estimate(model, plan, gpu, DEFAULT_ASSUMPTIONS,
                       reference_gpu=gpus[REFERENCE_GPU_ID]).to_json()
     per_gpu = result["memory"]["per_gpu_bytes"]
     seconds = result["time"]["seconds"]
+    what = f"{TYPICAL_MODEL} {plan.task} on {TYPICAL_GPU}"
     if not result["memory"]["fits"] or not per_gpu > 0 or not seconds > 0:
-        raise SelfTestError("estimate", f"{args.model} {args.task} on {args.gpu}: unexpected "
-                            f"result (fits={result['memory']['fits']}, per GPU {per_gpu} B, "
+        raise SelfTestError("estimate", f"{what}: unexpected result "
+                            f"(fits={result['memory']['fits']}, per GPU {per_gpu} B, "
                             f"{seconds} s)")
-    return f"{args.model} {args.task} on {args.gpu} fits ({per_gpu / 2**30:.1f} GiB)", counts
+    return f"{what} fits ({per_gpu / 2**30:.1f} GiB)", counts
 
 
 def _detect_hardware() -> str:
