@@ -13,26 +13,32 @@ stderr, so stdout carries protocol lines only.
 
 This is the only module that imports torch, and only inside functions: without torch it
 still says hello (``versions.torch: null``) and reports ``torch-missing`` for each probe.
-It needs nothing but the standard library and torch, and runs on Python 3.8+.
+It needs nothing but the standard library and torch, and runs on Python 3.8+. This file
+parses the command line and runs the probes; its neighbours, imported from this folder even
+when it runs by path, hold the rest: ``worker_kit.py`` (the channel, stop requests,
+ProbeFailed, timing), ``worker_devices.py`` (hello, the device list, :class:`Device`), and
+the built-in probes ``worker_matmul.py`` and ``worker_bandwidth.py``.
 
 Probes:
 
-- ``matmul``: throughput of square matrix multiplies per dtype (fp32, tf32 on CUDA >= sm80,
-  bf16 and fp16 where supported; fp16 is skipped on a CPU without fast fp16; fp8 e4m3 via
-  ``torch._scaled_mm`` on NVIDIA GPUs of compute capability >= 8.9, skipped with its reason
-  elsewhere), a few sizes from the free memory and the time budget, after warm-up; inputs
-  rotate over enough copies to exceed L2 where L2's size is known. Figures:
-  ``<dtype>_median_tflops`` (median over timed iterations at the largest size measured) and
-  ``<dtype>_max_tflops`` (best iteration at any size); FLOPs counted as 2·n³ per multiply.
-- ``bandwidth``: device memory bandwidth from ``copy`` (read + write: 2 × buffer bytes) and
-  ``triad`` (a = b + s·c: 3 × buffer bytes) on buffers many times L2 (modest ones on CPU).
-  Figures in GB/s (10⁹ bytes per second).
+- ``matmul`` (worker_matmul.py): throughput of square matrix multiplies per dtype (fp32,
+  tf32 on CUDA >= sm80, bf16 and fp16 where supported; fp16 is skipped on a CPU without
+  fast fp16; fp8 e4m3 via ``torch._scaled_mm`` on NVIDIA GPUs of compute capability >= 8.9,
+  skipped with its reason elsewhere), a few sizes from the free memory and the time budget,
+  after warm-up; inputs rotate over enough copies to exceed L2 where L2's size is known.
+  Figures: ``<dtype>_median_tflops`` (median over timed iterations at the largest size
+  measured) and ``<dtype>_max_tflops`` (best iteration at any size); FLOPs counted as 2·n³
+  per multiply.
+- ``bandwidth`` (worker_bandwidth.py): device memory bandwidth from ``copy`` (read + write:
+  2 × buffer bytes) and ``triad`` (a = b + s·c: 3 × buffer bytes) on buffers many times L2
+  (modest ones on CPU). Figures in GB/s (10⁹ bytes per second).
 - ``transfer`` (kernels/transfer.py): host<->device copies from pinned and pageable memory,
   ``h2d_pinned_gb_s``, ``d2h_pageable_max_gb_s``, ... in GB/s; no figures on the CPU and
   pageable only where pinning fails, ``conditions.skipped`` saying why.
 - ``dataread`` (kernels/dataread.py): sequential reads from the folder in its ``path``
   option: ``read_mb_s`` (MB/s), ``bytes_read``, ``files_read``; says whether the page cache
   likely served them.
+- ``step`` and ``plancheck`` (kernels/step.py), ``burnin`` (kernels/burnin.py): see there.
 
 An out-of-memory is caught, retried at half the size, and reported in ``conditions``.
 """
@@ -40,25 +46,94 @@ An out-of-memory is caught, retried at half the size, and reported in ``conditio
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.machinery
 import importlib.util
 import json
-import math
 import os
-import platform
-import statistics
 import sys
-import threading
-import time
 import traceback
 
-PROTOCOL_VERSION = 1  # must equal gpuadvisor.probes.protocol.PROTOCOL_VERSION (tested)
-#: Probes defined in this file; more come from the files in ``kernels/`` (see load_kernels).
+#: This file's folder: its neighbours (worker_*.py) and the kernels/ folder live here.
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def private_package(name: str, folder: str):
+    """Register an empty package ``name`` whose modules are the files in ``folder``.
+
+    Run by path, this file and the kernels import their neighbours with relative imports
+    through such a package: from any interpreter, with or without gpuadvisor installed,
+    and without putting the folder on ``sys.path`` (where its files could shadow modules
+    torch imports).
+    """
+    spec = importlib.machinery.ModuleSpec(name, None, is_package=True)
+    spec.submodule_search_locations = [folder]
+    package = importlib.util.module_from_spec(spec)
+    sys.modules[name] = package
+    return package
+
+
+if not __package__:  # run by path: this folder as a private package (PEP 366)
+    private_package("_gpuadvisor_probes", HERE)
+    __package__ = "_gpuadvisor_probes"
+
+# The kit the kernels use (``kit.Device``, ``kit.bench``, ...): re-exported here, since a
+# kernel's ``kit`` is this module.
+from .worker_bandwidth import L2_MULTIPLE, bandwidth_at, probe_bandwidth  # noqa: E402
+from .worker_devices import (  # noqa: E402
+    MEMORY_SHARE,
+    Device,
+    cpu_device,
+    cpu_name,
+    hello_message,
+    host_memory,
+    list_devices,
+    resolve_device,
+)
+from .worker_kit import (  # noqa: E402
+    MIN_BATCHES,
+    PROTOCOL_VERSION,
+    STOP,
+    Channel,
+    GiB,
+    MiB,
+    ProbeFailed,
+    bench,
+    is_oom,
+    listen_for_stop,
+    one_call_s,
+    sig,
+    stop_requested,
+)
+from .worker_matmul import (  # noqa: E402
+    FP8_NEEDS,
+    cpu_fp16_too_slow,
+    dtype_unsupported,
+    fp8_matmul,
+    fp8_unavailable,
+    is_fp8,
+    matmul_after_oom,
+    matmul_at,
+    matmul_dtypes,
+    probe_matmul,
+)
+
+__all__ = [
+    "FP8_NEEDS", "L2_MULTIPLE", "MEMORY_SHARE", "MIN_BATCHES", "PROTOCOL_VERSION", "STOP",
+    "Channel", "Device", "GiB", "MiB", "ProbeFailed", "bandwidth_at", "bench", "cpu_device",
+    "cpu_fp16_too_slow", "cpu_name", "dtype_unsupported", "fp8_matmul", "fp8_unavailable",
+    "hello_message", "host_memory", "is_fp8", "is_oom", "list_devices", "listen_for_stop",
+    "load_kernels", "main", "matmul_after_oom", "matmul_at", "matmul_dtypes", "one_call_s",
+    "probe_bandwidth", "probe_matmul", "resolve_device", "sig", "stop_requested",
+]
+
+#: What runs without ``--probes``: the built-in probes of this worker's neighbours; more come
+#: from the files in ``kernels/`` (see load_kernels).
 BUILTIN_PROBES = ("matmul", "bandwidth")
 #: The folder of kernel modules, loaded by path next to this file.
-KERNEL_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kernels")
-
-MiB = 1 << 20
-GiB = 1 << 30
+KERNEL_DIR = os.path.join(HERE, "kernels")
+#: The private package the kernels are imported under (see :func:`private_package`).
+KERNEL_PACKAGE = "_gpuadvisor_kernels"
 
 #: Sizes and time budgets per (device class, suite). Matmul sizes are n of n×n×n problems;
 #: budgets are seconds per probe (timing only, not counting torch's start-up).
@@ -76,75 +151,9 @@ SUITES = {
     ("gpu", "full"): {"matmul_sizes": (4096, 8192, 16384), "matmul_budget_s": 30.0,
                       "buffer_bytes": 8 * GiB, "bandwidth_budget_s": 10.0, "max_batches": 30},
 }
-#: The largest share of the device's free memory one probe may take.
-MEMORY_SHARE = 0.25
-#: Buffers are at least this many times L2 where L2's size is known.
-L2_MULTIPLE = 64
-MIN_BATCHES = 3
 
 
-# --------------------------------------------------------------------------- the channel
-class Channel:
-    """Writes protocol lines to the real stdout; everything else written to fd 1 (by Python
-    or by C code) goes to stderr instead."""
-
-    def __init__(self) -> None:
-        try:
-            sys.stdout.flush()
-            fd = os.dup(sys.stdout.fileno())
-            os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
-            self._out = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
-            sys.stdout = sys.stderr
-        except (OSError, ValueError, AttributeError):  # no real file descriptors: share stdout
-            self._out = sys.stdout
-
-    def send(self, message: dict) -> None:
-        self._out.write(json.dumps(message, separators=(",", ":"), allow_nan=False) + "\n")
-        self._out.flush()
-
-    def progress(self, probe: str, fraction: float, message: str) -> None:
-        self.send({"type": "progress", "probe": probe,
-                   "fraction": round(min(max(fraction, 0.0), 1.0), 4), "message": message})
-
-    def error(self, probe: str | None, kind: str, message: str) -> None:
-        self.send({"type": "error", "probe": probe, "kind": kind, "message": message})
-
-
-#: Set when the app asks for a graceful stop (a line ``stop`` on stdin): long probes
-#: (burn-in) end early and still report what they measured.
-STOP = threading.Event()
-
-
-def listen_for_stop(stream=None) -> None:
-    """Watch stdin on a daemon thread; a line ``stop`` sets :data:`STOP`."""
-    stream = stream if stream is not None else sys.stdin
-
-    def watch():
-        try:
-            for line in stream:
-                if line.strip().lower() == "stop":
-                    STOP.set()
-        except (OSError, ValueError):
-            pass
-
-    if stream is not None:
-        threading.Thread(target=watch, daemon=True, name="stop-listener").start()
-
-
-def stop_requested() -> bool:
-    """Whether the app asked this worker to stop (see :data:`STOP`)."""
-    return STOP.is_set()
-
-
-class ProbeFailed(Exception):
-    """A probe that cannot give a result; ``kind`` is the protocol error kind."""
-
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
-        self.kind = kind
-
-
-# --------------------------------------------------------------------------- hello
+# --------------------------------------------------------------------------- torch
 def import_torch():
     """``(torch, None)``, or ``(None, "why")`` when torch cannot be imported."""
     try:
@@ -154,542 +163,6 @@ def import_torch():
     return torch, None
 
 
-def hello_message(torch, torch_error: str | None) -> dict:
-    """The ``hello`` message: versions, accelerators, devices."""
-    versions = {"python": platform.python_version(), "torch": None, "cuda": None, "hip": None,
-                "platform": platform.platform()}
-    accelerators = {"cuda": False, "rocm": False, "mps": False, "xpu": False, "cpu": True}
-    devices = []
-    if torch is not None:
-        versions["torch"] = str(torch.__version__)
-        versions["cuda"] = getattr(torch.version, "cuda", None)
-        versions["hip"] = getattr(torch.version, "hip", None)
-        devices = list_devices(torch)
-        kinds = {d["type"] for d in devices}
-        accelerators.update(cuda="cuda" in kinds, rocm="rocm" in kinds, mps="mps" in kinds,
-                            xpu="xpu" in kinds)
-    else:
-        devices = [cpu_device(None)]
-    return {"type": "hello", "protocol": PROTOCOL_VERSION, "versions": versions,
-            "accelerators": accelerators, "devices": devices, "torch_error": torch_error}
-
-
-def list_devices(torch) -> list:
-    """Every device torch can use, accelerators first, the CPU last."""
-    devices = []
-    try:
-        if torch.cuda.is_available():
-            kind = "rocm" if getattr(torch.version, "hip", None) else "cuda"
-            for i in range(torch.cuda.device_count()):
-                props = torch.cuda.get_device_properties(i)
-                device = {"id": f"cuda:{i}", "type": kind, "name": props.name,
-                          "memory_total_bytes": int(props.total_memory),
-                          "capability": f"{props.major}.{props.minor}",
-                          "multiprocessors": int(props.multi_processor_count)}
-                l2 = getattr(props, "L2_cache_size", None)
-                if l2:
-                    device["l2_bytes"] = int(l2)
-                uuid = getattr(props, "uuid", None)
-                if uuid is not None:
-                    device["uuid"] = str(uuid)
-                devices.append(device)
-    except Exception as exc:  # a broken driver: report it, keep the CPU
-        print(f"worker: CUDA devices unavailable: {exc}", file=sys.stderr)
-    try:
-        xpu = getattr(torch, "xpu", None)
-        if xpu is not None and xpu.is_available():
-            for i in range(xpu.device_count()):
-                props = xpu.get_device_properties(i)
-                devices.append({"id": f"xpu:{i}", "type": "xpu", "name": props.name,
-                                "memory_total_bytes": int(props.total_memory)})
-    except Exception as exc:
-        print(f"worker: XPU devices unavailable: {exc}", file=sys.stderr)
-    try:
-        if torch.backends.mps.is_available():
-            device = {"id": "mps", "type": "mps", "name": "Apple GPU (MPS)"}
-            recommended = getattr(torch.mps, "recommended_max_memory", None)
-            if recommended is not None:
-                device["memory_total_bytes"] = int(recommended())
-            devices.append(device)
-    except Exception as exc:
-        print(f"worker: MPS unavailable: {exc}", file=sys.stderr)
-    devices.append(cpu_device(torch))
-    return devices
-
-
-def cpu_device(torch) -> dict:
-    total, available = host_memory()
-    device = {"id": "cpu", "type": "cpu", "name": cpu_name(),
-              "memory_total_bytes": total, "memory_free_bytes": available}
-    if torch is not None:
-        device["threads"] = int(torch.get_num_threads())
-    return device
-
-
-def cpu_name() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
-            for line in cpuinfo:
-                if line.lower().startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine() or "CPU"
-
-
-def host_memory():
-    """``(total_bytes, available_bytes)`` of host RAM; ``None`` where unknown."""
-    try:
-        info = {}
-        with open("/proc/meminfo", encoding="utf-8") as meminfo:
-            for line in meminfo:
-                name, _, rest = line.partition(":")
-                info[name] = int(rest.split()[0]) * 1024
-        return info.get("MemTotal"), info.get("MemAvailable")
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        page = os.sysconf("SC_PAGE_SIZE")
-        return page * os.sysconf("SC_PHYS_PAGES"), page * os.sysconf("SC_AVPHYS_PAGES")
-    except (AttributeError, ValueError, OSError):
-        return None, None
-
-
-# --------------------------------------------------------------------------- devices
-class Device:
-    """The device the probes run on: its torch name, kind, and how to sync and size on it."""
-
-    def __init__(self, torch, info: dict) -> None:
-        self.torch = torch
-        self.info = info
-        self.id = info["id"]
-        self.type = info["type"]
-        self.name = info.get("name", self.id)
-        self.kind = "cpu" if self.type == "cpu" else "gpu"
-
-    def sync(self) -> None:
-        torch = self.torch
-        if self.type in ("cuda", "rocm"):
-            torch.cuda.synchronize(self.id)
-        elif self.type == "xpu":
-            torch.xpu.synchronize(self.id)
-        elif self.type == "mps":
-            torch.mps.synchronize()
-
-    def free_bytes(self) -> int | None:
-        torch = self.torch
-        try:
-            if self.type in ("cuda", "rocm"):
-                return int(torch.cuda.mem_get_info(self.id)[0])
-            if self.type == "xpu" and hasattr(torch.xpu, "mem_get_info"):
-                return int(torch.xpu.mem_get_info(self.id)[0])
-            if self.type == "mps":
-                total = self.info.get("memory_total_bytes")
-                used = torch.mps.driver_allocated_memory()
-                return int(total - used) if total else None
-        except Exception:
-            pass
-        if self.type == "cpu":
-            return host_memory()[1]
-        return self.info.get("memory_total_bytes")
-
-    def budget_bytes(self) -> int | None:
-        """The most one probe may allocate: a safe share of the free memory."""
-        free = self.free_bytes()
-        return int(free * MEMORY_SHARE) if free else None
-
-    def l2_bytes(self) -> int:
-        return int(self.info.get("l2_bytes") or 0)
-
-    def empty_cache(self) -> None:
-        torch = self.torch
-        try:
-            if self.type in ("cuda", "rocm"):
-                torch.cuda.empty_cache()
-            elif self.type == "xpu":
-                torch.xpu.empty_cache()
-            elif self.type == "mps":
-                torch.mps.empty_cache()
-        except Exception:
-            pass
-
-
-def resolve_device(torch, spec: str, devices: list) -> Device:
-    """The device named by ``spec``: ``auto``, ``cpu``, an index ``N`` (the N-th GPU), or a
-    torch name such as ``cuda:1``, ``xpu:0``, ``mps``. Raises ProbeFailed("bad-device")."""
-    by_id = {d["id"]: d for d in devices}
-    gpus = [d for d in devices if d["type"] != "cpu"]
-    spec = (spec or "auto").strip().lower()
-    if spec == "auto":
-        return Device(torch, gpus[0] if gpus else by_id["cpu"])
-    if spec.isdigit():
-        index = int(spec)
-        if not gpus:
-            raise ProbeFailed("bad-device", f"--device {spec}: torch sees no GPU here (a "
-                                            "CPU-only torch build?); use --device cpu")
-        if index >= len(gpus):
-            raise ProbeFailed("bad-device", f"--device {spec}: torch sees {len(gpus)} GPU(s): "
-                              + ", ".join(d["id"] for d in gpus))
-        return Device(torch, gpus[index])
-    if spec in ("cuda", "xpu"):
-        spec += ":0"
-    if spec not in by_id:
-        raise ProbeFailed("bad-device", f"--device {spec}: not available here; torch sees "
-                          + ", ".join(by_id))
-    return Device(torch, by_id[spec])
-
-
-def is_oom(exc: BaseException) -> bool:
-    if isinstance(exc, MemoryError):
-        return True
-    text = str(exc).lower()
-    return "out of memory" in text or "can't allocate memory" in text
-
-
-# --------------------------------------------------------------------------- timing
-def sig(value: float, digits: int = 4) -> float:
-    """``value`` to ``digits`` significant figures (a tiny rate must not round to zero)."""
-    return float(f"{value:.{digits}g}")
-
-
-def bench(fn, sync, budget_s: float, max_batches: int):
-    """Time ``fn`` in batches of back-to-back calls between device syncs.
-
-    Warm-up: one call, one timed call (to size the batches) and one untimed batch. Then up to
-    ``max_batches`` batches, at least MIN_BATCHES, until ``budget_s`` is spent.
-
-    Returns:
-        ``(seconds_per_call, reps_per_batch, warmup_calls)``: one entry per timed batch.
-    """
-    fn()
-    sync()
-    start = time.perf_counter()
-    fn()
-    sync()
-    single_s = max(time.perf_counter() - start, 1e-7)
-    reps = max(1, min(100_000, int(budget_s / (max_batches + 1) / single_s)))
-    for _ in range(reps):
-        fn()
-    sync()
-    times = []
-    end = time.perf_counter() + budget_s
-    for i in range(max_batches):
-        start = time.perf_counter()
-        for _ in range(reps):
-            fn()
-        sync()
-        times.append((time.perf_counter() - start) / reps)
-        if i + 1 >= MIN_BATCHES and time.perf_counter() > end:
-            break
-    return times, reps, 2 + reps
-
-
-def one_call_s(fn, sync) -> float:
-    fn()
-    sync()
-    start = time.perf_counter()
-    fn()
-    sync()
-    return max(time.perf_counter() - start, 1e-9)
-
-
-# --------------------------------------------------------------------------- matmul
-#: Why fp8 is skipped where :func:`fp8_unavailable` finds it cannot run.
-FP8_NEEDS = ("fp8 matmul needs an NVIDIA GPU of compute capability 8.9+ (Ada/Hopper) and "
-             "torch._scaled_mm")
-
-
-def matmul_dtypes(torch, device: Device) -> list:
-    """``(label, dtype, fp32 matmul precision)`` to try on ``device``, in order (fp8 only
-    where :func:`fp8_unavailable` finds it can run)."""
-    dtypes = [("fp32", torch.float32, "highest")]
-    if device.type == "cuda":
-        major = int(str(device.info.get("capability", "0.0")).split(".")[0])
-        if major >= 8:
-            dtypes.append(("tf32", torch.float32, "high"))
-    dtypes.append(("bf16", torch.bfloat16, "highest"))
-    dtypes.append(("fp16", torch.float16, "highest"))
-    if fp8_unavailable(torch, device) is None:
-        dtypes.append(("fp8", torch.float8_e4m3fn, "highest"))
-    return dtypes
-
-
-def fp8_unavailable(torch, device: Device) -> str | None:
-    """Why fp8 (e4m3) matmuls cannot run on ``device``, or ``None`` if they may.
-
-    fp8 tensor-core matmuls need CUDA (not ROCm, whose fp8 formats differ) on compute
-    capability >= 8.9 and a torch with ``float8_e4m3fn`` and ``torch._scaled_mm``.
-    """
-    if device.type != "cuda":
-        where = "a CPU" if device.type == "cpu" else f"a {device.type} device"
-        return f"{FP8_NEEDS}; this is {where}"
-    capability = str(device.info.get("capability", "0.0"))
-    try:
-        major, minor = (int(part) for part in capability.split(".")[:2])
-    except ValueError:
-        major, minor = 0, 0
-    if (major, minor) < (8, 9):
-        return f"{FP8_NEEDS}; this GPU is compute capability {capability}"
-    if not (hasattr(torch, "_scaled_mm") and hasattr(torch, "float8_e4m3fn")):
-        return f"{FP8_NEEDS}; torch {torch.__version__} lacks them"
-    return None
-
-
-def is_fp8(torch, dtype) -> bool:
-    return dtype is not None and dtype == getattr(torch, "float8_e4m3fn", None)
-
-
-def fp8_matmul(torch, a, b_col, scale):
-    """``a @ b`` in fp8 with bf16 output through ``torch._scaled_mm``.
-
-    Its layout rules: ``a`` row-major, ``b_col`` column-major (the ``.t()`` of a row-major
-    tensor), both dims multiples of 16; per-tensor scales as float32 tensors (1.0 here).
-    torch 2.1-2.3 returned ``(out, amax)``; later versions the tensor alone.
-    """
-    out = torch._scaled_mm(a, b_col, scale_a=scale, scale_b=scale, out_dtype=torch.bfloat16)
-    return out[0] if isinstance(out, tuple) else out
-
-
-def probe_matmul(torch, device: Device, suite: dict, channel: Channel, options: dict) -> dict:
-    sizes = list(suite["matmul_sizes"])
-    dtypes = matmul_dtypes(torch, device)
-    slot_s = suite["matmul_budget_s"] / (len(dtypes) * len(sizes))
-    figures, units, per_dtype, skipped, notes = {}, {}, {}, {}, []
-    if not any(label == "fp8" for label, _, _ in dtypes):
-        skipped["fp8"] = fp8_unavailable(torch, device)
-    oom_retries = 0
-    steps, step = len(dtypes) * len(sizes), 0
-    fp32_small_tflops = None
-    previous_precision = torch.get_float32_matmul_precision()
-    try:
-        for label, dtype, precision in dtypes:
-            torch.set_float32_matmul_precision(precision)
-            reason = dtype_unsupported(torch, device, dtype)
-            if reason is None and label == "fp16" and device.type == "cpu" and fp32_small_tflops:
-                reason = cpu_fp16_too_slow(torch, device, sizes[0], fp32_small_tflops)
-            if reason is not None:
-                skipped[label] = reason
-                step += len(sizes)
-                channel.progress("matmul", step / steps, f"{label}: skipped ({reason})")
-                continue
-            rates_by_size, shapes, batches, reps_list, warmups, sets = {}, [], [], [], [], []
-            all_rates, last_rates = [], []
-            for index, n in enumerate(sizes):
-                step += 1
-                channel.progress("matmul", (step - 0.5) / steps, f"{label} {n}x{n}x{n}")
-                out_of_memory = False
-                try:
-                    measured = matmul_at(torch, device, dtype, n, slot_s, suite["max_batches"],
-                                         first=index == 0)
-                except Exception as exc:
-                    if not is_oom(exc):
-                        raise
-                    out_of_memory = True  # retried below, once the traceback's tensors are freed
-                if out_of_memory:
-                    measured, retries = matmul_after_oom(torch, device, dtype, n, slot_s,
-                                                         suite["max_batches"])
-                    oom_retries += retries
-                    notes.append(f"{label} {n}: out of memory, retried at "
-                                 f"{measured['n'] if measured else 'no size that fits'}")
-                if measured is None:
-                    break
-                n_used = measured["n"]
-                rates = [2.0 * n_used ** 3 / t / 1e12 for t in measured["times"]]
-                rates_by_size[str(n_used)] = sig(statistics.median(rates))
-                shapes.append([n_used, n_used, n_used])
-                batches.append(len(rates))
-                reps_list.append(measured["reps"])
-                warmups.append(measured["warmup"])
-                sets.append(measured["input_sets"])
-                all_rates.extend(rates)
-                last_rates = rates
-                if label == "fp32" and index == 0:
-                    fp32_small_tflops = statistics.median(rates)
-                if measured.get("stop"):
-                    notes.append(f"{label}: larger sizes skipped ({measured['stop']})")
-                    break
-            if not all_rates:
-                skipped.setdefault(label, "no size fits in the memory allowed")
-                continue
-            figures[f"{label}_median_tflops"] = sig(statistics.median(last_rates))
-            figures[f"{label}_max_tflops"] = sig(max(all_rates))
-            units[f"{label}_median_tflops"] = units[f"{label}_max_tflops"] = "TFLOPS"
-            per_dtype[label] = {"shapes": shapes, "iterations": batches,
-                                "calls_per_iteration": reps_list, "warmup_calls": warmups,
-                                "input_sets": sets, "median_tflops_by_size": rates_by_size}
-            if label == "fp8":
-                per_dtype[label]["kernel"] = ("torch._scaled_mm: e4m3 inputs, per-tensor "
-                                              "scales 1.0, bf16 output")
-            channel.progress("matmul", step / steps, f"{label}: "
-                             f"{figures[label + '_median_tflops']:.3g} TFLOPS median")
-    finally:
-        torch.set_float32_matmul_precision(previous_precision)
-    if not figures:
-        kind = "out-of-memory" if oom_retries else "unsupported"
-        raise ProbeFailed(kind, "no dtype could be measured: " + "; ".join(
-            f"{k}: {v}" for k, v in skipped.items()))
-    conditions = {"device": device.id, "device_name": device.name, "dtypes": per_dtype,
-                  "skipped": skipped, "oom_retries": oom_retries, "notes": notes,
-                  "flops_per_call": "2*n^3",
-                  "timing": "batches of back-to-back matmuls between device syncs"}
-    if device.type == "cpu":
-        conditions["threads"] = int(torch.get_num_threads())
-    return {"figures": figures, "units": units, "conditions": conditions}
-
-
-def dtype_unsupported(torch, device: Device, dtype) -> str | None:
-    """Why ``dtype`` matmuls cannot run on ``device``, or ``None`` if they can."""
-    if device.type in ("cuda", "rocm") and dtype == torch.bfloat16:
-        try:
-            if not torch.cuda.is_bf16_supported():
-                return "bf16 not supported by this GPU"
-        except Exception:
-            pass
-    try:
-        if is_fp8(torch, dtype):
-            a = torch.ones(16, 16, device=device.id).to(dtype)
-            scale = torch.ones((), device=device.id, dtype=torch.float32)
-            fp8_matmul(torch, a, a.t(), scale).float().sum().item()
-            return None
-        a = torch.ones(16, 16, device=device.id, dtype=dtype)
-        (a @ a).sum().item()
-    except Exception as exc:
-        return f"not supported: {str(exc).splitlines()[0][:120]}"
-    return None
-
-
-def cpu_fp16_too_slow(torch, device: Device, n: int, fp32_tflops: float) -> str | None:
-    """On CPU, fp16 matmul is often emulated and many times slower than fp32: skip it then."""
-    a = torch.randn(n, n, device=device.id).to(torch.float16)
-    b = torch.randn(n, n, device=device.id).to(torch.float16)
-    seconds = min(one_call_s(lambda: torch.matmul(a, b), device.sync) for _ in range(3))
-    tflops = 2.0 * n ** 3 / seconds / 1e12
-    if tflops < 0.25 * fp32_tflops:
-        return (f"slow on this CPU ({tflops:.3g} TFLOPS at n={n} vs {fp32_tflops:.3g} for "
-                "fp32): no fast fp16 matmul")
-    return None
-
-
-def matmul_at(torch, device: Device, dtype, n: int, budget_s: float, max_batches: int,
-              first: bool) -> dict | None:
-    """Measure n×n×n matmuls; ``None`` if even one set of inputs does not fit the budget.
-
-    fp8 runs through :func:`fp8_matmul` (n rounded down to a multiple of 16, bf16 output).
-    """
-    fp8 = is_fp8(torch, dtype)
-    if fp8:
-        n = max(16, n - n % 16)
-    element = torch.tensor([], dtype=dtype).element_size()
-    out_element = 2 if fp8 else element  # fp8 writes bf16
-    pair_bytes = 2 * n * n * element
-    limit = device.budget_bytes()
-    # Rotate over enough input pairs that they exceed L2 several times (where L2 is known).
-    sets = max(1, min(8, math.ceil(4 * device.l2_bytes() / pair_bytes)))
-    if limit is not None:
-        while sets > 1 and sets * pair_bytes + n * n * out_element > limit:
-            sets -= 1
-        if pair_bytes + n * n * out_element > limit:
-            return None
-
-    def operand():
-        return torch.randn(n, n, device=device.id).to(dtype)
-
-    # fp8: the second operand column-major (the transpose of a row-major tensor).
-    inputs = [(operand(), operand().t() if fp8 else operand()) for _ in range(sets)]
-    counter = [0]
-    if fp8:
-        scale = torch.ones((), device=device.id, dtype=torch.float32)
-
-        def call():
-            a, b = inputs[counter[0] % sets]
-            counter[0] += 1
-            fp8_matmul(torch, a, b, scale)
-    else:
-        out = torch.empty(n, n, device=device.id, dtype=dtype)
-
-        def call():
-            a, b = inputs[counter[0] % sets]
-            counter[0] += 1
-            torch.matmul(a, b, out=out)
-
-    single_s = one_call_s(call, device.sync)
-    if not first and single_s * (MIN_BATCHES + 2) > 2 * budget_s:
-        return {"n": n, "times": [single_s], "reps": 1, "warmup": 1, "input_sets": sets,
-                "stop": f"one {n}x{n} matmul takes {single_s:.3g} s"}
-    times, reps, warmup = bench(call, device.sync, budget_s, max_batches)
-    return {"n": n, "times": times, "reps": reps, "warmup": warmup + 2, "input_sets": sets}
-
-
-def matmul_after_oom(torch, device: Device, dtype, n: int, budget_s: float, max_batches: int):
-    """Retry at half the size after an out-of-memory; ``(measured or None, retries)``."""
-    retries = 0
-    while n > 64:
-        device.empty_cache()
-        n //= 2
-        retries += 1
-        try:
-            return matmul_at(torch, device, dtype, n, budget_s, max_batches, first=True), retries
-        except Exception as exc:
-            if not is_oom(exc):
-                raise
-    device.empty_cache()
-    return None, retries
-
-
-# --------------------------------------------------------------------------- bandwidth
-def probe_bandwidth(torch, device: Device, suite: dict, channel: Channel,
-                    options: dict) -> dict:
-    target = suite["buffer_bytes"]
-    if device.l2_bytes():
-        target = min(max(target // 8, L2_MULTIPLE * device.l2_bytes()), target)
-    limit = device.budget_bytes()
-    if limit is not None:
-        target = min(target, limit // 3)  # triad holds three buffers
-    size = max(MiB, (target // MiB) * MiB)
-    oom_retries = 0
-    while True:
-        try:
-            figures, conditions = bandwidth_at(torch, device, size, suite, channel)
-            break
-        except Exception as exc:
-            if not is_oom(exc):
-                raise
-            if size <= MiB:
-                raise ProbeFailed("out-of-memory", f"not even a 1 MiB buffer fits: {exc}") from exc
-        # Out of memory: retry smaller, now that the exception (and its tensors) is gone.
-        device.empty_cache()
-        size = max(MiB, size // 2)
-        oom_retries += 1
-        channel.progress("bandwidth", 0.0, f"out of memory; retrying with {size // MiB} MiB")
-    units = {name: "GB/s" for name in figures}
-    conditions.update(device=device.id, device_name=device.name, oom_retries=oom_retries,
-                      l2_bytes=device.l2_bytes() or None,
-                      bytes_counted="copy: 2 x buffer (read + write); triad: 3 x buffer")
-    return {"figures": figures, "units": units, "conditions": conditions}
-
-
-def bandwidth_at(torch, device: Device, size: int, suite: dict, channel: Channel):
-    numel = size // 4
-    a = torch.empty(numel, device=device.id, dtype=torch.float32)
-    b = torch.ones(numel, device=device.id, dtype=torch.float32)
-    c = torch.ones(numel, device=device.id, dtype=torch.float32)
-    budget_s = suite["bandwidth_budget_s"] / 2
-    figures, iterations, calls = {}, {}, {}
-    kernels = (("copy", 2, lambda: a.copy_(b)),
-               ("triad", 3, lambda: torch.add(b, c, alpha=2.0, out=a)))
-    for index, (name, passes, fn) in enumerate(kernels):
-        channel.progress("bandwidth", index / len(kernels), f"{name} {size // MiB} MiB")
-        times, reps, _ = bench(fn, device.sync, budget_s, suite["max_batches"])
-        rates = [passes * size / t / 1e9 for t in times]
-        figures[f"{name}_gb_s"] = sig(statistics.median(rates))
-        figures[f"{name}_max_gb_s"] = sig(max(rates))
-        iterations[name] = len(times)
-        calls[name] = reps
-    channel.progress("bandwidth", 1.0, f"copy {figures['copy_gb_s']:.4g} GB/s")
-    return figures, {"buffer_bytes": size, "dtype": "fp32", "iterations": iterations,
-                     "calls_per_iteration": calls}
-
-
 # --------------------------------------------------------------------------- main
 #: Probe name -> ``fn(torch, device, suite, channel, options) -> {"figures", "units",
 #: "conditions"}``; kernels add theirs (load_kernels).
@@ -697,12 +170,14 @@ RUNNERS = {"matmul": probe_matmul, "bandwidth": probe_bandwidth}
 
 
 def load_kernels(folder: str = KERNEL_DIR) -> list:
-    """Load every ``kernels/*.py`` by path and add its ``PROBES`` to :data:`RUNNERS`.
+    """Import every ``kernels/*.py`` and add its ``PROBES`` to :data:`RUNNERS`.
 
     A kernel module defines ``PROBES = {"name": fn}`` with the signature of
-    :data:`RUNNERS`; it gets this module as its ``kit`` attribute (Device, bench, sig,
-    ProbeFailed, is_oom, stop_requested, ...) before its probes run. Loading by path, under
-    private module names, keeps this working from any interpreter without gpuadvisor
+    :data:`RUNNERS`; a module without ``PROBES`` is a helper of the others (imported by
+    them with relative imports). Each gets this module as its ``kit`` attribute (Device,
+    bench, sig, ProbeFailed, is_oom, stop_requested, ...) before its probes run. The
+    modules are imported afresh under the private package :data:`KERNEL_PACKAGE` over
+    ``folder``, which keeps this working from any interpreter without gpuadvisor
     installed. Returns the problems (a kernel that failed to load), for stderr.
     """
     problems = []
@@ -710,22 +185,40 @@ def load_kernels(folder: str = KERNEL_DIR) -> list:
         names = sorted(os.listdir(folder))
     except OSError as exc:
         return [f"no kernels folder {folder}: {exc}"]
-    this = sys.modules[__name__]
+    kernel_package(folder)
     for name in names:
         if not name.endswith(".py") or name.startswith("_"):
             continue
-        path = os.path.join(folder, name)
         try:
-            spec = importlib.util.spec_from_file_location(
-                "_gpuadvisor_kernel_" + name[:-3], path)
-            module = importlib.util.module_from_spec(spec)
-            module.kit = this
-            spec.loader.exec_module(module)
-            module.kit = this
-            RUNNERS.update(module.PROBES)
+            module = import_kernel(name[:-3], folder)
+            RUNNERS.update(getattr(module, "PROBES", {}))
         except Exception as exc:  # one broken kernel must not take the others down
             problems.append(f"kernel {name} failed to load: {type(exc).__name__}: {exc}")
     return problems
+
+
+def kernel_package(folder: str = KERNEL_DIR):
+    """A fresh :data:`KERNEL_PACKAGE` over ``folder``: kernels imported before are
+    forgotten, so the next import runs their files again."""
+    prefix = KERNEL_PACKAGE + "."
+    for name in [n for n in sys.modules if n == KERNEL_PACKAGE or n.startswith(prefix)]:
+        del sys.modules[name]
+    return private_package(KERNEL_PACKAGE, folder)
+
+
+def import_kernel(name: str, folder: str = KERNEL_DIR):
+    """The kernel module ``name`` (a file ``name.py`` in ``folder``), imported under
+    :data:`KERNEL_PACKAGE`; it and every neighbour it imported get this module as ``kit``."""
+    package = sys.modules.get(KERNEL_PACKAGE)
+    if package is None or list(getattr(package, "__path__", ())) != [folder]:
+        kernel_package(folder)
+    module = importlib.import_module(f"{KERNEL_PACKAGE}.{name}")
+    this = sys.modules[__name__]
+    prefix = KERNEL_PACKAGE + "."
+    for loaded_name, loaded in list(sys.modules.items()):
+        if loaded_name.startswith(prefix) and loaded is not None:
+            loaded.kit = this
+    return module
 
 
 def known_probes() -> tuple:

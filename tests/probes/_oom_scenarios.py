@@ -11,7 +11,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from gpuadvisor.probes import worker
+from gpuadvisor.probes import worker, worker_bandwidth, worker_matmul
 
 
 class RecordingChannel:
@@ -31,23 +31,23 @@ def main() -> None:
     tiny = worker.SUITES[("cpu", "tiny")]
     seen = {}
 
-    real_matmul_at = worker.matmul_at
+    real_matmul_at = worker_matmul.matmul_at
 
     def matmul_tight(torch_, device_, dtype, n, *args, **kwargs):
         if n >= 128:
             raise RuntimeError("CUDA out of memory. Tried to allocate 64.00 MiB")
         return real_matmul_at(torch_, device_, dtype, n, *args, **kwargs)
 
-    worker.matmul_at = matmul_tight
+    worker_matmul.matmul_at = matmul_tight
     measured = worker.probe_matmul(torch, device, dict(tiny, matmul_sizes=(128,)),
                                    RecordingChannel(), {})
-    worker.matmul_at = real_matmul_at
+    worker_matmul.matmul_at = real_matmul_at
     seen["matmul"] = measured["figures"]
     seen["matmul_shapes"] = measured["conditions"]["dtypes"]["fp32"]["shapes"]
     seen["matmul_oom_retries"] = measured["conditions"]["oom_retries"]
     seen["matmul_notes"] = measured["conditions"]["notes"]
 
-    real_bandwidth_at = worker.bandwidth_at
+    real_bandwidth_at = worker_bandwidth.bandwidth_at
     sizes = []
 
     def bandwidth_tight(torch_, device_, size, *args):
@@ -56,7 +56,7 @@ def main() -> None:
             raise MemoryError("can't allocate memory")
         return real_bandwidth_at(torch_, device_, size, *args)
 
-    worker.bandwidth_at = bandwidth_tight
+    worker_bandwidth.bandwidth_at = bandwidth_tight
     measured = worker.probe_bandwidth(torch, device, tiny, RecordingChannel(), {})
     seen["bandwidth"] = measured["figures"]
     seen["bandwidth_sizes"] = sizes
@@ -65,7 +65,7 @@ def main() -> None:
     def nothing_fits(*args):
         raise MemoryError("can't allocate memory")
 
-    worker.bandwidth_at = nothing_fits
+    worker_bandwidth.bandwidth_at = nothing_fits
     try:
         worker.probe_bandwidth(torch, device, tiny, RecordingChannel(), {})
         seen["bandwidth_nothing_fits"] = "no error"
