@@ -22,14 +22,15 @@ from gpuadvisor.core.model import ModelSpec
 from gpuadvisor.core.plan import Plan
 from gpuadvisor.probes.runner import WORKER_SCRIPT, run_probes
 
-KERNEL = WORKER_SCRIPT.with_name("kernels") / "step.py"
+KERNEL = WORKER_SCRIPT.with_name("kernels") / "step_shape.py"
 HAS_TORCH = importlib.util.find_spec("torch") is not None
 needs_torch = pytest.mark.skipif(not HAS_TORCH, reason="torch is not installed")
 
 
 @pytest.fixture(scope="module")
 def kernel():
-    """The kernel module, loaded by path as the worker loads it (but without torch)."""
+    """The kernel's planning module, loaded by path as the worker loads it (but without
+    torch)."""
     torch_before = "torch" in sys.modules
     spec = importlib.util.spec_from_file_location("_test_step_kernel", KERNEL)
     module = importlib.util.module_from_spec(spec)
