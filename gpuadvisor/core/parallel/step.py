@@ -119,7 +119,7 @@ class StepParts:
 
 
 @dataclass(frozen=True)
-class BlockShape:
+class StepShape:
     """The numbers of a transformer the step model needs (from a ModelSpec).
 
     Attributes:
@@ -161,7 +161,7 @@ class BlockShape:
     frozen_bytes_per_param: float = 0.0
 
 
-def _block_linears(shape: BlockShape, tokens, tp, ep, trainable: bool, rates: GpuRates, e):
+def _block_linears(shape: StepShape, tokens, tp, ep, trainable: bool, rates: GpuRates, e):
     """Forward and backward seconds of one block's linear layers for ``tokens`` tokens."""
     h, q, k, f = shape.d_model, shape.q_dim, shape.kv_dim, shape.d_ff
     gpu = {"peak_flops": rates.peak_flops, "matmul_fraction": rates.matmul_fraction,
@@ -192,7 +192,7 @@ def _block_linears(shape: BlockShape, tokens, tp, ep, trainable: bool, rates: Gp
     return fwd, bwd
 
 
-def _attention_seconds(shape: BlockShape, tokens, seq, tp, rates: GpuRates, flash: bool, e):
+def _attention_seconds(shape: StepShape, tokens, seq, tp, rates: GpuRates, flash: bool, e):
     """Forward and backward seconds of one block's attention products (QK^T, PV, softmax).
 
     Flash: ``4 t s q / tp`` FLOPs forward (x 1/2 causal), twice that backward, at the
@@ -215,7 +215,7 @@ def _attention_seconds(shape: BlockShape, tokens, seq, tp, rates: GpuRates, flas
     return fwd + softmax, 2.0 * fwd + 2.0 * softmax
 
 
-def elementwise_bytes_per_token(shape: BlockShape, tp, sequence_parallel, e):
+def elementwise_bytes_per_token(shape: StepShape, tp, sequence_parallel, e):
     """Bytes one block's memory-bound kernels move per token in the forward pass.
 
     * two norms, each reading and writing ``h``: ``4 h e``;
@@ -240,7 +240,7 @@ def elementwise_bytes_per_token(shape: BlockShape, tp, sequence_parallel, e):
     return tokenwise / split + featurewise / tp
 
 
-def loss_bytes_per_token(shape: BlockShape, tp):
+def loss_bytes_per_token(shape: StepShape, tp):
     """Bytes the loss over the vocabulary moves per token (forward + backward).
 
     16-bit logits read, upcast to fp32 (write 4), log-softmax (read 4, write 4), the
@@ -252,7 +252,12 @@ def loss_bytes_per_token(shape: BlockShape, tp):
     return 20.0 * shape.vocab / np.asarray(tp, dtype=float)
 
 
-def local_params(shape: BlockShape, tp, pp, ep):
+def blocks_per_stage(n_layers: int, pp):
+    """Blocks on the busiest pipeline stage: ``ceil(L / p)`` (stages may be uneven)."""
+    return np.ceil(n_layers / np.asarray(pp, dtype=float))
+
+
+def local_params(shape: StepShape, tp, pp, ep):
     """Parameters held by the busiest GPU before ZeRO sharding.
 
     ``L/pp`` blocks, each with its attention/norm part split over ``tp`` and its experts over
@@ -261,7 +266,7 @@ def local_params(shape: BlockShape, tp, pp, ep):
     """
     tp = np.asarray(tp, dtype=float)
     pp = np.asarray(pp, dtype=float)
-    blocks = shape.n_layers / pp * (shape.block_params / tp
+    blocks = blocks_per_stage(shape.n_layers, pp) * (shape.block_params / tp
                                     + shape.expert_params / (tp * np.asarray(ep, dtype=float)))
     outside = np.where(pp > 1, shape.outside_params / 2.0, shape.outside_params) / tp
     return blocks + outside
@@ -315,7 +320,7 @@ def dp_comm_seconds(*, zero, grad_bytes, param16_bytes, dp, shard, grad_accum, b
 KERNELS_PER_BLOCK = 36
 
 
-def step_parts(shape: BlockShape, *, seq, micro_batch, grad_accum, tp, pp, vpp, cp, ep, dp,
+def step_parts(shape: StepShape, *, seq, micro_batch, grad_accum, tp, pp, vpp, cp, ep, dp,
                zero, shard, hybrid, sequence_parallel, rates: GpuRates, links: GroupLinks,
                activation_bytes=2.0, matmul_bytes=2.0, flash=True, recompute="none",
                optimizer_bytes_per_param=16.0, grad_bytes_per_param=2.0,
@@ -323,7 +328,7 @@ def step_parts(shape: BlockShape, *, seq, micro_batch, grad_accum, tp, pp, vpp, 
     """Seconds per optimizer step of the busiest GPU, by part (see the module docstring).
 
     Args:
-        shape: the model's numbers (:class:`BlockShape`).
+        shape: the model's numbers (:class:`StepShape`).
         seq, micro_batch, grad_accum: sequence length, sequences per micro-batch, micro-
             batches per step (per data-parallel replica).
         tp, pp, vpp, cp, ep, dp, zero, shard, hybrid, sequence_parallel: the layout
@@ -383,7 +388,7 @@ def step_parts(shape: BlockShape, *, seq, micro_batch, grad_accum, tp, pp, vpp, 
     else:
         ep_block = 0.0 * tokens
 
-    blocks_here = shape.n_layers / pp_
+    blocks_here = blocks_per_stage(shape.n_layers, pp_)
     launch = KERNELS_PER_BLOCK * rates.kernel_launch_s
     per_block = np.maximum(block_compute + block_memory, launch)
     head_f = head_b = 0.0
@@ -432,7 +437,7 @@ def step_parts(shape: BlockShape, *, seq, micro_batch, grad_accum, tp, pp, vpp, 
         hardware_flops_per_gpu=flops_gpu * (1.0 + hw_extra))
 
 
-def _model_flops_per_token(shape: BlockShape, seq, flash: bool, trainable: bool) -> float:
+def _model_flops_per_token(shape: StepShape, seq, flash: bool, trainable: bool) -> float:
     """Model FLOPs per token for one training step: ``(6 or 4) x active matmul params +
     3 x attention`` (the 6N convention of Kaplan et al. 2020 / PaLM's MFU)."""
     h, q, k, f = shape.d_model, shape.q_dim, shape.kv_dim, shape.d_ff

@@ -1,0 +1,81 @@
+"""From a model and a plan to the numbers the step model and the layout memory need."""
+
+from __future__ import annotations
+
+from gpuadvisor.core.assumptions import Assumptions
+from gpuadvisor.core.memory import (
+    QUANT_BYTES,
+    activation_bytes,
+    gradient_bytes,
+    logits_bytes,
+    optimizer_bytes,
+    trainable_params,
+    weight_bytes,
+)
+from gpuadvisor.core.model import model_shape
+from gpuadvisor.core.plan import Plan
+
+from .step import StepShape, optimizer_traffic_bytes
+
+
+def step_shape(model, plan: Plan) -> StepShape:
+    """The :class:`StepShape` of a decoder or encoder for a training plan.
+
+    Raises:
+        ValueError: for models given by parameter count only (no block to split).
+    """
+    m = model_shape(model)
+    if m.block is None:
+        raise ValueError("a model given by parameter count only has no layers to split")
+    block = m.block
+    moe = block.experts > 1
+    expert = block.experts * block.expert_weights if moe else 0
+    outside = m.params.embedding + m.params.lm_head
+    per_block = (m.params.total - outside) / max(m.n_layers, 1) - expert
+    adapter_mats = 0
+    rank = 0
+    if plan.is_adapter:
+        rank = plan.effective_lora_rank
+        adapter_mats = {"qv": 2, "attn": 4,
+                        "all": 4 + block.mlp_matrices * block.experts_per_token}[plan.lora_targets]
+    quant = plan.effective_quant if plan.is_adapter else "none"
+    frozen = QUANT_BYTES.get(quant, 0.0) if quant not in ("none", None) else 0.0
+    position = getattr(model, "position", "rope")
+    return StepShape(
+        n_layers=m.n_layers, d_model=m.d_model, q_dim=block.q_dim, kv_dim=block.kv_dim,
+        d_ff=block.d_ff, vocab=m.vocab_size, mlp_mats=block.mlp_matrices,
+        n_experts=block.experts, top_k=block.experts_per_token,
+        causal=m.kind == "decoder", rope=position == "rope", dropout=m.dropout,
+        head=m.head_matmul_params(plan.task) > 0, block_params=per_block,
+        expert_params=expert, outside_params=outside,
+        trainable_params=float(trainable_params(model, plan)), adapter_rank=rank,
+        adapter_mats=adapter_mats, frozen_bytes_per_param=frozen)
+
+
+def per_param_state_bytes(model, plan: Plan, assumptions: Assumptions) -> dict[str, float]:
+    """Bytes per parameter of weights, gradients and optimizer states on one unsharded GPU.
+
+    Taken from :mod:`..memory` (so the layout's memory agrees with the single-GPU
+    breakdown term by term) and divided by the parameter count.
+    """
+    single = plan.with_changes(n_gpus=1, zero_stage=0, offload="none")
+    total = float(model_shape(model).params.total)
+    return {
+        "weights": float(weight_bytes(model, single, assumptions, 1)) / total,
+        "gradients": float(gradient_bytes(model, single, assumptions, 1)) / total,
+        "optimizer": float(optimizer_bytes(model, single, assumptions, 1)) / total,
+    }
+
+
+def activation_parts(model, plan: Plan, assumptions: Assumptions, micro_batch, seq):
+    """Activations (all blocks, one micro-batch) and logits buffers on one GPU, unsplit."""
+    single = plan.with_changes(n_gpus=1, zero_stage=0)
+    acts = activation_bytes(model, single, assumptions, b=micro_batch, s=seq)
+    logits = logits_bytes(model, single, b=micro_batch, s=seq)
+    return acts, logits
+
+
+def optimizer_traffic(plan: Plan, mixed_master: bool) -> float:
+    """Bytes the optimizer update moves per trainable parameter for this plan."""
+    grad = 4.0 if (plan.precision == "fp32" or plan.is_adapter) else 2.0
+    return optimizer_traffic_bytes(plan.optimizer, mixed_master or plan.is_adapter, grad)
