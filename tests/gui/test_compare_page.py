@@ -19,7 +19,7 @@ from PySide6.QtCore import Qt
 from gpuadvisor import catalog
 from gpuadvisor.core.advisor import advise, pareto
 from gpuadvisor.core.offers import Offer
-from gpuadvisor.gui.pages.compare_page import ComparePage
+from gpuadvisor.gui.pages.compare import ComparePage
 from gpuadvisor.settings import Settings, format_money
 from gpuadvisor.state import PlanState
 
@@ -342,3 +342,13 @@ def test_every_sum_on_the_page_shows_how_it_was_made(make_page):
     row = page.table_ids().index("offer:rp-h100")
     tip = page.proxy.index(row, 0).data(Qt.ItemDataRole.ToolTipRole)
     assert format_money(rent.rent_usd * 0.5, "EUR") in tip and "$" not in tip
+
+
+def test_the_sentences_shared_with_the_terminal_are_marked_for_translation():
+    from gpuadvisor import explain
+    from gpuadvisor.gui.pages import compare_page
+    from gpuadvisor.gui.pages.compare.format import EXPLAIN_TEMPLATES
+
+    # lupdate reads the GUI's copy; the page translates explain's own templates with it.
+    assert sorted(EXPLAIN_TEMPLATES) == sorted(explain.TEMPLATES)
+    assert compare_page.ComparePage is ComparePage  # the old import path still works

@@ -1,0 +1,127 @@
+"""The Compare page's "What matters to you" box: goal, budget, deadline, cards to buy at
+most, electricity price, currency and exchange rate. The page connects its widgets."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDoubleSpinBox,
+    QGridLayout,
+    QGroupBox,
+    QLabel,
+    QSpinBox,
+    QWidget,
+)
+
+from gpuadvisor.settings import CURRENCIES, Settings
+
+#: Under this name lupdate finds the literal (context, text) calls below.
+translate = QCoreApplication.translate
+
+
+class ConstraintsBox(QGroupBox):
+    """The user's goal and limits, and the money settings they are read in.
+
+    Attributes:
+        goal_combo: ``cheapest`` or ``fastest`` (item data).
+        budget_spin: the budget in the display currency (0: no limit).
+        deadline_spin: the deadline in hours (0: no limit).
+        cards_spin: most cards to buy.
+        power_spin: electricity per kWh in the display currency.
+        currency_combo: the display currency (item data: its code).
+        rate_spin, rate_label: units of the display currency per US dollar (hidden for USD).
+    """
+
+    def __init__(self, currency: str, parent: QWidget | None = None) -> None:
+        super().__init__(translate("ComparePage", "What matters to you"), parent)
+        grid = QGridLayout(self)
+        grid.setHorizontalSpacing(10)
+        self.goal_combo = QComboBox(self)
+        for goal, text in (("cheapest", translate("ComparePage", "Cheapest")),
+                           ("fastest", translate("ComparePage", "Fastest"))):
+            self.goal_combo.addItem(text, goal)
+
+        self.budget_spin = QDoubleSpinBox(self)
+        self.budget_spin.setRange(0.0, 1e9)
+        self.budget_spin.setDecimals(0)
+        self.budget_spin.setSingleStep(10.0)
+        self.budget_spin.setSpecialValueText(translate("ComparePage", "no limit"))
+        self.budget_spin.setToolTip(translate("ComparePage", "Most you want to spend on this "
+                                              "job, in your currency (0: no limit)"))
+
+        self.deadline_spin = QDoubleSpinBox(self)
+        self.deadline_spin.setRange(0.0, 1e6)
+        self.deadline_spin.setDecimals(1)
+        self.deadline_spin.setSuffix(translate("ComparePage", " h"))
+        self.deadline_spin.setSpecialValueText(translate("ComparePage", "no limit"))
+        self.deadline_spin.setToolTip(translate("ComparePage", "Wall-clock hours the job may "
+                                                "take (0: no limit)"))
+
+        self.cards_spin = QSpinBox(self)
+        self.cards_spin.setRange(1, 8)
+        self.cards_spin.setValue(4)
+        self.cards_spin.setToolTip(translate("ComparePage", "Most cards you would buy (1, 2, 4 "
+                                             "or 8 are tried)"))
+
+        self.power_spin = QDoubleSpinBox(self)
+        self.power_spin.setRange(0.0, 1000.0)
+        self.power_spin.setDecimals(3)
+        self.power_spin.setSingleStep(0.01)
+        self.power_spin.setToolTip(translate("ComparePage", "Your electricity price per kWh, "
+                                             "in your currency: it prices running your rig or "
+                                             "a bought card"))
+
+        self.currency_combo = QComboBox(self)
+        for code in CURRENCIES:
+            self.currency_combo.addItem(code, code)
+        self.currency_combo.setCurrentIndex(CURRENCIES.index(currency))
+        self.rate_spin = QDoubleSpinBox(self)
+        self.rate_spin.setRange(0.0001, 1e6)
+        self.rate_spin.setDecimals(4)
+        self.rate_spin.setToolTip(translate("ComparePage", "Your exchange rate: units of your "
+                                            "currency per US dollar (the catalog's prices are "
+                                            "in USD)"))
+
+        pairs = [(translate("ComparePage", "Goal"), self.goal_combo),
+                 (translate("ComparePage", "Budget"), self.budget_spin),
+                 (translate("ComparePage", "Deadline"), self.deadline_spin),
+                 (translate("ComparePage", "Cards to buy, at most"), self.cards_spin),
+                 (translate("ComparePage", "Electricity per kWh"), self.power_spin),
+                 (translate("ComparePage", "Currency"), self.currency_combo)]
+        column = 0
+        for text, widget in pairs:
+            label = QLabel(text, self)
+            label.setBuddy(widget)
+            grid.addWidget(label, 0, column)
+            grid.addWidget(widget, 1, column)
+            column += 1
+        self.rate_label = QLabel(self)
+        self.rate_label.setBuddy(self.rate_spin)
+        grid.addWidget(self.rate_label, 0, column)
+        grid.addWidget(self.rate_spin, 1, column)
+        grid.setColumnStretch(column + 1, 1)
+
+    def show_money(self, settings: Settings, budget_usd: float | None) -> None:
+        """Show the budget, the electricity price and the rate in the display currency
+        (without signals: the dollar values they came from stay as they are)."""
+        rate = settings.rate()
+        code = settings.currency
+        spins = (self.budget_spin, self.power_spin, self.rate_spin)
+        for spin in spins:
+            spin.blockSignals(True)
+        self.budget_spin.setPrefix(f"{code} ")
+        self.budget_spin.setValue(budget_usd * rate if budget_usd else 0.0)
+        self.power_spin.setPrefix(f"{code} ")
+        self.power_spin.setValue(settings.electricity_usd_per_kwh * rate)
+        self.rate_spin.setValue(rate)
+        for spin in spins:
+            spin.blockSignals(False)
+        usd = code == "USD"
+        self.rate_spin.setVisible(not usd)
+        self.rate_label.setVisible(not usd)
+        self.rate_label.setText(translate("ComparePage", "{code} per US dollar").format(
+            code=code))
+
+
+__all__ = ["ConstraintsBox"]

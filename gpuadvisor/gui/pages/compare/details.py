@@ -1,0 +1,129 @@
+"""The Compare page's side of the chart: the selected option in detail, owning against
+renting (chart and sentence), and the export buttons. The page fills it and connects the
+buttons."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import (
+    QFrame,
+    QGridLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gpuadvisor.gui.charts.compare_charts import BreakEvenChart
+
+#: Under this name lupdate finds the literal (context, text) calls below.
+translate = QCoreApplication.translate
+
+#: Export kinds of the buttons, in order.
+EXPORT_KINDS = ("skypilot", "accelerate", "deepspeed", "launch", "report")
+
+
+def fit_label_height(label: QLabel) -> None:
+    """Reserve the height a word-wrapped label needs at its width (a layout gives it one
+    line otherwise, and the next widget covers the rest)."""
+    width = label.width() if label.width() > 50 else 400
+    label.setMinimumHeight(max(label.heightForWidth(width), label.fontMetrics().height()))
+
+
+class DetailsPanel(QWidget):
+    """Details, break-even and exports of the selected option.
+
+    Attributes:
+        details: the selected option in words (rich text, links open in the browser).
+        break_even_chart: cumulative cost of owning and renting by jobs.
+        break_even_label: when owning pays off, in words.
+        export_buttons: export kind -> button.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 0, 0, 0)
+        # The details scroll when long (a price's notes), so the chart keeps its room.
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setMinimumHeight(70)
+        self.details = QLabel(scroll)
+        self.details.setObjectName("compareDetails")
+        self.details.setWordWrap(True)
+        self.details.setTextFormat(Qt.TextFormat.RichText)
+        self.details.setOpenExternalLinks(True)
+        self.details.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
+        scroll.setWidget(self.details)
+        self.break_even_chart = BreakEvenChart(self)
+        self.break_even_chart.setMinimumHeight(170)
+        inner = QSplitter(Qt.Orientation.Vertical, self)
+        inner.setChildrenCollapsible(False)
+        inner.addWidget(scroll)
+        inner.addWidget(self.break_even_chart)
+        inner.setStretchFactor(0, 1)
+        inner.setStretchFactor(1, 3)
+        layout.addWidget(inner, 1)
+        self.break_even_label = QLabel(self)
+        self.break_even_label.setWordWrap(True)
+        layout.addWidget(self.break_even_label)
+        layout.addLayout(self._build_buttons())
+
+    def _build_buttons(self) -> QGridLayout:
+        buttons = QGridLayout()
+        texts = {"skypilot": translate("ComparePage", "SkyPilot task…"),
+                 "accelerate": translate("ComparePage", "accelerate config…"),
+                 "deepspeed": translate("ComparePage", "DeepSpeed config…"),
+                 "launch": translate("ComparePage", "Launch script…"),
+                 "report": translate("ComparePage", "Report…")}
+        tips = {"skypilot": translate("ComparePage", "A SkyPilot task YAML that rents this "
+                                      "option (rent and cloud options)"),
+                "accelerate": translate("ComparePage", "A Hugging Face accelerate config for "
+                                        "this plan"),
+                "deepspeed": translate("ComparePage", "A DeepSpeed ZeRO config for this plan"),
+                "launch": translate("ComparePage", "The torchrun line that starts the "
+                                    "training"),
+                "report": translate("ComparePage", "The plan, the options and these charts as "
+                                    "one HTML file (or Markdown: end the name with .md)")}
+        self.export_buttons: dict[str, QPushButton] = {}
+        for i, kind in enumerate(EXPORT_KINDS):
+            button = QPushButton(texts[kind], self)
+            button.setToolTip(tips[kind])
+            buttons.addWidget(button, i // 3, i % 3)
+            self.export_buttons[kind] = button
+        return buttons
+
+    def enable_exports(self, kind: str | None) -> None:
+        """Enable the exports an option of ``kind`` has (None: nothing selected): a SkyPilot
+        task only rents, so it needs a rent or cloud option."""
+        for export, button in self.export_buttons.items():
+            button.setEnabled(kind is not None and (
+                export != "skypilot" or kind in ("rent", "cloud")))
+
+    def show_nothing(self) -> None:
+        """Nothing selected: say how to select, clear the break-even."""
+        self.details.setText(translate("ComparePage",
+                                       "Select an option in the chart or the table."))
+        self.break_even_chart.clear()
+        self.break_even_label.setText("")
+
+    def show_no_break_even(self, note: str, text: str) -> None:
+        """No card and rental to compare: ``note`` on the chart, ``text`` under it."""
+        self.break_even_chart.clear(note)
+        self.break_even_label.setText(text)
+
+    def show_break_even_text(self, text: str) -> None:
+        """The break-even sentence under the chart, with the height it needs."""
+        self.break_even_label.setText(text)
+        fit_label_height(self.break_even_label)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        fit_label_height(self.break_even_label)
+
+
+__all__ = ["EXPORT_KINDS", "DetailsPanel", "fit_label_height"]

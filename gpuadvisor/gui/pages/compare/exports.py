@@ -1,0 +1,110 @@
+"""The Compare page's exports of the selected option: SkyPilot task, accelerate config,
+DeepSpeed config, launch script, and a report (HTML with the page's charts inside, or
+Markdown). The texts come from :mod:`gpuadvisor.export`; this module picks the tool's
+inputs, names the file and asks where to write it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QBuffer, QCoreApplication, QIODevice
+from PySide6.QtWidgets import QFileDialog, QWidget
+
+from gpuadvisor.core.advisor import Suggestion, estimate_of
+
+from .format import option_label
+
+#: Under this name lupdate finds the literal (context, text) calls below.
+translate = QCoreApplication.translate
+
+#: File name ending of each export (a report may also end in .md: Markdown).
+SUFFIXES = {"skypilot": ".yaml", "accelerate": ".yaml", "deepspeed": ".json",
+            "launch": ".sh", "report": ".html"}
+
+
+def suggested_name(kind: str, s: Suggestion) -> str:
+    """A file name for the export of ``kind`` of ``s``: ``skypilot-offer-rp-h100.yaml``."""
+    slug = "".join(c if c.isalnum() else "-" for c in s.option.id).strip("-")
+    return f"{kind}-{slug}{SUFFIXES[kind]}"
+
+
+def ask_save_path(parent: QWidget, kind: str, suggested: str) -> str | None:
+    """Ask where to write an export of ``kind``, starting at ``suggested`` in the home
+    folder (None: cancelled)."""
+    filters = {"skypilot": translate("ComparePage", "SkyPilot task (*.yaml)"),
+               "accelerate": translate("ComparePage", "accelerate config (*.yaml)"),
+               "deepspeed": translate("ComparePage", "DeepSpeed config (*.json)"),
+               "launch": translate("ComparePage", "Shell script (*.sh)"),
+               "report": translate("ComparePage",
+                                   "HTML report (*.html);;Markdown report (*.md)")}
+    path, _ = QFileDialog.getSaveFileName(parent, translate("ComparePage", "Export"),
+                                          str(Path.home() / suggested), filters[kind])
+    return path or None
+
+
+def export_text(kind: str, s: Suggestion, model, *, report=None) -> str:
+    """The export of ``kind`` for suggestion ``s`` of a plan for ``model``; ``report()``
+    writes the report (the page's, with its charts).
+
+    Raises:
+        ValueError: the plan cannot be written for that tool (e.g. DeepSpeed for
+            inference), or the option does not fit.
+    """
+    from gpuadvisor import export
+
+    if not s.fits:
+        raise ValueError(translate("ComparePage", "{name} does not fit this plan: pick an "
+                                   "option that fits").format(name=option_label(s.option)))
+    plan, gpu, offer = s.plan, s.option.gpu, s.option.offer
+    rented = s.option.kind in ("rent", "cloud")
+    per_node = offer.gpus_per_instance if rented else max(plan.n_gpus, 1)
+    if kind == "skypilot":
+        return export.skypilot_task(model, plan, gpu, offer if rented else None)
+    if kind == "deepspeed":
+        return export.deepspeed_json(plan)
+    layout = export.node_layout(plan.n_gpus, per_node)
+    if kind == "accelerate":
+        return export.accelerate_yaml(plan, layout, gpu=gpu)
+    if kind == "launch":
+        return export.launch_script(plan, layout, title=f"{model.name}: {plan.task} on "
+                                    f"{s.option.label}")
+    if kind == "report" and report is not None:
+        return report()
+    raise ValueError(f"unknown export {kind!r}")
+
+
+def report_text(s: Suggestion, state, *, why: str, own: list, rows: list, markdown: bool,
+                charts: list[tuple[str, QWidget]]) -> str:
+    """The report of suggestion ``s``: the plan's estimate there, the rig, the latest probe
+    results of the user's first card, the options ``rows`` (suggestions) and, in HTML, the
+    ``charts`` as (title, widget) rendered to PNG."""
+    from gpuadvisor.export import html_report, markdown_report
+    from gpuadvisor.export.report import advice_rows
+    from gpuadvisor.probes import history
+
+    result = estimate_of(state.model, s, state.assumptions)
+    rig = {"option chosen": s.option.label, "why": why,
+           "your rig": ", ".join(g.name for g in own) or "none"}
+    probes = None
+    if own:
+        try:
+            probes = history.latest_results(own[0].id)
+        except OSError:
+            probes = None
+    table = advice_rows(rows)
+    if markdown:
+        return markdown_report(result, rig=rig, probes=probes, suggestions=table)
+    pictures = [(title, png(widget)) for title, widget in charts]
+    return html_report(result, rig=rig, probes=probes, suggestions=table, charts=pictures)
+
+
+def png(widget: QWidget) -> bytes:
+    """``widget`` rendered as PNG bytes."""
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    widget.grab().save(buffer, "PNG")
+    return bytes(buffer.data())
+
+
+__all__ = ["SUFFIXES", "ask_save_path", "export_text", "png", "report_text",
+           "suggested_name"]

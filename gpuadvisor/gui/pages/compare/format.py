@@ -1,0 +1,244 @@
+"""The Compare page's words: option names, prices, one-sentence answers, details and
+break-even, translated in the page's context ("ComparePage"). No widgets here.
+
+Money comes in as a ``money(usd, digits=None)`` callable that writes US dollars in the
+user's display currency (``Settings.format_money``). The sentences the terminal shares —
+how a suggestion's sums were made and the break-even — are built by
+:mod:`gpuadvisor.explain`; this module passes them Qt's translation.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+
+from gpuadvisor import explain
+from gpuadvisor.core.advisor import Advice, BreakEven, Suggestion
+from gpuadvisor.core.offers import STALE_AFTER_DAYS, Offer
+from gpuadvisor.core.units import format_duration
+from gpuadvisor.gui.charts.compare_charts import kind_labels
+from gpuadvisor.gui.widgets.labels import BOUNDS, PRECISIONS, TASKS, label, source_label
+from gpuadvisor.gui.widgets.summary import plan_line
+
+#: Under this name lupdate finds the literal (context, text) calls below.
+translate = QCoreApplication.translate
+
+#: The templates of :mod:`gpuadvisor.explain`, marked again where lupdate looks for texts
+#: (gpuadvisor/gui and gpuadvisor/hardware). tests/test_explain.py checks that the two agree.
+EXPLAIN_TEMPLATES = (
+    QT_TRANSLATE_NOOP(
+        "ComparePage",
+        "Time: {gpus} GPU(s) at {tflops:,.0f} TFLOPS each ({efficiency:.0%} of peak, "
+        "{source}), limited by {bound}; {gpu_hours:,.1f} GPU-hours"),
+    QT_TRANSLATE_NOOP("ComparePage", "Cards: {n} × {price} = {total}"),
+    QT_TRANSLATE_NOOP(
+        "ComparePage",
+        "Power: {tdp:,.0f} W × {load:.0%} load × {gpus} GPU(s) × {hours} = {kwh:,.1f} kWh "
+        "× {price}/kWh = {total}"),
+    QT_TRANSLATE_NOOP(
+        "ComparePage", "Rent: {hours} × {instances} instance(s) × {price}/h = {total}"),
+    QT_TRANSLATE_NOOP(
+        "ComparePage",
+        "Renting {rent} costs no more per job than the power for {own}: buying never pays "
+        "off on price alone."),
+    QT_TRANSLATE_NOOP(
+        "ComparePage",
+        "{own} ({price}) beats renting {rent} after {jobs} such jobs ({hours} of training on "
+        "it)."),
+    QT_TRANSLATE_NOOP(
+        "ComparePage", "Cards ÷ (rent − power per job): {price} ÷ ({rent} − {power})."),
+)
+
+
+def _explain_tr(text: str) -> str:
+    return translate(explain.CONTEXT, text)
+
+
+def option_label(option) -> str:
+    """An option's name for people, translated (the core's label, in English, otherwise)."""
+    gpu = option.gpu.name
+    offer = option.offer
+    if option.kind == "own":
+        return translate("ComparePage", "your {cards}").format(
+            cards=option.label.removeprefix("your "))
+    if option.kind in ("buy-new", "buy-used"):
+        used = option.kind == "buy-used"
+        if option.n_gpus > 1:
+            text = (translate("ComparePage", "{n}x used {gpu}") if used
+                    else translate("ComparePage", "{n}x new {gpu}"))
+        else:
+            text = (translate("ComparePage", "used {gpu}") if used
+                    else translate("ComparePage", "new {gpu}"))
+        return text.format(n=option.n_gpus, gpu=gpu)
+    count = f"{offer.gpus_per_instance}x " if offer.gpus_per_instance > 1 else ""
+    name = f"{offer.provider} {count}{gpu}"
+    return translate("ComparePage", "{name} (spot)").format(name=name) if offer.spot else name
+
+
+def price_text(offer: Offer | None, money) -> str:
+    """An offer's price: per card to buy, per GPU-hour to rent ("" for the user's rig)."""
+    if offer is None:
+        return ""
+    if offer.is_buy:
+        return translate("ComparePage", "{price} per card").format(
+            price=money(offer.price_usd))
+    return translate("ComparePage", "{price}/GPU-h").format(price=money(offer.price_usd, 2))
+
+
+def plan_heading(plan, model) -> str:
+    """The plan in one rich-text line above the page: model, task, precision, shape."""
+    return translate("ComparePage", "<b>{model}</b>, {task}, {precision} · {line}").format(
+        model=model.name, task=label(TASKS, plan.task),
+        precision=label(PRECISIONS, plan.precision), line=plan_line(plan, model))
+
+
+def why(s: Suggestion, money) -> str:
+    """One sentence for people about an option, in the display currency."""
+    took = format_duration(s.hours * 3600.0)
+    levers = (translate("ComparePage", " with {levers}").format(levers=", ".join(s.levers))
+              if s.levers else "")
+    name = option_label(s.option)
+    if not s.fits:
+        return translate("ComparePage", "{name} does not fit: {need:.1f} GiB per GPU needed, "
+                         "{have:.0f} GiB available").format(
+            name=name, need=s.memory_bytes / 2**30, have=s.capacity_bytes / 2**30)
+    if s.option.kind == "own":
+        return translate("ComparePage", "{name} finishes in {time}{levers} for {power} of "
+                         "power").format(name=name, time=took, levers=levers,
+                                         power=money(s.energy_usd))
+    if s.option.kind in ("buy-new", "buy-used"):
+        return translate("ComparePage", "{name} ({price}) finishes in {time}{levers}, plus "
+                         "{power} of power").format(name=name, price=money(s.hardware_usd),
+                                                    time=took, levers=levers,
+                                                    power=money(s.energy_usd))
+    instances = (translate("ComparePage", " on {n} instances").format(n=s.instances)
+                 if s.instances > 1 else "")
+    return translate("ComparePage", "renting {name} costs {cost} and takes "
+                     "{time}{instances}{levers}").format(
+        name=name, cost=money(s.rent_usd), time=took, instances=instances, levers=levers)
+
+
+def computation_lines(s: Suggestion, money, usd_per_kwh: float) -> list[str]:
+    """How the time and each sum of money of a fitting option were made, one line each
+    (see :func:`gpuadvisor.explain.computation_lines`), translated."""
+    return explain.computation_lines(
+        s, usd_per_kwh=usd_per_kwh, money=money, translate=_explain_tr,
+        source=source_label(s.time_source), bound=label(BOUNDS, s.bound))
+
+
+def details_html(s: Suggestion, money, usd_per_kwh: float) -> str:
+    """The selected option in detail (rich text): name and kind, its sentence, how its sums
+    were made, its price with where and when it was seen."""
+    offer = s.option.offer
+    lines = [f"<b>{escape(option_label(s.option))}</b> — "
+             f"{escape(kind_labels().get(s.option.kind, s.option.kind))}",
+             escape(why(s, money)) + "."]
+    if s.fits:
+        lines += [escape(line) for line in computation_lines(s, money, usd_per_kwh)]
+    if offer is not None:
+        price = [price_text(offer, money)]
+        if offer.instance:
+            price.append(offer.instance)
+        if offer.region:
+            price.append(offer.region)
+        if offer.spot:
+            price.append(translate("ComparePage", "spot: may be interrupted"))
+        lines.append(escape(" · ".join(price)))
+        if offer.user:
+            seen = translate("ComparePage", "your price, {date}").format(date=offer.as_of)
+        else:
+            seen = translate("ComparePage", "price seen {date}").format(date=offer.as_of)
+            if s.price_age_days is not None:
+                seen += " " + translate("ComparePage", "({days} days ago)").format(
+                    days=s.price_age_days)
+        if s.stale:
+            seen = "⚠ " + seen + " — " + translate(
+                "ComparePage", "older than {days} days: check it").format(days=STALE_AFTER_DAYS)
+        if offer.estimate:
+            seen += " — " + translate("ComparePage", "an estimate")
+        source = escape(offer.source)
+        if offer.source.startswith(("https://", "http://")):
+            source = f'<a href="{escape(offer.source)}">{source}</a>'
+        lines.append(f"{escape(seen)}; {translate('ComparePage', 'source')}: {source}")
+        if offer.notes:
+            lines.append(f"<i>{escape(offer.notes)}</i>")
+    return "<br>".join(lines)
+
+
+def break_even_text(owned: Suggestion, rented: Suggestion, result: BreakEven, money) -> str:
+    """When buying ``owned`` beats renting ``rented``, with its arithmetic, translated."""
+    return explain.break_even_sentence(
+        option_label(owned.option), option_label(rented.option), result, money=money,
+        translate=_explain_tr)
+
+
+def no_break_even_texts() -> tuple[str, str]:
+    """(the chart's note, the sentence) when there is no card and rental to compare."""
+    return (translate("ComparePage", "No card to buy and rental to compare"),
+            translate("ComparePage", "Break-even needs a card to buy and a rental that both "
+                      "fit the plan among the options shown."))
+
+
+def answer(advice: Advice, shown: list[Suggestion], money, *, budget_usd: float | None,
+           deadline_hours: float | None, prefix: str = "") -> tuple[str, str]:
+    """The answer banner: ``(text, state)``, state ``ok`` or ``none``.
+
+    The best option shown for the goal (and the best for the other goal when that is
+    another option); or why nothing shown fits or meets the budget and deadline, naming
+    the closest. ``prefix`` comes first (why the offers catalog is missing).
+    """
+    if advice.nothing_fits and not any(s.fits for s in advice.suggestions):
+        return prefix + advice.nothing_fits, "none"
+    best = next((s for s in shown if s.acceptable), None)
+    if best is None:
+        fitting = [s for s in shown if s.fits]
+        if not fitting:
+            return prefix + translate(
+                "ComparePage", "None of the options shown fits this plan: widen the "
+                "filters."), "none"
+        limits = []
+        if budget_usd is not None:
+            limits.append(translate("ComparePage", "the budget of {budget}").format(
+                budget=money(budget_usd)))
+        if deadline_hours is not None:
+            limits.append(translate("ComparePage", "the deadline of {time}").format(
+                time=format_duration(deadline_hours * 3600.0)))
+        closest = fitting[0]
+        return prefix + translate("ComparePage", "Nothing shown meets {limits}. Closest: "
+                                  "{why}.").format(
+            limits=translate("ComparePage", " and ").join(limits),
+            why=why(closest, money)), "none"
+    goal = (translate("ComparePage", "cheapest") if advice.goal == "cheapest"
+            else translate("ComparePage", "fastest"))
+    text = translate("ComparePage", "Best ({goal}): {why}.").format(goal=goal,
+                                                                    why=why(best, money))
+    other_goal = "fastest" if advice.goal == "cheapest" else "cheapest"
+    acceptable = [s for s in shown if s.acceptable]
+    key = ((lambda s: (s.hours, s.cost_usd)) if other_goal == "fastest"
+           else (lambda s: (s.cost_usd, s.hours)))
+    other = min(acceptable, key=key)
+    if other.option.id != best.option.id:
+        name = (translate("ComparePage", "Fastest") if other_goal == "fastest"
+                else translate("ComparePage", "Cheapest"))
+        text += " " + translate("ComparePage", "{label}: {why}.").format(
+            label=name, why=why(other, money))
+    return prefix + text, "ok"
+
+
+def count_text(shown: list[Suggestion], total: int, currency: str, rate: float,
+               warnings: list[str]) -> str:
+    """The note under the table: how many options are shown and fit, the currency."""
+    fitting = sum(1 for s in shown if s.fits)
+    text = translate("ComparePage", "{shown} of {total} options shown, {fitting} of them fit; "
+                     "★ = best trade-off (Pareto front). Prices in {code} at {rate} per "
+                     "USD.").format(shown=len(shown), total=total, fitting=fitting,
+                                    code=currency, rate=f"{rate:g}")
+    if warnings:
+        text += " " + " ".join(warnings)
+    return text
+
+
+__all__ = ["EXPLAIN_TEMPLATES", "answer", "break_even_text", "computation_lines",
+           "count_text", "details_html", "no_break_even_texts", "option_label",
+           "plan_heading", "price_text", "why"]

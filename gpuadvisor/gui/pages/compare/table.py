@@ -1,0 +1,249 @@
+"""The Compare page's table of options: the model (display texts, sort keys, tooltips),
+the filter/sort proxy, and the region that holds them with the filters and a count."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from PySide6.QtCore import QAbstractTableModel, QSortFilterProxyModel, Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gpuadvisor.core.advisor import Suggestion
+from gpuadvisor.core.units import format_duration
+from gpuadvisor.gui.charts.compare_charts import kind_labels
+
+from .filters import FilterBar, Filters
+from .format import option_label, price_text
+
+SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+ID_ROLE = Qt.ItemDataRole.UserRole + 2
+STALE_COLOR = QColor("#B35900")
+MUTED_COLOR = QColor("#777777")
+#: Starting widths of the table's columns, in pixels (the last one stretches).
+COLUMN_WIDTHS = {"rank": 48, "option": 300, "kind": 80, "fits": 150, "gpus": 60,
+                 "time": 80, "cost": 90, "price": 120, "provider": 130, "region": 90}
+
+
+class AdviceModel(QAbstractTableModel):
+    """The ranked suggestions as table rows (display texts, sort keys, tooltips)."""
+
+    COLUMNS = ("rank", "option", "kind", "fits", "gpus", "time", "cost", "price", "provider",
+               "region", "price_date")
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.rows: list[Suggestion] = []
+        self._money = lambda usd, digits=None: f"${usd:,.2f}"
+        self._why: Callable[[Suggestion], str] = lambda s: s.why
+        self._pareto: frozenset[str] = frozenset()
+        self._headers = {
+            "rank": self.tr("#"), "option": self.tr("Option"), "kind": self.tr("Kind"),
+            "fits": self.tr("Fits"), "gpus": self.tr("GPUs"), "time": self.tr("Time"),
+            "cost": self.tr("Cost"), "price": self.tr("Price"),
+            "provider": self.tr("Seller / cloud"), "region": self.tr("Region"),
+            "price_date": self.tr("Price seen"),
+        }
+
+    def set_rows(self, rows: Sequence[Suggestion], money, front: frozenset[str],
+                 why: Callable[[Suggestion], str]) -> None:
+        """Show ``rows``; ``money`` writes US dollars in the display currency, ``why`` gives
+        a row's tooltip sentence, ``front`` are the ids to star."""
+        self.beginResetModel()
+        self.rows = list(rows)
+        self._money, self._why, self._pareto = money, why, front
+        self.endResetModel()
+
+    def rowCount(self, parent=None) -> int:
+        return 0 if parent is not None and parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent=None) -> int:
+        return 0 if parent is not None and parent.isValid() else len(self.COLUMNS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self._headers[self.COLUMNS[section]]
+        return None
+
+    def column(self, name: str) -> int:
+        return self.COLUMNS.index(name)
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        s = self.rows[index.row()]
+        name = self.COLUMNS[index.column()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._text(s, name, index.row())
+        if role == SORT_ROLE:
+            return self._sort_key(s, name, index.row())
+        if role == ID_ROLE:
+            return s.option.id
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._why(s)
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if name == "price_date" and s.stale:
+                return STALE_COLOR
+            if not s.fits or not s.acceptable:
+                return MUTED_COLOR
+        if role == Qt.ItemDataRole.TextAlignmentRole and name in ("rank", "gpus", "time",
+                                                                  "cost"):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def _text(self, s: Suggestion, name: str, row: int) -> str:
+        offer = s.option.offer
+        if name == "rank":
+            star = "★ " if s.option.id in self._pareto else ""
+            return f"{star}{row + 1}"
+        if name == "option":
+            return option_label(s.option)
+        if name == "kind":
+            return kind_labels().get(s.option.kind, s.option.kind)
+        if name == "fits":
+            if not s.fits:
+                return self.tr("no ({need:.1f} of {have:.0f} GiB)").format(
+                    need=s.memory_bytes / 2**30, have=s.capacity_bytes / 2**30)
+            if s.levers:
+                return self.tr("with {levers}").format(levers=", ".join(s.levers))
+            return self.tr("yes")
+        if name == "gpus":
+            if s.instances > 1:
+                return self.tr("{gpus} ({instances} instances)").format(
+                    gpus=s.n_gpus, instances=s.instances)
+            return str(s.n_gpus)
+        if name == "time":
+            return format_duration(s.hours * 3600.0) if s.fits else "—"
+        if name == "cost":
+            return self._money(s.cost_usd) if s.fits else "—"
+        if name == "price":
+            return price_text(offer, self._money)
+        if name == "provider":
+            return offer.provider if offer else self.tr("this machine")
+        if name == "region":
+            return (offer.region or "") if offer else ""
+        if name == "price_date":
+            if offer is None:
+                return ""
+            if offer.user:
+                return self.tr("{date} (your price)").format(date=offer.as_of)
+            age = s.price_age_days
+            mark = "⚠ " if s.stale else ""
+            if age is None:
+                return offer.as_of
+            return self.tr("{mark}{date} · {days} days ago").format(
+                mark=mark, date=offer.as_of, days=age)
+        return ""
+
+    def _sort_key(self, s: Suggestion, name: str, row: int):
+        offer = s.option.offer
+        unfit = 0 if s.fits else 1
+        if name == "rank":
+            return row
+        if name == "gpus":
+            return s.n_gpus
+        if name == "time":
+            return (unfit, s.hours)
+        if name == "cost":
+            return (unfit, s.cost_usd)
+        if name == "price":
+            return (offer.is_buy, offer.price_usd) if offer else (False, -1.0)
+        if name == "price_date":
+            return s.price_age_days if s.price_age_days is not None else -1
+        if name == "fits":
+            return (unfit, len(s.levers))
+        return self._text(s, name, row).lower()
+
+
+class AdviceProxy(QSortFilterProxyModel):
+    """Filters with a :class:`Filters`; sorts by the model's sort keys. The page sets
+    ``filters`` and then resets the model (the stars change with the filters too)."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.filters = Filters()
+        self.setSortRole(SORT_ROLE)
+
+    def filterAcceptsRow(self, source_row, source_parent) -> bool:
+        model = self.sourceModel()
+        return self.filters.accepts(model.rows[source_row])
+
+    def lessThan(self, left, right) -> bool:
+        a = left.data(SORT_ROLE)
+        b = right.data(SORT_ROLE)
+        try:
+            return a < b
+        except TypeError:
+            return str(a) < str(b)
+
+
+class OptionsPanel(QWidget):
+    """The lower half of the page: the filters, the table of options and a count under it.
+
+    Attributes:
+        filter_bar: the filters' widgets.
+        model: the suggestions as rows; ``proxy``: filtered and sorted, as the table shows.
+        table: the view (sortable, one row selected at a time).
+        count_label: how many options are shown and fit, and the currency.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 4, 0, 0)
+        self.filter_bar = FilterBar(self)
+        layout.addWidget(self.filter_bar)
+
+        self.model = AdviceModel(self)
+        self.proxy = AdviceProxy(self)
+        self.proxy.setSourceModel(self.model)
+        self.table = table = QTableView(self)
+        table.setModel(self.proxy)
+        table.setSortingEnabled(True)
+        table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        table.setAlternatingRowColors(True)
+        table.verticalHeader().setVisible(False)
+        table.verticalHeader().setDefaultSectionSize(table.fontMetrics().height() + 8)
+        header = table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(True)
+        for name, width in COLUMN_WIDTHS.items():
+            table.setColumnWidth(self.model.column(name), width)
+        layout.addWidget(table, 1)
+        self.count_label = QLabel(self)
+        self.count_label.setProperty("role", "note")
+        layout.addWidget(self.count_label)
+
+    def ids(self) -> list[str]:
+        """Option ids in the table's order (after filters and sorting)."""
+        return [self.proxy.index(r, 0).data(ID_ROLE) for r in range(self.proxy.rowCount())]
+
+    def text(self, row: int, column: str) -> str:
+        """The text of a table cell (row in the table's order)."""
+        return self.proxy.index(row, self.model.column(column)).data() or ""
+
+    def select_row(self, option_id: str | None) -> None:
+        """Make the row of ``option_id`` current and scroll to it (None: clear)."""
+        if option_id is None:
+            self.table.clearSelection()
+            return
+        for row in range(self.proxy.rowCount()):
+            index = self.proxy.index(row, 0)
+            if index.data(ID_ROLE) == option_id:
+                if self.table.currentIndex().row() != row:
+                    self.table.setCurrentIndex(index)
+                self.table.scrollTo(index)
+                return
+
+
+__all__ = ["ID_ROLE", "SORT_ROLE", "AdviceModel", "AdviceProxy", "OptionsPanel"]
