@@ -3,7 +3,9 @@
 Conventions: one multiply-add = 2 FLOPs; "per token" means per token of the training data
 (or of the prompt, for inference prefill). Throughput figures are per GPU unless named
 ``..._job``. Functions accept NumPy arrays for the GPU figures (peak, bandwidth,
-interconnect) and for ``n_gpus`` so a whole catalog sweep is one call.
+interconnect) and for ``n_gpus`` so a whole catalog sweep is one call. ``model`` is a
+:class:`~.model.ModelSpec` or its :class:`~.architecture.ModelShape` (derived once per spec by
+:func:`~.model.model_shape` and handed on).
 """
 
 from __future__ import annotations
@@ -12,9 +14,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .architecture import ModelShape
 from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions
-from .memory import mixed_style, param_counts, trainable_params, weight_bytes
-from .model import ModelSpec
+from .memory import mixed_style, trainable_params, weight_bytes
+from .model import ModelLike, model_shape
 from .plan import Plan
 
 #: Fine-tuning data set when the plan gives none: 52,002 instruction samples (the size of
@@ -42,22 +45,20 @@ class FlopsPerToken:
     train: float
 
 
-def matmul_params(model: ModelSpec, plan: Plan) -> float:
+def matmul_params(model: ModelLike, plan: Plan) -> float:
     """Parameters multiplied per token: active block linears plus the output projection.
 
     Embedding lookups cost no FLOPs; the LM head (tied or not) is a ``V x h`` matmul for
     decoders and masked-LM pre-training; classification heads are negligible.
     """
-    counts = param_counts(model)
-    if model.kind == "opaque":
+    m = model_shape(model)
+    counts = m.params
+    if m.kind == "opaque":
         return float(counts.total)
-    head = 0
-    if model.kind == "decoder" or plan.task == "pretrain":
-        head = model.vocab_size * model.d_model
-    return float(counts.linear_in_blocks_active + head)
+    return float(counts.linear_in_blocks_active + m.head_matmul_params(plan.task))
 
 
-def attention_flops_per_token(model: ModelSpec, plan: Plan, s=None):
+def attention_flops_per_token(model: ModelLike, plan: Plan, s=None):
     """Forward FLOPs per token of the attention products ``QK^T`` and ``P V``.
 
     Each is ``s x q`` multiply-adds per token per layer (q = heads x head_dim), so
@@ -65,13 +66,19 @@ def attention_flops_per_token(model: ModelSpec, plan: Plan, s=None):
     with FlashAttention skip the masked half (x 0.5); eager kernels compute it all.
     """
     s = plan.seq_len if s is None else s
-    if model.kind == "opaque":
+    m = model_shape(model)
+    causal_skip = 0.5 if (m.kind == "decoder" and plan.attention == "flash") else 1.0
+    return _attention_flops(m, s, causal_skip)
+
+
+def _attention_flops(m: ModelShape, s, causal_skip: float):
+    """``4 L s q x causal_skip`` (0 for opaque models)."""
+    if m.kind == "opaque":
         return 0.0 * s
-    causal_skip = 0.5 if (model.kind == "decoder" and plan.attention == "flash") else 1.0
-    return 4.0 * model.n_layers * s * model.q_dim * causal_skip
+    return 4.0 * m.n_layers * s * m.block.q_dim * causal_skip
 
 
-def flops_per_token(model: ModelSpec, plan: Plan, s=None) -> FlopsPerToken:
+def flops_per_token(model: ModelLike, plan: Plan, s=None) -> FlopsPerToken:
     """FLOPs per token for the plan.
 
     * forward = ``2 x matmul params + attention``.
@@ -81,21 +88,22 @@ def flops_per_token(model: ModelSpec, plan: Plan, s=None) -> FlopsPerToken:
     * full recomputation adds a forward; selective recomputation adds the attention part.
     * opaque models: forward = the published FLOPs per sample / tokens per sample (1).
     """
-    if model.kind == "opaque":
-        fwd = float(model.flops_per_sample)
+    m = model_shape(model)
+    if m.kind == "opaque":
+        fwd = float(m.flops_per_sample)
         train = 0.0
         if plan.is_training:
             train = (2.0 if plan.is_adapter else 3.0) * fwd
             if plan.checkpointing == "full":
                 train += fwd
         return FlopsPerToken(fwd, fwd, 0.0, train)
-    mm = 2.0 * matmul_params(model, plan)
-    attn = attention_flops_per_token(model, plan, s)
+    mm = 2.0 * matmul_params(m, plan)
+    attn = attention_flops_per_token(m, plan, s)
     fwd = mm + attn
     if not plan.is_training:
         return FlopsPerToken(fwd, mm, attn, 0.0 * fwd)
     if plan.is_adapter:
-        adapters = 2.0 * trainable_params(model, plan)
+        adapters = 2.0 * trainable_params(m, plan)
         train = 2.0 * mm + 3.0 * attn + 3.0 * adapters
         recompute_mm = mm + adapters
     else:
@@ -108,15 +116,16 @@ def flops_per_token(model: ModelSpec, plan: Plan, s=None) -> FlopsPerToken:
     return FlopsPerToken(fwd, mm, attn, train)
 
 
-def dataset_tokens(model: ModelSpec, plan: Plan) -> tuple[float, str]:
+def dataset_tokens(model: ModelLike, plan: Plan) -> tuple[float, str]:
     """Training tokens (samples for opaque models) and where the figure came from."""
-    per_sample = 1.0 if model.kind == "opaque" else float(plan.seq_len)
+    m = model_shape(model)
+    per_sample = 1.0 if m.kind == "opaque" else float(plan.seq_len)
     if plan.dataset_tokens is not None:
         return float(plan.dataset_tokens), "plan"
     if plan.dataset_samples is not None:
         return plan.dataset_samples * plan.epochs * per_sample, "plan"
     if plan.task == "pretrain":
-        return CHINCHILLA_TOKENS_PER_PARAM * param_counts(model).total, "assumed"
+        return CHINCHILLA_TOKENS_PER_PARAM * m.params.total, "assumed"
     return DEFAULT_FINETUNE_SAMPLES * plan.epochs * per_sample, "assumed"
 
 
@@ -137,7 +146,7 @@ def default_efficiency(plan: Plan, assumptions: Assumptions) -> float:
     return assumptions.efficiency_train
 
 
-def comm_bytes_per_step(model: ModelSpec, plan: Plan, assumptions: Assumptions, n_gpus):
+def comm_bytes_per_step(model: ModelLike, plan: Plan, assumptions: Assumptions, n_gpus):
     """Bytes each GPU sends per optimizer step for data-parallel training.
 
     Ring collectives move ``(N-1)/N`` of the buffer per GPU per reduce-scatter or
@@ -154,20 +163,21 @@ def comm_bytes_per_step(model: ModelSpec, plan: Plan, assumptions: Assumptions, 
 
     Gradients travel in 16-bit (fp32 for fp32 training and amp-style mixed precision).
     """
+    m = model_shape(model)
     n = np.asarray(n_gpus, dtype=float)
     share = (n - 1.0) / n
-    trainable = trainable_params(model, plan)
+    trainable = trainable_params(m, plan)
     grad_width = 4.0 if plan.precision == "fp32" else 2.0
     if plan.is_adapter or (
         plan.precision in ("fp16", "bf16") and mixed_style(plan, assumptions) == "amp"
     ):
         grad_width = 4.0  # LoRA adapters and amp-style parameters are fp32
     grad = trainable * grad_width
-    params16 = param_counts(model).total * 2.0
+    params16 = m.params.total * 2.0
     if plan.is_adapter:
         gathers = 0.0
         if plan.zero_stage == 3:  # frozen base gathered in the forward and the backward
-            gathers = 2.0 * share * plan.grad_accum * weight_bytes(model, plan, assumptions, 1)
+            gathers = 2.0 * share * plan.grad_accum * weight_bytes(m, plan, assumptions, 1)
         return 2.0 * share * grad + gathers
     if plan.zero_stage <= 1:
         return 2.0 * share * grad
@@ -223,7 +233,7 @@ def interconnect_gb_s(interconnect, n_gpus, assumptions: Assumptions):
 
 
 def training_time(
-    model: ModelSpec,
+    model: ModelLike,
     plan: Plan,
     *,
     peak_tflops,
@@ -240,16 +250,17 @@ def training_time(
     sequence). Array inputs broadcast.
     """
     n = plan.n_gpus if n_gpus is None else n_gpus
+    m = model_shape(model)
     eff = default_efficiency(plan, assumptions) if efficiency is None else efficiency
-    per_token = flops_per_token(model, plan)
-    tokens, _ = dataset_tokens(model, plan)
-    tokens_per_micro = plan.micro_batch * (1 if model.kind == "opaque" else plan.seq_len)
+    per_token = flops_per_token(m, plan)
+    tokens, _ = dataset_tokens(m, plan)
+    tokens_per_micro = plan.micro_batch * (1 if m.kind == "opaque" else plan.seq_len)
     achieved = np.asarray(peak_tflops, dtype=float) * 1e12 * eff
     compute = per_token.train * tokens_per_micro * plan.grad_accum / achieved
     if plan.task == "qlora" or (plan.is_adapter and plan.effective_quant != "none"):
         compute = compute * assumptions.qlora_dequant_overhead
     link = interconnect_gb_s(interconnect_gb_s_, n, assumptions)
-    comm_bytes = comm_bytes_per_step(model, plan, assumptions, n)
+    comm_bytes = comm_bytes_per_step(m, plan, assumptions, n)
     comm = np.where(np.asarray(n) > 1, comm_bytes / (np.asarray(link) * 1e9), 0.0)
     exposed = np.maximum(0.0, comm - assumptions.comm_overlap * compute)
     step = compute + exposed
@@ -257,7 +268,7 @@ def training_time(
     seconds = steps * step
     job_rate = tokens / seconds
     bound = np.where(exposed > 0.25 * compute, "communication", "compute")
-    return _finish(TimeEstimate(
+    return _time_estimate(
         seconds=seconds,
         gpu_hours=seconds * np.asarray(n) / 3600.0,
         tokens_per_s=job_rate,
@@ -271,11 +282,11 @@ def training_time(
         efficiency=eff,
         interconnect_gb_s=link,
         bound=bound,
-    ))
+    )
 
 
 def inference_time(
-    model: ModelSpec,
+    model: ModelLike,
     plan: Plan,
     *,
     peak_tflops,
@@ -296,11 +307,14 @@ def inference_time(
     eff = default_efficiency(plan, assumptions) if efficiency is None else efficiency
     b, s, new = plan.micro_batch, plan.seq_len, plan.new_tokens
     achieved = np.asarray(peak_tflops, dtype=float) * 1e12 * eff
-    per_token = flops_per_token(model, plan)
+    m = model_shape(model)
+    per_token = flops_per_token(m, plan)
     prefill = b * s * per_token.forward / achieved
     mean_ctx = s + new / 2.0
     # Each generated token attends to its whole context: no causal half to skip.
-    decode_fwd = flops_per_token(model, plan.with_changes(attention="eager"), s=mean_ctx).forward
+    decode_fwd = per_token.forward
+    if m.kind != "opaque":
+        decode_fwd = per_token.matmul_forward + _attention_flops(m, mean_ctx, 1.0)
     read = resident_bytes + kv_bytes_per_token * b * mean_ctx
     memory_time = read / (np.asarray(bandwidth_gb_s, dtype=float) * 1e9
                           * assumptions.bandwidth_efficiency)
@@ -313,7 +327,7 @@ def inference_time(
     seconds = batches * batch_seconds
     decode_rate = b / decode_step
     n = plan.n_gpus
-    return _finish(TimeEstimate(
+    return _time_estimate(
         seconds=seconds,
         gpu_hours=seconds * n / 3600.0,
         tokens_per_s=batches * b * new / seconds,
@@ -329,14 +343,13 @@ def inference_time(
         prefill_seconds=prefill,
         decode_tokens_per_s=decode_rate,
         bound=np.where(memory_time >= compute_time, "memory bandwidth", "compute"),
-    ))
+    )
 
 
-def _finish(t: TimeEstimate) -> TimeEstimate:
-    """Turn 0-d arrays into plain floats/strings so scalar estimates are plain values."""
-    values = {}
-    for name, value in t.__dict__.items():
-        if np.ndim(value) == 0 and isinstance(value, np.ndarray | np.generic):
-            value = value.item()
-        values[name] = value
+def _time_estimate(**values) -> TimeEstimate:
+    """A :class:`TimeEstimate` whose 0-d arrays and NumPy scalars are plain floats/strings
+    (so scalar estimates are plain values; array sweeps keep their arrays)."""
+    for name, value in values.items():
+        if isinstance(value, np.generic) or (isinstance(value, np.ndarray) and value.ndim == 0):
+            values[name] = value.item()
     return TimeEstimate(**values)

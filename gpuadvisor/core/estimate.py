@@ -32,11 +32,9 @@ from .memory import (
     kv_cache_bytes,
     memory_breakdown,
     mixed_style,
-    param_counts,
     trainable_params,
-    uses_dropout,
 )
-from .model import ModelSpec, ParamCounts
+from .model import ModelShape, ModelSpec, ParamCounts, model_shape
 from .plan import Plan
 
 #: Above this share of the GPU's memory a plan that fits is called "tight": allocator
@@ -218,7 +216,7 @@ def verdict_for(total: float, capacity: float) -> str:
     return "tight" if total > TIGHT_FRACTION * capacity else "fits"
 
 
-def _assumptions_used(model, plan, assumptions, gpu, time_gpu, peak_kind, peak,
+def _assumptions_used(model: ModelShape, plan, assumptions, gpu, time_gpu, peak_kind, peak,
                       measured: Measurement | None = None, measured_note: str | None = None,
                       measured_bandwidth: Measurement | None = None) -> dict:
     used: dict[str, object] = {}
@@ -239,7 +237,7 @@ def _assumptions_used(model, plan, assumptions, gpu, time_gpu, peak_kind, peak,
         used["kv_dtype"] = "fp32" if plan.precision == "fp32" else "fp16"
     used["activation_bytes_per_element"] = 4 if plan.precision == "fp32" else 2
     if plan.is_training and model.kind != "opaque":
-        used["dropout_masks"] = uses_dropout(model)
+        used["dropout_masks"] = model.dropout
         if model.kind == "encoder" and plan.task != "pretrain":
             used["head"] = "classification (logits negligible)"
     used["efficiency"] = default_efficiency(plan, assumptions)
@@ -301,6 +299,9 @@ def estimate(
 ) -> Estimate:
     """Estimate memory per GPU, FLOPs and time for ``plan`` on ``model``.
 
+    The model's :class:`~.architecture.ModelShape` is read once (:func:`~.model.model_shape`,
+    cached per spec) and handed to the memory, FLOPs and time functions.
+
     Args:
         model: the architecture.
         plan: what to run.
@@ -341,8 +342,9 @@ def estimate(
         warnings.append(f"{time_gpu.name} is a single-chip system: several GPUs are hypothetical")
     if (warning := context_warning(model, plan)) is not None:
         warnings.append(warning)
-    memory = memory_breakdown(model, plan, assumptions)
-    flops = flops_per_token(model, plan)
+    shape = model_shape(model)  # derived once per spec; everything below reads it
+    memory = memory_breakdown(shape, plan, assumptions)
+    flops = flops_per_token(shape, plan)
     peak, peak_kind = _peak(time_gpu, plan, warnings)
     efficiency = None
     measured, measured_bandwidth, measured_note = _pick_measurements(
@@ -356,16 +358,16 @@ def estimate(
         time_assumptions = replace(assumptions, bandwidth_efficiency=1.0)
     if plan.task == "infer":
         kv_per_token = (
-            kv_cache_bytes(model, plan, 1, 1) / (1 + plan.new_tokens) / plan.n_gpus
+            kv_cache_bytes(shape, plan, 1, 1) / (1 + plan.new_tokens) / plan.n_gpus
             if model.kind == "decoder" else 0.0
         )
         time = inference_time(
-            model, plan, peak_tflops=peak, bandwidth_gb_s=bandwidth_gb_s,
+            shape, plan, peak_tflops=peak, bandwidth_gb_s=bandwidth_gb_s,
             resident_bytes=memory.weights, kv_bytes_per_token=kv_per_token,
             assumptions=time_assumptions,
         )
     else:
-        time = training_time(model, plan, peak_tflops=peak,
+        time = training_time(shape, plan, peak_tflops=peak,
                              interconnect_gb_s_=_link(time_gpu, assumptions),
                              assumptions=assumptions, efficiency=efficiency)
     capacity = float(gpu.memory_bytes) if gpu is not None else None
@@ -377,8 +379,8 @@ def estimate(
         model=model,
         plan=plan,
         gpu=gpu,
-        params=param_counts(model),
-        params_trainable=trainable_params(model, plan),
+        params=shape.params,
+        params_trainable=trainable_params(shape, plan),
         memory=memory,
         capacity_bytes=capacity,
         fits=fits,
@@ -387,7 +389,7 @@ def estimate(
         time=time,
         time_gpu=time_gpu,
         assumptions=_assumptions_used(
-            model, plan, assumptions, gpu, time_gpu, peak_kind, peak,
+            shape, plan, assumptions, gpu, time_gpu, peak_kind, peak,
             measured=measured, measured_note=measured_note,
             measured_bandwidth=measured_bandwidth,
         ),
@@ -401,7 +403,7 @@ def sweep_fit_map(model: ModelSpec, plan: Plan, micro_batches, seq_lens,
     b = np.asarray(micro_batches, dtype=float)[:, None]
     s = np.asarray(seq_lens, dtype=float)[None, :]
     return np.broadcast_to(
-        memory_breakdown(model, plan, assumptions, micro_batch=b, seq_len=s).total,
+        memory_breakdown(model_shape(model), plan, assumptions, micro_batch=b, seq_len=s).total,
         (b.shape[0], s.shape[1]),
     )
 
@@ -425,28 +427,72 @@ class GpuSweep:
     seconds: np.ndarray
 
 
+@dataclass(frozen=True)
+class _GpuColumns:
+    """The figures :func:`sweep_gpus` reads, one read-only column (GPUs as rows) each."""
+
+    gpus: tuple  # the GpuSpec objects themselves: they key the memo by identity
+    capacity_bytes: np.ndarray
+    peak_tflops: dict  # peak_dtype(plan) -> column (16-bit, then fp32 where it has none)
+    bandwidth_gb_s: np.ndarray
+    link_gb_s: np.ndarray
+
+
+_COLUMNS: dict[tuple, _GpuColumns] = {}
+_COLUMNS_KEPT = 8
+
+
+def _gpu_columns(gpus: list[GpuSpec], assumptions: Assumptions) -> _GpuColumns:
+    """Column arrays of ``gpus``' figures, remembered for the same GPU objects.
+
+    The GUI sweeps the same catalog list on every redraw. GpuSpec is frozen and the memo
+    holds the objects, so an object's id cannot be reused while its columns are remembered.
+    """
+    key = (tuple(map(id, gpus)), assumptions.inter_node_gb_s)
+    columns = _COLUMNS.get(key)
+    if columns is not None:
+        return columns
+
+    def column(values) -> np.ndarray:
+        array = np.array(values, dtype=float)[:, None]
+        array.flags.writeable = False
+        return array
+
+    columns = _GpuColumns(
+        gpus=tuple(gpus),
+        capacity_bytes=column([g.memory_bytes for g in gpus]),
+        peak_tflops={dtype: column([g.peak_tflops(dtype) or g.peak_tflops("fp16")
+                                    or g.fp32_tflops for g in gpus])
+                     for dtype in ("fp32", "fp16", "bf16", "fp8")},
+        bandwidth_gb_s=column([g.memory_bandwidth_gb_s for g in gpus]),
+        link_gb_s=column([_link(g, assumptions) for g in gpus]),
+    )
+    if len(_COLUMNS) >= _COLUMNS_KEPT:
+        _COLUMNS.clear()
+    _COLUMNS[key] = columns
+    return columns
+
+
 def sweep_gpus(model: ModelSpec, plan: Plan, gpus: list[GpuSpec], counts=(1, 2, 4, 8),
                assumptions: Assumptions = DEFAULT_ASSUMPTIONS) -> GpuSweep:
     """Memory and time of ``plan`` on every GPU in ``gpus`` at each of ``counts`` GPUs."""
+    shape = model_shape(model)
+    columns = _gpu_columns(gpus, assumptions)
     n = np.asarray(counts, dtype=float)
-    per_gpu = np.broadcast_to(memory_breakdown(model, plan, assumptions, n_gpus=n).total,
-                              n.shape)
-    capacity = np.array([g.memory_bytes for g in gpus], dtype=float)[:, None]
-    fits = per_gpu[None, :] <= capacity
-    dtype = peak_dtype(plan)
-    peaks = np.array([g.peak_tflops(dtype) or g.peak_tflops("fp16") or g.fp32_tflops
-                      for g in gpus], dtype=float)[:, None]
+    mem = memory_breakdown(shape, plan, assumptions, n_gpus=n)
+    per_gpu = np.broadcast_to(mem.total, n.shape)
+    fits = per_gpu[None, :] <= columns.capacity_bytes
+    peaks = columns.peak_tflops[peak_dtype(plan)]
     if plan.task == "infer":
-        bw = np.array([g.memory_bandwidth_gb_s for g in gpus], dtype=float)[:, None]
-        mem = memory_breakdown(model, plan, assumptions, n_gpus=n)
-        kv_tok = (kv_cache_bytes(model, plan, 1, 1) / (1 + plan.new_tokens) / n
-                  if model.kind == "decoder" else 0.0 * n)
-        seconds = inference_time(model, plan, peak_tflops=peaks, bandwidth_gb_s=bw,
+        kv_tok = (kv_cache_bytes(shape, plan, 1, 1) / (1 + plan.new_tokens) / n
+                  if shape.kind == "decoder" else 0.0 * n)
+        seconds = inference_time(shape, plan, peak_tflops=peaks,
+                                 bandwidth_gb_s=columns.bandwidth_gb_s,
                                  resident_bytes=mem.weights, kv_bytes_per_token=kv_tok,
                                  assumptions=assumptions).seconds
     else:
-        links = np.array([_link(g, assumptions) for g in gpus], dtype=float)[:, None]
-        seconds = training_time(model, plan, peak_tflops=peaks, interconnect_gb_s_=links,
+        seconds = training_time(shape, plan, peak_tflops=peaks,
+                                interconnect_gb_s_=columns.link_gb_s,
                                 assumptions=assumptions, n_gpus=n[None, :]).seconds
     return GpuSweep(
         gpu_ids=[g.id for g in gpus],

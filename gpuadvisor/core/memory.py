@@ -8,18 +8,20 @@ formula documented where it is computed.
 All functions are closed forms over the plan's numbers. ``micro_batch``, ``seq_len`` and
 ``n_gpus`` may be NumPy arrays (they broadcast), so one call evaluates a whole fit map or a
 sweep over GPU counts; the categorical choices (task, precision, ...) are plain values.
+
+``model`` is a :class:`~.model.ModelSpec` or its :class:`~.architecture.ModelShape`: each
+function reads the shape (:func:`~.model.model_shape`, derived once per spec) and hands it on.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
+from .architecture import ModelShape, ParamCounts
 from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions
-from .model import ModelSpec, ParamCounts
+from .model import ModelLike, model_shape
 from .plan import Plan
 
 TERMS = ("weights", "gradients", "optimizer", "activations", "logits", "kv_cache", "overhead")
@@ -89,19 +91,19 @@ class MemoryBreakdown:
         return {name: float(getattr(self, name)) for name in TERMS}
 
 
-@lru_cache(maxsize=256)
-def param_counts(model: ModelSpec) -> ParamCounts:
-    """Cached :meth:`ModelSpec.params` (model specs are frozen and hashable)."""
-    return model.params()
+def param_counts(model: ModelLike) -> ParamCounts:
+    """Parameter counts of ``model`` (its shape's :attr:`~.architecture.ModelShape.params`)."""
+    return model_shape(model).params
 
 
-def trainable_params(model: ModelSpec, plan: Plan) -> int:
+def trainable_params(model: ModelLike, plan: Plan) -> int:
     """Parameters that receive gradients: all for full training, adapters for (Q)LoRA."""
     if plan.task == "infer":
         return 0
+    m = model_shape(model)
     if plan.is_adapter:
-        return model.lora_params(plan.effective_lora_rank, plan.lora_targets)
-    return param_counts(model).total
+        return m.lora_params(plan.effective_lora_rank, plan.lora_targets)
+    return m.params.total
 
 
 def mixed_style(plan: Plan, assumptions: Assumptions) -> str:
@@ -122,15 +124,7 @@ def _shard(n_gpus, stage_needed: int, plan: Plan):
 
 
 # --------------------------------------------------------------------------- model states
-def _head_matmul_params(model: ModelSpec, plan: Plan) -> int:
-    """Output-projection weights used in a matmul (tied or not): ``V x h`` for decoders and
-    masked-LM pre-training, none for classification heads and opaque models."""
-    if model.kind == "decoder" or (model.kind == "encoder" and plan.task == "pretrain"):
-        return model.vocab_size * model.d_model
-    return 0
-
-
-def weight_bytes(model: ModelSpec, plan: Plan, assumptions: Assumptions, n_gpus=1):
+def weight_bytes(model: ModelLike, plan: Plan, assumptions: Assumptions, n_gpus=1):
     """Bytes of parameters resident on one GPU.
 
     * fp32: 4 bytes/param. pure bf16: 2. fp8: 2 (bf16 weights) + 1 (fp8 copy of block
@@ -143,7 +137,8 @@ def weight_bytes(model: ModelSpec, plan: Plan, assumptions: Assumptions, n_gpus=
       at 2 bytes (4 in fp32); LoRA adapters in fp32 (PEFT keeps them in fp32 for stability).
     * ZeRO-3 shards the parameters over the GPUs; parameter offload moves them to the CPU.
     """
-    counts = param_counts(model)
+    m = model_shape(model)
+    counts = m.params
     total = counts.total
     if plan.task in ("infer", "lora", "qlora"):
         base16 = 4.0 if plan.precision == "fp32" else (1.0 if plan.precision == "fp8" and
@@ -154,7 +149,7 @@ def weight_bytes(model: ModelSpec, plan: Plan, assumptions: Assumptions, n_gpus=
             base = quantized * QUANT_BYTES[quant] + (total - quantized) * max(base16, 2.0)
         else:
             base = total * base16
-        adapters = 4.0 * trainable_params(model, plan) if plan.is_adapter else 0.0
+        adapters = 4.0 * trainable_params(m, plan) if plan.is_adapter else 0.0
         if plan.task == "infer":
             return base  # split over GPUs by memory_breakdown (tensor parallelism)
         if plan.offload == "params":
@@ -168,7 +163,7 @@ def weight_bytes(model: ModelSpec, plan: Plan, assumptions: Assumptions, n_gpus=
     elif plan.precision == "fp8":
         per_param = 2.0 + counts.linear_in_blocks / total
     elif mixed_style(plan, assumptions) == "amp":
-        per_param = 4.0 + 2.0 * (counts.linear_in_blocks + _head_matmul_params(model, plan)) / total
+        per_param = 4.0 + 2.0 * (counts.linear_in_blocks + m.head_matmul_params(plan.task)) / total
     else:
         per_param = 2.0
     resident = total * per_param / _shard(n_gpus, 3, plan)
@@ -177,7 +172,7 @@ def weight_bytes(model: ModelSpec, plan: Plan, assumptions: Assumptions, n_gpus=
     return resident
 
 
-def gradient_bytes(model: ModelSpec, plan: Plan, assumptions: Assumptions, n_gpus=1):
+def gradient_bytes(model: ModelLike, plan: Plan, assumptions: Assumptions, n_gpus=1):
     """Bytes of gradients on one GPU, for trainable parameters only.
 
     fp32 gradients (4 bytes) in fp32 training, for ``amp`` mixed precision (gradients take
@@ -196,24 +191,19 @@ def gradient_bytes(model: ModelSpec, plan: Plan, assumptions: Assumptions, n_gpu
     return n * per_param / _shard(n_gpus, 2, plan)
 
 
-def adafactor_state_elements(model: ModelSpec) -> float:
+def adafactor_state_elements(model: ModelLike) -> float:
     """Adafactor's factored second moment: rows + cols per matrix, full size per vector.
 
     Matrices: every block linear (``lora_params(1, 'all')`` is exactly the sum of
     ``d_in + d_out`` over them), the embedding and an untied LM head (``V + h`` each).
     Vectors (norms, biases) keep a full second moment. No first moment (HF's default
-    ``beta1=None``).
+    ``beta1=None``). Opaque models: ~50 square-ish matrices (small either way). Derived
+    once per model, with its shape.
     """
-    counts = param_counts(model)
-    if model.kind == "opaque":
-        return 2.0 * math.sqrt(counts.total) * 50  # ~50 square-ish matrices; small either way
-    matrices = model.lora_params(1, "all") + (model.vocab_size + model.d_model)
-    if counts.lm_head:
-        matrices += model.vocab_size + model.d_model
-    return float(matrices + counts.other)
+    return model_shape(model).adafactor_state_elements
 
 
-def optimizer_bytes(model: ModelSpec, plan: Plan, assumptions: Assumptions, n_gpus=1):
+def optimizer_bytes(model: ModelLike, plan: Plan, assumptions: Assumptions, n_gpus=1):
     """Bytes of optimizer state on one GPU (fp32 master weights included).
 
     States per trainable parameter (fp32 unless noted): AdamW two moments = 8 bytes; 8-bit
@@ -223,7 +213,8 @@ def optimizer_bytes(model: ModelSpec, plan: Plan, assumptions: Assumptions, n_gp
     copy: 4 bytes/param (ZeRO paper: K = 12 for Adam = 4 master + 4 + 4). ZeRO-1..3 shard
     the states; optimizer offload moves them to the CPU.
     """
-    n = trainable_params(model, plan)
+    m = model_shape(model)
+    n = trainable_params(m, plan)
     if n == 0:
         return 0.0 * n_gpus
     state_scale = 0.5 if (plan.precision == "bf16-pure" and not plan.is_adapter) else 1.0
@@ -234,7 +225,7 @@ def optimizer_bytes(model: ModelSpec, plan: Plan, assumptions: Assumptions, n_gp
     elif plan.optimizer in ("sgd", "lion"):
         states = 4.0 * n * state_scale
     else:  # adafactor
-        elements = n if plan.is_adapter else adafactor_state_elements(model)
+        elements = n if plan.is_adapter else m.adafactor_state_elements
         states = 4.0 * min(float(n), elements) * state_scale
     master = 0.0
     if not plan.is_adapter and (
@@ -248,7 +239,7 @@ def optimizer_bytes(model: ModelSpec, plan: Plan, assumptions: Assumptions, n_gp
     return on_gpu
 
 
-def cpu_offload_bytes(model: ModelSpec, plan: Plan, assumptions: Assumptions):
+def cpu_offload_bytes(model: ModelLike, plan: Plan, assumptions: Assumptions):
     """Host RAM for offloaded states: optimizer (+ master) and, with params offload, weights.
 
     DeepSpeed keeps offloaded optimizer states, fp32 master weights and a gradient copy on
@@ -258,17 +249,18 @@ def cpu_offload_bytes(model: ModelSpec, plan: Plan, assumptions: Assumptions):
     """
     if plan.offload == "none" or plan.task == "infer":
         return 0.0
+    m = model_shape(model)
     single = plan.with_changes(offload="none", zero_stage=0)
-    states = optimizer_bytes(model, single, assumptions.with_overrides({"mixed_style": "master"}))
-    n = trainable_params(model, plan)
+    states = optimizer_bytes(m, single, assumptions.with_overrides({"mixed_style": "master"}))
+    n = trainable_params(m, plan)
     extra = 4.0 * n
     if plan.offload == "params":
-        extra += 2.0 * param_counts(model).total
+        extra += 2.0 * m.params.total
     return float(states + extra)
 
 
 # --------------------------------------------------------------------------- activations
-def _block_elements(model: ModelSpec, plan: Plan, b, s, attention: str, masks: bool):
+def _block_elements(model: ModelLike, plan: Plan, b, s, attention: str, masks: bool):
     """Saved elements of one transformer block for the backward pass, plus fixed-size bytes.
 
     Returns ``(elements, extra_bytes)``: elements are multiplied by the activation dtype's size;
@@ -309,14 +301,15 @@ def _block_elements(model: ModelSpec, plan: Plan, b, s, attention: str, masks: b
     weight is needed for the input gradient), so a matmul input is kept only when an adapter
     is attached there; each adapter adds its ``s b r`` intermediate.
     """
-    h, q, k, f, a = model.d_model, model.q_dim, model.kv_dim, model.d_ff, model.n_heads
+    blk = model_shape(model).block
+    h, q, k, f, a = blk.d_model, blk.q_dim, blk.kv_dim, blk.d_ff, blk.n_heads
     adapter = plan.is_adapter
     targets = plan.lora_targets
     keep_out_in = (not adapter) or targets in ("attn", "all")
     keep_mlp_in = (not adapter) or targets == "all"
 
     sb = b * s
-    routed = sb * model.experts_per_token  # MoE: each token passes through k experts
+    routed = sb * blk.experts_per_token  # MoE: each token passes through k experts
     elems = sb * h  # attention norm input
     elems = elems + sb * h  # q/k/v input: every LoRA target set adapts a projection of it
     extra = 0.0 * sb
@@ -329,31 +322,31 @@ def _block_elements(model: ModelSpec, plan: Plan, b, s, attention: str, masks: b
         extra = extra + 4.0 * a * sb
     elems = elems + (sb * q if keep_out_in else 0)
     elems = elems + sb * h + (routed * h if keep_mlp_in else 0)
-    if model.mlp == "gated":
+    if blk.gated_mlp:
         elems = elems + routed * f * (3 + (1 if keep_mlp_in else 0))
     else:
         elems = elems + routed * f * (1 + (1 if keep_mlp_in else 0))
     if adapter:
-        mlp_mats = 3 if model.mlp == "gated" else 2
-        per_token = {"qv": 2, "attn": 4, "all": 4 + mlp_mats * model.experts_per_token}[targets]
+        per_token = {"qv": 2, "attn": 4,
+                     "all": 4 + blk.mlp_matrices * blk.experts_per_token}[targets]
         elems = elems + sb * plan.effective_lora_rank * per_token
     if masks:
         extra = extra + 2 * sb * h + (a * s * s * b if attention == "scores" else 0)
     return elems, extra
 
 
-def _score_bytes(model: ModelSpec, b, s, e: float, masks: bool):
+def _score_bytes(m: ModelShape, b, s, e: float, masks: bool):
     """One layer's eager attention scores: softmax output (+ dropout output and mask)."""
     per = e * (2 if masks else 1) + (1 if masks else 0)
-    return model.n_heads * s * s * b * per
+    return m.block.n_heads * s * s * b * per
 
 
-def uses_dropout(model: ModelSpec) -> bool:
+def uses_dropout(model: ModelLike) -> bool:
     """Classic LayerNorm/GELU models (GPT-2, BERT) train with dropout; LLaMA-style do not."""
-    return model.norm == "layernorm" and model.mlp == "gelu"
+    return model_shape(model).dropout
 
 
-def activation_bytes(model: ModelSpec, plan: Plan, assumptions: Assumptions, b=None, s=None):
+def activation_bytes(model: ModelLike, plan: Plan, assumptions: Assumptions, b=None, s=None):
     """Activation memory of one micro-batch on one GPU.
 
     Training, no checkpointing: ``L x`` the block's saved tensors (:func:`_block_elements`)
@@ -370,35 +363,35 @@ def activation_bytes(model: ModelSpec, plan: Plan, assumptions: Assumptions, b=N
     b = plan.micro_batch if b is None else b
     s = plan.seq_len if s is None else s
     e = activation_dtype_bytes(plan)
-    if model.kind == "opaque":
-        per_sample = model.activation_bytes_per_sample * (e / 2.0)
+    m = model_shape(model)
+    if m.kind == "opaque":
+        per_sample = m.activation_bytes_per_sample * (e / 2.0)
         keep = assumptions.opaque_checkpoint_keep if plan.checkpointing == "full" else 1.0
         if plan.task == "infer":
             keep = 0.1
         return per_sample * b * keep + 0 * s
-    masks = plan.is_training and uses_dropout(model)
+    masks = plan.is_training and m.dropout
     eager = plan.attention == "eager"
     kind = "flash"
     if eager:
         kind = "scores" if plan.checkpointing == "none" else "recompute"
     if plan.task == "infer":
-        live, live_extra = _block_elements(model, plan, b, s, "scores" if eager else "flash",
-                                           False)
+        live, live_extra = _block_elements(m, plan, b, s, "scores" if eager else "flash", False)
         return live * e + live_extra
-    outside = 2 * b * s * model.d_model * e
+    outside = 2 * b * s * m.d_model * e
     if plan.checkpointing == "full":
         full_block, full_extra = _block_elements(
-            model, plan, b, s, "scores" if eager else "flash", masks)
-        return model.n_layers * b * s * model.d_model * e + full_block * e + full_extra + outside
-    block, block_extra = _block_elements(model, plan, b, s, kind, masks)
-    total = model.n_layers * (block * e + block_extra) + outside
+            m, plan, b, s, "scores" if eager else "flash", masks)
+        return m.n_layers * b * s * m.d_model * e + full_block * e + full_extra + outside
+    block, block_extra = _block_elements(m, plan, b, s, kind, masks)
+    total = m.n_layers * (block * e + block_extra) + outside
     if kind == "recompute":
         # The layer being back-propagated rebuilds its scores: one layer's worth is live.
-        total = total + _score_bytes(model, b, s, e, masks)
+        total = total + _score_bytes(m, b, s, e, masks)
     return total
 
 
-def logits_bytes(model: ModelSpec, plan: Plan, b=None, s=None):
+def logits_bytes(model: ModelLike, plan: Plan, b=None, s=None):
     """Output-layer buffers: logits and the loss's fp32 copies.
 
     Decoders (and encoders pre-trained with masked-LM) compute logits for every position:
@@ -409,30 +402,35 @@ def logits_bytes(model: ModelSpec, plan: Plan, b=None, s=None):
     """
     b = plan.micro_batch if b is None else b
     s = plan.seq_len if s is None else s
-    if model.kind == "opaque" or (model.kind == "encoder" and plan.task != "pretrain"):
+    m = model_shape(model)
+    if m.kind == "opaque" or (m.kind == "encoder" and plan.task != "pretrain"):
         return 0.0 * b * s
     if plan.task == "infer":
-        return b * model.vocab_size * 4.0 + 0 * s
+        return b * m.vocab_size * 4.0 + 0 * s
     per_element = 8.0 if plan.precision == "fp32" else 10.0
-    return b * s * model.vocab_size * per_element
+    return b * s * m.vocab_size * per_element
 
 
-def kv_cache_bytes(model: ModelSpec, plan: Plan, b=None, s=None):
+def kv_cache_bytes(model: ModelLike, plan: Plan, b=None, s=None):
     """KV cache for inference: ``2 (K and V) x L x kv_heads x head_dim x tokens x b`` x dtype.
+
+    The first three factors are the shape's
+    :attr:`~.architecture.ModelShape.kv_elements_per_token`.
 
     Tokens = prompt (``seq_len``) + generated (``new_tokens``). The dtype is ``kv_dtype`` or
     the compute dtype (2 bytes; 4 in fp32).
     """
     b = plan.micro_batch if b is None else b
     s = plan.seq_len if s is None else s
-    if plan.task != "infer" or model.kind != "decoder":
+    m = model_shape(model)
+    if plan.task != "infer" or m.kind != "decoder":
         return 0.0 * b * s
     dtype = plan.kv_dtype or ("fp32" if plan.precision == "fp32" else "fp16")
     tokens = s + plan.new_tokens
-    return 2.0 * model.n_layers * model.kv_dim * tokens * b * DTYPE_BYTES[dtype]
+    return float(m.kv_elements_per_token) * tokens * b * DTYPE_BYTES[dtype]
 
 
-def overhead_bytes(model: ModelSpec, plan: Plan, assumptions: Assumptions, tensors, n_gpus=1):
+def overhead_bytes(model: ModelLike, plan: Plan, assumptions: Assumptions, tensors, n_gpus=1):
     """CUDA context, NCCL buffers, allocator reserve, DDP buckets and ZeRO-3 gathers.
 
     * CUDA context: ``cuda_context_bytes``; NCCL: ``nccl_bytes`` when more than one GPU.
@@ -442,22 +440,23 @@ def overhead_bytes(model: ModelSpec, plan: Plan, assumptions: Assumptions, tenso
     * ZeRO-3 gathers full 16-bit parameters of the running block and prefetches the next:
       ``2 x 2 bytes x`` one block's parameters.
     """
+    m = model_shape(model)
     multi = np.asarray(n_gpus) > 1
     context = assumptions.cuda_context_bytes + np.where(multi, assumptions.nccl_bytes, 0.0)
     reserve = assumptions.allocator_reserve_fraction * tensors
     extra = 0.0
     if plan.is_training and plan.zero_stage == 0:
-        grads = gradient_bytes(model, plan, assumptions, 1)
+        grads = gradient_bytes(m, plan, assumptions, 1)
         extra = np.where(multi, grads, 0.0)
-    if plan.zero_stage == 3 and plan.is_training and model.kind != "opaque":
-        per_block = param_counts(model).linear_in_blocks / model.n_layers
+    if plan.zero_stage == 3 and plan.is_training and m.kind != "opaque":
+        per_block = m.params.linear_in_blocks / m.n_layers
         width = QUANT_BYTES.get(plan.effective_quant, 4.0 if plan.precision == "fp32" else 2.0)
         extra = extra + np.where(multi, 2 * width * per_block, 0.0)
     return context + reserve + extra, context
 
 
 def memory_breakdown(
-    model: ModelSpec,
+    model: ModelLike,
     plan: Plan,
     assumptions: Assumptions = DEFAULT_ASSUMPTIONS,
     *,
@@ -468,7 +467,7 @@ def memory_breakdown(
     """Memory per GPU for ``plan`` on ``model``, term by term.
 
     Args:
-        model: the architecture.
+        model: the architecture (a spec or its shape).
         plan: the plan (its micro_batch, seq_len and n_gpus unless overridden).
         assumptions: overridable constants.
         micro_batch: override, scalar or array (broadcasts with the others).
@@ -481,18 +480,19 @@ def memory_breakdown(
     b = plan.micro_batch if micro_batch is None else micro_batch
     s = plan.seq_len if seq_len is None else seq_len
     n = plan.n_gpus if n_gpus is None else n_gpus
-    weights = weight_bytes(model, plan, assumptions, n)
-    grads = gradient_bytes(model, plan, assumptions, n)
-    opt = optimizer_bytes(model, plan, assumptions, n)
-    acts = activation_bytes(model, plan, assumptions, b, s)
-    logits = logits_bytes(model, plan, b, s)
-    kv = kv_cache_bytes(model, plan, b, s)
+    m = model_shape(model)
+    weights = weight_bytes(m, plan, assumptions, n)
+    grads = gradient_bytes(m, plan, assumptions, n)
+    opt = optimizer_bytes(m, plan, assumptions, n)
+    acts = activation_bytes(m, plan, assumptions, b, s)
+    logits = logits_bytes(m, plan, b, s)
+    kv = kv_cache_bytes(m, plan, b, s)
     if plan.task == "infer":
         # Several GPUs serving one model split weights and KV cache (tensor parallelism).
         weights = weights / np.asarray(n, dtype=float)
         kv = kv / np.asarray(n, dtype=float)
     tensors = weights + grads + opt + acts + logits + kv
-    overhead, context = overhead_bytes(model, plan, assumptions, tensors, n)
+    overhead, context = overhead_bytes(m, plan, assumptions, tensors, n)
     scalar = all(np.ndim(x) == 0 for x in (b, s, n))
     values = [weights, grads, opt, acts, logits, kv, overhead, context]
     if scalar:
@@ -506,6 +506,6 @@ def memory_breakdown(
         logits=logits,
         kv_cache=kv,
         overhead=overhead,
-        cpu_bytes=cpu_offload_bytes(model, plan, assumptions),
+        cpu_bytes=cpu_offload_bytes(m, plan, assumptions),
         context_bytes=context,
     )

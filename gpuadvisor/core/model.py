@@ -1,8 +1,14 @@
-"""Model descriptions: architecture numbers -> parameter counts.
+"""Model descriptions: architecture numbers -> parameter counts and a model's shape.
 
 A :class:`ModelSpec` describes a network by the numbers that decide its memory and compute:
 layers, widths, heads, vocabulary, MLP style, norms, biases, experts. Parameter counts are
 derived, never typed in, so a preset can be checked against its published count.
+
+:func:`model_shape` derives, once per spec (cached), the
+:class:`~.architecture.ModelShape` that memory, compute and time work from: parameter
+counts by group, one block's widths and weights, key/value elements per token, LoRA widths.
+Specs come from catalog tables (:func:`spec_from_table`) or from a Hugging Face config.json
+(:func:`spec_from_hf_config`, read by :mod:`.hf_config`).
 
 Three kinds of model are described:
 
@@ -17,37 +23,17 @@ Three kinds of model are described:
 from __future__ import annotations
 
 import difflib
-import re
+import math
 from dataclasses import dataclass, field, fields
+from functools import lru_cache
+
+from .architecture import BlockShape, ModelShape, ParamCounts
+from .hf_config import SUPPORTED_HF_MODEL_TYPES, checked_value, hf_spec_error, hf_spec_kwargs
 
 KINDS = ("decoder", "encoder", "opaque")
 MLP_KINDS = ("gelu", "gated")
 NORM_KINDS = ("layernorm", "rmsnorm")
 POSITION_KINDS = ("learned", "rope", "none")
-
-
-@dataclass(frozen=True)
-class ParamCounts:
-    """Parameter counts of a model, split the way memory and compute need them.
-
-    Attributes:
-        total: every parameter stored in memory.
-        active: parameters touched per token (== total for dense models; MoE: shared + k experts).
-        embedding: token (and position/type) embedding tables.
-        lm_head: output projection when untied from the embedding (0 when tied or absent).
-        linear_in_blocks: weights of the linear layers inside transformer blocks (what
-            quantization and LoRA act on), all experts included.
-        linear_in_blocks_active: the same, counting only the experts used per token.
-        other: norms, biases, routers, pooler, anything not in the groups above.
-    """
-
-    total: int
-    active: int
-    embedding: int
-    lm_head: int
-    linear_in_blocks: int
-    linear_in_blocks_active: int
-    other: int
 
 
 @dataclass(frozen=True)
@@ -182,68 +168,8 @@ class ModelSpec:
         return self.n_kv_heads * self.head_dim
 
     def params(self) -> ParamCounts:
-        """Count parameters from the architecture numbers.
-
-        Per block (h = d_model, q = n_heads*head_dim, k = n_kv_heads*head_dim, f = d_ff):
-
-        * attention weights: ``h*q`` (Q) + ``2*h*k`` (K, V) + ``q*h`` (output);
-          biases ``q + 2k`` when ``qkv_bias``, ``h`` when ``out_bias``.
-        * MLP weights: ``3*h*f`` gated, ``2*h*f`` otherwise, per expert; biases
-          ``f + h`` (or ``2f + h`` gated) when ``mlp_bias``; MoE adds a router ``h*E``.
-        * norms: ``norms_per_layer`` x (``2h`` LayerNorm, ``h`` RMSNorm).
-
-        Outside blocks: token embedding ``V*h``, learned positions ``P*h``, token types
-        ``T*h``, an embedding norm (BERT), a final norm, an untied LM head ``V*h``, and
-        BERT's pooler ``h*h + h``.
-
-        Returns:
-            The counts, split by group (see :class:`ParamCounts`).
-        """
-        if self.kind == "opaque":
-            n = int(self.params_override)
-            return ParamCounts(n, n, 0, 0, n, n, 0)
-        h, f, q, k = self.d_model, self.d_ff, self.q_dim, self.kv_dim
-        norm_size = 2 * h if self.norm == "layernorm" else h
-
-        attn_w = h * q + 2 * h * k + q * h
-        attn_b = (q + 2 * k if self.qkv_bias else 0) + (h if self.out_bias else 0)
-        n_mats = 3 if self.mlp == "gated" else 2
-        expert_w = n_mats * h * f
-        expert_b = ((n_mats - 1) * f + h) if self.mlp_bias else 0
-        router = h * self.n_experts if self.is_moe else 0
-        norms = self.norms_per_layer * norm_size
-
-        linear_layer = attn_w + self.n_experts * expert_w
-        linear_layer_active = attn_w + self.experts_per_token * expert_w
-        other_layer = attn_b + self.n_experts * expert_b + router + norms
-        other_layer_active = attn_b + self.experts_per_token * expert_b + router + norms
-
-        embedding = self.vocab_size * h
-        if self.position == "learned":
-            embedding += self.max_positions * h
-        embedding += self.type_vocab_size * h
-        lm_head = 0 if (self.tied_embeddings or self.kind == "encoder") else self.vocab_size * h
-        other_global = (norm_size if self.final_norm else 0) + (
-            norm_size if self.embedding_norm else 0
-        )
-        if self.pooler:
-            other_global += h * h + h
-
-        L = self.n_layers
-        linear = L * linear_layer
-        linear_active = L * linear_layer_active
-        other = L * other_layer + other_global
-        total = embedding + lm_head + linear + other
-        active = embedding + lm_head + linear_active + L * other_layer_active + other_global
-        return ParamCounts(
-            total=total,
-            active=active,
-            embedding=embedding,
-            lm_head=lm_head,
-            linear_in_blocks=linear,
-            linear_in_blocks_active=linear_active,
-            other=other,
-        )
+        """Parameter counts by group (see :class:`ParamCounts` and :func:`model_shape`)."""
+        return model_shape(self).params
 
     def lora_params(self, rank: int, targets: str) -> int:
         """Trainable parameters of LoRA adapters: ``r * (d_in + d_out)`` per adapted matrix.
@@ -256,23 +182,155 @@ class ModelSpec:
         Returns:
             Adapter parameters over all layers (all experts of an MoE when MLPs are adapted).
         """
-        if self.kind == "opaque":
-            # No matrix shapes: approximate with square d x d adapters on 1% of weights.
-            return int(rank * 2 * max(1.0, (self.params_override * 0.01) ** 0.5))
-        h, f, q, k = self.d_model, self.d_ff, self.q_dim, self.kv_dim
-        q_proj = h + q
-        k_proj = v_proj = h + k
-        o_proj = q + h
-        if targets == "qv":
-            per_layer = q_proj + v_proj
-        elif targets == "attn":
-            per_layer = q_proj + k_proj + v_proj + o_proj
-        elif targets == "all":
-            n_mats = 3 if self.mlp == "gated" else 2
-            per_layer = q_proj + k_proj + v_proj + o_proj + self.n_experts * n_mats * (h + f)
-        else:
-            raise ValueError(f"lora_targets must be one of qv, attn, all; got {targets!r}")
-        return rank * per_layer * self.n_layers
+        return model_shape(self).lora_params(rank, targets)
+
+
+# ---------------------------------------------------------------------- the description
+#: A model as memory, compute and estimate functions accept it: its spec or its shape.
+ModelLike = ModelSpec | ModelShape
+
+
+def model_shape(model: ModelLike) -> ModelShape:
+    """The :class:`~.architecture.ModelShape` of ``model``, derived once per spec (cached).
+
+    Memory, compute and estimate functions accept either a spec or its shape and call this
+    first; they pass the shape on, so one estimate derives the model's sizes once.
+
+    Args:
+        model: a spec, or a shape (returned as it is).
+    """
+    if isinstance(model, ModelShape):
+        return model
+    return _describe(model)
+
+
+def _block_shape(spec: ModelSpec) -> BlockShape:
+    """One block's widths and parameters.
+
+    Per block (h = d_model, q = n_heads*head_dim, k = n_kv_heads*head_dim, f = d_ff,
+    E = n_experts):
+
+    * attention weights: ``h*q`` (Q) + ``2*h*k`` (K, V) + ``q*h`` (output);
+      biases ``q + 2k`` when ``qkv_bias``, ``h`` when ``out_bias``.
+    * MLP weights: ``3*h*f`` gated, ``2*h*f`` otherwise, per expert; biases
+      ``f + h`` (or ``2f + h`` gated) when ``mlp_bias``; MoE adds a router ``h*E``.
+    * norms: ``norms_per_layer`` x (``2h`` LayerNorm, ``h`` RMSNorm).
+    * LoRA widths ``d_in + d_out``: Q ``h + q``, K and V ``h + k`` each, output ``q + h``,
+      each MLP matrix ``h + f`` (per expert).
+    """
+    h, f, q, k = spec.d_model, spec.d_ff, spec.q_dim, spec.kv_dim
+    norm_size = 2 * h if spec.norm == "layernorm" else h
+    attn_w = h * q + 2 * h * k + q * h
+    attn_b = (q + 2 * k if spec.qkv_bias else 0) + (h if spec.out_bias else 0)
+    n_mats = 3 if spec.mlp == "gated" else 2
+    expert_w = n_mats * h * f
+    expert_b = ((n_mats - 1) * f + h) if spec.mlp_bias else 0
+    router = h * spec.n_experts if spec.is_moe else 0
+    norms = spec.norms_per_layer * norm_size
+    q_proj, kv_proj, o_proj = h + q, h + k, q + h
+    attn_width = q_proj + 2 * kv_proj + o_proj
+    return BlockShape(
+        d_model=h,
+        n_heads=spec.n_heads,
+        q_dim=q,
+        kv_dim=k,
+        d_ff=f,
+        mlp_matrices=n_mats,
+        experts=spec.n_experts,
+        experts_per_token=spec.experts_per_token,
+        attention_weights=attn_w,
+        expert_weights=expert_w,
+        linear_weights=attn_w + spec.n_experts * expert_w,
+        linear_weights_active=attn_w + spec.experts_per_token * expert_w,
+        other_params=attn_b + spec.n_experts * expert_b + router + norms,
+        other_params_active=attn_b + spec.experts_per_token * expert_b + router + norms,
+        kv_elements_per_token=2 * k,
+        lora_width_qv=q_proj + kv_proj,
+        lora_width_attn=attn_width,
+        lora_width_all=attn_width + spec.n_experts * n_mats * (h + f),
+    )
+
+
+def _params(spec: ModelSpec, block: BlockShape) -> ParamCounts:
+    """Parameter counts: ``n_layers`` blocks plus what sits outside them.
+
+    Outside blocks: token embedding ``V*h``, learned positions ``P*h``, token types ``T*h``,
+    an embedding norm (BERT), a final norm, an untied LM head ``V*h``, and BERT's pooler
+    ``h*h + h``.
+    """
+    h = spec.d_model
+    norm_size = 2 * h if spec.norm == "layernorm" else h
+    embedding = spec.vocab_size * h
+    if spec.position == "learned":
+        embedding += spec.max_positions * h
+    embedding += spec.type_vocab_size * h
+    lm_head = 0 if (spec.tied_embeddings or spec.kind == "encoder") else spec.vocab_size * h
+    other_global = (norm_size if spec.final_norm else 0) + (
+        norm_size if spec.embedding_norm else 0
+    )
+    if spec.pooler:
+        other_global += h * h + h
+
+    L = spec.n_layers
+    linear = L * block.linear_weights
+    linear_active = L * block.linear_weights_active
+    other = L * block.other_params + other_global
+    total = embedding + lm_head + linear + other
+    active = embedding + lm_head + linear_active + L * block.other_params_active + other_global
+    return ParamCounts(
+        total=total,
+        active=active,
+        embedding=embedding,
+        lm_head=lm_head,
+        linear_in_blocks=linear,
+        linear_in_blocks_active=linear_active,
+        other=other,
+    )
+
+
+def _adafactor_state_elements(spec: ModelSpec, block: BlockShape, counts: ParamCounts) -> float:
+    """Adafactor's factored second moment: rows + cols per matrix, full size per vector.
+
+    Matrices: every block linear (``L x lora_width_all`` is exactly the sum of
+    ``d_in + d_out`` over them), the embedding and an untied LM head (``V + h`` each).
+    Vectors (norms, biases) keep a full second moment.
+    """
+    matrices = spec.n_layers * block.lora_width_all + (spec.vocab_size + spec.d_model)
+    if counts.lm_head:
+        matrices += spec.vocab_size + spec.d_model
+    return float(matrices + counts.other)
+
+
+@lru_cache(maxsize=256)
+def _describe(spec: ModelSpec) -> ModelShape:
+    """Derive the :class:`ModelShape` of a spec (cached: specs are frozen and hashable)."""
+    dropout = spec.norm == "layernorm" and spec.mlp == "gelu"
+    if spec.kind == "opaque":
+        n = int(spec.params_override)
+        return ModelShape(
+            id=spec.id, kind=spec.kind, params=ParamCounts(n, n, 0, 0, n, n, 0), n_layers=0,
+            d_model=0, vocab_size=0, block=None, output_matmul_params=0,
+            kv_elements_per_token=0,
+            # ~50 square-ish matrices; small either way
+            adafactor_state_elements=2.0 * math.sqrt(n) * 50, dropout=dropout,
+            flops_per_sample=spec.flops_per_sample,
+            activation_bytes_per_sample=spec.activation_bytes_per_sample)
+    block = _block_shape(spec)
+    counts = _params(spec, block)
+    return ModelShape(
+        id=spec.id,
+        kind=spec.kind,
+        params=counts,
+        n_layers=spec.n_layers,
+        d_model=spec.d_model,
+        vocab_size=spec.vocab_size,
+        block=block,
+        output_matmul_params=spec.vocab_size * spec.d_model,
+        kv_elements_per_token=(spec.n_layers * block.kv_elements_per_token
+                               if spec.kind == "decoder" else 0),
+        adafactor_state_elements=_adafactor_state_elements(spec, block, counts),
+        dropout=dropout,
+    )
 
 
 # ---------------------------------------------------------------------- catalog tables
@@ -285,34 +343,6 @@ _TABLE_KEYS = {
     for name, kind in _SPEC_FIELD_TYPES.items()
     if name != "id" and name not in TABLE_ALIASES.values()
 } | {alias: _SPEC_FIELD_TYPES[name] for alias, name in TABLE_ALIASES.items()}
-_TYPE_WORDS = {
-    "int": "an integer",
-    "float": "a number",
-    "bool": "true or false",
-    "str": "a string",
-    "dict": "a table",
-}
-
-
-def _checked(where: str, key: str, value: object, type_name: str) -> object:
-    """Return ``value`` if it has the type a field needs (ints widen to float).
-
-    Raises:
-        ValueError: naming ``where`` and the field when the type is wrong.
-    """
-    is_bool = isinstance(value, bool)
-    if type_name == "bool":
-        ok = is_bool
-    elif type_name == "int":
-        ok = isinstance(value, int) and not is_bool
-    elif type_name == "float":
-        ok = isinstance(value, int | float) and not is_bool
-        value = float(value) if ok else value
-    else:
-        ok = isinstance(value, str if type_name == "str" else dict)
-    if not ok:
-        raise ValueError(f"{where}: field '{key}' must be {_TYPE_WORDS[type_name]}, got {value!r}")
-    return value
 
 
 def _unknown_key_error(where: str, key: str, value: object) -> ValueError:
@@ -353,153 +383,13 @@ def spec_from_table(model_id: str, table: dict) -> ModelSpec:
             continue
         if key not in _TABLE_KEYS:
             raise _unknown_key_error(where, key, value)
-        kwargs[TABLE_ALIASES.get(key, key)] = _checked(where, key, value, _TABLE_KEYS[key])
+        kwargs[TABLE_ALIASES.get(key, key)] = checked_value(where, key, value, _TABLE_KEYS[key])
     if "name" not in kwargs:
         raise ValueError(f"{where}: missing field 'name'")
     return ModelSpec(id=model_id, **kwargs)
 
 
 # ------------------------------------------------------------------ Hugging Face import
-@dataclass(frozen=True)
-class _HfFamily:
-    """How one Hugging Face ``model_type`` maps onto ModelSpec.
-
-    Attributes:
-        family: display family for the spec.
-        keys: ModelSpec field -> config.json key, for the integer architecture numbers.
-        tie_default: ``tie_word_embeddings`` when config.json omits it (the HF config class's
-            default).
-        qkv_bias: q/k/v projections always carry biases (Qwen2).
-        attention_bias_key: reads ``attention_bias`` (biases on q, k, v and output).
-        mlp_bias_key: reads ``mlp_bias`` (biases on the MLP matrices).
-        norms_per_layer: norm layers per block.
-        moe: reads ``num_local_experts`` and ``num_experts_per_tok``.
-    """
-
-    family: str
-    keys: dict[str, str]
-    tie_default: bool = False
-    qkv_bias: bool = False
-    attention_bias_key: bool = False
-    mlp_bias_key: bool = False
-    norms_per_layer: int = 2
-    moe: bool = False
-
-
-_LLAMA_KEYS = {
-    "n_layers": "num_hidden_layers",
-    "d_model": "hidden_size",
-    "n_heads": "num_attention_heads",
-    "n_kv_heads": "num_key_value_heads",
-    "head_dim": "head_dim",
-    "d_ff": "intermediate_size",
-    "vocab_size": "vocab_size",
-    "max_positions": "max_position_embeddings",
-}
-_GPT2_KEYS = {
-    "n_layers": "n_layer",
-    "d_model": "n_embd",
-    "n_heads": "n_head",
-    "d_ff": "n_inner",
-    "vocab_size": "vocab_size",
-    "max_positions": "n_positions",
-}
-_BERT_KEYS = {
-    "n_layers": "num_hidden_layers",
-    "d_model": "hidden_size",
-    "n_heads": "num_attention_heads",
-    "d_ff": "intermediate_size",
-    "vocab_size": "vocab_size",
-    "max_positions": "max_position_embeddings",
-    "type_vocab_size": "type_vocab_size",
-}
-# Keys a config.json may leave out (or set to null): the HF config classes then derive
-# them (MHA when no KV heads, hidden/heads per head, 4*n_embd for GPT-2's MLP).
-_HF_OPTIONAL_KEYS = ("num_key_value_heads", "head_dim", "n_inner")
-_GPT2_STYLE = {
-    "mlp": "gelu",
-    "norm": "layernorm",
-    "position": "learned",
-    "qkv_bias": True,
-    "out_bias": True,
-    "mlp_bias": True,
-}
-_BERT_STYLE = _GPT2_STYLE | {
-    "kind": "encoder",
-    "final_norm": False,
-    "pooler": True,
-    "embedding_norm": True,
-}
-
-_HF_FAMILIES = {
-    "llama": _HfFamily("Llama", _LLAMA_KEYS, attention_bias_key=True, mlp_bias_key=True),
-    "mistral": _HfFamily("Mistral", _LLAMA_KEYS),
-    "mixtral": _HfFamily("Mixtral", _LLAMA_KEYS, moe=True),
-    "qwen2": _HfFamily("Qwen2", _LLAMA_KEYS, qkv_bias=True),
-    "gemma2": _HfFamily(
-        "Gemma 2", _LLAMA_KEYS, tie_default=True, attention_bias_key=True, norms_per_layer=4
-    ),
-    "phi3": _HfFamily("Phi-3", _LLAMA_KEYS),
-    "gpt2": _HfFamily("GPT-2", _GPT2_KEYS, tie_default=True),
-    "bert": _HfFamily("BERT", _BERT_KEYS),
-}
-SUPPORTED_HF_MODEL_TYPES = tuple(_HF_FAMILIES)
-
-
-def _hf_value(config: dict, key: str, type_name: str, where: str, default: object = None) -> object:
-    """Read one config.json field: typed, or ``default`` when absent or null.
-
-    Raises:
-        ValueError: when the field is missing and has no default, or has the wrong type.
-    """
-    value = config.get(key)
-    if value is None:
-        if default is None:
-            raise ValueError(f"{where}: missing field '{key}'")
-        return default
-    return _checked(where, key, value, type_name)
-
-
-def _hf_numbers(config: dict, fam: _HfFamily, where: str) -> dict[str, object]:
-    """The integer architecture numbers of a config.json, keyed by ModelSpec field."""
-    numbers = {
-        field_name: _hf_value(config, key, "int", where, 0 if key in _HF_OPTIONAL_KEYS else None)
-        for field_name, key in fam.keys.items()
-    }
-    if fam.keys["d_ff"] == "n_inner" and not numbers["d_ff"]:
-        numbers["d_ff"] = 4 * numbers["d_model"]  # GPT2Config: n_inner None -> 4 * n_embd
-    return numbers
-
-
-def _hf_decoder_style(model_type: str, config: dict, fam: _HfFamily, where: str) -> dict:
-    """ModelSpec style fields (MLP, norm, positions, biases, tying, experts) of a config.json."""
-    if model_type == "bert":
-        return dict(_BERT_STYLE)  # the LM head is not part of BertModel: tying is moot
-    tied = _hf_value(config, "tie_word_embeddings", "bool", where, fam.tie_default)
-    if model_type == "gpt2":
-        return _GPT2_STYLE | {"tied_embeddings": tied}
-    attn_bias = fam.attention_bias_key and _hf_value(config, "attention_bias", "bool", where, False)
-    style: dict[str, object] = {
-        "tied_embeddings": tied,
-        "qkv_bias": fam.qkv_bias or attn_bias,
-        "out_bias": attn_bias,
-        "mlp_bias": fam.mlp_bias_key and _hf_value(config, "mlp_bias", "bool", where, False),
-        "norms_per_layer": fam.norms_per_layer,
-    }
-    if fam.moe:
-        style["n_experts"] = _hf_value(config, "num_local_experts", "int", where)
-        style["experts_per_token"] = _hf_value(config, "num_experts_per_tok", "int", where)
-    return style
-
-
-def _hf_spec_error(where: str, fam: _HfFamily, exc: ValueError) -> ValueError:
-    """Re-word a ModelSpec validation error in config.json's own key names."""
-    message = str(exc).split(": ", 1)[-1]
-    for field_name, key in fam.keys.items():
-        message = re.sub(rf"\b{field_name}\b", key, message)
-    return ValueError(f"{where}: {message}")
-
-
 def spec_from_hf_config(config: dict, model_id: str, name: str | None = None) -> ModelSpec:
     """Build a :class:`ModelSpec` from a Hugging Face ``config.json`` (already parsed).
 
@@ -522,26 +412,26 @@ def spec_from_hf_config(config: dict, model_id: str, name: str | None = None) ->
             ones), a missing required field or one of the wrong type (named as in the file),
             or architecture numbers that do not fit together (e.g. heads not dividing hidden).
     """
-    if not isinstance(config, dict):
-        raise ValueError(f"config.json: must be a JSON object, got {type(config).__name__}")
-    model_type = config.get("model_type")
-    supported = ", ".join(SUPPORTED_HF_MODEL_TYPES)
-    if model_type is None:
-        raise ValueError(f"config.json: missing field 'model_type' (supported: {supported})")
-    if model_type not in _HF_FAMILIES:
-        raise ValueError(
-            f"config.json: unsupported model_type {model_type!r} (supported: {supported})"
-        )
-    fam = _HF_FAMILIES[model_type]
-    where = f"config.json (model_type '{model_type}')"
-    kwargs = _hf_numbers(config, fam, where) | _hf_decoder_style(model_type, config, fam, where)
+    model_type, kwargs = hf_spec_kwargs(config)
     try:
-        return ModelSpec(
-            id=model_id,
-            name=name or model_id,
-            family=fam.family,
-            source=f"Hugging Face config.json (model_type '{model_type}')",
-            **kwargs,
-        )
+        return ModelSpec(id=model_id, name=name or model_id, **kwargs)
     except ValueError as exc:
-        raise _hf_spec_error(where, fam, exc) from exc
+        raise hf_spec_error(model_type, exc) from exc
+
+
+__all__ = [
+    "KINDS",
+    "MLP_KINDS",
+    "NORM_KINDS",
+    "POSITION_KINDS",
+    "SUPPORTED_HF_MODEL_TYPES",
+    "TABLE_ALIASES",
+    "BlockShape",
+    "ModelLike",
+    "ModelShape",
+    "ModelSpec",
+    "ParamCounts",
+    "model_shape",
+    "spec_from_hf_config",
+    "spec_from_table",
+]
