@@ -379,3 +379,25 @@ def test_the_dataset_disk_is_set_against_the_plans_tokens_per_second(qtbot, make
     assert f"not a bottleneck ({480 / need:.0f}x headroom)" in text
     assert not page.run_dataread(str(tmp_path / "missing"))
     assert "Not a folder" in page.run_status.text()
+
+
+#: Imports a module with Qt (PySide6, shiboken6, pyqtgraph) made unimportable.
+QT_ABSENT = """
+import importlib, sys
+class NoQt:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("PySide6", "shiboken6", "pyqtgraph"):
+            raise ImportError("no Qt here: " + name)
+sys.meta_path.insert(0, NoQt())
+module = importlib.import_module(sys.argv[1])
+print(module.run_finished_text("ok", 2.0, None))
+"""
+
+
+def test_what_the_page_says_is_written_without_qt_so_other_fronts_can_say_it():
+    import subprocess
+
+    result = subprocess.run([sys.executable, "-c", QT_ABSENT, "gpuadvisor.gui.pages.probe.format"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("\n")[0] == "('Finished in 2.0 s.', 'ok')"

@@ -1,0 +1,363 @@
+"""What the Probe page says, as text: probe names, figure labels, numbers, times, and the
+sentences about interpreters, devices, runs, results and live readings.
+
+Pure functions: no widgets, no Qt, so another front can say the same sentences. Translated
+sentences go through ``translate(context, text)``, the signature of Qt's
+``QCoreApplication.translate``, which the page passes; the default, :func:`english`, returns
+the source text. The sentences are written as literal ``translate("ProbePage", ...)`` calls
+because that is how Qt's ``lupdate`` finds them for the catalog (context ``ProbePage``, the
+page's class, as before they moved here).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from gpuadvisor.core.units import format_bytes, format_duration
+from gpuadvisor.probes import telemetry
+from gpuadvisor.probes.interpreters import InterpreterInfo
+
+#: ``translate(context, text) -> text for people`` (Qt's ``QCoreApplication.translate``).
+Translate = Callable[[str, str], str]
+
+#: The translation context of this page's sentences.
+CONTEXT = "ProbePage"
+
+
+def english(context: str, text: str) -> str:
+    """The source text, untranslated: ``translate`` for callers without a Qt catalog."""
+    return text
+
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:
+    """Mark ``text`` for the catalog without importing Qt (returns it unchanged)."""
+    return text
+
+
+PROBE_NAMES = {
+    "matmul": QT_TRANSLATE_NOOP("ProbePage", "Matmul throughput"),
+    "bandwidth": QT_TRANSLATE_NOOP("ProbePage", "Memory bandwidth"),
+    "transfer": QT_TRANSLATE_NOOP("ProbePage", "Host ↔ device copies"),
+    "step": QT_TRANSLATE_NOOP("ProbePage", "Training step"),
+    "dataread": QT_TRANSLATE_NOOP("ProbePage", "Data reading"),
+    "plancheck": QT_TRANSLATE_NOOP("ProbePage", "Plan check"),
+    "burnin": QT_TRANSLATE_NOOP("ProbePage", "Burn-in"),
+}
+UNIT_TITLES = {
+    "TFLOPS": QT_TRANSLATE_NOOP("ProbePage", "Compute: measured vs catalog peak (TFLOPS)"),
+    "GB/s": QT_TRANSLATE_NOOP("ProbePage", "Bandwidth: measured vs catalog (GB/s)"),
+}
+
+
+# ================================================================== names, numbers, times
+def probe_name(probe: str | None, translate: Translate = english) -> str:
+    """A probe's name for people; ``None`` is the run as a whole."""
+    if probe is None:
+        return translate("ProbePage", "run")
+    text = PROBE_NAMES.get(probe)
+    return translate(CONTEXT, text) if text else probe
+
+
+def probe_names(probes: Sequence[str], translate: Translate = english) -> str:
+    """``matmul, bandwidth`` -> ``Matmul throughput, Memory bandwidth``."""
+    return ", ".join(probe_name(p, translate) for p in probes)
+
+
+def unit_title(unit: str, translate: Translate = english) -> str:
+    """The title of the measured-vs-catalog chart of ``unit`` (the unit itself if none)."""
+    return translate(CONTEXT, UNIT_TITLES[unit]) if unit in UNIT_TITLES else unit
+
+
+def figure_label(probe: str, name: str) -> str:
+    """``bf16_median_tflops`` of matmul -> ``matmul: bf16 median`` (the unit goes on axes)."""
+    short = name
+    for suffix in ("_tflops", "_gb_s", "_bytes", "_pct", "_s"):
+        if short.endswith(suffix):
+            short = short[: -len(suffix)]
+            break
+    return f"{probe}: {short.replace('_', ' ')}"
+
+
+def local_time(stamp: str) -> str:
+    """An ISO timestamp (UTC, ``Z``) as local ``YYYY-MM-DD HH:MM``; unparsable: as given."""
+    try:
+        when = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    except ValueError:
+        return stamp
+    return when.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def number(value: float | None, unit: str = "") -> str:
+    """``1234.5`` -> ``1,234.5`` (six significant digits) with ``unit``; ``None``: empty."""
+    if value is None:
+        return ""
+    text = f"{value:,.6g}"
+    return f"{text} {unit}".strip()
+
+
+def plan_value(unit: str, value: float | None, units: str) -> str:
+    """A plan-check figure in its unit: bytes in ``units`` (GiB/GB), long times as durations."""
+    if value is None:
+        return ""
+    if unit == "bytes":
+        return format_bytes(value, units, 2)
+    if unit == "s":
+        return f"{value:.3g} s" if value < 90 else format_duration(value)
+    if unit == "tokens/s":
+        return f"{value:,.0f} {unit}"
+    return f"{value:.3g} {unit}"
+
+
+# ================================================================== interpreters and devices
+def is_cpu(device: Mapping) -> bool:
+    """Whether a ``hello`` device is the CPU."""
+    return device.get("type") == "cpu" or device.get("id") == "cpu"
+
+
+def device_where(device: Mapping) -> str:
+    """``cuda:0 (NVIDIA GeForce RTX 4090)``: a device in a sentence."""
+    return f"{device.get('id')} ({device.get('name', '?')})"
+
+
+def device_text(device: Mapping, units: str) -> str:
+    """A device in the picker: id, name and memory in ``units``."""
+    memory = device.get("memory_total_bytes")
+    size = (f", {format_bytes(memory, units)}"
+            if isinstance(memory, int | float) and memory > 0 else "")
+    return f"{device.get('id')} — {device.get('name', '?')}{size}"
+
+
+def interpreter_text(info: InterpreterInfo, translate: Translate = english) -> str:
+    """An interpreter in the picker: its path, and PyTorch's version and accelerators there."""
+    if info.error is not None and info.torch is None and info.python_version is None:
+        state = translate("ProbePage", "does not work: {error}").format(
+            error=info.error.splitlines()[0])
+    elif info.torch is None:
+        state = translate("ProbePage", "no PyTorch")
+    elif info.accelerators:
+        state = translate("ProbePage", "PyTorch {version}, {accelerators}").format(
+            version=info.torch, accelerators=", ".join(info.accelerators))
+    else:
+        state = translate("ProbePage", "PyTorch {version}, CPU only").format(version=info.torch)
+    return f"{info.python} — {state}"
+
+
+def device_note(device: Mapping | None, info: InterpreterInfo | None, device_count: int, *,
+                discovering: bool, simulate: str | None,
+                translate: Translate = english) -> str:
+    """The line under the pickers: what is measured, where and with which PyTorch.
+
+    Args:
+        device: the device picked (a ``hello`` device), or None.
+        info: the interpreter picked, or None.
+        device_count: how many devices that interpreter offers.
+        discovering: interpreters are being looked for.
+        simulate: the demo rig the Rig page shows, if any.
+        translate: Qt's ``translate`` (default: English).
+    """
+    if device is None:
+        # Without PyTorch the banner below says what to do; nothing to add here.
+        if info is None or not info.usable or discovering:
+            return ""
+        return translate("ProbePage", "No device to measure with this Python.")
+    note = translate("ProbePage", "Measures {device} on this machine, with PyTorch "
+                     "{torch}.").format(device=device_where(device),
+                                        torch=info.torch if info is not None else "?")
+    if is_cpu(device) and info is not None and device_count == 1:
+        note += " " + translate("ProbePage", "No GPU is visible to PyTorch here, so the CPU "
+                                "is measured.")
+    if simulate:
+        note += " " + translate(
+            "ProbePage", "The Rig page shows the demo rig “{spec}”; probes always measure "
+            "this machine's real devices.").format(spec=simulate)
+    return note
+
+
+def torch_missing_text(python: str, translate: Translate = english) -> str:
+    """The banner when the picked interpreter has no PyTorch but another one has."""
+    return translate(
+        "ProbePage", "{python} has no PyTorch. Pick another Python above, or install "
+        "PyTorch there: {python} -m pip install torch").format(python=python)
+
+
+def no_torch_text(translate: Translate = english) -> str:
+    """The banner when no interpreter has PyTorch: what to do."""
+    return translate(
+        "ProbePage", "No Python environment with PyTorch was found, so nothing can be "
+        "measured yet. Install PyTorch in an environment (python -m pip install torch, or "
+        "use your training environment), then choose its python with Browse… or press "
+        "Rescan. gpuadvisor itself never loads PyTorch: the probes run in that environment.")
+
+
+# ================================================================== runs
+def run_started_text(kind: str, device: Mapping | None, translate: Translate = english) -> str:
+    """``Running quick probes on cuda:0 (…)…``."""
+    kinds = {"quick": translate("ProbePage", "quick probes"),
+             "full": translate("ProbePage", "full probes"),
+             "burnin": translate("ProbePage", "burn-in"),
+             "plancheck": translate("ProbePage", "plan check")}
+    where = device_where(device) if device else "auto"
+    return translate("ProbePage", "Running {kind} on {device}…").format(
+        kind=kinds.get(kind, kind), device=where)
+
+
+def run_finished_text(status: str, duration_s: float, stop_reason: str | None,
+                      translate: Translate = english) -> tuple[str, str]:
+    """How a run ended, and its severity (``warning``, ``ok`` or ``error``)."""
+    if status == "cancelled":
+        return translate("ProbePage", "Cancelled after {seconds:.1f} s; nothing was "
+                         "saved.").format(seconds=duration_s), "warning"
+    if status == "ok":
+        text = translate("ProbePage", "Finished in {seconds:.1f} s.").format(
+            seconds=duration_s)
+        if stop_reason:
+            text += " " + translate("ProbePage", "Ended early: {reason}.").format(
+                reason=stop_reason)
+        return text, "ok"
+    return translate("ProbePage", "Finished with problems after {seconds:.1f} s (see "
+                     "below).").format(seconds=duration_s), "error"
+
+
+def run_errors_text(errors: Sequence[Any], translate: Translate = english) -> str:
+    """One line per protocol ``Error``: probe, kind and message."""
+    return "\n".join(
+        translate("ProbePage", "{probe}: {kind} — {message}").format(
+            probe=probe_name(e.probe, translate), kind=e.kind, message=e.message)
+        for e in errors)
+
+
+def temperature_reason(gpu_name: str, temperature_c: float, limit_c: int,
+                       translate: Translate = english) -> str:
+    """Why a burn-in is stopped at its temperature limit."""
+    return translate("ProbePage", "{gpu} reached {temp:.0f} °C (limit {limit} °C)").format(
+        gpu=gpu_name, temp=temperature_c, limit=limit_c)
+
+
+def temperature_stop_text(reason: str, translate: Translate = english) -> str:
+    """The run status while a burn-in stops at its temperature limit."""
+    return translate("ProbePage", "Temperature limit reached: {reason}; the burn-in was "
+                     "asked to stop…").format(reason=reason)
+
+
+# ================================================================== results
+def measured_on_text(device_id: str, device_name: str, torch: str | None,
+                     catalog_name: str | None, saved: bool,
+                     translate: Translate = english) -> str:
+    """The line above a device's bars: where, with what, against which catalog entry."""
+    text = translate("ProbePage", "Measured on {device} ({name}) with PyTorch {torch}").format(
+        device=device_id, name=device_name, torch=torch or "?")
+    text += " · " + (translate("ProbePage", "catalog: {gpu}").format(gpu=catalog_name)
+                     if catalog_name else
+                     translate("ProbePage", "no catalog peaks for this device"))
+    if saved:
+        text += " · " + translate("ProbePage", "saved to the history")
+    return text
+
+
+def burnin_text(figures: Mapping[str, float], conditions: Mapping[str, Any],
+                translate: Translate = english) -> str:
+    """The burn-in's verdict and how throughput held from the first window to the last."""
+    return translate("ProbePage", "Burn-in: {verdict}. Throughput {first} → {last} TFLOPS "
+                     "from the first window to the last ({slowdown:+.1f}%); ended by "
+                     "{why}.").format(
+        verdict=str(conditions.get("verdict") or ""),
+        first=number(figures.get("tflops_first_window")),
+        last=number(figures.get("tflops_last_window")),
+        slowdown=-float(figures.get("slowdown_pct", 0.0)),
+        why=conditions.get("stopped_by", "?"))
+
+
+def dataread_text(rate_mb_s: float, tokens_per_s: float, verdict: Any, cached: bool,
+                  translate: Translate = english) -> str:
+    """The dataset disk against the tokens per second the plan trains at.
+
+    Args:
+        rate_mb_s: what the disk read.
+        tokens_per_s: what the plan trains at.
+        verdict: :func:`gpuadvisor.probes.pipeline.data_read_verdict`'s answer.
+        cached: the read was probably served from the page cache.
+        translate: Qt's ``translate`` (default: English).
+    """
+    if verdict.bottleneck:
+        text = translate("ProbePage", "The dataset disk reads {rate} MB/s; the plan needs "
+                         "{need} MB/s ({tokens} tokens/s as 2-byte token ids): the GPU will "
+                         "wait on the disk. Pre-tokenize, cache the data in RAM, or use a "
+                         "faster disk.")
+    else:
+        text = translate("ProbePage", "The dataset disk reads {rate} MB/s; the plan needs "
+                         "{need} MB/s ({tokens} tokens/s as 2-byte token ids): not a "
+                         "bottleneck ({headroom:.0f}x headroom).")
+    text = text.format(rate=number(rate_mb_s), need=number(verdict.needed_mb_s),
+                       tokens=f"{tokens_per_s:,.0f}", headroom=verdict.headroom)
+    if cached:
+        text += " " + translate("ProbePage", "The read was probably served from RAM (page "
+                                "cache): the disk itself may be slower.")
+    return text
+
+
+def plancheck_heading(comparison: Any, translate: Translate = english) -> str:
+    """``{model} — {plan}; estimate for {gpu}`` of a plan-check comparison."""
+    return translate("ProbePage", "{model} — {plan}; estimate for {gpu}").format(
+        model=comparison.model_name, plan=comparison.plan_text,
+        gpu=comparison.estimate_gpu_id)
+
+
+def plancheck_rows(comparison: Any, units: str) -> list[list[str]]:
+    """The plan-check table: figure, measured, estimated, difference."""
+    return [[row.label, plan_value(row.unit, row.measured, units),
+             plan_value(row.unit, row.estimated, units),
+             "" if row.diff_pct is None else f"{row.diff_pct:+.0f}%"]
+            for row in comparison.rows]
+
+
+# ================================================================== live readings
+def no_reading_text(cpu: bool, gpu_count: int, translate: Translate = english) -> str:
+    """Why there is no live reading of the device measured."""
+    if cpu:
+        return translate("ProbePage", "The CPU is being measured: there are no GPU readings "
+                         "to show.")
+    return translate("ProbePage", "No live readings: the GPU being measured was not found "
+                     "among {n} GPU(s) the driver reports.").format(n=gpu_count)
+
+
+def reading_title(index: int, name: str, translate: Translate = english) -> str:
+    """``GPU 0: NVIDIA GeForce RTX 4090`` above the live chart."""
+    return translate("ProbePage", "GPU {index}: {name}").format(index=index, name=name)
+
+
+def telemetry_summary_text(samples: Sequence[telemetry.TelemetrySample],
+                           translate: Translate = english) -> str:
+    """What the live readings of a run showed (temperature, clocks, power, throttling)."""
+    if not samples:
+        return ""
+    s = telemetry.summarize(samples)
+    parts = []
+    if s.temperature_max_c is not None:
+        parts.append(translate("ProbePage", "up to {temp:.0f} °C").format(
+            temp=s.temperature_max_c))
+    if s.sm_clock_min_mhz is not None:
+        parts.append(translate("ProbePage", "SM clock {low}–{high} MHz").format(
+            low=s.sm_clock_min_mhz, high=s.sm_clock_max_mhz))
+    if s.power_max_w is not None:
+        parts.append(translate("ProbePage", "up to {watts:.0f} W").format(watts=s.power_max_w))
+    if s.throttle_reasons:
+        parts.append(translate("ProbePage", "clocks held down: {reasons}").format(
+            reasons=", ".join(f"{reason} ({100 * share:.0f}%)" for reason, share in
+                              s.throttle_reasons.items())))
+    if not parts:
+        return ""
+    return translate("ProbePage", "Live readings during the run ({n}): {readings}.").format(
+        n=s.sample_count, readings=" · ".join(parts))
+
+
+__all__ = [
+    "CONTEXT", "PROBE_NAMES", "UNIT_TITLES", "Translate", "burnin_text", "dataread_text",
+    "device_note", "device_text", "device_where", "english", "figure_label",
+    "interpreter_text", "is_cpu", "local_time", "measured_on_text", "no_reading_text",
+    "no_torch_text", "number", "plan_value", "plancheck_heading", "plancheck_rows",
+    "probe_name", "probe_names", "reading_title", "run_errors_text", "run_finished_text",
+    "run_started_text", "telemetry_summary_text", "temperature_reason",
+    "temperature_stop_text", "torch_missing_text", "unit_title",
+]
