@@ -18,7 +18,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
 from gpuadvisor.core.units import GB, GiB
-from gpuadvisor.gui.pages.plan_page import CUSTOM_ITEM, PlanPage
+from gpuadvisor.gui.pages.plan import CUSTOM_ITEM, PlanPage
 from gpuadvisor.state import PlanState
 
 #: Qt's offscreen platform warns on every shown top-level window, and on the raise and the

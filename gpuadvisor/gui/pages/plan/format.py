@@ -1,0 +1,114 @@
+"""The Plan page's words: the model in a line, the detected card in the GPU picker and under
+the verdict, the data set note, translated in the page's context ("PlanPage"). No widgets."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication
+
+from gpuadvisor.core.estimate import REFERENCE_GPU_ID
+from gpuadvisor.core.units import format_bytes, format_count
+
+#: Under this name lupdate finds the literal (context, text) calls below.
+translate = QCoreApplication.translate
+
+
+def short_gpu_name(name: str) -> str:
+    """"NVIDIA GeForce RTX 4090" -> "RTX 4090" for chart labels."""
+    for prefix in ("NVIDIA GeForce ", "NVIDIA ", "AMD Radeon ", "AMD ", "Intel "):
+        if name.startswith(prefix):
+            return name[len(prefix):]
+    return name
+
+
+def custom_model_item(model) -> str:
+    """The model picker's entry for a model that is not a preset."""
+    return translate("PlanPage", "{name} (custom, {count})").format(
+        name=model.name, count=format_count(model.params().total))
+
+
+def model_info(estimate) -> str:
+    """Parameters (total, active, trainable) and the architecture in one line."""
+    model, plan = estimate.model, estimate.plan
+    params = estimate.params
+    parts = [translate("PlanPage", "{total} parameters").format(
+        total=format_count(params.total))]
+    if params.active != params.total:
+        parts.append(translate("PlanPage", "{active} active").format(
+            active=format_count(params.active)))
+    if plan.is_training:
+        share = 100.0 * estimate.params_trainable / max(params.total, 1)
+        parts.append(translate("PlanPage", "{n} trainable ({share:.2f}%)").format(
+            n=format_count(estimate.params_trainable), share=share))
+    if model.kind != "opaque":
+        parts.append(translate("PlanPage", "{layers} layers, hidden {hidden}, context "
+                               "{ctx}").format(layers=model.n_layers, hidden=model.d_model,
+                                               ctx=f"{model.max_positions:,}"))
+    elif model.sample_unit:
+        parts.append(translate("PlanPage", "one sample = {unit}").format(
+            unit=model.sample_unit))
+    return " · ".join(parts)
+
+
+def global_batch(plan) -> str:
+    """What one optimizer step takes, for training ("" for inference)."""
+    if not plan.is_training:
+        return ""
+    return translate("PlanPage", "{n} × {seq} tokens per optimizer step").format(
+        n=f"{plan.global_batch:,}", seq=f"{plan.seq_len:,}")
+
+
+def data_note(plan, model, assumptions) -> str:
+    """How much data the time is for, and whether it was given or assumed."""
+    training = plan.is_training
+    if training and "dataset_tokens" in assumptions:
+        opaque = model.kind == "opaque"
+        unit = translate("PlanPage", "samples") if opaque else translate("PlanPage", "tokens")
+        source = assumptions.get("dataset_tokens_source", "assumed")
+        amount = f"{format_count(assumptions['dataset_tokens'])} {unit}"
+        if source == "assumed":
+            return translate("PlanPage", "Not given: assuming {amount}. Fill in tokens, or "
+                             "samples × epochs.").format(amount=amount)
+        return translate("PlanPage", "Training on {amount} in all.").format(amount=amount)
+    return translate("PlanPage", "Inference: no data set.") if not training else ""
+
+
+def not_a_count(text: str) -> str:
+    """The error under a count field that could not be read."""
+    return translate("PlanPage", "\"{text}\" is not a count: type a number like 2T, 1.5B, "
+                     "300M or 52k").format(text=text)
+
+
+def _free(info, units: str) -> str:
+    if info.memory_free_bytes is None:
+        return translate("PlanPage", "n/a")
+    return format_bytes(info.memory_free_bytes, units)
+
+
+def detected_item(info, units: str) -> str:
+    """The GPU picker's entry for a detected (or demo) card, with its free memory."""
+    args = {"name": info.name, "free": _free(info, units),
+            "total": format_bytes(info.memory_total_bytes, units)}
+    if info.backend == "simulated":
+        return translate("PlanPage", "Demo rig: {name} (free {free} / total {total})").format(
+            **args)
+    return translate("PlanPage", "This machine: {name} (free {free} / total {total})").format(
+        **args)
+
+
+def detected_note(info, gpus, units: str) -> str:
+    """Which memory the fit used when the target is the detected card ``info``; an
+    unmatched card's time comes from the reference GPU in ``gpus``."""
+    note = translate("PlanPage", "Checked on your {name} ({total} total, {free} free "
+                     "now)").format(name=short_gpu_name(info.name),
+                                    total=format_bytes(info.memory_total_bytes, units),
+                                    free=_free(info, units))
+    if info.catalog_id is None:
+        reference = gpus.get(REFERENCE_GPU_ID)
+        note += " · " + translate("PlanPage", "unmatched card: memory from the driver, time "
+                                  "from the {reference} peak").format(
+            reference=reference.name if reference is not None else REFERENCE_GPU_ID)
+    return note
+
+
+__all__ = ["custom_model_item", "data_note", "detected_item", "detected_note",
+           "global_batch", "model_info", "not_a_count", "short_gpu_name"]

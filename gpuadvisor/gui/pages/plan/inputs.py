@@ -1,0 +1,374 @@
+"""The Plan page's input column: model, task, batch, memory savers, GPUs and data set, each
+field with its error label under it. The page connects the fields to the plan state and
+calls :meth:`PlanInputs.sync` to show the state (signals blocked, nothing loops back)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, QSignalBlocker, QSize, Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gpuadvisor.core import plan as P
+from gpuadvisor.core.units import format_count
+from gpuadvisor.gui.widgets import labels as L
+from gpuadvisor.gui.widgets.fields import ErrorLabel, SearchComboBox, SequenceInput
+
+from . import format as fmt
+
+#: Under this name lupdate finds the literal (context, text) calls below.
+translate = QCoreApplication.translate
+
+#: Id of the model picker's entry for a model that is not a preset (config.json, custom).
+CUSTOM_ITEM = "__custom__"
+#: Id of the GPU picker's "no GPU" entry.
+NO_GPU_ITEM = "__none__"
+
+
+class PlanInputs(QWidget):
+    """The fields of the plan (object name ``planInputsBody``).
+
+    Attributes:
+        errors: field name -> the :class:`ErrorLabel` under that field (plus "general", at
+            the top, for fields without a widget here).
+        WIDGETS: the names of the fields and notes, which the page shows as its own.
+    """
+
+    WIDGETS = (
+        "model_group", "model_combo", "open_config_button", "custom_button", "model_info",
+        "task_combo", "precision_combo", "optimizer_combo", "micro_batch_spin",
+        "grad_accum_spin", "seq_input", "new_tokens_spin", "global_batch",
+        "checkpointing_combo", "attention_combo", "quant_combo", "lora_rank_spin",
+        "lora_targets_combo", "kv_dtype_combo", "gpu_combo", "n_gpus_spin", "zero_combo",
+        "offload_combo", "tokens_edit", "samples_edit", "epochs_spin", "data_note", "errors",
+        "inputs_layout",
+    )
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("planInputsBody")
+        self.errors: dict[str, ErrorLabel] = {}
+        self.inputs_layout = QVBoxLayout(self)
+        self.inputs_layout.setContentsMargins(8, 8, 8, 8)
+        self.errors["general"] = ErrorLabel(self)
+        self.inputs_layout.addWidget(self.errors["general"])
+        self._build_model_group()
+        self._build_task_group()
+        self._build_batch_group()
+        self._build_memory_group()
+        self._build_gpu_group()
+        self._build_data_group()
+        self.inputs_layout.addStretch(1)
+
+    # ================================================================== layout
+    def _group(self, title: str) -> QFormLayout:
+        box = QGroupBox(title, self)
+        form = QFormLayout(box)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.DontWrapRows)
+        form.setLabelAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        self.inputs_layout.addWidget(box)
+        return form
+
+    def _add_field(self, form: QFormLayout, label: str, widget: QWidget, name: str) -> None:
+        """A labelled input with its error label under it."""
+        widget.setObjectName(name)
+        if isinstance(widget, QComboBox):
+            # Narrow in the column (long names are clipped there), full width in the list.
+            widget.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            widget.setMinimumContentsLength(10)
+        form.addRow(label, widget)
+        error = ErrorLabel(widget.parentWidget())
+        error.setObjectName(f"{name}Error")
+        form.addRow("", error)
+        self.errors[name] = error
+
+    def _build_model_group(self) -> None:
+        box = QGroupBox(translate("PlanPage", "Model"), self)
+        self.model_group = box
+        layout = QVBoxLayout(box)
+        self.model_combo = SearchComboBox(box)
+        self.model_combo.setObjectName("model")
+        self.model_combo.lineEdit().setPlaceholderText(translate("PlanPage",
+                                                                 "Type to search presets"))
+        self.model_combo.setToolTip(translate("PlanPage", "Type part of a name (e.g. \"llama "
+                                              "8b\") and press Enter, or pick from the list"))
+        layout.addWidget(self.model_combo)
+        buttons = QHBoxLayout()
+        self.open_config_button = QPushButton(translate("PlanPage", "Open config.json…"), box)
+        self.open_config_button.setToolTip(translate("PlanPage", "Use a Hugging Face "
+                                                     "config.json from disk"))
+        self.custom_button = QPushButton(translate("PlanPage", "Custom…"), box)
+        self.custom_button.setToolTip(translate("PlanPage", "Type in architecture numbers"))
+        buttons.addWidget(self.open_config_button)
+        buttons.addWidget(self.custom_button)
+        layout.addLayout(buttons)
+        self.model_info = QLabel(box)
+        self.model_info.setObjectName("modelInfo")
+        self.model_info.setWordWrap(True)
+        self.model_info.setProperty("role", "note")
+        layout.addWidget(self.model_info)
+        self.errors["model"] = ErrorLabel(box)
+        self.errors["model"].setObjectName("modelError")
+        layout.addWidget(self.errors["model"])
+        self.inputs_layout.addWidget(box)
+
+    def _build_task_group(self) -> None:
+        form = self._group(translate("PlanPage", "Task"))
+        self.task_combo = QComboBox()
+        self.precision_combo = QComboBox()
+        self.optimizer_combo = QComboBox()
+        self._add_field(form, translate("PlanPage", "Task"), self.task_combo, "task")
+        self._add_field(form, translate("PlanPage", "Precision"), self.precision_combo,
+                        "precision")
+        self._add_field(form, translate("PlanPage", "Optimizer"), self.optimizer_combo,
+                        "optimizer")
+
+    def _build_batch_group(self) -> None:
+        form = self._group(translate("PlanPage", "Batch"))
+        self.micro_batch_spin = QSpinBox()
+        self.micro_batch_spin.setRange(1, 65536)
+        self.micro_batch_spin.setKeyboardTracking(False)
+        self.micro_batch_spin.setToolTip(translate("PlanPage", "Sequences per GPU per "
+                                                   "forward/backward pass"))
+        self.grad_accum_spin = QSpinBox()
+        self.grad_accum_spin.setRange(1, 65536)
+        self.grad_accum_spin.setKeyboardTracking(False)
+        self.grad_accum_spin.setToolTip(translate("PlanPage", "Micro-batches per optimizer "
+                                                  "step"))
+        self.seq_input = SequenceInput()
+        self.seq_input.spin.setToolTip(translate("PlanPage", "Tokens per sequence"))
+        self.new_tokens_spin = QSpinBox()
+        self.new_tokens_spin.setRange(1, 1 << 20)
+        self.new_tokens_spin.setKeyboardTracking(False)
+        self.new_tokens_spin.setToolTip(translate("PlanPage", "Inference: tokens generated per "
+                                                  "sequence"))
+        self.global_batch = QLabel()
+        self.global_batch.setObjectName("globalBatch")
+        self.global_batch.setWordWrap(True)
+        self.global_batch.setProperty("role", "note")
+        self._add_field(form, translate("PlanPage", "Micro-batch"), self.micro_batch_spin,
+                        "micro_batch")
+        self._add_field(form, translate("PlanPage", "Grad. accumulation"), self.grad_accum_spin,
+                        "grad_accum")
+        self._add_field(form, translate("PlanPage", "Sequence length"), self.seq_input,
+                        "seq_len")
+        self._add_field(form, translate("PlanPage", "New tokens"), self.new_tokens_spin,
+                        "new_tokens")
+        form.addRow("", self.global_batch)
+
+    def _build_memory_group(self) -> None:
+        form = self._group(translate("PlanPage", "Memory savers"))
+        self.checkpointing_combo = QComboBox()
+        self.attention_combo = QComboBox()
+        self.quant_combo = QComboBox()
+        self.lora_rank_spin = QSpinBox()
+        self.lora_rank_spin.setRange(1, 4096)
+        self.lora_rank_spin.setKeyboardTracking(False)
+        self.lora_targets_combo = QComboBox()
+        self.kv_dtype_combo = QComboBox()
+        for text, widget, name in (
+            (translate("PlanPage", "Checkpointing"), self.checkpointing_combo, "checkpointing"),
+            (translate("PlanPage", "Attention"), self.attention_combo, "attention"),
+            (translate("PlanPage", "Quantization"), self.quant_combo, "quant"),
+            (translate("PlanPage", "LoRA rank"), self.lora_rank_spin, "lora_rank"),
+            (translate("PlanPage", "LoRA targets"), self.lora_targets_combo, "lora_targets"),
+            (translate("PlanPage", "KV cache"), self.kv_dtype_combo, "kv_dtype"),
+        ):
+            self._add_field(form, text, widget, name)
+
+    def _build_gpu_group(self) -> None:
+        form = self._group(translate("PlanPage", "GPUs"))
+        self.gpu_combo = SearchComboBox()
+        self.gpu_combo.lineEdit().setPlaceholderText(translate("PlanPage",
+                                                               "Type to search GPUs"))
+        self.n_gpus_spin = QSpinBox()
+        self.n_gpus_spin.setRange(1, 4096)
+        self.n_gpus_spin.setKeyboardTracking(False)
+        self.zero_combo = QComboBox()
+        self.offload_combo = QComboBox()
+        self._add_field(form, translate("PlanPage", "Target GPU"), self.gpu_combo, "gpu")
+        self._add_field(form, translate("PlanPage", "Number of GPUs"), self.n_gpus_spin,
+                        "n_gpus")
+        self._add_field(form, translate("PlanPage", "ZeRO / FSDP"), self.zero_combo,
+                        "zero_stage")
+        self._add_field(form, translate("PlanPage", "CPU offload"), self.offload_combo,
+                        "offload")
+
+    def _build_data_group(self) -> None:
+        form = self._group(translate("PlanPage", "Data set"))
+        self.tokens_edit = QLineEdit()
+        self.tokens_edit.setToolTip(translate("PlanPage", "Training tokens over all epochs, "
+                                              "e.g. 2T, 300M"))
+        self.samples_edit = QLineEdit()
+        self.samples_edit.setToolTip(translate("PlanPage", "Samples per epoch, e.g. 52k"))
+        self.epochs_spin = QDoubleSpinBox()
+        self.epochs_spin.setRange(0.01, 10000)
+        self.epochs_spin.setDecimals(2)
+        self.epochs_spin.setKeyboardTracking(False)
+        self._add_field(form, translate("PlanPage", "Tokens"), self.tokens_edit,
+                        "dataset_tokens")
+        self._add_field(form, translate("PlanPage", "or samples"), self.samples_edit,
+                        "dataset_samples")
+        self._add_field(form, translate("PlanPage", "× epochs"), self.epochs_spin, "epochs")
+        self.data_note = QLabel()
+        self.data_note.setObjectName("dataNote")
+        self.data_note.setWordWrap(True)
+        self.data_note.setProperty("role", "note")
+        form.addRow(self.data_note)
+
+    # ================================================================== choices
+    def fill_choices(self, state, units: str) -> None:
+        """The choices of every picker: labels of the plan's options, the model presets,
+        the GPUs (see :meth:`fill_gpu_choices`)."""
+        def fill(combo: QComboBox, table: dict, values) -> None:
+            with QSignalBlocker(combo):
+                combo.clear()
+                for value in values:
+                    combo.addItem(L.label(table, value), value)
+
+        fill(self.task_combo, L.TASKS, P.TASKS)
+        fill(self.precision_combo, L.PRECISIONS, P.PRECISIONS)
+        fill(self.optimizer_combo, L.OPTIMIZERS, P.OPTIMIZERS)
+        fill(self.checkpointing_combo, L.CHECKPOINTING, P.CHECKPOINTING)
+        fill(self.attention_combo, L.ATTENTION, P.ATTENTION)
+        fill(self.quant_combo, L.QUANT, P.QUANT)
+        fill(self.lora_targets_combo, L.LORA_TARGETS, P.LORA_TARGETS)
+        fill(self.zero_combo, L.ZERO, (0, 1, 2, 3))
+        fill(self.offload_combo, L.OFFLOAD, P.OFFLOAD)
+        with QSignalBlocker(self.kv_dtype_combo):
+            self.kv_dtype_combo.clear()
+            self.kv_dtype_combo.addItem(translate("PlanPage", "same as compute (16-bit)"), None)
+            for value in P.KV_DTYPES:
+                self.kv_dtype_combo.addItem(value, value)
+
+        models = state.models
+        self.model_combo.set_items(
+            [(mid, f"{m.name} ({format_count(m.params().total)})") for mid, m in models.items()],
+            search={mid: f"{m.family} {m.kind}" for mid, m in models.items()},
+        )
+        self.fill_gpu_choices(state, units)
+
+    def fill_gpu_choices(self, state, units: str) -> None:
+        """Detected cards first ("This machine: ..."), then "No GPU", then the catalog."""
+        gpus = state.gpus
+        items = [(gid, fmt.detected_item(info, units))
+                 for gid, info in state.detected_gpus.items()]
+        items += [(NO_GPU_ITEM, translate("PlanPage", "No GPU (memory only)"))]
+        items += [(gid, f"{g.name} · {g.memory_gib:g} GB") for gid, g in gpus.items()]
+        search = {gid: f"{g.vendor} {g.architecture}" for gid, g in gpus.items()}
+        search.update({gid: f"{info.vendor} {info.name} this machine detected"
+                       for gid, info in state.detected_gpus.items()})
+        with QSignalBlocker(self.gpu_combo):
+            self.gpu_combo.set_items(items, search=search)
+            self.gpu_combo.set_current_id(state.gpu_id or NO_GPU_ITEM)
+
+    # ================================================================== state -> fields
+    def sync(self, state, estimate) -> None:
+        """Show the state's plan in every field (signals blocked) and enable the fields that
+        apply to it."""
+        plan, model = state.plan, state.model
+        opaque = model.kind == "opaque"
+        if state.is_custom_model:
+            text = fmt.custom_model_item(model)
+            ids = self.model_combo.ids()
+            if CUSTOM_ITEM in ids:
+                self.model_combo.setItemText(ids.index(CUSTOM_ITEM), text)
+            else:
+                self.model_combo.add_item(CUSTOM_ITEM, text)
+            self.model_combo.set_current_id(CUSTOM_ITEM)
+        else:
+            self.model_combo.set_current_id(state.model_id)
+        self.model_info.setText(fmt.model_info(estimate))
+
+        def combo(widget: QComboBox, value) -> None:
+            with QSignalBlocker(widget):
+                widget.setCurrentIndex(max(0, widget.findData(value)))
+
+        def spin(widget, value) -> None:
+            if widget.value() != value:
+                with QSignalBlocker(widget):
+                    widget.setValue(value)
+
+        combo(self.task_combo, plan.task)
+        combo(self.precision_combo, plan.precision)
+        combo(self.optimizer_combo, plan.optimizer)
+        combo(self.checkpointing_combo, plan.checkpointing)
+        combo(self.attention_combo, plan.attention)
+        combo(self.quant_combo, plan.effective_quant)
+        combo(self.lora_targets_combo, plan.lora_targets)
+        combo(self.zero_combo, plan.zero_stage)
+        combo(self.offload_combo, plan.offload)
+        combo(self.kv_dtype_combo, plan.kv_dtype)
+        spin(self.micro_batch_spin, plan.micro_batch)
+        spin(self.grad_accum_spin, plan.grad_accum)
+        spin(self.lora_rank_spin, plan.effective_lora_rank)
+        spin(self.n_gpus_spin, plan.n_gpus)
+        spin(self.new_tokens_spin, plan.new_tokens)
+        spin(self.epochs_spin, float(plan.epochs))
+        self.seq_input.setValue(plan.seq_len)
+        self.gpu_combo.set_current_id(state.gpu_id or NO_GPU_ITEM)
+
+        training = plan.is_training
+        for widget in (self.optimizer_combo, self.grad_accum_spin, self.checkpointing_combo,
+                       self.zero_combo, self.offload_combo, self.tokens_edit,
+                       self.samples_edit, self.epochs_spin):
+            widget.setEnabled(training)
+        self.attention_combo.setEnabled(not opaque)
+        self.seq_input.setEnabled(not opaque)
+        self.lora_rank_spin.setEnabled(plan.is_adapter)
+        self.lora_targets_combo.setEnabled(plan.is_adapter)
+        self.quant_combo.setEnabled(plan.task in ("qlora", "infer"))
+        self.new_tokens_spin.setEnabled(not training)
+        self.kv_dtype_combo.setEnabled(not training and model.kind == "decoder")
+        self.tokens_edit.setEnabled(training and not opaque)
+        self.global_batch.setText(fmt.global_batch(plan))
+        self.global_batch.setVisible(training)
+
+        a = estimate.assumptions
+        if not self.tokens_edit.hasFocus():
+            self.tokens_edit.setText(
+                format_count(plan.dataset_tokens) if plan.dataset_tokens else "")
+        if not self.samples_edit.hasFocus():
+            self.samples_edit.setText(
+                format_count(plan.dataset_samples) if plan.dataset_samples else "")
+        self.data_note.setText(fmt.data_note(plan, model, a))
+        if training and "dataset_tokens" in a:
+            self.tokens_edit.setPlaceholderText(
+                format_count(a["dataset_tokens"]) if not opaque else "")
+
+
+class InputsScroll(QScrollArea):
+    """The input column: never narrower than its widest row (nothing clipped), and it
+    follows font changes (presentation mode) because the hint is asked for each time."""
+
+    def minimumSizeHint(self) -> QSize:
+        body = self.widget()
+        if body is None:
+            return super().minimumSizeHint()
+        scrollbar = self.verticalScrollBar().sizeHint().width()
+        return QSize(body.minimumSizeHint().width() + scrollbar + 2 * self.frameWidth(),
+                     super().minimumSizeHint().height())
+
+    def sizeHint(self) -> QSize:
+        # Preferred width: room for a full GPU name ("NVIDIA GeForce RTX 4090 · 24 GB") in
+        # the combo boxes; the minimum stays the widest row so narrow windows still work.
+        hint = self.minimumSizeHint()
+        sample = "Number of GPUs  NVIDIA GeForce RTX 4090 · 24 GB"
+        preferred = self.fontMetrics().horizontalAdvance(sample) + 110
+        return QSize(max(hint.width(), preferred), super().sizeHint().height())
+
+
+__all__ = ["CUSTOM_ITEM", "NO_GPU_ITEM", "InputsScroll", "PlanInputs"]

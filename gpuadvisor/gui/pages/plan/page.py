@@ -1,0 +1,407 @@
+"""The Plan page: the plan's inputs on the left, charts, time and "Make it fit" on the right.
+
+A thin view over :class:`gpuadvisor.state.PlanState`: user edits go straight to the state
+(``update``, ``set_model``, ``set_gpu``, ...); the state's ``changed`` signal schedules one
+redraw for however many changes arrive in the same pass of the event loop (a 0 ms single-shot
+timer owned by the page and stopped on close), and the redraw sets every widget from the state
+with its signals blocked, so nothing loops back. A change the state refuses comes back as
+``error(field, message)`` and is shown in words under that field.
+
+This module lays the regions out and wires them: the input column (``inputs``), the charts
+(``charts``), time and levers (``results``); the words are in ``format``.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QLineEdit,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gpuadvisor.core.units import parse_count
+from gpuadvisor.gui.widgets.custom_model import CustomModelDialog
+from gpuadvisor.gui.widgets.panels import VerdictBanner
+from gpuadvisor.gui.widgets.summary import markdown_summary
+
+from . import format as fmt
+from .charts import PlanCharts
+from .inputs import CUSTOM_ITEM, NO_GPU_ITEM, InputsScroll, PlanInputs
+from .results import TimeAndLevers
+
+#: Plan fields whose widgets this page owns (error messages for other fields go to the top).
+_FIELD_NAMES = (
+    "model", "task", "precision", "optimizer", "micro_batch", "grad_accum", "seq_len",
+    "checkpointing", "attention", "lora_rank", "lora_targets", "quant", "n_gpus",
+    "zero_stage", "offload", "dataset_tokens", "dataset_samples", "epochs", "gpu",
+    "new_tokens", "kv_dtype",
+)
+
+
+class PlanPage(QWidget):
+    """Model, task and knobs on the left; VRAM, curves, fit map, time and levers on the right.
+
+    The fields of ``inputs``, the charts of ``charts_area`` and the panels of ``bottom``
+    are reachable as the page's own attributes too (``page.task_combo``, ``page.vram_chart``,
+    ``page.time_panel``).
+
+    Attributes:
+        state: the shared :class:`~gpuadvisor.state.PlanState`.
+        inputs: the input column's fields (in ``inputs_scroll``).
+        errors: field name -> the :class:`ErrorLabel` under that field (plus "general").
+        charts_area: the charts; vram_chart, mb_chart, seq_chart, fit_map: the charts.
+        bottom: time and levers; time_panel, levers_panel, banner: the read-outs.
+    """
+
+    #: A message for the window's status bar.
+    status = Signal(str)
+    #: The charts exist and show the plan (see ``defer_charts``).
+    charts_built = Signal()
+
+    def __init__(self, state, units: str = "GiB", parent: QWidget | None = None, *,
+                 defer_charts: bool = False) -> None:
+        """Build the page.
+
+        Args:
+            state: the shared plan.
+            units: "GiB" or "GB".
+            parent: Qt parent.
+            defer_charts: build the charts only after the page's first paint. pyqtgraph
+                takes about half a second to import and the charts as long again to build;
+                deferring them lets the window (verdict, time, levers) appear first.
+        """
+        super().__init__(parent)
+        self.setObjectName("planPage")
+        self.state = state
+        self._units = units
+        self._presentation = False
+        self._dialog: CustomModelDialog | None = None
+        self.redraw_count = 0
+        # One redraw per burst of changes: the timer fires once the event loop is idle.
+        self._redraw_timer = QTimer(self)
+        self._redraw_timer.setSingleShot(True)
+        self._redraw_timer.setInterval(0)
+        self._redraw_timer.timeout.connect(self._redraw)
+
+        self._build(defer_charts)
+        self.inputs.fill_choices(self.state, self._units)
+        for combo in self.findChildren(QComboBox):
+            # The drop-down list shows whole names even where the box itself is narrow.
+            view = combo.view()
+            view.setMinimumWidth(view.sizeHintForColumn(0) + 2 * view.frameWidth() + 24)
+        self._connect_inputs()
+        self.state.changed.connect(self._on_state_changed)
+        self.state.error.connect(self._on_state_error)
+        self.state.detected_changed.connect(self._on_detected_changed)
+        self._connected = True
+        if not defer_charts:
+            self.ensure_charts()
+        self._redraw()
+
+    # ================================================================== layout
+    def _build(self, defer_charts: bool) -> None:
+        outer = QHBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.setChildrenCollapsible(False)
+        outer.addWidget(self.splitter)
+
+        self.inputs_scroll = InputsScroll(self.splitter)
+        self.inputs_scroll.setObjectName("planInputs")
+        self.inputs_scroll.setWidgetResizable(True)
+        self.inputs_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.inputs_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.inputs = PlanInputs()
+        self.inputs_scroll.setWidget(self.inputs)
+
+        right = QWidget(self.splitter)
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(4, 8, 8, 8)
+        self.banner = VerdictBanner(right)
+        right_layout.addWidget(self.banner)
+        self.charts_area = PlanCharts(self._units, right, defer=defer_charts)
+        self.charts_area.built.connect(self._on_charts_built)
+        right_layout.addWidget(self.charts_area, 1)
+
+        # Time and levers below the charts: as tall as the time panel needs (the levers
+        # scroll when there are many), the rest goes to the charts.
+        self.bottom = TimeAndLevers(right)
+        right_layout.addWidget(self.bottom, 0)
+
+        self.splitter.setStretchFactor(0, 0)
+        self.splitter.setStretchFactor(1, 1)
+
+    @property
+    def charts_placeholder(self):
+        """"Drawing charts…" until the charts are built."""
+        return self.charts_area.placeholder
+
+    @property
+    def _charts_timer(self) -> QTimer:
+        return self.charts_area.timer
+
+    def ensure_charts(self) -> None:
+        """Build the four charts (once) and draw the plan in them."""
+        self.charts_area.ensure()
+
+    def _on_charts_built(self) -> None:
+        self.charts_area.draw(self.state, self.state.estimate)
+        self.charts_built.emit()
+
+    # ================================================================== user edits
+    def _connect_inputs(self) -> None:
+        f = self.inputs
+        f.model_combo.picked.connect(self._on_model_picked)
+        f.model_combo.no_match.connect(lambda text: self._show_error(
+            "model", self.tr("No preset matches \"{text}\"").format(text=text)))
+        f.open_config_button.clicked.connect(self.open_config)
+        f.custom_button.clicked.connect(self.open_custom_model)
+        f.gpu_combo.picked.connect(self._on_gpu_picked)
+        f.gpu_combo.no_match.connect(lambda text: self._show_error(
+            "gpu", self.tr("No GPU in the catalog matches \"{text}\"").format(text=text)))
+
+        for combo, name in (
+            (f.task_combo, "task"), (f.precision_combo, "precision"),
+            (f.optimizer_combo, "optimizer"), (f.checkpointing_combo, "checkpointing"),
+            (f.attention_combo, "attention"), (f.quant_combo, "quant"),
+            (f.lora_targets_combo, "lora_targets"), (f.zero_combo, "zero_stage"),
+            (f.offload_combo, "offload"), (f.kv_dtype_combo, "kv_dtype"),
+        ):
+            combo.activated.connect(
+                lambda _i, c=combo, n=name: self.edit(n, c.currentData()))
+        for spin, name in (
+            (f.micro_batch_spin, "micro_batch"), (f.grad_accum_spin, "grad_accum"),
+            (f.lora_rank_spin, "lora_rank"), (f.n_gpus_spin, "n_gpus"),
+            (f.new_tokens_spin, "new_tokens"),
+        ):
+            spin.valueChanged.connect(lambda v, n=name: self.edit(n, int(v)))
+        f.seq_input.valueChanged.connect(lambda v: self.edit("seq_len", int(v)))
+        f.epochs_spin.valueChanged.connect(lambda v: self.edit("epochs", float(v)))
+        f.tokens_edit.editingFinished.connect(
+            lambda: self._edit_count("dataset_tokens", f.tokens_edit))
+        f.samples_edit.editingFinished.connect(
+            lambda: self._edit_count("dataset_samples", f.samples_edit))
+        self.bottom.time_panel.efficiency_edited.connect(self._on_efficiency)
+        self.bottom.levers_panel.lever_clicked.connect(self.apply_lever)
+
+    def edit(self, name: str, value) -> bool:
+        """Write one plan field to the state (what every input does)."""
+        self._show_error(name, None)
+        if getattr(self.state.plan, name) == value:
+            return True
+        return self.state.update(**{name: value})
+
+    def _edit_count(self, name: str, edit: QLineEdit) -> None:
+        text = edit.text().strip()
+        if not text:
+            value = None
+        else:
+            try:
+                value = parse_count(text)
+            except ValueError:
+                value = None
+            if value is None or not value > 0:
+                self._show_error(name, fmt.not_a_count(text))
+                return
+        self.edit(name, value)
+
+    def _on_model_picked(self, model_id: str) -> None:
+        self._show_error("model", None)
+        if model_id == CUSTOM_ITEM:
+            return
+        self.state.set_model(model_id)
+
+    def _on_gpu_picked(self, gpu_id: str) -> None:
+        self._show_error("gpu", None)
+        self.state.set_gpu(None if gpu_id == NO_GPU_ITEM else gpu_id)
+
+    def _on_efficiency(self, value) -> None:
+        self.bottom.time_panel.set_efficiency_error(None)
+        self.state.set_efficiency(value)
+
+    def apply_lever(self, lever) -> bool:
+        """Apply a "Make it fit" lever to the plan."""
+        ok = self.state.apply_lever(lever)
+        if ok:
+            self.status.emit(self.tr("Applied: {lever}").format(lever=lever.detail))
+        return ok
+
+    def ask_config_path(self) -> str | None:
+        """Ask for a config.json (tests replace this)."""
+        path, _ = QFileDialog.getOpenFileName(
+            self, self.tr("Open a Hugging Face config.json"), "",
+            self.tr("Model config (*.json);;All files (*)"))
+        return path or None
+
+    def open_config(self, path: str | None = None) -> bool:
+        """Use a config.json as the model; problems show under the model picker."""
+        path = path or self.ask_config_path()
+        if not path:
+            return False
+        self._show_error("model", None)
+        return self.state.load_config_json(path)
+
+    def open_custom_model(self) -> CustomModelDialog:
+        """Open the architecture-numbers form (non-blocking); OK sets the model."""
+        if self._dialog is not None:
+            self._dialog.close()
+        self._dialog = CustomModelDialog(self.state.model, self)
+        self._dialog.model_accepted.connect(self._on_custom_model)
+        self._dialog.finished.connect(self._dialog.deleteLater)
+        self._dialog.finished.connect(lambda _r: setattr(self, "_dialog", None))
+        self._dialog.open()
+        return self._dialog
+
+    def _on_custom_model(self, spec) -> None:
+        self._show_error("model", None)
+        self.state.set_model(spec)
+
+    # ================================================================== state -> view
+    def _on_state_changed(self, _estimate=None) -> None:
+        self._redraw_timer.start()
+
+    def _on_state_error(self, field: str, message: str) -> None:
+        self._show_error(field, message)
+        self.status.emit(message)
+
+    def _on_detected_changed(self) -> None:
+        self.inputs.fill_gpu_choices(self.state, self._units)
+        self._redraw_timer.start()
+
+    def detected_note(self) -> str:
+        """Which memory the fit used when the target is a detected card ("" otherwise)."""
+        info = self.state.detected_gpu
+        if info is None:
+            return ""
+        return fmt.detected_note(info, self.state.gpus, self._units)
+
+    def _show_error(self, field: str, message: str | None) -> None:
+        if field == "efficiency":
+            self.bottom.time_panel.set_efficiency_error(message)
+            return
+        errors = self.inputs.errors
+        label = errors.get(field) or errors["general"]
+        if message and label is errors["general"] and field not in ("plan", "general"):
+            message = f"{field}: {message}"
+        label.set_error(message)
+        if message and label is not errors["general"]:
+            self.inputs_scroll.ensureWidgetVisible(label)
+
+    def field_error(self, field: str) -> str:
+        """The error text now shown at ``field`` ("" when none)."""
+        if field == "efficiency":
+            label = self.bottom.time_panel.efficiency_error
+        else:
+            label = self.inputs.errors.get(field, self.inputs.errors["general"])
+        return label.text() if label.isVisible() or not label.isHidden() else ""
+
+    def flush(self) -> None:
+        """Build the charts if still deferred and redraw now if a redraw is pending
+        (screenshots, tests)."""
+        if self.charts_area.timer.isActive():
+            self.ensure_charts()
+        if self._redraw_timer.isActive():
+            self._redraw_timer.stop()
+            self._redraw()
+
+    def _redraw(self) -> None:
+        self.redraw_count += 1
+        estimate = self.state.estimate
+        errors = self.inputs.errors
+        for name in _FIELD_NAMES:
+            if name in errors:
+                errors[name].set_error(None)
+        errors["general"].set_error(None)
+        self.inputs.sync(self.state, estimate)
+        self._draw_results(estimate)
+
+    def _draw_results(self, estimate) -> None:
+        state = self.state
+        self.banner.set_estimate(estimate, self._units)
+        note = self.detected_note()
+        if note:
+            self.banner.setText(f"{self.banner.text()}\n{note}")
+        self.charts_area.draw(state, estimate)
+        self.bottom.time_panel.set_estimate(estimate, self._units, state.assumption_overrides)
+        self.bottom.levers_panel.set_levers(state.levers(), estimate, self._units)
+        self._fit_bottom_height()
+
+    def _fit_bottom_height(self) -> None:
+        self.bottom.fit_height(self.height(), self._presentation)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit_bottom_height()
+        self._size_inputs_column()
+
+    def _size_inputs_column(self) -> None:
+        # QSplitter shares space by size hints only once; give the inputs their preferred
+        # width (full GPU names) when the window is wide enough, the charts the rest.
+        total = self.splitter.width()
+        inputs = self.inputs_scroll.sizeHint().width()
+        if total > 2.5 * inputs and self.splitter.sizes()[0] < inputs:
+            self.splitter.setSizes([inputs, total - inputs])
+
+    # ================================================================== page API
+    @property
+    def units(self) -> str:
+        return self._units
+
+    def set_units(self, units: str) -> None:
+        """Show memory in "GiB" or "GB" everywhere on the page."""
+        self._units = units
+        self.charts_area.set_units(units)
+        self.inputs.fill_gpu_choices(self.state, units)
+        self._redraw()
+
+    def set_presentation(self, enabled: bool) -> None:
+        """Large text and thick lines in the charts (the window sets fonts and colours)."""
+        self._presentation = enabled
+        self.charts_area.set_presentation(enabled)
+        self.inputs_scroll.updateGeometry()
+        self._fit_bottom_height()
+
+    def summary_markdown(self) -> str:
+        """The plan, its memory, time and levers as Markdown."""
+        return markdown_summary(self.state.estimate, self.state.levers(), self._units)
+
+    def shutdown(self) -> None:
+        """Stop the timers and stop listening to the state (the page is closing)."""
+        self._redraw_timer.stop()
+        self.charts_area.timer.stop()
+        if self._dialog is not None:
+            self._dialog.close()
+        if self._connected:
+            self._connected = False
+            self.state.changed.disconnect(self._on_state_changed)
+            self.state.error.disconnect(self._on_state_error)
+            self.state.detected_changed.disconnect(self._on_detected_changed)
+
+    def closeEvent(self, event) -> None:
+        self.shutdown()
+        super().closeEvent(event)
+
+
+def _part(region: str, name: str) -> property:
+    """``page.<name>`` reads ``page.<region>.<name>``."""
+    return property(lambda page: getattr(getattr(page, region), name),
+                    doc=f"``{region}.{name}``")
+
+
+# The regions' widgets as the page's own attributes (the window, tests and screenshots
+# reach them so); the charts exist only once built.
+for _name in PlanInputs.WIDGETS:
+    setattr(PlanPage, _name, _part("inputs", _name))
+for _name in ("charts", "chart_titles", "vram_chart", "mb_chart", "seq_chart", "fit_map"):
+    setattr(PlanPage, _name, _part("charts_area", _name))
+for _name in ("time_panel", "levers_panel", "time_scroll", "levers_scroll"):
+    setattr(PlanPage, _name, _part("bottom", _name))
+del _name
+
+__all__ = ["PlanPage"]

@@ -1,0 +1,53 @@
+"""The Plan page's row under the charts: the time estimate and the "Make it fit" levers,
+each scrolling on its own, as tall as the time panel wants but never more than a share of
+the page (the charts keep their room on small screens and projectors)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QScrollArea, QWidget
+
+from gpuadvisor.gui.widgets.panels import LeversPanel, TimePanel
+
+
+def scroller(panel: QWidget, parent: QWidget) -> QScrollArea:
+    """``panel`` in a frameless, vertical-only scroll area."""
+    area = QScrollArea(parent)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    area.setWidget(panel)
+    return area
+
+
+class TimeAndLevers(QWidget):
+    """Time on the left, levers on the right.
+
+    Attributes:
+        time_panel, levers_panel: the panels (:mod:`gpuadvisor.gui.widgets.panels`).
+        time_scroll, levers_scroll: their scroll areas.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 4, 0, 0)
+        self.time_panel = TimePanel(self)
+        self.levers_panel = LeversPanel(self)
+        self.time_scroll = scroller(self.time_panel, self)
+        self.levers_scroll = scroller(self.levers_panel, self)
+        row.addWidget(self.time_scroll, 1)
+        row.addWidget(self.levers_scroll, 1)
+
+    def fit_height(self, page_height: int, presentation: bool) -> None:
+        """As tall as the time panel wants, but never more than a third of a page of
+        ``page_height`` pixels (a quarter in presentation mode, where the charts are what
+        the room looks at): on a small screen the panels scroll."""
+        wanted = self.time_panel.sizeHint().height() + 6
+        share = 4 if presentation else 3
+        height = max(120, min(wanted, page_height // share)) if page_height > 0 else wanted
+        if self.height() != height:
+            self.setFixedHeight(height)
+
+
+__all__ = ["TimeAndLevers", "scroller"]
