@@ -10,6 +10,9 @@ files).
 Views never compute estimates: the chart helpers (:meth:`PlanState.fit_map`,
 :meth:`PlanState.memory_vs_micro_batch`, ...) delegate to core with array arguments.
 
+The knock-on changes that keep a plan valid live in :mod:`gpuadvisor.plan_changes`, the
+detected cards offered as targets in :mod:`gpuadvisor.state_rig`.
+
 This module imports no Qt (see napari's ``components/`` vs ``_qt/`` split), so it is tested
 without a display.
 """
@@ -35,6 +38,7 @@ from gpuadvisor.core.gpu import GpuSpec
 from gpuadvisor.core.memory import TERMS, MemoryBreakdown, memory_breakdown
 from gpuadvisor.core.model import ModelSpec, spec_from_hf_config
 from gpuadvisor.core.plan import Plan
+from gpuadvisor.plan_changes import couple_plan_changes, error_field, plan_for_model
 from gpuadvisor.planfile import (
     APP_ID,
     PLAN_FIELDS,
@@ -43,8 +47,8 @@ from gpuadvisor.planfile import (
     custom_model_to_dict,
     did_you_mean,
     parse_plan_dict,
-    plan_field_in_message,
 )
+from gpuadvisor.state_rig import DETECTED_PREFIX, DetectedRig
 
 DEFAULT_MODEL_ID = "llama-3.1-8b"
 """Model preset of a new plan."""
@@ -61,14 +65,10 @@ MAX_MICRO_BATCH_SEARCH = 1 << 16
 MAX_SEQ_SEARCH = 1 << 22
 """Upper bound of :meth:`PlanState.largest_fitting_seq` (4M tokens)."""
 
-DETECTED_PREFIX = "detected:"
-"""GPU ids of the cards detected in this machine (or the demo rig): ``detected:<index>``."""
-
 MAX_CONFIG_JSON_BYTES = 5 * 1024 * 1024
 """config.json files larger than this are refused unread (real ones are a few kB)."""
 
 _ASSUMPTION_NAMES = frozenset(f.name for f in fields(Assumptions))
-_ADAPTER_TASKS = ("lora", "qlora")
 
 
 @dataclass(frozen=True)
@@ -81,94 +81,6 @@ class _Snapshot:
     gpu_id: str | None
     overrides: dict = field(default_factory=dict)
     assumptions: Assumptions = DEFAULT_ASSUMPTIONS
-
-
-# --------------------------------------------------------------------------- couplings
-def couple_plan_changes(plan: Plan, changes: Mapping[str, Any]) -> dict:
-    """``changes`` plus the knock-on changes that keep the plan valid.
-
-    A field the caller names explicitly is never overridden (a contradiction the caller asks
-    for is reported by validation instead). The couplings:
-
-    * ``task`` leaves lora/qlora -> ``lora_rank`` is cleared (rank only exists for adapters).
-    * ``task`` becomes pretrain/full/lora -> a quantized ``quant`` is cleared (quantized weights
-      cannot be trained; a frozen quantized base is qlora).
-    * ``task`` becomes qlora with ``quant == "none"`` -> ``quant`` is cleared (default nf4-dq).
-    * ``zero_stage`` set to 0 -> ``offload`` becomes ``none`` (offload needs ZeRO); set to 1
-      or 2 with ``offload == "params"`` -> ``offload`` becomes ``optimizer`` (parameter
-      offload needs ZeRO-3; optimizer offload works with ZeRO 1-2).
-    * ``offload`` set to ``optimizer`` with ZeRO 0 -> ``zero_stage`` 2; set to ``params`` ->
-      ``zero_stage`` 3 (the lowest stage that supports it).
-    * ``dataset_tokens`` set -> ``dataset_samples`` cleared, and the other way round (the
-      data set is given one way or the other).
-
-    Args:
-        plan: the current plan.
-        changes: plan field -> new value, as the user asked.
-
-    Returns:
-        A new dict of changes to pass to :meth:`Plan.with_changes`.
-    """
-    out = dict(changes)
-    merged = plan.to_dict() | out
-
-    def follow(name: str, value: Any) -> None:
-        if name not in changes and merged[name] != value:
-            out[name] = merged[name] = value
-
-    _couple_task(merged, follow)
-    _couple_sharding(merged, changes, follow)
-    if "dataset_tokens" in changes and merged["dataset_tokens"] is not None:
-        follow("dataset_samples", None)
-    if "dataset_samples" in changes and merged["dataset_samples"] is not None:
-        follow("dataset_tokens", None)
-    return out
-
-
-def _couple_task(merged: dict, follow) -> None:
-    task = merged["task"]
-    if task not in _ADAPTER_TASKS and merged["lora_rank"] is not None:
-        follow("lora_rank", None)
-    if task in ("pretrain", "full", "lora") and merged["quant"] not in (None, "none"):
-        follow("quant", None)
-    if task == "qlora" and merged["quant"] == "none":
-        follow("quant", None)
-
-
-def _couple_sharding(merged: dict, changes: Mapping[str, Any], follow) -> None:
-    if "zero_stage" in changes:
-        if merged["zero_stage"] == 0 and merged["offload"] != "none":
-            follow("offload", "none")
-        elif merged["zero_stage"] in (1, 2) and merged["offload"] == "params":
-            follow("offload", "optimizer")
-    if "offload" in changes:
-        if merged["offload"] == "optimizer" and merged["zero_stage"] == 0:
-            follow("zero_stage", 2)
-        elif merged["offload"] == "params" and merged["zero_stage"] != 3:
-            follow("zero_stage", 3)
-
-
-def plan_for_model(plan: Plan, model: ModelSpec) -> Plan:
-    """``plan`` adjusted so that ``model`` can run it.
-
-    Models described by parameter count only (``kind == "opaque"``: CNNs, diffusion UNets)
-    are measured in samples, so a data set given in tokens is dropped (the estimate then
-    reports its default data set). Everything else, ``seq_len`` included, is kept: a
-    sequence longer than the model's context is reported as a warning on the estimate.
-    """
-    if model.kind == "opaque" and plan.dataset_tokens is not None:
-        return plan.with_changes(dataset_tokens=None)
-    return plan
-
-
-def _error_field(message: str, changes: Mapping[str, Any]) -> str:
-    """The field to blame for a rejected plan change (see :meth:`PlanState.update`)."""
-    named = plan_field_in_message(message, prefer=changes)
-    if named in changes:
-        return named
-    if len(changes) == 1:
-        return next(iter(changes))
-    return named or "plan"
 
 
 def _full_breakdown(mb: MemoryBreakdown, shape: tuple[int, ...]) -> MemoryBreakdown:
@@ -257,8 +169,7 @@ class PlanState:
         gpu_id = DEFAULT_GPU_ID if DEFAULT_GPU_ID in self._gpus else None
         model = self._models[preset]
         self._snap = _Snapshot(model, preset, plan_for_model(DEFAULT_PLAN, model), gpu_id)
-        self._detected: dict[str, Any] = {}  # detected id -> GpuInfo
-        self._detected_specs: dict[str, GpuSpec] = {}
+        self._rig = DetectedRig(self._gpus, self._reference_gpu)
         self._measurements: list[Measurement] = []
         self._estimate = self._compute(self._snap)
         self._levers: list[Lever] | None = None
@@ -302,23 +213,22 @@ class PlanState:
     def _spec_for(self, gpu_id: str | None) -> GpuSpec | None:
         if gpu_id is None:
             return None
-        if gpu_id in self._detected_specs:
-            return self._detected_specs[gpu_id]
-        return self._gpus[gpu_id]
+        spec = self._rig.spec(gpu_id)
+        return spec if spec is not None else self._gpus[gpu_id]
 
     @property
     def detected_gpus(self) -> Mapping[str, Any]:
         """Detected training cards usable as targets: ``detected:<index>`` -> GpuInfo."""
-        return MappingProxyType(dict(self._detected))
+        return MappingProxyType(self._rig.cards)
 
     @property
     def detected_gpu(self):
         """The detected card (GpuInfo) the plan targets, or None for a catalog GPU."""
-        return self._detected.get(self._snap.gpu_id or "")
+        return self._rig.card(self._snap.gpu_id)
 
     def detected_spec(self, gpu_id: str) -> GpuSpec | None:
         """The spec used for a detected card (driver memory; catalog or reference peaks)."""
-        return self._detected_specs.get(gpu_id)
+        return self._rig.spec(gpu_id)
 
     def set_detected(self, gpus) -> bool:
         """Offer the cards of this machine (or a demo rig) as target GPUs.
@@ -336,26 +246,15 @@ class PlanState:
         Returns:
             True when the state is consistent (``changed`` emitted if the target changed).
         """
-        old_ids = set(self._detected)
-        detected: dict[str, Any] = {}
-        specs: dict[str, GpuSpec] = {}
-        for info in gpus:
-            if not info.is_training_gpu or not info.memory_total_bytes:
-                continue
-            spec = self._spec_for_detected(info)
-            if spec is not None:
-                key = f"{DETECTED_PREFIX}{info.index}"
-                detected[key], specs[key] = info, spec
-        self._detected, self._detected_specs = detected, specs
+        old_ids = self._rig.ids
+        self._rig.offer(gpus)
         self._levers = None
         self.detected_changed.emit()
         current = self._snap.gpu_id
-        # As hardware.smallest_card (not imported: it pulls in the NVML module's chain).
-        smallest = min(detected.values(), key=lambda g: (g.memory_total_bytes, g.index),
-                       default=None)
+        smallest = self._rig.smallest_id()
         if current == DEFAULT_GPU_ID or current in old_ids:
             if smallest is not None:
-                target = f"{DETECTED_PREFIX}{smallest.index}"
+                target = smallest
             else:
                 target = DEFAULT_GPU_ID if DEFAULT_GPU_ID in self._gpus else None
             if target != current or current in old_ids:
@@ -368,23 +267,6 @@ class PlanState:
                     return False
                 self._install(snap, result)
         return True
-
-    def _spec_for_detected(self, info) -> GpuSpec | None:
-        memory_gib = info.memory_total_bytes / 1024**3
-        base = self._gpus.get(info.catalog_id) if info.catalog_id else None
-        key = f"detected-{info.index}"
-        try:
-            if base is not None:
-                # The catalog's id: time assumptions then cite "catalog: <id>".
-                return replace(base, memory_gib=memory_gib)
-            reference = self._reference_gpu
-            if reference is None:
-                return None
-            return replace(reference, id=key, name=info.name, memory_gib=memory_gib,
-                           aliases=(), notes=f"unmatched: memory from the driver; time uses "
-                           f"the {reference.name} peak as a stand-in")
-        except (TypeError, ValueError):
-            return None
 
     @property
     def gpu_id(self) -> str | None:
@@ -439,9 +321,9 @@ class PlanState:
         try:
             plan = self.plan.with_changes(**couple_plan_changes(self.plan, plan_changes))
         except (TypeError, ValueError) as exc:
-            self.error.emit(_error_field(str(exc), plan_changes), str(exc))
+            self.error.emit(error_field(str(exc), plan_changes), str(exc))
             return False
-        return self._commit(replace(self._snap, plan=plan), _error_field, plan_changes)
+        return self._commit(replace(self._snap, plan=plan), error_field, plan_changes)
 
     def set_efficiency(self, value: float | None) -> bool:
         """Set the achieved fraction of peak (``plan.efficiency``; None = the default)."""
@@ -510,7 +392,7 @@ class PlanState:
 
     def set_gpu(self, gpu_id: str | None) -> bool:
         """Choose a catalog GPU, or None for memory only (time on the reference GPU)."""
-        if gpu_id is not None and gpu_id not in self._gpus and gpu_id not in self._detected:
+        if gpu_id is not None and gpu_id not in self._gpus and gpu_id not in self._rig:
             self.error.emit("gpu", f"unknown GPU {gpu_id!r}{did_you_mean(str(gpu_id), self._gpus)}")
             return False
         return self._commit(replace(self._snap, gpu_id=gpu_id), "gpu")
@@ -676,8 +558,8 @@ class PlanState:
 
     def _file_gpu_id(self, gpu_id: str | None) -> str | None:
         """Plan files name catalog GPUs: a detected card is saved as its catalog match."""
-        if gpu_id in self._detected:
-            return self._detected[gpu_id].catalog_id
+        if gpu_id in self._rig:
+            return self._rig.catalog_id(gpu_id)
         return gpu_id
 
     def from_dict(self, data: dict) -> None:

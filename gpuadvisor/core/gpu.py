@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Protocol, TypeVar
 
 VENDORS = frozenset({"nvidia", "amd", "apple", "intel"})
 """Allowed values of :attr:`GpuSpec.vendor`."""
@@ -296,6 +298,34 @@ class GpuSpec:
             return self.p2p_bandwidth_gb_s / 2
         return self.pcie_bandwidth_gb_s
 
+
+
+# -- the cards of a rig -------------------------------------------------------------------------
+class DetectedCard(Protocol):
+    """What :func:`smallest_card` reads of a detected card (``hardware.GpuInfo`` has it)."""
+
+    index: int
+    memory_total_bytes: int | None
+
+    @property
+    def is_training_gpu(self) -> bool:
+        """Whether plans may use the card (not integrated, still answering)."""
+        ...
+
+
+CardT = TypeVar("CardT", bound=DetectedCard)
+
+
+def smallest_card(gpus: Iterable[CardT]) -> CardT | None:
+    """The training card with the least memory (multi-GPU plans size for it), or ``None``.
+
+    Integrated and lost cards, and cards whose memory is unknown, are skipped; ties go to the
+    lower index.
+    """
+    usable = [g for g in gpus if g.is_training_gpu and g.memory_total_bytes is not None]
+    if not usable:
+        return None
+    return min(usable, key=lambda g: (g.memory_total_bytes, g.index))
 
 def _require_text(name: str, value: object) -> None:
     if not isinstance(value, str) or not value.strip():

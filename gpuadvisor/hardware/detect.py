@@ -11,9 +11,10 @@ from __future__ import annotations
 import os
 import platform
 import subprocess
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 
 from gpuadvisor.core.gpu import GpuSpec
+from gpuadvisor.core.gpu import smallest_card as smallest_card  # re-exported
 from gpuadvisor.core.units import format_bytes
 
 from .base import (
@@ -125,18 +126,6 @@ def health_warnings(gpu: GpuInfo, own_pid: int | None = None) -> list[HealthWarn
             "instance's memory and SMs. Disable MIG (nvidia-smi -mig 0) to train on the whole "
             "card."))
     return out
-
-
-def smallest_card(gpus: Iterable[GpuInfo]) -> GpuInfo | None:
-    """The training card with the least memory (multi-GPU plans size for it), or ``None``.
-
-    Integrated and lost cards, and cards whose memory is unknown, are skipped; ties go to the
-    lower index.
-    """
-    usable = [g for g in gpus if g.is_training_gpu and g.memory_total_bytes is not None]
-    if not usable:
-        return None
-    return min(usable, key=lambda g: (g.memory_total_bytes, g.index))
 
 
 # --------------------------------------------------------------------------- detection

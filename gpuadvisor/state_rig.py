@@ -1,0 +1,104 @@
+"""The cards of this machine (or a demo rig) offered to the shared plan as target GPUs.
+
+:class:`DetectedRig` turns detected cards (``hardware.GpuInfo`` records) into plan targets
+named ``detected:<index>``, each with the :class:`~gpuadvisor.core.gpu.GpuSpec` its estimate
+uses: the matched catalog entry with the memory the driver reports, or, for an unmatched card,
+the reference GPU's peaks under the card's own name and memory. Used by
+:class:`gpuadvisor.state.PlanState`; Qt-free, and it imports nothing from ``hardware`` (the
+records are read by attribute), so the plan state stays free of driver bindings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from gpuadvisor.core.gpu import GpuSpec, smallest_card
+
+DETECTED_PREFIX = "detected:"
+"""GPU ids of the cards detected in this machine (or the demo rig): ``detected:<index>``."""
+
+
+class DetectedRig:
+    """Detected training cards as plan targets: ``detected:<index>`` -> card and spec."""
+
+    def __init__(self, gpus: Mapping[str, GpuSpec], reference: GpuSpec | None) -> None:
+        """Start with no cards.
+
+        Args:
+            gpus: catalog GPUs by id (a detected card's ``catalog_id`` is looked up here).
+            reference: GPU whose peaks time an unmatched card (``None``: such cards are
+                skipped).
+        """
+        self._gpus = gpus
+        self._reference = reference
+        self._cards: dict[str, Any] = {}  # detected id -> GpuInfo
+        self._specs: dict[str, GpuSpec] = {}
+
+    def __contains__(self, gpu_id: object) -> bool:
+        return gpu_id in self._cards
+
+    @property
+    def ids(self) -> frozenset[str]:
+        """The detected ids now offered."""
+        return frozenset(self._cards)
+
+    @property
+    def cards(self) -> dict[str, Any]:
+        """Detected id -> GpuInfo (a copy)."""
+        return dict(self._cards)
+
+    def card(self, gpu_id: str | None) -> Any | None:
+        """The GpuInfo behind a detected id, or ``None`` (catalog ids, ``None``)."""
+        return self._cards.get(gpu_id or "")
+
+    def spec(self, gpu_id: str | None) -> GpuSpec | None:
+        """The spec a detected id is estimated with, or ``None`` when it is not detected."""
+        return self._specs.get(gpu_id or "")
+
+    def catalog_id(self, gpu_id: str) -> str | None:
+        """A detected card's catalog match (what plan files save), or ``None``."""
+        return self._cards[gpu_id].catalog_id
+
+    def offer(self, gpus: Iterable[Any]) -> None:
+        """Replace the cards: each training card with known memory and a spec is kept.
+
+        Integrated and lost cards, cards whose memory the driver does not report, and
+        unmatched cards without a reference GPU are skipped.
+        """
+        cards: dict[str, Any] = {}
+        specs: dict[str, GpuSpec] = {}
+        for info in gpus:
+            if not info.is_training_gpu or not info.memory_total_bytes:
+                continue
+            spec = self._spec_for(info)
+            if spec is not None:
+                key = f"{DETECTED_PREFIX}{info.index}"
+                cards[key], specs[key] = info, spec
+        self._cards, self._specs = cards, specs
+
+    def smallest_id(self) -> str | None:
+        """The id of the card with the least memory (multi-GPU plans size for it)."""
+        smallest = smallest_card(self._cards.values())
+        return None if smallest is None else f"{DETECTED_PREFIX}{smallest.index}"
+
+    def _spec_for(self, info) -> GpuSpec | None:
+        memory_gib = info.memory_total_bytes / 1024**3
+        base = self._gpus.get(info.catalog_id) if info.catalog_id else None
+        key = f"detected-{info.index}"
+        try:
+            if base is not None:
+                # The catalog's id: time assumptions then cite "catalog: <id>".
+                return replace(base, memory_gib=memory_gib)
+            reference = self._reference
+            if reference is None:
+                return None
+            return replace(reference, id=key, name=info.name, memory_gib=memory_gib,
+                           aliases=(), notes=f"unmatched: memory from the driver; time uses "
+                           f"the {reference.name} peak as a stand-in")
+        except (TypeError, ValueError):
+            return None
+
+
+__all__ = ["DETECTED_PREFIX", "DetectedRig"]
