@@ -1,4 +1,5 @@
-"""The main window: page navigation (Rig, Probe, Plan, Compare), menus, settings, plan files.
+"""The main window: page navigation (Rig, Probe, Plan, Compare), settings, plan files; its
+menus are built in :mod:`.menus`.
 
 Messages for the user go through :meth:`MainWindow.report`, which records the message,
 shows it in the status bar and, when the window is interactive, in a window-modal message
@@ -13,7 +14,7 @@ import contextlib
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QEvent, Qt
-from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence, QPalette
+from PySide6.QtGui import QGuiApplication, QPalette
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -31,7 +32,8 @@ from gpuadvisor.settings import Settings, save_settings
 from gpuadvisor.state import PlanState
 
 from .i18n import LANGUAGES, resolve_language
-from .pages.plan_page import PlanPage
+from .menus import build_menus, fill_recent_menu
+from .pages.plan import PlanPage
 from .pages.probe_page import ProbePage
 from .pages.rig_page import RigPage
 from .widgets.theme import presentation_palette, style_sheet
@@ -173,7 +175,7 @@ class MainWindow(QMainWindow):
 
     def _build_compare_page(self):
         if self._compare_page is None:
-            from .pages.compare_page import ComparePage
+            from .pages.compare import ComparePage
 
             page = ComparePage(self.state, self.settings, **self._compare_options)
             page.status.connect(self.status_label.setText)
@@ -207,87 +209,8 @@ class MainWindow(QMainWindow):
         self.nav.setFixedWidth(widest + 56)
 
     def _build_menus(self) -> None:
-        bar = self.menuBar()
-        file_menu = bar.addMenu(self.tr("&File"))
-        self.open_action = self._action(self.tr("&Open plan…"), self.open_plan_dialog,
-                                        QKeySequence.StandardKey.Open)
-        self.save_action = self._action(self.tr("&Save plan…"), self.save_plan,
-                                        QKeySequence.StandardKey.Save)
-        self.save_as_action = self._action(self.tr("Save plan &as…"), self.save_plan_as,
-                                           QKeySequence.StandardKey.SaveAs)
-        file_menu.addAction(self.open_action)
-        self.recent_menu = file_menu.addMenu(self.tr("Recent plans"))
-        file_menu.addAction(self.save_action)
-        file_menu.addAction(self.save_as_action)
-        file_menu.addSeparator()
-        self.export_action = self._action(self.tr("&Export page as PNG…"), self.export_png_dialog,
-                                          QKeySequence("Ctrl+E"))
-        self.copy_action = self._action(self.tr("&Copy summary as Markdown"),
-                                        self.copy_summary, QKeySequence("Ctrl+Shift+C"))
-        file_menu.addAction(self.export_action)
-        file_menu.addAction(self.copy_action)
-        file_menu.addSeparator()
-        self.quit_action = self._action(self.tr("&Quit"), self.close,
-                                        QKeySequence.StandardKey.Quit)
-        self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
-        file_menu.addAction(self.quit_action)
+        build_menus(self, PAGES)
         self._fill_recent_menu()
-
-        view_menu = bar.addMenu(self.tr("&View"))
-        self.presentation_action = self._action(
-            self.tr("&Presentation mode"), lambda on: self.set_presentation(on),
-            QKeySequence("F11"), checkable=True)
-        self.presentation_action.setToolTip(self.tr(
-            "Full screen, large fonts, thick chart lines, high contrast: for projectors"))
-        view_menu.addAction(self.presentation_action)
-        units_menu = view_menu.addMenu(self.tr("&Units"))
-        group = QActionGroup(self)
-        group.setExclusive(True)
-        self.units_actions = {}
-        for units, text in (("GiB", self.tr("GiB (binary, 1024³ bytes)")),
-                            ("GB", self.tr("GB (decimal, 1000³ bytes)"))):
-            action = self._action(text, lambda _on=False, u=units: self.set_units(u),
-                                  checkable=True)
-            group.addAction(action)
-            units_menu.addAction(action)
-            self.units_actions[units] = action
-        self.language_menu = view_menu.addMenu(self.tr("&Language"))
-        group = QActionGroup(self)
-        group.setExclusive(True)
-        self.language_actions = {}
-        # Each language by its own name, so whoever reads it can find theirs.
-        for language, text in (("system", self.tr("System")), *LANGUAGES.items()):
-            action = self._action(text, lambda _on=False, lang=language: self.set_language(lang),
-                                  checkable=True)
-            group.addAction(action)
-            self.language_menu.addAction(action)
-            self.language_actions[language] = action
-        self.language_actions[self.settings.language].setChecked(True)
-        view_menu.addSeparator()
-        self.page_actions = {}
-        for index, name in enumerate(PAGES):
-            action = self._action(self.nav.item(index).text(),
-                                  lambda _on=False, n=name: self.show_page(n),
-                                  QKeySequence(f"Ctrl+{index + 1}"))
-            view_menu.addAction(action)
-            self.page_actions[name] = action
-
-        help_menu = bar.addMenu(self.tr("&Help"))
-        self.about_action = self._action(self.tr("&About gpuadvisor"), self.show_about)
-        self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
-        help_menu.addAction(self.about_action)
-
-    def _action(self, text: str, slot, shortcut=None, *, checkable: bool = False) -> QAction:
-        action = QAction(text, self)
-        if shortcut is not None:
-            action.setShortcut(shortcut)
-        action.setCheckable(checkable)
-        if checkable:
-            action.triggered.connect(slot)
-        else:
-            action.triggered.connect(lambda _checked=False: slot())
-        self.addAction(action)  # shortcuts work in full screen, where the menu bar hides
-        return action
 
     # ================================================================== pages
     def show_page(self, name: str) -> None:
@@ -431,17 +354,8 @@ class MainWindow(QMainWindow):
         return True
 
     def _fill_recent_menu(self) -> None:
-        menu = self.recent_menu
-        menu.clear()
-        for path in self.settings.recent_files:
-            action = menu.addAction(path)
-            action.triggered.connect(lambda _c=False, p=path: self._open_recent(p))
-        if not self.settings.recent_files:
-            empty = menu.addAction(self.tr("No recent plans"))
-            empty.setEnabled(False)
-        else:
-            menu.addSeparator()
-            menu.addAction(self.tr("Clear list"), self._clear_recent)
+        fill_recent_menu(self.recent_menu, self.settings.recent_files, self._open_recent,
+                         self._clear_recent)
 
     def _open_recent(self, path: str) -> None:
         if not self.open_plan(path) and not Path(path).exists():
