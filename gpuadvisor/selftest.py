@@ -183,8 +183,12 @@ def _detect_hardware() -> str:
 def _check_worker_files() -> None:
     from gpuadvisor.probes import runner
 
-    missing = [p for p in (runner.WORKER_SCRIPT, runner.WORKER_SCRIPT.with_name("kernels"))
-               if not p.exists()]
+    folder = runner.WORKER_SCRIPT.parent
+    # The worker runs by path in another Python and imports its neighbours from its folder.
+    needed = [runner.WORKER_SCRIPT, folder / "kernels",
+              *(folder / f"worker_{name}.py"
+                for name in ("kit", "devices", "matmul", "bandwidth"))]
+    missing = [p for p in needed if not p.exists()]
     if missing:
         raise SelfTestError("probe worker", "missing: " + ", ".join(map(str, missing)))
 
