@@ -259,3 +259,30 @@ def test_an_unmatched_card_uses_driver_memory_and_says_where_time_comes_from(cat
     assert state.capacity_bytes == pytest.approx(20 * 1024**3)
     assert "unmatched" in state.gpu.notes
     assert state.to_dict()["gpu"] is None
+
+
+#: Detects the demo rig and says what the page says about its first card, with Qt
+#: (PySide6, shiboken6, pyqtgraph) made unimportable.
+QT_ABSENT = """
+import sys
+class NoQt:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("PySide6", "shiboken6", "pyqtgraph"):
+            raise ImportError("no Qt here: " + name)
+sys.meta_path.insert(0, NoQt())
+from gpuadvisor.gui.pages.rig import format, jobs
+from gpuadvisor.hardware.base import HostInfo
+backend, result = jobs.detect_open("rtx-4090", {}, HostInfo())
+backend.close()
+print(format.gpu_title(result.gpus[0]))
+print(dict(format.gpu_rows(result.gpus[0], "GiB", {}))["VRAM"].startswith("24.0 GiB total"))
+"""
+
+
+def test_what_the_page_says_and_detects_works_without_qt_so_other_fronts_can_share_it():
+    import subprocess
+
+    result = subprocess.run([sys.executable, "-c", QT_ABSENT], capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["GPU 0: NVIDIA GeForce RTX 4090", "True"]

@@ -1,0 +1,114 @@
+"""One GPU of the Rig page: name, fields, catalog match, warnings and a live chart."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gpuadvisor.hardware import GpuInfo
+
+from . import format as fmt
+from .widgets import fill_grid, translate
+
+#: Warning codes shown as errors (red); the rest are warnings (amber).
+ERROR_CODES = frozenset({"gpu_lost", "ecc_errors"})
+
+
+class GpuTile(QFrame):
+    """One GPU: name, fields, catalog match, warnings and a live chart."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("gpuTile")
+        layout = QVBoxLayout(self)
+        head = QHBoxLayout()
+        self.title = QLabel(self)
+        self.title.setProperty("role", "subheading")
+        self.title.setWordWrap(True)
+        self.badge = QLabel(self)
+        self.badge.setProperty("role", "lostBadge")
+        self.badge.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
+        self.badge.hide()
+        head.addWidget(self.title, 1)
+        head.addWidget(self.badge)
+        layout.addLayout(head)
+        self.catalog = QLabel(self)
+        self.catalog.setWordWrap(True)
+        self.catalog.setProperty("role", "note")
+        layout.addWidget(self.catalog)
+        self._grid = QGridLayout()
+        self._grid.setHorizontalSpacing(10)
+        self._grid.setVerticalSpacing(2)
+        self._grid.setColumnStretch(1, 1)
+        self._labels: list[tuple[QLabel, QLabel]] = []
+        layout.addLayout(self._grid)
+        self.warnings = QVBoxLayout()
+        layout.addLayout(self.warnings)
+        self.warning_labels: list[QLabel] = []
+        self.chart = None
+        self.gpu: GpuInfo | None = None
+        self._chart_box = QVBoxLayout()
+        layout.addLayout(self._chart_box)
+        layout.addStretch(1)
+
+    def ensure_chart(self):
+        """The live chart (built on first use: pyqtgraph is imported lazily)."""
+        if self.chart is None:
+            from gpuadvisor.gui.charts.live import LiveGpuChart
+
+            self.chart = LiveGpuChart(self)
+            self.chart.setObjectName("liveChart")
+            self.chart.setMinimumHeight(150)
+            self.chart.setMaximumHeight(230)
+            self._chart_box.addWidget(self.chart)
+        return self.chart
+
+    def set_gpu(self, gpu: GpuInfo, warnings, units: str, catalog: Mapping) -> None:
+        """Show ``gpu`` and its warnings."""
+        self.gpu = gpu
+        self.title.setText(fmt.gpu_title(gpu, translate))
+        self.badge.setText(self.tr("LOST"))
+        self.badge.setVisible(gpu.lost)
+        self.catalog.setText(fmt.catalog_text(gpu, catalog, translate))
+        fill_grid(self._grid, self._labels, fmt.gpu_rows(gpu, units, catalog, translate), self)
+        texts = fmt.warning_texts(warnings, translate)
+        while len(self.warning_labels) < len(texts):
+            label = QLabel(self)
+            label.setWordWrap(True)
+            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            self.warnings.addWidget(label)
+            self.warning_labels.append(label)
+        for label, item in zip(self.warning_labels, [*texts, *[None] * len(self.warning_labels)],
+                               strict=False):
+            if item is None:
+                label.hide()
+                continue
+            code, message = item
+            severity = "error" if code in ERROR_CODES else "warning"
+            label.setText("⚠ " + message)
+            if label.property("severity") != severity:
+                label.setProperty("severity", severity)
+                label.style().unpolish(label)
+                label.style().polish(label)
+            label.show()
+
+    def text(self) -> str:
+        """Everything the tile says (for tests)."""
+        parts = [self.title.text(), self.badge.text() if self.badge.isVisibleTo(self) else "",
+                 self.catalog.text()]
+        parts += [f"{n.text()}: {v.text()}" for n, v in self._labels]
+        parts += [w.text() for w in self.warning_labels if not w.isHidden()]
+        return "\n".join(p for p in parts if p)
+
+
+__all__ = ["ERROR_CODES", "GpuTile"]
