@@ -6,7 +6,7 @@ sentences go through ``translate(context, text)``, the signature of Qt's
 ``QCoreApplication.translate``, which the page passes; the default, :func:`english`, returns
 the source text. The sentences are written as literal ``translate("ProbePage", ...)`` calls
 because that is how Qt's ``lupdate`` finds them for the catalog (context ``ProbePage``, the
-page's class, as before they moved here).
+page's class, in ``resources/i18n/*.ts``).
 """
 
 from __future__ import annotations

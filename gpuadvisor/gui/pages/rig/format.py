@@ -6,7 +6,7 @@ text goes through ``translate(context, text)``, the signature of Qt's
 ``QCoreApplication.translate``, which the page passes; the default, :func:`english`, returns
 the source text. The texts are written as literal ``translate("RigFields", ...)`` (and
 ``"GpuTile"``, ``"RigPage"``) calls because that is how Qt's ``lupdate`` finds them for the
-catalog; the contexts are those of the classes that said them before they moved here.
+catalog (``resources/i18n/*.ts``): fields, a tile's own words, the page's own words.
 """
 
 from __future__ import annotations
