@@ -130,15 +130,16 @@ def command(args: argparse.Namespace) -> int:
 
 
 def _break_even_text(even, money) -> str:
-    """After how many jobs buying beats renting (a blank line first), or that it never does."""
+    """After how many jobs buying beats renting (a blank line first), or that it never does.
+
+    The sentence is the Compare page's (:func:`gpuadvisor.explain.break_even_sentence`), in
+    English.
+    """
+    from gpuadvisor.explain import break_even_sentence
+
     owned, rented, result = even
-    if result.jobs is None:
-        return (f"\nBreak-even: renting {rented.option.label} costs no more than the power "
-                f"for {owned.option.label}: buying never pays off on price alone.")
-    return (f"\nBreak-even: {owned.option.label} "
-            f"({money(result.hardware_usd)}) beats renting "
-            f"{rented.option.label} after {result.jobs:,.1f} such jobs "
-            f"({result.hours:,.0f} h of training on it).")
+    return "\nBreak-even: " + break_even_sentence(owned.option.label, rented.option.label,
+                                                  result, money=money)
 
 
 def _plan_summary(plan) -> str:
