@@ -76,92 +76,93 @@
 <context>
     <name>AdviceModel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="196"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="48"/>
         <source>#</source>
+        <extracomment>Starting widths of the table&apos;s columns, in pixels (the last one stretches).</extracomment>
         <translation>#</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="196"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="48"/>
         <source>Option</source>
         <translation>方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="196"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="48"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="197"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="49"/>
         <source>Fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="197"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="49"/>
         <source>GPUs</source>
         <translation>GPU 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="197"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="49"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="198"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="50"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="198"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="50"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="199"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="51"/>
         <source>Seller / cloud</source>
         <translation>卖家 / 云</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="199"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="51"/>
         <source>Region</source>
         <translation>地区</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="200"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="52"/>
         <source>Price seen</source>
         <translation>报价日期</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="260"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="112"/>
         <source>no ({need:.1f} of {have:.0f} GiB)</source>
         <translation>否（需 {need:.1f} GiB，有 {have:.0f} GiB）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="263"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="115"/>
         <source>with {levers}</source>
         <translation>需 {levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="264"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="116"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="267"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="119"/>
         <source>{gpus} ({instances} instances)</source>
         <translation>{gpus}（{instances} 个实例）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="277"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="129"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="284"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="136"/>
         <source>{date} (your price)</source>
         <translation>{date}（你的价格）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="289"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="141"/>
         <source>{mark}{date} · {days} days ago</source>
         <translation>{mark}{date} · {days} 天前</translation>
     </message>
@@ -278,506 +279,510 @@ renting: {rent}</source>
 <context>
     <name>ComparePage</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="157"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="63"/>
         <source>your {cards}</source>
-        <extracomment>Milliseconds between the last change and the new advice (typing a budget, a slider). Minimum memory choices of the filter (GB as marketed; 0: any). Export kinds of the buttons, in order.</extracomment>
         <translation>你的 {cards}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="162"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="68"/>
         <source>{n}x used {gpu}</source>
         <translation>{n} 张二手 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="163"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="69"/>
         <source>{n}x new {gpu}</source>
         <translation>{n} 张全新 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="165"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="71"/>
         <source>used {gpu}</source>
         <translation>二手 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="166"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="72"/>
         <source>new {gpu}</source>
         <translation>全新 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="170"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="76"/>
         <source>{name} (spot)</source>
         <translation>{name}（竞价）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="177"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="84"/>
         <source>{price} per card</source>
         <translation>每张 {price}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="179"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="86"/>
         <source>{price}/GPU-h</source>
         <translation>{price}/GPU·时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="415"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="132"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="419"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="136"/>
         <source>Change the plan</source>
         <translation>修改规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="454"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="37"/>
         <source>What matters to you</source>
+        <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
         <translation>你看重什么</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="458"/>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1016"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="41"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="223"/>
         <source>Cheapest</source>
         <translation>最便宜</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="458"/>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1016"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="42"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="222"/>
         <source>Fastest</source>
         <translation>最快</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="466"/>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="475"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="49"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="57"/>
         <source>no limit</source>
         <translation>不限</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="467"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="50"/>
         <source>Most you want to spend on this job, in your currency (0: no limit)</source>
         <translation>这次任务最多愿意花多少钱，以你的货币计（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="474"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="56"/>
         <source> h</source>
         <translation> 小时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="476"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="58"/>
         <source>Wall-clock hours the job may take (0: no limit)</source>
         <translation>任务最多可用的实际小时数（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="482"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="64"/>
         <source>Most cards you would buy (1, 2, 4 or 8 are tried)</source>
         <translation>最多愿意买几块卡（会尝试 1、2、4、8 块）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="489"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="71"/>
         <source>Your electricity price per kWh, in your currency: it prices running your rig or a bought card</source>
         <translation>你的电价（每千瓦时，以你的货币计）：用于计算自有机器或买来的卡的电费</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="501"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="82"/>
         <source>Your exchange rate: units of your currency per US dollar (the catalog&apos;s prices are in USD)</source>
         <translation>你的汇率：每 1 美元折合多少你的货币（目录中的价格以美元计）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="505"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="86"/>
         <source>Goal</source>
         <translation>目标</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="505"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="87"/>
         <source>Budget</source>
         <translation>预算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="506"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="88"/>
         <source>Deadline</source>
         <translation>截止时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="507"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="89"/>
         <source>Cards to buy, at most</source>
         <translation>最多买几块卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="508"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="90"/>
         <source>Electricity per kWh</source>
         <translation>每千瓦时电价</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="509"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="91"/>
         <source>Currency</source>
         <translation>货币</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="554"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="78"/>
         <source>SkyPilot task…</source>
+        <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
         <translation>SkyPilot 任务…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="555"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="79"/>
         <source>accelerate config…</source>
         <translation>accelerate 配置…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="556"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="80"/>
         <source>DeepSpeed config…</source>
         <translation>DeepSpeed 配置…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="557"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="81"/>
         <source>Launch script…</source>
         <translation>启动脚本…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="558"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="82"/>
         <source>Report…</source>
         <translation>报告…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="559"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="83"/>
         <source>A SkyPilot task YAML that rents this option (rent and cloud options)</source>
         <translation>租用此方案的 SkyPilot 任务 YAML（租用和云方案）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="561"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="85"/>
         <source>A Hugging Face accelerate config for this plan</source>
         <translation>此规划的 Hugging Face accelerate 配置</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="562"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="87"/>
         <source>A DeepSpeed ZeRO config for this plan</source>
         <translation>此规划的 DeepSpeed ZeRO 配置</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="563"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="88"/>
         <source>The torchrun line that starts the training</source>
         <translation>启动训练的 torchrun 命令行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="564"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="90"/>
         <source>The plan, the options and these charts as one HTML file (or Markdown: end the name with .md)</source>
         <translation>把规划、各方案和这些图表存成一个 HTML 文件（或 Markdown：文件名以 .md 结尾）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="590"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="92"/>
         <source>GPU maker</source>
+        <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
         <translation>GPU 厂商</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="592"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="94"/>
         <source>Least memory per GPU</source>
         <translation>每块 GPU 的最少显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="594"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="96"/>
         <source>any memory</source>
         <translation>显存不限</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="595"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="97"/>
         <source>≥ {gb} GB</source>
         <translation>≥ {gb} GB</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="597"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="99"/>
         <source>Seller, marketplace or cloud</source>
         <translation>卖家、租赁平台或云</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="599"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="101"/>
         <source>spot and on-demand</source>
         <translation>竞价和按需</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="600"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="102"/>
         <source>on-demand only</source>
         <translation>仅按需</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="601"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="103"/>
         <source>spot only</source>
         <translation>仅竞价</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="603"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="105"/>
         <source>Spot (interruptible) prices are cheaper; the job may be stopped and must resume from checkpoints</source>
         <translation>竞价（可中断）实例更便宜；任务可能被中止，需要从检查点恢复</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="605"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="108"/>
         <source>fits only</source>
         <translation>只看放得下的</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="607"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="110"/>
         <source>Search: 4090, RunPod, us-east…</source>
         <translation>搜索：4090、RunPod、us-east…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="651"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="123"/>
         <source>any maker</source>
         <translation>厂商不限</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="653"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="124"/>
         <source>any seller or cloud</source>
         <translation>卖家或云不限</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="668"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="204"/>
         <source>The offers catalog could not be read, so only your rig is compared: {error}</source>
         <translation>无法读取报价目录，只对比你的机器：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="773"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="123"/>
         <source>{code} per US dollar</source>
         <translation>每美元折合 {code}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="791"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="285"/>
         <source>Electricity price {value} is out of range</source>
         <translation>电价 {value} 超出范围</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="874"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="371"/>
         <source>Working out every option…</source>
         <translation>正在计算所有方案…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="883"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="380"/>
         <source>Cannot compare this plan: {error}</source>
         <translation>无法对比此规划：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="918"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="91"/>
         <source>&lt;b&gt;{model}&lt;/b&gt;, {task}, {precision} · {line}</source>
         <translation>&lt;b&gt;{model}&lt;/b&gt;，{task}，{precision} · {line}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="946"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="233"/>
         <source>{shown} of {total} options shown, {fitting} of them fit; ★ = best trade-off (Pareto front). Prices in {code} at {rate} per USD.</source>
         <translation>显示 {total} 个方案中的 {shown} 个，其中 {fitting} 个放得下；★ = 最佳权衡（帕累托前沿）。价格以 {code} 计，每美元 {rate}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="957"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="99"/>
         <source> with {levers}</source>
         <translation>，需 {levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="961"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="103"/>
         <source>{name} does not fit: {need:.1f} GiB per GPU needed, {have:.0f} GiB available</source>
         <translation>{name} 放不下：每块 GPU 需要 {need:.1f} GiB，只有 {have:.0f} GiB</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="965"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="107"/>
         <source>{name} finishes in {time}{levers} for {power} of power</source>
         <translation>{name} 用 {time} 完成{levers}，电费 {power}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="968"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="111"/>
         <source>{name} ({price}) finishes in {time}{levers}, plus {power} of power</source>
         <translation>{name}（{price}）用 {time} 完成{levers}，另加电费 {power}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="972"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="115"/>
         <source> on {n} instances</source>
         <translation>，用 {n} 个实例</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="974"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="117"/>
         <source>renting {name} costs {cost} and takes {time}{instances}{levers}</source>
         <translation>租用 {name} 花费 {cost}，用时 {time}{instances}{levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="994"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="197"/>
         <source>None of the options shown fits this plan: widen the filters.</source>
         <translation>显示的方案都放不下此规划：请放宽筛选条件。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="998"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="202"/>
         <source>the budget of {budget}</source>
         <translation>{budget} 的预算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1001"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="205"/>
         <source>the deadline of {time}</source>
         <translation>{time} 的截止时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1005"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="208"/>
         <source>Nothing shown meets {limits}. Closest: {why}.</source>
         <translation>没有方案满足{limits}。最接近的：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1006"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="210"/>
         <source> and </source>
         <translation>和</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1008"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="212"/>
         <source>cheapest</source>
         <translation>最便宜</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1008"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="213"/>
         <source>fastest</source>
         <translation>最快</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1009"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="214"/>
         <source>Best ({goal}): {why}.</source>
         <translation>最佳（{goal}）：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1017"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="224"/>
         <source>{label}: {why}.</source>
         <translation>{label}：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1081"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="109"/>
         <source>Select an option in the chart or the table.</source>
         <translation>请在图表或表格中选择一个方案。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1104"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="146"/>
         <source>spot: may be interrupted</source>
         <translation>竞价：可能被中断</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1107"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="149"/>
         <source>your price, {date}</source>
         <translation>你的价格，{date}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1109"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="151"/>
         <source>price seen {date}</source>
         <translation>报价日期 {date}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1111"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="153"/>
         <source>({days} days ago)</source>
         <translation>（{days} 天前）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1114"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="156"/>
         <source>older than {days} days: check it</source>
         <translation>已超过 {days} 天：请核实</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1116"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="159"/>
         <source>an estimate</source>
         <translation>估计值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1132"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="30"/>
         <source>Time: {gpus} GPU(s) at {tflops:,.0f} TFLOPS each ({efficiency:.0%} of peak, {source}), limited by {bound}; {gpu_hours:,.1f} GPU-hours</source>
+        <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
         <translation>用时：{gpus} 张 GPU，每张 {tflops:,.0f} TFLOPS（峰值的 {efficiency:.0%}，{source}），受限于{bound}；共 {gpu_hours:,.1f} GPU·时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1139"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="34"/>
         <source>Cards: {n} × {price} = {total}</source>
         <translation>显卡：{n} × {price} = {total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1144"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="35"/>
         <source>Power: {tdp:,.0f} W × {load:.0%} load × {gpus} GPU(s) × {hours} = {kwh:,.1f} kWh × {price}/kWh = {total}</source>
         <translation>电费：{tdp:,.0f} W × {load:.0%} 负载 × {gpus} 张 GPU × {hours} = {kwh:,.1f} kWh × {price}/kWh = {total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1150"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="39"/>
         <source>Rent: {hours} × {instances} instance(s) × {price}/h = {total}</source>
         <translation>租金：{hours} × {instances} 个实例 × {price}/小时 = {total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1166"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="178"/>
         <source>No card to buy and rental to compare</source>
         <translation>没有可对比的购卡和租用方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1168"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="179"/>
         <source>Break-even needs a card to buy and a rental that both fit the plan among the options shown.</source>
         <translation>盈亏平衡需要在显示的方案中同时有放得下此规划的购卡方案和租用方案。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1178"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="41"/>
         <source>Renting {rent} costs no more per job than the power for {own}: buying never pays off on price alone.</source>
         <translation>租用 {rent} 每次任务的花费不高于 {own} 的电费：单看价格，买卡永远不划算。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1182"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="45"/>
         <source>{own} ({price}) beats renting {rent} after {jobs} such jobs ({hours} of training on it).</source>
         <translation>{own}（{price}）在 {jobs} 次同类任务后比租用 {rent} 更划算（在它上面训练 {hours}）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1188"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="49"/>
         <source>Cards ÷ (rent − power per job): {price} ÷ ({rent} − {power}).</source>
         <translation>显卡价 ÷（每次租金 − 每次电费）：{price} ÷（{rent} − {power}）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1209"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/exports.py" line="34"/>
         <source>SkyPilot task (*.yaml)</source>
+        <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
         <translation>SkyPilot 任务 (*.yaml)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1210"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/exports.py" line="35"/>
         <source>accelerate config (*.yaml)</source>
         <translation>accelerate 配置 (*.yaml)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1211"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/exports.py" line="36"/>
         <source>DeepSpeed config (*.json)</source>
         <translation>DeepSpeed 配置 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1212"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/exports.py" line="37"/>
         <source>Shell script (*.sh)</source>
         <translation>Shell 脚本 (*.sh)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1213"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/exports.py" line="38"/>
         <source>HTML report (*.html);;Markdown report (*.md)</source>
         <translation>HTML 报告 (*.html);;Markdown 报告 (*.md)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1214"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/exports.py" line="40"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1228"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/exports.py" line="56"/>
         <source>{name} does not fit this plan: pick an option that fits</source>
         <translation>{name} 放不下此规划：请选一个放得下的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1265"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="536"/>
         <source>Time against cost of every option</source>
         <translation>各方案的用时与费用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1266"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="537"/>
         <source>Owning against renting</source>
         <translation>买卡与租用对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1277"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="550"/>
         <source>Select an option first.</source>
         <translation>请先选择一个方案。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1291"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="561"/>
         <source>Cannot export {kind}: {error}</source>
         <translation>无法导出 {kind}：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1295"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="565"/>
         <source>Cannot write {path}: {error}</source>
         <translation>无法写入 {path}：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare_page.py" line="1300"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="570"/>
         <source>Wrote {path}</source>
         <translation>已写入 {path}</translation>
     </message>
@@ -932,17 +937,17 @@ renting: {rent}</source>
 <context>
     <name>GpuTile</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="306"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="164"/>
         <source>integrated</source>
         <translation>集成显卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="307"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="165"/>
         <source>GPU {index}: {name}</source>
         <translation>GPU {index}：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="309"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/tiles.py" line="80"/>
         <source>LOST</source>
         <translation>已掉卡</translation>
     </message>
@@ -950,53 +955,53 @@ renting: {rent}</source>
 <context>
     <name>HealthWarnings</name>
     <message>
-        <location filename="../../gpuadvisor/hardware/detect.py" line="54"/>
+        <location filename="../../gpuadvisor/hardware/detect.py" line="55"/>
         <source>The GPU stopped answering (NVML: GPU is lost) — it fell off the bus. Check power cables and riser, reseat the card and reboot; the kernel log shows an Xid 79.</source>
         <extracomment>VRAM held by processes we cannot see that is worth a warning: the larger of these.</extracomment>
         <translation>GPU 已无响应（NVML：GPU is lost）——显卡已从总线上掉线。请检查供电线和转接卡，重新插好显卡后重启；内核日志中会有 Xid 79。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/hardware/detect.py" line="60"/>
+        <location filename="../../gpuadvisor/hardware/detect.py" line="61"/>
         <source>Integrated GPU: it shares system memory and is not counted as a training GPU.</source>
         <translation>集成显卡：与系统共享内存，不计为训练用 GPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/hardware/detect.py" line="65"/>
+        <location filename="../../gpuadvisor/hardware/detect.py" line="66"/>
         <source>PCIe link runs at x{now} but the card supports x{most} (an x{now} slot, a riser or a shared lane budget): loading data and multi-GPU traffic are slower. Move the card to a full-width slot.</source>
         <translation>PCIe 链路运行在 x{now}，而显卡支持 x{most}（x{now} 插槽、转接卡或通道被共享）：数据加载和多卡通信会变慢。请把显卡换到全宽插槽。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/hardware/detect.py" line="76"/>
+        <location filename="../../gpuadvisor/hardware/detect.py" line="77"/>
         <source>Throttling now because it is too hot ({temp}; slowdown at {limit}): {reasons}. Improve airflow or clean the cooler; clocks drop until it cools.</source>
         <translation>温度过高，正在降频（{temp}；降频阈值 {limit}）：{reasons}。请改善风道或清理散热器；冷却前频率会保持偏低。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/hardware/detect.py" line="85"/>
+        <location filename="../../gpuadvisor/hardware/detect.py" line="86"/>
         <source>Clocks are held down by power now (drawing {draw} of {cap}): {reasons}. Expected under full load at the limit; a low limit or weak PSU makes it worse.</source>
         <translation>频率正受功耗限制（当前 {draw}，上限 {cap}）：{reasons}。满载触及上限时属正常；功耗上限偏低或电源不足会更严重。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/hardware/detect.py" line="92"/>
+        <location filename="../../gpuadvisor/hardware/detect.py" line="93"/>
         <source>Power limit is {limit} W, below the card&apos;s default {default} W: expect lower clocks under load (raise it with nvidia-smi -pl, or accept the slower, cooler card).</source>
         <translation>功耗上限为 {limit} W，低于默认的 {default} W：满载时频率会偏低（可用 nvidia-smi -pl 调高，或接受更慢但更凉的显卡）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/hardware/detect.py" line="98"/>
+        <location filename="../../gpuadvisor/hardware/detect.py" line="99"/>
         <source>{count} uncorrected ECC memory error(s) since the driver loaded: results on this card may be wrong. Reset the GPU; if errors return, have it checked.</source>
         <translation>驱动加载以来出现 {count} 个不可纠正的 ECC 显存错误：这张卡的计算结果可能有误。请重置 GPU；若错误再次出现，请送修检查。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/hardware/detect.py" line="110"/>
+        <location filename="../../gpuadvisor/hardware/detect.py" line="111"/>
         <source>{count} other process(es) hold {held} of VRAM: {names}. Free for training: {free} of {total}.</source>
         <translation>另有 {count} 个进程占用 {held} 显存：{names}。可用于训练：{free}（共 {total}）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/hardware/detect.py" line="116"/>
+        <location filename="../../gpuadvisor/hardware/detect.py" line="117"/>
         <source>{used} of VRAM is already in use by processes not visible here (another container or user, or the desktop): free for training is {free} of {total}.</source>
         <translation>已有 {used} 显存被此处看不到的进程占用（其他容器或用户，或桌面）：可用于训练的是 {free}（共 {total}）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/hardware/detect.py" line="122"/>
+        <location filename="../../gpuadvisor/hardware/detect.py" line="123"/>
         <source>MIG mode is on: the card is split into instances and a job sees only its instance&apos;s memory and SMs. Disable MIG (nvidia-smi -mig 0) to train on the whole card.</source>
         <translation>MIG 模式已开启：显卡被划分为多个实例，任务只能看到所在实例的显存和 SM。关闭 MIG（nvidia-smi -mig 0）才能用整张卡训练。</translation>
     </message>
@@ -1004,78 +1009,79 @@ renting: {rent}</source>
 <context>
     <name>HistoryPanel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="223"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="50"/>
         <source>History</source>
+        <extracomment>The figure the history shows first: the first of these the device has.</extracomment>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="230"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="57"/>
         <source>Device:</source>
         <translation>设备：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="236"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="63"/>
         <source>Figure:</source>
         <translation>指标：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="242"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="69"/>
         <source>Select two runs to compare them.</source>
         <translation>选中两次运行即可对比。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="253"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="80"/>
         <source>No runs recorded for this device yet. Press Quick: each run&apos;s results are kept here, per device, to compare over time.</source>
         <translation>此设备还没有记录。点击“快速”：每次运行的结果都按设备保存在这里，便于随时间对比。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="272"/>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="397"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="99"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="224"/>
         <source>Figure</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="272"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="99"/>
         <source>Older run</source>
         <translation>较早的运行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="272"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="99"/>
         <source>Newer run</source>
         <translation>较新的运行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="272"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="99"/>
         <source>Change</source>
         <translation>变化</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="315"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="142"/>
         <source>The probe history could not be read: {error}</source>
         <translation>无法读取实测历史：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="329"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="156"/>
         <source>No runs recorded yet</source>
         <translation>尚无记录</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="396"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="223"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="396"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="223"/>
         <source>Probes</source>
         <translation>测试项</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="398"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="225"/>
         <source>PyTorch</source>
         <translation>PyTorch</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="422"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="249"/>
         <source>{older} → {newer}</source>
         <translation>{older} → {newer}</translation>
     </message>
@@ -1503,252 +1509,253 @@ renting: {rent}</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="148"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="150"/>
         <source>Rig</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="148"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="150"/>
         <source>Probe</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="148"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="150"/>
         <source>Plan</source>
         <translation>规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="149"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="151"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="151"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="153"/>
         <source>What is in this machine: GPUs, host, live readings</source>
         <translation>本机有什么：GPU、主机、实时读数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="152"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="154"/>
         <source>Measure this machine: throughput, bandwidth, history</source>
         <translation>实测本机：吞吐量、带宽、历史</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="153"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="155"/>
         <source>Will it fit, how long, what to change</source>
         <translation>放不放得下、要多久、该改什么</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="154"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="156"/>
         <source>Your rig, buy, rent or cloud: time and cost of each</source>
         <translation>你的机器、买卡、租用或云：各自的用时与费用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="211"/>
+        <location filename="../../gpuadvisor/gui/menus.py" line="45"/>
         <source>&amp;File</source>
+        <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="212"/>
+        <location filename="../../gpuadvisor/gui/menus.py" line="46"/>
         <source>&amp;Open plan…</source>
         <translation>打开方案(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="214"/>
+        <location filename="../../gpuadvisor/gui/menus.py" line="48"/>
         <source>&amp;Save plan…</source>
         <translation>保存方案(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="216"/>
+        <location filename="../../gpuadvisor/gui/menus.py" line="50"/>
         <source>Save plan &amp;as…</source>
         <translation>方案另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="219"/>
+        <location filename="../../gpuadvisor/gui/menus.py" line="53"/>
         <source>Recent plans</source>
         <translation>最近的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="223"/>
+        <location filename="../../gpuadvisor/gui/menus.py" line="57"/>
         <source>&amp;Export page as PNG…</source>
         <translation>将页面导出为 PNG(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="225"/>
+        <location filename="../../gpuadvisor/gui/menus.py" line="59"/>
         <source>&amp;Copy summary as Markdown</source>
         <translation>复制 Markdown 摘要(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="230"/>
+        <location filename="../../gpuadvisor/gui/menus.py" line="65"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="236"/>
+        <location filename="../../gpuadvisor/gui/menus.py" line="70"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="238"/>
+        <location filename="../../gpuadvisor/gui/menus.py" line="81"/>
         <source>&amp;Presentation mode</source>
         <translation>演示模式(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="241"/>
+        <location filename="../../gpuadvisor/gui/menus.py" line="83"/>
         <source>Full screen, large fonts, thick chart lines, high contrast: for projectors</source>
         <translation>全屏、大字体、粗图线、高对比度：适合投影</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="243"/>
+        <location filename="../../gpuadvisor/gui/menus.py" line="87"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="247"/>
+        <location filename="../../gpuadvisor/gui/menus.py" line="91"/>
         <source>GiB (binary, 1024³ bytes)</source>
         <translation>GiB（二进制，1024³ 字节）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="248"/>
+        <location filename="../../gpuadvisor/gui/menus.py" line="92"/>
         <source>GB (decimal, 1000³ bytes)</source>
         <translation>GB（十进制，1000³ 字节）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="254"/>
+        <location filename="../../gpuadvisor/gui/menus.py" line="98"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="259"/>
+        <location filename="../../gpuadvisor/gui/menus.py" line="103"/>
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="275"/>
+        <location filename="../../gpuadvisor/gui/menus.py" line="72"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="276"/>
+        <location filename="../../gpuadvisor/gui/menus.py" line="73"/>
         <source>&amp;About gpuadvisor</source>
         <translation>关于 gpuadvisor(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="339"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="262"/>
         <source>Settings were reset</source>
         <translation>设置已重置</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="346"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="269"/>
         <source>About gpuadvisor</source>
         <translation>关于 gpuadvisor</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="356"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="279"/>
         <source>Open plan</source>
         <translation>打开方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="357"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="280"/>
         <source>gpuadvisor plans (*{suffix});;All files (*)</source>
         <translation>gpuadvisor 方案 (*{suffix});;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="365"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="288"/>
         <source>Save plan</source>
         <translation>保存方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="366"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="289"/>
         <source>gpuadvisor plans (*{suffix})</source>
         <translation>gpuadvisor 方案 (*{suffix})</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="372"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="295"/>
         <source>Export page as PNG</source>
         <translation>将页面导出为 PNG</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="374"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="297"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="394"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="317"/>
         <source>Cannot open plan</source>
         <translation>无法打开方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="401"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="324"/>
         <source>Opened {path}</source>
         <translation>已打开 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="423"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="346"/>
         <source>Cannot save plan</source>
         <translation>无法保存方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="430"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="353"/>
         <source>Saved {path}</source>
         <translation>已保存 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="440"/>
+        <location filename="../../gpuadvisor/gui/menus.py" line="130"/>
         <source>No recent plans</source>
         <translation>没有最近的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="444"/>
+        <location filename="../../gpuadvisor/gui/menus.py" line="134"/>
         <source>Clear list</source>
         <translation>清空列表</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="459"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="373"/>
         <source>Untitled plan</source>
         <translation>未命名方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="472"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="386"/>
         <source>Cannot export</source>
         <translation>无法导出</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="473"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="387"/>
         <source>Could not write {path}</source>
         <translation>无法写入 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="475"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="389"/>
         <source>Wrote {path}</source>
         <translation>已写入 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="482"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="396"/>
         <source>Summary copied to the clipboard as Markdown</source>
         <translation>已将 Markdown 摘要复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="537"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="451"/>
         <source>the system language</source>
         <translation>系统语言</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="540"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="454"/>
         <source>Language: {language}</source>
         <translation>语言：{language}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="542"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="456"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="543"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="457"/>
         <source>gpuadvisor will use {language} after a restart.</source>
         <translation>界面语言（{language}）将在重启 gpuadvisor 后生效。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="568"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="482"/>
         <source>Could not save settings: {error}</source>
         <translation>无法保存设置：{error}</translation>
     </message>
@@ -1864,360 +1871,362 @@ renting: {rent}</source>
 <context>
     <name>PlanPage</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="186"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="74"/>
         <source>Drawing charts…</source>
-        <extracomment>Id of the model picker&apos;s entry for a model that is not a preset (config.json, custom). Id of the GPU picker&apos;s &quot;no GPU&quot; entry. Fit map grid: micro-batches (rows) and sequence lengths (columns). Plan fields whose widgets this page owns (error messages for other fields go to the top). A message for the window&apos;s status bar. The charts exist and show the plan (see ``defer_charts``).</extracomment>
+        <extracomment>Under this name lupdate finds the literal (context, text) calls below. The charts were just built, empty: the page draws the plan in them.</extracomment>
         <translation>正在绘制图表…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="225"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="110"/>
         <source>micro-batch</source>
         <translation>微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="226"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="112"/>
         <source>sequence length</source>
         <translation>序列长度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="231"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="118"/>
         <source>Memory per GPU</source>
         <translation>单卡显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="233"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="120"/>
         <source>What fits: micro-batch × sequence length</source>
         <translation>可行范围：微批次 × 序列长度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="234"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="122"/>
         <source>Memory vs micro-batch</source>
         <translation>显存 vs 微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="235"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="124"/>
         <source>Memory vs sequence length</source>
         <translation>显存 vs 序列长度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="282"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="99"/>
         <source>Model</source>
+        <extracomment>Under this name lupdate finds the literal (context, text) calls below. Id of the GPU picker&apos;s &quot;no GPU&quot; entry.</extracomment>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="287"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="104"/>
         <source>Type to search presets</source>
         <translation>输入以搜索预设模型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="288"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="106"/>
         <source>Type part of a name (e.g. &quot;llama 8b&quot;) and press Enter, or pick from the list</source>
         <translation>输入名称的一部分（如 “llama 8b”）后按回车，或从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="292"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="110"/>
         <source>Open config.json…</source>
         <translation>打开 config.json…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="293"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="111"/>
         <source>Use a Hugging Face config.json from disk</source>
         <translation>使用本地的 Hugging Face config.json</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="294"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="113"/>
         <source>Custom…</source>
         <translation>自定义…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="295"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="114"/>
         <source>Type in architecture numbers</source>
         <translation>手动输入架构参数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="310"/>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="314"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="129"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="133"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="315"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="134"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="316"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="136"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="319"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="140"/>
         <source>Batch</source>
         <translation>批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="323"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="144"/>
         <source>Sequences per GPU per forward/backward pass</source>
         <translation>每张 GPU 每次前向/反向传播的序列数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="327"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="149"/>
         <source>Micro-batches per optimizer step</source>
         <translation>每个优化器步的微批次数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="329"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="152"/>
         <source>Tokens per sequence</source>
         <translation>每个序列的 token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="333"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="156"/>
         <source>Inference: tokens generated per sequence</source>
         <translation>推理：每个序列生成的 token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="338"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="162"/>
         <source>Micro-batch</source>
         <translation>微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="339"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="164"/>
         <source>Grad. accumulation</source>
         <translation>梯度累积</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="340"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="166"/>
         <source>Sequence length</source>
         <translation>序列长度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="341"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="168"/>
         <source>New tokens</source>
         <translation>生成 token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="345"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="173"/>
         <source>Memory savers</source>
         <translation>显存优化</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="354"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="183"/>
         <source>Checkpointing</source>
         <translation>梯度检查点</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="355"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="184"/>
         <source>Attention</source>
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="356"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="185"/>
         <source>Quantization</source>
         <translation>量化</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="357"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="186"/>
         <source>LoRA rank</source>
         <translation>LoRA 秩</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="358"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="187"/>
         <source>LoRA targets</source>
         <translation>LoRA 目标模块</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="359"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="188"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="362"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="193"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="364"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="195"/>
         <source>Type to search GPUs</source>
         <translation>输入以搜索 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="370"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="202"/>
         <source>Target GPU</source>
         <translation>目标 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="371"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="203"/>
         <source>Number of GPUs</source>
         <translation>GPU 数量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="372"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="205"/>
         <source>ZeRO / FSDP</source>
         <translation>ZeRO / FSDP</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="373"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="207"/>
         <source>CPU offload</source>
         <translation>CPU 卸载</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="376"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="211"/>
         <source>Data set</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="378"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="213"/>
         <source>Training tokens over all epochs, e.g. 2T, 300M</source>
         <translation>所有轮次合计的训练 token 数，如 2T、300M</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="380"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="216"/>
         <source>Samples per epoch, e.g. 52k</source>
         <translation>每轮的样本数，如 52k</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="385"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="221"/>
         <source>Tokens</source>
         <translation>token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="386"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="223"/>
         <source>or samples</source>
         <translation>或样本数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="387"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="225"/>
         <source>× epochs</source>
         <translation>× 轮数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="413"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="253"/>
         <source>same as compute (16-bit)</source>
         <translation>同计算精度（16 位）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="433"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="269"/>
         <source>No GPU (memory only)</source>
         <translation>不选 GPU（仅估算显存）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="444"/>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="462"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="83"/>
         <source>n/a</source>
         <translation>不适用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="448"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="92"/>
         <source>Demo rig: {name} (free {free} / total {total})</source>
         <translation>演示配置：{name}（可用 {free} / 总计 {total}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="449"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="94"/>
         <source>This machine: {name} (free {free} / total {total})</source>
         <translation>本机：{name}（可用 {free} / 总计 {total}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="463"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="101"/>
         <source>Checked on your {name} ({total} total, {free} free now)</source>
         <translation>按你的 {name} 检查（总计 {total}，当前可用 {free}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="468"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="107"/>
         <source>unmatched card: memory from the driver, time from the {reference} peak</source>
         <translation>未匹配的显卡：显存取自驱动，时间按 {reference} 的峰值估算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="477"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="162"/>
         <source>No preset matches &quot;{text}&quot;</source>
+        <extracomment>Plan fields whose widgets this page owns (error messages for other fields go to the top). A message for the window&apos;s status bar. The charts exist and show the plan (see ``defer_charts``).</extracomment>
         <translation>没有与“{text}”匹配的预设模型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="482"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="167"/>
         <source>No GPU in the catalog matches &quot;{text}&quot;</source>
         <translation>目录中没有与“{text}”匹配的 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="526"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="77"/>
         <source>&quot;{text}&quot; is not a count: type a number like 2T, 1.5B, 300M or 52k</source>
         <translation>“{text}”不是有效的数量：请输入 2T、1.5B、300M 或 52k 这样的数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="549"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="232"/>
         <source>Applied: {lever}</source>
         <translation>已应用：{lever}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="555"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="238"/>
         <source>Open a Hugging Face config.json</source>
         <translation>打开 Hugging Face config.json</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="556"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="239"/>
         <source>Model config (*.json);;All files (*)</source>
         <translation>模型配置 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="632"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="25"/>
         <source>{name} (custom, {count})</source>
+        <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
         <translation>{name}（自定义，{count}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="686"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="56"/>
         <source>{n} × {seq} tokens per optimizer step</source>
         <translation>每个优化器步 {n} × {seq} 个 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="698"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="65"/>
         <source>samples</source>
         <translation>样本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="698"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="65"/>
         <source>tokens</source>
         <translation>token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="703"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="69"/>
         <source>Not given: assuming {amount}. Fill in tokens, or samples × epochs.</source>
         <translation>未填写：假设为 {amount}。请填写 token 数，或样本数 × 轮数。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="706"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="71"/>
         <source>Training on {amount} in all.</source>
         <translation>共训练 {amount}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="711"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="72"/>
         <source>Inference: no data set.</source>
         <translation>推理：无需数据集。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="716"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="33"/>
         <source>{total} parameters</source>
         <translation>参数量 {total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="718"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="36"/>
         <source>{active} active</source>
         <translation>激活 {active}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="721"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="40"/>
         <source>{n} trainable ({share:.2f}%)</source>
         <translation>可训练 {n}（{share:.2f}%）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="724"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="43"/>
         <source>{layers} layers, hidden {hidden}, context {ctx}</source>
         <translation>{layers} 层，隐藏维度 {hidden}，上下文 {ctx}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="727"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="47"/>
         <source>one sample = {unit}</source>
         <translation>一个样本 = {unit}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan_page.py" line="748"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="148"/>
         <source>your plan</source>
         <translation>当前方案</translation>
     </message>
@@ -2264,525 +2273,525 @@ renting: {rent}</source>
 <context>
     <name>ProbePage</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="90"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="40"/>
         <source>Matmul throughput</source>
-        <extracomment>Burn-in minutes (lowest, highest, default) and the temperature limit in °C; the limit&apos;s default follows the card&apos;s slowdown threshold once a card is read (:func:`gpuadvisor.probes.telemetry.default_temp_limit_c`). The figure the history shows first: the first of these the device has.</extracomment>
+        <extracomment>``translate(context, text) -&gt; text for people`` (Qt&apos;s ``QCoreApplication.translate``). The translation context of this page&apos;s sentences.</extracomment>
         <translation>矩阵乘吞吐量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="91"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="41"/>
         <source>Memory bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="92"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="42"/>
         <source>Host ↔ device copies</source>
         <translation>主机 ↔ 设备拷贝</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="93"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="43"/>
         <source>Training step</source>
         <translation>训练步</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="94"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="44"/>
         <source>Data reading</source>
         <translation>数据读取</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="95"/>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="664"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/controls.py" line="64"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="45"/>
         <source>Plan check</source>
         <translation>方案核验</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="96"/>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="640"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/controls.py" line="39"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="46"/>
         <source>Burn-in</source>
         <translation>烤机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="99"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="49"/>
         <source>Compute: measured vs catalog peak (TFLOPS)</source>
         <translation>算力：实测与目录峰值对比（TFLOPS）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="100"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="50"/>
         <source>Bandwidth: measured vs catalog (GB/s)</source>
         <translation>带宽：实测与目录值对比（GB/s）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="115"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="58"/>
         <source>run</source>
         <translation>整次运行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="595"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/page.py" line="131"/>
         <source>Probe</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="599"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="89"/>
         <source>Python:</source>
         <translation>Python：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="603"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="92"/>
         <source>The Python environment the probes run in: one with PyTorch, such as your training environment</source>
         <translation>运行实测的 Python 环境：需装有 PyTorch，例如你的训练环境</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="609"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="99"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="610"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="100"/>
         <source>Choose a python executable with PyTorch</source>
         <translation>选择一个装有 PyTorch 的 python 可执行文件</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="612"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="103"/>
         <source>Rescan</source>
         <translation>重新扫描</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="613"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="104"/>
         <source>Look for Python environments again</source>
         <translation>重新查找 Python 环境</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="616"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="108"/>
         <source>Device:</source>
         <translation>设备：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="631"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/controls.py" line="29"/>
         <source>Quick</source>
         <translation>快速</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="633"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/controls.py" line="31"/>
         <source>{probes}, at small sizes</source>
         <translation>{probes}，小规模</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="634"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/controls.py" line="33"/>
         <source>Full</source>
         <translation>完整</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="635"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/controls.py" line="34"/>
         <source>{probes}, at larger sizes: minutes</source>
         <translation>{probes}，较大规模：需几分钟</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="642"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/controls.py" line="40"/>
         <source>Sustained load with every result checked: do clocks and throughput hold up as the GPU heats up, and are its results right?</source>
         <translation>持续满载并逐一校验结果：GPU 升温后频率和吞吐量能否保持，计算结果是否正确？</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="649"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/controls.py" line="48"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="650"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/controls.py" line="49"/>
         <source>How long the burn-in keeps the device busy</source>
         <translation>烤机让设备满载多长时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="658"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/controls.py" line="57"/>
         <source>The burn-in is asked to stop when the GPU reaches this temperature</source>
         <translation>GPU 达到此温度时请求烤机停止</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="661"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/controls.py" line="61"/>
         <source>stop at</source>
         <translation>停止温度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="666"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/controls.py" line="65"/>
         <source>Build the Plan page&apos;s model at depths 1 and 2, train a few steps at the plan&apos;s batch and sequence length, and compare memory and time with the estimate</source>
         <translation>按规划页的模型构建 1 层和 2 层版本，以方案的批大小和序列长度训练几步，并将显存和时间与估算对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="669"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/controls.py" line="70"/>
         <source>Dataset disk…</source>
         <translation>数据集磁盘…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="671"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/controls.py" line="71"/>
         <source>Pick your dataset folder: how fast it reads, and whether that keeps up with the tokens per second the plan trains at</source>
         <translation>选择数据集文件夹：测量其读取速度，以及是否跟得上规划训练时每秒处理的 token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="675"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/controls.py" line="76"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="676"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/controls.py" line="77"/>
         <source>End the burn-in early and keep what it measured</source>
         <translation>提前结束烤机并保留已测得的结果</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="677"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/controls.py" line="79"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="678"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/controls.py" line="80"/>
         <source>Stop the probe now; nothing is saved</source>
         <translation>立即停止实测；不保存任何结果</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="692"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/run_panel.py" line="31"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="695"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/run_panel.py" line="34"/>
         <source>Quick runs the standard probes at small sizes ({probes}); Full runs them at larger sizes. Each figure is set against the catalog&apos;s value for the card and kept in the history below.</source>
         <translation>“快速”以小规模运行标准测试项（{probes}）；“完整”以较大规模运行。每项指标都与该卡的目录值对比，并保存在下方的历史中。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="725"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/telemetry_panel.py" line="72"/>
         <source>Live readings</source>
         <translation>实时读数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="732"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/telemetry_panel.py" line="100"/>
         <source>Readings appear while a probe runs.</source>
         <translation>实测运行时显示读数。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="773"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="164"/>
         <source>Looking for Python environments with PyTorch…</source>
         <translation>正在查找装有 PyTorch 的 Python 环境…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="793"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/page.py" line="271"/>
         <source>Choose a Python interpreter</source>
         <translation>选择 Python 解释器</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="801"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/page.py" line="276"/>
         <source>Checking {python}…</source>
         <translation>正在检查 {python}…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="822"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="135"/>
         <source>does not work: {error}</source>
         <translation>无法使用：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="824"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="138"/>
         <source>no PyTorch</source>
         <translation>未安装 PyTorch</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="826"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="140"/>
         <source>PyTorch {version}, {accelerators}</source>
         <translation>PyTorch {version}，{accelerators}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="829"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="143"/>
         <source>PyTorch {version}, CPU only</source>
         <translation>PyTorch {version}，仅 CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="841"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="213"/>
         <source>No Python environment found</source>
         <translation>未找到 Python 环境</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="883"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="164"/>
         <source>No device to measure with this Python.</source>
         <translation>此 Python 没有可实测的设备。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="885"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="165"/>
         <source>Measures {device} on this machine, with PyTorch {torch}.</source>
         <translation>用 PyTorch {torch} 实测本机的 {device}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="889"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="169"/>
         <source>No GPU is visible to PyTorch here, so the CPU is measured.</source>
         <translation>PyTorch 在这里看不到 GPU，因此实测的是 CPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="893"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="172"/>
         <source>The Rig page shows the demo rig “{spec}”; probes always measure this machine&apos;s real devices.</source>
         <translation>本机页显示的是演示配置“{spec}”；实测始终测量本机的真实设备。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="908"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="180"/>
         <source>{python} has no PyTorch. Pick another Python above, or install PyTorch there: {python} -m pip install torch</source>
         <translation>{python} 没有安装 PyTorch。请在上方选择其他 Python，或在该环境中安装 PyTorch：{python} -m pip install torch</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="917"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="187"/>
         <source>No Python environment with PyTorch was found, so nothing can be measured yet. Install PyTorch in an environment (python -m pip install torch, or use your training environment), then choose its python with Browse… or press Rescan. gpuadvisor itself never loads PyTorch: the probes run in that environment.</source>
         <translation>未找到装有 PyTorch 的 Python 环境，因此暂时无法实测。请在某个环境中安装 PyTorch（python -m pip install torch，或使用你的训练环境），然后用“浏览…”选择其中的 python，或点击“重新扫描”。gpuadvisor 本身从不加载 PyTorch：实测在那个环境中运行。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="968"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/page.py" line="355"/>
         <source>This plan cannot be checked here: {error}</source>
         <translation>此方案无法在这里核验：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="979"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/page.py" line="368"/>
         <source>Choose your dataset folder</source>
         <translation>选择数据集文件夹</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="989"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/page.py" line="377"/>
         <source>Not a folder: {path}</source>
         <translation>不是文件夹：{path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1007"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="284"/>
         <source>The dataset disk reads {rate} MB/s; the plan needs {need} MB/s ({tokens} tokens/s as 2-byte token ids): the GPU will wait on the disk. Pre-tokenize, cache the data in RAM, or use a faster disk.</source>
         <translation>数据集磁盘读取速度为 {rate} MB/s；规划需要 {need} MB/s（{tokens} token/秒，按每个 token ID 2 字节计）：GPU 将等待磁盘。请预先分词、把数据缓存在内存中，或换用更快的磁盘。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1012"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="289"/>
         <source>The dataset disk reads {rate} MB/s; the plan needs {need} MB/s ({tokens} tokens/s as 2-byte token ids): not a bottleneck ({headroom:.0f}x headroom).</source>
         <translation>数据集磁盘读取速度为 {rate} MB/s；规划需要 {need} MB/s（{tokens} token/秒，按每个 token ID 2 字节计）：不是瓶颈（余量 {headroom:.0f} 倍）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1018"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="295"/>
         <source>The read was probably served from RAM (page cache): the disk itself may be slower.</source>
         <translation>这次读取可能来自内存（页面缓存）：磁盘本身可能更慢。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1027"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/page.py" line="387"/>
         <source>stopped early by you</source>
         <translation>由你提前停止</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1028"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/page.py" line="388"/>
         <source>Stopping: the probe ends its current step and reports what it measured…</source>
         <translation>正在停止：实测结束当前步骤并报告已测得的结果…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1075"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/run_panel.py" line="71"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1080"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="197"/>
         <source>quick probes</source>
         <translation>快速实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1080"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="198"/>
         <source>full probes</source>
         <translation>完整实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1081"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="199"/>
         <source>burn-in</source>
         <translation>烤机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1081"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="200"/>
         <source>plan check</source>
         <translation>方案核验</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1085"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="202"/>
         <source>Running {kind} on {device}…</source>
         <translation>正在 {device} 上运行{kind}…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1104"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/run_panel.py" line="88"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1109"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/run_panel.py" line="93"/>
         <source>{kind}: {message}</source>
         <translation>{kind}：{message}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1118"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="210"/>
         <source>Cancelled after {seconds:.1f} s; nothing was saved.</source>
         <translation>运行 {seconds:.1f} 秒后已取消；未保存任何结果。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1121"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="213"/>
         <source>Finished in {seconds:.1f} s.</source>
         <translation>用时 {seconds:.1f} 秒完成。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1123"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="216"/>
         <source>Ended early: {reason}.</source>
         <translation>提前结束：{reason}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1126"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="219"/>
         <source>Finished with problems after {seconds:.1f} s (see below).</source>
         <translation>运行 {seconds:.1f} 秒后结束，但有问题（见下方）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1131"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="226"/>
         <source>{probe}: {kind} — {message}</source>
         <translation>{probe}：{kind} — {message}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1137"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/run_panel.py" line="107"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1138"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/run_panel.py" line="108"/>
         <source>no result</source>
         <translation>无结果</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1153"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/page.py" line="445"/>
         <source>The results are shown but could not be saved to the probe history: {error}</source>
         <translation>结果已显示，但无法保存到实测历史：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1191"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="249"/>
         <source>Measured on {device} ({name}) with PyTorch {torch}</source>
         <translation>在 {device}（{name}）上用 PyTorch {torch} 实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1194"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="251"/>
         <source>catalog: {gpu}</source>
         <translation>目录：{gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1195"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="253"/>
         <source>no catalog peaks for this device</source>
         <translation>目录中没有此设备的峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1197"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="255"/>
         <source>saved to the history</source>
         <translation>已保存到历史</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1235"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="262"/>
         <source>Burn-in: {verdict}. Throughput {first} → {last} TFLOPS from the first window to the last ({slowdown:+.1f}%); ended by {why}.</source>
         <translation>烤机：{verdict}。吞吐量从第一个时间窗到最后一个为 {first} → {last} TFLOPS（{slowdown:+.1f}%）；结束原因：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1247"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/results.py" line="162"/>
         <source>Plan check: measured vs estimated</source>
         <translation>方案核验：实测与估算对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1254"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/results.py" line="168"/>
         <source>Could not compare with the estimate: {error}</source>
         <translation>无法与估算对比：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1258"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="302"/>
         <source>{model} — {plan}; estimate for {gpu}</source>
         <translation>{model} — {plan}；估算针对 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1262"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/results.py" line="177"/>
         <source>Figure</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1262"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/results.py" line="177"/>
         <source>Measured</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1263"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/results.py" line="178"/>
         <source>Estimated</source>
         <translation>估算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1263"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/results.py" line="178"/>
         <source>Difference</source>
         <translation>差异</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1371"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="319"/>
         <source>The CPU is being measured: there are no GPU readings to show.</source>
         <translation>正在实测 CPU：没有 GPU 读数可显示。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1373"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="321"/>
         <source>No live readings: the GPU being measured was not found among {n} GPU(s) the driver reports.</source>
         <translation>没有实时读数：在驱动报告的 {n} 块 GPU 中找不到正在实测的那块。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1381"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="327"/>
         <source>GPU {index}: {name}</source>
         <translation>GPU {index}：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1385"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/telemetry_panel.py" line="242"/>
         <source>Temperature, SM clock, power and utilization, each as a % of its limit; hover for the readings.</source>
         <translation>温度、SM 频率、功耗和利用率，各自以占上限的百分比显示；悬停可查看读数。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1396"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="234"/>
         <source>{gpu} reached {temp:.0f} °C (limit {limit} °C)</source>
         <translation>{gpu} 达到 {temp:.0f} °C（上限 {limit} °C）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1399"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="240"/>
         <source>Temperature limit reached: {reason}; the burn-in was asked to stop…</source>
         <translation>达到温度上限：{reason}；已请求烤机停止…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1411"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="338"/>
         <source>up to {temp:.0f} °C</source>
         <translation>最高 {temp:.0f} °C</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1413"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="341"/>
         <source>SM clock {low}–{high} MHz</source>
         <translation>SM 频率 {low}–{high} MHz</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1416"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="344"/>
         <source>up to {watts:.0f} W</source>
         <translation>最高 {watts:.0f} W</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1418"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="346"/>
         <source>clocks held down: {reasons}</source>
         <translation>频率受限：{reasons}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1423"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="351"/>
         <source>Live readings during the run ({n}): {readings}.</source>
         <translation>运行期间的实时读数（{n} 次）：{readings}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1438"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/telemetry_panel.py" line="225"/>
         <source>Live reading failed: {error}</source>
         <translation>实时读数失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1450"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="186"/>
         <source>Looking for Python environments failed: {error}</source>
         <translation>查找 Python 环境失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1476"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/telemetry_panel.py" line="199"/>
         <source>No live readings: {error}</source>
         <translation>没有实时读数：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1482"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/telemetry_panel.py" line="206"/>
         <source>no GPU sensors were found</source>
         <translation>未找到 GPU 传感器</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe_page.py" line="1483"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/telemetry_panel.py" line="207"/>
         <source>No live readings on this machine: {hint}</source>
         <translation>本机没有实时读数：{hint}</translation>
     </message>
@@ -2790,233 +2799,233 @@ renting: {rent}</source>
 <context>
     <name>RigFields</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="110"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="36"/>
         <source>n/a</source>
-        <extracomment>Under this name lupdate finds the literal (context, text) calls below. Catalog rigs offered in the demo picker besides the named scenarios. Warning codes shown as errors (red); the rest are warnings (amber).</extracomment>
+        <extracomment>``translate(context, text) -&gt; text for people`` (Qt&apos;s ``QCoreApplication.translate``).</extracomment>
         <translation>不适用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="116"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="42"/>
         <source>on</source>
         <translation>开</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="116"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="43"/>
         <source>off</source>
         <translation>关</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="131"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="59"/>
         <source>{total} total · {free} free · {used} used</source>
         <translation>总计 {total} · 可用 {free} · 已用 {used}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="135"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="63"/>
         <source>(unified: shared with the CPU)</source>
         <translation>（统一内存：与 CPU 共享）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="138"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="66"/>
         <source>{n} SMs</source>
         <translation>{n} 个 SM</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="140"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="68"/>
         <source>{n} GPU cores</source>
         <translation>{n} 个 GPU 核心</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="141"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="69"/>
         <source>gen {gen} / {gen_max} · {width} / {width_max}</source>
         <translation>第 {gen} / {gen_max} 代 · {width} / {width_max}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="144"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="72"/>
         <source>{n} links active</source>
         <translation>{n} 条链路活动</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="146"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="74"/>
         <source>{draw} of {limit} limit (default {default})</source>
         <translation>{draw}，上限 {limit}（默认 {default}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="149"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="77"/>
         <source>{now} (slowdown at {limit})</source>
         <translation>{now}（{limit} 时降频）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="151"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="79"/>
         <source>{sm} of {sm_max} · {mem} of {mem_max}</source>
         <translation>{sm} / 最高 {sm_max} · {mem} / 最高 {mem_max}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="154"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="82"/>
         <source>GPU {gpu} · memory {mem}</source>
         <translation>GPU {gpu} · 显存 {mem}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="156"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="84"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="158"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="86"/>
         <source>{mode} · {errors} uncorrected errors</source>
         <translation>{mode} · {errors} 个不可纠正错误</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="161"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="89"/>
         <source>{name} (pid {pid}, {used})</source>
         <translation>{name}（pid {pid}，{used}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="165"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="93"/>
         <source>VRAM</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="166"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="94"/>
         <source>Driver / CUDA</source>
         <translation>驱动 / CUDA</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="168"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="96"/>
         <source>Compute capability</source>
         <translation>计算能力</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="169"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="97"/>
         <source>PCIe now / max</source>
         <translation>PCIe 当前 / 最高</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="170"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="98"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="171"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="99"/>
         <source>Power</source>
         <translation>功耗</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="172"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="100"/>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="173"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="101"/>
         <source>SM / memory clock</source>
         <translation>SM / 显存频率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="174"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="102"/>
         <source>Utilization</source>
         <translation>利用率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="175"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="103"/>
         <source>Throttle reasons</source>
         <translation>降频原因</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="176"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="104"/>
         <source>ECC</source>
         <translation>ECC</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="177"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="105"/>
         <source>MIG</source>
         <translation>MIG</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="178"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="106"/>
         <source>Processes</source>
         <translation>进程</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="187"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="115"/>
         <source>Unmatched — memory from the driver; no catalog peaks</source>
         <translation>未匹配 — 显存取自驱动；无目录峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="192"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="120"/>
         <source>Catalog: {name} ({id}) · peak bf16 {bf16} / fp16 {fp16} / fp8 {fp8} TFLOPS · {bw} GB/s</source>
         <translation>目录：{name}（{id}）· 峰值 bf16 {bf16} / fp16 {fp16} / fp8 {fp8} TFLOPS · {bw} GB/s</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="204"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="133"/>
         <source>GPU usable</source>
         <translation>GPU 可用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="205"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="134"/>
         <source>MPS usable</source>
         <translation>MPS 可用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="206"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="135"/>
         <source>CPU only</source>
         <translation>仅 CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="209"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="138"/>
         <source>not usable: {error}</source>
         <translation>不可用：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="210"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="139"/>
         <source>not installed</source>
         <translation>未安装</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="212"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="141"/>
         <source>not checked: {error}</source>
         <translation>未检查：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="214"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="143"/>
         <source>checking…</source>
         <translation>检查中…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="215"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="144"/>
         <source>{model} ({cores} cores, {threads} threads)</source>
         <translation>{model}（{cores} 核，{threads} 线程）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="218"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="147"/>
         <source>{total} total, {available} available</source>
         <translation>总计 {total}，可用 {available}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="220"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="149"/>
         <source>{free} on {path}</source>
         <translation>{path} 上可用 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="223"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="152"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="224"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="153"/>
         <source>RAM</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="225"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="154"/>
         <source>Disk free</source>
         <translation>磁盘可用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="226"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="155"/>
         <source>OS / Python</source>
         <translation>系统 / Python</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="227"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="156"/>
         <source>PyTorch</source>
         <translation>PyTorch</translation>
     </message>
@@ -3024,114 +3033,114 @@ renting: {rent}</source>
 <context>
     <name>RigPage</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="417"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="118"/>
         <source>Rig</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="421"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="30"/>
         <source>Demo rig:</source>
         <translation>演示配置：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="424"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="33"/>
         <source>Show a simulated rig instead of this machine (for demos on a laptop without a GPU)</source>
         <translation>显示模拟配置而非本机（用于在没有 GPU 的笔记本上演示）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="433"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="43"/>
         <source>or type a rig, e.g. 2x rtx-3090</source>
         <translation>或输入配置，如 2x rtx-3090</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="434"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="45"/>
         <source>Catalog ids joined by +, each with an optional count: rtx-3090+rtx-3060-12gb, 4x a100-sxm-80gb</source>
         <translation>用 + 连接的目录 ID，每个可带数量：rtx-3090+rtx-3060-12gb、4x a100-sxm-80gb</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="438"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="50"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="439"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="51"/>
         <source>Detect again</source>
         <translation>重新检测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="468"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/host_panel.py" line="17"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="496"/>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="706"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="60"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="187"/>
         <source>This machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="498"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="62"/>
         <source>Demo: {name} — {description}</source>
         <translation>演示：{name} — {description}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="501"/>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="509"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="65"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="74"/>
         <source>Demo: {spec}</source>
         <translation>演示：{spec}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="534"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="194"/>
         <source>Detecting…</source>
         <translation>正在检测…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="662"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="317"/>
         <source>Cannot show that rig: {error}</source>
         <translation>无法显示该配置：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="664"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="319"/>
         <source>Detection failed</source>
         <translation>检测失败</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="685"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="340"/>
         <source>Live reading failed: {error}</source>
         <translation>实时读数失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="702"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="183"/>
         <source>Linux sysfs (AMD/Intel)</source>
         <translation>Linux sysfs（AMD/Intel）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="703"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="184"/>
         <source>simulated</source>
         <translation>模拟</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="704"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="185"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="705"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="186"/>
         <source>Demo rig “{spec}”</source>
         <translation>演示配置“{spec}”</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="707"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="188"/>
         <source>{where} · backend: {backend} · {n} GPU(s)</source>
         <translation>{where} · 后端：{backend} · {n} 个 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="711"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="360"/>
         <source>Hint: {hint}</source>
         <translation>提示：{hint}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig_page.py" line="715"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="364"/>
         <source>No GPU found. Plans use a catalog GPU; pick a Demo rig above to see what this page shows for one.</source>
         <translation>未找到 GPU。规划将使用目录中的 GPU；在上方选择一个演示配置，看看本页会显示什么。</translation>
     </message>
