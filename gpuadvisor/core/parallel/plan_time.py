@@ -1,0 +1,194 @@
+"""Time of a training plan under the best (or the user's) parallel layout.
+
+This ties the pieces together for one plan on one kind of GPU: the GPU's achievable rates
+(:mod:`.rates`, or what a probe measured), the cluster it runs in (:mod:`.links`,
+:mod:`.cluster`), the layout search (:mod:`.search`) and the whole job's time:
+``steps = tokens / (global batch x sequence)``, ``time = steps x step``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from gpuadvisor.core.assumptions import Assumptions
+from gpuadvisor.core.gpu import GpuSpec
+from gpuadvisor.core.plan import Plan
+
+from .cluster import Cluster
+from .links import LinkClass, default_network, intra_link, network
+from .rates import kernel_fractions
+from .search import Constraints, LayoutResult, search_layouts
+from .step import GpuRates
+
+#: Host-side cost of one kernel launch in eager PyTorch: 2.4-2.6 us per back-to-back kernel
+#: on A100 and H200 (RRZE-HPC gpu-benches, kernels.json ``launch_overhead``).
+KERNEL_LAUNCH_S = 2.5e-6
+#: Layout modes: ``auto`` searches, ``manual`` evaluates the pinned degrees only.
+LAYOUT_MODES = ("auto", "manual")
+
+
+@dataclass(frozen=True)
+class LayoutRequest:
+    """What the user asked of the layout.
+
+    Attributes:
+        mode: ``auto`` (search every free degree) or ``manual`` (only what is pinned,
+            the rest 1 / DDP).
+        constraints: pinned degrees (``None`` = free).
+        global_batch: sequences per optimizer step (``None``: the plan's
+            ``micro_batch x grad_accum x n_gpus``).
+        gpus_per_node: GPUs per node (``None``: 8, or fewer when the job is smaller).
+        network: network class name (``None``: the GPU class's usual one).
+    """
+
+    mode: str = "auto"
+    constraints: Constraints = field(default_factory=Constraints)
+    global_batch: int | None = None
+    gpus_per_node: int | None = None
+    network: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.mode not in LAYOUT_MODES:
+            raise ValueError(f"layout: expected one of {', '.join(LAYOUT_MODES)}, "
+                             f"got {self.mode!r}")
+        if self.global_batch is not None and self.global_batch < 1:
+            raise ValueError(f"global_batch must be >= 1, got {self.global_batch}")
+        if self.gpus_per_node is not None and not 1 <= self.gpus_per_node <= 72:
+            raise ValueError(f"gpus_per_node must be 1..72, got {self.gpus_per_node}")
+        if self.network is not None:
+            network(self.network)  # raises with the known names
+
+
+@dataclass(frozen=True)
+class LayoutEstimate:
+    """The chosen layout, its runners-up and the whole job's time.
+
+    Attributes:
+        chosen: the fastest layout that fits (or the fastest overall when none fits).
+        alternatives: the runners-up, fastest first.
+        fits: whether ``chosen`` fits the GPU's memory.
+        global_batch: sequences per optimizer step.
+        steps, seconds, gpu_hours, tokens_per_s: the job.
+        intra, net: the link classes used; gpus_per_node: node size.
+        rates: the GPU's rates used (and ``rates_source``).
+    """
+
+    chosen: LayoutResult
+    alternatives: tuple[LayoutResult, ...]
+    fits: bool
+    global_batch: int
+    steps: float
+    seconds: float
+    gpu_hours: float
+    tokens_per_s: float
+    n_gpus: int
+    intra: LinkClass
+    net: LinkClass
+    gpus_per_node: int
+    rates: GpuRates
+    rates_source: str
+
+    def to_json(self) -> dict:
+        """``layout``, ``breakdown_seconds_per_step``, ``mfu``, ``hfu``, ``alternatives``,
+        ``cluster`` for the CLI's ``time`` object."""
+        return {
+            "layout": self.chosen.layout.as_dict(),
+            "layout_text": self.chosen.layout.describe(),
+            "layout_fits": self.fits,
+            "layout_memory_per_gpu_bytes": self.chosen.memory_per_gpu_bytes,
+            "global_batch": self.global_batch,
+            "breakdown_seconds_per_step": self.chosen.parts.as_dict(),
+            "mfu": self.chosen.mfu,
+            "hfu": self.chosen.hfu,
+            "alternatives": [
+                {"layout": alt.layout.as_dict(), "layout_text": alt.layout.describe(),
+                 "step_seconds": alt.step_seconds, "fits": alt.fits,
+                 "memory_per_gpu_bytes": alt.memory_per_gpu_bytes,
+                 "seconds": alt.step_seconds * self.steps}
+                for alt in self.alternatives],
+            "cluster": {"gpus_per_node": self.gpus_per_node, "intra_node": self.intra.name,
+                        "intra_busbw_gb_s": self.intra.busbw_gb_s, "network": self.net.name,
+                        "network_busbw_gb_s": self.net.busbw_gb_s},
+            "rates": {"matmul_fraction": self.rates.matmul_fraction,
+                      "attention_fraction": self.rates.attention_fraction,
+                      "bandwidth_gb_s": self.rates.bandwidth_b_s / 1e9,
+                      "source": self.rates_source},
+        }
+
+
+def gpu_rates(gpu: GpuSpec, dtype: str, *, matmul_tflops: float | None = None,
+              bandwidth_gb_s: float | None = None) -> tuple[GpuRates, str]:
+    """Achievable rates of ``gpu`` at ``dtype``: published fractions, or measured figures.
+
+    A measured matmul rate (``gpuadvisor probe``) replaces the published matmul fraction and
+    scales the attention fraction with it; a measured copy bandwidth replaces the published
+    memory fraction.
+    """
+    peak = float(gpu.peak_tflops(dtype) or gpu.peak_tflops("fp32")) * 1e12
+    frac = kernel_fractions(gpu.id)
+    matmul = frac.matmul
+    attention = frac.attention
+    source = frac.source
+    if matmul_tflops:
+        measured = matmul_tflops * 1e12 / peak
+        attention = attention * measured / matmul
+        matmul = measured
+        source = f"measured matmul {matmul_tflops:.0f} TFLOPS; " + source
+    bandwidth = gpu.memory_bandwidth_gb_s * 1e9 * frac.memory
+    if bandwidth_gb_s:
+        bandwidth = bandwidth_gb_s * 1e9
+    return GpuRates(peak_flops=peak, matmul_fraction=matmul, attention_fraction=attention,
+                    bandwidth_b_s=bandwidth, kernel_launch_s=KERNEL_LAUNCH_S), source
+
+
+def cluster_for(gpu: GpuSpec, n_gpus: int, gpus_per_node: int | None = None,
+                network_name: str | None = None) -> tuple[Cluster, LinkClass, LinkClass, int]:
+    """The cluster a job of ``n_gpus`` of ``gpu`` runs in: node size and link classes."""
+    per_node = gpus_per_node or min(8, n_gpus)
+    intra = intra_link(gpu.p2p_link, gpu.pcie_gen, gpu.name)
+    net = network(network_name) if network_name else default_network(gpu.p2p_link)
+    net_busbw = net.busbw_gb_s / per_node if net.per_node else net.busbw_gb_s
+    return (Cluster(per_node, intra.busbw_gb_s, intra.latency_s, net_busbw, net.latency_s,
+                    intra.label, net.label), intra, net, per_node)
+
+
+def layout_estimate(model, plan: Plan, gpu: GpuSpec, assumptions: Assumptions, *,
+                    dtype: str, tokens: float, request: LayoutRequest = LayoutRequest(),
+                    matmul_tflops: float | None = None, bandwidth_gb_s: float | None = None,
+                    mixed_master: bool = True) -> LayoutEstimate | None:
+    """The plan's time on ``plan.n_gpus`` of ``gpu`` with the best (or pinned) layout.
+
+    Returns ``None`` when no layout can hold the global batch (it does not divide over
+    the data-parallel ranks of any layout).
+    """
+    n = plan.n_gpus
+    global_batch = request.global_batch or plan.micro_batch * plan.grad_accum * n
+    constraints = request.constraints
+    if request.mode == "manual":
+        c = constraints
+        constraints = Constraints(
+            tp=c.tp or 1, pp=c.pp or 1, vpp=c.vpp or 1, cp=c.cp or 1, ep=c.ep or 1,
+            zero=plan.zero_stage if c.zero is None else c.zero,
+            hybrid_shard=bool(c.hybrid_shard),
+            micro_batch=c.micro_batch or plan.micro_batch)
+    rates, source = gpu_rates(gpu, dtype, matmul_tflops=matmul_tflops,
+                              bandwidth_gb_s=bandwidth_gb_s)
+    cluster, intra, net, per_node = cluster_for(gpu, n, request.gpus_per_node,
+                                                request.network)
+    found = search_layouts(model, plan, n_gpus=n, global_batch=global_batch, rates=rates,
+                           cluster=cluster, capacity_bytes=float(gpu.memory_bytes),
+                           assumptions=assumptions, constraints=constraints, keep=3,
+                           mixed_master=mixed_master)
+    if not found:
+        return None
+    chosen = found[0]
+    per_step = global_batch * plan.seq_len
+    steps = tokens / per_step
+    seconds = steps * chosen.step_seconds
+    return LayoutEstimate(
+        chosen=chosen, alternatives=tuple(found[1:]), fits=chosen.fits,
+        global_batch=global_batch, steps=steps, seconds=seconds,
+        gpu_hours=seconds * n / 3600.0,
+        tokens_per_s=tokens / seconds if seconds > 0 else math.inf, n_gpus=n,
+        intra=intra, net=net, gpus_per_node=per_node, rates=rates, rates_source=source)
