@@ -209,3 +209,33 @@ def advice_table(advice, *, limit: int = 15, money=None) -> str:
     if len(advice.suggestions) > limit:
         lines.append(f"  ... {len(advice.suggestions) - limit} more (--limit N, or --json)")
     return "\n".join(lines)
+
+
+def layout_text(layout, units: str = "GiB") -> str:
+    """The chosen parallel layout, its step decomposed, and the runners-up (a blank line
+    first)."""
+    chosen = layout.chosen
+    parts = chosen.parts.as_dict()
+    step = chosen.step_seconds
+    names = {"compute": "compute", "memory_bound": "memory-bound", "tp_comm": "TP comm",
+             "cp_comm": "CP comm", "ep_comm": "EP comm", "pp_bubble": "PP bubble",
+             "pp_comm": "PP sends", "dp_comm": "DP comm", "optimizer": "optimizer"}
+    pieces = " + ".join(f"{names[k]} {v:.3g}" for k, v in parts.items() if v > 0)
+    lines = [
+        "",
+        f"Layout on {layout.n_gpus} GPUs ({layout.gpus_per_node} per node; "
+        f"{layout.intra.label}; {layout.net.label}): {chosen.layout.describe()}",
+        f"  global batch {layout.global_batch} sequences; step {step:.3g} s = {pieces} s",
+        f"  MFU {chosen.mfu:.0%}, HFU {chosen.hfu:.0%}; "
+        f"{format_bytes(chosen.memory_per_gpu_bytes, units)} per GPU"
+        + ("" if layout.fits else " — DOES NOT FIT"),
+        f"  {format_duration(layout.seconds)} in all, {layout.gpu_hours:,.0f} GPU-hours "
+        f"({layout.steps:,.0f} steps)",
+    ]
+    for alt in layout.alternatives:
+        lines.append(f"  runner-up: {alt.layout.describe()}: step {alt.step_seconds:.3g} s"
+                     + ("" if alt.fits else " (does not fit)"))
+    lines.append(f"  rates: {layout.rates.matmul_fraction:.0%} of peak on matmuls, "
+                 f"{layout.rates.attention_fraction:.0%} on attention "
+                 f"({layout.rates_source})")
+    return "\n".join(lines)

@@ -41,7 +41,34 @@ def add_parser(verbs) -> argparse.ArgumentParser:
     est.add_argument("--attention", choices=P.ATTENTION, default="flash")
     est.add_argument("--gpu", help="catalog GPU id (see 'catalog list'); checks the fit")
     est.add_argument("--gpus", type=positive_int, default=1)
-    est.add_argument("--zero", type=int, choices=(0, 1, 2, 3), default=0)
+    est.add_argument("--zero", type=int, choices=(0, 1, 2, 3), default=None,
+                     help="ZeRO stage / FSDP (3 = full shard); default 0, or searched with "
+                          "--layout auto")
+    lay = est.add_argument_group(
+        "parallel layout (training on several GPUs)",
+        "With --gpus N the time comes from the fastest layout that fits (--layout auto): "
+        "tensor, pipeline, context and expert parallel degrees, ZeRO stage and micro-batch "
+        "are searched while the global batch stays as asked. Pin any degree with its flag; "
+        "--layout manual uses exactly the pinned degrees (the rest 1).")
+    lay.add_argument("--layout", choices=("auto", "manual", "off"), default=None,
+                     help="auto (default with --gpus > 1), manual, or off (flat data "
+                          "parallel, the plan's ZeRO stage)")
+    for flag, what in (("--tp", "tensor-parallel ranks (within a node)"),
+                       ("--pp", "pipeline stages"),
+                       ("--vpp", "virtual pipeline stages per rank (interleaved 1F1B)"),
+                       ("--cp", "context-parallel ranks (sequence split)"),
+                       ("--ep", "expert-parallel ranks (MoE)")):
+        lay.add_argument(flag, type=positive_int, default=None, help=what)
+    lay.add_argument("--hybrid-shard", action="store_true",
+                     help="ZeRO/FSDP shards inside a node and replicates across nodes")
+    lay.add_argument("--global-batch", type=count("--global-batch"), default=None,
+                     help="sequences per optimizer step (default: micro-batch x "
+                          "grad-accum x GPUs)")
+    lay.add_argument("--gpus-per-node", type=positive_int, default=None,
+                     help="GPUs sharing a node's links (default 8, or the job's GPU count)")
+    lay.add_argument("--network", default=None,
+                     help="network between nodes, per GPU: 100g, 200g, 400g, 800g, "
+                          "ib-hdr-200g, roce-400g, ethernet-25g, ... (default by GPU class)")
     est.add_argument("--offload", choices=P.OFFLOAD, default="none")
     data = est.add_mutually_exclusive_group()
     data.add_argument("--tokens", type=count("--tokens"), help="training tokens, e.g. 2T, 300M")
@@ -94,7 +121,7 @@ def plan_from_args(args: argparse.Namespace, model):
         lora_targets=args.lora_targets,
         quant=args.quant,
         n_gpus=args.gpus,
-        zero_stage=args.zero,
+        zero_stage=args.zero or 0,
         offload=args.offload,
         new_tokens=args.new_tokens,
         kv_dtype=args.kv_dtype,
@@ -126,13 +153,68 @@ def command(args: argparse.Namespace) -> int:
                           measurement=measurement)
     except ValueError as exc:
         raise InputError(f"estimate: {exc}") from None
+    layout = None
+    if _wants_layout(args, model, plan):
+        layout = _layout_estimate(args, model, plan, result, assumptions)
     if args.json:
-        print(json.dumps(result.to_json(), indent=2, default=json_default))
+        data = result.to_json()
+        if layout is not None:
+            from gpuadvisor.core.parallel.plan_time import merge_into_json
+
+            merge_into_json(data, layout, result)
+        print(json.dumps(data, indent=2, default=json_default))
     else:
         from gpuadvisor.report import estimate_table
 
         print(estimate_table(result, units=args.units))
+        if layout is not None:
+            from gpuadvisor.report import layout_text
+
+            print(layout_text(layout, units=args.units))
     return 0
+
+
+def _wants_layout(args: argparse.Namespace, model, plan) -> bool:
+    """The layout model times training plans of transformer models on several GPUs (or
+    whenever a layout flag is given), unless ``--layout off``."""
+    pinned = any(getattr(args, name, None) for name in ("tp", "pp", "vpp", "cp", "ep")) \
+        or args.hybrid_shard or args.layout is not None
+    if args.layout == "off" or not plan.is_training or model.kind == "opaque":
+        return False
+    if plan.offload != "none":
+        return False
+    return plan.n_gpus > 1 or pinned
+
+
+def _layout_estimate(args: argparse.Namespace, model, plan, result, assumptions):
+    """The layout estimate for the CLI flags; InputError names a flag the layout refuses."""
+    from gpuadvisor.core.estimate import timing_dtype
+    from gpuadvisor.core.parallel.plan_time import LayoutRequest, layout_estimate
+    from gpuadvisor.core.parallel.search import Constraints
+
+    try:
+        request = LayoutRequest(
+            mode="manual" if args.layout == "manual" else "auto",
+            constraints=Constraints(tp=args.tp, pp=args.pp, vpp=args.vpp, cp=args.cp,
+                                    ep=args.ep, zero=args.zero,
+                                    hybrid_shard=True if args.hybrid_shard else None),
+            global_batch=int(args.global_batch) if args.global_batch else None,
+            gpus_per_node=args.gpus_per_node, network=args.network)
+    except ValueError as exc:
+        raise InputError(f"layout: {exc}") from None
+    from gpuadvisor.core.compute import dataset_tokens
+
+    gpu = result.time_gpu
+    tokens, _ = dataset_tokens(model, plan)
+    found = layout_estimate(model, plan, gpu, assumptions, dtype=timing_dtype(gpu, plan),
+                            tokens=tokens, request=request,
+                            matmul_tflops=result.assumptions.get("measured_matmul_tflops"))
+    if found is None:
+        raise InputError(
+            f"layout: no layout of {plan.n_gpus} GPUs holds a global batch of "
+            f"{request.global_batch or plan.micro_batch * plan.grad_accum * plan.n_gpus} "
+            "sequences (it must divide over the data-parallel ranks); give --global-batch")
+    return found
 
 
 def stored_measurement(gpu, plan):

@@ -192,3 +192,47 @@ def layout_estimate(model, plan: Plan, gpu: GpuSpec, assumptions: Assumptions, *
         gpu_hours=seconds * n / 3600.0,
         tokens_per_s=tokens / seconds if seconds > 0 else math.inf, n_gpus=n,
         intra=intra, net=net, gpus_per_node=per_node, rates=rates, rates_source=source)
+
+
+def merge_into_json(data: dict, layout: LayoutEstimate, estimate) -> dict:
+    """Put the layout's time and memory into an estimate's JSON (``Estimate.to_json()``).
+
+    Every existing key stays; ``time`` takes the layout's figures (seconds, GPU-hours,
+    tokens/s, steps, step seconds, achieved TFLOPS, ``efficiency`` = MFU) and gains
+    ``layout``, ``breakdown_seconds_per_step``, ``mfu``, ``hfu``, ``alternatives``,
+    ``cluster``, ``rates`` and ``model: "layout"``; ``memory`` takes the layout's per-GPU
+    bytes and breakdown, and the verdict follows them.
+    """
+    from gpuadvisor.core.estimate import verdict_for
+
+    chosen = layout.chosen
+    parts = chosen.parts
+    step = chosen.step_seconds
+    time = data["time"]
+    comm = parts.tp_comm + parts.cp_comm + parts.ep_comm + parts.pp_comm + parts.dp_comm
+    time.update(
+        seconds=layout.seconds, gpu_hours=layout.gpu_hours, tokens_per_s=layout.tokens_per_s,
+        tokens_per_s_per_gpu=layout.tokens_per_s / layout.n_gpus, steps=layout.steps,
+        step_seconds=step, compute_seconds_per_step=parts.compute + parts.memory_bound,
+        comm_seconds_per_step=comm,
+        achieved_tflops_per_gpu=parts.flops_per_gpu / step / 1e12 if step else 0.0,
+        efficiency=chosen.mfu, bound=_bound(parts), model="layout")
+    time.update(layout.to_json())
+    memory = data["memory"]
+    memory["per_gpu_bytes"] = chosen.memory_per_gpu_bytes
+    memory["breakdown"] = dict(chosen.memory)
+    capacity = getattr(estimate, "capacity_bytes", None)
+    if capacity is not None:
+        total = chosen.memory_per_gpu_bytes
+        memory.update(fits=bool(total <= capacity), verdict=verdict_for(total, capacity),
+                      headroom_bytes=capacity - total)
+    return data
+
+
+def _bound(parts) -> str:
+    """What limits the step: the largest of compute, memory-bound work, communication and
+    the pipeline bubble."""
+    shares = {"compute": parts.compute, "memory bandwidth": parts.memory_bound,
+              "communication": parts.tp_comm + parts.cp_comm + parts.ep_comm
+              + parts.pp_comm + parts.dp_comm, "pipeline bubble": parts.pp_bubble}
+    return max(shares, key=shares.get)

@@ -1,0 +1,81 @@
+"""``estimate`` with several GPUs: the parallel layout in the JSON and the text."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gpuadvisor.cli import main
+
+PLAN_70B = ["estimate", "--model", "llama-2-70b", "--task", "pretrain", "--gpu",
+            "a100-sxm-80gb", "--seq", "4096", "--tokens", "2T"]
+
+
+def run_json(capsys, *argv):
+    assert main([*argv, "--json"]) == 0
+    out, _ = capsys.readouterr()
+    return json.loads(out)
+
+
+def test_several_gpus_choose_a_layout_and_keep_every_existing_key(capsys):
+    d = run_json(capsys, *PLAN_70B, "--gpus", "64", "--global-batch", "128")
+    t = d["time"]
+    for key in ("seconds", "gpu_hours", "tokens_per_s", "steps", "step_seconds",
+                "efficiency", "bound", "gpu"):
+        assert key in t
+    layout = t["layout"]
+    assert layout["tp"] * layout["pp"] * layout["cp"] * layout["dp"] == 64
+    assert layout["micro_batch"] * layout["grad_accum"] * layout["dp"] == 128
+    # 2T tokens in steps of 128 x 4096 tokens; the job's time is steps x step.
+    assert t["steps"] == pytest.approx(2e12 / (128 * 4096))
+    assert t["seconds"] == pytest.approx(t["steps"] * t["step_seconds"])
+    assert t["gpu_hours"] == pytest.approx(t["seconds"] * 64 / 3600)
+    parts = t["breakdown_seconds_per_step"]
+    assert set(parts) == {"compute", "memory_bound", "tp_comm", "cp_comm", "ep_comm",
+                          "pp_bubble", "pp_comm", "dp_comm", "optimizer"}
+    assert sum(parts.values()) == pytest.approx(t["step_seconds"])
+    assert 0 < t["mfu"] <= t["hfu"] < 1
+    assert len(t["alternatives"]) == 2
+    assert all(a["step_seconds"] >= t["step_seconds"] for a in t["alternatives"])
+    assert d["memory"]["fits"] is True
+    assert d["memory"]["per_gpu_bytes"] == pytest.approx(t["layout_memory_per_gpu_bytes"])
+
+
+def test_manual_layout_uses_exactly_the_pinned_degrees(capsys):
+    d = run_json(capsys, *PLAN_70B, "--gpus", "64", "--global-batch", "128",
+                 "--layout", "manual", "--tp", "8", "--pp", "4", "--zero", "1")
+    layout = d["time"]["layout"]
+    assert (layout["tp"], layout["pp"], layout["dp"], layout["zero"]) == (8, 4, 2, 1)
+    assert layout["micro_batch"] == 1 and layout["grad_accum"] == 64
+
+
+def test_a_slower_network_never_speeds_a_multi_node_job(capsys):
+    fast = run_json(capsys, *PLAN_70B, "--gpus", "64", "--global-batch", "128",
+                    "--network", "400g")
+    slow = run_json(capsys, *PLAN_70B, "--gpus", "64", "--global-batch", "128",
+                    "--network", "ethernet-25g")
+    assert slow["time"]["seconds"] >= fast["time"]["seconds"]
+    assert slow["time"]["cluster"]["network"] == "ethernet-25g"
+
+
+def test_layout_off_keeps_the_flat_data_parallel_model(capsys):
+    d = run_json(capsys, *PLAN_70B, "--gpus", "64", "--layout", "off", "--zero", "3")
+    assert "layout" not in d["time"]
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--gpus", "1024", "--global-batch", "97"], "global batch"),
+    (["--gpus", "64", "--network", "carrier-pigeon"], "network"),
+])
+def test_a_layout_that_cannot_be_built_is_one_line_naming_it(capsys, argv, words):
+    assert main([*PLAN_70B, *argv]) == 2
+    _, err = capsys.readouterr()
+    assert words in err and len(err.strip().splitlines()) == 1
+
+
+def test_text_output_shows_the_decomposed_step(capsys):
+    assert main([*PLAN_70B, "--gpus", "64", "--global-batch", "128"]) == 0
+    out, _ = capsys.readouterr()
+    assert "Layout on 64 GPUs" in out and "step" in out and "MFU" in out
+    assert "runner-up" in out
