@@ -67,7 +67,36 @@ def main() -> int:
         print(f"{label:<40}{one:>9.3f} ms{both:>9.3f} ms{both / FRAME_MS:>11.1%}{ok:>8}")
     print(f"worst sweep: {worst:.3f} ms = {worst / FRAME_MS:.1%} of a 16.7 ms frame "
           f"(goal <= 25%, i.e. {GOAL_MS:.2f} ms)")
+    _layout_search(models, gpus)
     return 0
+
+
+#: Goal for one layout search (issue: a 1024-GPU plan answers in at most 50 ms).
+SEARCH_GOAL_MS = 50.0
+
+
+def _layout_search(models, gpus) -> None:
+    """Time the layout search (``--layout auto``) for large plans."""
+    from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS
+    from gpuadvisor.core.parallel.plan_time import LayoutRequest, layout_estimate
+
+    cases = [("llama-3.1-405b", 1024, 1024, 8192, "h100-sxm"),
+             ("llama-2-70b", 2048, 1024, 4096, "a100-sxm-80gb"),
+             ("llama-3.1-8b", 1024, 1024, 8192, "h100-sxm"),
+             ("mixtral-8x7b", 1024, 1024, 4096, "h100-sxm")]
+    print(f"\n{'layout search':<40}{'median':>12}{'best':>12}{'goal':>12}")
+    for model_id, n, batch, seq, gpu_id in cases:
+        plan = Plan(task="pretrain", seq_len=seq, n_gpus=n)
+        request = LayoutRequest(global_batch=batch)
+
+        def search(m=models[model_id], p=plan, g=gpus[gpu_id], r=request):
+            layout_estimate(m, p, g, DEFAULT_ASSUMPTIONS, dtype="bf16", tokens=1e12,
+                            request=r)
+
+        median, best = _time(search, 10)
+        ok = "ok" if median <= SEARCH_GOAL_MS else "SLOW"
+        label = f"{model_id} on {n} x {gpu_id}"
+        print(f"{label:<40}{median:>9.1f} ms{best:>9.1f} ms{ok:>12}")
 
 
 if __name__ == "__main__":
