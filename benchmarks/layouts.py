@@ -25,9 +25,8 @@ from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS
 from gpuadvisor.core.model import ModelSpec
 from gpuadvisor.core.parallel.cluster import Cluster
 from gpuadvisor.core.parallel.links import default_network, intra_link
-from gpuadvisor.core.parallel.rates import kernel_fractions
+from gpuadvisor.core.parallel.plan_time import gpu_rates
 from gpuadvisor.core.parallel.search import Constraints, search_layouts
-from gpuadvisor.core.parallel.step import GpuRates
 from gpuadvisor.core.plan import Plan
 
 ROWS = Path(__file__).resolve().parent / "calibration" / "throughput.json"
@@ -37,9 +36,20 @@ ROWS = Path(__file__).resolve().parent / "calibration" / "throughput.json"
 MPT = {"MPT-350M": (1024, 16, 24), "MPT-1B": (2048, 16, 24), "MPT-3B": (2560, 32, 32),
        "MPT-7B": (4096, 32, 32), "MPT-13B": (5120, 40, 40), "MPT-30B": (7168, 64, 48),
        "MPT-70B": (8192, 64, 80)}
-GPU_IDS = {"A100-80GB": "a100-sxm-80gb", "A100 80GB SXM": "a100-sxm-80gb",
-           "A100-80GB SXM": "a100-sxm-80gb", "A100-40GB": "a100-sxm-40gb",
-           "H100-80GB": "h100-sxm", "H100": "h100-sxm", "H100 80GB SXM": "h100-sxm"}
+
+
+def _gpu_id(text: str | None) -> str | None:
+    """Catalog id of a row's GPU as published ("A100-80GB SXM (Selene)", "H100 96GB ...")."""
+    text = text or ""
+    if "A100" in text:
+        return "a100-sxm-40gb" if "40" in text else "a100-sxm-80gb"
+    if "H100" in text and "PCIe" not in text:
+        return "h100-sxm"
+    if "H200" in text:
+        return "h200-sxm"
+    if "B200" in text and "GB200" not in text:
+        return "b200"
+    return None
 
 
 def _gpt(name, h, heads, layers, vocab, mlp="gelu", position="none", norm="layernorm"):
@@ -62,8 +72,11 @@ def _model(row, models):
         return models["gpt2-large"]
     if name.startswith("GPT-2 1558M"):
         return models["gpt2-xl"]
-    if name.startswith("Llama 3.1 8B"):
-        return models["llama-3.1-8b"]
+    for preset, prefixes in (("llama-3.1-8b", ("Llama 3.1 8B", "Llama 3 8B")),
+                             ("llama-3.1-70b", ("Llama 3.1 70B", "Llama 3 70B")),
+                             ("llama-3.1-405b", ("Llama 3.1 405B",))):
+        if name.startswith(prefixes):
+            return models[preset]
     if row.get("n_layers") and row.get("d_model") and row.get("n_heads"):
         return _gpt(name, row["d_model"], row["n_heads"], row["n_layers"],
                     row.get("vocab") or 51200)
@@ -72,11 +85,23 @@ def _model(row, models):
 
 def _tokens_per_s_per_gpu(row) -> float | None:
     unit = row["unit"]
+    if unit.startswith("TFLOP/s per GPU"):
+        return None  # compared as FLOP rates, see main()
     if unit.startswith("tokens/s per GPU"):
         return float(row["value"])
     if unit.startswith("ms per step") and row.get("global_batch"):
         return row["global_batch"] * row["seq"] / (row["value"] / 1000) / row["n_gpus"]
     return None
+
+
+def _kernels(row) -> str:
+    """The stack's elementwise kernels: fused (Megatron/NeMo, llm.c, torch.compile) or eager."""
+    text = f"{row.get('source', '')} {row.get('conditions', '')} {row['model']}"
+    if any(word in text for word in ("Megatron", "NeMo", "llm.c")):
+        return "fused"
+    if "compile" in text.lower() and "without compile" not in text.lower():
+        return "fused"
+    return "eager"
 
 
 def _zero(text) -> int:
@@ -98,11 +123,13 @@ def main() -> int:
     print(f"{'id':7} {'model':28} {'GPUs':>5} {'published':>10} {'model':>10} {'naive':>10}"
           f" {'err':>7} {'naive err':>9}  layout")
     for row in rows:
-        gpu_id = GPU_IDS.get(row.get("gpu") or "")
+        gpu_id = _gpu_id(row.get("gpu"))
         published = _tokens_per_s_per_gpu(row)
+        flop_rate = row["unit"].startswith("TFLOP/s per GPU")
         model = _model(row, models)
         precision = str(row.get("precision") or "bf16")
-        if (gpu_id is None or published is None or model is None or "fp8" in precision
+        if (gpu_id is None or (published is None and not flop_rate) or model is None
+                or "fp8" in precision
                 or "float8" in precision or not row.get("global_batch")
                 or not row.get("n_gpus")):
             continue
@@ -111,12 +138,8 @@ def main() -> int:
         ckpt = {"full": "full", "selective": "selective"}.get(row.get("checkpointing"), "none")
         plan = Plan(task="pretrain", precision="fp16" if precision == "fp16" else "bf16",
                     seq_len=int(row["seq"]), n_gpus=n, checkpointing=ckpt)
-        frac = kernel_fractions(gpu_id)
-        peak = gpu.peak_tflops("bf16") * 1e12
-        rates = GpuRates(peak_flops=peak, matmul_fraction=frac.matmul,
-                         attention_fraction=frac.attention,
-                         bandwidth_b_s=gpu.memory_bandwidth_gb_s * 1e9 * frac.memory,
-                         kernel_launch_s=2.5e-6)
+        rates, _ = gpu_rates(gpu, "bf16")
+        peak = rates.peak_flops
         intra = intra_link(gpu.p2p_link, gpu.pcie_gen, gpu.name)
         net = default_network(gpu.p2p_link)
         cluster = Cluster(int(row.get("gpus_per_node") or 8), intra.busbw_gb_s,
@@ -127,19 +150,29 @@ def main() -> int:
                              micro_batch=row.get("micro_batch") or None)
         found = search_layouts(model, plan, n_gpus=n, global_batch=int(row["global_batch"]),
                                rates=rates, cluster=cluster, capacity_bytes=1e15,
-                               assumptions=DEFAULT_ASSUMPTIONS, constraints=pinned, keep=1)
+                               assumptions=DEFAULT_ASSUMPTIONS, constraints=pinned, keep=1,
+                               kernels=_kernels(row))
         if not found:
             continue
         best = found[0]
-        ours = row["global_batch"] * row["seq"] / best.step_seconds / n
         params = model.params().total
-        naive = peak * 0.40 / (6.0 * params)
+        if flop_rate:
+            # Megatron's TFLOP/s count the recomputed forward (Narayanan et al. 2021, eq. 3).
+            flops = best.parts.hardware_flops_per_gpu if ckpt == "full" \
+                else best.parts.flops_per_gpu
+            published = float(row["value"])
+            ours = flops / best.step_seconds / 1e12
+            naive = 0.40 * peak / 1e12
+        else:
+            ours = row["global_batch"] * row["seq"] / best.step_seconds / n
+            naive = peak * 0.40 / (6.0 * params)
         err = ours / published - 1
         nerr = naive / published - 1
         errors_model.append(abs(err))
         errors_naive.append(abs(nerr))
         print(f"{row['id']:7} {row['model'][:28]:28} {n:5d} {published:10.0f} {ours:10.0f} "
-              f"{naive:10.0f} {err:+7.1%} {nerr:+9.1%}  {best.layout.describe()}")
+              f"{naive:10.0f} {err:+7.1%} {nerr:+9.1%}  {_kernels(row):5} "
+              f"{best.layout.describe()}")
     if errors_model:
         print(f"\nrows: {len(errors_model)}; median |error|: step model "
               f"{statistics.median(errors_model):.1%}, naive calculator "

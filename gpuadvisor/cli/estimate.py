@@ -66,6 +66,10 @@ def add_parser(verbs) -> argparse.ArgumentParser:
                           "grad-accum x GPUs)")
     lay.add_argument("--gpus-per-node", type=positive_int, default=None,
                      help="GPUs sharing a node's links (default 8, or the job's GPU count)")
+    lay.add_argument("--kernels", choices=("eager", "fused"), default="eager",
+                     help="elementwise kernels of the training code: eager PyTorch (Hugging "
+                          "Face, plain modules; default) or fused (Megatron/Transformer "
+                          "Engine, torch.compile, llm.c)")
     lay.add_argument("--network", default=None,
                      help="network between nodes, per GPU: 100g, 200g, 400g, 800g, "
                           "ib-hdr-200g, roce-400g, ethernet-25g, ... (default by GPU class)")
@@ -199,7 +203,7 @@ def _layout_estimate(args: argparse.Namespace, model, plan, result, assumptions)
                                     ep=args.ep, zero=args.zero,
                                     hybrid_shard=True if args.hybrid_shard else None),
             global_batch=int(args.global_batch) if args.global_batch else None,
-            gpus_per_node=args.gpus_per_node, network=args.network)
+            gpus_per_node=args.gpus_per_node, network=args.network, kernels=args.kernels)
     except ValueError as exc:
         raise InputError(f"layout: {exc}") from None
     from gpuadvisor.core.compute import dataset_tokens

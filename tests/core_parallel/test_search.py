@@ -41,10 +41,12 @@ def test_ddp_exposes_the_all_reduce_beyond_the_backward_pass():
     # 1 GB of gradients, 8 ranks at 100 GB/s: 2 x 7/8 x 1 GB / 100 GB/s = 17.5 ms; a 10 ms
     # backward hides 10 ms of it: 7.5 ms exposed (more than the last 25 MiB bucket).
     links = GroupLinks(*(100.0, 0.0) * 5)
-    exposed = dp_comm_seconds(zero=0, grad_bytes=1e9, param16_bytes=1e9, dp=8, shard=8,
-                              grad_accum=4, backward_s=0.010, forward_s=0.005, links=links,
-                              hybrid=False, layers_per_stage=32)
+    exposed, hidden = dp_comm_seconds(zero=0, grad_bytes=1e9, param16_bytes=1e9, dp=8,
+                                      shard=8, grad_accum=4, backward_s=0.010,
+                                      forward_s=0.005, links=links, hybrid=False,
+                                      layers_per_stage=32)
     assert exposed == pytest.approx(0.0175 - 0.010)
+    assert hidden == pytest.approx(0.010)
 
 
 def test_zero3_gathers_twice_and_scatters_once_per_micro_batch():
@@ -52,11 +54,14 @@ def test_zero3_gathers_twice_and_scatters_once_per_micro_batch():
     # AG + RS = 17.5 ms (backward 10 ms hides 10), one block's AG = 8.75/32 ms: exposed
     # 3.75 + 7.5 + 0.273 = 11.52 ms, times 4 micro-batches.
     links = GroupLinks(*(100.0, 0.0) * 5)
-    exposed = dp_comm_seconds(zero=3, grad_bytes=1e9, param16_bytes=1e9, dp=8, shard=8,
-                              grad_accum=4, backward_s=0.010, forward_s=0.005, links=links,
-                              hybrid=False, layers_per_stage=32)
+    exposed, hidden = dp_comm_seconds(zero=3, grad_bytes=1e9, param16_bytes=1e9, dp=8,
+                                      shard=8, grad_accum=4, backward_s=0.010,
+                                      forward_s=0.005, links=links, hybrid=False,
+                                      layers_per_stage=32)
     per_micro = (0.00875 - 0.005) + (0.0175 - 0.010) + 0.00875 / 32
     assert exposed == pytest.approx(4 * per_micro)
+    # Hidden behind compute: the forward's 5 ms and the backward's 10 ms, per micro-batch.
+    assert hidden == pytest.approx(4 * (0.005 + 0.010))
 
 
 def test_tensor_parallel_charges_four_all_reduces_per_block(models):

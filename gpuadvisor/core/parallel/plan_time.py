@@ -17,7 +17,7 @@ from gpuadvisor.core.plan import Plan
 
 from .cluster import Cluster
 from .links import LinkClass, default_network, intra_link, network
-from .rates import kernel_fractions
+from .rates import comm_sm_share, kernel_fractions
 from .search import Constraints, LayoutResult, search_layouts
 from .step import GpuRates
 
@@ -26,6 +26,9 @@ from .step import GpuRates
 KERNEL_LAUNCH_S = 2.5e-6
 #: Layout modes: ``auto`` searches, ``manual`` evaluates the pinned degrees only.
 LAYOUT_MODES = ("auto", "manual")
+#: Elementwise kernels: ``eager`` PyTorch (Hugging Face and plain modules) or ``fused``
+#: (Megatron/Transformer Engine, llm.c, torch.compile, Liger/Unsloth kernels).
+KERNEL_MODES = ("eager", "fused")
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,7 @@ class LayoutRequest:
             ``micro_batch x grad_accum x n_gpus``).
         gpus_per_node: GPUs per node (``None``: 8, or fewer when the job is smaller).
         network: network class name (``None``: the GPU class's usual one).
+        kernels: ``eager`` or ``fused`` elementwise kernels (see :data:`KERNEL_MODES`).
     """
 
     mode: str = "auto"
@@ -47,8 +51,12 @@ class LayoutRequest:
     global_batch: int | None = None
     gpus_per_node: int | None = None
     network: str | None = None
+    kernels: str = "eager"
 
     def __post_init__(self) -> None:
+        if self.kernels not in KERNEL_MODES:
+            raise ValueError(f"kernels: expected one of {', '.join(KERNEL_MODES)}, "
+                             f"got {self.kernels!r}")
         if self.mode not in LAYOUT_MODES:
             raise ValueError(f"layout: expected one of {', '.join(LAYOUT_MODES)}, "
                              f"got {self.mode!r}")
@@ -139,7 +147,8 @@ def gpu_rates(gpu: GpuSpec, dtype: str, *, matmul_tflops: float | None = None,
     if bandwidth_gb_s:
         bandwidth = bandwidth_gb_s * 1e9
     return GpuRates(peak_flops=peak, matmul_fraction=matmul, attention_fraction=attention,
-                    bandwidth_b_s=bandwidth, kernel_launch_s=KERNEL_LAUNCH_S), source
+                    bandwidth_b_s=bandwidth, kernel_launch_s=KERNEL_LAUNCH_S,
+                    comm_sm_share=comm_sm_share(gpu.id, gpu.p2p_link)), source
 
 
 def cluster_for(gpu: GpuSpec, n_gpus: int, gpus_per_node: int | None = None,
@@ -179,7 +188,7 @@ def layout_estimate(model, plan: Plan, gpu: GpuSpec, assumptions: Assumptions, *
     found = search_layouts(model, plan, n_gpus=n, global_batch=global_batch, rates=rates,
                            cluster=cluster, capacity_bytes=float(gpu.memory_bytes),
                            assumptions=assumptions, constraints=constraints, keep=3,
-                           mixed_master=mixed_master)
+                           mixed_master=mixed_master, kernels=request.kernels)
     if not found:
         return None
     chosen = found[0]

@@ -75,3 +75,21 @@ DEFAULT = KernelFractions(0.80, 0.60, 0.85, "no published figure: medians of ker
 def kernel_fractions(gpu_id: str | None) -> KernelFractions:
     """The published fractions for catalog GPU ``gpu_id`` (or :data:`DEFAULT`)."""
     return _BY_GPU.get(gpu_id or "", DEFAULT)
+
+
+#: Streaming multiprocessors per GPU (kernels.json ``gemm_tiling``: NVIDIA datasheets).
+SM_COUNT = {"a100-sxm-80gb": 108, "a100-sxm-40gb": 108, "a100-pcie-80gb": 108,
+            "a100-pcie-40gb": 108, "h100-sxm": 132, "h200-sxm": 132, "h100-pcie": 114,
+            "h100-nvl": 132, "b200": 148}
+#: SMs NCCL's kernels hold during a collective on an NVSwitch node: 16 (an NCCL
+#: maintainer, nvidia/nccl#689; insitu.json). Published only for DGX-class nodes, so the
+#: share is applied to NVLink/NVSwitch GPUs and left out elsewhere.
+NCCL_SMS_NVSWITCH = 16
+
+
+def comm_sm_share(gpu_id: str | None, p2p_link: str | None) -> float:
+    """Share of the GPU's SMs NCCL holds while it communicates (0 where unpublished)."""
+    sms = SM_COUNT.get(gpu_id or "")
+    if sms is None or p2p_link not in ("nvlink3", "nvlink4", "nvlink5"):
+        return 0.0
+    return NCCL_SMS_NVSWITCH / sms

@@ -174,7 +174,7 @@ def layout_memory(model, plan: Plan, assumptions: Assumptions, shape: StepShape,
 def search_layouts(model, plan: Plan, *, n_gpus: int, global_batch: int, rates: GpuRates,
                    cluster: Cluster, capacity_bytes: float, assumptions: Assumptions,
                    constraints: Constraints = Constraints(), keep: int = 3,
-                   mixed_master: bool = True) -> list[LayoutResult]:
+                   mixed_master: bool = True, kernels: str = "fused") -> list[LayoutResult]:
     """The ``keep`` fastest layouts (fitting ones first), fastest first.
 
     Returns an empty list when no layout divides the global batch over the GPUs.
@@ -202,7 +202,7 @@ def search_layouts(model, plan: Plan, *, n_gpus: int, global_batch: int, rates: 
         flash=plan.attention == "flash", recompute=plan.checkpointing,
         optimizer_bytes_per_param=optimizer_traffic(plan, mixed_master),
         grad_bytes_per_param=4.0 if (plan.precision == "fp32" or plan.is_adapter) else 2.0,
-        param_bytes_per_param=e)
+        param_bytes_per_param=e, kernels=kernels)
     total, terms = layout_memory(model, plan, assumptions, shape, tp=tp, pp=pp, vpp=vpp, cp=cp,
                                  ep=ep, dp=dp, zero=zero, shard=shard, micro_batch=mb,
                                  grad_accum=ga)

@@ -49,7 +49,8 @@ def step_shape(model, plan: Plan) -> StepShape:
         head=m.head_matmul_params(plan.task) > 0, block_params=per_block,
         expert_params=expert, outside_params=outside,
         trainable_params=float(trainable_params(model, plan)), adapter_rank=rank,
-        adapter_mats=adapter_mats, frozen_bytes_per_param=frozen)
+        adapter_mats=adapter_mats, frozen_bytes_per_param=frozen,
+        rmsnorm=getattr(model, "norm", "rmsnorm") == "rmsnorm")
 
 
 def per_param_state_bytes(model, plan: Plan, assumptions: Assumptions) -> dict[str, float]:

@@ -56,6 +56,9 @@ class GpuRates:
         bandwidth_b_s: achieved memory bandwidth, bytes/s (datasheet x achieved fraction).
         kernel_launch_s: host-side cost of one kernel launch in eager mode; a block's
             kernels cannot finish faster than their launches.
+        comm_sm_share: share of the GPU's SMs NCCL's kernels hold while a collective runs;
+            compute that overlaps communication runs on the rest (NCCL takes whole SMs and
+            never shares them: 16 on a DGX-class node, nvidia/nccl#689; insitu.json INT*).
     """
 
     peak_flops: float
@@ -63,6 +66,7 @@ class GpuRates:
     attention_fraction: float
     bandwidth_b_s: float
     kernel_launch_s: float = 0.0
+    comm_sm_share: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -137,6 +141,7 @@ class StepShape:
         adapter_rank: LoRA rank (0 without adapters); adapter_mats: adapted matrices per block.
         frozen_bytes_per_param: bytes per frozen base weight read by dequantization (QLoRA
             4-bit: ~0.5; 0 when the base is not quantized).
+        rmsnorm: the blocks normalise with RMSNorm (else LayerNorm).
     """
 
     n_layers: int
@@ -159,6 +164,7 @@ class StepShape:
     adapter_rank: int = 0
     adapter_mats: int = 0
     frozen_bytes_per_param: float = 0.0
+    rmsnorm: bool = True
 
 
 def _block_linears(shape: StepShape, tokens, tp, ep, trainable: bool, rates: GpuRates, e):
@@ -215,8 +221,11 @@ def _attention_seconds(shape: StepShape, tokens, seq, tp, rates: GpuRates, flash
     return fwd + softmax, 2.0 * fwd + 2.0 * softmax
 
 
-def elementwise_bytes_per_token(shape: StepShape, tp, sequence_parallel, e):
+def elementwise_bytes_per_token(shape: StepShape, tp, sequence_parallel, e, kernels="fused"):
     """Bytes one block's memory-bound kernels move per token in the forward pass.
+
+    Fused kernels (Megatron/Transformer Engine, llm.c, ``torch.compile``), ``e`` bytes per
+    element:
 
     * two norms, each reading and writing ``h``: ``4 h e``;
     * two residual adds, each reading ``2 h`` and writing ``h``: ``6 h e``;
@@ -225,16 +234,37 @@ def elementwise_bytes_per_token(shape: StepShape, tp, sequence_parallel, e):
     * rotary embeddings read and write q and k: ``2 (q + k) e``;
     * dropout (three sites): read and write ``h`` plus a 1-byte mask: ``3 (2 h e + h)``.
 
+    Eager PyTorch under autocast (Hugging Face modules, plain ``nn.Module`` code) runs each
+    operation as its own kernel, counted here op by op from the modules' code, in bytes:
+
+    * RMSNorm (Llama-style, e.g. transformers' ``LlamaRMSNorm``): upcast to fp32 (read 2h,
+      write 4h), square (4h, 4h), mean (4h), scale (4h, 4h), cast back (4h, 2h), times the
+      weight (2h, 2h): ``36 h`` per norm. LayerNorm is one native kernel, but autocast runs
+      it in fp32: cast in (2h, 4h), norm (4h, 4h), cast out for the next matmul (4h, 2h):
+      ``20 h``;
+    * rotary embeddings: ``q cos``, ``rotate_half`` (negate half, concatenate), ``sin``
+      product and the sum, each reading and writing q (and k): ``20 (q + k)``;
+    * gated activation ``act(gate) * up``: (2f, 2f) then (4f, 2f): ``10 f``; plain
+      activation one kernel: ``4 f``;
+    * the attention output's transpose to contiguous memory: ``4 q``;
+    * residual adds and dropout as above.
+
     Tensor parallelism splits the feature-wise kernels (activation, rotary) by ``tp``; with
     sequence parallelism the token-wise ones (norms, residual adds, dropout) too, otherwise
     every TP rank repeats them (Korthikanti et al. 2022, §4.2.2).
     """
     h, q, k, f = shape.d_model, shape.q_dim, shape.kv_dim, shape.d_ff
-    tokenwise = 4.0 * h * e + 6.0 * h * e
-    if shape.dropout:
-        tokenwise += 3.0 * (2.0 * h * e + h)
-    act = (3.0 if shape.mlp_mats == 3 else 2.0) * f * e * shape.top_k
-    featurewise = act + (2.0 * (q + k) * e if shape.rope else 0.0)
+    residual = 6.0 * h * e
+    dropout = 3.0 * (2.0 * h * e + h) if shape.dropout else 0.0
+    if kernels == "eager":
+        norms = 2.0 * (36.0 * h if shape.rmsnorm else 20.0 * h)
+        tokenwise = norms + residual + dropout
+        act = (10.0 if shape.mlp_mats == 3 else 4.0) * f * shape.top_k
+        featurewise = act + (20.0 * (q + k) if shape.rope else 0.0) + 4.0 * q
+    else:
+        tokenwise = 4.0 * h * e + residual + dropout
+        act = (3.0 if shape.mlp_mats == 3 else 2.0) * f * e * shape.top_k
+        featurewise = act + (2.0 * (q + k) * e if shape.rope else 0.0)
     tp = np.asarray(tp, dtype=float)
     split = np.where(np.asarray(sequence_parallel) & (tp > 1), tp, 1.0)
     return tokenwise / split + featurewise / tp
@@ -274,7 +304,10 @@ def local_params(shape: StepShape, tp, pp, ep):
 
 def dp_comm_seconds(*, zero, grad_bytes, param16_bytes, dp, shard, grad_accum, backward_s,
                     forward_s, links: GroupLinks, hybrid, layers_per_stage):
-    """Exposed data-parallel communication per optimizer step (seconds).
+    """Exposed and overlapped data-parallel communication per optimizer step (seconds).
+
+    Returns ``(exposed, overlapped)``: the traffic left on the critical path, and the part
+    that runs while the GPU computes (which slows that compute: see :func:`step_parts`).
 
     ``grad_bytes`` / ``param16_bytes`` are this GPU's model-parallel share before sharding;
     ``backward_s`` / ``forward_s`` one micro-batch's compute on this GPU, which the traffic
@@ -305,12 +338,17 @@ def dp_comm_seconds(*, zero, grad_bytes, param16_bytes, dp, shard, grad_accum, b
                           + np.maximum(0.0, ag + rs - backward_s) + one_block)
     exposed = np.where(zero >= 3, zero3, np.where(zero == 2, zero2, ddp))
     exposed = np.where(n > 1, exposed, 0.0)
+    hidden = np.where(
+        zero >= 3, grad_accum * (np.minimum(ag, forward_s) + np.minimum(ag + rs, backward_s)),
+        np.where(zero == 2, grad_accum * np.minimum(rs, backward_s), np.minimum(ar, backward_s)))
+    hidden = np.where(n > 1, hidden, 0.0)
     replicas = np.asarray(dp, dtype=float) / n
     cross_bw = links.cross_busbw if links.cross_busbw is not None else bw
     cross = coll.all_reduce_s(grad_bytes / n, replicas, cross_bw, links.cross_latency)
-    cross = np.where(np.asarray(hybrid) & (zero >= 1) & (replicas > 1),
-                     np.maximum(cross - backward_s, 0.0) + 0.0, 0.0)
-    return exposed + cross
+    cross_on = np.asarray(hybrid) & (zero >= 1) & (replicas > 1)
+    cross_exposed = np.where(cross_on, np.maximum(cross - backward_s, 0.0), 0.0)
+    cross_hidden = np.where(cross_on, np.minimum(cross, backward_s), 0.0)
+    return exposed + cross_exposed, hidden + cross_hidden
 
 
 #: Kernels one block launches per micro-batch in eager PyTorch: about 12 forward (two norms,
@@ -324,7 +362,7 @@ def step_parts(shape: StepShape, *, seq, micro_batch, grad_accum, tp, pp, vpp, c
                zero, shard, hybrid, sequence_parallel, rates: GpuRates, links: GroupLinks,
                activation_bytes=2.0, matmul_bytes=2.0, flash=True, recompute="none",
                optimizer_bytes_per_param=16.0, grad_bytes_per_param=2.0,
-               param_bytes_per_param=2.0) -> StepParts:
+               param_bytes_per_param=2.0, kernels="fused") -> StepParts:
     """Seconds per optimizer step of the busiest GPU, by part (see the module docstring).
 
     Args:
@@ -345,6 +383,12 @@ def step_parts(shape: StepShape, *, seq, micro_batch, grad_accum, tp, pp, vpp, c
             read the gradient, write the 16-bit copy; see :func:`optimizer_traffic_bytes`).
         grad_bytes_per_param, param_bytes_per_param: widths on the wire for gradients and
             gathered parameters.
+        kernels: ``fused`` or ``eager`` elementwise kernels
+            (:func:`elementwise_bytes_per_token`).
+
+    Communication that overlaps compute still costs: NCCL holds ``rates.comm_sm_share`` of
+    the SMs meanwhile, so the overlapped compute takes that share longer; it is charged to
+    the communication that caused it (``dp_comm``, ``cp_comm``).
     """
     e = activation_bytes
     tp_ = np.asarray(tp, dtype=float)
@@ -361,7 +405,7 @@ def step_parts(shape: StepShape, *, seq, micro_batch, grad_accum, tp, pp, vpp, c
     recompute_f = {"none": 0.0, "selective": att_f, "full": lin_f + att_f}[recompute]
     block_compute = lin_f + lin_b + att_f + att_b + recompute_f
 
-    elem = elementwise_bytes_per_token(shape, tp_, sequence_parallel, e) * tokens
+    elem = elementwise_bytes_per_token(shape, tp_, sequence_parallel, e, kernels) * tokens
     block_memory = (elem * (3.0 + (1.0 if recompute == "full" else 0.0))) / rates.bandwidth_b_s
     if shape.frozen_bytes_per_param:
         # QLoRA: each use of a frozen weight dequantizes it: read the packed weight, write the
@@ -381,6 +425,8 @@ def step_parts(shape: StepShape, *, seq, micro_batch, grad_accum, tp, pp, vpp, c
     kv_bytes = tokens * 2.0 * shape.kv_dim / tp_ * e
     cp_hops = (cp_ - 1.0) * coll.send_recv_s(kv_bytes, links.cp_busbw, links.cp_latency)
     cp_block = np.maximum(0.0, cp_hops - att_f) + np.maximum(0.0, 2.0 * cp_hops - att_b)
+    cp_hidden = np.minimum(cp_hops, att_f) + np.minimum(2.0 * cp_hops, att_b)
+    cp_block = cp_block + rates.comm_sm_share * cp_hidden
     # Expert parallel: dispatch + combine, forward and backward.
     if shape.n_experts > 1:
         a2a_bytes = tokens * shape.top_k * shape.d_model * e
@@ -415,12 +461,13 @@ def step_parts(shape: StepShape, *, seq, micro_batch, grad_accum, tp, pp, vpp, c
                       else shape.trainable_params / (tp_ * pp_))
     forward_s = blocks_here * (lin_f + att_f) + head_f
     backward_s = blocks_here * (lin_b + att_b) + head_b
-    dp_comm = dp_comm_seconds(
+    dp_comm, dp_hidden = dp_comm_seconds(
         zero=zero, grad_bytes=trainable_here * grad_bytes_per_param,
         param16_bytes=params_here * param_bytes_per_param if trainable
         else 0.0 * params_here,
         dp=dp, shard=shard, grad_accum=m, backward_s=backward_s, forward_s=forward_s,
         links=links, hybrid=hybrid, layers_per_stage=blocks_here)
+    dp_comm = dp_comm + rates.comm_sm_share * dp_hidden
     sharded = np.where(np.asarray(zero) >= 1, np.asarray(shard, dtype=float), 1.0)
     optimizer = trainable_here / sharded * optimizer_bytes_per_param / rates.bandwidth_b_s
 
