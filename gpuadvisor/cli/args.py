@@ -8,9 +8,7 @@ field; :class:`InputError` carries that line up to :func:`gpuadvisor.cli.main`.
 from __future__ import annotations
 
 import argparse
-import json
 import math
-from pathlib import Path
 
 #: Exit status of bad input (a bad flag, an unknown id, an unreadable file).
 EXIT_BAD_INPUT = 2
@@ -101,35 +99,43 @@ def non_negative_float(flag: str):
 
 
 # --------------------------------------------------------------------------- look-ups
-def load_model(ref: str):
-    """``--model``: a catalog preset id or a Hugging Face config.json path -> ModelSpec.
+#: Help text of ``--model`` (what it accepts).
+MODEL_HELP = (
+    "preset id (see 'catalog list --kind models'), a config.json, a model folder, a .gguf "
+    "file, a Hugging Face repo id in the local cache (Qwen/Qwen3-8B), an Ollama name "
+    "(qwen3:8b), or '-' for a config.json on standard input; never downloads"
+)
+
+
+def load_model(ref: str, stdin=None):
+    """``--model``: a preset id, or a model on disk (see :data:`MODEL_HELP`) -> ModelSpec.
+
+    A catalog preset wins over a file or folder of the same name (write ``./gpt2`` for the
+    folder); then :func:`gpuadvisor.localmodels.resolve_model_ref` reads what is on disk.
+
+    Args:
+        ref: what the user typed.
+        stdin: where ``-`` reads from (default: ``sys.stdin``).
 
     Raises:
-        InputError: unknown preset, or a file that is missing, unreadable or not a config.
+        InputError: unknown preset, or a model on disk that cannot be used (one line naming
+            the file and what is wrong).
     """
-    from gpuadvisor import catalog
-    from gpuadvisor.core.model import spec_from_hf_config
+    import sys
 
-    path = Path(ref)
-    if ref.endswith(".json") or path.is_file():
-        try:
-            config = json.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise InputError(f"--model: file not found: {ref}") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(f"--model: cannot read {ref}: {exc}") from None
-        except json.JSONDecodeError as exc:
-            raise InputError(f"--model: {ref} is not valid JSON: {exc}") from None
-        if not isinstance(config, dict):
-            raise InputError(f"--model: {ref} must hold a JSON object (a config.json)")
-        try:
-            return spec_from_hf_config(config, model_id=path.stem, name=path.parent.name or None)
-        except ValueError as exc:
-            raise InputError(f"--model: {ref}: {exc}") from None
+    from gpuadvisor import catalog
+    from gpuadvisor.localmodels import ModelFileError, resolve_model_ref
+
     models = catalog.load_models()
-    if ref not in models:
+    if ref in models:
+        return models[ref]
+    try:
+        spec = resolve_model_ref(ref, sys.stdin if stdin is None else stdin)
+    except ModelFileError as exc:
+        raise InputError(f"--model: {exc}") from None
+    if spec is None:
         raise InputError(f"--model: unknown preset {ref!r}{did_you_mean(ref, models)}")
-    return models[ref]
+    return spec
 
 
 def load_gpu(ref: str | None):
