@@ -162,6 +162,81 @@ def throughput_row(row, models, gpus) -> Row | None:
                f"published MFU {row['value']}%")
 
 
+#: GPUs of runs whose papers give the count but not in the row: LLaMA (Touvron et al. 2023,
+#: §2.4: "2048 A100 GPU with 80GB of RAM"). Llama 2 gives none; the same 2048 is assumed.
+ASSUMED_GPUS = 2048
+
+
+def time_model_rows(rows, models, gpus) -> list[tuple]:
+    """GPU-hours and throughput rows three ways: the flat model, the layout model, naive.
+
+    Returns ``(id, label, published, flat, layout, naive, unit)`` for every row the layout
+    model can express (the published GPU count, or :data:`ASSUMED_GPUS`; the global batch
+    from the row's tokens per step; fused kernels for Megatron-derived stacks: LLaMA's
+    xformers code, GPT-NeoX (Pythia), TinyLlama's fused kernels; eager for Composer (MPT)).
+    """
+    from gpuadvisor.core.parallel.plan_time import LayoutRequest, layout_estimate
+
+    out = []
+    for row in rows:
+        if row["kind"] not in ("gpu_hours", "throughput") or row["model"].endswith("total"):
+            continue
+        try:
+            model = _model(row, models)
+            gpu = gpus[GPU_BY_NAME[row["gpu"]]]
+        except KeyError:
+            continue
+        seq = int(row["seq"] or 2048)
+        precision = "fp16" if "fp16" in (row["precision"] or "") else "bf16"
+        peak = gpu.peak_tflops(precision) * 1e12
+        if row["kind"] == "gpu_hours":
+            n = int(row["n_gpus"] or ASSUMED_GPUS)
+            tokens = float(row["tokens"])
+            batch_tokens = 4e6 if "4M" in str(row["batch"]) else 2 * 1024 * 2048
+            global_batch = max(n, round(batch_tokens / seq / n) * n)
+            plan = Plan(task="pretrain", precision=precision, seq_len=seq, n_gpus=n,
+                        dataset_tokens=tokens)
+            flat = estimate(model, plan.with_changes(n_gpus=1), gpu).time.gpu_hours
+            kernels = "fused"
+            published = float(row["value"])
+            naive = 6.0 * model.params().total * tokens / (peak * 0.40) / 3600.0
+        else:
+            cond = row["conditions"]
+            if "tokens/s/GPU" not in cond:
+                continue
+            published = float(cond.split("throughput ")[1].split(" tokens/s/GPU")[0])
+            n = int(row["n_gpus"])
+            mb = int(cond.split("micro-batch ")[1].split(",")[0])
+            ga = int(cond.split("grad-accum ")[1].split(",")[0])
+            if row["precision"] not in (None, "amp_bf16", "bf16"):
+                continue
+            ckpt = "full" if "activation ckpt True" in cond else "none"
+            plan = Plan(task="pretrain", precision="bf16", seq_len=seq, micro_batch=mb,
+                        grad_accum=ga, n_gpus=n, zero_stage=3, checkpointing=ckpt,
+                        dataset_tokens=1e9)
+            tokens = 1e9
+            global_batch = mb * ga * n
+            flat = estimate(model, plan, gpu).time.tokens_per_s_per_gpu
+            kernels = "eager"
+            naive = peak * 0.40 / (6.0 * model.params().total)
+        request = LayoutRequest(global_batch=global_batch, kernels=kernels)
+        found = layout_estimate(model, plan, gpu, DEFAULT_ASSUMPTIONS, dtype=precision,
+                                tokens=tokens, request=request)
+        if found is None:
+            continue
+        if row["kind"] == "gpu_hours":
+            layout = found.gpu_hours
+            label = f"{row['model']} on {n} {row['gpu']}"
+            unit = "GPU-h"
+        else:
+            layout = found.tokens_per_s / n
+            label = f"{row['model']} {n}x{row['gpu']}"
+            unit = "tok/s/GPU"
+        out.append((row["id"], label, published, float(flat), float(layout), float(naive),
+                    unit, found.chosen.layout.describe()))
+    return out
+
+
 def zero_rows(rows, models, gpus) -> list[Row]:
     """ZeRO paper, Table 1: 7.5B params, 64 GPUs, model states per GPU."""
     model = ModelSpec(id="zero-7.5b", name="7.5B", kind="opaque", params_override=7_500_000_000,
@@ -374,6 +449,19 @@ def main(path: Path) -> int:
         right = sum(r.estimated == 0.0 for r in ooms)
         print(f"{'out-of-memory verdicts':<50} n={len(ooms):>3}  {right} of {len(ooms)} right")
     print()
+    compared = time_model_rows(rows, models, gpus)
+    if compared:
+        print("Time three ways: the flat model (one GPU's efficiency, above), the layout model "
+              "(--gpus N), the naive 6N / (peak x 0.40):")
+        print(f"{'id':<8}{'published':>12}{'flat':>9}{'layout':>9}{'naive':>9}  row")
+        for rid, label, pub, flat, lay, naive, unit, how in compared:
+            print(f"{rid:<8}{pub:>12,.0f}{flat / pub - 1:>+9.1%}{lay / pub - 1:>+9.1%}"
+                  f"{naive / pub - 1:>+9.1%}  {label} ({unit}; {how})")
+        for name, index in (("flat", 3), ("layout", 4), ("naive", 5)):
+            errs = [abs(row[index] / row[2] - 1) for row in compared]
+            print(f"  median |error| {name:<7} {100 * statistics.median(errs):5.1f}%  "
+                  f"(n={len(errs)})")
+        print()
     print("Why the far-off rows are off (read with each row's conditions):")
     for line in FAR_OFF_NOTES:
         print(f"  {line}")

@@ -230,7 +230,9 @@ def layout_text(layout, units: str = "GiB") -> str:
         f"{format_bytes(chosen.memory_per_gpu_bytes, units)} per GPU"
         + ("" if layout.fits else " — DOES NOT FIT"),
         f"  {format_duration(layout.seconds)} in all, {layout.gpu_hours:,.0f} GPU-hours "
-        f"({layout.steps:,.0f} steps)",
+        f"({layout.steps:,.0f} steps"
+        + (f"; {layout.goodput:.0%} of the time training, the rest restarts and checkpoints"
+           if layout.goodput < 1 else "") + ")",
     ]
     for alt in layout.alternatives:
         lines.append(f"  runner-up: {alt.layout.describe()}: step {alt.step_seconds:.3g} s"

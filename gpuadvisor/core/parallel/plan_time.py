@@ -24,6 +24,11 @@ from .step import GpuRates
 #: Host-side cost of one kernel launch in eager PyTorch: 2.4-2.6 us per back-to-back kernel
 #: on A100 and H200 (RRZE-HPC gpu-benches, kernels.json ``launch_overhead``).
 KERNEL_LAUNCH_S = 2.5e-6
+#: Share of wall-clock time a job spanning several nodes spends making progress: Llama 3's
+#: pre-training "achieved higher than 90% effective training time" despite 466 interruptions
+#: in 54 days on 16k H100s (Llama 3 paper, arXiv 2407.21783, §3.3.4). Restarts, checkpoint
+#: writes and evaluation cost the rest. Applied to multi-node jobs only.
+MULTI_NODE_GOODPUT = 0.90
 #: Layout modes: ``auto`` searches, ``manual`` evaluates the pinned degrees only.
 LAYOUT_MODES = ("auto", "manual")
 #: Elementwise kernels: ``eager`` PyTorch (Hugging Face and plain modules) or ``fused``
@@ -77,7 +82,10 @@ class LayoutEstimate:
         alternatives: the runners-up, fastest first.
         fits: whether ``chosen`` fits the GPU's memory.
         global_batch: sequences per optimizer step.
-        steps, seconds, gpu_hours, tokens_per_s: the job.
+        steps, seconds, gpu_hours, tokens_per_s: the job (``seconds = steps x step /
+            goodput``).
+        goodput: share of wall-clock time spent training (:data:`MULTI_NODE_GOODPUT` for
+            jobs over several nodes, else 1).
         intra, net: the link classes used; gpus_per_node: node size.
         rates: the GPU's rates used (and ``rates_source``).
     """
@@ -96,6 +104,7 @@ class LayoutEstimate:
     gpus_per_node: int
     rates: GpuRates
     rates_source: str
+    goodput: float = 1.0
 
     def to_json(self) -> dict:
         """``layout``, ``breakdown_seconds_per_step``, ``mfu``, ``hfu``, ``alternatives``,
@@ -106,6 +115,7 @@ class LayoutEstimate:
             "layout_fits": self.fits,
             "layout_memory_per_gpu_bytes": self.chosen.memory_per_gpu_bytes,
             "global_batch": self.global_batch,
+            "goodput": self.goodput,
             "breakdown_seconds_per_step": self.chosen.parts.as_dict(),
             "mfu": self.chosen.mfu,
             "hfu": self.chosen.hfu,
@@ -113,7 +123,7 @@ class LayoutEstimate:
                 {"layout": alt.layout.as_dict(), "layout_text": alt.layout.describe(),
                  "step_seconds": alt.step_seconds, "fits": alt.fits,
                  "memory_per_gpu_bytes": alt.memory_per_gpu_bytes,
-                 "seconds": alt.step_seconds * self.steps}
+                 "seconds": alt.step_seconds * self.steps / self.goodput}
                 for alt in self.alternatives],
             "cluster": {"gpus_per_node": self.gpus_per_node, "intra_node": self.intra.name,
                         "intra_busbw_gb_s": self.intra.busbw_gb_s, "network": self.net.name,
@@ -194,13 +204,15 @@ def layout_estimate(model, plan: Plan, gpu: GpuSpec, assumptions: Assumptions, *
     chosen = found[0]
     per_step = global_batch * plan.seq_len
     steps = tokens / per_step
-    seconds = steps * chosen.step_seconds
+    goodput = MULTI_NODE_GOODPUT if n > per_node else 1.0
+    seconds = steps * chosen.step_seconds / goodput
     return LayoutEstimate(
         chosen=chosen, alternatives=tuple(found[1:]), fits=chosen.fits,
         global_batch=global_batch, steps=steps, seconds=seconds,
         gpu_hours=seconds * n / 3600.0,
         tokens_per_s=tokens / seconds if seconds > 0 else math.inf, n_gpus=n,
-        intra=intra, net=net, gpus_per_node=per_node, rates=rates, rates_source=source)
+        intra=intra, net=net, gpus_per_node=per_node, rates=rates, rates_source=source,
+        goodput=goodput)
 
 
 def merge_into_json(data: dict, layout: LayoutEstimate, estimate) -> dict:
