@@ -157,24 +157,18 @@ def command(args: argparse.Namespace) -> int:
                           measurement=measurement)
     except ValueError as exc:
         raise InputError(f"estimate: {exc}") from None
-    layout = None
     if _wants_layout(args, model, plan):
-        layout = _layout_estimate(args, model, plan, result, assumptions)
+        result = _with_layout(args, result, assumptions)
     if args.json:
-        data = result.to_json()
-        if layout is not None:
-            from gpuadvisor.core.parallel.plan_time import merge_into_json
-
-            merge_into_json(data, layout, result)
-        print(json.dumps(data, indent=2, default=json_default))
+        print(json.dumps(result.to_json(), indent=2, default=json_default))
     else:
         from gpuadvisor.report import estimate_table
 
         print(estimate_table(result, units=args.units))
-        if layout is not None:
+        if result.layout is not None:
             from gpuadvisor.report import layout_text
 
-            print(layout_text(layout, units=args.units))
+            print(layout_text(result.layout, units=args.units))
     return 0
 
 
@@ -190,10 +184,10 @@ def _wants_layout(args: argparse.Namespace, model, plan) -> bool:
     return plan.n_gpus > 1 or pinned
 
 
-def _layout_estimate(args: argparse.Namespace, model, plan, result, assumptions):
-    """The layout estimate for the CLI flags; InputError names a flag the layout refuses."""
-    from gpuadvisor.core.estimate import timing_dtype
-    from gpuadvisor.core.parallel.plan_time import LayoutRequest, layout_estimate
+def _with_layout(args: argparse.Namespace, result, assumptions):
+    """The estimate timed by the layout the flags ask for; InputError names what the layout
+    refuses."""
+    from gpuadvisor.core.parallel.plan_time import LayoutRequest, with_layout
     from gpuadvisor.core.parallel.search import Constraints
 
     try:
@@ -204,21 +198,9 @@ def _layout_estimate(args: argparse.Namespace, model, plan, result, assumptions)
                                     hybrid_shard=True if args.hybrid_shard else None),
             global_batch=int(args.global_batch) if args.global_batch else None,
             gpus_per_node=args.gpus_per_node, network=args.network, kernels=args.kernels)
+        return with_layout(result, assumptions, request)
     except ValueError as exc:
-        raise InputError(f"layout: {exc}") from None
-    from gpuadvisor.core.compute import dataset_tokens
-
-    gpu = result.time_gpu
-    tokens, _ = dataset_tokens(model, plan)
-    found = layout_estimate(model, plan, gpu, assumptions, dtype=timing_dtype(gpu, plan),
-                            tokens=tokens, request=request,
-                            matmul_tflops=result.assumptions.get("measured_matmul_tflops"))
-    if found is None:
-        raise InputError(
-            f"layout: no layout of {plan.n_gpus} GPUs holds a global batch of "
-            f"{request.global_batch or plan.micro_batch * plan.grad_accum * plan.n_gpus} "
-            "sequences (it must divide over the data-parallel ranks); give --global-batch")
-    return found
+        raise InputError(f"layout: {exc}; give --global-batch or other degrees") from None
 
 
 def stored_measurement(gpu, plan):

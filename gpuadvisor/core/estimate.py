@@ -61,6 +61,9 @@ class Estimate:
         time_gpu: the GPU whose peak the time uses (the plan's GPU or the reference).
         assumptions: name -> value for every default used.
         warnings: things the user should know (no bf16 units, ...).
+        layout: the parallel layout the time and memory come from
+            (:class:`~.parallel.plan_time.LayoutEstimate`), or ``None`` for the single-GPU /
+            flat data-parallel model.
     """
 
     model: ModelSpec
@@ -77,6 +80,7 @@ class Estimate:
     time_gpu: GpuSpec
     assumptions: dict = field(default_factory=dict)
     warnings: list = field(default_factory=list)
+    layout: object | None = None
 
     @property
     def headroom_bytes(self) -> float | None:
@@ -100,6 +104,9 @@ class Estimate:
         time = {k: v for k, v in asdict(self.time).items()
                 if k not in ("flops_total",)}
         time["gpu"] = self.time_gpu.id
+        if self.layout is not None:
+            time["model"] = "layout"
+            time.update(self.layout.to_json())
         return {
             "model": self.model.id,
             "plan": self.plan.to_dict(),

@@ -215,39 +215,44 @@ def layout_estimate(model, plan: Plan, gpu: GpuSpec, assumptions: Assumptions, *
         goodput=goodput)
 
 
-def merge_into_json(data: dict, layout: LayoutEstimate, estimate) -> dict:
-    """Put the layout's time and memory into an estimate's JSON (``Estimate.to_json()``).
+def apply_layout(estimate, layout: LayoutEstimate):
+    """The :class:`~gpuadvisor.core.estimate.Estimate` with its time and memory per GPU taken
+    from ``layout`` (the fit verdict follows the layout's memory).
 
-    Every existing key stays; ``time`` takes the layout's figures (seconds, GPU-hours,
-    tokens/s, steps, step seconds, achieved TFLOPS, ``efficiency`` = MFU) and gains
-    ``layout``, ``breakdown_seconds_per_step``, ``mfu``, ``hfu``, ``alternatives``,
-    ``cluster``, ``rates`` and ``model: "layout"``; ``memory`` takes the layout's per-GPU
-    bytes and breakdown, and the verdict follows them.
+    ``time``: seconds, GPU-hours, tokens/s, steps, step seconds, achieved TFLOPS per GPU and
+    ``efficiency`` (= MFU) of the layout; ``compute_seconds_per_step`` is compute +
+    memory-bound work and ``comm_seconds_per_step`` the exposed communication; ``bound``
+    the largest part. ``memory``: the layout's terms on its busiest GPU.
     """
+    from dataclasses import replace
+
+    from gpuadvisor.core.compute import TimeEstimate
     from gpuadvisor.core.estimate import verdict_for
+    from gpuadvisor.core.memory import MemoryBreakdown
 
     chosen = layout.chosen
     parts = chosen.parts
     step = chosen.step_seconds
-    time = data["time"]
     comm = parts.tp_comm + parts.cp_comm + parts.ep_comm + parts.pp_comm + parts.dp_comm
-    time.update(
+    time = TimeEstimate(
         seconds=layout.seconds, gpu_hours=layout.gpu_hours, tokens_per_s=layout.tokens_per_s,
         tokens_per_s_per_gpu=layout.tokens_per_s / layout.n_gpus, steps=layout.steps,
         step_seconds=step, compute_seconds_per_step=parts.compute + parts.memory_bound,
-        comm_seconds_per_step=comm,
+        comm_seconds_per_step=comm, flops_total=estimate.time.flops_total,
         achieved_tflops_per_gpu=parts.flops_per_gpu / step / 1e12 if step else 0.0,
-        efficiency=chosen.mfu, bound=_bound(parts), model="layout")
-    time.update(layout.to_json())
-    memory = data["memory"]
-    memory["per_gpu_bytes"] = chosen.memory_per_gpu_bytes
-    memory["breakdown"] = dict(chosen.memory)
-    capacity = getattr(estimate, "capacity_bytes", None)
-    if capacity is not None:
-        total = chosen.memory_per_gpu_bytes
-        memory.update(fits=bool(total <= capacity), verdict=verdict_for(total, capacity),
-                      headroom_bytes=capacity - total)
-    return data
+        efficiency=chosen.mfu, interconnect_gb_s=layout.intra.busbw_gb_s,
+        bound=_bound(parts))
+    terms = chosen.memory
+    memory = MemoryBreakdown(
+        weights=terms["weights"], gradients=terms["gradients"], optimizer=terms["optimizer"],
+        activations=terms["activations"], logits=terms["logits"],
+        kv_cache=terms["kv_cache"], overhead=terms["overhead"],
+        context_bytes=estimate.memory.context_bytes)
+    capacity = estimate.capacity_bytes
+    fits = None if capacity is None else bool(memory.total <= capacity)
+    verdict = estimate.verdict if capacity is None else verdict_for(memory.total, capacity)
+    return replace(estimate, time=time, memory=memory, fits=fits, verdict=verdict,
+                   layout=layout)
 
 
 def _bound(parts) -> str:
@@ -257,3 +262,47 @@ def _bound(parts) -> str:
               "communication": parts.tp_comm + parts.cp_comm + parts.ep_comm
               + parts.pp_comm + parts.dp_comm, "pipeline bubble": parts.pp_bubble}
     return max(shares, key=shares.get)
+
+
+def layout_applies(model, plan: Plan) -> str | None:
+    """Why the layout model cannot time ``plan`` (``None`` when it can).
+
+    It times training of transformer models (not models given by parameter count), without
+    CPU offload (whose transfers it does not model) and without an efficiency the plan sets
+    itself (which the flat model honours).
+    """
+    if not plan.is_training:
+        return "inference is timed by prefill and decode"
+    if getattr(model, "kind", "decoder") == "opaque":
+        return "a model given by parameter count has no layers to split"
+    if plan.offload != "none":
+        return "CPU offload is timed by the flat model"
+    if plan.efficiency is not None:
+        return "the plan gives its own efficiency"
+    return None
+
+
+def with_layout(estimate, assumptions: Assumptions, request: LayoutRequest = LayoutRequest()):
+    """``estimate`` timed (and its memory per GPU sized) by the best or pinned layout.
+
+    Returns ``estimate`` unchanged when :func:`layout_applies` says no.
+
+    Raises:
+        ValueError: no layout of the plan's GPUs holds the global batch.
+    """
+    from gpuadvisor.core.compute import dataset_tokens
+    from gpuadvisor.core.estimate import timing_dtype
+
+    model, plan = estimate.model, estimate.plan
+    if layout_applies(model, plan) is not None:
+        return estimate
+    gpu = estimate.time_gpu
+    tokens, _ = dataset_tokens(model, plan)
+    found = layout_estimate(
+        model, plan, gpu, assumptions, dtype=timing_dtype(gpu, plan), tokens=tokens,
+        request=request, matmul_tflops=estimate.assumptions.get("measured_matmul_tflops"))
+    if found is None:
+        batch = request.global_batch or plan.micro_batch * plan.grad_accum * plan.n_gpus
+        raise ValueError(f"no layout of {plan.n_gpus} GPUs holds a global batch of {batch} "
+                         "sequences (it must divide over the data-parallel ranks)")
+    return apply_layout(estimate, found)
