@@ -175,7 +175,7 @@ def time_model_rows(rows, models, gpus) -> list[tuple]:
     from the row's tokens per step; fused kernels for Megatron-derived stacks: LLaMA's
     xformers code, GPT-NeoX (Pythia), TinyLlama's fused kernels; eager for Composer (MPT)).
     """
-    from gpuadvisor.core.parallel.plan_time import LayoutRequest, layout_estimate
+    from gpuadvisor.core.parallel.plan_time import LayoutRequest, with_layout
 
     out = []
     for row in rows:
@@ -220,20 +220,23 @@ def time_model_rows(rows, models, gpus) -> list[tuple]:
             kernels = "eager"
             naive = peak * 0.40 / (6.0 * model.params().total)
         request = LayoutRequest(global_batch=global_batch, kernels=kernels)
-        found = layout_estimate(model, plan, gpu, DEFAULT_ASSUMPTIONS, dtype=precision,
-                                tokens=tokens, request=request)
-        if found is None:
+        base = estimate(model, plan, gpu)
+        try:
+            anchored = with_layout(base, DEFAULT_ASSUMPTIONS, request)
+            kernel_rates = with_layout(base, DEFAULT_ASSUMPTIONS, request, anchored=False)
+        except ValueError:
             continue
         if row["kind"] == "gpu_hours":
-            layout = found.gpu_hours
+            layout, raw = anchored.time.gpu_hours, kernel_rates.time.gpu_hours
             label = f"{row['model']} on {n} {row['gpu']}"
             unit = "GPU-h"
         else:
-            layout = found.tokens_per_s / n
+            layout = anchored.time.tokens_per_s_per_gpu
+            raw = kernel_rates.time.tokens_per_s_per_gpu
             label = f"{row['model']} {n}x{row['gpu']}"
             unit = "tok/s/GPU"
         out.append((row["id"], label, published, float(flat), float(layout), float(naive),
-                    unit, found.chosen.layout.describe()))
+                    unit, anchored.layout.chosen.layout.describe(), float(raw)))
     return out
 
 
@@ -451,13 +454,16 @@ def main(path: Path) -> int:
     print()
     compared = time_model_rows(rows, models, gpus)
     if compared:
-        print("Time three ways: the flat model (one GPU's efficiency, above), the layout model "
-              "(--gpus N), the naive 6N / (peak x 0.40):")
-        print(f"{'id':<8}{'published':>12}{'flat':>9}{'layout':>9}{'naive':>9}  row")
-        for rid, label, pub, flat, lay, naive, unit, how in compared:
+        print("Time four ways: flat (one GPU's efficiency x GPUs, data parallel), layout (the "
+              "layout model at the card's achievable rate: what --gpus N prints), kernels "
+              "(the layout model at published kernel rates, an upper bound), naive "
+              "6N / (peak x 0.40):")
+        print(f"{'id':<8}{'published':>12}{'flat':>9}{'layout':>9}{'kernels':>9}{'naive':>9}"
+              "  row")
+        for rid, label, pub, flat, lay, naive, unit, how, raw in compared:
             print(f"{rid:<8}{pub:>12,.0f}{flat / pub - 1:>+9.1%}{lay / pub - 1:>+9.1%}"
-                  f"{naive / pub - 1:>+9.1%}  {label} ({unit}; {how})")
-        for name, index in (("flat", 3), ("layout", 4), ("naive", 5)):
+                  f"{raw / pub - 1:>+9.1%}{naive / pub - 1:>+9.1%}  {label} ({unit}; {how})")
+        for name, index in (("flat", 3), ("layout", 4), ("kernels", 8), ("naive", 5)):
             errs = [abs(row[index] / row[2] - 1) for row in compared]
             print(f"  median |error| {name:<7} {100 * statistics.median(errs):5.1f}%  "
                   f"(n={len(errs)})")

@@ -43,6 +43,7 @@ from .fit import make_it_fit
 from .gpu import GpuSpec
 from .model import ModelSpec
 from .offers import Offer, age_days, is_stale
+from .parallel.plan_time import layout_applies, with_layout
 from .plan import Plan
 from .units import format_duration
 
@@ -266,10 +267,24 @@ def evaluate(model: ModelSpec, plan: Plan, option: Option, *,
 
 
 def _fit(model, plan, gpu, option, assumptions, max_cards, measurements):
-    """``(fits, plan as run, lever titles, estimate)`` for ``plan`` on ``option``'s GPUs."""
+    """``(fits, plan as run, lever titles, estimate)`` for ``plan`` on ``option``'s GPUs.
+
+    Several GPUs run the plan in the fastest parallel layout that fits
+    (:func:`~.parallel.plan_time.with_layout`: data, tensor and pipeline parallel, ZeRO
+    stage), holding the plan's micro-batch x accumulation per GPU as the global batch; that
+    is how the GPUs are used, not a change to the plan. When no layout fits, the levers
+    decide as for one GPU.
+    """
     base = plan.with_changes(n_gpus=option.n_gpus)
     measured = list(measurements) or None
     first = estimate(model, base, gpu, assumptions, measurement=measured)
+    if option.n_gpus > 1 and layout_applies(model, base) is None:
+        try:
+            laid = with_layout(first, assumptions)
+        except ValueError:
+            laid = None
+        if laid is not None and laid.fits:
+            return True, base, [], laid
     if first.fits:
         return True, base, [], first
     levers: list[str] = []

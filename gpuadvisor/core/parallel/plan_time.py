@@ -27,7 +27,8 @@ KERNEL_LAUNCH_S = 2.5e-6
 #: Share of wall-clock time a job spanning several nodes spends making progress: Llama 3's
 #: pre-training "achieved higher than 90% effective training time" despite 466 interruptions
 #: in 54 days on 16k H100s (Llama 3 paper, arXiv 2407.21783, §3.3.4). Restarts, checkpoint
-#: writes and evaluation cost the rest. Applied to multi-node jobs only.
+#: writes and evaluation cost the rest. Applied to multi-node jobs timed at kernel rates;
+#: an anchored rate (the assumed 40% MFU of whole published runs) has it already.
 MULTI_NODE_GOODPUT = 0.90
 #: Layout modes: ``auto`` searches, ``manual`` evaluates the pinned degrees only.
 LAYOUT_MODES = ("auto", "manual")
@@ -175,8 +176,17 @@ def cluster_for(gpu: GpuSpec, n_gpus: int, gpus_per_node: int | None = None,
 def layout_estimate(model, plan: Plan, gpu: GpuSpec, assumptions: Assumptions, *,
                     dtype: str, tokens: float, request: LayoutRequest = LayoutRequest(),
                     matmul_tflops: float | None = None, bandwidth_gb_s: float | None = None,
-                    mixed_master: bool = True) -> LayoutEstimate | None:
+                    mixed_master: bool = True,
+                    anchor_seconds_per_token: float | None = None) -> LayoutEstimate | None:
     """The plan's time on ``plan.n_gpus`` of ``gpu`` with the best (or pinned) layout.
+
+    ``anchor_seconds_per_token``: what one GPU's forward and backward work (compute and
+    memory-bound kernels) costs per token of the plan, as the single-GPU estimate says (the card's
+    achievable rate: assumed, or measured by a probe). When given, the GPU's rates are scaled
+    so that the layout model's one-GPU work per token equals it
+    (:func:`anchored_rates`): the layouts then add what several GPUs change (their split
+    shapes, communication, the bubble) to the card's achievable rate rather than to
+    best-case kernel rates.
 
     Returns ``None`` when no layout can hold the global batch (it does not divide over
     the data-parallel ranks of any layout).
@@ -193,6 +203,11 @@ def layout_estimate(model, plan: Plan, gpu: GpuSpec, assumptions: Assumptions, *
             micro_batch=c.micro_batch or plan.micro_batch)
     rates, source = gpu_rates(gpu, dtype, matmul_tflops=matmul_tflops,
                               bandwidth_gb_s=bandwidth_gb_s)
+    if anchor_seconds_per_token:
+        rates, scale = anchored_rates(model, plan, rates, anchor_seconds_per_token,
+                                      mixed_master=mixed_master, kernels=request.kernels)
+        source = (f"one GPU's rate as the single-GPU estimate gives it (kernel rates x "
+                  f"{scale:.2f}); {source}")
     cluster, intra, net, per_node = cluster_for(gpu, n, request.gpus_per_node,
                                                 request.network)
     found = search_layouts(model, plan, n_gpus=n, global_batch=global_batch, rates=rates,
@@ -204,7 +219,8 @@ def layout_estimate(model, plan: Plan, gpu: GpuSpec, assumptions: Assumptions, *
     chosen = found[0]
     per_step = global_batch * plan.seq_len
     steps = tokens / per_step
-    goodput = MULTI_NODE_GOODPUT if n > per_node else 1.0
+    # An anchored rate comes from whole published runs (the assumed MFU), restarts included.
+    goodput = MULTI_NODE_GOODPUT if n > per_node and not anchor_seconds_per_token else 1.0
     seconds = steps * chosen.step_seconds / goodput
     return LayoutEstimate(
         chosen=chosen, alternatives=tuple(found[1:]), fits=chosen.fits,
@@ -213,6 +229,39 @@ def layout_estimate(model, plan: Plan, gpu: GpuSpec, assumptions: Assumptions, *
         tokens_per_s=tokens / seconds if seconds > 0 else math.inf, n_gpus=n,
         intra=intra, net=net, gpus_per_node=per_node, rates=rates, rates_source=source,
         goodput=goodput)
+
+
+def anchored_rates(model, plan: Plan, rates: GpuRates, anchor_seconds_per_token: float, *,
+                   mixed_master: bool = True, kernels: str = "eager") -> tuple[GpuRates, float]:
+    """``rates`` scaled so that one GPU running ``plan`` alone (no parallelism) spends
+    ``anchor_seconds_per_token`` per token on its forward and backward work (compute and
+    memory-bound kernels; the optimizer step is per step, not per token, and stays as the
+    layout shards it), and the scale.
+
+    Every such term is inversely proportional to the matmul, attention and memory rates, so
+    one factor ``k = model time / anchor`` applied to all three makes them agree exactly.
+    """
+    from dataclasses import replace
+
+    from .shape import optimizer_traffic, step_shape
+    from .step import GroupLinks, step_parts
+
+    shape = step_shape(model, plan)
+    e = 4.0 if plan.precision == "fp32" else 2.0
+    nowhere = GroupLinks(*(1.0, 0.0) * 5)
+    one = step_parts(
+        shape, seq=plan.seq_len, micro_batch=plan.micro_batch, grad_accum=plan.grad_accum,
+        tp=1, pp=1, vpp=1, cp=1, ep=1, dp=1, zero=0, shard=1, hybrid=False,
+        sequence_parallel=True, rates=replace(rates, kernel_launch_s=0.0), links=nowhere,
+        activation_bytes=e, matmul_bytes=1.0 if plan.precision == "fp8" else e,
+        flash=plan.attention == "flash", recompute=plan.checkpointing,
+        optimizer_bytes_per_param=optimizer_traffic(plan, mixed_master), kernels=kernels)
+    tokens = plan.micro_batch * plan.seq_len * plan.grad_accum
+    modelled = float(one.compute + one.memory_bound) / tokens
+    scale = modelled / anchor_seconds_per_token
+    return replace(rates, matmul_fraction=rates.matmul_fraction * scale,
+                   attention_fraction=rates.attention_fraction * scale,
+                   bandwidth_b_s=rates.bandwidth_b_s * scale), scale
 
 
 def apply_layout(estimate, layout: LayoutEstimate):
@@ -282,8 +331,15 @@ def layout_applies(model, plan: Plan) -> str | None:
     return None
 
 
-def with_layout(estimate, assumptions: Assumptions, request: LayoutRequest = LayoutRequest()):
+def with_layout(estimate, assumptions: Assumptions, request: LayoutRequest = LayoutRequest(),
+                *, anchored: bool = True):
     """``estimate`` timed (and its memory per GPU sized) by the best or pinned layout.
+
+    ``anchored`` (default): the GPU's own work per token is the single-GPU estimate's (the
+    card's achievable rate: the assumed efficiency, or the probe's measurement; see
+    :func:`anchored_rates`), so one GPU and several are timed on one scale; the layouts add
+    their communication and bubble to it. ``anchored=False`` uses the published kernel
+    rates as they are (an upper bound for well-tuned code).
 
     Returns ``estimate`` unchanged when :func:`layout_applies` says no.
 
@@ -298,9 +354,13 @@ def with_layout(estimate, assumptions: Assumptions, request: LayoutRequest = Lay
         return estimate
     gpu = estimate.time_gpu
     tokens, _ = dataset_tokens(model, plan)
+    t = estimate.time
+    per_gpu_tokens = plan.micro_batch * plan.seq_len * plan.grad_accum
+    anchor = float(t.compute_seconds_per_step) / per_gpu_tokens if anchored else None
     found = layout_estimate(
         model, plan, gpu, assumptions, dtype=timing_dtype(gpu, plan), tokens=tokens,
-        request=request, matmul_tflops=estimate.assumptions.get("measured_matmul_tflops"))
+        request=request, matmul_tflops=estimate.assumptions.get("measured_matmul_tflops"),
+        anchor_seconds_per_token=anchor)
     if found is None:
         batch = request.global_batch or plan.micro_batch * plan.grad_accum * plan.n_gpus
         raise ValueError(f"no layout of {plan.n_gpus} GPUs holds a global batch of {batch} "
