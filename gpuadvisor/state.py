@@ -429,8 +429,11 @@ class PlanState:
         measured = None
         if gpu is not None:
             measured = [m for m in self._measurements if m.gpu_id == gpu.id] or None
-        return estimate(snap.model, snap.plan, gpu, snap.assumptions,
-                        reference_gpu=self._reference_gpu, measurement=measured)
+        result = estimate(snap.model, snap.plan, gpu, snap.assumptions,
+                          reference_gpu=self._reference_gpu, measurement=measured)
+        if snap.plan.n_gpus > 1:
+            result = _with_best_layout(result, snap)
+        return result
 
     # ------------------------------------------------------------------ measurements
     @property
@@ -590,3 +593,18 @@ __all__ = [
     "couple_plan_changes",
     "plan_for_model",
 ]
+
+
+def _with_best_layout(result: Estimate, snap: _Snapshot) -> Estimate:
+    """Several GPUs train in the fastest layout that fits, at the plan's micro-batch (the
+    user's memory knob; the ZeRO stage the plan names is kept when it names one); the flat
+    estimate stays, with a warning, when no layout holds the global batch."""
+    from gpuadvisor.core.parallel.plan_time import LayoutRequest, with_layout
+    from gpuadvisor.core.parallel.search import Constraints
+
+    zero = snap.plan.zero_stage or None
+    try:
+        pins = Constraints(zero=zero, micro_batch=snap.plan.micro_batch)
+        return with_layout(result, snap.assumptions, LayoutRequest(constraints=pins))
+    except ValueError as exc:
+        return replace(result, warnings=[*result.warnings, f"layout: {exc}"])

@@ -43,7 +43,8 @@ from .fit import make_it_fit
 from .gpu import GpuSpec
 from .model import ModelSpec
 from .offers import Offer, age_days, is_stale
-from .parallel.plan_time import layout_applies, with_layout
+from .parallel.plan_time import LayoutRequest, layout_applies, with_layout
+from .parallel.search import Constraints
 from .plan import Plan
 from .units import format_duration
 
@@ -271,16 +272,17 @@ def _fit(model, plan, gpu, option, assumptions, max_cards, measurements):
 
     Several GPUs run the plan in the fastest parallel layout that fits
     (:func:`~.parallel.plan_time.with_layout`: data, tensor and pipeline parallel, ZeRO
-    stage), holding the plan's micro-batch x accumulation per GPU as the global batch; that
-    is how the GPUs are used, not a change to the plan. When no layout fits, the levers
-    decide as for one GPU.
+    stage) at the plan's micro-batch, holding its micro-batch x accumulation per GPU as the
+    global batch; that is how the GPUs are used, not a change to the plan. When no layout
+    fits, the levers decide as for one GPU.
     """
     base = plan.with_changes(n_gpus=option.n_gpus)
     measured = list(measurements) or None
     first = estimate(model, base, gpu, assumptions, measurement=measured)
     if option.n_gpus > 1 and layout_applies(model, base) is None:
         try:
-            laid = with_layout(first, assumptions)
+            pins = Constraints(micro_batch=base.micro_batch)
+            laid = with_layout(first, assumptions, LayoutRequest(constraints=pins))
         except ValueError:
             laid = None
         if laid is not None and laid.fits:

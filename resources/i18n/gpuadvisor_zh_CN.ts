@@ -1412,57 +1412,57 @@ renting: {rent}</source>
 <context>
     <name>LeversPanel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="300"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="350"/>
         <source>Make it fit</source>
         <translation>如何放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="326"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="376"/>
         <source>Choose a target GPU to see what would make the plan fit.</source>
         <translation>选择目标 GPU，查看怎样才能放得下。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="329"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="379"/>
         <source>It fits. These changes would free memory for a larger batch or longer sequences:</source>
         <translation>放得下。以下改动可腾出显存，用于更大的批次或更长的序列：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="332"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="382"/>
         <source>It fits; nothing to change.</source>
         <translation>放得下，无需改动。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="334"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="384"/>
         <source>It does not fit. Each change below on its own, cheapest first (click to apply):</source>
         <translation>放不下。以下每项改动单独生效，代价小的在前（点击应用）：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="337"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="387"/>
         <source>It does not fit, and no single change helps: try a smaller model or a larger GPU.</source>
         <translation>放不下，且单项改动都不够：请换更小的模型或显存更大的 GPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="366"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="416"/>
         <source>{n} GPUs with ZeRO-3</source>
         <translation>{n} 张 GPU + ZeRO-3</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="375"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="425"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="377"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="427"/>
         <source>still too big</source>
         <translation>仍放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="385"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="435"/>
         <source>cost: {cost}</source>
         <translation>代价：{cost}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="386"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="436"/>
         <source>time: {before} → {after}</source>
         <translation>时间：{before} → {after}</translation>
     </message>
@@ -1507,44 +1507,88 @@ renting: {rent}</source>
     </message>
 </context>
 <context>
+    <name>LocalModels</name>
+    <message>
+        <location filename="../../gpuadvisor/gui/local_models.py" line="40"/>
+        <source>Hugging Face cache</source>
+        <extracomment>Under this name lupdate finds the literal (context, text) calls below. Id of the group&apos;s title row (not selectable).</extracomment>
+        <translation>Hugging Face 缓存</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/local_models.py" line="41"/>
+        <source>Ollama</source>
+        <translation>Ollama</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/local_models.py" line="42"/>
+        <source>LM Studio</source>
+        <translation>LM Studio</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/local_models.py" line="87"/>
+        <source>On this computer</source>
+        <translation>本机上的模型</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/local_models.py" line="269"/>
+        <source>Cannot open {path}: drop a plan ({suffix}), a config.json, a model folder or a .gguf file</source>
+        <translation>无法打开 {path}：请拖入规划文件（{suffix}）、config.json、模型文件夹或 .gguf 文件</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/local_models.py" line="276"/>
+        <source>Cannot open model</source>
+        <translation>无法打开模型</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/local_models.py" line="281"/>
+        <source>Reading {path}…</source>
+        <translation>正在读取 {path}…</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/local_models.py" line="286"/>
+        <source>Model: {name}</source>
+        <translation>模型：{name}</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="150"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="160"/>
         <source>Rig</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="150"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="160"/>
         <source>Probe</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="150"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="160"/>
         <source>Plan</source>
         <translation>规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="151"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="161"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="153"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="163"/>
         <source>What is in this machine: GPUs, host, live readings</source>
         <translation>本机有什么：GPU、主机、实时读数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="154"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="164"/>
         <source>Measure this machine: throughput, bandwidth, history</source>
         <translation>实测本机：吞吐量、带宽、历史</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="155"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="165"/>
         <source>Will it fit, how long, what to change</source>
         <translation>放不放得下、要多久、该改什么</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="156"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="166"/>
         <source>Your rig, buy, rent or cloud: time and cost of each</source>
         <translation>你的机器、买卡、租用或云：各自的用时与费用</translation>
     </message>
@@ -1640,62 +1684,62 @@ renting: {rent}</source>
         <translation>关于 gpuadvisor(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="262"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="272"/>
         <source>Settings were reset</source>
         <translation>设置已重置</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="269"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="279"/>
         <source>About gpuadvisor</source>
         <translation>关于 gpuadvisor</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="279"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="289"/>
         <source>Open plan</source>
         <translation>打开方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="280"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="290"/>
         <source>gpuadvisor plans (*{suffix});;All files (*)</source>
         <translation>gpuadvisor 方案 (*{suffix});;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="288"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="298"/>
         <source>Save plan</source>
         <translation>保存方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="289"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="299"/>
         <source>gpuadvisor plans (*{suffix})</source>
         <translation>gpuadvisor 方案 (*{suffix})</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="295"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="305"/>
         <source>Export page as PNG</source>
         <translation>将页面导出为 PNG</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="297"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="307"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="317"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="327"/>
         <source>Cannot open plan</source>
         <translation>无法打开方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="324"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="334"/>
         <source>Opened {path}</source>
         <translation>已打开 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="346"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="356"/>
         <source>Cannot save plan</source>
         <translation>无法保存方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="353"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="363"/>
         <source>Saved {path}</source>
         <translation>已保存 {path}</translation>
     </message>
@@ -1710,52 +1754,52 @@ renting: {rent}</source>
         <translation>清空列表</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="373"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="383"/>
         <source>Untitled plan</source>
         <translation>未命名方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="386"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="440"/>
         <source>Cannot export</source>
         <translation>无法导出</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="387"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="441"/>
         <source>Could not write {path}</source>
         <translation>无法写入 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="389"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="443"/>
         <source>Wrote {path}</source>
         <translation>已写入 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="396"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="450"/>
         <source>Summary copied to the clipboard as Markdown</source>
         <translation>已将 Markdown 摘要复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="451"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="505"/>
         <source>the system language</source>
         <translation>系统语言</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="454"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="508"/>
         <source>Language: {language}</source>
         <translation>语言：{language}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="456"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="510"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="457"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="511"/>
         <source>gpuadvisor will use {language} after a restart.</source>
         <translation>界面语言（{language}）将在重启 gpuadvisor 后生效。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="482"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="536"/>
         <source>Could not save settings: {error}</source>
         <translation>无法保存设置：{error}</translation>
     </message>
@@ -1907,204 +1951,204 @@ renting: {rent}</source>
         <translation>显存 vs 序列长度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="99"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="101"/>
         <source>Model</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below. Id of the GPU picker&apos;s &quot;no GPU&quot; entry.</extracomment>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="104"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="113"/>
         <source>Type to search presets</source>
         <translation>输入以搜索预设模型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="106"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="115"/>
         <source>Type part of a name (e.g. &quot;llama 8b&quot;) and press Enter, or pick from the list</source>
         <translation>输入名称的一部分（如 “llama 8b”）后按回车，或从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="110"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="119"/>
         <source>Open config.json…</source>
         <translation>打开 config.json…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="111"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="120"/>
         <source>Use a Hugging Face config.json from disk</source>
         <translation>使用本地的 Hugging Face config.json</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="113"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="122"/>
         <source>Custom…</source>
         <translation>自定义…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="114"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="123"/>
         <source>Type in architecture numbers</source>
         <translation>手动输入架构参数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="129"/>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="133"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="150"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="154"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="134"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="155"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="136"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="157"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="140"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="161"/>
         <source>Batch</source>
         <translation>批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="144"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="165"/>
         <source>Sequences per GPU per forward/backward pass</source>
         <translation>每张 GPU 每次前向/反向传播的序列数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="149"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="170"/>
         <source>Micro-batches per optimizer step</source>
         <translation>每个优化器步的微批次数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="152"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="173"/>
         <source>Tokens per sequence</source>
         <translation>每个序列的 token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="156"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="177"/>
         <source>Inference: tokens generated per sequence</source>
         <translation>推理：每个序列生成的 token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="162"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="183"/>
         <source>Micro-batch</source>
         <translation>微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="164"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="185"/>
         <source>Grad. accumulation</source>
         <translation>梯度累积</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="166"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="187"/>
         <source>Sequence length</source>
         <translation>序列长度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="168"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="189"/>
         <source>New tokens</source>
         <translation>生成 token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="173"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="194"/>
         <source>Memory savers</source>
         <translation>显存优化</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="183"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="204"/>
         <source>Checkpointing</source>
         <translation>梯度检查点</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="184"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="205"/>
         <source>Attention</source>
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="185"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="206"/>
         <source>Quantization</source>
         <translation>量化</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="186"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="207"/>
         <source>LoRA rank</source>
         <translation>LoRA 秩</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="187"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="208"/>
         <source>LoRA targets</source>
         <translation>LoRA 目标模块</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="188"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="209"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="193"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="214"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="195"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="216"/>
         <source>Type to search GPUs</source>
         <translation>输入以搜索 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="202"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="223"/>
         <source>Target GPU</source>
         <translation>目标 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="203"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="224"/>
         <source>Number of GPUs</source>
         <translation>GPU 数量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="205"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="226"/>
         <source>ZeRO / FSDP</source>
         <translation>ZeRO / FSDP</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="207"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="228"/>
         <source>CPU offload</source>
         <translation>CPU 卸载</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="211"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="232"/>
         <source>Data set</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="213"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="234"/>
         <source>Training tokens over all epochs, e.g. 2T, 300M</source>
         <translation>所有轮次合计的训练 token 数，如 2T、300M</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="216"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="237"/>
         <source>Samples per epoch, e.g. 52k</source>
         <translation>每轮的样本数，如 52k</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="221"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="242"/>
         <source>Tokens</source>
         <translation>token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="223"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="244"/>
         <source>or samples</source>
         <translation>或样本数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="225"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="246"/>
         <source>× epochs</source>
         <translation>× 轮数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="253"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="274"/>
         <source>same as compute (16-bit)</source>
         <translation>同计算精度（16 位）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="269"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="294"/>
         <source>No GPU (memory only)</source>
         <translation>不选 GPU（仅估算显存）</translation>
     </message>
@@ -3317,108 +3361,143 @@ renting: {rent}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/widgets/panels.py" line="122"/>
+        <source>Layout</source>
+        <translation>并行布局</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="128"/>
+        <source>The fastest way found to split the job over the GPUs that fits their memory: tensor (TP), pipeline (PP) and data parallel (DP) degrees, ZeRO/FSDP sharding and the micro-batch. The step is shown in parts: computing, memory-bound kernels, communication left over after overlap, and the pipeline&apos;s idle bubble.</source>
+        <translation>在这些 GPU 的显存内能放下的最快切分方式：张量并行（TP）、流水线并行（PP）和数据并行（DP）的规模、ZeRO/FSDP 分片以及微批次。每步时间按部分列出：计算、访存受限的内核、重叠后剩下的通信，以及流水线的空闲气泡。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="136"/>
         <source>Efficiency</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="130"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="144"/>
         <source>Share of the GPU&apos;s dense peak that training achieves (model FLOPs utilisation). 0.35–0.50 is typical for well-tuned training.</source>
         <translation>训练实际达到的 GPU 稠密峰值算力占比（MFU，模型 FLOPs 利用率）。调优良好的训练通常为 0.35–0.50。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="135"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="149"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="136"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="150"/>
         <source>Use the assumed efficiency again</source>
         <translation>恢复为假设的效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="146"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="160"/>
         <source>Assumptions</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="171"/>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="212"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="185"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="262"/>
         <source>samples</source>
         <translation>样本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="172"/>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="213"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="186"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="263"/>
         <source>tokens</source>
         <translation>token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="175"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="189"/>
         <source>{rate} generated tokens/s (decode)</source>
         <translation>{rate} 生成 token/s（解码）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="177"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="191"/>
         <source>prefill {prefill} · decode bound by {bound}</source>
         <translation>预填充 {prefill} · 解码受限于{bound}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="180"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="194"/>
         <source>{rate} {unit}/s</source>
         <translation>{rate} {unit}/s</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="182"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="196"/>
         <source>{steps} × {step} (bound by {bound})</source>
         <translation>{steps} × {step}（受限于{bound}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="200"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="224"/>
+        <source>no data parallel</source>
+        <translation>无数据并行</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="226"/>
+        <source>{zero} sharded within a node</source>
+        <translation>{zero}（仅在节点内分片）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="228"/>
+        <source>micro-batch {mb} × {ga}</source>
+        <translation>微批次 {mb} × {ga}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="235"/>
+        <source>step {step} = compute {compute} + memory-bound {memory} + communication {comm} + bubble {bubble}; MFU {mfu:.0%}</source>
+        <translation>每步 {step} = 计算 {compute} + 访存受限 {memory} + 通信 {comm} + 流水线气泡 {bubble}；MFU {mfu:.0%}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="241"/>
+        <source>runner-up: {layout}: step {step}</source>
+        <translation>次优：{layout}：每步 {step}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="250"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="201"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="251"/>
         <source>{tflops:g} TFLOPS {dtype} on {gpu}</source>
         <translation>{tflops:g} TFLOPS {dtype}（{gpu}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="206"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="256"/>
         <source>efficiency</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="207"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="257"/>
         <source>{eff:.2f} → {tflops:.1f} TFLOPS per GPU</source>
         <translation>{eff:.2f} → 单卡 {tflops:.1f} TFLOPS</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="214"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="264"/>
         <source>data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="217"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="267"/>
         <source>GPU link</source>
         <translation>GPU 互联</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="220"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="270"/>
         <source>overlap</source>
         <translation>通信重叠</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="223"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="273"/>
         <source>bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="226"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="276"/>
         <source>timed on</source>
         <translation>计时 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="228"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="278"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
     </message>

@@ -364,3 +364,19 @@ def test_summary_markdown_has_the_verdict_breakdown_and_time(page):
     assert "**Fits**" in text
     assert "| weights |" in text and "| **total** |" in text
     assert "GPU-hours" in text
+
+
+def test_several_gpus_show_the_layout_the_time_comes_from(qtbot, page, state):
+    # One GPU: no layout row. Eight H100s for a full fine-tune of the 8B model: the time
+    # comes from the fastest layout that fits, its step in parts and the runners-up.
+    assert page.time_panel.layout_text.isHidden()
+    state.set_gpu("h100-sxm")
+    state.update(task="full", n_gpus=8, micro_batch=1, grad_accum=4)
+    settle(qtbot, page)
+    e = state.estimate
+    assert e.layout is not None and e.layout.n_gpus == 8
+    assert e.time.seconds == pytest.approx(e.layout.seconds)
+    text = page.time_panel.layout_text.text()
+    assert not page.time_panel.layout_text.isHidden()
+    assert f"DP {e.layout.chosen.layout.dp}" in text and "MFU" in text
+    assert "runner-up" in text

@@ -175,7 +175,8 @@ def search_layouts(model, plan: Plan, *, n_gpus: int, global_batch: int, rates: 
                    cluster: Cluster, capacity_bytes: float, assumptions: Assumptions,
                    constraints: Constraints = Constraints(), keep: int = 3,
                    mixed_master: bool = True, kernels: str = "fused") -> list[LayoutResult]:
-    """The ``keep`` fastest layouts (fitting ones first), fastest first.
+    """The ``keep`` fastest layouts that fit, fastest first; when none fits, the ``keep``
+    that need the least memory per GPU (so the verdict names the closest one).
 
     Returns an empty list when no layout divides the global batch over the GPUs.
     """
@@ -208,7 +209,9 @@ def search_layouts(model, plan: Plan, *, n_gpus: int, global_batch: int, rates: 
                                  grad_accum=ga)
     fits = total <= capacity_bytes
     step = np.asarray(parts.step, dtype=float)
-    order = np.lexsort((step, ~fits))
+    total = np.broadcast_to(total, step.shape)
+    # Fitting layouts fastest first; when none fits, the one closest to fitting first.
+    order = np.lexsort((step, ~fits)) if fits.any() else np.lexsort((step, total))
     results: list[LayoutResult] = []
     seen: set[tuple] = set()
     for i in order:

@@ -117,6 +117,20 @@ class TimePanel(QGroupBox):
         self._row_names.append(steps_title)
         grid.addWidget(steps_title, 2, 0)
         grid.addWidget(self.steps, 2, 1, 1, 3)
+        # Several GPUs: the parallel layout the time comes from, its step in parts and the
+        # runners-up (hidden for one GPU).
+        self.layout_title = QLabel(self.tr("Layout"), self)
+        self._row_names.append(self.layout_title)
+        self.layout_text = _value_label(self, "timeLayout")
+        self.layout_text.setWordWrap(True)
+        self.layout_text.setTextFormat(Qt.TextFormat.RichText)
+        self.layout_text.setToolTip(self.tr(
+            "The fastest way found to split the job over the GPUs that fits their memory: "
+            "tensor (TP), pipeline (PP) and data parallel (DP) degrees, ZeRO/FSDP sharding "
+            "and the micro-batch. The step is shown in parts: computing, memory-bound "
+            "kernels, communication left over after overlap, and the pipeline's idle bubble."))
+        grid.addWidget(self.layout_title, 3, 0, Qt.AlignmentFlag.AlignTop)
+        grid.addWidget(self.layout_text, 3, 1, 1, 3)
 
         eff_row = QHBoxLayout()
         eff_title = QLabel(self.tr("Efficiency"), self)
@@ -184,6 +198,11 @@ class TimePanel(QGroupBox):
                 bound=L.label(L.BOUNDS, t.bound)))
         self.gpu_hours.setText(f"{t.gpu_hours:,.1f}" if math.isfinite(t.gpu_hours) else "n/a")
         self.flops.setText(format_flops(t.flops_total))
+        layout = getattr(estimate, "layout", None)
+        self.layout_title.setVisible(layout is not None)
+        self.layout_text.setVisible(layout is not None)
+        if layout is not None:
+            self.layout_text.setText(self._layout_html(layout))
         with QSignalBlocker(self.efficiency):
             self.efficiency.setValue(float(t.efficiency))
         source = a.get("efficiency_source", "assumed")
@@ -192,6 +211,37 @@ class TimePanel(QGroupBox):
         self.assumptions.setText(self._assumption_rows(estimate, units, overrides or {}))
         self.warnings.setText("\n".join(f"⚠ {w}" for w in estimate.warnings))
         self.warnings.setVisible(bool(estimate.warnings))
+
+    def _layout_html(self, layout) -> str:
+        """The chosen layout, its step in parts, and the runners-up, as rich text."""
+        def degrees(lay) -> str:
+            parts = [f"{name} {value}" for name, value in
+                     (("TP", lay.tp), ("PP", lay.pp), ("CP", lay.cp), ("EP", lay.ep))
+                     if value > 1]
+            parts.append(f"DP {lay.dp}")
+            zero = {0: "DDP", 1: "ZeRO-1", 2: "ZeRO-2", 3: "ZeRO-3/FSDP"}[lay.zero]
+            if lay.dp == 1:
+                zero = self.tr("no data parallel")
+            elif lay.hybrid_shard and lay.zero >= 1:
+                zero = self.tr("{zero} sharded within a node").format(zero=zero)
+            text = " × ".join(parts) + f", {zero}"
+            return text + ", " + self.tr("micro-batch {mb} × {ga}").format(
+                mb=lay.micro_batch, ga=lay.grad_accum)
+
+        chosen = layout.chosen
+        p = chosen.parts
+        comm = p.tp_comm + p.cp_comm + p.ep_comm + p.pp_comm + p.dp_comm
+        lines = [_esc(degrees(chosen.layout)), _esc(self.tr(
+            "step {step} = compute {compute} + memory-bound {memory} + communication "
+            "{comm} + bubble {bubble}; MFU {mfu:.0%}").format(
+                step=format_duration(chosen.step_seconds), compute=format_duration(p.compute),
+                memory=format_duration(p.memory_bound), comm=format_duration(comm),
+                bubble=format_duration(p.pp_bubble), mfu=chosen.mfu))]
+        for alt in layout.alternatives[:2]:
+            lines.append("<i>" + _esc(self.tr("runner-up: {layout}: step {step}").format(
+                layout=degrees(alt.layout), step=format_duration(alt.step_seconds)))
+                + "</i>")
+        return "<br>".join(lines)
 
     def _assumption_rows(self, estimate, units: str, overrides: dict) -> str:
         a = estimate.assumptions
