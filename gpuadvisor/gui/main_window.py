@@ -32,6 +32,15 @@ from gpuadvisor.settings import Settings, save_settings
 from gpuadvisor.state import PlanState
 
 from .i18n import LANGUAGES, resolve_language
+from .local_models import (
+    ModelFiles,
+    cannot_open_title,
+    dropped_kind,
+    dropped_paths,
+    not_openable,
+    opened_model,
+    reading,
+)
 from .menus import build_menus, fill_recent_menu
 from .pages.plan import PlanPage
 from .pages.probe_page import ProbePage
@@ -101,6 +110,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addWidget(self.status_label, 1)
         self._build_pages()
         self._build_menus()
+        self._build_drops()
         if detect:
             self.rig_page.refresh()
         self.setStyleSheet(style_sheet(presentation=False))
@@ -372,6 +382,50 @@ class MainWindow(QMainWindow):
     def _update_title(self) -> None:
         name = self.plan_path.name if self.plan_path else self.tr("Untitled plan")
         self.setWindowTitle(f"{name}[*] — gpuadvisor")
+
+    # ================================================================== drag and drop
+    def _build_drops(self) -> None:
+        # A model file is read off the GUI thread (a GGUF header can take a moment).
+        self.setAcceptDrops(True)
+        self.model_files = ModelFiles(self)
+        self.model_files.loaded.connect(self._on_dropped_model)
+        self.model_files.failed.connect(
+            lambda message: self.report("error", cannot_open_title(), message))
+
+    def dragEnterEvent(self, event) -> None:
+        if any(dropped_kind(path) for path in dropped_paths(event.mimeData())):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event) -> None:
+        paths = dropped_paths(event.mimeData())
+        if not paths:
+            event.ignore()
+            return
+        event.acceptProposedAction()
+        # Several files: the first one that opens (else the first, to say why not).
+        self.open_dropped(next((p for p in paths if dropped_kind(p)), paths[0]))
+
+    def open_dropped(self, path: str | Path) -> bool:
+        """Open what was dropped on the window: a plan as File → Open does; a config.json,
+        a model folder or a GGUF file as the plan's model (read in the background, then
+        the Plan page shows it). Anything else is reported; False when nothing opens."""
+        path = Path(path)
+        kind = dropped_kind(path)
+        if kind == "plan":
+            return self.open_plan(path)
+        if kind is None:
+            self.report("error", cannot_open_title(), not_openable(path))
+            return False
+        self.status_label.setText(reading(path))
+        self.model_files.open_path(path)
+        return True
+
+    def _on_dropped_model(self, spec, _what: str) -> None:
+        if self.state.set_model(spec):
+            self.show_page("plan")
+            self.status_label.setText(opened_model(spec.name))
 
     # ================================================================== export
     def export_png_dialog(self) -> bool:

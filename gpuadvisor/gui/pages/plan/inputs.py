@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from gpuadvisor.core import plan as P
 from gpuadvisor.core.units import format_count
+from gpuadvisor.gui.local_models import ModelFiles, ModelPicker
 from gpuadvisor.gui.widgets import labels as L
 from gpuadvisor.gui.widgets.fields import ErrorLabel, SearchComboBox, SequenceInput
 
@@ -59,6 +60,7 @@ class PlanInputs(QWidget):
         super().__init__(parent)
         self.setObjectName("planInputsBody")
         self.errors: dict[str, ErrorLabel] = {}
+        self._state = None  # the plan state, from fill_choices (models on disk are set on it)
         self.inputs_layout = QVBoxLayout(self)
         self.inputs_layout.setContentsMargins(8, 8, 8, 8)
         self.errors["general"] = ErrorLabel(self)
@@ -99,8 +101,15 @@ class PlanInputs(QWidget):
         box = QGroupBox(translate("PlanPage", "Model"), self)
         self.model_group = box
         layout = QVBoxLayout(box)
-        self.model_combo = SearchComboBox(box)
+        # Presets, then "On this computer": models found in the background (HF cache,
+        # Ollama, LM Studio); reading one also runs off the GUI thread.
+        self.model_combo = ModelPicker(box)
         self.model_combo.setObjectName("model")
+        self.model_files = ModelFiles(self)
+        self.model_files.found.connect(self.model_combo.set_local_models)
+        self.model_files.loaded.connect(self._on_model_file_loaded)
+        self.model_files.failed.connect(self.show_model_error)
+        self.model_combo.local_picked.connect(self._on_local_picked)
         self.model_combo.lineEdit().setPlaceholderText(translate("PlanPage",
                                                                  "Type to search presets"))
         self.model_combo.setToolTip(translate("PlanPage", "Type part of a name (e.g. \"llama "
@@ -124,6 +133,18 @@ class PlanInputs(QWidget):
         self.errors["model"].setObjectName("modelError")
         layout.addWidget(self.errors["model"])
         self.inputs_layout.addWidget(box)
+
+    def show_model_error(self, message: str | None) -> None:
+        """Show ``message`` under the model picker (None hides it)."""
+        self.errors["model"].set_error(message)
+
+    def _on_local_picked(self, model) -> None:
+        self.show_model_error(None)
+        self.model_files.open_local(model)
+
+    def _on_model_file_loaded(self, spec, _what: str) -> None:
+        if self._state is not None:
+            self._state.set_model(spec)
 
     def _build_task_group(self) -> None:
         form = self._group(translate("PlanPage", "Task"))
@@ -255,10 +276,14 @@ class PlanInputs(QWidget):
                 self.kv_dtype_combo.addItem(value, value)
 
         models = state.models
+        self._state = state
+        self.model_combo.units = units
         self.model_combo.set_items(
             [(mid, f"{m.name} ({format_count(m.params().total)})") for mid, m in models.items()],
             search={mid: f"{m.family} {m.kind}" for mid, m in models.items()},
         )
+        if not self.model_files.scanned:
+            self.model_files.scan()
         self.fill_gpu_choices(state, units)
 
     def fill_gpu_choices(self, state, units: str) -> None:
@@ -281,7 +306,10 @@ class PlanInputs(QWidget):
         apply to it."""
         plan, model = state.plan, state.model
         opaque = model.kind == "opaque"
-        if state.is_custom_model:
+        if not state.is_custom_model:
+            self.model_combo.set_current_id(state.model_id)
+        elif not self.model_combo.select_local(model.extra.get("file_path", "")):
+            # Not a model on this computer's list: the custom entry.
             text = fmt.custom_model_item(model)
             ids = self.model_combo.ids()
             if CUSTOM_ITEM in ids:
@@ -289,8 +317,6 @@ class PlanInputs(QWidget):
             else:
                 self.model_combo.add_item(CUSTOM_ITEM, text)
             self.model_combo.set_current_id(CUSTOM_ITEM)
-        else:
-            self.model_combo.set_current_id(state.model_id)
         self.model_info.setText(fmt.model_info(estimate))
 
         def combo(widget: QComboBox, value) -> None:
