@@ -147,6 +147,8 @@ def hf_config_from_gguf(header: GgufHeader, model_type: str) -> dict:
     }
     if head_dim:
         config["head_dim"] = head_dim
+    token_types = header.tensor("token_types.weight")  # BERT's token-type embeddings
+    config["type_vocab_size"] = token_types.shape[-1] if token_types is not None else 2
     if experts > 1:
         per_expert = expert_ff or ff
         config.update({

@@ -319,3 +319,12 @@ def test_a_string_where_a_number_belongs_is_named(tmp_path):
     header = read_gguf_header(write_gguf(tmp_path / "s.gguf", meta, tiny_llama_tensors()))
     with pytest.raises(GgufError, match=r"'llama\.block_count' must be a number, got 'two'"):
         spec_from_gguf(header)
+
+
+def test_a_bert_file_is_read_as_an_encoder(tmp_path):
+    meta = [(k.replace("llama.", "bert."), kind, v) for k, kind, v in tiny_llama_metadata()
+            if k != "general.architecture"] + [("general.architecture", STRING, "bert")]
+    tensors = [("token_embd.weight", (256, 1024), F16_T), ("token_types.weight", (256, 2), F32_T),
+               ("position_embd.weight", (256, 8192), F16_T)]
+    spec = spec_from_gguf(read_gguf_header(write_gguf(tmp_path / "b.gguf", meta, tensors)))
+    assert (spec.kind, spec.type_vocab_size, spec.vocab_size) == ("encoder", 2, 1024)
