@@ -604,7 +604,9 @@ def _with_best_layout(result: Estimate, snap: _Snapshot) -> Estimate:
 
     zero = snap.plan.zero_stage or None
     try:
-        pins = Constraints(zero=zero, micro_batch=snap.plan.micro_batch)
+        # Hybrid sharding is asked for, not chosen: it trades memory for speed, and the
+        # page's memory charts show plain sharding.
+        pins = Constraints(zero=zero, micro_batch=snap.plan.micro_batch, hybrid_shard=False)
         return with_layout(result, snap.assumptions, LayoutRequest(constraints=pins))
     except ValueError as exc:
         return replace(result, warnings=[*result.warnings, f"layout: {exc}"])

@@ -268,9 +268,9 @@ def apply_layout(estimate, layout: LayoutEstimate):
     """The :class:`~gpuadvisor.core.estimate.Estimate` with its time and memory per GPU taken
     from ``layout`` (the fit verdict follows the layout's memory).
 
-    ``time``: seconds, GPU-hours, tokens/s, steps, step seconds and achieved TFLOPS per GPU
-    of the layout (its MFU is ``layout.chosen.mfu``); ``efficiency`` stays the single GPU's
-    (the rate the layout is anchored to); ``compute_seconds_per_step`` is compute +
+    ``time``: seconds, GPU-hours, tokens/s, steps and step seconds of the layout (its MFU
+    is ``layout.chosen.mfu``); ``efficiency`` and ``achieved_tflops_per_gpu`` stay the
+    single GPU's (the rate the layout is anchored to); ``compute_seconds_per_step`` is compute +
     memory-bound work and ``comm_seconds_per_step`` the exposed communication; ``bound``
     the largest part. ``memory``: the layout's terms on its busiest GPU.
     """
@@ -289,7 +289,7 @@ def apply_layout(estimate, layout: LayoutEstimate):
         tokens_per_s_per_gpu=layout.tokens_per_s / layout.n_gpus, steps=layout.steps,
         step_seconds=step, compute_seconds_per_step=parts.compute + parts.memory_bound,
         comm_seconds_per_step=comm, flops_total=estimate.time.flops_total,
-        achieved_tflops_per_gpu=parts.flops_per_gpu / step / 1e12 if step else 0.0,
+        achieved_tflops_per_gpu=estimate.time.achieved_tflops_per_gpu,
         efficiency=estimate.time.efficiency, interconnect_gb_s=layout.intra.busbw_gb_s,
         bound=_bound(parts))
     terms = chosen.memory
