@@ -179,7 +179,7 @@ def time_model_rows(rows, models, gpus) -> list[tuple]:
 
     out = []
     for row in rows:
-        if row["kind"] not in ("gpu_hours", "throughput") or row["model"].endswith("total"):
+        if row["kind"] not in ("gpu_hours", "throughput", "mfu") or row["model"].endswith("total"):
             continue
         try:
             model = _model(row, models)
@@ -208,7 +208,7 @@ def time_model_rows(rows, models, gpus) -> list[tuple]:
             n = int(row["n_gpus"])
             mb = int(cond.split("micro-batch ")[1].split(",")[0])
             ga = int(cond.split("grad-accum ")[1].split(",")[0])
-            if row["precision"] not in (None, "amp_bf16", "bf16"):
+            if row["precision"] not in (None, "amp_bf16", "bf16", "bf16 (PURE)"):
                 continue
             ckpt = "full" if "activation ckpt True" in cond else "none"
             plan = Plan(task="pretrain", precision="bf16", seq_len=seq, micro_batch=mb,
