@@ -14,7 +14,9 @@ A plan file looks like::
 Files are written atomically (a temporary file in the same folder, fsync, ``os.replace``), so a
 crash never leaves half a plan behind. Loading only reads: a file that fails to load is
 reported with :class:`PlanFileError` (naming the file and, where there is one, the field) and
-left exactly as it was.
+left exactly as it was. Only a regular file is read (a FIFO or device is refused unopened),
+as strict JSON (no ``NaN``/``Infinity``/``1e400``, no deep nesting), and every number is
+checked against :mod:`gpuadvisor.core.limits` (``epochs: 1e300`` names ``plan.epochs``).
 
 This module never imports Qt.
 """
@@ -22,6 +24,7 @@ This module never imports Qt.
 from __future__ import annotations
 
 import difflib
+import errno
 import json
 import os
 import re
@@ -32,9 +35,17 @@ from typing import Any
 
 from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS, Assumptions
 from gpuadvisor.core.gpu import GpuSpec
+from gpuadvisor.core.limits import (
+    ASSUMPTION_BOUNDS,
+    MODEL_BOUNDS,
+    PLAN_BOUNDS,
+    LimitError,
+    check_table,
+    loads_json,
+)
 from gpuadvisor.core.model import TABLE_ALIASES, ModelSpec, spec_from_table
 from gpuadvisor.core.plan import Plan
-from gpuadvisor.userfiles import write_atomic
+from gpuadvisor.userfiles import read_regular_file, write_atomic
 
 PLAN_SCHEMA_VERSION = 1
 """The ``schema_version`` this version writes and reads."""
@@ -217,8 +228,11 @@ def custom_model_from_dict(table: Any, *, path: str | os.PathLike[str] | None = 
     aliases = {field_name: alias for alias, field_name in TABLE_ALIASES.items()}
     renamed = {aliases.get(key, key): value for key, value in table.items()}
     try:
+        check_table(renamed, MODEL_BOUNDS, prefix="model.custom.", names=aliases)
         return spec_from_table(model_id, renamed)
-    except (TypeError, ValueError) as exc:
+    except LimitError as exc:
+        raise PlanFileError(path, str(exc)) from None
+    except (TypeError, ValueError, ArithmeticError) as exc:
         raise PlanFileError(path, f"model.custom: {exc}") from None
 
 
@@ -231,11 +245,16 @@ def _parse_plan(value: Any, path) -> Plan:
     if not isinstance(value, dict):
         raise PlanFileError(path, f"'plan' must be an object, not {_json_type(value)}")
     try:
-        return Plan.from_dict(value)
+        plan = Plan.from_dict(value)
     except (TypeError, ValueError) as exc:
         name = plan_field_in_message(str(exc))
         where = f"plan.{name}" if name else "plan"
         raise PlanFileError(path, f"{where}: {exc}") from None
+    try:  # what Plan accepts but no estimate can use: Infinity epochs, 10**30 GPUs
+        check_table(plan.to_dict(), PLAN_BOUNDS, prefix="plan.")
+    except LimitError as exc:
+        raise PlanFileError(path, str(exc)) from None
+    return plan
 
 
 def _parse_gpu(value: Any, gpus: Mapping[str, GpuSpec], path) -> str | None:
@@ -254,8 +273,13 @@ def _parse_assumptions(value: Any, path) -> tuple[dict, Assumptions]:
         raise PlanFileError(path, f"'assumptions' must be an object, not {_json_type(value)}")
     try:
         assumptions = DEFAULT_ASSUMPTIONS.with_overrides(value)
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, ArithmeticError) as exc:
         raise PlanFileError(path, f"assumptions: {exc}") from None
+    try:  # the values as read (a string "3" is 3.0), against their physical ranges
+        check_table({name: getattr(assumptions, name) for name in value}, ASSUMPTION_BOUNDS,
+                    prefix="assumptions.")
+    except LimitError as exc:
+        raise PlanFileError(path, str(exc)) from None
     return {name: getattr(assumptions, name) for name in value}, assumptions
 
 
@@ -287,25 +311,30 @@ def load_plan(
 
 
 def _read_json(path: str | os.PathLike[str]) -> Any:
-    file = Path(path)
+    if not os.fspath(path):
+        raise PlanFileError(path, "no file named (the path is empty)")
     try:
-        if file.stat().st_size > MAX_PLAN_FILE_BYTES:
-            raise PlanFileError(path, "too large for a plan file (over 4 MiB)")
-        text = file.read_text(encoding="utf-8")
+        raw = read_regular_file(path, MAX_PLAN_FILE_BYTES)
     except FileNotFoundError:
         raise PlanFileError(path, "file not found") from None
-    except IsADirectoryError:
-        raise PlanFileError(path, "is a folder, not a plan file") from None
+    except OSError as exc:
+        if exc.errno == errno.EISDIR:
+            raise PlanFileError(path, "is a folder, not a plan file") from None
+        if exc.errno == errno.EFBIG:
+            raise PlanFileError(path, "too large for a plan file (over 4 MiB)") from None
+        raise PlanFileError(path, f"cannot read: {exc.strerror or exc}") from None
+    except ValueError as exc:  # an embedded NUL in the path
+        raise PlanFileError(path, f"cannot read: {exc}") from None
+    try:
+        return loads_json(raw)
     except UnicodeDecodeError:
         raise PlanFileError(path, "not a text (UTF-8) file") from None
-    except OSError as exc:
-        raise PlanFileError(path, f"cannot read: {exc.strerror or exc}") from None
-    try:
-        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise PlanFileError(
             path, f"not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}"
         ) from None
+    except LimitError as exc:
+        raise PlanFileError(path, f"cannot be used: {exc}") from None
 
 
 def save_plan(state_or_dict: Any, path: str | os.PathLike[str]) -> Path:

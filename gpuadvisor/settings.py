@@ -15,7 +15,6 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-import math
 import os
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
@@ -24,8 +23,9 @@ from typing import Any
 import platformdirs
 
 from gpuadvisor.core import units
+from gpuadvisor.core.limits import SETTINGS_BOUNDS, LimitError, check, loads_json
 from gpuadvisor.core.units import CURRENCY_SYMBOLS
-from gpuadvisor.userfiles import set_aside, write_atomic
+from gpuadvisor.userfiles import read_regular_file, set_aside, write_atomic
 
 SETTINGS_SCHEMA_VERSION = 1
 """The ``schema_version`` this version writes and reads."""
@@ -38,6 +38,9 @@ CONFIG_DIR_ENV = "GPUADVISOR_CONFIG_DIR"
 
 MAX_RECENT_FILES = 10
 """Length of the recent-files list."""
+
+MAX_SETTINGS_BYTES = 1024 * 1024
+"""Larger settings files are set aside unread (a real one is under 4 kB)."""
 
 LANGUAGES = ("system", "en", "zh_CN")
 UNITS = ("GiB", "GB")
@@ -103,7 +106,12 @@ class Settings:
         _check_choice("units", self.units, UNITS)
         _check_choice("currency", self.currency, CURRENCIES)
         price = self.electricity_usd_per_kwh
-        if isinstance(price, bool) or not isinstance(price, int | float) or not 0 <= price < 100:
+        try:
+            check("electricity_usd_per_kwh", price, SETTINGS_BOUNDS["electricity_usd_per_kwh"])
+        except LimitError:
+            raise ValueError(f"electricity_usd_per_kwh must be a number in [0, 100), got "
+                             f"{_short(price)}") from None
+        if price >= 100:
             raise ValueError(f"electricity_usd_per_kwh must be a number in [0, 100), got {price!r}")
         self.electricity_usd_per_kwh = float(price)
         self.exchange_rates = _checked_rates(self.exchange_rates)
@@ -111,11 +119,12 @@ class Settings:
             raise ValueError(f"presentation_mode must be true or false, got "
                              f"{self.presentation_mode!r}")
         if not isinstance(self.recent_files, list) or not all(
-                isinstance(p, str) for p in self.recent_files):
+                isinstance(p, str) and p and "\0" not in p for p in self.recent_files):
             raise ValueError("recent_files must be a list of paths (strings)")
         self.recent_files = _dedup(self.recent_files)[:MAX_RECENT_FILES]
         if self.probe_python is not None and (not isinstance(self.probe_python, str)
-                                              or not self.probe_python.strip()):
+                                              or not self.probe_python.strip()
+                                              or "\0" in self.probe_python):
             raise ValueError(f"probe_python must be a path (text) or null, got "
                              f"{self.probe_python!r}")
 
@@ -181,12 +190,21 @@ def _checked_rates(rates: Any) -> dict[str, float]:
         if code not in DEFAULT_EXCHANGE_RATES:
             allowed = ", ".join(DEFAULT_EXCHANGE_RATES)
             raise ValueError(f"exchange_rates: unknown currency {code!r}; use {allowed}")
-        if (isinstance(value, bool) or not isinstance(value, int | float)
-                or not math.isfinite(value) or not 0 < value < 1e6):
+        try:
+            check(f"exchange_rates.{code}", value, SETTINGS_BOUNDS["exchange_rate"])
+            if value >= 1e6:
+                raise LimitError(code)
+        except LimitError:
             raise ValueError(f"exchange_rates.{code} must be a positive number of {code} per "
-                             f"USD, got {value!r}")
+                             f"USD, got {_short(value)}") from None
         out[code] = float(value)
     return out
+
+
+def _short(value: Any) -> str:
+    """``repr`` of a value from the file, cut short (a 4,000-digit number is not shown)."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _check_choice(name: str, value: Any, allowed: tuple[str, ...]) -> None:
@@ -245,7 +263,7 @@ def load_settings(path: str | os.PathLike[str] | None = None) -> tuple[Settings,
     """
     file = Path(path) if path is not None else settings_path()
     try:
-        raw = file.read_bytes()
+        raw = read_regular_file(file, MAX_SETTINGS_BYTES)
     except FileNotFoundError:
         return Settings(), None
     except OSError as exc:
@@ -259,11 +277,13 @@ def load_settings(path: str | os.PathLike[str] | None = None) -> tuple[Settings,
 def _parse(raw: bytes) -> Settings:
     """Settings from the file's bytes; ``ValueError`` says why they cannot be used."""
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = loads_json(raw)
     except UnicodeDecodeError:
         raise ValueError("is not a text (UTF-8) file") from None
     except json.JSONDecodeError as exc:
         raise ValueError(f"is not valid JSON (line {exc.lineno}, column {exc.colno})") from None
+    except LimitError as exc:
+        raise ValueError(f"cannot be used: {exc}") from None
     if not isinstance(data, dict):
         raise ValueError("does not hold a JSON object")
     version = data.pop("schema_version", None)

@@ -23,7 +23,10 @@ kind                when
 ==================  ===============================================================
 
 Nothing here blocks for long: waits are timers, and a worker that survives even a kill is
-left behind (reported, never waited for) rather than hanging the window.
+left behind (reported, never waited for) rather than hanging the window. The worker runs in
+a process group of its own (:func:`start_in_own_group`: a new session on POSIX, a new
+process group and a job object on Windows); stopping it ends the whole group, and so does
+its exit, so nothing it started outlives the job.
 :meth:`ProbeQueue.stop` asks for a graceful stop instead (a ``stop`` line on the worker's
 stdin): a long probe (burn-in) ends early and still reports what it measured.
 
@@ -46,6 +49,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QTimer, Signal
 
 from gpuadvisor.probes import interpreters, runner
+from gpuadvisor.probes.procgroup import WorkerGroup
 from gpuadvisor.probes.protocol import (
     MAX_LINE_BYTES,
     Done,
@@ -57,6 +61,8 @@ from gpuadvisor.probes.protocol import (
     parse_line,
 )
 from gpuadvisor.probes.runner import GRACE_S, WORKER_SCRIPT, ProbeRun
+
+from .worker_process import CREATE_NO_WINDOW, hide_console, start_in_own_group
 
 #: Seconds a worker that ignored even a kill is given before the run is ended without it.
 KILL_WAIT_S = 5.0
@@ -138,25 +144,16 @@ class _Running:
     #: (kind, message) of the runner's own error; set once, and output is ignored after it.
     failure: tuple[str, str] | None = None
     stop_sent: bool = False
+    #: The worker's process group, once it has started.
+    group: WorkerGroup | None = None
 
-
-#: Windows ``CREATE_NO_WINDOW``: a console program started from the windowed app gets no
-#: console window of its own (python.exe would otherwise flash one up for every probe).
-CREATE_NO_WINDOW = 0x08000000
-
-
-def hide_console(process) -> bool:
-    """On Windows, start ``process`` (a QProcess) without a console window; elsewhere, and
-    where Qt offers no hook, do nothing. Returns whether the hook was set."""
-    modifier = getattr(process, "setCreateProcessArgumentsModifier", None)
-    if sys.platform != "win32" or modifier is None:
-        return False
-
-    def no_window(arguments) -> None:
-        arguments.flags |= CREATE_NO_WINDOW
-
-    modifier(no_window)
-    return True
+    def end_group(self, *, kill: bool) -> None:
+        """Signal the worker's group: terminate, or kill (nothing before it started)."""
+        if self.group is not None:
+            if kill:
+                self.group.kill()
+            else:
+                self.group.terminate()
 
 
 class ProbeQueue(QObject):
@@ -266,11 +263,13 @@ class ProbeQueue(QObject):
                 run.failure = ("cancelled", "cancelled: the window was closed")
             process = run.process
             if process.state() != QProcess.ProcessState.NotRunning:
+                run.end_group(kill=sys.platform == "win32")
                 if sys.platform == "win32":
                     process.kill()
                 else:
                     process.terminate()
                 if not process.waitForFinished(int(wait_s * 1000)):
+                    run.end_group(kill=True)
                     process.kill()
                     process.waitForFinished(int(wait_s * 1000))
             if self._run is run:  # waitForFinished may already have finished it
@@ -298,7 +297,7 @@ class ProbeQueue(QObject):
         process.setProcessEnvironment(env)
         process.setProgram(command[0])
         process.setArguments(command[1:])
-        hide_console(process)
+        start_in_own_group(process)
         run = _Running(job=job, process=process, command=tuple(command))
         self._run = run
         # Each slot checks that its run is still the current one: a stopped worker's late
@@ -306,11 +305,16 @@ class ProbeQueue(QObject):
         process.readyReadStandardOutput.connect(lambda: self._on_stdout(run))
         process.readyReadStandardError.connect(lambda: self._on_stderr(run))
         process.readChannelFinished.connect(lambda: self._on_stdout_closed(run))
+        process.started.connect(lambda: self._on_started(run))
         process.errorOccurred.connect(lambda error: self._on_process_error(run, error))
         process.finished.connect(lambda code, status: self._on_exit(run, code, status))
         self._deadline.start(int(job.timeout_s * 1000))
         self.started.emit(job)
         process.start()
+
+    def _on_started(self, run: _Running) -> None:
+        # The group (on Windows: the job object) exists from here on; the pid is its id.
+        run.group = WorkerGroup(int(run.process.processId()) or None)
 
     # ------------------------------------------------------------------ reading
     def _on_stdout(self, run: _Running) -> None:
@@ -393,9 +397,11 @@ class ProbeQueue(QObject):
                 self._finish(run, exit_code=None, crashed=False)
             return
         if sys.platform == "win32" or run.job.grace_s == 0:
+            run.end_group(kill=True)
             process.kill()  # terminate() only posts WM_CLOSE, which a console worker ignores
             self._kill_wait.start(int(KILL_WAIT_S * 1000))
         else:
+            run.end_group(kill=False)
             process.terminate()
             self._grace.start(int(run.job.grace_s * 1000))
 
@@ -414,6 +420,7 @@ class ProbeQueue(QObject):
         run = self._run
         if run is None:
             return
+        run.end_group(kill=True)
         run.process.kill()
         self._kill_wait.start(int(KILL_WAIT_S * 1000))
 
@@ -454,6 +461,10 @@ class ProbeQueue(QObject):
         self._run = None
         for timer in (self._deadline, self._grace, self._kill_wait):
             timer.stop()
+        # Whatever the worker started ends with the job (and no longer holds its pipes).
+        run.end_group(kill=True)
+        if run.group is not None:
+            run.group.close()
         self._split_stderr(run, final=True)
         stderr_text = "".join(run.stderr_tail)
         job = run.job
@@ -573,4 +584,5 @@ def discover_interpreters(preferred: str | None = None, *,
         return list(pool.map(check, pythons))
 
 
-__all__ = ["Interpreter", "ProbeJob", "ProbeQueue", "check_python", "discover_interpreters"]
+__all__ = ["CREATE_NO_WINDOW", "Interpreter", "ProbeJob", "ProbeQueue", "check_python",
+           "discover_interpreters", "hide_console", "start_in_own_group"]

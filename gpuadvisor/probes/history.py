@@ -14,14 +14,19 @@ Each file is one JSON object::
          "results": {"matmul": {"figures": {...}, "units": {...}, "conditions": {...}}}}]}
 
 Files are written atomically (:func:`gpuadvisor.userfiles.write_atomic`). A file that cannot
-be read (not JSON, wrong shape, a newer schema) is moved aside to ``<name>.bad-<stamp>`` and
-reported in the returned warnings; it is never overwritten silently. At most
+be read (not a regular file, over :data:`MAX_HISTORY_BYTES`, not strict JSON — ``NaN``,
+``Infinity``, ``1e400`` or nesting past :data:`gpuadvisor.core.limits.MAX_JSON_DEPTH` —,
+wrong shape, a newer schema) is moved aside to ``<name>.bad-<stamp>`` and reported in the
+returned warnings; it is never overwritten silently. A figure outside a physical range
+(:data:`gpuadvisor.core.limits.MEASURED_BOUNDS`, e.g. 10**308 TFLOPS) is kept but never used
+as a measurement. At most
 :data:`MAX_RUNS_PER_DEVICE` runs are kept per device (the oldest go first).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -29,7 +34,8 @@ from pathlib import Path
 from typing import Any
 
 from gpuadvisor.core.calibration import Measurement
-from gpuadvisor.userfiles import DATA_DIR_ENV, data_dir, set_aside, write_atomic
+from gpuadvisor.core.limits import is_finite_number, loads_json, measured
+from gpuadvisor.userfiles import DATA_DIR_ENV, data_dir, read_regular_file, set_aside, write_atomic
 
 from .protocol import Hello
 from .runner import ProbeRun
@@ -40,6 +46,10 @@ HISTORY_SCHEMA_VERSION = 1
 MAX_RUNS_PER_DEVICE = 500
 #: Matmul dtypes a run can calibrate, as named in the matmul probe's figures.
 MATMUL_DTYPES = ("fp32", "tf32", "fp16", "bf16", "fp8")
+#: Larger history files are set aside unread (500 runs take about 3 MB).
+MAX_HISTORY_BYTES = 64 * 1024 * 1024
+#: Largest device memory believed (bytes); a larger figure is stored as unknown.
+_MAX_MEMORY_BYTES = 2**50
 
 
 def history_dir() -> Path:
@@ -77,9 +87,10 @@ class StoredRun:
     schema_version: int = HISTORY_SCHEMA_VERSION
 
     def figure(self, probe: str, name: str) -> float | None:
-        """One figure (``figure("matmul", "bf16_median_tflops")``), or ``None``."""
+        """One figure (``figure("matmul", "bf16_median_tflops")``), or ``None`` (also for
+        a figure that is not a finite number)."""
         value = self.results.get(probe, {}).get("figures", {}).get(name)
-        return float(value) if isinstance(value, int | float) else None
+        return float(value) if is_finite_number(value) else None
 
     def measurement(self, dtype: str) -> Measurement | None:
         """The matmul median at ``dtype`` as a core :class:`Measurement`, or ``None``."""
@@ -96,20 +107,19 @@ class StoredRun:
         tflops = self.figure("step", "achieved_tflops")
         conditions = step.get("conditions", {}) if isinstance(step, dict) else {}
         dtype = conditions.get("dtype") if isinstance(conditions, dict) else None
-        if tflops is not None and tflops > 0 and isinstance(dtype, str):
+        if measured(tflops, "TFLOPS") and isinstance(dtype, str):
             found.append(Measurement(
                 achieved_tflops=tflops, dtype=dtype, when=self.timestamp, kind="step",
                 source="probe training step" + where, gpu_id=self.catalog_id,
                 shape=_step_shape(conditions)))
         for name, value in self.results.get("matmul", {}).get("figures", {}).items():
-            if (name.endswith("_median_tflops") and isinstance(value, int | float)
-                    and not isinstance(value, bool) and value > 0):
+            if name.endswith("_median_tflops") and measured(value, "TFLOPS"):
                 found.append(Measurement(
                     achieved_tflops=float(value), dtype=name[:-len("_median_tflops")],
                     when=self.timestamp, source="probe matmul" + where,
                     gpu_id=self.catalog_id))
         copy = self.figure("bandwidth", "copy_gb_s")
-        if copy is not None and copy > 0:
+        if measured(copy, "GB/s"):
             found.append(Measurement(
                 achieved_tflops=None, dtype=None, when=self.timestamp, kind="bandwidth",
                 bandwidth_gb_s=copy, source="probe bandwidth (copy)" + where,
@@ -139,16 +149,25 @@ class StoredRun:
         versions = data.get("versions") or {}
         if not isinstance(versions, dict):
             raise ValueError("a run's 'versions' must be an object")
-        memory = data.get("memory_total_bytes")
+        version = data.get("schema_version", HISTORY_SCHEMA_VERSION)
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise ValueError(f"a run's 'schema_version' must be a whole number, got "
+                             f"{str(version)[:20]!r}")
         return cls(timestamp=data["timestamp"], device_key=data["device_key"],
                    device_id=_str_or_none(data.get("device_id")),
                    device_name=data["device_name"],
                    device_type=_str_or_none(data.get("device_type")),
-                   memory_total_bytes=int(memory) if isinstance(memory, int | float)
-                   and not isinstance(memory, bool) else None,
+                   memory_total_bytes=_memory_bytes(data.get("memory_total_bytes")),
                    catalog_id=_str_or_none(data.get("catalog_id")),
                    versions=dict(versions), results=dict(results),
-                   schema_version=int(data.get("schema_version", HISTORY_SCHEMA_VERSION)))
+                   schema_version=version)
+
+
+def _memory_bytes(value: Any) -> int | None:
+    """A device's memory in bytes if it is a believable number, else ``None``."""
+    if not is_finite_number(value) or not 0 < value <= _MAX_MEMORY_BYTES:
+        return None
+    return int(value)
 
 
 def _step_shape(conditions: dict[str, Any]) -> str | None:
@@ -186,9 +205,8 @@ def _catalog_id(device: dict[str, Any]) -> str | None:
     try:
         from gpuadvisor.hardware.match import match_gpu
 
-        memory = device.get("memory_total_bytes")
         return match_gpu(str(device.get("name", "")),
-                         int(memory) if isinstance(memory, int | float) else None)
+                         _memory_bytes(device.get("memory_total_bytes")))
     except Exception:  # a broken user catalog must not lose the measurement
         return None
 
@@ -211,11 +229,10 @@ def stored_runs_of(run: ProbeRun, *, timestamp: str | None = None) -> list[Store
         if "name" not in device:
             conditions = next(iter(results.values()))["conditions"]
             device["name"] = str(conditions.get("device_name") or device_id)
-        memory = device.get("memory_total_bytes")
         stored.append(StoredRun(
             timestamp=stamp, device_key=device_key(device), device_id=device_id,
             device_name=str(device["name"]), device_type=_str_or_none(device.get("type")),
-            memory_total_bytes=int(memory) if isinstance(memory, int | float) else None,
+            memory_total_bytes=_memory_bytes(device.get("memory_total_bytes")),
             catalog_id=_catalog_id(device), versions=versions, results=results))
     return stored
 
@@ -223,15 +240,17 @@ def stored_runs_of(run: ProbeRun, *, timestamp: str | None = None) -> list[Store
 def _read(file: Path) -> list[StoredRun]:
     """The runs in one file; ``ValueError`` says why it cannot be used."""
     try:
-        raw = file.read_bytes()
+        raw = read_regular_file(file, MAX_HISTORY_BYTES)
     except OSError as exc:
         raise ValueError(f"could not be read ({exc.strerror or exc})") from None
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = loads_json(raw)
     except UnicodeDecodeError:
         raise ValueError("is not a text (UTF-8) file") from None
     except json.JSONDecodeError as exc:
         raise ValueError(f"is not valid JSON (line {exc.lineno}, column {exc.colno})") from None
+    except ValueError as exc:  # LimitError: NaN, Infinity, 1e400, too deep
+        raise ValueError(f"cannot be used: {exc}") from None
     if not isinstance(data, dict) or not isinstance(data.get("runs"), list):
         raise ValueError("does not hold a JSON object with a 'runs' list")
     version = data.get("schema_version")
@@ -254,11 +273,11 @@ def _set_aside(file: Path, reason: str) -> str:
 
 
 def _load(file: Path, warnings: list[str] | None) -> list[StoredRun]:
-    if not file.exists():
+    if not os.path.lexists(file):
         return []
     try:
         return _read(file)
-    except ValueError as exc:
+    except (ValueError, TypeError, KeyError) as exc:
         message = _set_aside(file, str(exc))
         if warnings is not None:
             warnings.append(message)

@@ -12,7 +12,9 @@ Every line is an object with a ``type``; the messages, in order::
     {"type": "done"}
 
 ``hello`` comes first and exactly once, ``done`` last; each requested probe gets a ``result``
-or an ``error``. Anything else on stdout is a protocol error. Unknown extra keys are ignored,
+or an ``error``. Anything else on stdout is a protocol error, and so is a line the strict
+reader refuses: longer than :data:`MAX_LINE_BYTES`, ``NaN``/``Infinity``, a number too large
+for a float, or nesting deeper than :data:`MAX_LINE_DEPTH`. Unknown extra keys are ignored,
 so a newer worker can add fields without breaking an older app; a different ``protocol``
 number is refused.
 
@@ -27,11 +29,15 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpuadvisor.core.limits import LimitError, loads_json
+
 #: Bumped on any change an older reader would misread. The worker carries the same number.
 PROTOCOL_VERSION = 1
 
 #: Longest line the runner accepts (bytes); a longer one is a protocol error.
 MAX_LINE_BYTES = 1_000_000
+#: Deepest nesting of arrays and objects in a line (the worker's use 5 or 6 levels).
+MAX_LINE_DEPTH = 32
 
 #: Error kinds the worker reports.
 WORKER_ERROR_KINDS = ("torch-missing", "bad-device", "unknown-probe", "out-of-memory",
@@ -163,11 +169,15 @@ def parse_line(line: str | bytes) -> Message:
         except UnicodeDecodeError:
             raise ProtocolError(f"line is not UTF-8: {_quote(line)}") from None
     text = line.rstrip("\r\n")
+    if len(text) > MAX_LINE_BYTES:
+        raise ProtocolError(f"line longer than {MAX_LINE_BYTES} characters")
     if not text.strip():
         raise ProtocolError("empty line")
     try:
-        data = json.loads(text, parse_constant=_reject_constant)
-    except (json.JSONDecodeError, ValueError):
+        data = loads_json(text, max_depth=MAX_LINE_DEPTH)
+    except LimitError as exc:
+        raise ProtocolError(f"not JSON as this app reads it ({exc}): {_quote(text)}") from None
+    except (ValueError, RecursionError):
         raise ProtocolError(f"not JSON: {_quote(text)}") from None
     if not isinstance(data, dict):
         raise ProtocolError(f"not a JSON object: {_quote(text)}")
@@ -179,10 +189,8 @@ def parse_line(line: str | bytes) -> Message:
         return parser(data)
     except ProtocolError as exc:
         raise ProtocolError(f"{kind}: {exc}: {_quote(text)}") from None
-
-
-def _reject_constant(name: str) -> float:
-    raise ValueError(f"{name} is not allowed")
+    except (TypeError, ValueError, ArithmeticError) as exc:  # a shape no check foresaw
+        raise ProtocolError(f"{kind}: {exc}: {_quote(text)}") from None
 
 
 def _quote(text: str | bytes, limit: int = 80) -> str:
@@ -245,7 +253,7 @@ def _parse_result(data: dict) -> Result:
     units = _get(data, "units", dict)
     for name, value in figures.items():
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(
-                value):
+                float(value)):
             raise ProtocolError(f"figures.{name} must be a finite number, got {value!r}")
         if not isinstance(units.get(name), str):
             raise ProtocolError(f"figures.{name} has no unit in 'units'")

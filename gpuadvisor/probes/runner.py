@@ -20,6 +20,12 @@ kind                when
 
 Each requested probe that got neither a result nor an error gets an error of that kind; when
 every probe was answered, the failure is recorded as a run-level error (``probe=None``).
+
+The worker runs in a process group of its own (:mod:`.procgroup`: a new session on POSIX,
+a job object on Windows), and the whole group is ended when the run ends, so nothing the
+worker started outlives it. A worker that exits is done at once: its group is ended (a
+child still holding the output pipe goes with it) and what it wrote is read for at most
+:data:`DRAIN_S` more.
 The CLI calls this directly; the GUI's job queue (later) wraps the same worker in QProcess.
 """
 
@@ -39,6 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .procgroup import WorkerGroup, popen_kwargs
 from .protocol import MAX_LINE_BYTES, Done, Error, Hello, Message, ProtocolError, Result, parse_line
 
 #: The worker script, run by path so any interpreter with torch can run it (it needs only the
@@ -53,6 +60,9 @@ SUITE_PROBES = ("matmul", "bandwidth", "transfer", "step")
 
 #: Seconds a terminated worker gets to exit before it is killed.
 GRACE_S = 2.0
+#: Seconds the output of a worker that has exited is still read (its lines are in the pipe
+#: already; this only bounds a child that escaped the group and holds the pipe open).
+DRAIN_S = 1.0
 #: Wall-clock limits per kind of run (seconds), for the command line and the Probe page
 #: alike. The plan check trains the planned model's real width (1 and 2 layers, then a step
 #: at the plan's shape), which takes minutes on a CPU.
@@ -261,9 +271,8 @@ def run_probes(probes: Sequence[str], *, python: str | os.PathLike = sys.executa
     env = child_env()
     try:
         proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, env=env,
-                                creationflags=getattr(subprocess, "CREATE_NO_WINDOW", 0))
-    except OSError as exc:
+                                stderr=subprocess.PIPE, env=env, **popen_kwargs())
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in a path
         error = Error(None, "start-failed", f"could not start {command[0]}: {exc}")
         notify(error)
         return ProbeRun(status="error", hello=None,
@@ -279,6 +288,7 @@ def run_probes(probes: Sequence[str], *, python: str | os.PathLike = sys.executa
                                 daemon=True, name="probe-stderr")]
     for reader in readers:
         reader.start()
+    group = WorkerGroup(proc.pid)
 
     hello: Hello | None = None
     results: list[Result] = []
@@ -286,6 +296,7 @@ def run_probes(probes: Sequence[str], *, python: str | os.PathLike = sys.executa
     done = False
     failure: tuple[str, str] | None = None  # (kind, message) for the runner's own error
     stop_sent = False
+    drain_until: float | None = None  # set once the worker has exited
     try:
         while True:
             if stop_event is not None and stop_event.is_set() and not stop_sent:
@@ -298,9 +309,15 @@ def run_probes(probes: Sequence[str], *, python: str | os.PathLike = sys.executa
             if remaining <= 0:
                 failure = ("timeout", timeout_message(timeout_s, hello, done))
                 break
+            if drain_until is not None and time.monotonic() > drain_until:
+                break  # exited, and something outside its group holds the pipe
             try:
                 item = lines.get(timeout=min(remaining, 0.05))
             except queue.Empty:
+                if drain_until is None and proc.poll() is not None:
+                    # Exited: end what it left behind, so the pipe closes; read what is left.
+                    group.kill()
+                    drain_until = time.monotonic() + DRAIN_S
                 continue
             if item is _EOF:
                 break
@@ -328,11 +345,13 @@ def run_probes(probes: Sequence[str], *, python: str | os.PathLike = sys.executa
                                       f"{timeout_s:g} s")
     finally:
         if proc.poll() is None:
-            _stop(proc, grace_s)
+            _stop(proc, grace_s, group)
+        group.kill()  # whatever the worker started ends with the run
+        group.close()
         with contextlib.suppress(OSError, ValueError, AttributeError):
             proc.stdin.close()
         for reader, stream in zip(readers, (proc.stdout, proc.stderr), strict=True):
-            reader.join(timeout=1.0)
+            reader.join(timeout=0.5)
             # A reader still blocked means a grandchild (a wrapper script's child) holds the
             # pipe open; closing it would wait for that reader, so leave it to the daemon.
             if stream is not None and not reader.is_alive():
@@ -415,17 +434,23 @@ def _send_stop(proc: subprocess.Popen) -> None:
         pass  # it has exited, or closed its stdin: nothing to stop
 
 
-def _stop(proc: subprocess.Popen, grace_s: float) -> None:
-    """Terminate the worker (kill on Windows, where terminate already is a kill), then kill
-    it if it is still alive after ``grace_s``."""
+def _stop(proc: subprocess.Popen, grace_s: float, group: WorkerGroup | None = None) -> None:
+    """Terminate the worker and its group (kill on Windows, where terminate already is a
+    kill), then kill them if the worker is still alive after ``grace_s``."""
     try:
         if sys.platform == "win32":
+            if group is not None:
+                group.kill()
             proc.kill()
         else:
+            if group is not None:
+                group.terminate()
             proc.terminate()
         try:
             proc.wait(timeout=grace_s)
         except subprocess.TimeoutExpired:
+            if group is not None:
+                group.kill()
             proc.kill()
             proc.wait(timeout=5.0)
     except (OSError, subprocess.TimeoutExpired):  # already gone, or unkillable: move on

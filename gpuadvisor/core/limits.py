@@ -1,0 +1,293 @@
+"""Bounds for every number that enters from outside, and a strict JSON reader (pure).
+
+Flags, plan files, settings, catalogs, probe history and the probe worker's lines all bring
+numbers the estimator multiplies together. A number is accepted only when it is a real
+number (not a boolean, not NaN or infinite), whole where a count is meant, and inside a
+physical range: no job has 10**400 GPUs, no model -500-wide heads. The ranges are generous
+(ten or more times the largest real case) so they never refuse a real plan, and small
+enough that products of them stay far from float overflow.
+
+:func:`check` applies one :class:`Bound` and says what is wrong in the caller's words (the
+flag or the file's key); :data:`PLAN_BOUNDS`, :data:`ASSUMPTION_BOUNDS`,
+:data:`MODEL_BOUNDS` and :data:`MEASURED_BOUNDS` are the shared tables.
+:func:`loads_json` reads JSON text the way user files and worker lines must be read:
+no ``NaN``/``Infinity``, no number beyond a float, no nesting past a depth.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+#: Most GPUs in one job (the largest clusters have ~10**5).
+MAX_GPUS = 1_048_576
+#: Most tokens in one sequence (10M-token contexts exist; this is ~6x that).
+MAX_SEQ_TOKENS = 2**26
+#: Most sequences per micro-batch or accumulation steps per optimizer step.
+MAX_BATCH = 1_048_576
+#: Largest count a generic "positive whole number" flag takes (degrees, limits, cards).
+MAX_COUNT = 1_048_576
+#: Largest token/sample total of a data set (the largest published runs use ~4 x 10**13).
+MAX_DATASET = 1e18
+#: Deepest nesting a user file or a worker line may have (real ones use 4 or 5 levels).
+MAX_JSON_DEPTH = 32
+#: Longest run of digits read as a whole number from JSON (a float holds ~308).
+MAX_JSON_INT_DIGITS = 30
+
+
+class LimitError(ValueError):
+    """A number or a document outside what gpuadvisor accepts; the text says which."""
+
+
+@dataclass(frozen=True)
+class Bound:
+    """The range one number must fall in.
+
+    Attributes:
+        low: smallest value (see ``low_open``).
+        high: largest value (inclusive).
+        integer: whether the value must be a whole number (an ``int``, not ``2.0``).
+        low_open: whether ``low`` itself is refused (``> 0`` rather than ``>= 0``).
+        unit: unit for messages (``"bytes"``, ``"GB/s"``).
+    """
+
+    low: float
+    high: float
+    integer: bool = False
+    low_open: bool = False
+    unit: str = ""
+
+    def describe(self) -> str:
+        """``"a whole number from 1 to 1,048,576"``, ``"a number above 0 and at most 1"``."""
+        what = "a whole number" if self.integer else "a number"
+        unit = f" {self.unit}" if self.unit else ""
+        if self.low_open:
+            return f"{what} above {_fmt(self.low)} and at most {_fmt(self.high)}{unit}"
+        return f"{what} from {_fmt(self.low)} to {_fmt(self.high)}{unit}"
+
+
+def _fmt(value: float) -> str:
+    if float(value).is_integer() and abs(value) < 1e16:
+        return f"{int(value):,}"
+    return f"{value:g}"
+
+
+def is_finite_number(value: Any) -> bool:
+    """Whether ``value`` is an int or float (not a bool) that is finite. Never raises
+    (``math.isfinite(10**400)`` would: an int too large for a float)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    if isinstance(value, int):
+        return abs(value) < 2**1000
+    return math.isfinite(value)
+
+
+def check(name: str, value: Any, bound: Bound) -> int | float:
+    """``value`` if it is a number inside ``bound``, else :class:`LimitError`.
+
+    Args:
+        name: what the user calls it (``--micro-batch``, ``plan.epochs``), first in the
+            message.
+        value: the number (an int or float; a bool or anything else is refused).
+        bound: the range.
+
+    Returns:
+        The value unchanged (an int stays an int).
+    """
+    shown = _shown(value)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise LimitError(f"{name} must be {bound.describe()}, got {shown}")
+    if not is_finite_number(value):
+        raise LimitError(f"{name} must be a finite number ({bound.describe()}), got {shown}")
+    if bound.integer and not isinstance(value, int):
+        raise LimitError(f"{name} must be {bound.describe()}, got {shown}")
+    too_low = value < bound.low or (bound.low_open and value == bound.low)
+    if too_low or value > bound.high:
+        raise LimitError(f"{name} must be {bound.describe()}, got {shown}")
+    return value
+
+
+def check_table(values: Mapping[str, Any], bounds: Mapping[str, Bound], *,
+                prefix: str = "", names: Mapping[str, str] | None = None) -> None:
+    """:func:`check` every key of ``values`` that ``bounds`` knows (``None`` values pass).
+
+    Args:
+        values: the numbers by key.
+        bounds: the ranges by key; keys not in it are not checked here.
+        prefix: put before each key in messages (``"plan."``).
+        names: the user's name of a key when it differs (``{"n_experts":
+            "num_local_experts"}``).
+    """
+    names = names or {}
+    for key, value in values.items():
+        bound = bounds.get(key)
+        if bound is not None and value is not None:
+            check(f"{prefix}{names.get(key, key)}", value, bound)
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**16:
+        return f"a number with {len(str(abs(value)))} digits"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+# ---------------------------------------------------------------------------- tables
+#: The plan's numbers (``Plan`` field names; flags map onto them in the CLI).
+PLAN_BOUNDS: dict[str, Bound] = {
+    "micro_batch": Bound(1, MAX_BATCH, integer=True),
+    "grad_accum": Bound(1, MAX_BATCH, integer=True),
+    "seq_len": Bound(1, MAX_SEQ_TOKENS, integer=True),
+    "n_gpus": Bound(1, MAX_GPUS, integer=True),
+    "new_tokens": Bound(1, MAX_SEQ_TOKENS, integer=True),
+    "lora_rank": Bound(1, 65_536, integer=True),
+    "zero_stage": Bound(0, 3, integer=True),
+    "dataset_tokens": Bound(0, MAX_DATASET, low_open=True, unit="tokens"),
+    "dataset_samples": Bound(0, MAX_DATASET, low_open=True, unit="samples"),
+    "epochs": Bound(0, 1e6, low_open=True),
+    "efficiency": Bound(0, 1, low_open=True),
+}
+
+_TiB = 1024**4
+#: The estimator's assumptions (:class:`gpuadvisor.core.assumptions.Assumptions` names).
+ASSUMPTION_BOUNDS: dict[str, Bound] = {
+    "cuda_context_bytes": Bound(0, _TiB, unit="bytes"),
+    "nccl_bytes": Bound(0, _TiB, unit="bytes"),
+    "allocator_reserve_fraction": Bound(0, 1),
+    "efficiency_train": Bound(0, 1, low_open=True),
+    "efficiency_fp8": Bound(0, 1, low_open=True),
+    "efficiency_infer_prefill": Bound(0, 1, low_open=True),
+    "bandwidth_efficiency": Bound(0, 1, low_open=True),
+    "comm_overlap": Bound(0, 1),
+    "inter_node_gb_s": Bound(0, 100_000, low_open=True, unit="GB/s"),
+    "gpus_per_node": Bound(1, 4096, integer=True),
+    "qlora_dequant_overhead": Bound(0, 100, low_open=True),
+    "opaque_checkpoint_keep": Bound(0, 1, low_open=True),
+    "matmul_to_step": Bound(0, 1, low_open=True),
+}
+
+#: A model's architecture numbers (``ModelSpec`` field names). Zero means "not used" for
+#: the optional ones, so their low bound is 0; the required ones start at 1.
+MODEL_BOUNDS: dict[str, Bound] = {
+    "n_layers": Bound(1, 65_536, integer=True),
+    "d_model": Bound(1, 2**20, integer=True),
+    "n_heads": Bound(1, 2**16, integer=True),
+    "n_kv_heads": Bound(0, 2**16, integer=True),
+    "head_dim": Bound(0, 2**16, integer=True),
+    "d_ff": Bound(1, 2**24, integer=True),
+    "vocab_size": Bound(1, 2**26, integer=True),
+    "max_positions": Bound(0, 2**30, integer=True),
+    "n_experts": Bound(1, 2**16, integer=True),
+    "experts_per_token": Bound(1, 2**16, integer=True),
+    "type_vocab_size": Bound(0, 2**20, integer=True),
+    "norms_per_layer": Bound(0, 64, integer=True),
+    "q_lora_rank": Bound(0, 2**20, integer=True),
+    "kv_lora_rank": Bound(0, 2**20, integer=True),
+    "qk_rope_head_dim": Bound(0, 2**16, integer=True),
+    "v_head_dim": Bound(0, 2**16, integer=True),
+    "sliding_window": Bound(0, 2**30, integer=True),
+    "global_layers": Bound(0, 65_536, integer=True),
+    "moe_d_ff": Bound(0, 2**24, integer=True),
+    "dense_layers": Bound(0, 65_536, integer=True),
+    "shared_d_ff": Bound(0, 2**26, integer=True),
+    "params_override": Bound(0, 1e15, integer=True),
+    "published_params": Bound(0, 1e15, integer=True),
+    "vision_params": Bound(0, 1e15, integer=True),
+    "flops_per_sample": Bound(0, 1e21, unit="FLOPs"),
+    "activation_bytes_per_sample": Bound(0, 1e15, unit="bytes"),
+    "quant_bytes": Bound(0, 4),
+}
+
+#: What a probe may report and the history may hold as a measurement, by unit.
+MEASURED_BOUNDS: dict[str, Bound] = {
+    "TFLOPS": Bound(0, 100_000, low_open=True, unit="TFLOPS"),
+    "GB/s": Bound(0, 100_000, low_open=True, unit="GB/s"),
+    "MB/s": Bound(0, 1e8, low_open=True, unit="MB/s"),
+}
+
+#: The user's settings.
+SETTINGS_BOUNDS: dict[str, Bound] = {
+    "electricity_usd_per_kwh": Bound(0, 100, unit="USD/kWh"),
+    "exchange_rate": Bound(0, 1e6, low_open=True),
+}
+
+
+def measured(value: Any, unit: str) -> bool:
+    """Whether ``value`` is a believable measurement in ``unit`` (a finite number inside
+    :data:`MEASURED_BOUNDS`; any finite number for units without a bound)."""
+    if not is_finite_number(value):
+        return False
+    bound = MEASURED_BOUNDS.get(unit)
+    if bound is None:
+        return True
+    return bound.low < value <= bound.high
+
+
+# ---------------------------------------------------------------------------- JSON
+def _int(text: str) -> int:
+    digits = text.lstrip("-")
+    if len(digits) > MAX_JSON_INT_DIGITS:
+        raise LimitError(f"a number with {len(digits)} digits is too large")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise LimitError(f"the number {text[:24]}{'...' if len(text) > 24 else ''} is too "
+                         "large for a float")
+    return value
+
+
+def _constant(name: str) -> float:
+    raise LimitError(f"{name} is not a number JSON allows")
+
+
+def loads_json(text: str | bytes, *, max_depth: int = MAX_JSON_DEPTH) -> Any:
+    """Parse JSON strictly: the document a user file or a worker line may hold.
+
+    Refused (as :class:`LimitError`): ``NaN``, ``Infinity``, a number too large for a float
+    (``1e400``) or a whole number of more than :data:`MAX_JSON_INT_DIGITS` digits, and
+    nesting deeper than ``max_depth`` arrays and objects. Never raises ``RecursionError``.
+
+    Raises:
+        json.JSONDecodeError: not JSON (a ``ValueError`` with ``lineno`` and ``colno``).
+        LimitError: valid JSON that breaks a limit above.
+        UnicodeDecodeError: ``bytes`` that are not UTF-8.
+    """
+    if isinstance(text, bytes | bytearray):
+        text = bytes(text).decode("utf-8")
+    _check_depth(text, max_depth)
+    try:
+        return json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
+    except RecursionError:
+        raise LimitError(f"nested deeper than {max_depth} levels") from None
+
+
+_STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+
+
+def _check_depth(text: str, max_depth: int) -> None:
+    """Refuse nesting beyond ``max_depth`` before parsing (strings skipped), so a hostile
+    document of 10**5 brackets costs one scan, not a recursion."""
+    if text.count("[") + text.count("{") <= max_depth:
+        return
+    depth = 0
+    for match in _STRING_OR_BRACKET.finditer(text):
+        char = match.group()
+        if char in "[{":
+            depth += 1
+            if depth > max_depth:
+                raise LimitError(f"nested deeper than {max_depth} levels")
+        elif char in "]}":
+            depth -= 1
+
+
+__all__ = ["ASSUMPTION_BOUNDS", "MAX_BATCH", "MAX_COUNT", "MAX_DATASET", "MAX_GPUS",
+           "MAX_JSON_DEPTH", "MAX_JSON_INT_DIGITS", "MAX_SEQ_TOKENS", "MEASURED_BOUNDS",
+           "MODEL_BOUNDS", "PLAN_BOUNDS", "SETTINGS_BOUNDS", "Bound", "LimitError", "check",
+           "check_table", "is_finite_number", "loads_json", "measured"]
