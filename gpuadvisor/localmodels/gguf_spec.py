@@ -17,7 +17,7 @@ The spec's ``extra`` carries what the file adds (see :data:`EXTRA_KEYS`).
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields, replace
 
 from gpuadvisor.core.model import ModelSpec, spec_from_hf_config
 
@@ -240,7 +240,13 @@ def spec_from_gguf(header: GgufHeader, *, model_id: str | None = None,
     # The source names the file and its size, so specs of two files differ (the shape cache
     # compares specs without their extra).
     source = f"{how}; {header.weights_bytes} bytes of weights"
-    return replace(spec, source=source, extra=extra)
+    hook = {"weights_file_bytes": header.weights_bytes} if _HAS_WEIGHTS_FIELD else {}
+    return replace(spec, source=source, extra=extra, **hook)
+
+
+# Inference plans load a GGUF file's tensors as stored: where ModelSpec has the field
+# ``weights_file_bytes``, memory.weight_bytes uses it instead of parameters x dtype.
+_HAS_WEIGHTS_FIELD = "weights_file_bytes" in {f.name for f in fields(ModelSpec)}
 
 
 __all__ = ["EXTRA_KEYS", "GGUF_TO_HF_TYPE", "hf_config_from_gguf", "quant_label",
