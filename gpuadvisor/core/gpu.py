@@ -108,6 +108,8 @@ class GpuSpec:
         fp8_tensor_tflops: Matrix-unit FP8 rate (FP32 accumulate where vendors distinguish),
             ``None`` without FP8.
         fp16_acc16_tensor_tflops: GeForce only: the FP16-accumulate headline rate.
+        int8_tensor_tops: Matrix-unit dense INT8 rate in TOPS (INT32 accumulate; on GeForce
+            the rate NVIDIA headlines, which is not halved), ``None`` when unknown or absent.
         tdp_w: Board/module power in watts.
         pcie_gen: PCIe generation of the host link, ``None`` for SoCs.
         pcie_lanes: PCIe lane count of the host link, ``None`` for SoCs.
@@ -117,6 +119,9 @@ class GpuSpec:
         compute_capability: CUDA compute capability (NVIDIA only, required there), e.g. ``"8.9"``.
         gfx_target: LLVM gfx target (AMD only, required there), e.g. ``"gfx942"``.
         unified_memory: ``True`` when the GPU shares memory with the CPU (Apple).
+        gpu_cores: GPU cores as Apple counts them (``system_profiler`` "Total Number of
+            Cores"), telling apart variants of one chip that drivers name alike; ``None``
+            elsewhere.
         aliases: Device names as drivers report them, for detection matching.
         source: Where the figures come from (document name and URL).
         notes: Caveats, derivations and uncertain figures.
@@ -138,6 +143,7 @@ class GpuSpec:
     bf16_tensor_tflops: float | None = None
     fp8_tensor_tflops: float | None = None
     fp16_acc16_tensor_tflops: float | None = None
+    int8_tensor_tops: float | None = None
     tdp_w: float
     pcie_gen: int | None = None
     pcie_lanes: int | None = None
@@ -146,6 +152,7 @@ class GpuSpec:
     compute_capability: str | None = None
     gfx_target: str | None = None
     unified_memory: bool = False
+    gpu_cores: int | None = None
     aliases: tuple[str, ...] = field(default_factory=tuple)
     source: str
     notes: str = ""
@@ -177,6 +184,10 @@ class GpuSpec:
             raise SpecFieldError("unified_memory", "must be true or false")
         if isinstance(self.launch_year, bool) or not isinstance(self.launch_year, int):
             raise SpecFieldError("launch_year", "must be an integer year")
+        cores = self.gpu_cores
+        if cores is not None and (isinstance(cores, bool) or not isinstance(cores, int)
+                                  or cores < 1):
+            raise SpecFieldError("gpu_cores", f"must be a positive integer, got {cores!r}")
 
     def _coerce_and_check_numbers(self) -> None:
         for name in ("memory_gib", "memory_bandwidth_gb_s", "fp32_tflops", "fp16_tensor_tflops"):
@@ -187,6 +198,7 @@ class GpuSpec:
             "bf16_tensor_tflops",
             "fp8_tensor_tflops",
             "fp16_acc16_tensor_tflops",
+            "int8_tensor_tops",
             "p2p_bandwidth_gb_s",
         ):
             value = getattr(self, name)

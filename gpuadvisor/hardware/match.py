@@ -4,8 +4,15 @@ Drivers report names, not catalog ids, and two memory variants often report the 
 (RTX 3080 10 GB / 12 GB; RTX 3060 12 GB / 8 GB, where only the 12 GB card is in the catalog).
 So a match needs the name (compared after light normalisation) and, for discrete cards, memory
 within what drivers report for that card: a little under the label because of ECC and driver
-reservations (a T4 reports 15 GiB of 16; an A10G with ECC on 22.5 GiB of 24). Apple's unified
-memory depends on the configuration bought, not the chip, so only the name counts there.
+reservations (a T4 reports 15 GiB of 16; an A10G with ECC on 22.5 GiB of 24). The same holds for
+boards re-fitted with more memory (the 48 GB RTX 4090 and 22 GB RTX 2080 Ti sold in China report
+the plain card's name) and for laptop chips, whose driver names end in "Laptop GPU".
+
+Apple's unified memory depends on the configuration bought, not the chip, so memory does not
+count there; macOS names the chip ("Apple M3 Max") and not its variant, which the GPU-core count
+tells apart (30 or 40 cores). A variant entry is found by its chip name (its catalog name
+without the parenthesis) and its ``gpu_cores``; without a core count the chip's fullest
+variant is taken, the one the catalog held before it listed variants.
 
 No match is a valid answer: the card is shown as detected and marked unmatched, with the
 memory the driver reported, never a guess.
@@ -50,23 +57,45 @@ def _is_unified(spec: GpuSpec) -> bool:
     return bool(spec.unified_memory) or spec.segment == "soc"
 
 
+_PARENTHESIS = re.compile(r"\s*\([^)]*\)\s*$")
+
+
+def _names(spec: GpuSpec) -> tuple[str, ...]:
+    """The names a driver may print for ``spec``: its name, its aliases and, for an SoC, its
+    chip name (``"Apple M3 Max (30-core GPU, 96 GB)"`` -> ``"Apple M3 Max"``)."""
+    names = (spec.name, *spec.aliases)
+    if _is_unified(spec):
+        names += (_PARENTHESIS.sub("", spec.name),)
+    return names
+
+
 def candidates(name: str, gpus: Mapping[str, GpuSpec]) -> list[GpuSpec]:
-    """Catalog entries whose name or an alias normalises to the same text as ``name``."""
+    """Catalog entries whose name, an alias or (SoCs) chip name normalises like ``name``."""
     key = normalize_name(name)
     if not key:
         return []
-    found = []
-    for spec in gpus.values():
-        names = (spec.name, *spec.aliases)
-        if any(normalize_name(n) == key for n in names):
-            found.append(spec)
-    return found
+    return [spec for spec in gpus.values()
+            if any(normalize_name(n) == key for n in _names(spec))]
+
+
+def _pick_variant(found: list[GpuSpec], gpu_cores: int | None) -> str | None:
+    """The unified-memory entry for a chip name: the one with ``gpu_cores`` cores when the
+    count is known (``None`` when no variant has it), else the fullest variant."""
+    if len(found) == 1 and (gpu_cores is None or found[0].gpu_cores in (None, gpu_cores)):
+        return found[0].id
+    if gpu_cores is not None:
+        exact = [s for s in found if s.gpu_cores == gpu_cores]
+        return exact[0].id if len(exact) == 1 else None
+    most = max(s.gpu_cores or 0 for s in found)
+    fullest = [s for s in found if (s.gpu_cores or 0) == most]
+    return fullest[0].id if len(fullest) == 1 else None
 
 
 def match_gpu(
     name: str,
     memory_total_bytes: int | None = None,
     gpus: Mapping[str, GpuSpec] | None = None,
+    gpu_cores: int | None = None,
 ) -> str | None:
     """Catalog id for a detected card, or ``None`` when unmatched.
 
@@ -74,6 +103,8 @@ def match_gpu(
         name: Device name as the driver reports it.
         memory_total_bytes: Total memory the driver reports; ``None`` when unknown.
         gpus: The GPU catalog (default: the shipped catalog plus user overrides).
+        gpu_cores: GPU cores as Apple counts them, telling variants of one chip apart;
+            ``None`` when unknown (then the chip's fullest variant).
 
     Returns:
         The id of the one entry whose name matches and whose labelled memory fits the
@@ -89,7 +120,7 @@ def match_gpu(
         return None
     unified = [s for s in found if _is_unified(s)]
     if unified:
-        return unified[0].id if len(unified) == 1 else None
+        return _pick_variant(unified, gpu_cores)
     if memory_total_bytes is None or memory_total_bytes <= 0:
         return found[0].id if len(found) == 1 else None
     best: tuple[float, str] | None = None
@@ -104,4 +135,5 @@ def match_gpu(
 
 def with_catalog_match(gpu: GpuInfo, gpus: Mapping[str, GpuSpec] | None = None) -> GpuInfo:
     """The same record with ``catalog_id`` filled in (or left ``None`` when unmatched)."""
-    return dataclasses.replace(gpu, catalog_id=match_gpu(gpu.name, gpu.memory_total_bytes, gpus))
+    return dataclasses.replace(gpu, catalog_id=match_gpu(
+        gpu.name, gpu.memory_total_bytes, gpus, gpu_cores=gpu.gpu_cores))
