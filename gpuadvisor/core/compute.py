@@ -16,9 +16,10 @@ import numpy as np
 
 from .architecture import ModelShape
 from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions
-from .memory import mixed_style, trainable_params, weight_bytes
+from .memory import mixed_style, trainable_params, weight_bytes, weight_quant
 from .model import ModelLike, model_shape
 from .plan import Plan
+from .quant import QUANT_BYTES
 
 #: Fine-tuning data set when the plan gives none: 52,002 instruction samples (the size of
 #: the Stanford Alpaca data set, github.com/tatsu-lab/stanford_alpaca), one epoch.
@@ -62,8 +63,12 @@ def attention_flops_per_token(model: ModelLike, plan: Plan, s=None):
     """Forward FLOPs per token of the attention products ``QK^T`` and ``P V``.
 
     Each is ``s x q`` multiply-adds per token per layer (q = heads x head_dim), so
-    ``4 L s q`` FLOPs for the full square (the PaLM/Chinchilla convention). Causal decoders
-    with FlashAttention skip the masked half (x 0.5); eager kernels compute it all.
+    ``4 L s q`` FLOPs for the full square (the PaLM/Chinchilla convention); with a value
+    head of its own size (latent attention) ``2 L s (q + v)``. Causal decoders with
+    FlashAttention skip the masked half (x 0.5); eager kernels compute it all. A layer with
+    a window of w tokens attends to ``min(position, w)`` keys: on average ``s/2`` while
+    ``s <= w`` and ``w - w^2 / 2s`` beyond (FlashAttention skips the rest; eager kernels
+    still compute the masked square).
     """
     s = plan.seq_len if s is None else s
     m = model_shape(model)
@@ -71,11 +76,38 @@ def attention_flops_per_token(model: ModelLike, plan: Plan, s=None):
     return _attention_flops(m, s, causal_skip)
 
 
-def _attention_flops(m: ModelShape, s, causal_skip: float):
-    """``4 L s q x causal_skip`` (0 for opaque models)."""
+def _window_span(s, window: int, causal_skip: float, decode: bool):
+    """Keys a query of a windowed layer attends to on average (None: the full square)."""
+    if decode:
+        return np.minimum(s, window) if np.ndim(s) else min(s, window)
+    if causal_skip >= 1.0:
+        return None
+    if np.ndim(s):
+        s = np.asarray(s, dtype=float)
+        return np.where(s <= window, s * causal_skip, window - window * window / (2.0 * s))
+    return s * causal_skip if s <= window else window - window * window / (2.0 * s)
+
+
+def _attention_flops(m: ModelShape, s, causal_skip: float, decode: bool = False):
+    """Attention FLOPs per token over every block kind (0 for opaque models).
+
+    ``4 count s q x causal_skip`` for global layers (``2 count s (q + v)`` when the value
+    head differs); windowed layers use :func:`_window_span` keys per query.
+    """
     if m.kind == "opaque":
         return 0.0 * s
-    return 4.0 * m.n_layers * s * m.block.q_dim * causal_skip
+    total = None
+    for blk, count in m.blocks:
+        span = _window_span(s, blk.window, causal_skip, decode) if blk.window else None
+        v = blk.v_dim or blk.q_dim
+        if span is not None:
+            term = 2.0 * count * span * (blk.q_dim + v)
+        elif v == blk.q_dim:
+            term = 4.0 * count * s * blk.q_dim * causal_skip
+        else:
+            term = 2.0 * count * s * (blk.q_dim + v) * causal_skip
+        total = term if total is None else total + term
+    return total
 
 
 def flops_per_token(model: ModelLike, plan: Plan, s=None) -> FlopsPerToken:
@@ -285,6 +317,34 @@ def training_time(
     )
 
 
+def decode_weight_fraction(model: ModelLike, plan: Plan, b=None):
+    """Share of the resident weight bytes one decode step reads (1 for dense models).
+
+    A decode step of ``b`` sequences routes ``b`` tokens; each picks k of the E experts of
+    an MoE layer, so an expert is left unread with probability ``(1 - k/E)^b`` (uniform
+    routing) and its bytes are not read that step. Everything else (attention, shared
+    experts, dense layers, embeddings) is read every step.
+    """
+    m = model_shape(model)
+    moe = [(blk, count) for blk, count in m.blocks if blk.experts > 1]
+    if not moe or plan.task != "infer":
+        return 1.0
+    b = plan.micro_batch if b is None else b
+    quant = weight_quant(m, plan)
+    bytes16 = 4.0 if plan.precision == "fp32" else (1.0 if plan.precision == "fp8" else 2.0)
+    per_weight = bytes16
+    if quant != "none":
+        per_weight = QUANT_BYTES[quant]
+        if quant == m.shipped_quant:
+            per_weight = (m.shipped_quant_bytes or per_weight) if "experts" in \
+                m.shipped_quant_groups else max(bytes16, 2.0)
+    total = weight_bytes(m, plan, DEFAULT_ASSUMPTIONS, 1)
+    unread = sum(count * blk.experts * blk.expert_weights * per_weight
+                 * (1.0 - blk.experts_per_token / blk.experts) ** np.asarray(b, dtype=float)
+                 for blk, count in moe)
+    return 1.0 - unread / total
+
+
 def inference_time(
     model: ModelLike,
     plan: Plan,
@@ -299,10 +359,12 @@ def inference_time(
     """Time to serve ``micro_batch`` sequences: prefill the prompt, decode ``new_tokens``.
 
     Prefill is compute-bound: ``b s x forward FLOPs / (peak x efficiency)``. Each decode step
-    reads every resident weight byte and the KV cache once and does ``b x forward`` FLOPs, so
+    reads every resident weight byte (of an MoE, only the experts its tokens are routed to:
+    :func:`decode_weight_fraction`) and the KV cache once and does ``b x forward`` FLOPs, so
     a step takes ``max(bytes / (bandwidth x bw_efficiency), flops / achieved)``; KV is taken
-    at the mean context ``s + new_tokens / 2``. With ``dataset_samples`` the job is that many
-    sequences in batches of ``micro_batch``.
+    at the mean context ``s + new_tokens / 2``. With ``dataset_samples`` the job is that
+    many sequences in batches of ``micro_batch``. ``kv_bytes_per_token`` is the cache per token
+    and sequence with every layer global; layers with a window read at most their window.
     """
     eff = default_efficiency(plan, assumptions) if efficiency is None else efficiency
     b, s, new = plan.micro_batch, plan.seq_len, plan.new_tokens
@@ -314,8 +376,16 @@ def inference_time(
     # Each generated token attends to its whole context: no causal half to skip.
     decode_fwd = per_token.forward
     if m.kind != "opaque":
-        decode_fwd = per_token.matmul_forward + _attention_flops(m, mean_ctx, 1.0)
-    read = resident_bytes + kv_bytes_per_token * b * mean_ctx
+        decode_fwd = per_token.matmul_forward + _attention_flops(m, mean_ctx, 1.0, decode=True)
+    if any(blk.experts > 1 for blk, _ in m.blocks):
+        # An MoE decode step reads only the experts its b tokens are routed to.
+        resident_bytes = resident_bytes * decode_weight_fraction(m, plan, b)
+    if m.windowed:
+        # kv_bytes_per_token is the all-global figure; windowed layers keep their window.
+        kept = m.kv_elements_at(mean_ctx) / max(m.kv_elements_per_token, 1)
+        read = resident_bytes + kv_bytes_per_token * b * kept
+    else:
+        read = resident_bytes + kv_bytes_per_token * b * mean_ctx
     memory_time = read / (np.asarray(bandwidth_gb_s, dtype=float) * 1e9
                           * assumptions.bandwidth_efficiency)
     compute_time = b * decode_fwd / achieved

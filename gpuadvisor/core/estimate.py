@@ -29,10 +29,12 @@ from .gpu import GpuSpec
 from .memory import (
     TERMS,
     MemoryBreakdown,
+    kv_bytes_per_token,
     kv_cache_bytes,
     memory_breakdown,
     mixed_style,
     trainable_params,
+    weight_quant,
 )
 from .model import ModelShape, ModelSpec, ParamCounts, model_shape
 from .plan import Plan
@@ -112,6 +114,7 @@ class Estimate:
             "plan": self.plan.to_dict(),
             "params_total": self.params.total,
             "params_active": self.params.active,
+            "params_vision": self.params.vision,
             "params_trainable": self.params_trainable,
             "memory": memory,
             "compute": {
@@ -232,8 +235,11 @@ def _assumptions_used(model: ModelShape, plan, assumptions, gpu, time_gpu, peak_
             used["lora_rank"] = plan.effective_lora_rank
         used["lora_targets"] = plan.lora_targets
         used["lora_adapter_dtype"] = "fp32"
-    if plan.quant is None and plan.effective_quant != "none":
-        used["quant"] = plan.effective_quant
+    quant = weight_quant(model, plan)
+    if plan.quant is None and quant != "none":
+        used["quant"] = quant
+        if quant != plan.effective_quant:
+            used["quant_source"] = "as shipped (config.json quantization_config)"
     if plan.precision in ("fp16", "bf16") and plan.is_training and not plan.is_adapter:
         used["mixed_style"] = mixed_style(plan, assumptions)
     tokens, origin = dataset_tokens(model, plan)
@@ -349,6 +355,7 @@ def estimate(
         warnings.append(f"{time_gpu.name} is a single-chip system: several GPUs are hypothetical")
     if (warning := context_warning(model, plan)) is not None:
         warnings.append(warning)
+    warnings.extend(w for w in model.extra.get("warnings", ()) if w not in warnings)
     shape = model_shape(model)  # derived once per spec; everything below reads it
     memory = memory_breakdown(shape, plan, assumptions)
     flops = flops_per_token(shape, plan)
@@ -368,6 +375,8 @@ def estimate(
             kv_cache_bytes(shape, plan, 1, 1) / (1 + plan.new_tokens) / plan.n_gpus
             if model.kind == "decoder" else 0.0
         )
+        if shape.windowed:
+            kv_per_token = kv_bytes_per_token(shape, plan) / plan.n_gpus
         time = inference_time(
             shape, plan, peak_tflops=peak, bandwidth_gb_s=bandwidth_gb_s,
             resident_bytes=memory.weights, kv_bytes_per_token=kv_per_token,
@@ -493,6 +502,8 @@ def sweep_gpus(model: ModelSpec, plan: Plan, gpus: list[GpuSpec], counts=(1, 2, 
     if plan.task == "infer":
         kv_tok = (kv_cache_bytes(shape, plan, 1, 1) / (1 + plan.new_tokens) / n
                   if shape.kind == "decoder" else 0.0 * n)
+        if shape.windowed:
+            kv_tok = kv_bytes_per_token(shape, plan) / n
         seconds = inference_time(shape, plan, peak_tflops=peaks,
                                  bandwidth_gb_s=columns.bandwidth_gb_s,
                                  resident_bytes=mem.weights, kv_bytes_per_token=kv_tok,

@@ -2,190 +2,87 @@
 
 :func:`gpuadvisor.core.model.spec_from_hf_config` builds the spec from what
 :func:`hf_spec_kwargs` reads here; a ModelSpec validation error is re-worded in the file's own
-key names by :func:`hf_spec_error`. One :class:`_HfFamily` per supported ``model_type`` says
-which config.json keys carry the architecture numbers and which style fields (MLP, norms,
-biases, tying, experts) the family implies. Nothing here imports ModelSpec, so the model
-module can offer this import without a cycle.
+key names by :func:`hf_spec_error`. The families (which keys carry which numbers, and the
+style each ``model_type`` implies) live in :mod:`.hf_families`; a vision tower and shipped
+quantization in :mod:`.hf_extras`. A multimodal file (``text_config`` + ``vision_config``)
+is read as its text model, with the vision tower counted apart. An unknown ``model_type``
+whose fields are the standard ones is read as a Llama-style decoder, with a warning.
+Nothing here imports ModelSpec, so the model module can offer this import without a cycle.
+
+:func:`hf_config_from_bytes` parses a file's bytes with a size limit, for callers that read
+config.json themselves (core does no I/O).
 """
 
 from __future__ import annotations
 
+import json
 import re
-from dataclasses import dataclass
 
-_TYPE_WORDS = {
-    "int": "an integer",
-    "float": "a number",
-    "bool": "true or false",
-    "str": "a string",
-    "dict": "a table",
-}
+from .hf_extras import shipped_quant, vision_params
+from .hf_families import EXTRA_NAMES, FAMILIES, GENERIC, HfFamily, text_kwargs
+from .hf_read import Reader, checked_value
 
-
-def checked_value(where: str, key: str, value: object, type_name: str) -> object:
-    """Return ``value`` if it has the type a field needs (ints widen to float).
-
-    Shared by config.json fields and catalog tables (:func:`~.model.spec_from_table`).
-
-    Raises:
-        ValueError: naming ``where`` and the field when the type is wrong.
-    """
-    is_bool = isinstance(value, bool)
-    if type_name == "bool":
-        ok = is_bool
-    elif type_name == "int":
-        ok = isinstance(value, int) and not is_bool
-    elif type_name == "float":
-        ok = isinstance(value, int | float) and not is_bool
-        value = float(value) if ok else value
-    else:
-        ok = isinstance(value, str if type_name == "str" else dict)
-    if not ok:
-        raise ValueError(f"{where}: field '{key}' must be {_TYPE_WORDS[type_name]}, got {value!r}")
-    return value
+SUPPORTED_HF_MODEL_TYPES = tuple(sorted(FAMILIES))
+#: The fields an unknown model_type needs to be read as a standard (Llama-style) decoder.
+STANDARD_FIELDS = ("hidden_size", "num_hidden_layers", "num_attention_heads",
+                   "intermediate_size", "vocab_size")
+#: Largest config.json accepted (real ones are a few kB; the largest, with per-layer
+#: lists, stay under 100 kB).
+MAX_CONFIG_BYTES = 4 * 1024 * 1024
 
 
-@dataclass(frozen=True)
-class _HfFamily:
-    """How one Hugging Face ``model_type`` maps onto ModelSpec.
-
-    Attributes:
-        family: display family for the spec.
-        keys: ModelSpec field -> config.json key, for the integer architecture numbers.
-        tie_default: ``tie_word_embeddings`` when config.json omits it (the HF config class's
-            default).
-        qkv_bias: q/k/v projections always carry biases (Qwen2).
-        attention_bias_key: reads ``attention_bias`` (biases on q, k, v and output).
-        mlp_bias_key: reads ``mlp_bias`` (biases on the MLP matrices).
-        norms_per_layer: norm layers per block.
-        moe: reads ``num_local_experts`` and ``num_experts_per_tok``.
-    """
-
-    family: str
-    keys: dict[str, str]
-    tie_default: bool = False
-    qkv_bias: bool = False
-    attention_bias_key: bool = False
-    mlp_bias_key: bool = False
-    norms_per_layer: int = 2
-    moe: bool = False
-
-
-_LLAMA_KEYS = {
-    "n_layers": "num_hidden_layers",
-    "d_model": "hidden_size",
-    "n_heads": "num_attention_heads",
-    "n_kv_heads": "num_key_value_heads",
-    "head_dim": "head_dim",
-    "d_ff": "intermediate_size",
-    "vocab_size": "vocab_size",
-    "max_positions": "max_position_embeddings",
-}
-_GPT2_KEYS = {
-    "n_layers": "n_layer",
-    "d_model": "n_embd",
-    "n_heads": "n_head",
-    "d_ff": "n_inner",
-    "vocab_size": "vocab_size",
-    "max_positions": "n_positions",
-}
-_BERT_KEYS = {
-    "n_layers": "num_hidden_layers",
-    "d_model": "hidden_size",
-    "n_heads": "num_attention_heads",
-    "d_ff": "intermediate_size",
-    "vocab_size": "vocab_size",
-    "max_positions": "max_position_embeddings",
-    "type_vocab_size": "type_vocab_size",
-}
-# Keys a config.json may leave out (or set to null): the HF config classes then derive
-# them (MHA when no KV heads, hidden/heads per head, 4*n_embd for GPT-2's MLP).
-_HF_OPTIONAL_KEYS = ("num_key_value_heads", "head_dim", "n_inner")
-_GPT2_STYLE = {
-    "mlp": "gelu",
-    "norm": "layernorm",
-    "position": "learned",
-    "qkv_bias": True,
-    "out_bias": True,
-    "mlp_bias": True,
-}
-_BERT_STYLE = _GPT2_STYLE | {
-    "kind": "encoder",
-    "final_norm": False,
-    "pooler": True,
-    "embedding_norm": True,
-}
-
-_HF_FAMILIES = {
-    "llama": _HfFamily("Llama", _LLAMA_KEYS, attention_bias_key=True, mlp_bias_key=True),
-    "mistral": _HfFamily("Mistral", _LLAMA_KEYS),
-    "mixtral": _HfFamily("Mixtral", _LLAMA_KEYS, moe=True),
-    "qwen2": _HfFamily("Qwen2", _LLAMA_KEYS, qkv_bias=True),
-    "gemma2": _HfFamily(
-        "Gemma 2", _LLAMA_KEYS, tie_default=True, attention_bias_key=True, norms_per_layer=4
-    ),
-    "phi3": _HfFamily("Phi-3", _LLAMA_KEYS),
-    "gpt2": _HfFamily("GPT-2", _GPT2_KEYS, tie_default=True),
-    "bert": _HfFamily("BERT", _BERT_KEYS),
-}
-SUPPORTED_HF_MODEL_TYPES = tuple(_HF_FAMILIES)
-
-
-def _hf_value(config: dict, key: str, type_name: str, where: str, default: object = None) -> object:
-    """Read one config.json field: typed, or ``default`` when absent or null.
+def hf_config_from_bytes(data: bytes, name: str = "config.json") -> dict:
+    """Parse a config.json's bytes into a dict, refusing what cannot be one.
 
     Raises:
-        ValueError: when the field is missing and has no default, or has the wrong type.
+        ValueError: one line naming ``name``: too large (over :data:`MAX_CONFIG_BYTES`), not
+            UTF-8, not JSON (with the line), nested too deep, or not a JSON object.
     """
-    value = config.get(key)
-    if value is None:
-        if default is None:
-            raise ValueError(f"{where}: missing field '{key}'")
-        return default
-    return checked_value(where, key, value, type_name)
+    if len(data) > MAX_CONFIG_BYTES:
+        raise ValueError(f"{name}: {len(data) / 1e6:.1f} MB is too large for a config.json "
+                         f"(at most {MAX_CONFIG_BYTES // (1024 * 1024)} MiB)")
+    try:
+        config = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ValueError(f"{name}: not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{name}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    except ValueError:  # an integer literal of thousands of digits
+        raise ValueError(f"{name}: holds a number too large to read") from None
+    except RecursionError:
+        raise ValueError(f"{name}: nested too deeply to be a config.json") from None
+    if not isinstance(config, dict):
+        raise ValueError(f"{name}: must hold a JSON object, got {type(config).__name__}")
+    return config
 
 
-def _hf_numbers(config: dict, fam: _HfFamily, where: str) -> dict[str, object]:
-    """The integer architecture numbers of a config.json, keyed by ModelSpec field."""
-    numbers = {
-        field_name: _hf_value(config, key, "int", where, 0 if key in _HF_OPTIONAL_KEYS else None)
-        for field_name, key in fam.keys.items()
-    }
-    if fam.keys["d_ff"] == "n_inner" and not numbers["d_ff"]:
-        numbers["d_ff"] = 4 * numbers["d_model"]  # GPT2Config: n_inner None -> 4 * n_embd
-    return numbers
+def _where(model_type: str) -> str:
+    return f"config.json (model_type '{model_type}')"
 
 
-def _hf_decoder_style(model_type: str, config: dict, fam: _HfFamily, where: str) -> dict:
-    """ModelSpec style fields (MLP, norm, positions, biases, tying, experts) of a config.json."""
-    if model_type == "bert":
-        return dict(_BERT_STYLE)  # the LM head is not part of BertModel: tying is moot
-    tied = _hf_value(config, "tie_word_embeddings", "bool", where, fam.tie_default)
-    if model_type == "gpt2":
-        return _GPT2_STYLE | {"tied_embeddings": tied}
-    attn_bias = fam.attention_bias_key and _hf_value(config, "attention_bias", "bool", where, False)
-    style: dict[str, object] = {
-        "tied_embeddings": tied,
-        "qkv_bias": fam.qkv_bias or attn_bias,
-        "out_bias": attn_bias,
-        "mlp_bias": fam.mlp_bias_key and _hf_value(config, "mlp_bias", "bool", where, False),
-        "norms_per_layer": fam.norms_per_layer,
-    }
-    if fam.moe:
-        style["n_experts"] = _hf_value(config, "num_local_experts", "int", where)
-        style["experts_per_token"] = _hf_value(config, "num_experts_per_tok", "int", where)
-    return style
+def _unknown_family(config: dict, model_type: str) -> HfFamily:
+    """The generic family for an unknown model_type, or an error naming what it lacks."""
+    table = config.get("text_config") if isinstance(config.get("text_config"), dict) else config
+    lacking = [key for key in STANDARD_FIELDS if table.get(key) is None]
+    supported = ", ".join(SUPPORTED_HF_MODEL_TYPES)
+    if lacking:
+        raise ValueError(
+            f"config.json: unsupported model_type {model_type!r} (supported: {supported}); "
+            f"to read it as a standard decoder it needs {', '.join(lacking)}")
+    return GENERIC
 
 
 def hf_spec_kwargs(config: dict) -> tuple[str, dict[str, object]]:
     """The ``model_type`` of a parsed config.json and its ModelSpec keyword arguments.
 
     The arguments are everything but ``id`` and ``name``: architecture numbers, style fields,
-    ``family`` and ``source``.
+    vision parameters, shipped quantization, ``family``, ``source`` and ``extra`` (with
+    ``warnings``: things the user should know, e.g. an unknown model_type read anyway).
 
     Raises:
-        ValueError: not a JSON object, a missing or unsupported ``model_type`` (listing the
-            supported ones), or a missing or wrongly typed field (named as in the file).
+        ValueError: not a JSON object, a missing ``model_type``, an unknown one without the
+            standard fields (naming the ones it lacks), or a missing, wrongly typed or
+            out-of-range field (named as in the file).
     """
     if not isinstance(config, dict):
         raise ValueError(f"config.json: must be a JSON object, got {type(config).__name__}")
@@ -193,28 +90,54 @@ def hf_spec_kwargs(config: dict) -> tuple[str, dict[str, object]]:
     supported = ", ".join(SUPPORTED_HF_MODEL_TYPES)
     if model_type is None:
         raise ValueError(f"config.json: missing field 'model_type' (supported: {supported})")
-    if model_type not in _HF_FAMILIES:
-        raise ValueError(
-            f"config.json: unsupported model_type {model_type!r} (supported: {supported})"
-        )
-    fam = _HF_FAMILIES[model_type]
-    where = _where(model_type)
-    kwargs = _hf_numbers(config, fam, where) | _hf_decoder_style(model_type, config, fam, where)
-    kwargs["family"] = fam.family
-    kwargs["source"] = f"Hugging Face config.json (model_type '{model_type}')"
+    if not isinstance(model_type, str):
+        raise ValueError(f"config.json: field 'model_type' must be a string, got "
+                         f"{type(model_type).__name__}")
+    warnings: list[str] = []
+    fam = FAMILIES.get(model_type) or _unknown_family(config, model_type[:60])
+    if fam is GENERIC:
+        warnings.append(f"unknown model_type {model_type[:60]!r}: read as a Llama-style decoder "
+                        "(gated MLP, RMSNorm, RoPE); check its parameter count")
+    where = _where(model_type[:60])
+    top = Reader(config, where)
+    text = top
+    text_fam, text_type = fam, model_type
+    nested = top.table("text_config")
+    if fam.text_type or (fam is GENERIC and nested is not None):
+        if nested is None and fam.text_type:
+            nested = Reader({}, where, "text_config.") if fam.text_type == "gemma3_text" else top
+        text = nested
+        text_type = fam.text_type or model_type
+        text_fam = FAMILIES.get(fam.text_type, GENERIC)
+    if top.has("tie_word_embeddings"):
+        tied = top.bool("tie_word_embeddings", False)
+    else:
+        tied = text.bool("tie_word_embeddings", fam.tie_default or text_fam.tie_default)
+    kwargs = text_kwargs(text_type, text, text_fam, tied)
+    if text is not top:
+        kwargs["vision_params"] = vision_params(model_type, top, kwargs["d_model"], warnings)
+    kwargs |= shipped_quant(top, warnings)
+    kwargs["family"] = fam.family if fam is not GENERIC else model_type[:60]
+    kwargs["source"] = f"Hugging Face config.json (model_type '{model_type[:60]}')"
+    kwargs["extra"] = {"warnings": warnings, "hf_model_type": model_type[:60],
+                       "text_prefix": text.prefix}
     return model_type, kwargs
 
 
-def _where(model_type: str) -> str:
-    return f"config.json (model_type '{model_type}')"
-
-
-def hf_spec_error(model_type: str, exc: ValueError) -> ValueError:
+def hf_spec_error(model_type: str, exc: ValueError, prefix: str = "") -> ValueError:
     """Re-word a ModelSpec validation error in config.json's own key names."""
     message = str(exc).split(": ", 1)[-1]
-    for field_name, key in _HF_FAMILIES[model_type].keys.items():
-        message = re.sub(rf"\b{field_name}\b", key, message)
-    return ValueError(f"{_where(model_type)}: {message}")
+    fam = FAMILIES.get(model_type, GENERIC)
+    text_fam = FAMILIES.get(fam.text_type, fam)
+    names = dict(EXTRA_NAMES) | text_fam.keys
+    if text_fam.moe == "mixtral":
+        names["n_experts"] = "num_local_experts"
+    elif text_fam.moe == "deepseek":
+        names |= {"n_experts": "n_routed_experts", "shared_d_ff": "n_shared_experts"}
+    for field_name, key in names.items():
+        message = re.sub(rf"\b{field_name}\b", f"{prefix}{key}", message)
+    return ValueError(f"{_where(model_type[:60])}: {message}")
 
 
-__all__ = ["SUPPORTED_HF_MODEL_TYPES", "checked_value", "hf_spec_error", "hf_spec_kwargs"]
+__all__ = ["MAX_CONFIG_BYTES", "STANDARD_FIELDS", "SUPPORTED_HF_MODEL_TYPES", "checked_value",
+           "hf_config_from_bytes", "hf_spec_error", "hf_spec_kwargs"]

@@ -19,32 +19,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .architecture import ModelShape, ParamCounts
+from .architecture import BlockShape, ModelShape, ParamCounts
 from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions
 from .model import ModelLike, model_shape
 from .plan import Plan
+from .quant import QUANT_BYTES, quantized_weights, weight_quant
 
 TERMS = ("weights", "gradients", "optimizer", "activations", "logits", "kv_cache", "overhead")
 
 #: Bytes per element of each dtype.
 DTYPE_BYTES = {"fp32": 4.0, "fp16": 2.0, "bf16": 2.0, "fp8": 1.0, "int8": 1.0}
-
-#: Bytes per quantized base weight, scales included.
-#:   int8   LLM.int8 / GPTQ 8-bit: 1 byte + one fp32 scale per row (negligible).
-#:   nf4    QLoRA NF4: 4 bits + one fp32 absmax per 64 weights = 0.5 + 4/64 bytes.
-#:   nf4-dq NF4 with double quantization: absmax in 8 bits per 64 weights plus one fp32
-#:          constant per 256 blocks = 0.5 + 1/64 + 4/(64*256) bytes (Dettmers et al. 2023,
-#:          QLoRA, Sec. 3: 0.127 bits of constants per parameter instead of 0.5).
-#:   int4/int3 GPTQ/AWQ-style: 4 or 3 bits + an fp16 scale and an fp16 zero point per group
-#:          of 128 weights (the usual group size) = bits/8 + 4/128 bytes.
-QUANT_BYTES = {
-    "int8": 1.0,
-    "nf4": 0.5 + 4 / 64,
-    "nf4-dq": 0.5 + 1 / 64 + 4 / (64 * 256),
-    "int4": 0.5 + 4 / 128,
-    "int3": 0.375 + 4 / 128,
-}
-
 
 @dataclass(frozen=True)
 class MemoryBreakdown:
@@ -132,23 +116,31 @@ def weight_bytes(model: ModelLike, plan: Plan, assumptions: Assumptions, n_gpus=
     * fp16/bf16 mixed, ``amp`` style: 4 (fp32 params) + 2 (autocast's 16-bit copy of every
       block linear and the LM head, alive through the backward pass) = 6 bytes/param;
       ``master`` style: 2 bytes/param (the fp32 master copy is counted with the optimizer).
-    * (Q)LoRA / inference with a quantized base: block linears at :data:`QUANT_BYTES`,
-      everything else (embeddings, norms, LM head — bitsandbytes leaves these unquantized)
-      at 2 bytes (4 in fp32); LoRA adapters in fp32 (PEFT keeps them in fp32 for stability).
+    * (Q)LoRA / inference with a quantized base (:func:`weight_quant`: inference uses the
+      checkpoint's own quantization unless the plan names one): the quantized block
+      linears (:func:`quantized_weights`) at their bytes per weight, everything else
+      (embeddings, norms, routers, LM head, modules the checkpoint left unquantized —
+      bitsandbytes, GPTQ and MXFP4 leave these 16-bit) at 2 bytes (4 in fp32); LoRA
+      adapters in fp32 (PEFT keeps them in fp32 for stability).
+    * A vision tower (multimodal models) is loaded too: 2 bytes per parameter (4 in fp32),
+      frozen, never quantized.
     * ZeRO-3 shards the parameters over the GPUs; parameter offload moves them to the CPU.
     """
     m = model_shape(model)
     counts = m.params
     total = counts.total
+    vision = counts.vision * (4.0 if plan.precision == "fp32" else 2.0)
     if plan.task in ("infer", "lora", "qlora"):
         base16 = 4.0 if plan.precision == "fp32" else (1.0 if plan.precision == "fp8" and
                                                        plan.task == "infer" else 2.0)
-        quant = plan.effective_quant
+        quant = weight_quant(m, plan)
         if quant != "none":
-            quantized = counts.linear_in_blocks
-            base = quantized * QUANT_BYTES[quant] + (total - quantized) * max(base16, 2.0)
+            quantized, per_weight = quantized_weights(m, quant)
+            base = quantized * per_weight + (total - quantized) * max(base16, 2.0)
         else:
             base = total * base16
+        if vision:
+            base = base + vision
         adapters = 4.0 * trainable_params(m, plan) if plan.is_adapter else 0.0
         if plan.task == "infer":
             return base  # split over GPUs by memory_breakdown (tensor parallelism)
@@ -167,6 +159,8 @@ def weight_bytes(model: ModelLike, plan: Plan, assumptions: Assumptions, n_gpus=
     else:
         per_param = 2.0
     resident = total * per_param / _shard(n_gpus, 3, plan)
+    if vision:
+        resident = resident + vision / _shard(n_gpus, 3, plan)
     if plan.offload == "params":
         resident = resident * 0.0
     return resident
@@ -260,8 +254,11 @@ def cpu_offload_bytes(model: ModelLike, plan: Plan, assumptions: Assumptions):
 
 
 # --------------------------------------------------------------------------- activations
-def _block_elements(model: ModelLike, plan: Plan, b, s, attention: str, masks: bool):
+def _block_elements(blk: BlockShape | ModelLike, plan: Plan, b, s, attention: str,
+                    masks: bool):
     """Saved elements of one transformer block for the backward pass, plus fixed-size bytes.
+
+    ``blk`` is one kind of block, or a model (its most common kind).
 
     Returns ``(elements, extra_bytes)``: elements are multiplied by the activation dtype's size;
     extra bytes are 1-byte dropout masks and the fp32 log-sum-exp of flash kernels.
@@ -295,13 +292,15 @@ def _block_elements(model: ModelLike, plan: Plan, b, s, attention: str, masks: b
     ``attention`` says which attention tensors stay: ``scores`` (eager, no recompute),
     ``flash``, or ``recompute`` (eager with selective recomputation: Q, K, V are kept and the
     scores are rebuilt in the backward pass). MoE blocks route each token to k experts, so the
-    per-expert MLP tensors count k times.
+    per-expert MLP tensors count k times; a shared expert adds the MLP tensors of its own
+    width for every token.
 
     With LoRA/QLoRA, a frozen linear layer saves nothing for its own backward (only its
     weight is needed for the input gradient), so a matmul input is kept only when an adapter
     is attached there; each adapter adds its ``s b r`` intermediate.
     """
-    blk = model_shape(model).block
+    if not isinstance(blk, BlockShape):
+        blk = model_shape(blk).block
     h, q, k, f, a = blk.d_model, blk.q_dim, blk.kv_dim, blk.d_ff, blk.n_heads
     adapter = plan.is_adapter
     targets = plan.lora_targets
@@ -326,9 +325,14 @@ def _block_elements(model: ModelLike, plan: Plan, b, s, attention: str, masks: b
         elems = elems + routed * f * (3 + (1 if keep_mlp_in else 0))
     else:
         elems = elems + routed * f * (1 + (1 if keep_mlp_in else 0))
+    shared = blk.shared_d_ff
+    if shared:
+        inner = (3 if blk.gated_mlp else 1) + (1 if keep_mlp_in else 0)
+        elems = elems + (sb * h if keep_mlp_in else 0) + sb * shared * inner
     if adapter:
         per_token = {"qv": 2, "attn": 4,
-                     "all": 4 + blk.mlp_matrices * blk.experts_per_token}[targets]
+                     "all": 4 + blk.mlp_matrices * (blk.experts_per_token
+                                                    + (1 if shared else 0))}[targets]
         elems = elems + sb * plan.effective_lora_rank * per_token
     if masks:
         extra = extra + 2 * sb * h + (a * s * s * b if attention == "scores" else 0)
@@ -376,19 +380,37 @@ def activation_bytes(model: ModelLike, plan: Plan, assumptions: Assumptions, b=N
     if eager:
         kind = "scores" if plan.checkpointing == "none" else "recompute"
     if plan.task == "infer":
-        live, live_extra = _block_elements(m, plan, b, s, "scores" if eager else "flash", False)
+        live, live_extra = _largest_block(m, plan, b, s, "scores" if eager else "flash", False)
         return live * e + live_extra
     outside = 2 * b * s * m.d_model * e
     if plan.checkpointing == "full":
-        full_block, full_extra = _block_elements(
+        full_block, full_extra = _largest_block(
             m, plan, b, s, "scores" if eager else "flash", masks)
         return m.n_layers * b * s * m.d_model * e + full_block * e + full_extra + outside
-    block, block_extra = _block_elements(m, plan, b, s, kind, masks)
-    total = m.n_layers * (block * e + block_extra) + outside
+    total = None
+    for blk, count in m.blocks:
+        block, block_extra = _block_elements(blk, plan, b, s, kind, masks)
+        term = count * (block * e + block_extra)
+        total = term if total is None else total + term
+    total = total + outside
     if kind == "recompute":
         # The layer being back-propagated rebuilds its scores: one layer's worth is live.
         total = total + _score_bytes(m, b, s, e, masks)
     return total
+
+
+def _largest_block(m: ModelShape, plan: Plan, b, s, attention: str, masks: bool):
+    """Elements and extra bytes of the block kind with the most saved elements (one block's
+    working set: inference, or the block recomputed under full checkpointing)."""
+    best = None
+    for blk, _ in m.blocks:
+        found = _block_elements(blk, plan, b, s, attention, masks)
+        if best is None:
+            best = found
+        else:
+            bigger = np.asarray(found[0]) > np.asarray(best[0])
+            best = (np.where(bigger, found[0], best[0]), np.where(bigger, found[1], best[1]))
+    return best
 
 
 def logits_bytes(model: ModelLike, plan: Plan, b=None, s=None):
@@ -411,14 +433,22 @@ def logits_bytes(model: ModelLike, plan: Plan, b=None, s=None):
     return b * s * m.vocab_size * per_element
 
 
+def kv_dtype_bytes(plan: Plan) -> float:
+    """Bytes per cached key/value element: ``kv_dtype`` or the compute dtype (2; 4 in fp32)."""
+    dtype = plan.kv_dtype or ("fp32" if plan.precision == "fp32" else "fp16")
+    return DTYPE_BYTES[dtype]
+
+
 def kv_cache_bytes(model: ModelLike, plan: Plan, b=None, s=None):
     """KV cache for inference: ``2 (K and V) x L x kv_heads x head_dim x tokens x b`` x dtype.
 
     The first three factors are the shape's
-    :attr:`~.architecture.ModelShape.kv_elements_per_token`.
+    :attr:`~.architecture.ModelShape.kv_elements_per_token` (multi-head latent attention
+    caches ``kv_lora_rank + qk_rope_head_dim`` per layer instead of ``2 k``).
 
-    Tokens = prompt (``seq_len``) + generated (``new_tokens``). The dtype is ``kv_dtype`` or
-    the compute dtype (2 bytes; 4 in fp32).
+    Tokens = prompt (``seq_len``) + generated (``new_tokens``); a layer with a sliding or
+    chunked window keeps at most its window (:meth:`~.architecture.ModelShape.kv_elements_at`).
+    The dtype is ``kv_dtype`` or the compute dtype (2 bytes; 4 in fp32).
     """
     b = plan.micro_batch if b is None else b
     s = plan.seq_len if s is None else s
@@ -427,7 +457,18 @@ def kv_cache_bytes(model: ModelLike, plan: Plan, b=None, s=None):
         return 0.0 * b * s
     dtype = plan.kv_dtype or ("fp32" if plan.precision == "fp32" else "fp16")
     tokens = s + plan.new_tokens
+    if m.windowed:
+        return m.kv_elements_at(tokens) * b * DTYPE_BYTES[dtype]
     return float(m.kv_elements_per_token) * tokens * b * DTYPE_BYTES[dtype]
+
+
+def kv_bytes_per_token(model: ModelLike, plan: Plan) -> float:
+    """Cache bytes per token and sequence as if every layer attended globally (0 unless a
+    decoder is served); :func:`~.compute.inference_time` caps windowed layers itself."""
+    m = model_shape(model)
+    if plan.task != "infer" or m.kind != "decoder":
+        return 0.0
+    return float(m.kv_elements_per_token) * kv_dtype_bytes(plan)
 
 
 def overhead_bytes(model: ModelLike, plan: Plan, assumptions: Assumptions, tensors, n_gpus=1):

@@ -13,8 +13,10 @@ Specs come from catalog tables (:func:`spec_from_table`) or from a Hugging Face 
 Three kinds of model are described:
 
 * ``decoder`` — GPT-2 style (learned positions, LayerNorm, biases, GELU MLP) and LLaMA style
-  (RoPE, RMSNorm, gated MLP, grouped-query attention, tied or untied embeddings), and MoE
-  decoders (``n_experts`` > 1: total vs active parameters per token).
+  (RoPE, RMSNorm, gated MLP, grouped-query attention, tied or untied embeddings), MoE
+  decoders (``n_experts`` > 1: total vs active parameters per token; shared experts, dense
+  first layers), multi-head latent attention (DeepSeek), q/k norms, attention sinks, sliding
+  or chunked attention on some layers, and a vision tower counted apart.
 * ``encoder`` — BERT style (learned positions, token types, post-LayerNorm, pooler).
 * ``opaque`` — models where architecture numbers are not the point (CNNs, diffusion UNets,
   speech models): a parameter count and forward FLOPs per sample, both from the literature.
@@ -23,17 +25,27 @@ Three kinds of model are described:
 from __future__ import annotations
 
 import difflib
-import math
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 
-from .architecture import BlockShape, ModelShape, ParamCounts
+from .architecture import LINEAR_GROUPS, BlockShape, ModelShape, ParamCounts
+from .blocks import describe
 from .hf_config import SUPPORTED_HF_MODEL_TYPES, checked_value, hf_spec_error, hf_spec_kwargs
+from .plan import QUANT
 
 KINDS = ("decoder", "encoder", "opaque")
 MLP_KINDS = ("gelu", "gated")
 NORM_KINDS = ("layernorm", "rmsnorm")
 POSITION_KINDS = ("learned", "rope", "none")
+ATTENTION_KINDS = ("gqa", "mla")
+QK_NORM_KINDS = ("none", "head", "full")
+#: Largest value an architecture number may take (a config beyond it is hostile or broken).
+MAX_ARCH_NUMBER = 2**31 - 1
+_COUNT_FIELDS = ("n_layers", "d_model", "n_heads", "n_kv_heads", "head_dim", "d_ff",
+                 "vocab_size", "max_positions", "n_experts", "experts_per_token",
+                 "type_vocab_size", "norms_per_layer", "q_lora_rank", "kv_lora_rank",
+                 "qk_rope_head_dim", "v_head_dim", "sliding_window", "global_layers",
+                 "moe_d_ff", "dense_layers", "shared_d_ff")
 
 
 @dataclass(frozen=True)
@@ -75,6 +87,37 @@ class ModelSpec:
         published_params: the count the model's authors publish (for tests and display).
         source: where the architecture numbers and published count come from.
         family: model family for grouping and display (e.g. ``"Llama 3.1"``).
+        attention: ``gqa`` (multi-head or grouped-query attention) or ``mla`` (DeepSeek's
+            multi-head latent attention: ``head_dim`` is the query/key head size, nope +
+            rope).
+        q_lora_rank: MLA query compression rank (0 = queries projected directly).
+        kv_lora_rank: MLA key/value latent width (what the cache keeps, with the rope key).
+        qk_rope_head_dim: MLA rotary part of each query/key head (one shared rotary key).
+        v_head_dim: value head size when it differs from ``head_dim`` (0 = head_dim).
+        qk_norm: ``none``, ``head`` (a norm over each query and key head: Qwen3, Gemma 3)
+            or ``full`` (over the whole query and key projections: OLMo 2).
+        attention_sinks: one learned sink logit per head and layer (gpt-oss).
+        sliding_window: tokens a windowed layer attends to and caches (sliding or chunked
+            attention; 0 = every layer global).
+        global_layers: with a window, how many layers still attend globally (the rest
+            use the window; 0 = all windowed).
+        moe_d_ff: inner size of a routed expert when it differs from ``d_ff`` (0 = d_ff;
+            ``d_ff`` is then the dense layers' MLP).
+        dense_layers: layers of an MoE model whose MLP is dense (DeepSeek's first layers,
+            Qwen-MoE's ``mlp_only_layers``, Llama 4's interleaving).
+        shared_d_ff: inner size of the always-on shared expert of each MoE layer (0 = none;
+            several shared experts add up).
+        shared_expert_gate: a sigmoid gate (h weights) scales the shared expert (Qwen-MoE).
+        router_bias: the MoE router has a bias (gpt-oss).
+        lm_head_bias: the LM head has a bias (Phi-2).
+        vision_params: parameters of a vision tower and its projector, counted apart from
+            the text model (resident in memory at 16-bit, no FLOPs per text token).
+        quant: the quantization the checkpoint ships in (a Plan ``quant`` name; "" = none),
+            used for inference when the plan names none.
+        quant_bytes: bytes per quantized weight of the shipped quantization, scales
+            included (0 = the generic figure for ``quant``).
+        quant_groups: which block linears the shipped quantization covers, comma-separated
+            ``attn``, ``mlp``, ``shared``, ``experts`` ("" = all); the rest stay 16-bit.
         extra: free-form details a catalog entry may carry (not compared or hashed).
     """
 
@@ -110,6 +153,25 @@ class ModelSpec:
     published_params: int = 0
     source: str = ""
     family: str = ""
+    attention: str = "gqa"
+    q_lora_rank: int = 0
+    kv_lora_rank: int = 0
+    qk_rope_head_dim: int = 0
+    v_head_dim: int = 0
+    qk_norm: str = "none"
+    attention_sinks: bool = False
+    sliding_window: int = 0
+    global_layers: int = 0
+    moe_d_ff: int = 0
+    dense_layers: int = 0
+    shared_d_ff: int = 0
+    shared_expert_gate: bool = False
+    router_bias: bool = False
+    lm_head_bias: bool = False
+    vision_params: int = 0
+    quant: str = ""
+    quant_bytes: float = 0.0
+    quant_groups: str = ""
     extra: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -130,6 +192,12 @@ class ModelSpec:
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
                 raise bad(name, f"must be a positive integer, got {value!r}")
+        for name in _COUNT_FIELDS:
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise bad(name, f"must be a whole number >= 0, got {value!r}")
+            if value > MAX_ARCH_NUMBER:
+                raise bad(name, f"must be at most {MAX_ARCH_NUMBER:,}")
         if self.n_kv_heads == 0:
             object.__setattr__(self, "n_kv_heads", self.n_heads)
         if self.head_dim == 0:
@@ -150,6 +218,34 @@ class ModelSpec:
             raise bad("n_experts", "must be >= 1")
         if not 1 <= self.experts_per_token <= self.n_experts:
             raise bad("experts_per_token", f"must be between 1 and n_experts ({self.n_experts})")
+        self._check_new_kinds(bad)
+
+    def _check_new_kinds(self, bad) -> None:
+        """Validate attention, windows, experts and shipped quantization (see the fields)."""
+        if self.attention not in ATTENTION_KINDS:
+            raise bad("attention", f"must be one of {', '.join(ATTENTION_KINDS)}")
+        if self.qk_norm not in QK_NORM_KINDS:
+            raise bad("qk_norm", f"must be one of {', '.join(QK_NORM_KINDS)}")
+        if self.attention == "mla":
+            if self.kv_lora_rank <= 0:
+                raise bad("kv_lora_rank", "must be positive with latent attention (mla)")
+            if not 0 < self.qk_rope_head_dim < self.head_dim:
+                raise bad("qk_rope_head_dim",
+                          f"must be between 1 and head_dim - 1 ({self.head_dim - 1})")
+        if self.global_layers > self.n_layers:
+            raise bad("global_layers", f"must be at most n_layers ({self.n_layers})")
+        if self.n_experts > 1 and self.dense_layers >= self.n_layers:
+            raise bad("dense_layers", f"must be below n_layers ({self.n_layers}) for an MoE")
+        if self.vision_params < 0 or isinstance(self.vision_params, bool):
+            raise bad("vision_params", "must be a whole number >= 0")
+        if self.quant and self.quant not in QUANT[1:]:
+            raise bad("quant", f"must be one of {', '.join(QUANT[1:])} (or empty)")
+        if not (0.0 <= self.quant_bytes <= 4.0):
+            raise bad("quant_bytes", f"must be between 0 and 4, got {self.quant_bytes!r}")
+        unknown = set(filter(None, self.quant_groups.split(","))) - set(LINEAR_GROUPS)
+        if unknown:
+            raise bad("quant_groups", f"unknown group(s) {', '.join(sorted(unknown))}; "
+                      f"known: {', '.join(LINEAR_GROUPS)}")
 
     # ------------------------------------------------------------------ derived numbers
     @property
@@ -204,133 +300,8 @@ def model_shape(model: ModelLike) -> ModelShape:
     return _describe(model)
 
 
-def _block_shape(spec: ModelSpec) -> BlockShape:
-    """One block's widths and parameters.
-
-    Per block (h = d_model, q = n_heads*head_dim, k = n_kv_heads*head_dim, f = d_ff,
-    E = n_experts):
-
-    * attention weights: ``h*q`` (Q) + ``2*h*k`` (K, V) + ``q*h`` (output);
-      biases ``q + 2k`` when ``qkv_bias``, ``h`` when ``out_bias``.
-    * MLP weights: ``3*h*f`` gated, ``2*h*f`` otherwise, per expert; biases
-      ``f + h`` (or ``2f + h`` gated) when ``mlp_bias``; MoE adds a router ``h*E``.
-    * norms: ``norms_per_layer`` x (``2h`` LayerNorm, ``h`` RMSNorm).
-    * LoRA widths ``d_in + d_out``: Q ``h + q``, K and V ``h + k`` each, output ``q + h``,
-      each MLP matrix ``h + f`` (per expert).
-    """
-    h, f, q, k = spec.d_model, spec.d_ff, spec.q_dim, spec.kv_dim
-    norm_size = 2 * h if spec.norm == "layernorm" else h
-    attn_w = h * q + 2 * h * k + q * h
-    attn_b = (q + 2 * k if spec.qkv_bias else 0) + (h if spec.out_bias else 0)
-    n_mats = 3 if spec.mlp == "gated" else 2
-    expert_w = n_mats * h * f
-    expert_b = ((n_mats - 1) * f + h) if spec.mlp_bias else 0
-    router = h * spec.n_experts if spec.is_moe else 0
-    norms = spec.norms_per_layer * norm_size
-    q_proj, kv_proj, o_proj = h + q, h + k, q + h
-    attn_width = q_proj + 2 * kv_proj + o_proj
-    return BlockShape(
-        d_model=h,
-        n_heads=spec.n_heads,
-        q_dim=q,
-        kv_dim=k,
-        d_ff=f,
-        mlp_matrices=n_mats,
-        experts=spec.n_experts,
-        experts_per_token=spec.experts_per_token,
-        attention_weights=attn_w,
-        expert_weights=expert_w,
-        linear_weights=attn_w + spec.n_experts * expert_w,
-        linear_weights_active=attn_w + spec.experts_per_token * expert_w,
-        other_params=attn_b + spec.n_experts * expert_b + router + norms,
-        other_params_active=attn_b + spec.experts_per_token * expert_b + router + norms,
-        kv_elements_per_token=2 * k,
-        lora_width_qv=q_proj + kv_proj,
-        lora_width_attn=attn_width,
-        lora_width_all=attn_width + spec.n_experts * n_mats * (h + f),
-    )
-
-
-def _params(spec: ModelSpec, block: BlockShape) -> ParamCounts:
-    """Parameter counts: ``n_layers`` blocks plus what sits outside them.
-
-    Outside blocks: token embedding ``V*h``, learned positions ``P*h``, token types ``T*h``,
-    an embedding norm (BERT), a final norm, an untied LM head ``V*h``, and BERT's pooler
-    ``h*h + h``.
-    """
-    h = spec.d_model
-    norm_size = 2 * h if spec.norm == "layernorm" else h
-    embedding = spec.vocab_size * h
-    if spec.position == "learned":
-        embedding += spec.max_positions * h
-    embedding += spec.type_vocab_size * h
-    lm_head = 0 if (spec.tied_embeddings or spec.kind == "encoder") else spec.vocab_size * h
-    other_global = (norm_size if spec.final_norm else 0) + (
-        norm_size if spec.embedding_norm else 0
-    )
-    if spec.pooler:
-        other_global += h * h + h
-
-    L = spec.n_layers
-    linear = L * block.linear_weights
-    linear_active = L * block.linear_weights_active
-    other = L * block.other_params + other_global
-    total = embedding + lm_head + linear + other
-    active = embedding + lm_head + linear_active + L * block.other_params_active + other_global
-    return ParamCounts(
-        total=total,
-        active=active,
-        embedding=embedding,
-        lm_head=lm_head,
-        linear_in_blocks=linear,
-        linear_in_blocks_active=linear_active,
-        other=other,
-    )
-
-
-def _adafactor_state_elements(spec: ModelSpec, block: BlockShape, counts: ParamCounts) -> float:
-    """Adafactor's factored second moment: rows + cols per matrix, full size per vector.
-
-    Matrices: every block linear (``L x lora_width_all`` is exactly the sum of
-    ``d_in + d_out`` over them), the embedding and an untied LM head (``V + h`` each).
-    Vectors (norms, biases) keep a full second moment.
-    """
-    matrices = spec.n_layers * block.lora_width_all + (spec.vocab_size + spec.d_model)
-    if counts.lm_head:
-        matrices += spec.vocab_size + spec.d_model
-    return float(matrices + counts.other)
-
-
-@lru_cache(maxsize=256)
-def _describe(spec: ModelSpec) -> ModelShape:
-    """Derive the :class:`ModelShape` of a spec (cached: specs are frozen and hashable)."""
-    dropout = spec.norm == "layernorm" and spec.mlp == "gelu"
-    if spec.kind == "opaque":
-        n = int(spec.params_override)
-        return ModelShape(
-            id=spec.id, kind=spec.kind, params=ParamCounts(n, n, 0, 0, n, n, 0), n_layers=0,
-            d_model=0, vocab_size=0, block=None, output_matmul_params=0,
-            kv_elements_per_token=0,
-            # ~50 square-ish matrices; small either way
-            adafactor_state_elements=2.0 * math.sqrt(n) * 50, dropout=dropout,
-            flops_per_sample=spec.flops_per_sample,
-            activation_bytes_per_sample=spec.activation_bytes_per_sample)
-    block = _block_shape(spec)
-    counts = _params(spec, block)
-    return ModelShape(
-        id=spec.id,
-        kind=spec.kind,
-        params=counts,
-        n_layers=spec.n_layers,
-        d_model=spec.d_model,
-        vocab_size=spec.vocab_size,
-        block=block,
-        output_matmul_params=spec.vocab_size * spec.d_model,
-        kv_elements_per_token=(spec.n_layers * block.kv_elements_per_token
-                               if spec.kind == "decoder" else 0),
-        adafactor_state_elements=_adafactor_state_elements(spec, block, counts),
-        dropout=dropout,
-    )
+#: The derivation, cached per spec (specs are frozen and hashable); see :mod:`.blocks`.
+_describe = lru_cache(maxsize=256)(describe)
 
 
 # ---------------------------------------------------------------------- catalog tables
@@ -390,40 +361,58 @@ def spec_from_table(model_id: str, table: dict) -> ModelSpec:
 
 
 # ------------------------------------------------------------------ Hugging Face import
-def spec_from_hf_config(config: dict, model_id: str, name: str | None = None) -> ModelSpec:
+def spec_from_hf_config(config: dict, model_id: str, name: str | None = None,
+                        warnings: list[str] | None = None) -> ModelSpec:
     """Build a :class:`ModelSpec` from a Hugging Face ``config.json`` (already parsed).
 
-    Supported ``model_type`` values: llama, mistral, mixtral, qwen2, gemma2, phi3, gpt2, bert.
-    Missing optional fields take the HF config class's default: ``num_key_value_heads`` ->
-    ``num_attention_heads`` (multi-head attention), ``head_dim`` -> hidden / heads, GPT-2's
-    ``n_inner`` -> ``4 * n_embd``, ``tie_word_embeddings`` -> True for gpt2 and gemma2, False
-    for the others. Fields that decide the parameter count are required.
+    Supported ``model_type`` values: :data:`SUPPORTED_HF_MODEL_TYPES` (Llama, Mistral,
+    Mixtral, Qwen2/2.5, Qwen2-MoE, Qwen3, Qwen3-MoE, Gemma 1/2/3, Phi-2, Phi-3/4, GPT-2,
+    BERT, DeepSeek-V2/V3, gpt-oss, Llama 4, OLMo 2, Granite, Command R7B, StarCoder2,
+    Qwen2.5-VL). The parameter counts equal what transformers builds on the meta device
+    from the same file (tests/test_model_hf.py). A multimodal file is read as its text
+    model, its vision tower counted in ``vision_params``; ``quantization_config`` fills
+    ``quant``. An unknown ``model_type`` with the standard fields (hidden_size,
+    num_hidden_layers, num_attention_heads, intermediate_size, vocab_size) is read as a
+    Llama-style decoder, with a warning. Missing optional fields take the HF config class's
+    default: ``num_key_value_heads`` -> ``num_attention_heads`` (multi-head attention),
+    ``head_dim`` -> hidden / heads, GPT-2's ``n_inner`` -> ``4 * n_embd``,
+    ``tie_word_embeddings`` -> the family's default. Fields that decide the parameter count
+    are required.
 
     Args:
         config: the parsed config.json.
         model_id: id for the spec (e.g. the Hub repo name or the file's path).
         name: display name; defaults to ``model_id``.
+        warnings: a list that receives what the user should know (also kept in the spec's
+            ``extra["warnings"]``, which estimates repeat).
 
     Returns:
         The spec, with ``source`` naming the config's model_type.
 
     Raises:
-        ValueError: for an unsupported or missing ``model_type`` (listing the supported
-            ones), a missing required field or one of the wrong type (named as in the file),
-            or architecture numbers that do not fit together (e.g. heads not dividing hidden).
+        ValueError: one line: an unsupported model_type without the standard fields (naming
+            the ones it lacks), a missing ``model_type``, a missing required field or one of
+            the wrong type or size (named as in the file), or architecture numbers that do
+            not fit together (e.g. heads not dividing hidden).
     """
     model_type, kwargs = hf_spec_kwargs(config)
     try:
-        return ModelSpec(id=model_id, name=name or model_id, **kwargs)
+        spec = ModelSpec(id=model_id, name=name or model_id, **kwargs)
     except ValueError as exc:
-        raise hf_spec_error(model_type, exc) from exc
+        raise hf_spec_error(model_type, exc, kwargs["extra"]["text_prefix"]) from exc
+    if warnings is not None:
+        warnings.extend(spec.extra.get("warnings", []))
+    return spec
 
 
 __all__ = [
+    "ATTENTION_KINDS",
     "KINDS",
+    "MAX_ARCH_NUMBER",
     "MLP_KINDS",
     "NORM_KINDS",
     "POSITION_KINDS",
+    "QK_NORM_KINDS",
     "SUPPORTED_HF_MODEL_TYPES",
     "TABLE_ALIASES",
     "BlockShape",

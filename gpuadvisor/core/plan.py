@@ -15,7 +15,7 @@ PRECISIONS = ("fp32", "fp16", "bf16", "bf16-pure", "fp8")
 OPTIMIZERS = ("adamw", "adamw8bit", "adafactor", "sgd", "lion")
 CHECKPOINTING = ("none", "selective", "full")
 ATTENTION = ("eager", "flash")
-QUANT = ("none", "int8", "nf4", "nf4-dq", "int4", "int3")
+QUANT = ("none", "int8", "nf4", "nf4-dq", "int4", "int3", "mxfp4", "fp8")
 OFFLOAD = ("none", "optimizer", "params")
 LORA_TARGETS = ("qv", "attn", "all")
 KV_DTYPES = ("fp32", "fp16", "bf16", "fp8", "int8")
@@ -59,8 +59,11 @@ class Plan:
         lora_rank: LoRA rank for ``lora``/``qlora`` (None = default 16).
         lora_targets: adapted matrices: ``qv``, ``attn`` (q,k,v,o) or ``all`` linear layers.
         quant: base-weight quantization: ``none``, ``int8``, ``nf4``, ``nf4-dq`` (double quant),
-            or GPTQ/AWQ-style ``int4``/``int3`` with group-wise scales. ``qlora`` defaults to
-            ``nf4-dq``; ``infer`` may use any.
+            GPTQ/AWQ-style ``int4``/``int3`` with group-wise scales, ``mxfp4`` (4-bit values
+            + an 8-bit scale per 32: gpt-oss's experts) or block-scaled ``fp8`` (e4m3 +
+            an fp32 scale per 128 x 128 block: DeepSeek-V3, Qwen3-FP8). ``qlora`` defaults
+            to ``nf4-dq``; ``infer`` may use any, and uses the model's shipped quantization
+            when it names none.
         n_gpus: GPUs working together on the job.
         zero_stage: 0 = plain data parallel; 1, 2, 3 = ZeRO stages (FSDP FULL_SHARD is 3,
             SHARD_GRAD_OP is 2).

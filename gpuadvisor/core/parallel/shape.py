@@ -30,6 +30,9 @@ def step_shape(model, plan: Plan) -> StepShape:
     block = m.block
     moe = block.experts > 1
     expert = block.experts * block.expert_weights if moe else 0
+    top_k = block.experts_per_token
+    if len(m.blocks) > 1 or block.shared_d_ff:
+        block, expert, top_k = _mixed_stack(m)
     outside = m.params.embedding + m.params.lm_head
     per_block = (m.params.total - outside) / max(m.n_layers, 1) - expert
     adapter_mats = 0
@@ -37,20 +40,39 @@ def step_shape(model, plan: Plan) -> StepShape:
     if plan.is_adapter:
         rank = plan.effective_lora_rank
         adapter_mats = {"qv": 2, "attn": 4,
-                        "all": 4 + block.mlp_matrices * block.experts_per_token}[plan.lora_targets]
+                        "all": 4 + block.mlp_matrices * top_k}[plan.lora_targets]
     quant = plan.effective_quant if plan.is_adapter else "none"
     frozen = QUANT_BYTES.get(quant, 0.0) if quant not in ("none", None) else 0.0
     position = getattr(model, "position", "rope")
     return StepShape(
         n_layers=m.n_layers, d_model=m.d_model, q_dim=block.q_dim, kv_dim=block.kv_dim,
         d_ff=block.d_ff, vocab=m.vocab_size, mlp_mats=block.mlp_matrices,
-        n_experts=block.experts, top_k=block.experts_per_token,
+        n_experts=block.experts, top_k=top_k,
         causal=m.kind == "decoder", rope=position == "rope", dropout=m.dropout,
         head=m.head_matmul_params(plan.task) > 0, block_params=per_block,
         expert_params=expert, outside_params=outside,
         trainable_params=float(trainable_params(model, plan)), adapter_rank=rank,
         adapter_mats=adapter_mats, frozen_bytes_per_param=frozen,
         rmsnorm=getattr(model, "norm", "rmsnorm") == "rmsnorm")
+
+
+def _mixed_stack(m):
+    """Per-layer averages of a stack that mixes block kinds (or has shared experts).
+
+    Returns ``(block, expert_params, top_k)``: the routed experts' block kind (the most
+    common kind for a dense stack), the routed experts' parameters per layer on average,
+    and the MLP work per token per layer in units of one routed expert (top-k, plus the
+    shared expert and the dense layers' MLPs averaged over the layers), so the step
+    model's MLP FLOPs equal the stack's.
+    """
+    moe_kinds = [(blk, count) for blk, count in m.blocks if blk.experts > 1]
+    block = max(moe_kinds, key=lambda item: item[1])[0] if moe_kinds else m.block
+    layers = max(m.n_layers, 1)
+    expert = sum(count * blk.experts * blk.expert_weights for blk, count in moe_kinds) / layers
+    active = sum(count * (blk.experts_per_token * blk.expert_weights + blk.shared_weights
+                          if blk.experts > 1 else blk.expert_weights)
+                 for blk, count in m.blocks) / layers
+    return block, expert, active / max(block.expert_weights, 1)
 
 
 def per_param_state_bytes(model, plan: Plan, assumptions: Assumptions) -> dict[str, float]:
