@@ -6,6 +6,8 @@ each model), never copied from the code's output.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from gpuadvisor.core import model as model_module
@@ -171,3 +173,77 @@ def test_model_shape_is_a_frozen_record():
     assert isinstance(shape, ModelShape)
     with pytest.raises(AttributeError):
         shape.n_layers = 1  # type: ignore[misc]
+
+
+# ------------------------------------------------------------------ mixed block stacks
+# A small DeepSeek-style stack, by hand: h 64, 4 heads, latent attention (q rank 32, kv rank
+# 16, rope 8, nope 16, value 16), 1 dense layer (f 128) then 3 MoE layers of 8 experts (f 32,
+# top-2) with one shared expert of 32.
+TINY_MLA = ModelSpec(
+    id="tiny-mla", name="tiny MLA", n_layers=4, d_model=64, n_heads=4, head_dim=24, d_ff=128,
+    vocab_size=100, max_positions=256, attention="mla", q_lora_rank=32, kv_lora_rank=16,
+    qk_rope_head_dim=8, v_head_dim=16, n_experts=8, experts_per_token=2, moe_d_ff=32,
+    dense_layers=1, shared_d_ff=32,
+)
+
+
+def test_latent_attention_and_shared_experts_count_term_by_term():
+    h, a = 64, 4
+    attention = (h * 32 + 32 * a * 24  # q down, q up (24 = nope 16 + rope 8)
+                 + h * (16 + 8)  # joint kv down-projection + rope key
+                 + 16 * a * (16 + 16)  # kv up: nope keys and values
+                 + a * 16 * h)  # output
+    attn_norms = 32 + 16  # q_a and kv_a RMSNorms
+    dense = 3 * h * 128
+    moe = 8 * 3 * h * 32 + 3 * h * 32 + h * 8  # experts, shared, router
+    moe_active = 2 * 3 * h * 32 + 3 * h * 32 + h * 8
+    norms = 2 * h
+    outside = 100 * h + 100 * h + h  # embedding, untied head, final norm
+    counts = TINY_MLA.params()
+    assert counts.total == outside + 4 * (attention + attn_norms + norms) + dense + 3 * moe
+    assert counts.active == outside + 4 * (attention + attn_norms + norms) + dense + 3 * moe_active
+    kinds = {(blk.experts, blk.d_ff, blk.shared_d_ff): n for blk, n in model_shape(TINY_MLA).blocks}
+    assert kinds == {(1, 128, 0): 1, (8, 32, 32): 3}
+    assert model_shape(TINY_MLA).block.experts == 8  # the most common kind
+    assert model_shape(TINY_MLA).kv_elements_per_token == 4 * (16 + 8)
+
+
+def test_latent_attention_flops_use_the_query_key_and_value_head_sizes():
+    from gpuadvisor.core.compute import attention_flops_per_token
+
+    plan = Plan(task="full", seq_len=100, attention="eager")
+    # QK^T over a x 24 and PV over a x 16 per key: 2 s (q + v) per layer, 4 layers.
+    assert attention_flops_per_token(TINY_MLA, plan) == 2.0 * 4 * 100 * (4 * 24 + 4 * 16)
+
+
+WINDOWED = ModelSpec(
+    id="windowed", name="windowed", n_layers=6, d_model=64, n_heads=4, d_ff=128,
+    vocab_size=100, max_positions=8192, sliding_window=512, global_layers=2,
+)
+
+
+def test_windowed_layers_attend_and_cache_at_most_their_window():
+    from gpuadvisor.core.compute import attention_flops_per_token
+
+    s, w, q = 4096, 512, 64
+    flash = attention_flops_per_token(WINDOWED, Plan(task="full", seq_len=s))
+    span = w - w * w / (2 * s)  # mean keys per query under a causal 512-token window
+    assert flash == pytest.approx(2 * 4.0 * s * q * 0.5 + 4 * 2.0 * span * (q + q))
+    short = attention_flops_per_token(WINDOWED, Plan(task="full", seq_len=256))
+    assert short == pytest.approx(6 * 4.0 * 256 * q * 0.5)  # inside the window: as global
+    eager = attention_flops_per_token(WINDOWED, Plan(task="full", seq_len=s, attention="eager"))
+    assert eager == 6 * 4.0 * s * q  # the eager kernel computes the masked square anyway
+    plan = Plan(task="infer", seq_len=3000, new_tokens=96)
+    assert kv_cache_bytes(WINDOWED, plan) == (2 * 3096 + 4 * 512) * 2 * q * 2
+
+
+def test_shared_expert_adds_its_own_mlp_activations():
+    from gpuadvisor.core.memory import _block_elements
+
+    plan = Plan(task="full", seq_len=64, micro_batch=2)
+    moe_block = model_shape(TINY_MLA).block
+    plain = replace(moe_block, shared_d_ff=0, shared_weights=0)
+    with_shared, _ = _block_elements(moe_block, plan, 2, 64, "flash", False)
+    alone, _ = _block_elements(plain, plan, 2, 64, "flash", False)
+    sb = 2 * 64
+    assert with_shared - alone == sb * 64 + sb * 32 * 4  # MLP input + gate, up, act, product
