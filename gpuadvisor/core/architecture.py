@@ -197,6 +197,8 @@ class ModelShape:
         shipped_quant_bytes: bytes per quantized weight of that quantization, scales
             included (0 = the generic figure of :data:`~.memory.QUANT_BYTES`).
         shipped_quant_groups: which :data:`LINEAR_GROUPS` the shipped quantization covers.
+        windowed: some layers attend over a window (sliding or chunked attention).
+        has_moe: some layers are mixtures of experts.
     """
 
     id: str
@@ -216,16 +218,13 @@ class ModelShape:
     shipped_quant: str = ""
     shipped_quant_bytes: float = 0.0
     shipped_quant_groups: tuple[str, ...] = LINEAR_GROUPS
+    windowed: bool = False
+    has_moe: bool = False
 
     @property
     def is_opaque(self) -> bool:
         """True for models described by parameter count and FLOPs only."""
         return self.kind == "opaque"
-
-    @property
-    def windowed(self) -> bool:
-        """True when some layers attend over a window (sliding or chunked attention)."""
-        return any(block.window for block, _ in self.blocks)
 
     def kv_elements_at(self, tokens):
         """Cached key/value elements per sequence holding ``tokens`` tokens, all layers.

@@ -326,9 +326,9 @@ def decode_weight_fraction(model: ModelLike, plan: Plan, b=None):
     experts, dense layers, embeddings) is read every step.
     """
     m = model_shape(model)
-    moe = [(blk, count) for blk, count in m.blocks if blk.experts > 1]
-    if not moe or plan.task != "infer":
+    if not m.has_moe or plan.task != "infer":
         return 1.0
+    moe = [(blk, count) for blk, count in m.blocks if blk.experts > 1]
     b = plan.micro_batch if b is None else b
     quant = weight_quant(m, plan)
     bytes16 = 4.0 if plan.precision == "fp32" else (1.0 if plan.precision == "fp8" else 2.0)
@@ -377,7 +377,7 @@ def inference_time(
     decode_fwd = per_token.forward
     if m.kind != "opaque":
         decode_fwd = per_token.matmul_forward + _attention_flops(m, mean_ctx, 1.0, decode=True)
-    if any(blk.experts > 1 for blk, _ in m.blocks):
+    if m.has_moe:
         # An MoE decode step reads only the experts its b tokens are routed to.
         resident_bytes = resident_bytes * decode_weight_fraction(m, plan, b)
     if m.windowed:
