@@ -7,11 +7,13 @@ releases before ``infra`` existed call it ``cloud``), ``resources.accelerators``
 the node rank and the head node's address from ``$SKYPILOT_NODE_RANK`` and
 ``$SKYPILOT_NODE_IPS`` (https://docs.skypilot.co/en/stable/running-jobs/distributed-jobs.html).
 
-Accelerator names are SkyPilot's, as ``sky show-gpus -a`` lists them
-(https://docs.skypilot.co/en/stable/compute/gpus.html and ``docs/source/compute/
-show-gpus-all.txt`` in the SkyPilot repository). Cloud names are SkyPilot's cloud modules
-(``sky/clouds/__init__.py``: AWS, GCP, Azure, Lambda, RunPod, Vast, Fluidstack, Paperspace,
-Cudo, Nebius, OCI, DO, Hyperbolic, ...).
+Cloud and accelerator names are SkyPilot's, per cloud, as one SkyPilot release uses them
+(``catalog/skypilot.toml``, read by :mod:`.skypilot_names`; :data:`SKYPILOT_VERSION`): the task
+for a RunPod H100 SXM offer asks for ``H100-SXM`` (RunPod's ``H100`` is the PCIe card), a Lambda
+A6000 for ``A6000``. A cloud whose catalog does not list the GPU leaves the cloud open (and
+says so); a cloud where SkyPilot runs one node per cluster (RunPod, Vast, Verda, ...) gets the
+whole job as one instance when one is that large, and a job larger than that is refused with
+SkyPilot's reason. An fp8 plan installs Transformer Engine (NVIDIA) or torchao (others).
 """
 
 from __future__ import annotations
@@ -35,74 +37,47 @@ from .launch import (
     node_layout,
     uses_deepspeed,
 )
+from .skypilot_names import SkyCloud, skypilot_naming
 from .yamltext import dump
 
-#: Catalog GPU id -> SkyPilot accelerator name. PCIe and SXM variants share a name where
-#: SkyPilot does (``A100`` is the 40 GB card, ``A100-80GB`` the 80 GB one, ``H100`` the
-#: H100 that clouds rent as 8-GPU SXM nodes).
-SKYPILOT_ACCELERATORS = {
-    "t4": "T4",
-    "v100-sxm2-16gb": "V100",
-    "v100-sxm2-32gb": "V100-32GB",
-    "a10": "A10",
-    "a10g": "A10G",
-    "l4": "L4",
-    "l40s": "L40S",
-    "a40": "A40",
-    "a100-pcie-40gb": "A100",
-    "a100-sxm-40gb": "A100",
-    "a100-pcie-80gb": "A100-80GB",
-    "a100-sxm-80gb": "A100-80GB",
-    "h100-pcie": "H100",
-    "h100-sxm": "H100",
-    "h100-nvl": "H100-NVL",
-    "h200-sxm": "H200",
-    "b200": "B200",
-    "mi300x": "MI300X",
-    "rtx-3060-12gb": "RTX3060",
-    "rtx-3090": "RTX3090",
-    "rtx-4070": "RTX4070",
-    "rtx-4090": "RTX4090",
-    "rtx-5080": "RTX5080",
-    "rtx-5090": "RTX5090",
-    "rtx-a4000": "RTXA4000",
-    "rtx-a5000": "RTXA5000",
-    "rtx-a6000": "RTXA6000",
-    "rtx-4000-ada": "RTX4000-Ada",
-    "rtx-6000-ada": "RTX6000-Ada",
-}
+_NAMING = skypilot_naming()
+
+#: The SkyPilot release whose names the tasks use (``catalog/skypilot.toml``).
+SKYPILOT_VERSION = _NAMING.skypilot_version
+
+#: Catalog GPU id -> SkyPilot's accelerator name when no cloud is pinned (``sky show-gpus``).
+#: PCIe and SXM variants share a name where SkyPilot does (``A100`` is the 40 GB card,
+#: ``A100-80GB`` the 80 GB one). A pinned cloud may name the card otherwise: see
+#: :func:`skypilot_accelerator` and ``catalog/skypilot.toml``.
+SKYPILOT_ACCELERATORS = dict(_NAMING.any)
 
 #: Normalised provider name (lower case, letters and digits only) -> SkyPilot cloud.
-SKYPILOT_CLOUDS = {
-    "aws": "aws", "amazon": "aws", "amazonwebservices": "aws",
-    "gcp": "gcp", "google": "gcp", "googlecloud": "gcp", "googlecloudplatform": "gcp",
-    "azure": "azure", "microsoftazure": "azure",
-    "lambda": "lambda", "lambdalabs": "lambda", "lambdacloud": "lambda",
-    "runpod": "runpod",
-    "vast": "vast", "vastai": "vast",
-    "fluidstack": "fluidstack",
-    "paperspace": "paperspace",
-    "cudo": "cudo", "cudocompute": "cudo",
-    "nebius": "nebius",
-    "oci": "oci", "oracle": "oci", "oraclecloud": "oci",
-    "do": "do", "digitalocean": "do",
-    "hyperbolic": "hyperbolic",
-    "primeintellect": "primeintellect",
-    "shadeform": "shadeform",
-    "ibm": "ibm",
-}
+SKYPILOT_CLOUDS = {key: c.name for c in _NAMING.clouds.values() for key in c.providers}
 
 #: GPUs per instance assumed without an offer: the estimator's node size (8, the usual
 #: largest cloud instance).
 DEFAULT_GPUS_PER_NODE = DEFAULT_ASSUMPTIONS.gpus_per_node
 
 
-def skypilot_accelerator(gpu: GpuSpec) -> str:
-    """SkyPilot's name for a catalog GPU.
+def skypilot_accelerator(gpu: GpuSpec, cloud: str | None = None, count: int | None = None) -> str:
+    """SkyPilot's name for a catalog GPU, on ``cloud`` when one is pinned.
+
+    Args:
+        gpu: the card.
+        cloud: a SkyPilot cloud (``runpod``); None: the name used when no cloud is pinned.
+        count: GPUs per node, for the few catalogs that name an instance by its size.
 
     Raises:
-        ValueError: a GPU SkyPilot does not rent under a name we know.
+        ValueError: a GPU SkyPilot does not rent under a name we know (on that cloud).
     """
+    sky_cloud = _NAMING.clouds.get(cloud) if cloud else None
+    if sky_cloud is not None:
+        name = sky_cloud.accelerator(gpu.id, count)
+        if name is None:
+            raise ValueError(f"gpu: SkyPilot {SKYPILOT_VERSION}'s {sky_cloud.label} catalog lists "
+                             f"no {gpu.name} ({gpu.id}); see 'sky show-gpus --infra "
+                             f"{sky_cloud.name}' and pass accelerator=NAME")
+        return name
     name = SKYPILOT_ACCELERATORS.get(gpu.id)
     if name is None:
         raise ValueError(f"gpu: no SkyPilot accelerator name known for {gpu.name} ({gpu.id}); "
@@ -112,15 +87,16 @@ def skypilot_accelerator(gpu: GpuSpec) -> str:
 
 def skypilot_cloud(provider: str | None) -> str | None:
     """SkyPilot's cloud name for a provider (``"Vast.ai"`` -> ``vast``); None if it has none."""
-    if not provider:
-        return None
-    text = provider.split("(")[0].lower()
-    whole = re.sub(r"[^a-z0-9]", "", text)
-    first = re.sub(r"[^a-z0-9]", "", (re.split(r"[\s/,]+", text.strip()) or [""])[0])
-    return SKYPILOT_CLOUDS.get(whole) or SKYPILOT_CLOUDS.get(first)
+    sky_cloud = _NAMING.cloud_for_provider(provider)
+    return sky_cloud.name if sky_cloud else None
 
 
-def _packages(plan: Plan, launcher: str, backend: str) -> list[str]:
+def _fp8_packages(gpu: GpuSpec) -> list[str]:
+    """What an fp8 plan installs: Transformer Engine on NVIDIA, torchao's float8 elsewhere."""
+    return ["'transformer-engine[pytorch]'"] if gpu.vendor == "nvidia" else ["torchao"]
+
+
+def _packages(plan: Plan, launcher: str, backend: str, gpu: GpuSpec) -> list[str]:
     packages = ["torch"]
     if launcher == "accelerate" or plan.is_adapter:
         packages.append("accelerate")
@@ -130,6 +106,8 @@ def _packages(plan: Plan, launcher: str, backend: str) -> list[str]:
         packages.append("peft")
     if plan.effective_quant in ("int8", "nf4", "nf4-dq") or plan.optimizer == "adamw8bit":
         packages.append("bitsandbytes")
+    if plan.precision == "fp8":
+        packages += _fp8_packages(gpu)
     return packages
 
 
@@ -175,12 +153,24 @@ def skypilot_task(model: ModelSpec, plan: Plan, gpu: GpuSpec, offer: Offer | Non
             raise ValueError(f"offer: {offer.id} offers {offer.gpu_id}, not {gpu.id}")
     if n_gpus is not None and n_gpus != plan.n_gpus:
         plan = plan.with_changes(n_gpus=n_gpus)
-    per_node = gpus_per_node or (offer.gpus_per_instance if offer else DEFAULT_GPUS_PER_NODE)
-    layout = node_layout(plan.n_gpus, per_node)
-    accelerator = accelerator or skypilot_accelerator(gpu)
     use_spot = bool(spot if spot is not None else (offer.spot if offer else False))
     provider = offer.provider if offer else None
     infra = cloud or skypilot_cloud(provider)
+    notes: list[str] = []
+    sky_cloud = _NAMING.clouds.get(infra) if infra else None
+    if sky_cloud is not None and accelerator is None and gpu.id not in sky_cloud.accelerators:
+        if cloud:
+            skypilot_accelerator(gpu, sky_cloud.name)  # raises, naming the cloud
+        elsewhere = ", ".join(_NAMING.clouds_renting(gpu.id)) or "no cloud"
+        notes.append(f"SkyPilot {SKYPILOT_VERSION}'s {sky_cloud.label} catalog lists no "
+                     f"{gpu.name}: the cloud is left open (SkyPilot lists it on: {elsewhere})")
+        infra, sky_cloud = None, None
+    per_node = gpus_per_node or (offer.gpus_per_instance if offer else DEFAULT_GPUS_PER_NODE)
+    per_node = _single_node(sky_cloud, gpu, plan.n_gpus, per_node, notes)
+    layout = node_layout(plan.n_gpus, per_node)
+    if accelerator is None:
+        accelerator = (skypilot_accelerator(gpu, sky_cloud.name, layout.gpus_per_node)
+                       if sky_cloud is not None else skypilot_accelerator(gpu))
 
     header = [f"SkyPilot task written by gpuadvisor: {model.name}, {TASK_LABELS[plan.task]}",
               f"Plan: {describe(plan)} on {plan.n_gpus} x {gpu.name}"]
@@ -195,6 +185,12 @@ def skypilot_task(model: ModelSpec, plan: Plan, gpu: GpuSpec, offer: Offer | Non
                       f"asks for {layout.gpus_per_node} (SkyPilot looks for such an instance)")
     if uses_deepspeed(plan, backend) and plan.offload != "none":
         header.append(OFFLOAD_NOTE)
+    header += notes
+    if plan.precision == "fp8":
+        header.append("fp8: the setup installs " + (
+            "Transformer Engine; wrap the model's layers in te.fp8_autocast"
+            if gpu.vendor == "nvidia" else
+            "torchao; convert the model with torchao.float8.convert_to_float8_training"))
     if provider and infra is None:
         header.append(f"{provider} is not a SkyPilot cloud: SkyPilot picks the cheapest cloud "
                       "that has these GPUs (CoreWeave and others: infra: k8s)")
@@ -209,7 +205,7 @@ def skypilot_task(model: ModelSpec, plan: Plan, gpu: GpuSpec, offer: Offer | Non
     resources["use_spot"] = use_spot
 
     setup = ["set -e", "if [ -f requirements.txt ]; then pip install -r requirements.txt; fi",
-             "pip install " + " ".join(_packages(plan, launcher, backend))]
+             "pip install " + " ".join(_packages(plan, launcher, backend, gpu))]
     if launcher == "accelerate":
         setup += _heredoc(ACCELERATE_FILE, accelerate_yaml(
             plan, layout, backend=backend, gpu=gpu, gradient_clipping=gradient_clipping))
@@ -231,6 +227,28 @@ def skypilot_task(model: ModelSpec, plan: Plan, gpu: GpuSpec, offer: Offer | Non
     return dump(task, header)
 
 
+def _single_node(sky_cloud: SkyCloud | None, gpu: GpuSpec, n_gpus: int, per_node: int,
+                 notes: list[str]) -> int:
+    """GPUs per node on a cloud where SkyPilot runs one node per cluster (RunPod, Vast, ...):
+    the whole job on one instance when the cloud sells one that large, else ``ValueError``
+    with SkyPilot's reason and the clouds that can run it."""
+    if sky_cloud is None or sky_cloud.multi_node or n_gpus <= per_node:
+        return per_node
+    reason = sky_cloud.multi_node_reason
+    if n_gpus > sky_cloud.max_gpus_per_node:
+        multi = [c.name for c in _NAMING.clouds.values()
+                 if c.multi_node and gpu.id in c.accelerators]
+        raise ValueError(
+            f"gpus: {n_gpus} GPUs need more than one node, and SkyPilot {SKYPILOT_VERSION} runs "
+            f"one node per cluster on {sky_cloud.label} ('{reason}'); ask for at most "
+            f"{sky_cloud.max_gpus_per_node} GPUs there, or rent on a cloud with multi-node "
+            f"clusters ({', '.join(multi) or 'none lists this GPU'})")
+    notes.append(f"{sky_cloud.label} runs one node per cluster in SkyPilot ('{reason}'): the "
+                 f"{n_gpus} GPUs are asked as one {n_gpus}-GPU instance, not "
+                 f"{-(-n_gpus // per_node)} nodes of {per_node}")
+    return n_gpus
+
+
 def _slug(text: str) -> str:
     """A cluster/task name SkyPilot accepts: lower case letters, digits and dashes."""
     slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
@@ -238,4 +256,4 @@ def _slug(text: str) -> str:
 
 
 __all__ = ["DEFAULT_GPUS_PER_NODE", "SKYPILOT_ACCELERATORS", "SKYPILOT_CLOUDS",
-           "skypilot_accelerator", "skypilot_cloud", "skypilot_task"]
+           "SKYPILOT_VERSION", "skypilot_accelerator", "skypilot_cloud", "skypilot_task"]
