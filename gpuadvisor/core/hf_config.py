@@ -130,10 +130,15 @@ def hf_spec_error(model_type: str, exc: ValueError, prefix: str = "") -> ValueEr
     fam = FAMILIES.get(model_type, GENERIC)
     text_fam = FAMILIES.get(fam.text_type, fam)
     names = dict(EXTRA_NAMES) | text_fam.keys
-    if text_fam.moe == "mixtral":
+    if text_fam.moe in ("mixtral", "llama4"):
         names["n_experts"] = "num_local_experts"
-    elif text_fam.moe == "deepseek":
+    if text_fam.moe == "deepseek":
         names |= {"n_experts": "n_routed_experts", "shared_d_ff": "n_shared_experts"}
+    elif text_fam.moe == "qwen":
+        names["dense_layers"] = "mlp_only_layers"
+    elif text_fam.moe == "llama4":
+        names |= {"dense_layers": "moe_layers", "d_ff": "intermediate_size_mlp",
+                  "moe_d_ff": "intermediate_size", "shared_d_ff": "intermediate_size"}
     for field_name, key in names.items():
         message = re.sub(rf"\b{field_name}\b", f"{prefix}{key}", message)
     return ValueError(f"{_where(model_type[:60])}: {message}")
