@@ -665,6 +665,11 @@ renting: {rent}</source>
         <translation>（{days} 天前）</translation>
     </message>
     <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/answer.py" line="24"/>
+        <source>Prices as of {date} ({days} days ago, older than {limit}): check the current price before you rent or buy.</source>
+        <translation>价格截至 {date}（{days} 天前，已超过 {limit} 天）：租用或购买前请核实当前价格。</translation>
+    </message>
+    <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="156"/>
         <source>older than {days} days: check it</source>
         <translation>已超过 {days} 天：请核实</translation>

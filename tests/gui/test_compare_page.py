@@ -238,8 +238,9 @@ def test_exports_write_files_that_parse_back(make_page, tmp_path):
     s = page.selected()
     assert page.export("skypilot", tmp_path / "task.yaml")
     task = yaml.safe_load((tmp_path / "task.yaml").read_text())
-    # SkyPilot's name for the H100 (sky show-gpus) and the GPUs the job runs on.
-    assert task["resources"]["accelerators"] == f"H100:{s.n_gpus}"
+    # RunPod's SkyPilot name for the H100 SXM (its "H100" is the PCIe card) and the GPUs the
+    # job runs on.
+    assert task["resources"]["accelerators"] == f"H100-SXM:{s.n_gpus}"
     assert page.export("accelerate", tmp_path / "accelerate.yaml")
     config = yaml.safe_load((tmp_path / "accelerate.yaml").read_text())
     assert config["num_processes"] == s.plan.n_gpus
