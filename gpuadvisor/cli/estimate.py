@@ -11,6 +11,7 @@ import json
 import sys
 
 from .args import (
+    MODEL_HELP,
     InputError,
     assumption,
     count,
@@ -28,8 +29,7 @@ def add_parser(verbs) -> argparse.ArgumentParser:
 
     est = verbs.add_parser("estimate", help="memory, time and fit for a plan",
                            description="Estimate VRAM per GPU and time for a plan.")
-    est.add_argument("--model", required=True,
-                     help="preset id (see 'catalog list --kind models') or a config.json path")
+    est.add_argument("--model", required=True, help=MODEL_HELP)
     est.add_argument("--task", choices=P.TASKS, default="full")
     est.add_argument("--precision", choices=P.PRECISIONS, default="bf16")
     est.add_argument("--optimizer", choices=P.OPTIMIZERS, default="adamw")
@@ -159,8 +159,12 @@ def command(args: argparse.Namespace) -> int:
         raise InputError(f"estimate: {exc}") from None
     if _wants_layout(args, model, plan):
         result = _with_layout(args, result, assumptions)
+    host_ram = host_ram_check(result, args.units)
     if args.json:
-        print(json.dumps(result.to_json(), indent=2, default=json_default))
+        data = result.to_json()
+        if host_ram is not None:
+            data["memory"]["host_ram"] = host_ram.to_json()
+        print(json.dumps(data, indent=2, default=json_default))
     else:
         from gpuadvisor.report import estimate_table
 
@@ -169,7 +173,19 @@ def command(args: argparse.Namespace) -> int:
             from gpuadvisor.report import layout_text
 
             print(layout_text(result.layout, units=args.units))
+        if host_ram is not None:
+            print(f"host RAM: {host_ram.verdict}")
     return 0
+
+
+def host_ram_check(result, units: str = "GiB"):
+    """A plan that offloads to the CPU, checked against this machine's available RAM
+    (``hardware.host_ram.HostRamCheck``); ``None`` when nothing is offloaded."""
+    if not result.memory.cpu_bytes:
+        return None
+    from gpuadvisor.hardware.host_ram import check_this_machine
+
+    return check_this_machine(result.memory.cpu_bytes, units=units)
 
 
 def _wants_layout(args: argparse.Namespace, model, plan) -> bool:
