@@ -11,7 +11,10 @@ from .args import InputError, json_default
 def add_parser(verbs) -> None:
     """Add the ``detect`` verb to ``verbs``."""
     det = verbs.add_parser("detect", help="the GPUs and host of this machine (or a simulated rig)",
-                           description="Detect GPUs (NVML, sysfs, Apple) and the host.")
+                           description="Detect GPUs (NVML, sysfs, Apple) and the host. "
+                                       "MIG slices are listed as devices of their own; "
+                                       "devices CUDA_VISIBLE_DEVICES hides are left out and "
+                                       "named apart (JSON: 'hidden').")
     det.add_argument("--simulate", metavar="SPEC",
                      help="a simulated rig instead of this machine: catalog ids like "
                           "'2x rtx-3090', 'rtx-3090+rtx-3060-12gb', or a scenario "

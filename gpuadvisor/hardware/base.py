@@ -53,6 +53,24 @@ class GpuProcess:
 
 
 @dataclass(frozen=True)
+class MigSlice:
+    """Where a MIG slice (a Multi-Instance GPU device) sits on its physical card.
+
+    Attributes:
+        parent_index: The physical card's ``GpuInfo.index`` (its NVML index).
+        mig_index: The slice's NVML MIG device index on that card (0, 1, ...).
+        gpu_instance_id / compute_instance_id: The GI and CI ids nvidia-smi shows (``None``
+            when NVML does not say); ``CUDA_VISIBLE_DEVICES=MIG-GPU-<uuid>/<GI>/<CI>`` names a
+            slice by them.
+    """
+
+    parent_index: int
+    mig_index: int
+    gpu_instance_id: int | None = None
+    compute_instance_id: int | None = None
+
+
+@dataclass(frozen=True)
 class GpuInfo:
     """One GPU as a backend sees it: identity, memory, link, power, clocks and health.
 
@@ -94,6 +112,9 @@ class GpuInfo:
         integrated: An integrated GPU (Intel iGPU, AMD APU): shown, never counted as a
             training GPU.
         lost: The card stopped answering (NVML "GPU is lost"): it fell off the bus.
+        mig: Set when this record is a MIG slice of a physical card (its memory is the
+            slice's; power, clocks and links are the card's and read n/a here). A slice's
+            ``index`` is numbered after every physical card's, unique within one detection.
     """
 
     index: int
@@ -138,6 +159,7 @@ class GpuInfo:
     unified_memory: bool = False
     integrated: bool = False
     lost: bool = False
+    mig: MigSlice | None = None
 
     def __post_init__(self) -> None:
         """Reject impossible records early, naming the field."""
@@ -150,8 +172,14 @@ class GpuInfo:
 
     @property
     def is_training_gpu(self) -> bool:
-        """Whether plans may use this card: not integrated and still answering."""
-        return not self.integrated and not self.lost
+        """Whether plans may use this card: not integrated, still answering, and not a card
+        split by MIG (a job there runs on one of its slices, listed as devices of their own)."""
+        return not self.integrated and not self.lost and not self.is_mig_parent
+
+    @property
+    def is_mig_parent(self) -> bool:
+        """A physical card in MIG mode: CUDA sees its slices, never the whole card."""
+        return self.mig is None and self.mig_enabled is True
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON-ready dict (tuples become lists, processes become objects)."""
@@ -164,15 +192,38 @@ class GpuInfo:
 
 
 @dataclass(frozen=True)
+class DiskInfo:
+    """One mounted file system.
+
+    Attributes:
+        mountpoint: Where it is mounted, e.g. ``"/"``, ``"/data"`` or ``"C:\\"``.
+        device: The device, e.g. ``"/dev/nvme0n1p2"`` (``None`` when unknown).
+        fstype: File-system type, e.g. ``"ext4"``, ``"NTFS"``, ``"apfs"``.
+        total_bytes / free_bytes: Size and space free for this user.
+    """
+
+    mountpoint: str
+    device: str | None = None
+    fstype: str | None = None
+    total_bytes: int | None = None
+    free_bytes: int | None = None
+
+
+@dataclass(frozen=True)
 class HostInfo:
     """The machine around the GPUs.
 
     Attributes:
         cpu_model: CPU model string, e.g. ``"AMD Ryzen 9 7950X 16-Core Processor"``.
         cpu_cores_physical / cpu_cores_logical: Core counts.
-        ram_total_bytes / ram_available_bytes: System memory.
+        ram_total_bytes / ram_available_bytes: System memory; available is what programs
+            can take without swapping (Linux MemAvailable, what psutil reports elsewhere).
+        swap_total_bytes / swap_free_bytes: Swap space (offloading into it is very slow).
         disk_free_bytes: Free space on the file system holding ``disk_path``.
         disk_path: The folder measured (the data folder).
+        disks: Every mounted disk (psutil's physical partitions), once per device.
+        facts_source: Where the CPU, memory and disk figures come from: ``"psutil"``, or
+            ``"system"`` (``/proc``, ``sysctl``) when psutil cannot be imported.
         os: Operating system, e.g. ``"Linux 6.8.0 (x86_64)"``.
         python_version: The app's Python, e.g. ``"3.11.9"``.
         torch_python: The interpreter asked about torch.
@@ -189,8 +240,12 @@ class HostInfo:
     cpu_cores_logical: int | None = None
     ram_total_bytes: int | None = None
     ram_available_bytes: int | None = None
+    swap_total_bytes: int | None = None
+    swap_free_bytes: int | None = None
     disk_free_bytes: int | None = None
     disk_path: str | None = None
+    disks: tuple[DiskInfo, ...] = ()
+    facts_source: str | None = None
     os: str | None = None
     python_version: str | None = None
     torch_python: str | None = None
@@ -202,8 +257,10 @@ class HostInfo:
     torch_error: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """Plain JSON-ready dict."""
-        return asdict(self)
+        """Plain JSON-ready dict (``disks`` a list of objects)."""
+        data = asdict(self)
+        data["disks"] = [asdict(d) for d in self.disks]
+        return data
 
 
 @dataclass(frozen=True)
@@ -261,6 +318,40 @@ class GpuBackend(Protocol):
 
 
 @dataclass(frozen=True)
+class HiddenGpu:
+    """A device the driver lists but ``CUDA_VISIBLE_DEVICES`` hides from CUDA programs.
+
+    Attributes:
+        index: Its ``GpuInfo.index``.
+        name: Its name.
+        uuid: ``GPU-…`` or ``MIG-…`` UUID, when known.
+        memory_total_bytes: Its memory.
+        mig_parent_index: For a MIG slice, the physical card's index.
+        reason: Why it is hidden, one English sentence.
+    """
+
+    index: int
+    name: str
+    uuid: str | None
+    memory_total_bytes: int | None
+    mig_parent_index: int | None
+    reason: str
+
+    @classmethod
+    def of(cls, gpu: GpuInfo, reason: str) -> HiddenGpu:
+        """The hidden record of ``gpu``."""
+        return cls(gpu.index, gpu.name, gpu.uuid, gpu.memory_total_bytes,
+                   gpu.mig.parent_index if gpu.mig is not None else None, reason)
+
+    @property
+    def label(self) -> str:
+        """``GPU 1 (NVIDIA GeForce RTX 3060)`` or ``GPU 0 MIG 2 (…)``."""
+        where = (f"GPU {self.mig_parent_index} MIG slice" if self.mig_parent_index is not None
+                 else f"GPU {self.index}")
+        return f"{where} ({self.name})"
+
+
+@dataclass(frozen=True)
 class DetectionResult:
     """Everything ``detect`` found.
 
@@ -270,6 +361,8 @@ class DetectionResult:
         host: The host machine.
         hints: Actionable lines for the user (driver missing, WSL, container, ...).
         warnings: Health warnings, each naming its card.
+        hidden: Devices the driver lists that ``CUDA_VISIBLE_DEVICES`` hides (not in ``gpus``).
+        cuda_visible_devices: The variable's value as read (``None`` when unset).
     """
 
     backend: str
@@ -277,6 +370,8 @@ class DetectionResult:
     host: HostInfo
     hints: tuple[str, ...] = ()
     warnings: tuple[HealthWarning, ...] = field(default=())
+    hidden: tuple[HiddenGpu, ...] = ()
+    cuda_visible_devices: str | None = None
 
     def warnings_for(self, gpu_index: int) -> tuple[HealthWarning, ...]:
         """The warnings about one card."""
@@ -301,4 +396,6 @@ class DetectionResult:
             "gpus": gpus,
             "host": self.host.to_json(),
             "hints": list(self.hints),
+            "hidden": [asdict(h) for h in self.hidden],
+            "cuda_visible_devices": self.cuda_visible_devices,
         }

@@ -139,12 +139,27 @@ def _catalog(hints: list[str]) -> Mapping[str, GpuSpec] | None:
         return None
 
 
-def _matched(gpus: list[GpuInfo], catalog: Mapping[str, GpuSpec] | None) -> list[GpuInfo]:
+def matched_gpus(gpus: list[GpuInfo], catalog: Mapping[str, GpuSpec] | None) -> list[GpuInfo]:
+    """``gpus`` with their catalog entries: each card matched by name and memory; a MIG slice
+    takes its card's entry (its own name and memory are the slice's, not a catalog card's)."""
+    from dataclasses import replace
+
     from .match import with_catalog_match
 
-    if catalog is None:
+    if not catalog:
         return gpus
-    return [g if g.catalog_id is not None else with_catalog_match(g, catalog) for g in gpus]
+    cards = {g.index: (g if g.catalog_id is not None else with_catalog_match(g, catalog))
+             for g in gpus if g.mig is None}
+    out = []
+    for gpu in gpus:
+        if gpu.mig is None:
+            out.append(cards[gpu.index])
+        elif gpu.catalog_id is None and gpu.mig.parent_index in cards:
+            out.append(replace(gpu, catalog_id=cards[gpu.mig.parent_index].catalog_id))
+        else:
+            out.append(gpu)
+    return out
+
 
 
 def open_backend(
@@ -196,8 +211,8 @@ def open_backend(
     except nvml.NvmlUnavailable as exc:
         nvml_hint, nvml_reason = exc.hint, exc.reason
     else:
-        if backend.devices():
-            return backend, hints
+        if backend.devices() or backend.hidden:
+            return backend, [*hints, *backend.notes]
         backend.close()
         if env.in_container:
             nvml_hint = ("NVML works but lists no GPU: start the container with GPU access "
@@ -257,22 +272,38 @@ def detect(
     finally:
         if backend is not None:
             backend.close()
-    gpus = _matched(gpus, _catalog(hints) if gpus else None)
+    gpus = matched_gpus(gpus, _catalog(hints) if gpus else None)
     if host is None:
         from .host import collect_host
 
         host = collect_host(data_dir, probe_torch=probe_torch, python=python, run=run)
     warnings = [w for g in gpus for w in health_warnings(g)]
-    if gpus and not any(g.is_training_gpu for g in gpus) and not any(g.lost for g in gpus):
-        hints.append("Only an integrated GPU was found: plans will use the CPU or a "
-                     "simulated/rented GPU.")
+    hints += rig_hints(gpus)
     return DetectionResult(
         backend=backend.name if backend is not None else "none",
         gpus=tuple(gpus),
         host=host,
         hints=tuple(hints),
         warnings=tuple(warnings),
+        hidden=tuple(getattr(backend, "hidden", ())),
+        cuda_visible_devices=getattr(backend, "cuda_visible_devices", None),
     )
+
+
+def rig_hints(gpus: list[GpuInfo]) -> list[str]:
+    """Hints about the rig as a whole: only integrated GPUs; a card in MIG mode without a
+    slice (CUDA sees nothing of it)."""
+    hints = []
+    if gpus and all(g.integrated for g in gpus if not g.lost) and not any(g.lost for g in gpus):
+        hints.append("Only an integrated GPU was found: plans will use the CPU or a "
+                     "simulated/rented GPU.")
+    for card in gpus:
+        if card.is_mig_parent and not any(g.mig is not None and g.mig.parent_index == card.index
+                                          for g in gpus):
+            hints.append(f"GPU {card.index} is in MIG mode with no slice visible here: CUDA "
+                         "sees nothing of it. Create GPU and compute instances (nvidia-smi mig "
+                         "-cgi ... -C) or disable MIG (nvidia-smi -mig 0).")
+    return hints
 
 
 def describe_scenarios() -> dict[str, str]:

@@ -1,4 +1,6 @@
-"""The host around the GPUs: CPU, RAM, free disk, OS, Python, and whether torch works.
+"""The host around the GPUs: CPU, RAM, swap, disks, OS, Python, and whether torch works.
+
+CPU, memory and disk figures come from :mod:`.host_facts` (psutil, else the system's files).
 
 Torch is never imported here: a subprocess is asked (``python -c "import torch; ..."``) with a
 timeout, so a slow, broken or missing torch costs at most that timeout and never the app.
@@ -15,8 +17,10 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from .base import HostInfo
+from .host_facts import cpu_name, host_facts
 
 TORCH_TIMEOUT_S = 30.0
 
@@ -75,81 +79,28 @@ def check_torch(python: str | None = None, *, timeout_s: float = TORCH_TIMEOUT_S
             "torch_mps_available": answer.get("mps_available")}
 
 
-def _read(path: Path) -> str | None:
-    try:
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
-
-
-def _linux_cpu(root: Path) -> tuple[str | None, int | None]:
-    text = _read(root / "proc/cpuinfo")
-    if not text:
-        return None, None
-    model = None
-    cores: set[tuple[str, str]] = set()
-    physical = core = None
-    for line in [*text.splitlines(), ""]:
-        key, _, value = line.partition(":")
-        key, value = key.strip(), value.strip()
-        if key == "model name" and model is None:
-            model = value
-        elif key == "physical id":
-            physical = value
-        elif key == "core id":
-            core = value
-        elif not key:
-            if physical is not None and core is not None:
-                cores.add((physical, core))
-            physical = core = None
-    return model, len(cores) or None
-
-
-def _linux_memory(root: Path) -> tuple[int | None, int | None]:
-    text = _read(root / "proc/meminfo") or ""
-    values = {}
-    for line in text.splitlines():
-        key, _, rest = line.partition(":")
-        parts = rest.split()
-        if parts and parts[0].isdigit():
-            values[key.strip()] = int(parts[0]) * 1024  # kB
-    return values.get("MemTotal"), values.get("MemAvailable")
-
-
-def _sysctl(name: str, run: Runner) -> str | None:
-    try:
-        proc = run(["sysctl", "-n", name], capture_output=True, text=True, timeout=5)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return proc.stdout.strip() or None if proc.returncode == 0 else None
-
-
 def collect_host(data_dir: str | os.PathLike[str] | None = None, *, probe_torch: bool = True,
                  python: str | None = None, root: str | os.PathLike[str] = "/",
-                 run: Runner = subprocess.run) -> HostInfo:
+                 run: Runner = subprocess.run, psutil: Any = None, system: str | None = None,
+                 registry: Any = None) -> HostInfo:
     """Describe this machine.
 
     Args:
         data_dir: Folder whose free space matters (the data folder; default: current folder).
         probe_torch: Ask a subprocess about torch (takes seconds); ``False`` leaves it unknown.
         python: Interpreter to ask about torch (default: see :func:`check_torch`).
-        root: File-system root for ``/proc`` (tests pass a fake tree).
+        root: File-system root for ``/proc`` (tests pass a fake tree; psutil, which reads the
+            real one, is then not used unless given).
         run: ``subprocess.run`` or a stand-in (tests).
+        psutil: The psutil module or a stand-in (imported when ``None``); ``False`` reads the
+            system's files instead (see :mod:`.host_facts`).
+        system: ``platform.system()`` (tests pass another).
+        registry: ``winreg`` or a stand-in, for the CPU name on Windows.
     """
-    system = platform.system()
-    cpu_model = physical = None
-    ram_total = ram_available = None
-    if system == "Linux":
-        cpu_model, physical = _linux_cpu(Path(root))
-        ram_total, ram_available = _linux_memory(Path(root))
-    elif system == "Darwin":
-        cpu_model = _sysctl("machdep.cpu.brand_string", run)
-        cores = _sysctl("hw.physicalcpu", run)
-        physical = int(cores) if cores and cores.isdigit() else None
-        mem = _sysctl("hw.memsize", run)
-        ram_total = int(mem) if mem and mem.isdigit() else None
-    if cpu_model is None:
-        cpu_model = platform.processor() or None
+    system = system or platform.system()
+    if psutil is None and Path(root) != Path("/"):
+        psutil = False
+    facts = host_facts(system, psutil=psutil, root=root, run=run)
     folder = Path(data_dir) if data_dir is not None else Path.cwd()
     try:
         disk_free = shutil.disk_usage(folder).free
@@ -157,13 +108,17 @@ def collect_host(data_dir: str | os.PathLike[str] | None = None, *, probe_torch:
         disk_free = None
     torch = check_torch(python, run=run) if probe_torch else {}
     return HostInfo(
-        cpu_model=cpu_model,
-        cpu_cores_physical=physical,
-        cpu_cores_logical=os.cpu_count(),
-        ram_total_bytes=ram_total,
-        ram_available_bytes=ram_available,
+        cpu_model=cpu_name(system, root=root, run=run, registry=registry),
+        cpu_cores_physical=facts.cores_physical,
+        cpu_cores_logical=facts.cores_logical or os.cpu_count(),
+        ram_total_bytes=facts.ram_total_bytes,
+        ram_available_bytes=facts.ram_available_bytes,
+        swap_total_bytes=facts.swap_total_bytes,
+        swap_free_bytes=facts.swap_free_bytes,
         disk_free_bytes=disk_free,
         disk_path=str(folder),
+        disks=facts.disks,
+        facts_source=facts.source,
         os=f"{system} {platform.release()} ({platform.machine()})".strip(),
         python_version=platform.python_version(),
         **torch,

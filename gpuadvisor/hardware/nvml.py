@@ -24,7 +24,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from .base import GpuInfo, GpuProcess, throttle_reason_names
+from .base import GpuInfo, GpuProcess, HiddenGpu, MigSlice, throttle_reason_names
+from .visible import VARIABLE as CUDA_VISIBLE_DEVICES
+from .visible import apply_cuda_visible_devices
 
 # NVML return codes (nvml.h; stable ABI). Compared by value so that any NVMLError subclass,
 # from any nvidia-ml-py version, is classified the same way.
@@ -56,6 +58,7 @@ _VOLATILE_ECC = 0
 _FEATURE_ENABLED = 1
 _NVLINK_MAX_LINKS = 18  # Hopper and Blackwell have 18 links; newer headers allow more
 _VALUE_NOT_AVAILABLE = 2**64 - 1
+_UINT_MAX = 2**32 - 1  # an instance id NVML cannot tell
 
 WSL_NVML_DIR = "/usr/lib/wsl/lib"
 
@@ -416,20 +419,83 @@ def read_device(module: ModuleType, index: int, driver_version: str | None,
     )
 
 
+def _instance_id(value: Any) -> int | None:
+    return None if value is None or value == _UINT_MAX else int(value)
+
+
+def read_mig_slices(module: ModuleType, parent: GpuInfo, first_index: int) -> list[GpuInfo]:
+    """The MIG slices of card ``parent`` (in MIG mode), numbered from ``first_index``.
+
+    A slice answers for its own name (``"NVIDIA A100-SXM4-40GB MIG 3g.20gb"``), UUID
+    (``MIG-…``), memory, SMs, instance ids and processes; power, clocks, temperature and links
+    are the card's, so they are left n/a on the slice. An empty slot is skipped.
+
+    Raises:
+        _GpuLost: the card stopped answering.
+    """
+    r = _Reader(module)
+    handle = r.call("nvmlDeviceGetHandleByIndex", parent.index)
+    count = r.call("nvmlDeviceGetMaxMigDeviceCount", handle) if handle is not None else None
+    slices: list[GpuInfo] = []
+    for mig_index in range(int(count or 0)):
+        mig = r.call("nvmlDeviceGetMigDeviceHandleByIndex", handle, mig_index)
+        if mig is None:  # NVML_ERROR_NOT_FOUND: no slice in this slot
+            continue
+        memory = r.call("nvmlDeviceGetMemoryInfo", mig)
+        attributes = r.call(("nvmlDeviceGetAttributes_v2", "nvmlDeviceGetAttributes"), mig)
+        slices.append(GpuInfo(
+            index=first_index + len(slices),
+            name=_text(r.call("nvmlDeviceGetName", mig)) or f"{parent.name} MIG {mig_index}",
+            vendor="nvidia",
+            backend="nvml",
+            uuid=_text(r.call("nvmlDeviceGetUUID", mig)),
+            pci_bus_id=parent.pci_bus_id,
+            memory_total_bytes=getattr(memory, "total", None),
+            memory_used_bytes=getattr(memory, "used", None),
+            memory_free_bytes=getattr(memory, "free", None),
+            driver_version=parent.driver_version,
+            cuda_driver_version=parent.cuda_driver_version,
+            compute_capability=parent.compute_capability,
+            sm_count=getattr(attributes, "multiprocessorCount", None),
+            ecc_enabled=parent.ecc_enabled,
+            processes=_processes(r, mig),
+            mig=MigSlice(parent.index, mig_index,
+                         _instance_id(r.call("nvmlDeviceGetGpuInstanceId", mig)),
+                         _instance_id(r.call("nvmlDeviceGetComputeInstanceId", mig))),
+        ))
+    return slices
+
+
 # --------------------------------------------------------------------------- backend
+_FROM_ENVIRONMENT: Any = object()
+
+
 class NvmlBackend:
     """:class:`~gpuadvisor.hardware.base.GpuBackend` over NVML. Open with :func:`open_backend`."""
 
     name = "nvml"
 
-    def __init__(self, module: ModuleType) -> None:
+    def __init__(self, module: ModuleType, *,
+                 cuda_visible_devices: str | None = _FROM_ENVIRONMENT,
+                 cuda_device_order: str | None = _FROM_ENVIRONMENT) -> None:
+        """Serve the cards of ``module``; ``CUDA_VISIBLE_DEVICES`` and ``CUDA_DEVICE_ORDER``
+        are read from the environment on each refresh unless given here (tests)."""
         self._nv: ModuleType | None = module
         self._reader = _Reader(module)
         self._snapshot: list[GpuInfo] | None = None
         self._known: dict[int, GpuInfo] = {}
+        self._visible_devices = cuda_visible_devices
+        self._device_order = cuda_device_order
+        #: Devices ``CUDA_VISIBLE_DEVICES`` hides, as of the last refresh.
+        self.hidden: tuple[HiddenGpu, ...] = ()
+        #: Lines for the user about what is hidden and how CUDA reads the variable.
+        self.notes: tuple[str, ...] = ()
+        #: ``CUDA_VISIBLE_DEVICES`` as read at the last refresh (``None``: unset).
+        self.cuda_visible_devices: str | None = None
 
     def refresh(self) -> None:
-        """Re-read every card; a lost card is kept, marked ``lost``."""
+        """Re-read every card and its MIG slices; a lost card is kept, marked ``lost``.
+        What ``CUDA_VISIBLE_DEVICES`` hides is left out (see :attr:`hidden`)."""
         if self._nv is None:
             raise RuntimeError("NVML backend is closed")
         nv = self._nv
@@ -441,15 +507,34 @@ class NvmlBackend:
         except _GpuLost:
             count, driver, cuda = 0, None, None
         indices = sorted(set(range(count)) | set(self._known))
-        devices = []
+        cards = []
         for index in indices:
             try:
                 info = read_device(nv, index, driver, cuda)
             except _GpuLost:
                 info = self._lost_record(index)
             self._known[index] = info
-            devices.append(info)
-        self._snapshot = devices
+            cards.append(info)
+        next_index = indices[-1] + 1 if indices else 0
+        devices: list[GpuInfo] = []
+        for card in cards:
+            devices.append(card)
+            if card.is_mig_parent:
+                try:
+                    slices = read_mig_slices(nv, card, next_index)
+                except _GpuLost:
+                    slices = []
+                devices.extend(slices)
+                next_index += len(slices)
+        value = self._setting(self._visible_devices, CUDA_VISIBLE_DEVICES)
+        seen = apply_cuda_visible_devices(
+            devices, value, self._setting(self._device_order, "CUDA_DEVICE_ORDER"))
+        self._snapshot = list(seen.visible)
+        self.hidden, self.notes, self.cuda_visible_devices = seen.hidden, seen.notes, value
+
+    @staticmethod
+    def _setting(given: str | None, name: str) -> str | None:
+        return os.environ.get(name) if given is _FROM_ENVIRONMENT else given
 
     def _lost_record(self, index: int) -> GpuInfo:
         before = self._known.get(index)
@@ -484,13 +569,15 @@ class NvmlBackend:
         self.close()
 
 
-def open_backend(env: Environment | None = None) -> NvmlBackend:
+def open_backend(env: Environment | None = None, **options: Any) -> NvmlBackend:
     """Start NVML (once per process) and return a backend.
 
     Args:
         env: Where we run, for the hint; probed from ``/`` when needed and not given.
+        options: ``cuda_visible_devices`` / ``cuda_device_order`` instead of the
+            environment's (see :class:`NvmlBackend`).
 
     Raises:
         NvmlUnavailable: NVML cannot be used; ``.hint`` says what to do.
     """
-    return NvmlBackend(_acquire(env))
+    return NvmlBackend(_acquire(env), **options)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gpuadvisor.core.units import format_bytes
 
-from .base import DetectionResult, GpuInfo, HostInfo
+from .base import DetectionResult, DiskInfo, GpuInfo, HostInfo
 
 NA = "n/a"
 
@@ -79,15 +79,38 @@ def host_lines(host: HostInfo) -> list[tuple[str, str]]:
         torch = f"not usable ({host.torch_error})" if host.torch_error else "not installed"
     else:
         torch = f"not checked ({host.torch_error})" if host.torch_error else "not checked"
-    return [
+    rows = [
         ("CPU", f"{_v(host.cpu_model)} ({_v(host.cpu_cores_physical)} cores, "
                 f"{_v(host.cpu_cores_logical)} threads)"),
         ("RAM", f"{_bytes(host.ram_total_bytes)} total, "
                 f"{_bytes(host.ram_available_bytes)} available"),
+        ("swap", f"{_bytes(host.swap_total_bytes)} total, {_bytes(host.swap_free_bytes)} free"),
         ("disk free", f"{_bytes(host.disk_free_bytes)} on {_v(host.disk_path)}"),
-        ("OS / Python", f"{_v(host.os)} / {_v(host.python_version)}"),
-        ("torch", torch),
     ]
+    if host.disks:
+        rows.append(("disks", "; ".join(disk_text(d) for d in host.disks)))
+    return [*rows, ("OS / Python", f"{_v(host.os)} / {_v(host.python_version)}"),
+            ("torch", torch)]
+
+
+def disk_text(disk: DiskInfo) -> str:
+    """``/data: 1.2 TiB free of 3.6 TiB (ext4)``."""
+    kind = f" ({disk.fstype})" if disk.fstype else ""
+    return (f"{disk.mountpoint}: {_bytes(disk.free_bytes)} free of "
+            f"{_bytes(disk.total_bytes)}{kind}")
+
+
+def gpu_title(gpu: GpuInfo) -> str:
+    """``GPU 0: NVIDIA …``; a MIG slice as ``GPU 0 MIG 1 (GI 5, CI 0): NVIDIA … MIG 2g.10gb``."""
+    if gpu.mig is None:
+        where = f"GPU {gpu.index}"
+    else:
+        ids = (f" (GI {gpu.mig.gpu_instance_id}, CI {gpu.mig.compute_instance_id})"
+               if gpu.mig.gpu_instance_id is not None else "")
+        where = f"GPU {gpu.mig.parent_index} MIG {gpu.mig.mig_index}{ids}"
+    tags = [t for t, on in (("integrated", gpu.integrated), ("LOST", gpu.lost),
+                            ("MIG mode: see its slices", gpu.is_mig_parent)) if on]
+    return f"{where}: {gpu.name}" + (f" [{', '.join(tags)}]" if tags else "")
 
 
 def _block(title: str, rows: list[tuple[str, str]]) -> list[str]:
@@ -101,11 +124,13 @@ def detection_text(result: DetectionResult) -> str:
     if not result.gpus:
         lines.append("no GPU found")
     for gpu in result.gpus:
-        tags = [t for t, on in (("integrated", gpu.integrated), ("LOST", gpu.lost)) if on]
-        title = f"GPU {gpu.index}: {gpu.name}" + (f" [{', '.join(tags)}]" if tags else "")
-        lines += ["", *_block(title, gpu_lines(gpu))]
+        lines += ["", *_block(gpu_title(gpu), gpu_lines(gpu))]
         for warning in result.warnings_for(gpu.index):
             lines.append(f"  ! {warning.message}")
+    if result.hidden:
+        lines += ["", *_block(f"hidden by CUDA_VISIBLE_DEVICES={result.cuda_visible_devices}",
+                              [(h.label, f"{_bytes(h.memory_total_bytes)}; {h.reason}")
+                               for h in result.hidden])]
     lines += ["", *_block("host", host_lines(result.host))]
     if result.hints:
         lines += ["", *(f"hint: {h}" for h in result.hints)]

@@ -665,7 +665,7 @@ renting: {rent}</source>
         <translation>（{days} 天前）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/answer.py" line="24"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/answer.py" line="23"/>
         <source>Prices as of {date} ({days} days ago, older than {limit}): check the current price before you rent or buy.</source>
         <translation>价格截至 {date}（{days} 天前，已超过 {limit} 天）：租用或购买前请核实当前价格。</translation>
     </message>
@@ -942,12 +942,22 @@ renting: {rent}</source>
 <context>
     <name>GpuTile</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="164"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="171"/>
         <source>integrated</source>
         <translation>集成显卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="165"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="173"/>
+        <source>MIG mode: used through its slices</source>
+        <translation>MIG 模式：通过其切片使用</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="175"/>
+        <source>GPU {index} · MIG slice {slot}: {name}</source>
+        <translation>GPU {index} · MIG 切片 {slot}：{name}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="178"/>
         <source>GPU {index}: {name}</source>
         <translation>GPU {index}：{name}</translation>
     </message>
@@ -1089,6 +1099,34 @@ renting: {rent}</source>
         <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="249"/>
         <source>{older} → {newer}</source>
         <translation>{older} → {newer}</translation>
+    </message>
+</context>
+<context>
+    <name>HostRam</name>
+    <message>
+        <location filename="../../gpuadvisor/hardware/host_ram.py" line="26"/>
+        <source>Offload needs {needed} of host RAM; {available} of {total} is available: it fits.</source>
+        <translation>卸载需要 {needed} 主机内存；总计 {total}，可用 {available}：放得下。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/hardware/host_ram.py" line="29"/>
+        <source>Offload needs {needed} of host RAM; {available} of {total} is available: it fits, but only just — close other programs before training.</source>
+        <translation>卸载需要 {needed} 主机内存；总计 {total}，可用 {available}：放得下，但很勉强——训练前请关闭其他程序。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/hardware/host_ram.py" line="32"/>
+        <source>Offload needs {needed} of host RAM but only {available} of {total} is available: free {short} (close programs), offload less, or spread the job over more machines.</source>
+        <translation>卸载需要 {needed} 主机内存，但总计 {total} 中只有 {available} 可用：请释放 {short}（关闭程序）、减少卸载，或把任务分到更多机器上。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/hardware/host_ram.py" line="36"/>
+        <source>Offload needs {needed} of host RAM, more than this machine&apos;s {total}: offload less or spread the job over more machines (each holds its own GPUs&apos; share); swap is far too slow to count.</source>
+        <translation>卸载需要 {needed} 主机内存，超过本机的 {total}：请减少卸载，或把任务分到更多机器上（每台只保存自己 GPU 的那一份）；交换空间太慢，不算在内。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/hardware/host_ram.py" line="40"/>
+        <source>Offload needs {needed} of host RAM; this machine&apos;s available RAM could not be read.</source>
+        <translation>卸载需要 {needed} 主机内存；无法读取本机的可用内存。</translation>
     </message>
 </context>
 <context>
@@ -3054,27 +3092,47 @@ renting: {rent}</source>
         <translation>{path} 上可用 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="152"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="151"/>
+        <source>{total} total, {free} free</source>
+        <translation>总计 {total}，空闲 {free}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="153"/>
+        <source>{mount}: {free} free of {total}</source>
+        <translation>{mount}：{total} 中可用 {free}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="157"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="153"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="158"/>
         <source>RAM</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="154"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="159"/>
+        <source>Swap</source>
+        <translation>交换空间</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="160"/>
         <source>Disk free</source>
         <translation>磁盘可用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="155"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="161"/>
+        <source>Disks</source>
+        <translation>磁盘</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="162"/>
         <source>OS / Python</source>
         <translation>系统 / Python</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="156"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="163"/>
         <source>PyTorch</source>
         <translation>PyTorch</translation>
     </message>
@@ -3123,7 +3181,7 @@ renting: {rent}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="60"/>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="187"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="201"/>
         <source>This machine</source>
         <translation>本机</translation>
     </message>
@@ -3159,27 +3217,27 @@ renting: {rent}</source>
         <translation>实时读数失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="183"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="197"/>
         <source>Linux sysfs (AMD/Intel)</source>
         <translation>Linux sysfs（AMD/Intel）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="184"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="198"/>
         <source>simulated</source>
         <translation>模拟</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="185"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="199"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="186"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="200"/>
         <source>Demo rig “{spec}”</source>
         <translation>演示配置“{spec}”</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="188"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="202"/>
         <source>{where} · backend: {backend} · {n} GPU(s)</source>
         <translation>{where} · 后端：{backend} · {n} 个 GPU</translation>
     </message>

@@ -8,6 +8,13 @@ bytes, ECC/MIG modes are ``[current, pending]`` pairs, and processes carry ``pid
 
 A device field set to :class:`Raise` makes the matching ``nvmlDevice*`` call raise that code;
 ``fake.lose(i)`` makes every call on card ``i`` raise ``NVMLError_GpuIsLost`` from then on.
+
+MIG as NVML has it: a card in MIG mode (``mig_mode=(1, 1)``) has ``max_mig_devices`` slots
+(``nvmlDeviceGetMaxMigDeviceCount``: 7 on an A100/H100, NOT_SUPPORTED on a card without MIG);
+``nvmlDeviceGetMigDeviceHandleByIndex`` returns a slice's handle, NOT_FOUND for an empty slot,
+INVALID_ARGUMENT past the last slot and when MIG mode is off, NOT_SUPPORTED on a card without
+MIG. A slice's handle answers for its name, UUID, memory, attributes, instance ids and
+processes; anything else on it raises NOT_SUPPORTED, as on real MIG device handles.
 """
 
 from __future__ import annotations
@@ -118,6 +125,21 @@ MIB = 1024**2
 
 
 @dataclass
+class FakeMigDevice:
+    """What NVML answers for one MIG slice (a MIG device handle)."""
+
+    name: Any = "NVIDIA A100-SXM4-40GB MIG 3g.20gb"
+    uuid: Any = "MIG-5c4b1e0a-1111-5b2a-9c3d-000000000001"
+    memory_total: int = 19968 * 1024**2
+    memory_used: int = 13 * 1024**2
+    sm_count: Any = 42
+    gpu_instance_id: Any = 1
+    compute_instance_id: Any = 0
+    compute_procs: Any = field(default_factory=list)
+    graphics_procs: Any = field(default_factory=list)
+
+
+@dataclass
 class FakeDevice:
     """What NVML answers for one card, in NVML's own units (mW, bytes, MHz, °C)."""
 
@@ -147,6 +169,8 @@ class FakeDevice:
     ecc_mode: Any = NA
     ecc_uncorrected: Any = NA
     mig_mode: Any = NA
+    max_mig_devices: Any = NA  # 7 on MIG-capable cards
+    mig_devices: Any = field(default_factory=list)  # FakeMigDevice per slot (None: empty)
     persistence: Any = NVML_FEATURE_DISABLED
     compute_procs: Any = field(default_factory=list)  # [(pid, used_bytes or None)]
     graphics_procs: Any = field(default_factory=list)
@@ -184,14 +208,17 @@ class FakeNvml:
         if self.initialised <= 0:
             raise NVMLError(NVML_ERROR_UNINITIALIZED)
 
-    def _dev(self, handle: Any) -> FakeDevice:
+    def _dev(self, handle: Any) -> FakeDevice | FakeMigDevice:
         self._check_init()
         if handle.index in self.lost:
             raise NVMLError(NVML_ERROR_GPU_IS_LOST)
-        return self.devices[handle.index]
+        device = self.devices[handle.index]
+        mig = getattr(handle, "mig", None)
+        return device if mig is None else device.mig_devices[mig]
 
     def _get(self, handle: Any, attr: str) -> Any:
-        value = getattr(self._dev(handle), attr)
+        # A MIG slice's handle lacks most fields: NOT_SUPPORTED, as real NVML answers.
+        value = getattr(self._dev(handle), attr, NA)
         if isinstance(value, Raise):
             raise NVMLError(value.code)
         return value
@@ -326,6 +353,46 @@ class FakeNvml:
     def nvmlDeviceGetMigMode(self, h):
         return list(self._get(h, "mig_mode"))
 
+    def nvmlDeviceGetMaxMigDeviceCount(self, h):
+        if getattr(h, "mig", None) is not None:
+            self._dev(h)
+            raise NVMLError(NVML_ERROR_INVALID_ARGUMENT)
+        return self._get(h, "max_mig_devices")
+
+    def nvmlDeviceGetMigDeviceHandleByIndex(self, h, index):
+        device = self._dev(h)
+        if getattr(h, "mig", None) is not None:
+            raise NVMLError(NVML_ERROR_INVALID_ARGUMENT)
+        slots = self._get(h, "max_mig_devices")  # NOT_SUPPORTED without MIG
+        mode = self._get(h, "mig_mode")
+        if mode[0] != NVML_FEATURE_ENABLED or not 0 <= index < slots:
+            raise NVMLError(NVML_ERROR_INVALID_ARGUMENT)
+        if index >= len(device.mig_devices) or device.mig_devices[index] is None:
+            raise NVMLError(NVML_ERROR_NOT_FOUND)
+        return _Struct(index=h.index, mig=index)
+
+    def nvmlDeviceIsMigDeviceHandle(self, h):
+        self._dev(h)
+        return int(getattr(h, "mig", None) is not None)
+
+    def nvmlDeviceGetDeviceHandleFromMigDeviceHandle(self, h):
+        self._dev(h)
+        if getattr(h, "mig", None) is None:
+            raise NVMLError(NVML_ERROR_INVALID_ARGUMENT)
+        return _Struct(index=h.index)
+
+    def nvmlDeviceGetGpuInstanceId(self, h):
+        if getattr(h, "mig", None) is None:
+            self._dev(h)
+            raise NVMLError(NVML_ERROR_INVALID_ARGUMENT)
+        return self._get(h, "gpu_instance_id")
+
+    def nvmlDeviceGetComputeInstanceId(self, h):
+        if getattr(h, "mig", None) is None:
+            self._dev(h)
+            raise NVMLError(NVML_ERROR_INVALID_ARGUMENT)
+        return self._get(h, "compute_instance_id")
+
     def nvmlDeviceGetPersistenceMode(self, h):
         return self._get(h, "persistence")
 
@@ -399,6 +466,32 @@ def h100_sxm(**kw: Any) -> FakeDevice:
             "power_constraints_mw": (200_000, 700_000), "ecc_mode": (1, 1),
             "ecc_uncorrected": 0, "mig_mode": (0, 0), "persistence": NVML_FEATURE_ENABLED,
             "pcie_gen_current": 5, "pcie_gen_max": 5, "slowdown_c": 87}
+    base.update(kw)
+    return FakeDevice(**base)
+
+
+def a100_mig(slices: list[FakeMigDevice | None] | None = None, **kw: Any) -> FakeDevice:
+    """An A100-SXM4-40GB in MIG mode, split as nvidia-smi's 3g.20gb + 2g.10gb + 1g.5gb by
+    default (7 slots; the memory and SM figures are NVML's for those profiles)."""
+    if slices is None:
+        slices = [
+            FakeMigDevice(),
+            FakeMigDevice(name="NVIDIA A100-SXM4-40GB MIG 2g.10gb",
+                          uuid="MIG-5c4b1e0a-2222-5b2a-9c3d-000000000002",
+                          memory_total=9728 * MIB, memory_used=11 * MIB, sm_count=28,
+                          gpu_instance_id=5, compute_instance_id=0),
+            FakeMigDevice(name="NVIDIA A100-SXM4-40GB MIG 1g.5gb",
+                          uuid="MIG-5c4b1e0a-3333-5b2a-9c3d-000000000003",
+                          memory_total=4864 * MIB, memory_used=6 * MIB, sm_count=14,
+                          gpu_instance_id=13, compute_instance_id=0),
+        ]
+    base = {"name": "NVIDIA A100-SXM4-40GB", "uuid": "GPU-a100dddd-0000-0000-0000-000000000004",
+            "bus_id": "00000000:07:00.0", "memory_total": 40960 * MIB, "memory_used": 1024 * MIB,
+            "cuda_cc": (8, 0), "sm_count": 108, "nvlink": [1] * 12,
+            "power_usage_mw": 52_000, "power_limit_mw": 400_000, "power_default_mw": 400_000,
+            "power_constraints_mw": (100_000, 400_000), "ecc_mode": (1, 1),
+            "ecc_uncorrected": 0, "mig_mode": (1, 1), "max_mig_devices": 7,
+            "mig_devices": slices, "persistence": NVML_FEATURE_ENABLED, "slowdown_c": 92}
     base.update(kw)
     return FakeDevice(**base)
 

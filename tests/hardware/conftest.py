@@ -18,9 +18,12 @@ HOST = HostInfo(cpu_model="Test CPU", cpu_cores_logical=8, ram_total_bytes=64 * 
 
 @pytest.fixture(autouse=True)
 def _fresh_nvml_session(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each test starts with NVML not initialised, and no deprecated-pynvml hint from the venv."""
+    """Each test starts with NVML not initialised, no deprecated-pynvml hint from the venv,
+    and no CUDA_VISIBLE_DEVICES / CUDA_DEVICE_ORDER from the shell that runs the tests."""
     monkeypatch.setattr(nvml, "_session", {"module": None, "refs": 0})
     monkeypatch.setattr(nvml, "deprecated_pynvml_hint", lambda *a, **k: None)
+    monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
+    monkeypatch.delenv("CUDA_DEVICE_ORDER", raising=False)
 
 
 @pytest.fixture

@@ -148,10 +148,17 @@ def host_rows(host: HostInfo, units: str,
         total=f.b(host.ram_total_bytes, units), available=f.b(host.ram_available_bytes, units))
     disk = translate("RigFields", "{free} on {path}").format(
         free=f.b(host.disk_free_bytes, units), path=f.v(host.disk_path))
+    swap = translate("RigFields", "{total} total, {free} free").format(
+        total=f.b(host.swap_total_bytes, units), free=f.b(host.swap_free_bytes, units))
+    disks = "; ".join(translate("RigFields", "{mount}: {free} free of {total}").format(
+        mount=d.mountpoint, free=f.b(d.free_bytes, units), total=f.b(d.total_bytes, units))
+        for d in host.disks) or f.na()
     return [
         (translate("RigFields", "CPU"), cpu),
         (translate("RigFields", "RAM"), ram),
+        (translate("RigFields", "Swap"), swap),
         (translate("RigFields", "Disk free"), disk),
+        (translate("RigFields", "Disks"), disks),
         (translate("RigFields", "OS / Python"), f"{f.v(host.os)} / {f.v(host.python_version)}"),
         (translate("RigFields", "PyTorch"), torch),
     ]
@@ -162,8 +169,15 @@ def gpu_title(gpu: GpuInfo, translate: Translate = english) -> str:
     tags = []
     if gpu.integrated:
         tags.append(translate("GpuTile", "integrated"))
-    return (translate("GpuTile", "GPU {index}: {name}").format(index=gpu.index, name=gpu.name)
-            + (f" ({', '.join(tags)})" if tags else ""))
+    if gpu.is_mig_parent:
+        tags.append(translate("GpuTile", "MIG mode: used through its slices"))
+    if gpu.mig is not None:
+        title = translate("GpuTile", "GPU {index} · MIG slice {slot}: {name}").format(
+            index=gpu.mig.parent_index, slot=gpu.mig.mig_index, name=gpu.name)
+    else:
+        title = translate("GpuTile", "GPU {index}: {name}").format(index=gpu.index,
+                                                                  name=gpu.name)
+    return title + (f" ({', '.join(tags)})" if tags else "")
 
 
 def warning_texts(warnings: Sequence[HealthWarning],

@@ -14,14 +14,15 @@ from gpuadvisor.hardware import (
     GpuInfo,
     HostInfo,
     health_warnings,
+    matched_gpus,
     open_backend,
-    with_catalog_match,
+    rig_hints,
 )
 
 
 def _matched(gpus: list[GpuInfo], catalog: Mapping) -> list[GpuInfo]:
-    return [g if g.catalog_id is not None or not catalog else with_catalog_match(g, catalog)
-            for g in gpus]
+    # A MIG slice takes its card's catalog entry (hardware.matched_gpus).
+    return matched_gpus(gpus, catalog)
 
 
 def detect_open(spec: str | None, catalog: Mapping, host: HostInfo | None,
@@ -44,8 +45,10 @@ def detect_open(spec: str | None, catalog: Mapping, host: HostInfo | None,
         host = collect_host(probe_torch=False)
     warnings = tuple(w for g in gpus for w in health_warnings(g))
     result = DetectionResult(backend=backend.name if backend is not None else "none",
-                             gpus=tuple(gpus), host=host, hints=tuple(hints),
-                             warnings=warnings)
+                             gpus=tuple(gpus), host=host, hints=(*hints, *rig_hints(gpus)),
+                             warnings=warnings, hidden=tuple(getattr(backend, "hidden", ())),
+                             cuda_visible_devices=getattr(backend, "cuda_visible_devices",
+                                                          None))
     return backend, result
 
 
