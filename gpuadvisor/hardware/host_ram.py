@@ -28,7 +28,7 @@ VERDICTS: dict[str, str] = {
         "it fits."),
     "tight": QT_TRANSLATE_NOOP(
         "HostRam", "Offload needs {needed} of host RAM; {available} of {total} is available: it "
-        "fits, but only just — close other programs before training."),
+        "fits, but only just; close other programs before training."),
     "short": QT_TRANSLATE_NOOP(
         "HostRam", "Offload needs {needed} of host RAM but only {available} of {total} is "
         "available: free {short} (close programs), offload less, or spread the job over more "

@@ -133,7 +133,7 @@ def _order_note(value: str, physical: Sequence[GpuInfo], device_order: str | Non
         return None
     return (f"{VARIABLE} indices are read in the driver's order (PCI bus); CUDA numbers the "
             "fastest card first unless CUDA_DEVICE_ORDER=PCI_BUS_ID: set it, or name cards by "
-            "UUID (GPU-…).")
+            "UUID (GPU-...).")
 
 
 def apply_cuda_visible_devices(gpus: Sequence[GpuInfo], value: str | None,

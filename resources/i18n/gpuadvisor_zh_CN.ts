@@ -1110,7 +1110,7 @@ renting: {rent}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/hardware/host_ram.py" line="29"/>
-        <source>Offload needs {needed} of host RAM; {available} of {total} is available: it fits, but only just — close other programs before training.</source>
+        <source>Offload needs {needed} of host RAM; {available} of {total} is available: it fits, but only just; close other programs before training.</source>
         <translation>卸载需要 {needed} 主机内存；总计 {total}，可用 {available}：放得下，但很勉强——训练前请关闭其他程序。</translation>
     </message>
     <message>
