@@ -22,6 +22,7 @@ from gpuadvisor.core.advisor import (
     break_even,
     effective_gpu,
     evaluate,
+    own_options,
     pareto,
     rank,
 )
@@ -206,3 +207,70 @@ def test_a_plan_that_fits_nowhere_says_so_and_names_the_closest():
     assert advice.best is None
     assert advice.nothing_fits.startswith("Nothing fits this plan. The closest is ")
     assert "GiB per GPU needed" in advice.nothing_fits
+
+
+# --------------------------------------------------------------------------- the plan as asked
+FULL_BF16 = Plan(task="full", precision="bf16", checkpointing="full", seq_len=2048,
+                 dataset_tokens=2e7)
+
+
+def test_a_full_fine_tune_stays_full_unless_changes_are_allowed():
+    # Llama 3.1 8B, full fine-tune in bf16 with AdamW: ~16 B per parameter of model states
+    # (~120 GiB) fits no single 24 GB card; the 3090 takes it only as LoRA/QLoRA.
+    offers = [USED_3090, RUNPOD_H100, AWS_P4DE]
+    advice = advise(LLAMA_8B, FULL_BF16, GPUS, offers, today=TODAY, allow_changes=False)
+    changed = [s for s in advice.suggestions if s.fits and s.levers]
+    asked = [s for s in advice.suggestions if s.as_asked]
+    assert changed and asked
+    assert advice.fit_as_asked == len(asked)
+    assert advice.fit_with_changes == len(changed)
+    # The best answer runs the plan as given: still a full fine-tune.
+    assert advice.best.as_asked and advice.best.plan.task == "full"
+    # Every option that fits as asked ranks before every option that needs a change.
+    order = [s.option.id for s in advice.suggestions if s.fits]
+    assert order[:len(asked)] == [s.option.id for s in asked]
+    # The Pareto front and the break-even take only the plan as asked.
+    assert advice.pareto_ids <= {s.option.id for s in asked}
+    pair = best_break_even(advice.suggestions, allow_changes=False)
+    assert pair is None or all(s.as_asked for s in pair[:2])
+    # With changes allowed the cheaper LoRA/QLoRA runs count too (the old behaviour).
+    free = advise(LLAMA_8B, FULL_BF16, GPUS, offers, today=TODAY, allow_changes=True)
+    assert free.best.levers and free.best.cost_usd < advice.best.cost_usd
+
+
+def test_nothing_fitting_as_asked_leaves_no_best_but_says_what_would():
+    advice = advise(LLAMA_8B, FULL_BF16, GPUS, [USED_3090], own=[GPUS["rtx-3060-12gb"]],
+                    today=TODAY, max_cards=1, allow_changes=False)
+    assert advice.fit_as_asked == 0 and advice.fit_with_changes > 0
+    assert advice.best is None
+    assert all(s.levers for s in advice.suggestions if s.fits)
+
+
+# --------------------------------------------------------------------------- mixed rigs
+def test_each_set_of_a_mixed_rigs_cards_is_an_option_and_the_3090_alone_wins():
+    rig = [GPUS["rtx-3060-12gb"], GPUS["rtx-3090"]]
+    options = own_options(rig)
+    assert [o.id for o in options] == ["own", "own:1xrtx-3090", "own:1xrtx-3060-12gb"]
+    both = options[0]
+    # Named as the cards are, largest first; sized and timed as the weaker card.
+    assert both.label == f"your {GPUS['rtx-3090'].name} + {GPUS['rtx-3060-12gb'].name}"
+    assert both.n_gpus == 2 and both.gpu.memory_gib == GPUS["rtx-3060-12gb"].memory_gib
+    assert both.gpu.fp16_tensor_tflops == GPUS["rtx-3060-12gb"].fp16_tensor_tflops
+    # Power: the two boards' average, so that 2 x TDP is their sum (350 W + 170 W).
+    assert both.gpu.tdp_w * 2 == pytest.approx(350 + 170)
+    for goal in ("cheapest", "fastest"):
+        advice = advise(LLAMA_8B, QLORA, GPUS, [], own=rig, goal=goal, today=TODAY,
+                        allow_changes=False)
+        # A one-GPU job on the 3090 beats both cards (held back to the 3060's pace) and
+        # the 3060 alone.
+        assert advice.best.option.id == "own:1xrtx-3090", goal
+        hours = {s.option.id: s.hours for s in advice.suggestions}
+        assert hours["own:1xrtx-3090"] < hours["own"] < hours["own:1xrtx-3060-12gb"]
+
+
+def test_identical_cards_are_tried_in_powers_of_two():
+    options = own_options([GPUS["rtx-3090"]] * 3)
+    assert [(o.id, o.n_gpus) for o in options] == [
+        ("own", 3), ("own:2xrtx-3090", 2), ("own:1xrtx-3090", 1)]
+    assert options[0].label == f"your 3x {GPUS['rtx-3090'].name}"
+    assert own_options([]) == []

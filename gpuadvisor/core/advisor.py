@@ -8,12 +8,12 @@ For one plan, every option is estimated with the same estimator as the Plan page
 - **rent / cloud**: each offer, in whole instances (hours x instances x instance price).
 
 Each option gets: whether the plan fits (if not as given, the levers of
-:func:`gpuadvisor.core.fit.make_it_fit` that make it fit, e.g. gradient checkpointing or
-QLoRA), the GPUs it runs on, the wall-clock time (multi-GPU scaling limited by the real
-interconnect, see below) and the money. :func:`rank` orders them for the user's goal
-(cheapest or fastest, within a budget and/or a deadline); :func:`pareto` marks the options no
-other beats on both time and cost; :func:`break_even` says after how many such jobs owning a
-card beats renting.
+:func:`gpuadvisor.core.fit.make_it_fit` that make it fit, e.g. QLoRA: then it fits only with
+a changed plan, which :func:`rank` keeps apart unless changes are allowed), the GPUs, the
+wall-clock time (scaling limited by the real interconnect, see below) and the money.
+:func:`rank` orders them for the user's goal (cheapest or fastest, within a budget and/or a
+deadline); :func:`pareto` marks the options no other beats on both time and cost;
+:func:`break_even` says after how many such jobs owning a card beats renting.
 
 Interconnect: several consumer cards without NVLink exchange gradients over PCIe, and with
 peer-to-peer disabled by the GeForce driver the traffic goes GPU -> host memory -> GPU,
@@ -65,8 +65,9 @@ class Option:
     Attributes:
         id: unique (``own``, ``buy-used:rtx-3090:x2``, ``offer:runpod-a100-80gb``).
         kind: one of :data:`OPTION_KINDS`.
-        gpu: the card (for ``own``: the smallest detected card, which limits the fit).
-        n_gpus: GPUs offered (own: the rig's count; buy: cards bought; rent: one instance).
+        gpu: the card (for ``own``: the set's weakest card, which limits fit and speed;
+            see :func:`own_options`).
+        n_gpus: GPUs offered (own: the set's count; buy: cards bought; rent: one instance).
         offer: the price it comes from (``None`` for ``own``).
         label: a short name for people ("2x used RTX 3090", "RunPod A100 80GB (spot)").
     """
@@ -142,6 +143,16 @@ class Suggestion:
         """Fits, within the budget and the deadline."""
         return self.fits and self.within_budget and self.within_deadline
 
+    @property
+    def as_asked(self) -> bool:
+        """Fits the plan as the user gave it: no lever (LoRA, QLoRA, ZeRO-3, ...) needed."""
+        return self.fits and not self.levers
+
+    def counts(self, allow_changes: bool) -> bool:
+        """Whether this option answers the question: it fits as asked, or with levers when
+        the user allows changes to the plan."""
+        return self.as_asked or (allow_changes and self.fits)
+
 
 @dataclass(frozen=True)
 class Advice:
@@ -150,7 +161,8 @@ class Advice:
     Attributes:
         suggestions: every option estimated, ranked (acceptable first, by the goal).
         goal, budget_usd, deadline_hours: what the ranking used.
-        pareto_ids: ids of the options on the time-cost Pareto front (fitting ones only).
+        pareto_ids: ids of the options on the time-cost Pareto front (of the options that
+            fit as asked, or that fit at all when ``allow_changes``).
         nothing_fits: ``None`` when something fits; else one sentence naming the closest
             option and the smallest change that would make the plan fit.
     """
@@ -161,11 +173,24 @@ class Advice:
     deadline_hours: float | None
     pareto_ids: frozenset[str] = field(default_factory=frozenset)
     nothing_fits: str | None = None
+    allow_changes: bool = True
 
     @property
     def best(self) -> Suggestion | None:
-        """The first acceptable suggestion, or ``None``."""
-        return next((s for s in self.suggestions if s.acceptable), None)
+        """The first acceptable suggestion (fitting as asked unless ``allow_changes``), or
+        ``None``."""
+        return next((s for s in self.suggestions
+                     if s.acceptable and s.counts(self.allow_changes)), None)
+
+    @property
+    def fit_as_asked(self) -> int:
+        """How many options fit the plan as asked (no lever)."""
+        return sum(1 for s in self.suggestions if s.as_asked)
+
+    @property
+    def fit_with_changes(self) -> int:
+        """How many options fit only with levers (a changed plan)."""
+        return sum(1 for s in self.suggestions if s.fits and not s.as_asked)
 
 
 # --------------------------------------------------------------------------- options
@@ -176,12 +201,7 @@ def options_for(gpus: Mapping[str, GpuSpec], offers: Iterable[Offer], *,
     needed). Offers of GPUs missing from ``gpus`` are skipped."""
     if max_cards < 1:
         raise ValueError(f"max_cards must be at least 1, got {max_cards}")
-    options = []
-    if own:
-        smallest = min(own, key=lambda g: g.memory_gib)
-        names = sorted({g.name for g in own})
-        label = f"{len(own)}x {' + '.join(names)}" if len(own) > 1 else own[0].name
-        options.append(Option("own", "own", smallest, len(own), None, f"your {label}"))
+    options = own_options(own)
     counts = [n for n in (1, 2, 4, 8) if n <= max_cards]
     for offer in offers:
         gpu = gpus.get(offer.gpu_id)
@@ -200,6 +220,72 @@ def options_for(gpus: Mapping[str, GpuSpec], offers: Iterable[Offer], *,
                                   offer.gpus_per_instance, offer,
                                   f"{offer.provider} {count}{gpu.name}{spot}"))
     return options
+
+
+def rig_label(cards: Sequence[GpuSpec]) -> str:
+    """Cards for people, largest first: "RTX 3090 + RTX 3060 12GB", "2x RTX 3090"."""
+    counts: dict[str, int] = {}
+    for card in sorted(cards, key=lambda g: (-g.memory_gib, g.name)):
+        counts[card.name] = counts.get(card.name, 0) + 1
+    return " + ".join(f"{n}x {name}" if n > 1 else name for name, n in counts.items())
+
+
+def _weakest(cards: Sequence[GpuSpec]) -> GpuSpec:
+    """The card a synchronous job on ``cards`` runs as: the slowest card's rates with the
+    least memory and bandwidth of any of them, and their average board power (what the
+    electricity of ``n x tdp`` then adds up to)."""
+    slowest = min(cards, key=lambda g: (g.fp16_tensor_tflops, g.memory_gib))
+    if all(card == slowest for card in cards):
+        return slowest
+    return replace(slowest, name=rig_label(cards),
+                   memory_gib=min(g.memory_gib for g in cards),
+                   memory_bandwidth_gb_s=min(g.memory_bandwidth_gb_s for g in cards),
+                   tdp_w=sum(g.tdp_w for g in cards) / len(cards))
+
+
+#: Most options made of the user's own cards (subsets of a large mixed rig are pruned).
+MAX_OWN_OPTIONS = 12
+
+
+def own_options(own: Sequence[GpuSpec]) -> list[Option]:
+    """The user's rig as options: every card together (id ``own``) and each smaller set of
+    its cards (``own:<n>x<gpu id>+...``): a mixed 3090 + 3060 rig is the 3090 alone, the 3060
+    alone and both; identical cards are tried 1, 2, 4, ... at a time. Each set runs as its
+    weakest card (:func:`_weakest`); the best sets (most memory, then speed) are kept when a
+    large mixed rig has more than :data:`MAX_OWN_OPTIONS`."""
+    if not own:
+        return []
+    kinds: list[tuple[GpuSpec, int]] = []
+    for card in own:
+        for k, (spec, n) in enumerate(kinds):
+            if spec == card:
+                kinds[k] = (spec, n + 1)
+                break
+        else:
+            kinds.append((card, 1))
+
+    def counts(n: int) -> list[int]:
+        return sorted({0, n, *(c for c in (1, 2, 4, 8, 16, 32) if c < n)})
+
+    sets: list[tuple[int, ...]] = [()]
+    for _spec, n in kinds:
+        sets = [(*prefix, c) for prefix in sets for c in counts(n)]
+    full = tuple(n for _spec, n in kinds)
+    options = []
+    for chosen in sets:
+        cards = [spec for (spec, _n), c in zip(kinds, chosen, strict=True) for _ in range(c)]
+        if not cards:
+            continue
+        key = "+".join(f"{c}x{spec.id}" for (spec, _n), c in zip(kinds, chosen, strict=True)
+                       if c)
+        option_id = "own" if chosen == full else f"own:{key}"
+        options.append(Option(option_id, "own", _weakest(cards), len(cards), None,
+                              f"your {rig_label(cards)}"))
+    # The whole rig (made last) first, then the larger sets, the best of them when many.
+    rest = sorted(options[:-1], key=lambda o: (-o.gpu.memory_gib * o.n_gpus,
+                                               -o.gpu.fp16_tensor_tflops * o.n_gpus))
+    rest = sorted(rest[:MAX_OWN_OPTIONS - 1], key=lambda o: (-o.n_gpus, -o.gpu.memory_gib, o.id))
+    return [options[-1], *rest]
 
 
 def effective_gpu(option: Option) -> GpuSpec:
@@ -336,25 +422,25 @@ def explain(s: Suggestion) -> str:
 
 def _join(items: Sequence[str]) -> str:
     items = list(items)
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
 
 
 def _usd(value: float) -> str:
-    if value < 10:
-        return f"${value:.2f}"
-    return f"${value:,.0f}"
+    return f"${value:.2f}" if value < 10 else f"${value:,.0f}"
 
 
 # --------------------------------------------------------------------------- ranking
 def rank(suggestions: Iterable[Suggestion], goal: str = "cheapest", *,
-         budget_usd: float | None = None, deadline_hours: float | None = None
-         ) -> list[Suggestion]:
+         budget_usd: float | None = None, deadline_hours: float | None = None,
+         allow_changes: bool = True) -> list[Suggestion]:
     """Order for ``goal``: acceptable options (fit, within budget and deadline) first, by
     cost (cheapest) or hours (fastest), ties broken by the other; then the ones over budget
     or past the deadline; then the ones that do not fit, nearest to fitting first (memory
-    needed over memory available)."""
+    needed over memory available).
+
+    Without ``allow_changes`` the plan is taken as asked: options that fit only with levers
+    (a full fine-tune run as QLoRA, ...) are ranked apart, after every option that fits
+    the plan as it is, and before those that do not fit at all."""
     if goal not in GOALS:
         raise ValueError(f"goal must be one of {', '.join(GOALS)}, got {goal!r}")
     for name, value in (("budget_usd", budget_usd), ("deadline_hours", deadline_hours)):
@@ -366,16 +452,17 @@ def rank(suggestions: Iterable[Suggestion], goal: str = "cheapest", *,
 
     def key(s: Suggestion):
         if not s.fits:  # nearest to fitting first
-            return (True, True, s.memory_bytes / s.capacity_bytes, 0.0, s.option.id)
+            return (2, True, s.memory_bytes / s.capacity_bytes, 0.0, s.option.id)
         primary = (s.cost_usd, s.hours) if goal == "cheapest" else (s.hours, s.cost_usd)
-        return (False, not s.acceptable, *primary, s.option.id)
+        return (0 if s.counts(allow_changes) else 1, not s.acceptable, *primary, s.option.id)
 
     return sorted(marked, key=key)
 
 
-def pareto(suggestions: Iterable[Suggestion]) -> frozenset[str]:
-    """Ids of fitting options no other fitting option beats on both hours and cost."""
-    fitting = [s for s in suggestions if s.fits]
+def pareto(suggestions: Iterable[Suggestion], allow_changes: bool = True) -> frozenset[str]:
+    """Ids of fitting options no other fitting option beats on both hours and cost (only
+    options that fit as asked take part unless ``allow_changes``)."""
+    fitting = [s for s in suggestions if s.counts(allow_changes)]
     front = set()
     for s in fitting:
         dominated = any(o.hours <= s.hours and o.cost_usd <= s.cost_usd
@@ -390,8 +477,12 @@ def advise(model: ModelSpec, plan: Plan, gpus: Mapping[str, GpuSpec], offers: It
            budget_usd: float | None = None, deadline_hours: float | None = None,
            assumptions: Assumptions = DEFAULT_ASSUMPTIONS,
            usd_per_kwh: float = DEFAULT_USD_PER_KWH, today: date | None = None,
-           measurements: Sequence[Measurement] = (), max_cards: int = 4) -> Advice:
+           measurements: Sequence[Measurement] = (), max_cards: int = 4,
+           allow_changes: bool = True) -> Advice:
     """Every option for ``plan``, estimated and ranked (see the module docstring).
+
+    ``allow_changes=False`` takes the plan as asked: options that need levers are ranked
+    apart and never named best (see :func:`rank`).
 
     Raises:
         ValueError: a bad goal, budget or deadline, a negative electricity price, or a plan
@@ -404,9 +495,12 @@ def advise(model: ModelSpec, plan: Plan, gpus: Mapping[str, GpuSpec], offers: It
                             usd_per_kwh=usd_per_kwh, today=today, measurements=measurements,
                             max_cards=max_cards, _cache=cache)
                    for option in options_for(gpus, offers, own=own, max_cards=max_cards)]
-    ranked = rank(suggestions, goal, budget_usd=budget_usd, deadline_hours=deadline_hours)
-    return Advice(tuple(ranked), goal, budget_usd, deadline_hours, pareto(ranked),
-                  nothing_fits=_nothing_fits(model, plan, ranked, assumptions))
+    ranked = rank(suggestions, goal, budget_usd=budget_usd, deadline_hours=deadline_hours,
+                  allow_changes=allow_changes)
+    return Advice(tuple(ranked), goal, budget_usd, deadline_hours,
+                  pareto(ranked, allow_changes),
+                  nothing_fits=_nothing_fits(model, plan, ranked, assumptions),
+                  allow_changes=allow_changes)
 
 
 def _nothing_fits(model, plan, ranked: Sequence[Suggestion], assumptions) -> str | None:
@@ -470,18 +564,23 @@ def break_even(owned: Suggestion, rented: Suggestion) -> BreakEven:
 
 
 def best_break_even(suggestions: Iterable[Suggestion], *, owned: Suggestion | None = None,
-                    rented: Suggestion | None = None
+                    rented: Suggestion | None = None, allow_changes: bool = True
                     ) -> tuple[Suggestion, Suggestion, BreakEven] | None:
-    """``(owned, rented, break-even)`` for the cheapest fitting card to buy against the
-    cheapest fitting rental; either side may be fixed (the one the user picked). ``None``
-    when a side has no fitting option."""
-    fitting = [s for s in suggestions if s.fits]
-    if owned is None:
-        owned = min((s for s in fitting if s.option.kind in ("buy-new", "buy-used")),
-                    key=lambda s: (s.cost_usd, s.option.id), default=None)
+    """``(owned, rented, break-even)``: the cheapest fitting rental (fitting as asked unless
+    ``allow_changes``) against the card to buy that beats it after the fewest jobs (the
+    cheapest card when none ever does); either side may be fixed (the one the user picked).
+    ``None`` when a side has no fitting option."""
+    fitting = [s for s in suggestions if s.counts(allow_changes)]
     if rented is None:
         rented = min((s for s in fitting if s.option.kind in ("rent", "cloud")),
                      key=lambda s: (s.cost_usd, s.option.id), default=None)
+    if owned is None and rented is not None and rented.fits:
+        def payoff(s: Suggestion):
+            jobs = break_even(s, rented).jobs
+            return (jobs is None, jobs if jobs is not None else s.cost_usd, s.option.id)
+
+        owned = min((s for s in fitting if s.option.kind in ("buy-new", "buy-used")),
+                    key=payoff, default=None)
     if owned is None or rented is None or not owned.fits or not rented.fits:
         return None
     return owned, rented, break_even(owned, rented)
@@ -494,6 +593,7 @@ def estimate_of(model: ModelSpec, suggestion: Suggestion,
 
 
 __all__ = ["DEFAULT_LOAD_FRACTION", "DEFAULT_USD_PER_KWH", "GOALS", "HOST_BOUNCE_FACTOR",
-           "OPTION_KINDS", "Advice", "BreakEven", "Option", "Suggestion", "advise",
-           "best_break_even", "break_even", "effective_gpu", "estimate_of", "evaluate",
-           "explain", "options_for", "pareto", "rank"]
+           "MAX_OWN_OPTIONS", "OPTION_KINDS", "Advice", "BreakEven", "Option", "Suggestion",
+           "advise", "best_break_even", "break_even", "effective_gpu", "estimate_of",
+           "evaluate", "explain", "options_for", "own_options", "pareto", "rank",
+           "rig_label"]
