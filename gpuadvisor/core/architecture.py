@@ -197,6 +197,8 @@ class ModelShape:
         shipped_quant_bytes: bytes per quantized weight of that quantization, scales
             included (0 = the generic figure of :data:`~.memory.QUANT_BYTES`).
         shipped_quant_groups: which :data:`LINEAR_GROUPS` the shipped quantization covers.
+        weights_file_bytes: the weights' exact bytes as a file stores them (GGUF; 0 =
+            unknown), held by inference plans that name no quantization.
         windowed: some layers attend over a window (sliding or chunked attention).
         has_moe: some layers are mixtures of experts.
     """
@@ -218,6 +220,7 @@ class ModelShape:
     shipped_quant: str = ""
     shipped_quant_bytes: float = 0.0
     shipped_quant_groups: tuple[str, ...] = LINEAR_GROUPS
+    weights_file_bytes: int = 0
     windowed: bool = False
     has_moe: bool = False
 

@@ -240,6 +240,7 @@ def describe(spec) -> ModelShape:
         shipped_quant=spec.quant,
         shipped_quant_bytes=spec.quant_bytes,
         shipped_quant_groups=_quant_groups(spec),
+        weights_file_bytes=spec.weights_file_bytes,
         windowed=any(block.window for block, _ in blocks),
         has_moe=any(block.experts > 1 for block, _ in blocks),
     )

@@ -339,6 +339,8 @@ def decode_weight_fraction(model: ModelLike, plan: Plan, b=None):
             per_weight = (m.shipped_quant_bytes or per_weight) if "experts" in \
                 m.shipped_quant_groups else max(bytes16, 2.0)
     total = weight_bytes(m, plan, DEFAULT_ASSUMPTIONS, 1)
+    if plan.quant is None and m.weights_file_bytes:  # a file's tensors: their mean width
+        per_weight = m.weights_file_bytes / max(m.params.total, 1)
     unread = sum(count * blk.experts * blk.expert_weights * per_weight
                  * (1.0 - blk.experts_per_token / blk.experts) ** np.asarray(b, dtype=float)
                  for blk, count in moe)

@@ -236,7 +236,10 @@ def _assumptions_used(model: ModelShape, plan, assumptions, gpu, time_gpu, peak_
         used["lora_targets"] = plan.lora_targets
         used["lora_adapter_dtype"] = "fp32"
     quant = weight_quant(model, plan)
-    if plan.quant is None and quant != "none":
+    if plan.task == "infer" and plan.quant is None and model.weights_file_bytes:
+        used["weights_bytes"] = model.weights_file_bytes
+        used["weights_source"] = "the file's tensors, as stored"
+    elif plan.quant is None and quant != "none":
         used["quant"] = quant
         if quant != plan.effective_quant:
             used["quant_source"] = "as shipped (config.json quantization_config)"

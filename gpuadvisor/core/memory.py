@@ -122,6 +122,8 @@ def weight_bytes(model: ModelLike, plan: Plan, assumptions: Assumptions, n_gpus=
       (embeddings, norms, routers, LM head, modules the checkpoint left unquantized —
       bitsandbytes, GPTQ and MXFP4 leave these 16-bit) at 2 bytes (4 in fp32); LoRA
       adapters in fp32 (PEFT keeps them in fp32 for stability).
+    * Inference from a file whose tensor bytes are known (a GGUF: ``weights_file_bytes``)
+      holds exactly those bytes, unless the plan names a quantization.
     * A vision tower (multimodal models) is loaded too: 2 bytes per parameter (4 in fp32),
       frozen, never quantized.
     * ZeRO-3 shards the parameters over the GPUs; parameter offload moves them to the CPU.
@@ -130,6 +132,8 @@ def weight_bytes(model: ModelLike, plan: Plan, assumptions: Assumptions, n_gpus=
     counts = m.params
     total = counts.total
     vision = counts.vision * (4.0 if plan.precision == "fp32" else 2.0)
+    if plan.task == "infer" and plan.quant is None and m.weights_file_bytes:
+        return float(m.weights_file_bytes) + vision  # split over GPUs by memory_breakdown
     if plan.task in ("infer", "lora", "qlora"):
         base16 = 4.0 if plan.precision == "fp32" else (1.0 if plan.precision == "fp8" and
                                                        plan.task == "infer" else 2.0)

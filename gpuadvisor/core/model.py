@@ -118,6 +118,8 @@ class ModelSpec:
             included (0 = the generic figure for ``quant``).
         quant_groups: which block linears the shipped quantization covers, comma-separated
             ``attn``, ``mlp``, ``shared``, ``experts`` ("" = all); the rest stay 16-bit.
+        weights_file_bytes: the exact bytes of the weights as a file stores them (a GGUF's
+            tensors; 0 = unknown): inference holds these when the plan names no ``quant``.
         extra: free-form details a catalog entry may carry (not compared or hashed).
     """
 
@@ -172,6 +174,7 @@ class ModelSpec:
     quant: str = ""
     quant_bytes: float = 0.0
     quant_groups: str = ""
+    weights_file_bytes: int = 0
     extra: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -240,6 +243,9 @@ class ModelSpec:
             raise bad("vision_params", "must be a whole number >= 0")
         if self.quant and self.quant not in QUANT[1:]:
             raise bad("quant", f"must be one of {', '.join(QUANT[1:])} (or empty)")
+        file_bytes = self.weights_file_bytes
+        if not isinstance(file_bytes, int) or isinstance(file_bytes, bool) or file_bytes < 0:
+            raise bad("weights_file_bytes", "must be a whole number of bytes >= 0")
         if not (0.0 <= self.quant_bytes <= 4.0):
             raise bad("quant_bytes", f"must be between 0 and 4, got {self.quant_bytes!r}")
         unknown = set(filter(None, self.quant_groups.split(","))) - set(LINEAR_GROUPS)
