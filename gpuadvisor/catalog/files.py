@@ -5,6 +5,11 @@ an offers file is then cross-checked against a GPU catalog (:func:`check_offer_g
 the caller supplies lazily (the shipped GPUs for the shipped offers, the GPUs in effect
 otherwise; see :mod:`gpuadvisor.catalog.overrides`). The shipped catalog is parsed once per
 process (:func:`shipped`).
+
+The same checks serve loading, ``catalog validate`` and ``catalog update``
+(:func:`check_bytes`), so a file that passes them cannot break a start: a user's file is
+read only when it is a regular file of at most :data:`MAX_CATALOG_BYTES`, and every model
+entry must also give a finite parameter count (:func:`check_usable`).
 """
 
 from __future__ import annotations
@@ -18,9 +23,15 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
+from gpuadvisor.core.limits import is_finite_number
 from gpuadvisor.core.offers import Offer
+from gpuadvisor.userfiles import read_regular_file
 
 from .schema import KIND_NAMES, KINDS, CatalogError, parse_catalog
+
+#: Largest catalog file read (the shipped ones are under 100 kB each; ``catalog update``
+#: accepts 5 MiB).
+MAX_CATALOG_BYTES = 5 * 1024 * 1024
 
 CatalogPath = str | os.PathLike[str] | Traversable
 """A catalog file: a path, a string, or a package resource."""
@@ -130,10 +141,17 @@ def load_checked(path: CatalogPath, kind: str,
         The valid records by id, and one line per problem (a file that cannot be read is one).
     """
     name = display_name(path)
+    if isinstance(path, str | os.PathLike) and not os.fspath(path):
+        return {}, ["the catalog file's path is empty ('')"]
     try:
-        raw = _as_file(path).read_bytes()
+        if isinstance(path, str | os.PathLike):
+            raw = read_regular_file(path, MAX_CATALOG_BYTES)
+        else:
+            raw = path.read_bytes()
     except OSError as exc:
         return {}, [f"{name}: cannot read the file: {exc.strerror or exc}"]
+    except ValueError as exc:  # a NUL in the path
+        return {}, [f"{name}: cannot read the file: {exc}"]
     return check_bytes(raw, name, kind, gpu_ids)
 
 
@@ -143,7 +161,28 @@ def check_bytes(raw: bytes, name: str, kind: str,
     records, problems = parse_catalog(raw, name, KINDS[kind])
     if kind == "offers" and not problems:
         problems = check_offer_gpus(records, gpu_ids(), name)
+    if not problems:
+        problems = check_usable(kind, records, name)
     return records, problems
+
+
+def check_usable(kind: str, records: Mapping[str, Any], name: str) -> list[str]:
+    """Entries that pass their schema but that an estimate could not use: a model whose
+    parameter count does not compute to a finite number (10**400 layers). One line each."""
+    if kind != "models":
+        return []
+    problems = []
+    for entry_id, spec in records.items():
+        try:
+            counts = spec.params()
+            usable = is_finite_number(counts.total) and is_finite_number(counts.active) and (
+                float(counts.total) < 1e18)
+            why = "" if usable else f"its parameter count {counts.total:.3g} is not a usable number"
+        except (ArithmeticError, ValueError, TypeError, RecursionError) as exc:
+            why = f"its parameter count cannot be computed ({exc})"
+        if why:
+            problems.append(f"{name}: [{entry_id}] cannot be used: {why}")
+    return problems
 
 
 def display_name(path: CatalogPath) -> str:

@@ -11,6 +11,11 @@ problem is reported as one line naming the file, the entry and the field, e.g.::
 Adding a kind is one entry in :data:`KINDS`: its schema and a constructor that turns a checked
 table into a core record (raising ``ValueError`` for cross-field problems).
 :func:`parse_catalog` turns one file's bytes into records and problems. No file access here.
+
+Hostile files are refused before they can cost more than their size: a dotted key of more
+than :data:`MAX_KEY_PARTS` parts (``tomllib`` spends quadratic time on those), arrays or
+inline tables nested past Python's recursion limit, and integers past 4,300 digits are each
+one problem line, never an exception.
 """
 
 from __future__ import annotations
@@ -55,6 +60,12 @@ _KIND_WORDS = {
     "strings": "an array of strings",
 }
 _LEADING_NUMBER_RE = re.compile(r"^\s*([-+]?\d+(?:\.\d+)?)")
+
+#: Most parts a dotted TOML key may have (``a.b.c`` has 3; real catalogs use 1).
+MAX_KEY_PARTS = 16
+_KEY_PART = r"""(?:[A-Za-z0-9_-]++|"(?:[^"\\\n]|\\.)*+"|'[^'\n]*+')"""
+_DEEP_KEY_RE = re.compile(
+    rf"(?<![A-Za-z0-9_-]){_KEY_PART}(?:[ \t]*+\.[ \t]*+{_KEY_PART}){{{MAX_KEY_PARTS}}}")
 
 
 class CatalogError(ValueError):
@@ -144,7 +155,7 @@ class Field:
             return None
         if isinstance(value, str) and self.kind in ("number", "integer"):
             return self._unit_string_message(value)
-        return f"takes {self.expectation()}, got {_toml_type(value)} {value!r}"
+        return f"takes {self.expectation()}, got {_toml_type(value)} {_short(value)}"
 
     def _unit_string_message(self, value: str) -> str:
         message = f"takes {self.expectation()}, got the string {value!r}"
@@ -160,9 +171,9 @@ class Field:
         low = self.min_value
         if low is not None and (value < low or (value == low and not self.min_inclusive)):
             relation = ">=" if self.min_inclusive else ">"
-            return f"must be {relation} {low:g}{unit}, got {value!r}"
+            return f"must be {relation} {low:g}{unit}, got {_short(value)}"
         if self.max_value is not None and value > self.max_value:
-            return f"must be <= {self.max_value:g}{unit}, got {value!r}"
+            return f"must be <= {self.max_value:g}{unit}, got {_short(value)}"
         return None
 
     def _check_string(self, value: str) -> str | None:
@@ -422,18 +433,38 @@ def parse_catalog(raw: bytes, name: str, kind: CatalogKind) -> tuple[dict[str, A
 
 def _parse_bytes(raw: bytes, name: str) -> tuple[dict, str | None]:
     try:
-        return tomllib.loads(raw.decode("utf-8")), None
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         return {}, f"{name}: not UTF-8 text (byte {exc.start})"
+    deep = _deep_key_line(text)
+    if deep is not None:
+        return {}, (f"{name}: line {deep}: a dotted key of more than {MAX_KEY_PARTS} parts; "
+                    "entries are tables like [entry-id] with plain keys")
+    try:
+        return tomllib.loads(text), None
     except tomllib.TOMLDecodeError as exc:
         return {}, f"{name}: TOML syntax error: {exc}"
+    except RecursionError:
+        return {}, f"{name}: arrays or inline tables nested too deeply"
+    except ValueError as exc:  # a whole number of more than 4,300 digits
+        return {}, f"{name}: cannot be read: {str(exc).split(';')[0]}"
+
+
+def _deep_key_line(text: str) -> int | None:
+    """The first line (1-based) with a dotted key of more than :data:`MAX_KEY_PARTS` parts,
+    or None. Only lines with that many dots are searched, with a regular expression that
+    cannot backtrack (possessive parts), so the check stays linear in the text."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.count(".") >= MAX_KEY_PARTS and _DEEP_KEY_RE.search(line):
+            return number
+    return None
 
 
 def _check_top_level(document: Mapping[str, Any], name: str) -> list[str]:
     problems = []
     version = document.get("schema_version", CATALOG_SCHEMA_VERSION)
     if isinstance(version, bool) or version != CATALOG_SCHEMA_VERSION:
-        problems.append(f"{name}: schema_version {version!r} is not supported "
+        problems.append(f"{name}: schema_version {_short(version)} is not supported "
                         f"(this version of gpuadvisor reads {CATALOG_SCHEMA_VERSION})")
     for key, value in document.items():
         if key != "schema_version" and not isinstance(value, dict):
@@ -460,6 +491,19 @@ def _load_entry(entry_id: str, table: dict[str, Any], kind: CatalogKind) -> tupl
             return None, [message]
         message = message.removeprefix(f"{field_name}: ")
         return None, [f"field '{field_name}': {message}"]
+
+
+def _short(value: Any) -> str:
+    """``repr`` of a value from a file, cut short; nested containers are named, not shown
+    (their repr could be megabytes, or recurse too deep)."""
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list) and any(isinstance(v, list | dict) for v in value):
+        return "a nested array"
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**16:
+        return f"a number with {len(str(abs(value)))} digits"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _unknown_key_message(key: str, known: Iterable[str]) -> str:

@@ -1,17 +1,23 @@
 """``gpuadvisor catalog update``: download (or read) a catalog file, check it whole, swap it in.
 
 This is the only module of the package that may download anything, and only when
-:func:`update_catalog` is called: over HTTPS, with a size cap and a timeout
-(:func:`fetch_catalog_bytes`). The new file is validated whole before anything changes, then
-installed atomically (:func:`gpuadvisor.userfiles.write_atomic`) with the file it replaces kept
-as ``<name>.previous``. :func:`diff_catalogs` says what changed.
+:func:`update_catalog` is called: over HTTPS, with a size cap and a wall-clock deadline over
+the whole transfer (:func:`fetch_catalog_bytes`: the download runs on a thread the caller
+stops waiting for at the deadline, so a server that drips one byte at a time, or a name that
+never resolves, cannot hold it past ``timeout_s``). A local file is read only when it is a
+regular file (a FIFO or a device is refused unopened). The new file is validated whole
+before anything changes, then installed atomically (:func:`gpuadvisor.userfiles.write_atomic`)
+with the file it replaces kept as ``<name>.previous``. :func:`diff_catalogs` says what changed.
 """
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import os
+import socket
 import ssl
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -21,7 +27,7 @@ from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from gpuadvisor.userfiles import write_atomic
+from gpuadvisor.userfiles import check_replaceable, read_regular_file, write_atomic
 
 from .files import check_bytes, check_offer_gpus, kind_of, load_checked
 from .overrides import PREVIOUS_SUFFIX, in_effect, in_effect_gpu_ids, override_path, updated_path
@@ -30,8 +36,11 @@ from .schema import KINDS
 #: Largest catalog file ``catalog update`` accepts, in bytes.
 MAX_UPDATE_BYTES = 5 * 1024 * 1024
 #: Seconds ``catalog update`` gives a download: the connection and each read wait at most this
-#: long, and the download is abandoned once this much time has passed in all.
+#: long, and the download is abandoned once this much time has passed in all (however
+#: slowly the bytes come).
 UPDATE_TIMEOUT_S = 20.0
+#: Largest piece read from the network at a time (the deadline is checked between pieces).
+_CHUNK_BYTES = 16384
 #: TEST-ONLY hook: when this environment variable is ``1``, ``http://`` URLs to the loopback
 #: host (127.0.0.1, ::1, localhost) are accepted, so tests can serve files from a local
 #: ``http.server`` in a thread. Every other ``http://`` URL is refused whatever its value.
@@ -151,6 +160,8 @@ def update_catalog(source: str | os.PathLike[str], kind: str | None = None, *,
         UpdateError: nothing was changed; the message says why.
     """
     text = os.fspath(source)
+    if not text.strip():
+        raise UpdateError("--from: the path or URL is empty")
     if _is_url(text):
         _check_url(text)
     name = _source_name(text)
@@ -203,9 +214,10 @@ def _install(target: Path, raw: bytes) -> Path | None:
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         backup = None
+        check_replaceable(target)  # a symlink or FIFO there is refused, not followed
         if target.exists():
             backup = target.with_name(target.name + PREVIOUS_SUFFIX)
-            write_atomic(backup, target.read_bytes())
+            write_atomic(backup, read_regular_file(target, 4 * MAX_UPDATE_BYTES))
         write_atomic(target, raw)
     except OSError as exc:
         raise UpdateError(f"could not write {target}: {exc.strerror or exc}; "
@@ -229,19 +241,60 @@ def fetch_catalog_bytes(source: str, *, timeout_s: float = UPDATE_TIMEOUT_S,
                         ssl_context: ssl.SSLContext | None = None) -> bytes:
     """Read a catalog file from a local path or an HTTPS URL, with a size cap and a timeout.
 
+    A download gets ``timeout_s`` in all, from the name look-up to the last byte: it runs on
+    a daemon thread and is abandoned (its socket shut) when the deadline passes.
+
     Raises:
         UpdateError: refused scheme, unreachable, HTTP error, timeout, too large, truncated.
     """
     if not _is_url(source):
         return _read_local(Path(source), max_bytes)
     _check_url(source)
+    deadline = time.monotonic() + timeout_s
+    outcome: dict[str, Any] = {}
+    holder: dict[str, Any] = {}
+
+    def download() -> None:
+        try:
+            outcome["data"] = _download(source, timeout_s, max_bytes, ssl_context, deadline,
+                                        holder)
+        except BaseException as exc:  # handed to the waiting thread
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=download, name="catalog-download", daemon=True)
+    thread.start()
+    thread.join(max(deadline - time.monotonic(), 0.0))
+    if thread.is_alive():
+        _abandon(holder.get("response"))
+        raise UpdateError(f"{source}: the download took longer than {timeout_s:g} s")
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["data"]
+
+
+def _abandon(response: Any) -> None:
+    """Unblock a download thread stuck in a read: shut its socket (it then ends)."""
+    if response is None:
+        return
+    raw = getattr(getattr(response, "fp", None), "raw", None)
+    sock = getattr(raw, "_sock", None)
+    if isinstance(sock, socket.socket):
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_RDWR)
+
+
+def _download(source: str, timeout_s: float, max_bytes: int,
+              ssl_context: ssl.SSLContext | None, deadline: float,
+              holder: dict[str, Any]) -> bytes:
+    """The download itself (on the download thread); ``holder["response"]`` lets the
+    waiting thread abandon it."""
     opener = urllib.request.build_opener(_SafeRedirects(),
                                          urllib.request.HTTPSHandler(context=ssl_context))
     request = urllib.request.Request(source, headers={"User-Agent": "gpuadvisor-catalog-update",
                                                       "Accept-Encoding": "identity"})
-    deadline = time.monotonic() + timeout_s
     try:
         with opener.open(request, timeout=timeout_s) as response:
+            holder["response"] = response
             return _read_response(response, source, max_bytes, deadline, timeout_s)
     except UpdateError:
         raise
@@ -304,7 +357,9 @@ def _read_response(response, source: str, max_bytes: int, deadline: float,
     while True:
         if time.monotonic() > deadline:
             raise UpdateError(f"{source}: the download took longer than {timeout_s:g} s")
-        chunk = response.read(min(65536, max_bytes + 1 - received))
+        want = min(_CHUNK_BYTES, max_bytes + 1 - received)
+        # read1: what has arrived (one socket read), not a wait for the whole piece.
+        chunk = response.read1(want) if hasattr(response, "read1") else response.read(want)
         if not chunk:
             break
         chunks.append(chunk)
@@ -320,13 +375,11 @@ def _read_response(response, source: str, max_bytes: int, deadline: float,
 def _read_local(path: Path, max_bytes: int) -> bytes:
     try:
         size = path.stat().st_size
-        if size > max_bytes:
+        if size > max_bytes and path.is_file():
             raise UpdateError(f"{path}: refused: {size} bytes is over the {max_bytes} byte "
                               "limit")
-        with path.open("rb") as handle:
-            data = handle.read(max_bytes + 1)
-    except OSError as exc:
-        raise UpdateError(f"{path}: cannot read the file: {exc.strerror or exc}") from None
-    if len(data) > max_bytes:
-        raise UpdateError(f"{path}: refused: over the {max_bytes} byte limit")
+        data = read_regular_file(path, max_bytes)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+        raise UpdateError(f"{path}: cannot read the file: "
+                          f"{getattr(exc, 'strerror', None) or exc}") from None
     return data

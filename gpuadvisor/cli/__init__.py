@@ -79,6 +79,11 @@ def main(argv: list[str] | None = None) -> int:
     except _catalog_error() as exc:
         print(f"catalog: {exc}".replace("\n", " "), file=sys.stderr)
         return EXIT_BAD_INPUT
+    except (OverflowError, RecursionError) as exc:
+        # Every number is bounded at the door (gpuadvisor.core.limits); should one still
+        # reach a float's end, it came from the input: say so in one line, as bad input.
+        print(f"gpuadvisor: the input is too large to compute with ({exc})", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except BrokenPipeError:
         return 0
 

@@ -26,28 +26,84 @@ class Parser(argparse.ArgumentParser):
 
 
 # --------------------------------------------------------------------------- value types
-def positive_int(text: str) -> int:
-    """argparse type: a whole number above zero (argparse names the flag in its error)."""
+# Every number a flag brings is finite, whole where a count is meant, and inside a physical
+# range (gpuadvisor.core.limits), so nothing the user types can overflow the estimate.
+#: Largest money amount a flag takes (USD): far above any job's cost.
+MAX_USD = 1e12
+#: Longest deadline a flag takes (hours): about a thousand years.
+MAX_HOURS = 1e7
+
+
+def _shown(text: str) -> str:
+    """The user's text for a message, cut short (a 4,000-digit number is not echoed)."""
+    return repr(text) if len(text) <= 40 else repr(text[:37]) + "..."
+
+
+def _whole(text: str) -> int:
+    """A whole number typed by the user (``1_000`` and ``+3`` as Python reads them)."""
+    stripped = text.strip()
+    if len(stripped.lstrip("+-").lstrip("0")) > 30:
+        raise argparse.ArgumentTypeError(f"too large: {_shown(text)}")
     try:
-        value = int(text)
+        return int(stripped)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        raise argparse.ArgumentTypeError(f"not a whole number: {_shown(text)}") from None
+
+
+def int_in(low: int, high: int):
+    """argparse type: a whole number from ``low`` to ``high``."""
+    def parse(text: str) -> int:
+        value = _whole(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"must be a whole number from {low:,} to {high:,}, got {_shown(text)}")
+        return value
+    return parse
+
+
+def positive_int(text: str) -> int:
+    """argparse type: a whole number above zero, at most
+    :data:`gpuadvisor.core.limits.MAX_COUNT` (argparse names the flag in its error)."""
+    from gpuadvisor.core.limits import MAX_COUNT
+
+    value = _whole(text)
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be a positive whole number, got {value}")
+    if value > MAX_COUNT:
+        raise argparse.ArgumentTypeError(
+            f"must be a whole number from 1 to {MAX_COUNT:,}, got {_shown(text)}")
     return value
 
 
-def count(flag: str):
-    """argparse type for ``flag``: a positive count with an optional suffix (2T, 300M)."""
+def _number(text: str) -> float:
+    """A finite number typed by the user; ``nan``, ``inf`` and ``1e400`` are refused."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {_shown(text)}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a finite number, got {_shown(text)}")
+    return value
+
+
+def count(flag: str, high: float | None = None):
+    """argparse type for ``flag``: a positive count with an optional suffix (2T, 300M), at
+    most ``high`` (default :data:`gpuadvisor.core.limits.MAX_DATASET`)."""
     def parse(text: str) -> float:
+        from gpuadvisor.core.limits import MAX_DATASET
         from gpuadvisor.core.units import parse_count
 
         try:
             value = parse_count(text)
         except ValueError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"must be a finite count, got {_shown(text)}")
         if value <= 0:
             raise argparse.ArgumentTypeError(f"must be positive, got {text!r}")
+        limit = MAX_DATASET if high is None else high
+        if value > limit:
+            raise argparse.ArgumentTypeError(f"must be at most {limit:g}, got {_shown(text)}")
         return value
 
     return parse
@@ -55,46 +111,73 @@ def count(flag: str):
 
 def fraction(text: str) -> float:
     """argparse type: a number in (0, 1]."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    value = _number(text)
     if not 0 < value <= 1:
         raise argparse.ArgumentTypeError(f"must be in (0, 1], got {value}")
     return value
 
 
 def assumption(text: str) -> tuple[str, str]:
-    """argparse type: ``NAME=VALUE`` -> ``(name, value)``."""
+    """argparse type: ``NAME=VALUE`` -> ``(name, value)``.
+
+    A known numeric assumption's value must be a finite number inside its range
+    (:data:`gpuadvisor.core.limits.ASSUMPTION_BOUNDS`; ``gpus_per_node`` a whole number);
+    unknown names pass through, for the estimate to refuse by name.
+    """
+    from gpuadvisor.core.limits import ASSUMPTION_BOUNDS, LimitError, check
+
     name, sep, value = text.partition("=")
+    name, value = name.strip(), value.strip()
     if not sep or not name or not value:
-        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
-    return name.strip(), value.strip()
-
-
-def positive_float(flag: str):
-    """argparse type for ``flag``: a finite number above zero."""
-    def parse(text: str) -> float:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {_shown(text)}")
+    bound = ASSUMPTION_BOUNDS.get(name)
+    if bound is not None:
+        number = _number(value)
+        if bound.integer:
+            if not number.is_integer():
+                raise argparse.ArgumentTypeError(f"{name} must be {bound.describe()}, got "
+                                                 f"{_shown(value)}")
+            number = int(number)
         try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-        if not (value > 0 and math.isfinite(value)):
+            check(name, number, bound)
+        except LimitError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    return name, value
+
+
+def positive_float(flag: str, high: float = MAX_USD):
+    """argparse type for ``flag``: a finite number above zero, at most ``high``."""
+    def parse(text: str) -> float:
+        value = _number(text)
+        if not value > 0:
             raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
+        if value > high:
+            raise argparse.ArgumentTypeError(f"must be at most {high:g}, got {_shown(text)}")
         return value
     return parse
 
 
-def non_negative_float(flag: str):
-    """argparse type for ``flag``: a finite number of zero or more."""
+def non_negative_float(flag: str, high: float = MAX_USD):
+    """argparse type for ``flag``: a finite number of zero or more, at most ``high``."""
     def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-        if not (value >= 0 and math.isfinite(value)):
+        value = _number(text)
+        if not value >= 0:
             raise argparse.ArgumentTypeError(f"must be zero or more, got {text}")
+        if value > high:
+            raise argparse.ArgumentTypeError(f"must be at most {high:g}, got {_shown(text)}")
         return value
+    return parse
+
+
+def path_text(flag: str):
+    """argparse type for ``flag``: a path that is not empty (``""`` would mean the current
+    folder to some calls) and has no NUL character."""
+    def parse(text: str) -> str:
+        if not text.strip():
+            raise argparse.ArgumentTypeError("the path is empty")
+        if "\0" in text:
+            raise argparse.ArgumentTypeError("the path contains a NUL character")
+        return text
     return parse
 
 
@@ -165,6 +248,26 @@ def did_you_mean(name: str, known) -> str:
 
 
 # --------------------------------------------------------------------------- output
+def json_text(data, *, indent: int | None = 2) -> str:
+    """``data`` as one JSON document for stdout: numpy values as lists, and non-finite
+    floats as null, so the text is always valid JSON (never ``Infinity`` or ``NaN``)."""
+    import json
+
+    return json.dumps(_finite(data), indent=indent, default=json_default, allow_nan=False)
+
+
+def _finite(value):
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(item) for item in value]
+    if hasattr(value, "tolist") and not isinstance(value, str | bytes):
+        return _finite(value.tolist())
+    return value
+
+
 def json_default(value):
     """``json.dumps(default=...)``: numpy values as lists, non-finite floats as null."""
     if hasattr(value, "tolist"):

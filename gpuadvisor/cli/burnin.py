@@ -4,10 +4,9 @@ temperature, clocks and power watched live (and a stop at ``--temp-limit``)."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
-from .args import InputError, json_default
+from .args import InputError, json_text
 from .probe_run import print_run_errors, print_save_problems, print_torch_missing, record_probe_run
 
 #: The longest ``probe --burn-in``, in minutes (a day).
@@ -156,7 +155,7 @@ def command(args: argparse.Namespace, python: str, no_torch_note: str) -> int:
         if recorder is None:
             data["telemetry_note"] = note
         data["history"] = [str(path) for path in saved]
-        print(json.dumps(data, indent=2, default=json_default))
+        print(json_text(data))
     else:
         print(_burn_in_text(run, result, summary, note))
         for path in saved:

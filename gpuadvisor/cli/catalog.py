@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
-from .args import EXIT_BAD_INPUT, InputError, Parser, did_you_mean, json_default
+from .args import EXIT_BAD_INPUT, InputError, Parser, did_you_mean, json_text
 
 KINDS = ("gpus", "models", "offers")
 
@@ -42,7 +41,7 @@ def command(args: argparse.Namespace) -> int:
     from gpuadvisor import catalog
 
     if args.catalog_verb == "validate":
-        problems = catalog.validate_file(args.path)
+        problems = _validate(args.path)
         if problems:
             for line in problems:
                 print(line, file=sys.stderr)
@@ -52,7 +51,7 @@ def command(args: argparse.Namespace) -> int:
     if args.catalog_verb == "list":
         items = _catalog_items(args.kind)
         if args.json:
-            print(json.dumps({"items": items}, indent=2, default=json_default))
+            print(json_text({"items": items}))
         elif args.kind == "offers":
             print(_offers_table(items))
         else:
@@ -69,13 +68,34 @@ def command(args: argparse.Namespace) -> int:
     raise InputError("catalog: say list, show, validate or update")
 
 
+def _validate(path: str) -> list[str]:
+    """``catalog validate PATH``: the checks loading and ``catalog update`` make (schema,
+    every entry usable, offers against the GPUs in effect), and, like ``update``, a file
+    with no entries is refused. One line per problem."""
+    from gpuadvisor import catalog
+    from gpuadvisor.catalog.files import display_name, kind_of, load_checked
+    from gpuadvisor.catalog.overrides import in_effect_gpu_ids
+
+    if not path.strip():
+        raise InputError(f"catalog validate: the path is empty ({path!r}); name a "
+                         "gpus.toml, models.toml or offers.toml file")
+    problems = catalog.validate_file(path)
+    if problems:
+        return problems
+    records, problems = load_checked(path, kind_of(path), in_effect_gpu_ids)
+    if not problems and not records:
+        problems = [f"{display_name(path)}: has no entries; a catalog file needs at least "
+                    "one (catalog update refuses such a file too)"]
+    return problems
+
+
 def _show(args: argparse.Namespace) -> int:
     """``catalog show ID``: the first GPU, model or offer with that id."""
     for kind in KINDS:
         for item in _catalog_items(kind):
             if item["id"] == args.id:
                 if args.json:
-                    print(json.dumps(item, indent=2, default=json_default))
+                    print(json_text(item))
                 else:
                     width = max(len(k) for k in item)
                     print("\n".join(f"{k:<{width}}  {v}" for k, v in item.items()))
@@ -94,13 +114,13 @@ def _update(args: argparse.Namespace) -> int:
         raise InputError(f"catalog update: {exc}") from None
     changes = result.changes
     if args.json:
-        print(json.dumps({
+        print(json_text({
             "kind": result.kind, "source": result.source, "path": str(result.path),
             "backup": str(result.backup) if result.backup else None,
             "size_bytes": result.size_bytes,
             "added": list(changes.added), "removed": list(changes.removed),
             "changed": {k: [list(d) for d in v] for k, v in changes.changed.items()},
-        }, indent=2, default=json_default))
+        }))
         return 0
     print(f"{result.kind}: installed {result.path} ({result.size_bytes} bytes) from "
           f"{result.source}")

@@ -7,7 +7,6 @@ argparse parent, and build their plan with :func:`plan_from_args`.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from .args import (
@@ -16,7 +15,8 @@ from .args import (
     assumption,
     count,
     fraction,
-    json_default,
+    int_in,
+    json_text,
     load_gpu,
     load_model,
     positive_int,
@@ -25,6 +25,7 @@ from .args import (
 
 def add_parser(verbs) -> argparse.ArgumentParser:
     """Add the ``estimate`` verb to ``verbs``; the parser (the plan flags' parent)."""
+    from gpuadvisor.core import limits as L
     from gpuadvisor.core import plan as P
 
     est = verbs.add_parser("estimate", help="memory, time and fit for a plan",
@@ -33,14 +34,14 @@ def add_parser(verbs) -> argparse.ArgumentParser:
     est.add_argument("--task", choices=P.TASKS, default="full")
     est.add_argument("--precision", choices=P.PRECISIONS, default="bf16")
     est.add_argument("--optimizer", choices=P.OPTIMIZERS, default="adamw")
-    est.add_argument("--micro-batch", type=positive_int, default=1)
-    est.add_argument("--grad-accum", type=positive_int, default=1)
-    est.add_argument("--seq", type=positive_int, default=None,
+    est.add_argument("--micro-batch", type=int_in(1, L.MAX_BATCH), default=1)
+    est.add_argument("--grad-accum", type=int_in(1, L.MAX_BATCH), default=1)
+    est.add_argument("--seq", type=int_in(1, L.MAX_SEQ_TOKENS), default=None,
                      help="sequence length (default: 2048, or the model's context if shorter)")
     est.add_argument("--checkpointing", choices=P.CHECKPOINTING, default="none")
     est.add_argument("--attention", choices=P.ATTENTION, default="flash")
     est.add_argument("--gpu", help="catalog GPU id (see 'catalog list'); checks the fit")
-    est.add_argument("--gpus", type=positive_int, default=1)
+    est.add_argument("--gpus", type=int_in(1, L.MAX_GPUS), default=1)
     est.add_argument("--zero", type=int, choices=(0, 1, 2, 3), default=None,
                      help="ZeRO stage / FSDP (3 = full shard); default 0, or searched with "
                           "--layout auto")
@@ -77,11 +78,11 @@ def add_parser(verbs) -> argparse.ArgumentParser:
     data = est.add_mutually_exclusive_group()
     data.add_argument("--tokens", type=count("--tokens"), help="training tokens, e.g. 2T, 300M")
     data.add_argument("--samples", type=count("--samples"), help="samples per epoch")
-    est.add_argument("--epochs", type=count("--epochs"), default=None)
-    est.add_argument("--lora-rank", type=positive_int)
+    est.add_argument("--epochs", type=count("--epochs", high=1e6), default=None)
+    est.add_argument("--lora-rank", type=int_in(1, 65_536))
     est.add_argument("--lora-targets", choices=P.LORA_TARGETS, default="all")
     est.add_argument("--quant", choices=P.QUANT)
-    est.add_argument("--new-tokens", type=positive_int, default=256,
+    est.add_argument("--new-tokens", type=int_in(1, L.MAX_SEQ_TOKENS), default=256,
                      help="inference: tokens generated per sequence")
     est.add_argument("--kv-dtype", choices=P.KV_DTYPES)
     est.add_argument("--efficiency", type=fraction, help="achieved fraction of peak, e.g. 0.4")
@@ -164,7 +165,7 @@ def command(args: argparse.Namespace) -> int:
         data = result.to_json()
         if host_ram is not None:
             data["memory"]["host_ram"] = host_ram.to_json()
-        print(json.dumps(data, indent=2, default=json_default))
+        print(json_text(data))
     else:
         from gpuadvisor.report import estimate_table
 

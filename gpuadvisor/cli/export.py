@@ -12,6 +12,8 @@ from .args import InputError, did_you_mean, load_gpu, load_model, positive_int
 from .estimate import plan_from_args, stored_measurement
 
 EXPORT_KINDS = ("skypilot", "accelerate", "deepspeed", "launch", "report")
+#: Largest PNG ``--chart`` embeds (a full-HD page is well under 2 MB).
+MAX_CHART_BYTES = 32 * 1024 * 1024
 
 
 def add_parser(verbs, est: argparse.ArgumentParser) -> None:
@@ -54,10 +56,17 @@ def add_parser(verbs, est: argparse.ArgumentParser) -> None:
 def command(args: argparse.Namespace) -> int:
     """``export KIND``: the text on stdout, or written atomically to ``--out`` (an existing
     file only with ``--force``)."""
-    from gpuadvisor.userfiles import write_atomic
+    from gpuadvisor.userfiles import check_replaceable, write_atomic
 
+    if args.out is not None and (not args.out.strip() or "\0" in args.out):
+        raise InputError("--out: the path is empty" if not args.out.strip()
+                         else "--out: the path contains a NUL character")
     out = Path(args.out) if args.out else None
     if out is not None:
+        try:  # a symlink, FIFO or device there is never replaced, --force or not
+            check_replaceable(out)
+        except OSError as exc:
+            raise InputError(f"--out: {out} {exc.strerror}") from None
         if out.exists() and not args.force:
             raise InputError(f"--out: {out} exists; add --force to overwrite it")
         if not out.parent.is_dir():
@@ -151,12 +160,15 @@ def _export_report(args, model, plan, gpu, gpus) -> str:
         measurement = stored_measurement(gpu, plan)
     result = estimate(model, plan, gpu, assumptions, reference_gpu=gpus[REFERENCE_GPU_ID],
                       measurement=measurement)
+    from gpuadvisor.userfiles import read_regular_file
+
     charts = []
     for name in args.chart:
         try:
-            charts.append((Path(name).stem, Path(name).read_bytes()))
-        except OSError as exc:
-            raise InputError(f"--chart: cannot read {name}: {exc.strerror or exc}") from None
+            charts.append((Path(name).stem, read_regular_file(name, MAX_CHART_BYTES)))
+        except (OSError, ValueError) as exc:
+            raise InputError(f"--chart: cannot read {name}: "
+                             f"{getattr(exc, 'strerror', None) or exc}") from None
     html = args.format == "html" or (
         args.format is None and str(args.out or "").lower().endswith((".html", ".htm")))
     probes = _report_probes(gpu) if gpu is not None and not args.no_measured else None

@@ -27,6 +27,7 @@ def add_parser(verbs) -> None:
 
 def command(args: argparse.Namespace) -> int:
     """``gui``: the app's exit status."""
+    check_paths(args)
     # Qt is imported only here: every other verb runs without PySide6 installed.
     try:
         from gpuadvisor.gui.app import run
@@ -36,6 +37,16 @@ def command(args: argparse.Namespace) -> int:
             "the command line works without them (gpuadvisor estimate --help)"
         ) from None
     return run(args)
+
+
+def check_paths(args: argparse.Namespace) -> None:
+    """InputError for an empty ``--screenshot``, ``--plan`` or ``--simulate`` (an empty
+    screenshot path would open the interactive app instead of writing a picture)."""
+    for flag in ("screenshot", "plan", "simulate"):
+        value = getattr(args, flag, None)
+        if value is not None and (not value.strip() or "\0" in value):
+            what = "empty" if not value.strip() else "not a usable path (a NUL character)"
+            raise InputError(f"gpuadvisor gui: --{flag}: {what}")
 
 
 def bare_command() -> list[str]:

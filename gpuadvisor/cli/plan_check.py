@@ -4,9 +4,8 @@ time its training steps, and show the extrapolation next to the estimate."""
 from __future__ import annotations
 
 import argparse
-import json
 
-from .args import InputError, json_default
+from .args import InputError, json_text
 from .probe_run import (
     print_run_errors,
     print_save_problems,
@@ -60,7 +59,7 @@ def command(args: argparse.Namespace, plan_check, python: str, no_torch_note: st
                 "errors": [{"probe": e.probe, "kind": e.kind, "message": e.message}
                            for e in run.errors],
                 "run": run.to_json(), "history": [str(path) for path in saved]}
-        print(json.dumps(data, indent=2, default=json_default))
+        print(json_text(data))
     else:
         if comparison is not None:
             print(plancheck.format_comparison(comparison))

@@ -8,12 +8,11 @@ The quick or full suite (and ``--data``) run here; ``--plan`` (:mod:`.plan_check
 from __future__ import annotations
 
 import argparse
-import json
 import math
 from pathlib import Path
 
 from . import burnin, plan_check, probe_history
-from .args import InputError, json_default
+from .args import InputError, json_text
 from .probe_run import (
     find_probe_python,
     list_pythons,
@@ -106,13 +105,19 @@ def _probe_names(text: str) -> tuple[str, ...]:
     return names
 
 
+#: Longest ``--timeout`` (seconds): a week.
+MAX_TIMEOUT_S = 7 * 24 * 3600.0
+
+
 def _positive_seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0 < value < math.inf:
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text}")
+        raise argparse.ArgumentTypeError(f"not a number: {text[:40]!r}") from None
+    if not 0 < value <= MAX_TIMEOUT_S or math.isnan(value):
+        raise argparse.ArgumentTypeError(
+            f"must be a positive number of seconds, at most {MAX_TIMEOUT_S:g} (a week), "
+            f"got {text[:40]}")
     return value
 
 
@@ -140,6 +145,8 @@ def command(args: argparse.Namespace) -> int:
     probes = tuple(args.probes or runner.SUITE_PROBES)
     options = None
     if args.data is not None:
+        if not args.data.strip() or "\0" in args.data:
+            raise InputError("--data: give the dataset folder (the path is empty)")
         folder = Path(args.data).expanduser()
         if not folder.is_dir():
             raise InputError(f"--data {args.data}: not a folder")
@@ -159,7 +166,7 @@ def command(args: argparse.Namespace) -> int:
                                      "headroom": verdict.headroom,
                                      "bottleneck": verdict.bottleneck,
                                      "message": verdict.message}
-        print(json.dumps(data, indent=2, default=json_default))
+        print(json_text(data))
     else:
         print(_probe_text(run, args.suite))
         if verdict is not None:

@@ -4,10 +4,9 @@ run to the next."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
-from .args import InputError
+from .args import InputError, json_text
 
 
 def command(args: argparse.Namespace) -> int:
@@ -22,8 +21,8 @@ def command(args: argparse.Namespace) -> int:
     for warning in warnings:
         print(f"gpuadvisor probe: {warning}".replace("\n", " "), file=sys.stderr)
     if args.json:
-        print(json.dumps({"folder": str(history.history_dir()),
-                          "runs": [r.to_json() for r in stored]}, indent=2))
+        print(json_text({"folder": str(history.history_dir()),
+                         "runs": [r.to_json() for r in stored]}))
         return 0
     if not stored:
         print(f"No probe runs stored yet in {history.history_dir()} "

@@ -16,6 +16,9 @@ def probe_python(text: str | None) -> str:
     """The interpreter for the worker: this one, or ``--python`` (a venv folder is accepted)."""
     if text is None:
         return sys.executable
+    if not text.strip() or "\0" in text:
+        raise InputError("--python: give an interpreter or an environment folder (the path "
+                         "is empty)" if not text.strip() else "--python: not a usable path")
     path = Path(text).expanduser()
     if path.is_dir():
         for candidate in (path / "bin" / "python", path / "Scripts" / "python.exe",

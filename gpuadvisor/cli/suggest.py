@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from .args import (
+    MAX_HOURS,
     InputError,
-    json_default,
+    json_text,
     load_gpu,
     load_model,
     non_negative_float,
@@ -32,11 +32,11 @@ def add_parser(verbs, est: argparse.ArgumentParser) -> None:
                      help="rank by money or by time (default: cheapest)")
     sug.add_argument("--budget", type=positive_float("--budget"), metavar="USD",
                      help="most you want to spend on this job, in US dollars")
-    sug.add_argument("--deadline", type=positive_float("--deadline"), metavar="HOURS",
+    sug.add_argument("--deadline", type=positive_float("--deadline", MAX_HOURS), metavar="HOURS",
                      help="the job must finish within this many hours")
     sug.add_argument("--max-cards", type=positive_int, default=4,
                      help="buy at most this many cards of one kind (default 4)")
-    sug.add_argument("--electricity", type=non_negative_float("--electricity"),
+    sug.add_argument("--electricity", type=non_negative_float("--electricity", 100.0),
                      metavar="USD_PER_KWH",
                      help="electricity price (default: the settings' price, 0.15)")
     sug.add_argument("--simulate", metavar="SPEC",
@@ -53,6 +53,8 @@ def add_parser(verbs, est: argparse.ArgumentParser) -> None:
 def _own_rig(args: argparse.Namespace, gpus) -> tuple[list, str]:
     """The user's own cards as catalog specs, and a note on where they come from."""
     if args.no_rig:
+        if args.simulate is not None:
+            raise InputError("--simulate: a simulated rig is your own GPUs; leave out --no-rig")
         return [], "no rig (--no-rig)"
     from dataclasses import replace as _replace
 
@@ -60,6 +62,11 @@ def _own_rig(args: argparse.Namespace, gpus) -> tuple[list, str]:
 
     try:
         found = detect(args.simulate, probe_torch=False)
+    except ValueError as exc:
+        if args.simulate is not None:  # the user's rig spec: bad input, as in detect
+            raise InputError(str(exc) if str(exc).startswith("--simulate")
+                             else f"--simulate: {exc}") from None
+        return [], f"no rig (detection failed: {exc})"
     except Exception as exc:  # detection must never stop the advice
         return [], f"no rig (detection failed: {exc})"
     own, unmatched = [], []
@@ -119,8 +126,7 @@ def command(args: argparse.Namespace) -> int:
         raise InputError(f"suggest: {exc}") from None
     even = best_break_even(advice.suggestions) if args.break_even or args.json else None
     if args.json:
-        print(json.dumps(_advice_json(advice, rig_note, price, even), indent=2,
-                         default=json_default))
+        print(json_text(_advice_json(advice, rig_note, price, even)))
         return 0
     print(f"{model.name}: {_plan_summary(plan)}; {rig_note}; electricity ${price:g}/kWh")
     print(advice_table(advice, limit=args.limit, money=settings.format_money))

@@ -14,13 +14,13 @@ Multi-node lines take the node rank and the first node's address from the enviro
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gpuadvisor.core.plan import Plan
 
 from .deepspeed import OFFLOAD_NOTE
+from .quoting import comment_text, shell_word
 
 LAUNCHERS = ("torchrun", "accelerate")
 DEFAULT_SCRIPT = "train.py"
@@ -128,7 +128,7 @@ def launch_script(plan: Plan, layout: NodeLayout | None = None, *,
     layout = layout or NodeLayout(1, plan.n_gpus)
     line = launch_line(plan, layout, launcher=launcher, backend=backend, script=script,
                        script_args=script_args)
-    lines = [f"# {title}"] if title else []
+    lines = [f"# {comment_text(title)}"] if title else []
     lines.append(f"# {SCRIPT_NOTE}")
     if launcher == "accelerate":
         lines.append(f"# Needs {ACCELERATE_FILE}: gpuadvisor export accelerate ... --out "
@@ -147,8 +147,10 @@ def launch_script(plan: Plan, layout: NodeLayout | None = None, *,
 
 
 def _quote(word: str) -> str:
-    """Shell-quote a word unless it is a ``$VARIABLE`` (those must expand)."""
-    return word if word.startswith("$") else shlex.quote(word)
+    """Shell-quote one of the user's words (script, arguments): always, so ``$(...)``,
+    ``;`` or a newline in it are text, never a command. The line's own ``$VARIABLES`` are
+    added unquoted by :func:`launch_line` itself."""
+    return shell_word(word)
 
 
 __all__ = ["ACCELERATE_FILE", "DEEPSPEED_FILE", "LAUNCHERS", "SCRIPT_NOTE", "NodeLayout",

@@ -8,15 +8,20 @@ with PyYAML (a test dependency) to prove the text means what we meant.
 Strings are written plain only when YAML reads them back as the same string (a letter
 first, then letters, digits and ``_.:/+-``, and not one of YAML 1.1's words for booleans
 and null such as ``no`` or ``on``); everything else is double-quoted with JSON escapes,
-which are valid YAML escapes. ``A100-80GB:8`` stays plain, ``'no'`` becomes ``"no"``.
+which are valid YAML escapes (:func:`gpuadvisor.export.quoting.yaml_string`). ``A100-80GB:8``
+stays plain, ``'no'`` becomes ``"no"``. Comments (the header, a value's trailing comment)
+are one line whatever their text holds (:func:`~gpuadvisor.export.quoting.comment_text`),
+and a multi-line string becomes a literal block only when it reads back exactly
+(:func:`~gpuadvisor.export.quoting.literal_block_safe`), else a quoted string.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Mapping
+
+from .quoting import comment_text, literal_block_safe, yaml_string
 
 _PLAIN = re.compile(r"^[A-Za-z][A-Za-z0-9_.:/+-]*$")
 # YAML 1.1 (PyYAML) and 1.2 read these as booleans or null, in any case.
@@ -55,7 +60,7 @@ def scalar(value: object) -> str:
     if isinstance(value, str):
         if _PLAIN.match(value) and value.lower() not in _RESERVED and ": " not in value:
             return value
-        return json.dumps(value, ensure_ascii=True)
+        return yaml_string(value)
     raise ValueError(f"cannot write a {type(value).__name__} to YAML")
 
 
@@ -65,7 +70,7 @@ def dump(mapping: Mapping[str, object], header: list[str] | tuple[str, ...] = ()
     Values may be scalars, nested mappings, :class:`Commented` scalars, or multi-line
     strings (written as literal blocks). An empty mapping is written ``{}``.
     """
-    lines = [f"# {line}" if line else "#" for line in header]
+    lines = [f"# {comment_text(line)}" if line else "#" for line in header]
     _mapping(mapping, 0, lines)
     return "\n".join(lines) + "\n"
 
@@ -76,14 +81,14 @@ def _mapping(mapping: Mapping[str, object], depth: int, lines: list[str]) -> Non
         name = scalar(str(key))
         comment = ""
         if isinstance(value, Commented):
-            value, comment = value.value, f"  # {value.comment}"
+            value, comment = value.value, f"  # {comment_text(value.comment)}"
         if isinstance(value, Mapping):
             if not value:
                 lines.append(f"{pad}{name}: {{}}{comment}")
                 continue
             lines.append(f"{pad}{name}:{comment}")
             _mapping(value, depth + 1, lines)
-        elif isinstance(value, str) and "\n" in value:
+        elif isinstance(value, str) and "\n" in value and literal_block_safe(value):
             _block(name, value, pad, comment, lines)
         else:
             lines.append(f"{pad}{name}: {scalar(value)}{comment}")
