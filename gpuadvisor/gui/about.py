@@ -62,6 +62,7 @@ COMPONENTS = (
     Component("psygnal", "psygnal", "BSD-3-Clause", "third-party.txt"),
     Component("platformdirs", "platformdirs", "MIT", "third-party.txt"),
     Component("nvidia-ml-py", "nvidia-ml-py", "BSD-3-Clause", "third-party.txt"),
+    Component("psutil", "psutil", "BSD-3-Clause", "third-party.txt"),
 )
 
 

@@ -48,7 +48,8 @@ def test_about_text_names_version_catalog_date_and_every_licence():
     for name, licence in (("Qt", "LGPL-3.0"), ("PySide6, Shiboken6", "LGPL-3.0"),
                           ("pyqtgraph", "MIT"), ("NumPy", "BSD-3-Clause"),
                           ("psygnal", "BSD-3-Clause"), ("platformdirs", "MIT"),
-                          ("nvidia-ml-py", "BSD-3-Clause"), ("Python", "PSF-2.0")):
+                          ("nvidia-ml-py", "BSD-3-Clause"), ("psutil", "BSD-3-Clause"),
+                          ("Python", "PSF-2.0")):
         assert re.search(rf"{re.escape(name)} [\d.]+ \({re.escape(licence)}\)", text), name
 
 
