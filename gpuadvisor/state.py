@@ -530,6 +530,10 @@ class PlanState:
             return None
         return _largest_true(lambda xs: totals(xs) <= capacity, max(1, int(limit)))
 
+    def levers_ready(self) -> bool:
+        """Whether :meth:`levers` is known for this plan (no estimate to run)."""
+        return self._levers is not None or self.gpu is None
+
     def levers(self) -> list[Lever]:
         """What would make the plan fit the GPU, cheapest first ([] without a GPU)."""
         gpu = self.gpu

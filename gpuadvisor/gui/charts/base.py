@@ -11,9 +11,10 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
+from pyqtgraph.graphicsItems.ScatterPlotItem import Symbols
 from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt
-from PySide6.QtGui import QFont, QFontMetrics
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtGui import QFont, QFontMetrics, QTransform
+from PySide6.QtWidgets import QGraphicsItem, QVBoxLayout, QWidget
 
 from .style import NORMAL, PRESENTATION, UNIT_BYTES, ChartTheme, check_units
 
@@ -179,6 +180,34 @@ class ChartBase(QWidget):
         """New data: the view follows it again, whatever the user zoomed to before."""
         self._auto_frame = True
 
+    def _changed(self, key: str, value) -> bool:
+        """Whether ``value`` differs from the one last given under ``key`` (remembered).
+
+        Setting a font, a colour or a text on a pyqtgraph item re-lays it out, and the Plan
+        page redraws on every slider move: setters run only when something changed.
+        """
+        memo = self.__dict__.setdefault("_memo", {})
+        if key in memo and memo[key] == value:
+            return False
+        memo[key] = value
+        return True
+
+    def _set_text(self, item: pg.TextItem, text: str) -> None:
+        """``item.setText(text)`` unless it shows ``text`` already."""
+        if self._changed(f"text:{id(item)}", text):
+            item.setText(text)
+
+    def _set_range(self, x_range: tuple[float, float], y_range: tuple[float, float]) -> None:
+        """Show this range (no padding) unless the view shows it already: a new range
+        regenerates both axes' pictures, the dearest part of a repaint."""
+        vb = self.plot_item.vb
+        (x0, x1), (y0, y1) = vb.viewRange()
+        want = (*x_range, *y_range)
+        if all(math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+               for a, b in zip((x0, x1, y0, y1), want, strict=True)):
+            return
+        vb.setRange(xRange=x_range, yRange=y_range, padding=0)
+
     def _top_clear_of_badge(self, values: list[float], badge: pg.TextItem | None,
                             label_pt: int, fallback: float) -> tuple[float, bool]:
         """The top of the y range that keeps ``values`` (plus a label above each) below the
@@ -218,6 +247,8 @@ class ChartBase(QWidget):
         item.edge_value = None
         item.edge_suppressed = False  # hidden for lack of room, whatever its value
         item.setZValue(50)
+        # Painted with every repaint of the plot, changed seldom: kept as pixels.
+        item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.plot_item.addItem(item, ignoreBounds=True)
         self._edge_labels.append(item)
         return item
@@ -265,6 +296,9 @@ class ChartBase(QWidget):
         text = text_item.toPlainText()
         margin = text_item.document().documentMargin()
         available = self.plot_item.vb.width() - badge.pos().x() - BADGE_MARGIN
+        if not self._changed(f"badge:{id(badge)}", (text, font.pointSize(), bold, available,
+                                                     margin)):
+            return
         if available > 0 and text:
             floor = min(self._theme.label_pt, font.pointSize())
             while (font.pointSize() > floor and QFontMetrics(font).horizontalAdvance(text)
@@ -295,8 +329,11 @@ class ChartBase(QWidget):
     def _apply_axis_labels(self, *, activate: bool = True) -> None:
         theme = self._theme
         bottom, lefts = self._axis_texts
-        metrics = QFontMetrics(theme.font(theme.label_pt))
         height = self.plot_item.vb.height()
+        if not self._changed("axis_labels", (bottom, lefts, height, theme.label_pt,
+                                             theme.tick_pt, theme.foreground)):
+            return
+        metrics = QFontMetrics(theme.font(theme.label_pt))
         left = next((text for text in lefts
                      if not height or metrics.horizontalAdvance(text) <= height), lefts[-1])
         key = (bottom, left, theme.label_pt, theme.tick_pt, theme.foreground)
@@ -336,6 +373,9 @@ class ChartBase(QWidget):
             2, 4, metrics.horizontalAdvance("32768") // 2 + 2, 2)
         for name in ("left", "bottom"):
             axis = self.plot_item.getAxis(name)
+            # A repaint of the plot repaints its axes too: cached as pixels, an unchanged
+            # axis costs a copy instead of drawing every tick label again.
+            axis.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
             axis.setPen(pen)
             axis.setTextPen(theme.foreground)
             axis.setStyle(tickFont=tick_font, tickTextOffset=6, maxTickLevel=1)
@@ -353,9 +393,13 @@ class ChartBase(QWidget):
         theme = self._theme
         entries = self._legend_entries
         entries = [(item, name) for item, name in entries if self._legend_entry_shown(item)]
-        metrics = QFontMetrics(theme.font(theme.legend_pt))
         # Each entry: sample + spacing + text (and its margins) + the gap to the next column.
-        widths = [metrics.horizontalAdvance(name) + _LEGEND_ENTRY_EXTRA for _, name in entries]
+        names = tuple(name for _, name in entries)
+        if self._changed("legend_names", (names, theme.legend_pt)):
+            metrics = QFontMetrics(theme.font(theme.legend_pt))
+            self._legend_widths = [metrics.horizontalAdvance(name) + _LEGEND_ENTRY_EXTRA
+                                   for name in names]
+        widths = self._legend_widths
         # The widget's width, not the view box's: the view box is narrowed by whatever the
         # legend claimed last time, which would keep a too-wide legend too wide.
         # The legend spans the whole width (under the left axis too), not just the plot's.
@@ -389,6 +433,8 @@ class ChartBase(QWidget):
         for _, label in self.legend.items:
             label.item.document().setDocumentMargin(_LEGEND_TEXT_MARGIN)
             label.updateMin()
+        # Repainted with the plot on every data change, changed only here: kept as pixels.
+        self.legend.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.legend.layout.setContentsMargins(0, 0, 0, 0)
         for column in range(1, 2 * columns - 1, 2):  # after each label but the last
             self.legend.layout.setColumnSpacing(column, _LEGEND_COLUMN_GAP)
@@ -437,6 +483,107 @@ class ChartBase(QWidget):
         self._hover_proxy.timer.stop()
         self._hover_proxy.args = None
         super().hideEvent(event)
+
+
+class PointMarks(pg.GraphicsObject):
+    """Symbols (dots, rings, stars) at data points, all drawn in one paint at a size in
+    pixels: pyqtgraph's scatter rebuilds its sprites on every ``setData``, which the Plan
+    page does on each slider move.
+
+    Points are in view coordinates (``log10(x)`` on a log axis, as pyqtgraph maps them).
+    """
+
+    def __init__(self, symbol: str = "o") -> None:
+        super().__init__()
+        self._x = np.zeros(0)
+        self._y = np.zeros(0)
+        self._path = Symbols[symbol]
+        self._size = 8.0
+        self._pen = pg.mkPen(None)
+        self._brush = pg.mkBrush(None)
+        self._bounds: QRectF | None = None  # boundingRect, until points or the view change
+
+    def set_style(self, *, symbol: str, size: float, pen, brush) -> None:
+        """The symbol (a pyqtgraph symbol name), its diameter in pixels, outline and fill."""
+        self._path = Symbols[symbol]
+        self._size = float(size)
+        self._pen = pg.mkPen(pen) if pen is not None else pg.mkPen(None)
+        self._brush = pg.mkBrush(brush) if brush is not None else pg.mkBrush(None)
+        self.prepareGeometryChange()
+        self._bounds = None
+        self.update()
+
+    def set_points(self, x, y) -> None:
+        """Draw the symbol at these points (empty: nothing)."""
+        x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+        if x.shape == self._x.shape and np.array_equal(x, self._x) and np.array_equal(y, self._y):
+            return
+        self.prepareGeometryChange()
+        self._x, self._y = x, y
+        self._bounds = None
+        self.update()
+
+    def points(self) -> tuple[np.ndarray, np.ndarray]:
+        """The points drawn (x, y), in view coordinates."""
+        return self._x.copy(), self._y.copy()
+
+    def boundingRect(self) -> QRectF:
+        # Asked for many times per paint: computed once per change.
+        if self._bounds is None:
+            self._bounds = self._compute_bounds()
+        return QRectF(self._bounds)
+
+    def _compute_bounds(self) -> QRectF:
+        finite = np.isfinite(self._x) & np.isfinite(self._y)
+        if not finite.any():
+            return QRectF()
+        x, y = self._x[finite], self._y[finite]
+        try:
+            px, py = self.pixelWidth(), self.pixelHeight()
+        except Exception:  # not in a view yet
+            px = py = 0.0
+        pad_x = (self._size / 2 + 2) * (px or 0.0)
+        pad_y = (self._size / 2 + 2) * (py or 0.0)
+        return QRectF(x.min() - pad_x, y.min() - pad_y, x.max() - x.min() + 2 * pad_x,
+                      y.max() - y.min() + 2 * pad_y)
+
+    def viewTransformChanged(self) -> None:
+        # The padding is in pixels: a zoom changes it in view coordinates.
+        self.prepareGeometryChange()
+        self._bounds = None
+
+    def paint(self, painter, _option, _widget=None) -> None:
+        if not self._x.size:
+            return
+        to_device = painter.transform()
+        painter.save()
+        painter.resetTransform()
+        painter.setRenderHint(painter.RenderHint.Antialiasing, True)
+        painter.setPen(self._pen)
+        painter.setBrush(self._brush)
+        scale = QTransform.fromScale(self._size, self._size)
+        path = scale.map(self._path)
+        for x, y in zip(self._x, self._y, strict=True):
+            if math.isfinite(x) and math.isfinite(y):
+                centre = to_device.map(QPointF(x, y))
+                painter.drawPath(path.translated(centre))
+        painter.restore()
+
+
+#: Mantissas a chart's top snaps up to (see :func:`nice_ceiling`).
+_NICE_MANTISSAS = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
+
+
+def nice_ceiling(value: float) -> float:
+    """The smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x 10^k at or above ``value``.
+
+    A chart's top snapped so stays put while a slider moves the data a little: a new range
+    redraws both axes, the dearest part of a repaint.
+    """
+    if not math.isfinite(value) or value <= 0:
+        return value
+    power = 10.0 ** math.floor(math.log10(value))
+    return next(m * power for m in _NICE_MANTISSAS if m * power >= value * (1 - 1e-12))
 
 
 def as_float_array(values, name: str) -> np.ndarray:

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from gpuadvisor.core.estimate import verdict_for
 from gpuadvisor.core.units import format_bytes
@@ -15,8 +15,10 @@ from gpuadvisor.core.units import format_bytes
 from .base import (
     BADGE_MARGIN,
     ChartBase,
+    PointMarks,
     as_float_array,
     format_number,
+    nice_ceiling,
     short_power_of_two,
 )
 from .style import (
@@ -124,6 +126,7 @@ class MemoryCurveChart(ChartBase):
             orientation="horizontal", movable=False, pen=pg.mkPen(None)
         )
         self._oom_region.setZValue(-20)
+        self._oom_region.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.plot_item.addItem(self._oom_region, ignoreBounds=True)
 
         self.oom_line = pg.InfiniteLine(angle=0, movable=False)
@@ -135,17 +138,26 @@ class MemoryCurveChart(ChartBase):
         # ...but under the markers: the star often sits on the line, right under the label.
         self.oom_label.setZValue(17)
 
-        self.curve = pg.PlotDataItem(symbol="o")
+        # The items hold the data (and the line); the symbols are drawn by PointMarks, in
+        # one cheap paint each (see PointMarks).
+        self.curve = pg.PlotDataItem()
         self.curve.setZValue(10)
         self.plot_item.addItem(self.curve)
+        self._dots = PointMarks("o")
+        self._dots.setZValue(11)
+        self.plot_item.addItem(self._dots, ignoreBounds=True)
 
-        self.current_marker = pg.PlotDataItem(symbol="o", pen=None)
-        self.current_marker.setZValue(20)
+        self.current_marker = pg.PlotDataItem(pen=None)
         self.plot_item.addItem(self.current_marker)
+        self._ring = PointMarks("o")
+        self._ring.setZValue(20)
+        self.plot_item.addItem(self._ring, ignoreBounds=True)
 
-        self.largest_fit_marker = pg.PlotDataItem(symbol="star", pen=None)
-        self.largest_fit_marker.setZValue(30)
+        self.largest_fit_marker = pg.PlotDataItem(pen=None)
         self.plot_item.addItem(self.largest_fit_marker)
+        self._star = PointMarks("star")
+        self._star.setZValue(30)
+        self.plot_item.addItem(self._star, ignoreBounds=True)
 
         # A badge in view-box pixels (top left, where a rising curve never is), not a label
         # beside the star: beside it, the text collides with the curve or the plot's edge.
@@ -154,6 +166,7 @@ class MemoryCurveChart(ChartBase):
         self._fit_label.setPos(BADGE_MARGIN + 2, BADGE_MARGIN)
         self._fit_label.setZValue(900)
         self._fit_label.textItem.document().setDocumentMargin(6)
+        self._fit_label.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
         # Legend swatches are separate items: the real markers are sized for the plot and
         # would overflow the legend's 20-pixel sample box in presentation mode.
@@ -162,12 +175,14 @@ class MemoryCurveChart(ChartBase):
         self._legend_fit = pg.PlotDataItem(symbol="star", pen=None)
         self._legend_oom = pg.PlotDataItem()
         # Clicking a legend row toggles its swatch; pass that on to the plotted item.
-        for swatch, item in (
-            (self._legend_curve, self.curve),
-            (self._legend_current, self.current_marker),
-            (self._legend_fit, self.largest_fit_marker),
+        for swatch, items in (
+            (self._legend_curve, (self.curve, self._dots)),
+            (self._legend_current, (self.current_marker, self._ring)),
+            (self._legend_fit, (self.largest_fit_marker, self._star)),
         ):
-            swatch.visibleChanged.connect(lambda s=swatch, i=item: i.setVisible(s.isVisible()))
+            for item in items:
+                swatch.visibleChanged.connect(
+                    lambda s=swatch, i=item: i.setVisible(s.isVisible()))
 
         self._hover_point = pg.PlotDataItem(symbol="o", pen=None)
         self._hover_point.setZValue(25)
@@ -189,6 +204,7 @@ class MemoryCurveChart(ChartBase):
         """Switch the x axis between linear and log2 (for sequence lengths)."""
         self._log_x = bool(enabled)
         self.plot_item.setLogMode(x=self._log_x, y=False)
+        self._memo.pop("curve_style", None)
         self._redraw()
 
     def set_x_label(self, x_label: str) -> None:
@@ -247,34 +263,32 @@ class MemoryCurveChart(ChartBase):
     def _redraw(self) -> None:
         theme = self.theme
         ys = self._y_bytes / self.unit_bytes
-        # Data and style in one call: each separate setter re-renders the item.
-        self.curve.setData(
-            self._x,
-            ys,
-            pen=pg.mkPen(CURVE_COLOR, width=theme.line_px),
-            symbol="o",
-            symbolSize=theme.marker_size,
-            symbolBrush=CURVE_COLOR,
-            symbolPen=pg.mkPen(theme.background, width=1),
-        )
+        # Style only when the theme changes: each style setter re-renders the item's
+        # symbols, and this runs on every slider move.
+        if self._changed("curve_style", (theme.line_px, theme.marker_size, theme.background)):
+            self.curve.setData(self._x, ys, pen=pg.mkPen(CURVE_COLOR, width=theme.line_px))
+            self._dots.set_style(symbol="o", size=theme.marker_size, brush=CURVE_COLOR,
+                                 pen=pg.mkPen(theme.background, width=1))
+        else:
+            self.curve.setData(self._x, ys)
+        self._dots.set_points(self._view_x(self._x), ys)
 
         red = CATEGORY_COLORS[DOES_NOT_FIT]
         if self._capacity is not None:
             cap = self._capacity / self.unit_bytes
             self.oom_line.show()
-            self.oom_line.setPen(pg.mkPen(red, width=theme.capacity_px))
-            self.oom_line.setValue(cap)
+            if self._changed("oom_style", (theme.capacity_px, theme.annotation_pt)):
+                self.oom_line.setPen(pg.mkPen(red, width=theme.capacity_px))
+                self.oom_label.setFont(theme.font(theme.annotation_pt, bold=True))
+                self.oom_label.setColor(red)
+                self._oom_region.setBrush(pg.mkBrush(213, 94, 0, 28))
+            if self._changed("oom_value", cap):
+                self.oom_line.setValue(cap)
             name = self._gpu_name or QCoreApplication.translate("MemoryCurveChart", "target GPU")
-            self.oom_label.setFont(theme.font(theme.annotation_pt, bold=True))
-            self.oom_label.setColor(red)
-            self.oom_label.setText(
-                QCoreApplication.translate(
-                    "MemoryCurveChart", "out of memory above {size} ({gpu})"
-                ).format(size=compact_bytes(self._capacity, self.units), gpu=name)
-            )
+            self._set_text(self.oom_label, QCoreApplication.translate(
+                "MemoryCurveChart", "out of memory above {size} ({gpu})"
+            ).format(size=compact_bytes(self._capacity, self.units), gpu=name))
             self.oom_label.edge_value = cap
-            self._oom_region.setRegion((cap, cap * 1e6))
-            self._oom_region.setBrush(pg.mkBrush(213, 94, 0, 28))
             self._oom_region.show()
         else:
             self.oom_line.hide()
@@ -351,28 +365,24 @@ class MemoryCurveChart(ChartBase):
 
     def _draw_markers(self) -> None:
         theme = self.theme
-        ring = {
-            "pen": None,
-            "symbol": "o",
-            "symbolSize": theme.marker_size * 2.2,
-            "symbolBrush": None,
-            "symbolPen": pg.mkPen(theme.foreground, width=theme.line_px),
-        }
+        if self._changed("marker_style", (theme.marker_size, theme.line_px, theme.foreground)):
+            self._ring.set_style(symbol="o", size=theme.marker_size * 2.2, brush=None,
+                                 pen=pg.mkPen(theme.foreground, width=theme.line_px))
+            self._star.set_style(symbol="star", size=theme.marker_size * 2.5,
+                                 brush=CATEGORY_COLORS[FITS],
+                                 pen=pg.mkPen(theme.foreground, width=1))
+        ring = star = {}
         if self._current_x is not None and self._x.size:
             self.current_marker.setData([self._current_x], [self._y_at(self._current_x)], **ring)
         else:
             self.current_marker.setData([], [], **ring)
+        self._marks_from(self.current_marker, self._ring)
 
-        star = {
-            "pen": None,
-            "symbol": "star",
-            "symbolSize": theme.marker_size * 2.5,
-            "symbolBrush": CATEGORY_COLORS[FITS],
-            "symbolPen": pg.mkPen(theme.foreground, width=1),
-        }
         label = self._fit_label
-        label.setFont(self._badge_font())
-        label.fill = pg.mkBrush(255, 255, 255, 225)
+        font = self._badge_font()
+        if self._changed("fit_font", (font.pointSize(), font.bold())):
+            label.setFont(font)
+            label.fill = pg.mkBrush(255, 255, 255, 225)
         if self._largest_fit is not None and self._x.size:
             self.largest_fit_marker.setData(
                 [self._largest_fit], [self._y_at(self._largest_fit)], **star
@@ -380,21 +390,41 @@ class MemoryCurveChart(ChartBase):
             self._fit_text = QCoreApplication.translate(
                 "MemoryCurveChart", "largest {what} that fits: {value}"
             ).format(what=self._x_label, value=format_number(self._largest_fit))
-            label.setColor("#00664A")  # the fits green, darkened to read as text on white
-            label.border = pg.mkPen("#00664A", width=1)
+            color = "#00664A"  # the fits green, darkened to read as text on white
         elif self._capacity is not None and self._x.size:
             self.largest_fit_marker.setData([], [], **star)
             self._fit_text = QCoreApplication.translate(
                 "MemoryCurveChart", "no {what} in this range fits"
             ).format(what=self._x_label)
-            label.setColor("#A04000")  # the does-not-fit red, darkened for text
-            label.border = pg.mkPen("#A04000", width=1)
+            color = "#A04000"  # the does-not-fit red, darkened for text
         else:
             self.largest_fit_marker.setData([], [], **star)
             self._fit_text = ""
-        label.setText(self._fit_text)
+            color = None
+        self._marks_from(self.largest_fit_marker, self._star)
+        if color is not None and self._changed("fit_color", color):
+            label.setColor(color)
+            label.border = pg.mkPen(color, width=1)
+        self._set_text(label, self._fit_text)
         label.setVisible(bool(self._fit_text))
-        self._hover_point.setData([], [])
+        if self._hover_point.xData is not None and len(self._hover_point.xData):
+            self._hover_point.setData([], [])
+
+    def _view_x(self, x) -> np.ndarray:
+        """x as the view places it (``log10`` on the log axis)."""
+        x = np.asarray(x, dtype=float)
+        if not self.log_x:
+            return x
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.log10(x)
+
+    def _marks_from(self, item: pg.PlotDataItem, marks: PointMarks) -> None:
+        """Draw ``marks`` at the points ``item`` holds."""
+        x, y = item.getOriginalDataset()
+        if x is None or not len(x):
+            marks.set_points([], [])
+        else:
+            marks.set_points(self._view_x(x), y)
 
     def _frame(self) -> None:
         """Frame the interesting part: up to the OOM line and a bit beyond.
@@ -436,7 +466,14 @@ class MemoryCurveChart(ChartBase):
             top *= 1.15
         lo, hi = float(np.min(xs[shown])), float(np.max(xs[shown]))
         pad = 0.06 * (hi - lo) if hi > lo else 0.5
-        self.plot_item.vb.setRange(xRange=(lo - pad, hi + pad), yRange=(0, top or 1.0), padding=0)
+        top = nice_ceiling(top) or 1.0
+        if self._capacity is not None:
+            # Shaded up to a little past the view's top: a region reaching far beyond it
+            # costs a repaint as much as the rest of the plot.
+            cap = self._capacity / self.unit_bytes
+            if self._changed("oom_region", (cap, top)):
+                self._oom_region.setRegion((cap, max(top, cap) * 1.001))
+        self._set_range((lo - pad, hi + pad), (0, top))
         self._place_edge_labels()
 
     # -- hover ----------------------------------------------------------------------------

@@ -6,9 +6,9 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFontMetrics
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from gpuadvisor.core.estimate import TIGHT_FRACTION
 from gpuadvisor.core.units import format_bytes
@@ -31,6 +31,8 @@ _RGBA = np.array(
     [QColor(CATEGORY_COLORS[c]).getRgb() for c in (FITS, TIGHT, DOES_NOT_FIT, UNKNOWN)],
     dtype=np.ubyte,
 )
+#: Text colour on each category's fill.
+_TEXT_COLORS = [QColor(CATEGORY_TEXT_COLORS[c]) for c in (FITS, TIGHT, DOES_NOT_FIT, UNKNOWN)]
 
 
 def fit_categories(total_bytes: np.ndarray, capacity_bytes: float | None) -> np.ndarray:
@@ -73,6 +75,71 @@ def _cell_outline(i: int, j: int, inset: float) -> tuple[list[float], list[float
     """A closed rectangle just inside cell ``(i, j)``."""
     x0, x1, y0, y1 = j + inset, j + 1 - inset, i + inset, i + 1 - inset
     return [x0, x1, x1, x0, x0], [y0, y0, y1, y1, y0]
+
+
+class CellValues(QGraphicsItem):
+    """Every cell's memory written in its middle, in one item: one paint for the whole grid
+    (56 text items cost a repaint more than all the rest of the chart). The texts keep their
+    size in pixels whatever the zoom.
+
+    Cell ``(i, j)`` spans ``[j, j+1] x [i, i+1]`` in view coordinates, as in the chart.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: list[str] = []
+        self.colors: list[QColor] = []
+        self.columns = 1
+        self.font = None
+        self.shown = True
+
+    def set_cells(self, texts: list[str], colors: list[QColor], columns: int, font) -> None:
+        """The texts row by row (bottom row first), their colours, the grid's width."""
+        self.prepareGeometryChange()
+        self.texts, self.colors, self.columns, self.font = texts, colors, max(columns, 1), font
+        metrics = QFontMetrics(font)
+        self._widths = [metrics.horizontalAdvance(text) for text in texts]
+        self._half_height = metrics.height() / 2
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        rows = math.ceil(len(self.texts) / self.columns) if self.texts else 0
+        return QRectF(0, 0, self.columns, rows)
+
+    def paint(self, painter, _option, _widget=None) -> None:
+        if not self.texts or not self.shown:
+            return
+        to_device = painter.transform()
+        painter.save()
+        painter.resetTransform()
+        if self.font is not None:
+            painter.setFont(self.font)
+        half_h = self._half_height
+        pen = None
+        for k, text in enumerate(self.texts):
+            i, j = divmod(k, self.columns)
+            centre = to_device.map(QPointF(j + 0.5, i + 0.5))
+            width = self._widths[k]
+            if self.colors[k] != pen:
+                pen = self.colors[k]
+                painter.setPen(pen)
+            painter.drawText(QRectF(centre.x() - width / 2 - 2, centre.y() - half_h,
+                                    width + 4, 2 * half_h), Qt.AlignmentFlag.AlignCenter, text)
+        painter.restore()
+
+
+class _CellLabel:
+    """One cell's text as :attr:`FitMapChart._value_labels` offers it (``toPlainText``,
+    ``isVisible``), for readers that look at cells one by one."""
+
+    def __init__(self, cells: CellValues, index: int) -> None:
+        self._cells, self._index = cells, index
+
+    def toPlainText(self) -> str:
+        return self._cells.texts[self._index]
+
+    def isVisible(self) -> bool:
+        return self._cells.shown and self._cells.isVisible()
 
 
 class FitMapChart(ChartBase):
@@ -125,7 +192,9 @@ class FitMapChart(ChartBase):
         self._current_inner.setZValue(21)
         self.plot_item.addItem(self._current_inner, ignoreBounds=True)
 
-        self._value_labels: list[pg.TextItem] = []  # grown on demand, reused
+        self._cells = CellValues()
+        self._cells.setZValue(10)
+        self.plot_item.addItem(self._cells, ignoreBounds=True)
 
         self._legend_swatches = {c: pg.PlotDataItem() for c in (FITS, TIGHT, DOES_NOT_FIT, UNKNOWN)}
         self._legend_current = pg.PlotDataItem()
@@ -196,38 +265,49 @@ class FitMapChart(ChartBase):
 
     def value_texts(self) -> list[str]:
         """The texts written in the cells, row by row (bottom row first)."""
-        n = self._total.size
-        return [label.toPlainText() for label in self._value_labels[:n]]
+        return list(self._cells.texts)
+
+    @property
+    def _value_labels(self) -> list[_CellLabel]:
+        """Each cell's text, row by row (bottom row first)."""
+        return [_CellLabel(self._cells, k) for k in range(len(self._cells.texts))]
 
     # -- drawing --------------------------------------------------------------------------
 
     def _redraw(self) -> None:
         theme = self.theme
         rows, cols = self._grid.shape
-        self.image_item.setImage(
-            _RGBA[self._grid] if self._grid.size else np.zeros((1, 1, 4), dtype=np.ubyte),
-            levels=(0, 255),
-            autoLevels=False,
-        )
-        self.image_item.setRect(0, 0, max(cols, 1), max(rows, 1))
+        # On every slider move: each item is set only when what it shows changed.
+        if self._changed("image", (self._grid.tobytes(), rows, cols)):
+            self.image_item.setImage(
+                _RGBA[self._grid] if self._grid.size else np.zeros((1, 1, 4), dtype=np.ubyte),
+                levels=(0, 255),
+                autoLevels=False,
+            )
+            self.image_item.setRect(0, 0, max(cols, 1), max(rows, 1))
+            fx, fy = _frontier_segments(self._grid == DOES_NOT_FIT)
+            self._frontier.setData(
+                fx, fy, connect="pairs", pen=pg.mkPen(theme.foreground, width=theme.line_px)
+            )
 
-        xs, ys = [], []
-        for j in range(1, cols):
-            xs += [j, j]
-            ys += [0, rows]
-        for i in range(1, rows):
-            xs += [0, cols]
-            ys += [i, i]
-        self._cell_lines.setData(
-            xs, ys, connect="pairs", pen=pg.mkPen(theme.background, width=theme.outline_px)
-        )
+        if self._changed("cell_lines", (rows, cols, theme.background, theme.outline_px,
+                                        theme.foreground, theme.line_px)):
+            xs, ys = [], []
+            for j in range(1, cols):
+                xs += [j, j]
+                ys += [0, rows]
+            for i in range(1, rows):
+                xs += [0, cols]
+                ys += [i, i]
+            self._cell_lines.setData(
+                xs, ys, connect="pairs", pen=pg.mkPen(theme.background, width=theme.outline_px)
+            )
+            self._frontier.setPen(pg.mkPen(theme.foreground, width=theme.line_px))
 
-        fx, fy = _frontier_segments(self._grid == DOES_NOT_FIT)
-        self._frontier.setData(
-            fx, fy, connect="pairs", pen=pg.mkPen(theme.foreground, width=theme.line_px)
-        )
-
-        if self._current is not None:
+        if not self._changed("current", (self._current, self._current_exact, theme.line_px,
+                                         theme.foreground)):
+            pass
+        elif self._current is not None:
             i, j = self._current
             outer = _cell_outline(i, j, 0.04)  # inset: clear of the grid lines
             inner = _cell_outline(i, j, 0.04 + 0.03 * theme.line_px / 2)
@@ -277,8 +357,9 @@ class FitMapChart(ChartBase):
     def _frame(self) -> None:
         rows, cols = self._grid.shape
         # Panning stops at the grid's edges: there is nothing beyond them.
-        self.plot_item.vb.setLimits(xMin=0, xMax=max(cols, 1), yMin=0, yMax=max(rows, 1))
-        self.plot_item.vb.setRange(xRange=(0, max(cols, 1)), yRange=(0, max(rows, 1)), padding=0)
+        if self._changed("limits", (rows, cols)):
+            self.plot_item.vb.setLimits(xMin=0, xMax=max(cols, 1), yMin=0, yMax=max(rows, 1))
+        self._set_range((0, max(cols, 1)), (0, max(rows, 1)))
         self._update_density()
 
     def _style_legend_swatches(self) -> None:
@@ -304,30 +385,19 @@ class FitMapChart(ChartBase):
         )
 
     def _draw_values(self) -> None:
-        # Runs on every slider move: touch only what changed (a font or colour change
-        # re-lays out the text item, ~50 of them per map).
         theme = self.theme
         rows, cols = self._grid.shape
-        n = rows * cols if self._show_values else 0
-        while len(self._value_labels) < n:
-            item = pg.TextItem(anchor=(0.5, 0.5))
-            item.setZValue(10)
-            item.style_key = None  # (font size, category) it was last styled for
-            self.plot_item.addItem(item, ignoreBounds=True)
-            self._value_labels.append(item)
-        for k, item in enumerate(self._value_labels):
-            if k >= n:
-                item.hide()
-                continue
-            i, j = divmod(k, cols)
-            value = self._total[i, j] / self.unit_bytes
-            item.setText(f"{value:.1f}" if value < 100 else f"{value:.0f}")
-            category = int(self._grid[i, j])
-            if item.style_key != (theme.annotation_pt, category):
-                item.style_key = (theme.annotation_pt, category)
-                item.setFont(theme.font(theme.annotation_pt))
-                item.setColor(CATEGORY_TEXT_COLORS[category])
-            item.setPos(j + 0.5, i + 0.5)
+        texts, colors = [], []
+        if self._show_values:
+            values = self._total / self.unit_bytes
+            for i in range(rows):
+                for j in range(cols):
+                    value = values[i, j]
+                    texts.append(f"{value:.1f}" if value < 100 else f"{value:.0f}")
+                    colors.append(_TEXT_COLORS[int(self._grid[i, j])])
+        key = (tuple(texts), tuple(c.name() for c in colors), cols, theme.annotation_pt)
+        if self._changed("cells", key):
+            self._cells.set_cells(texts, colors, cols, theme.font(theme.annotation_pt))
 
     def _update_density(self, *_args) -> None:
         """Fit the texts to the cells' size in pixels (it changes with resize and zoom).
@@ -335,11 +405,14 @@ class FitMapChart(ChartBase):
         Tick labels: exact values when they fit a cell, else powers of two as "16k", else
         every second (third...) one. Cell values: shown only when they fit inside a cell.
         """
-        rows, cols = self._grid.shape
         width, height = self.plot_item.vb.viewPixelSize()  # data units per pixel
         cell_w = 1 / width if width else 0.0
         cell_h = 1 / height if height else 0.0
         theme = self.theme
+        if not self._changed("density", (round(cell_w, 3), round(cell_h, 3), theme.tick_pt,
+                                         theme.annotation_pt, tuple(self._seq_lens),
+                                         tuple(self._micro_batches))):
+            return
         tick_metrics = QFontMetrics(theme.font(theme.tick_pt))
 
         exact = [format_number(v) for v in self._seq_lens]
@@ -365,11 +438,11 @@ class FitMapChart(ChartBase):
             ]
         )
 
-        n = rows * cols if self._show_values else 0
         metrics = QFontMetrics(theme.font(theme.annotation_pt))
         fits = cell_w >= metrics.horizontalAdvance("000.0") + 4 and cell_h >= metrics.height() + 2
-        for item in self._value_labels[:n]:
-            item.setVisible(fits)
+        if fits != self._cells.shown:
+            self._cells.shown = fits
+            self._cells.update()
 
     # -- hover ----------------------------------------------------------------------------
 

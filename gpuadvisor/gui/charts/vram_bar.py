@@ -8,13 +8,13 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from gpuadvisor.core.estimate import verdict_for
 from gpuadvisor.core.memory import TERMS
 from gpuadvisor.core.units import GiB, format_bytes
 
-from .base import BADGE_MARGIN, ChartBase
+from .base import BADGE_MARGIN, ChartBase, nice_ceiling
 from .style import (
     CATEGORY_COLORS,
     CATEGORY_TEXT_COLORS,
@@ -81,16 +81,14 @@ class VramBreakdownChart(ChartBase):
 
         self.reference_lines: list[pg.InfiniteLine] = []
         self._reference_labels: list[pg.TextItem] = []
-        for gib in REFERENCE_CARD_GIB:
+        for _gib in REFERENCE_CARD_GIB:
             line = pg.InfiniteLine(angle=0, movable=False)
             line.setZValue(-10)
+            # Dashed lines are slow to draw, and these change only with the range.
+            line.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
             self.plot_item.addItem(line, ignoreBounds=True)
             self.reference_lines.append(line)
-            label = self._add_edge_label("right")
-            label.setText(
-                QCoreApplication.translate("VramBreakdownChart", "{size} GB cards").format(size=gib)
-            )
-            self._reference_labels.append(label)
+            self._reference_labels.append(self._add_edge_label("right"))
 
         self.bar_items: dict[str, pg.BarGraphItem] = {}
         for term in TERMS:
@@ -113,6 +111,7 @@ class VramBreakdownChart(ChartBase):
         self._verdict_item.setPos(BADGE_MARGIN + 2, BADGE_MARGIN)
         self._verdict_item.setZValue(900)
         self._verdict_item.textItem.document().setDocumentMargin(8)
+        self._verdict_item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self._edge_badge = self._verdict_item
 
         self._apply_axis_style()
@@ -188,14 +187,17 @@ class VramBreakdownChart(ChartBase):
         labels = term_labels()
         for term, item in self.bar_items.items():
             heights = np.array([bar[term] for bar in self._bars]) / unit
-            item.setOpts(
-                x=xs,
-                height=heights,
-                y0=bottoms.copy(),
-                width=BAR_WIDTH,
-                pen=outline,
-                name=labels[term],
-            )
+            # Each setOpts re-renders the bars' picture: only the terms that changed.
+            key = (tuple(heights), tuple(bottoms), theme.outline_px, labels[term])
+            if self._changed(f"bar:{term}", key):
+                item.setOpts(
+                    x=xs,
+                    height=heights,
+                    y0=bottoms.copy(),
+                    width=BAR_WIDTH,
+                    pen=outline,
+                    name=labels[term],
+                )
             bottoms = bottoms + heights
         self._set_legend(
             [(self.bar_items[t], labels[t]) for t in TERMS if any(bar[t] > 0 for bar in self._bars)]
@@ -208,12 +210,15 @@ class VramBreakdownChart(ChartBase):
         label = self.capacity_label
         if capacity is not None:
             self.capacity_line.show()
-            self.capacity_line.setPen(pg.mkPen(theme.foreground, width=theme.capacity_px))
-            self.capacity_line.setValue(capacity / unit)
+            if self._changed("capacity_style", (theme.capacity_px, theme.annotation_pt,
+                                                theme.foreground)):
+                self.capacity_line.setPen(pg.mkPen(theme.foreground, width=theme.capacity_px))
+                label.setFont(theme.font(theme.annotation_pt, bold=True))
+                label.setColor(theme.foreground)
+            if self._changed("capacity_value", capacity / unit):
+                self.capacity_line.setValue(capacity / unit)
             name = self._gpu_name or QCoreApplication.translate("VramBreakdownChart", "target GPU")
-            label.setFont(theme.font(theme.annotation_pt, bold=True))
-            label.setColor(theme.foreground)
-            label.setText(f"{name} {compact_bytes(capacity, self.units)}")
+            self._set_text(label, f"{name} {compact_bytes(capacity, self.units)}")
             label.edge_value = capacity / unit
         else:
             self.capacity_line.hide()
@@ -221,9 +226,9 @@ class VramBreakdownChart(ChartBase):
 
         self._draw_verdict(totals_bytes[0] if totals_bytes else None)
 
-        self.plot_item.getAxis("bottom").setTicks(
-            [[(float(i), label) for i, label in enumerate(self._labels)], []]
-        )
+        ticks = [[(float(i), label) for i, label in enumerate(self._labels)], []]
+        if self._changed("ticks", ticks):
+            self.plot_item.getAxis("bottom").setTicks(ticks)
         self._set_axis_labels(
             "",
             QCoreApplication.translate("VramBreakdownChart", "memory per GPU ({unit})").format(
@@ -245,23 +250,26 @@ class VramBreakdownChart(ChartBase):
         top, _ = self._top_clear_of_badge(
             heights, self._verdict_item, self.theme.annotation_pt, fallback=_TOP_MARGIN
         )
+        top = nice_ceiling(top)
         self._place_reference_lines(top)
         # Bars take the left part; the right third stays free for the line labels.
         n = max(len(self._bars), 1)
-        self.plot_item.vb.setRange(xRange=(-0.7, n - 0.3 + 1.0), yRange=(0, top), padding=0)
+        self._set_range((-0.7, n - 0.3 + 1.0), (0, top))
 
     def _draw_totals(self, xs: np.ndarray, totals_bytes: list[float]) -> None:
         theme = self.theme
         while len(self._total_labels) < len(xs):
             item = pg.TextItem(anchor=(0.5, 1), fill=pg.mkBrush(255, 255, 255, 190))
             item.setZValue(20)  # over the reference lines that may run through it
+            item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
             self.plot_item.addItem(item, ignoreBounds=True)
             self._total_labels.append(item)
         for i, item in enumerate(self._total_labels):
             if i < len(xs):
-                item.setText(format_bytes(totals_bytes[i], self.units))
-                item.setFont(theme.font(theme.annotation_pt, bold=True))
-                item.setColor(theme.foreground)
+                self._set_text(item, format_bytes(totals_bytes[i], self.units))
+                if self._changed(f"total_style:{i}", (theme.annotation_pt, theme.foreground)):
+                    item.setFont(theme.font(theme.annotation_pt, bold=True))
+                    item.setColor(theme.foreground)
                 item.setPos(xs[i], totals_bytes[i] / self.unit_bytes)
                 item.show()
             else:
@@ -271,6 +279,8 @@ class VramBreakdownChart(ChartBase):
         theme = self.theme
         unit = self.unit_bytes
         pen = pg.mkPen(theme.reference_color, width=theme.reference_px, style=Qt.PenStyle.DashLine)
+        styled = self._changed("reference_style", (theme.reference_color, theme.reference_px,
+                                                   theme.annotation_pt, unit))
         shown = [] if self._capacity is None else [self._capacity / unit]
         # Two labels need a label's height between their lines, in data units.
         height_px = self.plot_item.vb.height()
@@ -279,12 +289,16 @@ class VramBreakdownChart(ChartBase):
         for gib, line in zip(REFERENCE_CARD_GIB, self.reference_lines, strict=True):
             value = gib * GiB / unit
             visible = value < top - gap and all(abs(value - other) >= gap for other in shown)
-            line.setPen(pen)
-            line.setValue(value)
-            line.setVisible(visible)
             label = self._reference_labels[REFERENCE_CARD_GIB.index(gib)]
-            label.setFont(theme.font(theme.annotation_pt))
-            label.setColor(theme.reference_color)
+            if styled:
+                line.setPen(pen)
+                line.setValue(value)
+                label.setFont(theme.font(theme.annotation_pt))
+                label.setColor(theme.reference_color)
+                # In the unit of the View setting: "12 GiB cards", or "12.9 GB cards".
+                label.setText(QCoreApplication.translate("VramBreakdownChart", "{size} cards")
+                              .format(size=compact_bytes(gib * GiB, self.units)))
+            line.setVisible(visible)
             label.edge_value = value if visible else None
             if visible:
                 shown.append(value)
@@ -319,11 +333,15 @@ class VramBreakdownChart(ChartBase):
                 text = verdict
         self._verdict_text = text
         item = self._verdict_item
-        item.setText(text)
-        item.setFont(self._badge_font())
-        item.setColor(CATEGORY_TEXT_COLORS[category])
-        item.fill = pg.mkBrush(CATEGORY_COLORS[category])
-        item.border = pg.mkPen(None)
+        self._set_text(item, text)
+        font = self._badge_font()
+        if self._changed("verdict_font", (font.pointSize(), font.bold())):
+            item.setFont(font)
+        if self._changed("verdict_category", category):
+            item.setColor(CATEGORY_TEXT_COLORS[category])
+            item.fill = pg.mkBrush(CATEGORY_COLORS[category])
+            item.border = pg.mkPen(None)
+            item.update()
         item.setVisible(bool(text))
 
     # -- hover ----------------------------------------------------------------------------

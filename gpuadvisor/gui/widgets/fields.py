@@ -130,8 +130,13 @@ class SearchComboBox(QComboBox):
 
     def set_current_id(self, item_id: str | None) -> None:
         """Select the item with ``item_id`` without emitting any signal."""
+        current = self.currentIndex()
+        if (current >= 0 and self.itemData(current, ID_ROLE) == item_id
+                and self.currentText() == self.itemText(current)):
+            return  # shown already: setting it again would repaint the box
+        ids = self.ids()
+        row = ids.index(item_id) if item_id in ids else -1
         with QSignalBlocker(self):
-            row = self.ids().index(item_id) if item_id in self.ids() else -1
             self.setCurrentIndex(row)
             self.setEditText(self.itemText(row) if row >= 0 else "")
             self.lineEdit().setCursorPosition(0)  # show the start of a long name

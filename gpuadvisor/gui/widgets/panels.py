@@ -176,6 +176,13 @@ class TimePanel(QGroupBox):
         self.efficiency.valueChanged.connect(self._on_efficiency)
         self.efficiency_reset.clicked.connect(lambda: self.efficiency_edited.emit(None))
 
+    def shape_key(self) -> tuple:
+        """What the panel's height depends on besides its width: rows shown and the length
+        of the texts that wrap."""
+        return (self.layout_text.isVisibleTo(self), len(self.layout_text.text()),
+                len(self.steps.text()), len(self.assumptions.text()),
+                len(self.warnings.text()), self.font().pointSize())
+
     # ------------------------------------------------------------------ display
     def set_estimate(self, estimate, units: str, overrides: dict | None = None) -> None:
         """Show ``estimate``'s time figures; ``overrides`` are the user's assumption values."""
@@ -395,11 +402,16 @@ class LeversPanel(QGroupBox):
             self._rows.addWidget(button)
             self._buttons.append(button)
         for button, lever in zip(self._buttons, levers, strict=False):
-            button.set_full_text(lever_text(lever, units))
+            text = lever_text(lever, units)
+            if text != button.full_text():
+                button.set_full_text(text)
             button.setToolTip(lever_tooltip(lever))
-            button.setProperty("fits", bool(lever.fits))
-            button.style().unpolish(button)
-            button.style().polish(button)
+            if button.property("fits") != bool(lever.fits):
+                # A new property needs the style sheet applied again: a relayout and a
+                # repaint, so only when the colour changes.
+                button.setProperty("fits", bool(lever.fits))
+                button.style().unpolish(button)
+                button.style().polish(button)
             button.show()
         for button in self._buttons[len(levers):]:
             button.hide()

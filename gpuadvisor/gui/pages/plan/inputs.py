@@ -320,6 +320,8 @@ class PlanInputs(QWidget):
         self.model_info.setText(fmt.model_info(estimate))
 
         def combo(widget: QComboBox, value) -> None:
+            if widget.currentData() == value and widget.currentIndex() >= 0:
+                return
             with QSignalBlocker(widget):
                 widget.setCurrentIndex(max(0, widget.findData(value)))
 
@@ -384,17 +386,24 @@ class InputsScroll(QScrollArea):
         body = self.widget()
         if body is None:
             return super().minimumSizeHint()
-        scrollbar = self.verticalScrollBar().sizeHint().width()
-        return QSize(body.minimumSizeHint().width() + scrollbar + 2 * self.frameWidth(),
-                     super().minimumSizeHint().height())
+        # Asked for on every layout pass: remembered until the body's layout changes.
+        key = (body.minimumSizeHint().width(), self.font().pointSize())
+        if getattr(self, "_hint_key", None) != key:
+            scrollbar = self.verticalScrollBar().sizeHint().width()
+            self._hint_key = key
+            self._hint = QSize(key[0] + scrollbar + 2 * self.frameWidth(),
+                               super().minimumSizeHint().height())
+        return QSize(self._hint)
 
     def sizeHint(self) -> QSize:
         # Preferred width: room for a full GPU name ("NVIDIA GeForce RTX 4090 · 24 GB") in
         # the combo boxes; the minimum stays the widest row so narrow windows still work.
         hint = self.minimumSizeHint()
-        sample = "Number of GPUs  NVIDIA GeForce RTX 4090 · 24 GB"
-        preferred = self.fontMetrics().horizontalAdvance(sample) + 110
-        return QSize(max(hint.width(), preferred), super().sizeHint().height())
+        if getattr(self, "_preferred_key", None) != self.font().pointSize():
+            sample = "Number of GPUs  NVIDIA GeForce RTX 4090 · 24 GB"
+            self._preferred_key = self.font().pointSize()
+            self._preferred = self.fontMetrics().horizontalAdvance(sample) + 110
+        return QSize(max(hint.width(), self._preferred), super().sizeHint().height())
 
 
 __all__ = ["CUSTOM_ITEM", "NO_GPU_ITEM", "InputsScroll", "PlanInputs"]

@@ -13,7 +13,9 @@ This module lays the regions out and wires them: the input column (``inputs``), 
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer, Signal
+import time
+
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -34,6 +36,10 @@ from . import format as fmt
 from .charts import PlanCharts
 from .inputs import CUSTOM_ITEM, NO_GPU_ITEM, InputsScroll, PlanInputs
 from .results import TimeAndLevers
+
+#: Milliseconds without a change after which a burst of changes counts as over (the
+#: levers, deferred during the burst, are then evaluated).
+LEVERS_SETTLE_MS = 150
 
 #: Plan fields whose widgets this page owns (error messages for other fields go to the top).
 _FIELD_NAMES = (
@@ -87,7 +93,13 @@ class PlanPage(QWidget):
         self._redraw_timer = QTimer(self)
         self._redraw_timer.setSingleShot(True)
         self._redraw_timer.setInterval(0)
-        self._redraw_timer.timeout.connect(self._redraw)
+        self._redraw_timer.timeout.connect(self._on_redraw_timer)
+        # "Make it fit" evaluates every lever (a dozen estimates): during a burst of changes
+        # (a slider held down) it waits until the input rests, on the same timer; a lone
+        # change shows it at once.
+        self._dirty = False
+        self._levers_pending = False
+        self._last_redraw_s = 0.0
 
         self._build(defer_charts)
         self.inputs.fill_choices(self.state, self._units)
@@ -264,7 +276,17 @@ class PlanPage(QWidget):
 
     # ================================================================== state -> view
     def _on_state_changed(self, _estimate=None) -> None:
-        self._redraw_timer.start()
+        self._schedule_redraw()
+
+    def _schedule_redraw(self) -> None:
+        self._dirty = True
+        self._redraw_timer.start(0)
+
+    def _on_redraw_timer(self) -> None:
+        if self._dirty:
+            self._redraw()
+        elif self._levers_pending:
+            self._draw_levers()
 
     def _on_state_error(self, field: str, message: str) -> None:
         self._show_error(field, message)
@@ -272,7 +294,7 @@ class PlanPage(QWidget):
 
     def _on_detected_changed(self) -> None:
         self.inputs.fill_gpu_choices(self.state, self._units)
-        self._redraw_timer.start()
+        self._schedule_redraw()
 
     def detected_note(self) -> str:
         """Which memory the fit used when the target is a detected card ("" otherwise)."""
@@ -308,10 +330,13 @@ class PlanPage(QWidget):
             self.ensure_charts()
         if self._redraw_timer.isActive():
             self._redraw_timer.stop()
-            self._redraw()
+            self._on_redraw_timer()
+        if self._levers_pending:
+            self._draw_levers()
 
     def _redraw(self) -> None:
         self.redraw_count += 1
+        self._dirty = False
         estimate = self.state.estimate
         errors = self.inputs.errors
         for name in _FIELD_NAMES:
@@ -329,8 +354,24 @@ class PlanPage(QWidget):
             self.banner.setText(f"{self.banner.text()}\n{note}")
         self.charts_area.draw(state, estimate)
         self.bottom.time_panel.set_estimate(estimate, self._units, state.assumption_overrides)
-        self.bottom.levers_panel.set_levers(state.levers(), estimate, self._units)
+        now = time.monotonic()
+        burst = now - self._last_redraw_s < LEVERS_SETTLE_MS / 1000
+        self._last_redraw_s = now
+        if burst and not state.levers_ready():
+            # Restarted by every change of the burst (at 0 ms), then at this delay.
+            self._levers_pending = True
+            self._redraw_timer.start(LEVERS_SETTLE_MS)
+        else:
+            self._draw_levers()
         self._fit_bottom_height()
+        # Lay out what the new texts changed now, before the paint: otherwise the layout
+        # runs after it and the panels are painted a second time.
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+
+    def _draw_levers(self) -> None:
+        self._levers_pending = False
+        self.bottom.levers_panel.set_levers(self.state.levers(), self.state.estimate,
+                                            self._units)
 
     def _fit_bottom_height(self) -> None:
         self.bottom.fit_height(self.height(), self._presentation)

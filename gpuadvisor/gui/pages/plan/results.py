@@ -43,7 +43,14 @@ class TimeAndLevers(QWidget):
         """As tall as the time panel wants, but never more than a third of a page of
         ``page_height`` pixels (a quarter in presentation mode, where the charts are what
         the room looks at): on a small screen the panels scroll."""
-        wanted = self.time_panel.sizeHint().height() + 6
+        # The time panel's hint is a full layout pass: asked again only when what it holds
+        # may have changed its height (rows shown, text lengths, fonts) or the page did.
+        panel = self.time_panel
+        key = (page_height, presentation, panel.width(), panel.shape_key())
+        if key == getattr(self, "_fit_key", None):
+            return
+        self._fit_key = key
+        wanted = panel.sizeHint().height() + 6
         share = 4 if presentation else 3
         height = max(120, min(wanted, page_height // share)) if page_height > 0 else wanted
         if self.height() != height:
