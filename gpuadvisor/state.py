@@ -19,7 +19,6 @@ without a display.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -35,7 +34,7 @@ from gpuadvisor.core.estimate import REFERENCE_GPU_ID, Estimate, estimate, sweep
 from gpuadvisor.core.fit import Lever
 from gpuadvisor.core.fit import levers as core_levers
 from gpuadvisor.core.gpu import GpuSpec
-from gpuadvisor.core.memory import TERMS, MemoryBreakdown, memory_breakdown
+from gpuadvisor.core.memory import MemoryBreakdown, memory_breakdown
 from gpuadvisor.core.model import ModelSpec, spec_from_hf_config
 from gpuadvisor.core.plan import Plan
 from gpuadvisor.plan_changes import couple_plan_changes, error_field, plan_for_model
@@ -49,6 +48,14 @@ from gpuadvisor.planfile import (
     parse_plan_dict,
 )
 from gpuadvisor.state_rig import DETECTED_PREFIX, DetectedRig
+from gpuadvisor.state_sweeps import (
+    MAX_CONFIG_JSON_BYTES,
+    full_breakdown,
+    largest_true,
+    model_id_for_file,
+    read_config_json,
+    with_best_layout,
+)
 
 DEFAULT_MODEL_ID = "llama-3.1-8b"
 """Model preset of a new plan."""
@@ -65,10 +72,10 @@ MAX_MICRO_BATCH_SEARCH = 1 << 16
 MAX_SEQ_SEARCH = 1 << 22
 """Upper bound of :meth:`PlanState.largest_fitting_seq` (4M tokens)."""
 
-MAX_CONFIG_JSON_BYTES = 5 * 1024 * 1024
-"""config.json files larger than this are refused unread (real ones are a few kB)."""
-
 _ASSUMPTION_NAMES = frozenset(f.name for f in fields(Assumptions))
+
+#: Estimates the state keeps for plans asked for again.
+_RESULTS_KEPT = 64
 
 
 @dataclass(frozen=True)
@@ -81,48 +88,6 @@ class _Snapshot:
     gpu_id: str | None
     overrides: dict = field(default_factory=dict)
     assumptions: Assumptions = DEFAULT_ASSUMPTIONS
-
-
-def _full_breakdown(mb: MemoryBreakdown, shape: tuple[int, ...]) -> MemoryBreakdown:
-    """A breakdown whose every term is a float array of ``shape`` (scalars broadcast)."""
-    names = (*TERMS, "cpu_bytes", "context_bytes")
-    arrays = {name: np.broadcast_to(np.asarray(getattr(mb, name), dtype=float), shape).copy()
-              for name in names}
-    return MemoryBreakdown(**arrays)
-
-
-def _largest_true(fits, limit: int) -> int:
-    """Largest integer n in [1, limit] with ``fits(n)`` true, for a monotone predicate.
-
-    ``fits`` takes an int array and returns a bool array. Powers of two bracket the answer,
-    then a 65-point grid narrows the bracket each round (about 3 array calls for 2**22).
-
-    Returns:
-        The largest fitting n, 0 when even 1 does not fit, ``limit`` when all fit.
-    """
-    probes = np.unique(np.minimum(2 ** np.arange(int(limit).bit_length() + 1), limit))
-    ok = np.asarray(fits(probes), dtype=bool)
-    if not ok[0]:
-        return 0
-    if ok.all():
-        return int(probes[-1])
-    first_bad = int(np.argmin(ok))
-    lo, hi = int(probes[first_bad - 1]), int(probes[first_bad])
-    while hi - lo > 1:
-        grid = np.unique(np.linspace(lo, hi, 65).round().astype(np.int64))
-        ok = np.asarray(fits(grid), dtype=bool)
-        first_bad = int(np.argmin(ok))
-        if ok.all() or first_bad == 0:
-            return int(grid[-1]) if ok.all() else lo
-        lo, hi = int(grid[first_bad - 1]), int(grid[first_bad])
-    return lo
-
-
-def _model_id_for_file(path: Path) -> str:
-    """``config`` files are named after their folder (the Hub layout); others by their stem."""
-    if path.stem.lower() == "config" and path.parent.name:
-        return path.parent.name
-    return path.stem or "custom-model"
 
 
 # --------------------------------------------------------------------------- the state
@@ -170,7 +135,11 @@ class PlanState:
         model = self._models[preset]
         self._snap = _Snapshot(model, preset, plan_for_model(DEFAULT_PLAN, model), gpu_id)
         self._rig = DetectedRig(self._gpus, self._reference_gpu)
+        # Whether the target is a detected card the state chose (it then follows the plan's
+        # GPU count: the best card for one GPU), rather than one the user picked.
+        self._auto_target = False
         self._measurements: list[Measurement] = []
+        self._results: dict = {}  # recent estimates by inputs (see _compute)
         self._estimate = self._compute(self._snap)
         self._levers: list[Lever] | None = None
 
@@ -226,6 +195,11 @@ class PlanState:
         """The detected card (GpuInfo) the plan targets, or None for a catalog GPU."""
         return self._rig.card(self._snap.gpu_id)
 
+    @property
+    def lost_gpus(self) -> tuple:
+        """Cards the last reading of the rig found lost (GpuInfo): left out of the rig."""
+        return self._rig.lost
+
     def detected_spec(self, gpu_id: str) -> GpuSpec | None:
         """The spec used for a detected card (driver memory; catalog or reference peaks)."""
         return self._rig.spec(gpu_id)
@@ -237,8 +211,11 @@ class PlanState:
         the memory the driver reports (total; free is shown alongside by the views); its
         time uses the matched catalog entry's peaks, or the reference GPU's peaks for an
         unmatched card (``detected_spec(...).notes`` says so). When the plan still targets
-        the default GPU or a previously detected card, it switches to the smallest detected
-        card (multi-GPU plans size for it); with no card left it goes back to the default.
+        the default GPU or a detected card the state chose, it switches to the card the plan
+        sizes for (:meth:`DetectedRig.target_id`: the best card for one GPU, the weakest of
+        the best ``n_gpus`` for several); a card the user picked stays while it is there.
+        With no card left it goes back to the default. A card that fell off the bus leaves
+        the rig (:attr:`lost_gpus` names it).
 
         Args:
             gpus: ``GpuInfo`` records (lost and integrated cards are skipped).
@@ -249,13 +226,14 @@ class PlanState:
         old_ids = self._rig.ids
         self._rig.offer(gpus)
         self._levers = None
+        self._results.clear()
         self.detected_changed.emit()
         current = self._snap.gpu_id
-        smallest = self._rig.smallest_id()
-        if current == DEFAULT_GPU_ID or current in old_ids:
-            if smallest is not None:
-                target = smallest
-            else:
+        picked = not self._auto_target and current in old_ids and current in self._rig
+        if (current == DEFAULT_GPU_ID or current in old_ids) and not picked:
+            target = self._rig.target_id(self._snap.plan.n_gpus)
+            self._auto_target = target is not None
+            if target is None:
                 target = DEFAULT_GPU_ID if DEFAULT_GPU_ID in self._gpus else None
             if target != current or current in old_ids:
                 # Same id, new card behind it: recompute even when the snapshot is equal.
@@ -323,7 +301,12 @@ class PlanState:
         except (TypeError, ValueError) as exc:
             self.error.emit(error_field(str(exc), plan_changes), str(exc))
             return False
-        return self._commit(replace(self._snap, plan=plan), error_field, plan_changes)
+        snap = replace(self._snap, plan=plan)
+        if self._auto_target and plan.n_gpus != self.plan.n_gpus:
+            # The state chose the card: it follows the GPU count (one GPU: the best card;
+            # several: the weakest of those used).
+            snap = replace(snap, gpu_id=self._rig.target_id(plan.n_gpus) or snap.gpu_id)
+        return self._commit(snap, error_field, plan_changes)
 
     def set_efficiency(self, value: float | None) -> bool:
         """Set the achieved fraction of peak (``plan.efficiency``; None = the default)."""
@@ -360,8 +343,8 @@ class PlanState:
         """
         file = Path(path)
         try:
-            config = self._read_config(file)
-            model_id = _model_id_for_file(file)
+            config = read_config_json(file)
+            model_id = model_id_for_file(file)
             spec = spec_from_hf_config(config, model_id=model_id, name=model_id)
         except ValueError as exc:
             message = str(exc)
@@ -371,31 +354,15 @@ class PlanState:
             return False
         return self.set_model(spec)
 
-    @staticmethod
-    def _read_config(file: Path) -> dict:
-        try:
-            if file.stat().st_size > MAX_CONFIG_JSON_BYTES:
-                raise ValueError(f"{file}: too large for a config.json")
-            config = json.loads(file.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise ValueError(f"{file}: file not found") from None
-        except UnicodeDecodeError:
-            raise ValueError(f"{file}: not a text (UTF-8) file") from None
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{file}: not valid JSON (line {exc.lineno}, column {exc.colno}): "
-                             f"{exc.msg}") from None
-        except OSError as exc:
-            raise ValueError(f"{file}: cannot read: {exc.strerror or exc}") from None
-        if not isinstance(config, dict):
-            raise ValueError(f"{file}: must hold a JSON object (a config.json)")
-        return config
-
     def set_gpu(self, gpu_id: str | None) -> bool:
         """Choose a catalog GPU, or None for memory only (time on the reference GPU)."""
         if gpu_id is not None and gpu_id not in self._gpus and gpu_id not in self._rig:
             self.error.emit("gpu", f"unknown GPU {gpu_id!r}{did_you_mean(str(gpu_id), self._gpus)}")
             return False
-        return self._commit(replace(self._snap, gpu_id=gpu_id), "gpu")
+        ok = self._commit(replace(self._snap, gpu_id=gpu_id), "gpu")
+        if ok:
+            self._auto_target = False  # the user's pick: kept as the plan changes
+        return ok
 
     def set_assumption(self, name: str, value: Any) -> bool:
         """Override one assumption (None removes the override: back to the default).
@@ -429,10 +396,23 @@ class PlanState:
         measured = None
         if gpu is not None:
             measured = [m for m in self._measurements if m.gpu_id == gpu.id] or None
+        # Recent answers are kept: a slider moved back and forth asks for the same plans,
+        # and a multi-GPU plan's layout search takes a few milliseconds.
+        try:
+            key = (snap.model, snap.plan, gpu, snap.assumptions, tuple(measured or ()))
+            hash(key)
+        except TypeError:  # a custom model with unhashable extras
+            key = None
+        if key is not None and key in self._results:
+            return self._results[key]
         result = estimate(snap.model, snap.plan, gpu, snap.assumptions,
                           reference_gpu=self._reference_gpu, measurement=measured)
         if snap.plan.n_gpus > 1:
-            result = _with_best_layout(result, snap)
+            result = with_best_layout(result, snap.plan, snap.assumptions)
+        if key is not None:
+            if len(self._results) >= _RESULTS_KEPT:
+                self._results.pop(next(iter(self._results)))
+            self._results[key] = result
         return result
 
     # ------------------------------------------------------------------ measurements
@@ -452,6 +432,7 @@ class PlanState:
         if kept == self._measurements:
             return
         self._measurements = kept
+        self._results.clear()
         result = self._compute(self._snap)
         self._install(self._snap, result)
 
@@ -504,7 +485,7 @@ class PlanState:
     def _breakdown(self, shape: tuple[int, ...], **overrides) -> MemoryBreakdown:
         snap = self._snap
         mb = memory_breakdown(snap.model, snap.plan, snap.assumptions, **overrides)
-        return _full_breakdown(mb, shape)
+        return full_breakdown(mb, shape)
 
     def largest_fitting_micro_batch(self, limit: int = MAX_MICRO_BATCH_SEARCH) -> int | None:
         """The largest micro-batch that fits the GPU with the rest of the plan as is.
@@ -528,7 +509,7 @@ class PlanState:
         capacity = self.capacity_bytes
         if capacity is None:
             return None
-        return _largest_true(lambda xs: totals(xs) <= capacity, max(1, int(limit)))
+        return largest_true(lambda xs: totals(xs) <= capacity, max(1, int(limit)))
 
     def levers_ready(self) -> bool:
         """Whether :meth:`levers` is known for this plan (no estimate to run)."""
@@ -592,25 +573,9 @@ __all__ = [
     "DEFAULT_MODEL_ID",
     "DEFAULT_PLAN",
     "DETECTED_PREFIX",
+    "MAX_CONFIG_JSON_BYTES",
     "PlanFileError",
     "PlanState",
     "couple_plan_changes",
     "plan_for_model",
 ]
-
-
-def _with_best_layout(result: Estimate, snap: _Snapshot) -> Estimate:
-    """Several GPUs train in the fastest layout that fits, at the plan's micro-batch (the
-    user's memory knob; the ZeRO stage the plan names is kept when it names one); the flat
-    estimate stays, with a warning, when no layout holds the global batch."""
-    from gpuadvisor.core.parallel.plan_time import LayoutRequest, with_layout
-    from gpuadvisor.core.parallel.search import Constraints
-
-    zero = snap.plan.zero_stage or None
-    try:
-        # Hybrid sharding is asked for, not chosen: it trades memory for speed, and the
-        # page's memory charts show plain sharding.
-        pins = Constraints(zero=zero, micro_batch=snap.plan.micro_batch, hybrid_shard=False)
-        return with_layout(result, snap.assumptions, LayoutRequest(constraints=pins))
-    except ValueError as exc:
-        return replace(result, warnings=[*result.warnings, f"layout: {exc}"])

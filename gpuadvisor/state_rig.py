@@ -35,6 +35,7 @@ class DetectedRig:
         self._reference = reference
         self._cards: dict[str, Any] = {}  # detected id -> GpuInfo
         self._specs: dict[str, GpuSpec] = {}
+        self._lost: tuple[Any, ...] = ()
 
     def __contains__(self, gpu_id: object) -> bool:
         return gpu_id in self._cards
@@ -48,6 +49,11 @@ class DetectedRig:
     def cards(self) -> dict[str, Any]:
         """Detected id -> GpuInfo (a copy)."""
         return dict(self._cards)
+
+    @property
+    def lost(self) -> tuple[Any, ...]:
+        """The cards the last reading found lost (fallen off the bus): not offered."""
+        return self._lost
 
     def card(self, gpu_id: str | None) -> Any | None:
         """The GpuInfo behind a detected id, or ``None`` (catalog ids, ``None``)."""
@@ -69,6 +75,8 @@ class DetectedRig:
         """
         cards: dict[str, Any] = {}
         specs: dict[str, GpuSpec] = {}
+        gpus = list(gpus)
+        self._lost = tuple(info for info in gpus if getattr(info, "lost", False))
         for info in gpus:
             if not info.is_training_gpu or not info.memory_total_bytes:
                 continue
@@ -81,6 +89,26 @@ class DetectedRig:
     def smallest_id(self) -> str | None:
         """The id of the card with the least memory (multi-GPU plans size for it)."""
         smallest = smallest_card(self._cards.values())
+        return None if smallest is None else f"{DETECTED_PREFIX}{smallest.index}"
+
+    def ranked_ids(self) -> list[str]:
+        """Detected ids, best card first: most memory, then the fastest (dense fp16 peak),
+        then the lower index."""
+        def key(gpu_id: str):
+            spec = self._specs[gpu_id]
+            return (-spec.memory_gib, -spec.fp16_tensor_tflops, self._cards[gpu_id].index)
+
+        return sorted(self._cards, key=key)
+
+    def target_id(self, n_gpus: int) -> str | None:
+        """The card a plan of ``n_gpus`` sizes for: it runs on the ``n_gpus`` best cards
+        (:meth:`ranked_ids`), so the weakest of those limits it; one GPU is the best card,
+        not the smallest. ``None`` without cards."""
+        ranked = self.ranked_ids()
+        if not ranked:
+            return None
+        chosen = ranked[:max(1, n_gpus)]
+        smallest = smallest_card(self._cards[gpu_id] for gpu_id in chosen)
         return None if smallest is None else f"{DETECTED_PREFIX}{smallest.index}"
 
     def _spec_for(self, info) -> GpuSpec | None:

@@ -30,12 +30,41 @@ def state() -> PlanState:
     return PlanState(MODELS, GPUS)
 
 
-def test_the_smallest_training_card_becomes_the_target(state):
+def test_the_smallest_training_card_becomes_the_target_of_a_multi_gpu_plan(state):
+    state.update(n_gpus=2)
     state.set_detected([card(0, 24, "rtx-4090"), card(1, 12, "rtx-3060-12gb"),
                         card(2, 8, integrated=True), card(3, 4, lost=True), card(4, None)])
     assert set(state.detected_gpus) == {"detected:0", "detected:1"}
     assert state.gpu_id == "detected:1"
     assert state.capacity_bytes == pytest.approx(12 * GiB)
+
+
+def test_a_one_gpu_plan_targets_the_best_card_and_follows_the_gpu_count(state):
+    # The mixed demo rig: an RTX 3090 (24 GB) and an RTX 3060 12GB. One GPU: the 3090, not
+    # the card with the least memory; two GPUs: the 3060 limits them.
+    state.set_detected([card(0, 12, "rtx-3060-12gb"), card(1, 24, "rtx-3090")])
+    assert state.plan.n_gpus == 1 and state.gpu_id == "detected:1"
+    state.update(n_gpus=2)
+    assert state.gpu_id == "detected:0"
+    state.update(n_gpus=1)
+    assert state.gpu_id == "detected:1"
+    # A card the user picks stays theirs, whatever the GPU count and the next reading.
+    state.set_gpu("detected:0")
+    state.update(n_gpus=2)
+    state.update(n_gpus=1)
+    state.set_detected([card(0, 12, "rtx-3060-12gb"), card(1, 24, "rtx-3090")])
+    assert state.gpu_id == "detected:0"
+
+
+def test_a_lost_card_leaves_the_rig_and_is_named(state):
+    # The gpu-lost demo rig: two RTX 3090s, the second falls off the bus.
+    state.set_detected([card(0, 24, "rtx-3090"), card(1, 24, "rtx-3090")])
+    assert set(state.detected_gpus) == {"detected:0", "detected:1"}
+    assert state.lost_gpus == ()
+    state.set_detected([card(0, 24, "rtx-3090"), card(1, 24, "rtx-3090", lost=True)])
+    assert set(state.detected_gpus) == {"detected:0"}
+    assert [g.index for g in state.lost_gpus] == [1]
+    assert state.gpu_id == "detected:0"
 
 
 def test_equal_cards_size_for_the_lower_index(state):

@@ -341,6 +341,10 @@ class RigPage(QWidget):
             return
         warnings = tuple(w for g in gpus for w in health_warnings(g))
         self.result = dataclasses.replace(self.result, gpus=tuple(gpus), warnings=warnings)
+        if {g.index for g in gpus if g.lost} != {g.index for g in self.state.lost_gpus}:
+            # A card fell off the bus (or came back): the shared rig is what is present now,
+            # so the plan and the comparison stop counting it at once.
+            self.state.set_detected(list(gpus))
         self._samples += 1
         t = self._samples * SAMPLE_INTERVAL_MS / 1000
         for tile, gpu in zip(self.tiles, gpus, strict=False):
