@@ -212,8 +212,20 @@ def window(qtbot, tmp_path, monkeypatch):
     assert [t for t in window.findChildren(QTimer) if t.isActive()] == []
 
 
+def test_demo_rig_one_gpu_plan_targets_the_rtx_3090(qtbot, window):
+    page, state = window.rig_page, window.state
+    with qtbot.waitSignal(page.detection_finished, timeout=10000):
+        window.show_page("rig")
+    assert state.plan.n_gpus == 1
+    assert state.gpu_id == "detected:0"  # the RTX 3090, the best card, not the smallest
+    window.show_page("plan")
+    window.flush()
+    assert "Checked on your RTX 3090 (24.0 GiB total, " in window.plan_page.banner.text()
+
+
 def test_demo_rig_becomes_the_plan_target_smallest_card_first(qtbot, window):
     page, state = window.rig_page, window.state
+    state.update(n_gpus=2)  # both cards: the smaller one limits the plan
     with qtbot.waitSignal(page.detection_finished, timeout=10000):
         window.show_page("rig")
     assert state.gpu_id == "detected:1"  # the RTX 3060 12 GB: multi-GPU plans size for it
