@@ -6,6 +6,9 @@ crash. The Windows job-object path is driven with a fake kernel32."""
 from __future__ import annotations
 
 import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
 import sys
 import time
 from pathlib import Path
@@ -143,7 +146,6 @@ def test_a_group_that_is_gone_is_not_an_error():
 
 @posix_only
 def test_the_gui_queue_ends_a_worker_whose_child_holds_the_pipe(qtbot, tmp_path, monkeypatch):
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     import shiboken6
 
     from gpuadvisor.gui.probe_jobs import ProbeJob, ProbeQueue
@@ -166,7 +168,6 @@ def test_the_gui_queue_ends_a_worker_whose_child_holds_the_pipe(qtbot, tmp_path,
 
 @posix_only
 def test_the_gui_queue_stops_a_hung_worker_with_its_children(qtbot, tmp_path, monkeypatch):
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     import shiboken6
 
     from gpuadvisor.gui.probe_jobs import ProbeJob, ProbeQueue

@@ -12,6 +12,7 @@ they share is in :mod:`.args`. This package is a leaf: nothing else in gpuadviso
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 
 from gpuadvisor import __version__
@@ -59,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``gpuadvisor`` command."""
     argv = sys.argv[1:] if argv is None else argv
+    _show_any_text()
     if not argv:
         argv = gui.bare_command()
     parser = build_parser()
@@ -79,13 +81,29 @@ def main(argv: list[str] | None = None) -> int:
     except _catalog_error() as exc:
         print(f"catalog: {exc}".replace("\n", " "), file=sys.stderr)
         return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        return 0
+    except OSError as exc:
+        # A path the user named that the system refuses (too long, a loop of links, ...):
+        # every verb reports the files it knows; this is the one line for any other.
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"gpuadvisor: {where}{exc.strerror or exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except (OverflowError, RecursionError) as exc:
         # Every number is bounded at the door (gpuadvisor.core.limits); should one still
         # reach a float's end, it came from the input: say so in one line, as bad input.
         print(f"gpuadvisor: the input is too large to compute with ({exc})", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except BrokenPipeError:
-        return 0
+
+
+def _show_any_text() -> None:
+    """Write text that is not valid Unicode (a file name in another encoding, kept by Python
+    as lone surrogates) as escapes instead of failing on it."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError):  # a closed stream: leave it
+                reconfigure(errors="backslashreplace")
 
 
 def _catalog_error():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .args import EXIT_BAD_INPUT, InputError, Parser, did_you_mean, json_text
+from .args import EXIT_BAD_INPUT, InputError, Parser, did_you_mean, json_text, path_text
 
 KINDS = ("gpus", "models", "offers")
 
@@ -30,6 +30,7 @@ def add_parser(verbs) -> None:
                     "KIND.toml.previous). A bad file changes nothing. Nothing is downloaded "
                     "unless you run this.")
     upd.add_argument("--from", dest="source", required=True, metavar="PATH|URL",
+                     type=path_text("--from"),
                      help="the new catalog file: a local path or an https:// URL")
     upd.add_argument("--kind", choices=("offers", "gpus", "models"), default=None,
                      help="the catalog kind (default: told from the file name)")

@@ -8,7 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from .args import InputError, did_you_mean, load_gpu, load_model, positive_int
+from .args import InputError, did_you_mean, load_gpu, load_model, path_text
 from .estimate import plan_from_args, stored_measurement
 
 EXPORT_KINDS = ("skypilot", "accelerate", "deepspeed", "launch", "report")
@@ -32,17 +32,20 @@ def add_parser(verbs, est: argparse.ArgumentParser) -> None:
     exp.add_argument("--spot", action="store_true", help="skypilot: use spot instances")
     exp.add_argument("--cloud", metavar="NAME",
                      help="skypilot: SkyPilot cloud (aws, gcp, azure, lambda, runpod, vast, ...)")
-    exp.add_argument("--gpus-per-node", type=positive_int, default=None,
-                     help="GPUs per machine (default: the offer's instance, else 8)")
+    # --gpus-per-node comes from the estimate flags (GPUs per machine; for an export the
+    # default is the offer's instance, else 8). Declaring it again here would, with
+    # conflict_handler="resolve", strip the option string from the shared parent action and
+    # turn estimate's --gpus-per-node into a stray positional argument.
     exp.add_argument("--accelerator", metavar="NAME",
                      help="skypilot: SkyPilot's GPU name when gpuadvisor knows none "
                           "(see 'sky show-gpus -a')")
     exp.add_argument("--launcher", choices=("torchrun", "accelerate"), default="torchrun")
     exp.add_argument("--backend", choices=("deepspeed", "fsdp"), default="deepspeed",
                      help="what runs a ZeRO stage under accelerate (default: deepspeed)")
-    exp.add_argument("--script", default="train.py",
+    exp.add_argument("--script", default="train.py", type=path_text("--script"),
                      help="your training script, in the launch line (default: train.py)")
     exp.add_argument("--chart", metavar="PNG", action="append", default=[],
+                     type=path_text("--chart"),
                      help="report: embed this PNG (repeatable), e.g. a page exported from "
                           "the app; the command line renders no charts itself")
     exp.add_argument("--format", choices=("markdown", "html"), default=None,
@@ -71,7 +74,9 @@ def command(args: argparse.Namespace) -> int:
             raise InputError(f"--out: {out} exists; add --force to overwrite it")
         if not out.parent.is_dir():
             raise InputError(f"--out: no such folder: {out.parent}")
-    text = _export_text(args)
+    # Text that is not valid Unicode (a lone surrogate from a file name) is written as an
+    # escape; the shell and YAML exports have quoted or refused it already.
+    text = _export_text(args).encode("utf-8", "backslashreplace").decode("utf-8")
     if out is None:
         if args.json:
             print(json.dumps({"export": args.kind, "text": text}))

@@ -12,7 +12,7 @@ import math
 from pathlib import Path
 
 from . import burnin, plan_check, probe_history
-from .args import InputError, json_text
+from .args import InputError, json_text, path_text
 from .probe_run import (
     find_probe_python,
     list_pythons,
@@ -38,7 +38,7 @@ def add_parser(verbs) -> None:
     prb.set_defaults(suite="quick")
     prb.add_argument("--device", type=_probe_device, default="auto",
                      help="GPU index N, or cpu (default: the first GPU, else the CPU)")
-    prb.add_argument("--python", metavar="PATH",
+    prb.add_argument("--python", metavar="PATH", type=path_text("--python"),
                      help="interpreter (or virtual environment) with torch to run the probes "
                           "in, e.g. your training environment; remembered for the next runs "
                           "(default: the remembered one, else this one if it has torch, else "
@@ -51,11 +51,11 @@ def add_parser(verbs) -> None:
     prb.add_argument("--probes", type=_probe_names, default=None, metavar="NAMES",
                      help="comma-separated probes to run (default: the suite: "
                           "matmul, bandwidth, transfer, step)")
-    prb.add_argument("--plan", metavar="FILE",
+    prb.add_argument("--plan", metavar="FILE", type=path_text("--plan"),
                      help="check a .gpuplan on this device: build the planned model at depth "
                           "1 and 2, time training steps (and peak memory on a GPU), "
                           "extrapolate to the full depth and show it next to the estimate")
-    prb.add_argument("--data", metavar="FOLDER",
+    prb.add_argument("--data", metavar="FOLDER", type=path_text("--data"),
                      help="also measure how fast the dataset folder reads (sequential, "
                           "page cache dropped where the OS allows) and whether it keeps up "
                           "with the training step's tokens/s")

@@ -228,31 +228,27 @@ def measured(value: Any, unit: str) -> bool:
 
 
 # ---------------------------------------------------------------------------- JSON
+class _Constant:
+    """``NaN``/``Infinity`` as read, kept until the walk can name where it was."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
 def _int(text: str) -> int:
-    digits = text.lstrip("-")
-    if len(digits) > MAX_JSON_INT_DIGITS:
-        raise LimitError(f"a number with {len(digits)} digits is too large")
-    return int(text)
-
-
-def _float(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise LimitError(f"the number {text[:24]}{'...' if len(text) > 24 else ''} is too "
-                         "large for a float")
-    return value
-
-
-def _constant(name: str) -> float:
-    raise LimitError(f"{name} is not a number JSON allows")
+    try:
+        return int(text)
+    except ValueError:  # past Python's 4,300-digit limit for int("...")
+        raise LimitError(f"a number with {len(text.lstrip('-'))} digits is too large") from None
 
 
 def loads_json(text: str | bytes, *, max_depth: int = MAX_JSON_DEPTH) -> Any:
     """Parse JSON strictly: the document a user file or a worker line may hold.
 
-    Refused (as :class:`LimitError`): ``NaN``, ``Infinity``, a number too large for a float
-    (``1e400``) or a whole number of more than :data:`MAX_JSON_INT_DIGITS` digits, and
-    nesting deeper than ``max_depth`` arrays and objects. Never raises ``RecursionError``.
+    Refused (as :class:`LimitError`, naming where: ``plan.epochs: Infinity is not a number
+    JSON allows``): ``NaN``, ``Infinity``, a number too large for a float (``1e400``) or a
+    whole number of more than :data:`MAX_JSON_INT_DIGITS` digits, and nesting deeper than
+    ``max_depth`` arrays and objects. Never raises ``RecursionError``.
 
     Raises:
         json.JSONDecodeError: not JSON (a ``ValueError`` with ``lineno`` and ``colno``).
@@ -263,9 +259,32 @@ def loads_json(text: str | bytes, *, max_depth: int = MAX_JSON_DEPTH) -> Any:
         text = bytes(text).decode("utf-8")
     _check_depth(text, max_depth)
     try:
-        return json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
+        data = json.loads(text, parse_int=_int, parse_constant=_Constant)
     except RecursionError:
         raise LimitError(f"nested deeper than {max_depth} levels") from None
+    _check_numbers(data)
+    return data
+
+
+def _check_numbers(data: Any) -> None:
+    """Walk the parsed document (iteratively) for numbers no estimate can use."""
+    stack: list[tuple[str, Any]] = [("", data)]
+    while stack:
+        where, value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((f"{where}.{key}" if where else str(key), item)
+                         for key, item in value.items())
+        elif isinstance(value, list):
+            stack.extend((f"{where}[{i}]", item) for i, item in enumerate(value))
+        elif isinstance(value, _Constant):
+            raise LimitError(f"{where or 'the document'}: {value.name} is not a number JSON "
+                             "allows")
+        elif isinstance(value, float) and not math.isfinite(value):
+            raise LimitError(f"{where or 'the document'}: the number is too large for a float")
+        elif (isinstance(value, int) and not isinstance(value, bool)
+              and abs(value) >= 10**MAX_JSON_INT_DIGITS):
+            raise LimitError(f"{where or 'the document'}: a number with "
+                             f"{len(str(abs(value)))} digits is too large")
 
 
 _STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
