@@ -68,6 +68,7 @@ class Point:
         cost: money for the job, in the display currency.
         gpus: GPUs the job runs on.
         acceptable: within the budget and the deadline (others are drawn faded).
+        changed: fits only with a change to the plan (drawn hollow, off the Pareto front).
     """
 
     id: str
@@ -77,6 +78,7 @@ class Point:
     cost: float
     gpus: int = 1
     acceptable: bool = True
+    changed: bool = False
 
 
 def _nice_ticks(low: float, high: float, steps: Sequence[float]) -> list[float]:
@@ -284,6 +286,11 @@ class CostTimeChart(ChartBase):
                          brush=pg.mkBrush(color), pen=pg.mkPen(theme.background, width=1))
             if mine:
                 item.setBrush(brushes)
+                # Hollow: fits only with a change to the plan (the kind's colour outlines it).
+                item.setPen([pg.mkPen(color, width=2) if p.changed
+                             else pg.mkPen(theme.background, width=1) for p in mine])
+                item.setBrush([pg.mkBrush(None) if p.changed else b
+                               for p, b in zip(mine, brushes, strict=True)])
             if mine:
                 entries.append((item, labels[kind]))
         by_id = {p.id: p for p in self._points}
@@ -361,6 +368,9 @@ class CostTimeChart(ChartBase):
         if not point.acceptable:
             lines.append(QCoreApplication.translate("CompareCharts",
                                                     "over the budget or past the deadline"))
+        if point.changed:
+            lines.append(QCoreApplication.translate(
+                "CompareCharts", "fits only with a change to the plan (hollow)"))
         return "\n".join(lines)
 
     def _on_click(self, event) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDoubleSpinBox,
     QGridLayout,
@@ -31,6 +32,8 @@ class ConstraintsBox(QGroupBox):
         power_spin: electricity per kWh in the display currency.
         currency_combo: the display currency (item data: its code).
         rate_spin, rate_label: units of the display currency per US dollar (hidden for USD).
+        changes_check: "Allow changes to the plan": off, options that fit only with a lever
+            (LoRA instead of a full fine-tune, ...) are ranked apart and never named best.
     """
 
     def __init__(self, currency: str, parent: QWidget | None = None) -> None:
@@ -100,7 +103,15 @@ class ConstraintsBox(QGroupBox):
         self.rate_label.setBuddy(self.rate_spin)
         grid.addWidget(self.rate_label, 0, column)
         grid.addWidget(self.rate_spin, 1, column)
-        grid.setColumnStretch(column + 1, 1)
+        self.changes_check = QCheckBox(translate("ComparePage", "Allow changes to the plan"),
+                                       self)
+        self.changes_check.setToolTip(translate(
+            "ComparePage", "Off: the plan is compared as you set it, and options that fit "
+            "only with a change (LoRA instead of a full fine-tune, QLoRA, ZeRO-3, CPU "
+            "offload, ...) are listed apart, each with its change. On: they are ranked with "
+            "the others."))
+        grid.addWidget(self.changes_check, 1, column + 1)
+        grid.setColumnStretch(column + 2, 1)
 
     def show_money(self, settings: Settings, budget_usd: float | None) -> None:
         """Show the budget, the electricity price and the rate in the display currency

@@ -60,11 +60,22 @@ class DetailsPanel(QWidget):
         self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
         scroll.setWidget(self.details)
         self.break_even_chart = BreakEvenChart(self)
-        self.break_even_chart.setMinimumHeight(170)
+        self.break_even_chart.setMinimumHeight(120)
+        # Which pair the break-even weighs (the selection decides), in words.
+        self.break_even_title = QLabel(self)
+        self.break_even_title.setObjectName("breakEvenTitle")
+        self.break_even_title.setProperty("role", "chartTitle")
+        self.break_even_title.setWordWrap(True)
+        chart_box = QWidget(self)
+        box_layout = QVBoxLayout(chart_box)
+        box_layout.setContentsMargins(0, 0, 0, 0)
+        box_layout.setSpacing(2)
+        box_layout.addWidget(self.break_even_title)
+        box_layout.addWidget(self.break_even_chart, 1)
         inner = QSplitter(Qt.Orientation.Vertical, self)
         inner.setChildrenCollapsible(False)
         inner.addWidget(scroll)
-        inner.addWidget(self.break_even_chart)
+        inner.addWidget(chart_box)
         inner.setStretchFactor(0, 1)
         inner.setStretchFactor(1, 3)
         layout.addWidget(inner, 1)
@@ -110,6 +121,7 @@ class DetailsPanel(QWidget):
                                        "Select an option in the chart or the table."))
         self.break_even_chart.clear()
         self.break_even_label.setText("")
+        self.break_even_title.setText("")
 
     def show_no_break_even(self, note: str, text: str) -> None:
         """No card and rental to compare: ``note`` on the chart, ``text`` under it."""

@@ -173,6 +173,39 @@ def break_even_text(owned: Suggestion, rented: Suggestion, result: BreakEven, mo
         translate=_explain_tr)
 
 
+def rig_note(lost, own) -> str:
+    """What the page says when cards of the rig fell off the bus ("" when none did): the
+    rig compared is the one present now."""
+    if not lost:
+        return ""
+    gone = ", ".join(translate("ComparePage", "GPU {index} ({name})").format(
+        index=info.index, name=info.name) for info in lost)
+    if own:
+        from gpuadvisor.core.advisor import rig_label
+
+        return translate("ComparePage", "⚠ Lost from the rig: {gone}. Your rig is compared as "
+                         "it is now: {rig}.").format(gone=gone, rig=rig_label(own))
+    return translate("ComparePage", "⚠ Lost from the rig: {gone}. No card of your rig is left "
+                     "to compare.").format(gone=gone)
+
+
+def break_even_title(owned: Suggestion | None, rented: Suggestion | None, kind: str) -> str:
+    """Which pair the break-even weighs and why, in words (the selection decides it)."""
+    if owned is None or rented is None:
+        return translate("ComparePage", "Owning against renting")
+    own, rent = option_label(owned.option), option_label(rented.option)
+    if kind in ("buy-new", "buy-used"):
+        text = translate("ComparePage", "Buying {own} (selected) against renting {rent} (the "
+                         "cheapest rental that fits)")
+    elif kind in ("rent", "cloud"):
+        text = translate("ComparePage", "Renting {rent} (selected) against buying {own} (the "
+                         "card that beats it soonest)")
+    else:
+        text = translate("ComparePage", "Buying {own} against renting {rent}: the pair that "
+                         "pays off soonest (select a card or a rental to weigh it)")
+    return text.format(own=own, rent=rent)
+
+
 def no_break_even_texts() -> tuple[str, str]:
     """(the chart's note, the sentence) when there is no card and rental to compare."""
     return (translate("ComparePage", "No card to buy and rental to compare"),
@@ -190,9 +223,18 @@ def answer(advice: Advice, shown: list[Suggestion], money, *, budget_usd: float 
     """
     if advice.nothing_fits and not any(s.fits for s in advice.suggestions):
         return prefix + advice.nothing_fits, "none"
-    best = next((s for s in shown if s.acceptable), None)
+    allow = advice.allow_changes
+    best = next((s for s in shown if s.acceptable and s.counts(allow)), None)
+    if best is None and not any(s.as_asked for s in shown):
+        changed = next((s for s in shown if s.acceptable), None)
+        if changed is not None:
+            # Nothing runs the plan as it is: say so, and what a change would buy.
+            return prefix + translate(
+                "ComparePage", "Nothing shown runs this plan as it is. With a change to the "
+                "plan: {why}. Tick “Allow changes to the plan” to rank such options with the "
+                "others.").format(why=why(changed, money)), "none"
     if best is None:
-        fitting = [s for s in shown if s.fits]
+        fitting = [s for s in shown if s.fits and s.counts(allow)]
         if not fitting:
             return prefix + translate(
                 "ComparePage", "None of the options shown fits this plan: widen the "
@@ -214,7 +256,7 @@ def answer(advice: Advice, shown: list[Suggestion], money, *, budget_usd: float 
     text = translate("ComparePage", "Best ({goal}): {why}.").format(goal=goal,
                                                                     why=why(best, money))
     other_goal = "fastest" if advice.goal == "cheapest" else "cheapest"
-    acceptable = [s for s in shown if s.acceptable]
+    acceptable = [s for s in shown if s.acceptable and s.counts(allow)]
     key = ((lambda s: (s.hours, s.cost_usd)) if other_goal == "fastest"
            else (lambda s: (s.cost_usd, s.hours)))
     other = min(acceptable, key=key)
@@ -228,17 +270,22 @@ def answer(advice: Advice, shown: list[Suggestion], money, *, budget_usd: float 
 
 def count_text(shown: list[Suggestion], total: int, currency: str, rate: float,
                warnings: list[str]) -> str:
-    """The note under the table: how many options are shown and fit, the currency."""
-    fitting = sum(1 for s in shown if s.fits)
-    text = translate("ComparePage", "{shown} of {total} options shown, {fitting} of them fit; "
-                     "★ = best trade-off (Pareto front). Prices in {code} at {rate} per "
-                     "USD.").format(shown=len(shown), total=total, fitting=fitting,
-                                    code=currency, rate=f"{rate:g}")
+    """The note under the table: how many options are shown, how many fit the plan as asked
+    and how many only with a change to it, the currency."""
+    fitting = sum(1 for s in shown if s.as_asked)
+    changed = sum(1 for s in shown if s.fits and not s.as_asked)
+    text = translate("ComparePage", "{shown} of {total} options shown; {fitting} fit the plan "
+                     "as asked").format(shown=len(shown), total=total, fitting=fitting)
+    if changed:
+        text += translate("ComparePage", ", {changed} more only with a change to the "
+                          "plan").format(changed=changed)
+    text += translate("ComparePage", ". ★ = best trade-off (Pareto front). Prices in {code} "
+                      "at {rate} per USD.").format(code=currency, rate=f"{rate:g}")
     if warnings:
         text += " " + " ".join(warnings)
     return text
 
 
-__all__ = ["EXPLAIN_TEMPLATES", "answer", "break_even_text", "computation_lines",
-           "count_text", "details_html", "no_break_even_texts", "option_label",
-           "plan_heading", "price_text", "why"]
+__all__ = ["EXPLAIN_TEMPLATES", "answer", "break_even_text", "break_even_title",
+           "computation_lines", "count_text", "details_html", "no_break_even_texts",
+           "option_label", "plan_heading", "price_text", "rig_note", "why"]

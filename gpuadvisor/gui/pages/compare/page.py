@@ -146,6 +146,13 @@ class ComparePage(QWidget):
 
         self.answer = AnswerBanner(self)
         outer.addWidget(self.answer)
+        # A card of the rig fell off the bus: the rig compared is the one present now.
+        self.rig_note = QLabel(self)
+        self.rig_note.setObjectName("compareRigNote")
+        self.rig_note.setProperty("role", "warning")
+        self.rig_note.setWordWrap(True)
+        self.rig_note.hide()
+        outer.addWidget(self.rig_note)
 
         self.splitter = split = QSplitter(Qt.Orientation.Vertical, self)
         split.setChildrenCollapsible(False)
@@ -176,6 +183,7 @@ class ComparePage(QWidget):
         box = self.constraints
         self.plan_button.clicked.connect(self.go_to_plan)
         box.goal_combo.currentIndexChanged.connect(lambda _i: self._rerank())
+        box.changes_check.toggled.connect(lambda _on: self._rerank())
         box.budget_spin.valueChanged.connect(self._on_budget)
         box.deadline_spin.valueChanged.connect(self._on_deadline)
         box.cards_spin.valueChanged.connect(lambda _v: self.schedule())
@@ -218,6 +226,15 @@ class ComparePage(QWidget):
             raise ValueError(f"goal must be one of {', '.join(GOALS)}, got {goal!r}")
         combo = self.constraints.goal_combo
         combo.setCurrentIndex(combo.findData(goal))
+
+    @property
+    def allow_changes(self) -> bool:
+        """Whether options that fit only with a change to the plan rank with the others."""
+        return self.constraints.changes_check.isChecked()
+
+    def set_allow_changes(self, allowed: bool) -> None:
+        """Rank options that fit only with a lever with the others (True) or apart."""
+        self.constraints.changes_check.setChecked(bool(allowed))
 
     @property
     def budget_usd(self) -> float | None:
@@ -317,11 +334,15 @@ class ComparePage(QWidget):
     def _ranked(self, advice: Advice) -> Advice:
         """``advice`` ranked for the goal, budget and deadline the inputs hold now."""
         goal, budget, deadline = self.goal, self._budget_usd, self._deadline_hours
-        if (advice.goal, advice.budget_usd, advice.deadline_hours) == (goal, budget, deadline):
+        allow = self.allow_changes
+        if (advice.goal, advice.budget_usd, advice.deadline_hours, advice.allow_changes) == (
+                goal, budget, deadline, allow):
             return advice
-        ranked = rank(advice.suggestions, goal, budget_usd=budget, deadline_hours=deadline)
+        ranked = rank(advice.suggestions, goal, budget_usd=budget, deadline_hours=deadline,
+                      allow_changes=allow)
         return replace(advice, suggestions=tuple(ranked), goal=goal, budget_usd=budget,
-                       deadline_hours=deadline)
+                       deadline_hours=deadline, allow_changes=allow,
+                       pareto_ids=pareto(ranked, allow))
 
     @property
     def _generation(self) -> int:
@@ -361,12 +382,13 @@ class ComparePage(QWidget):
         assumptions, measurements = state.assumptions, state.measurements
         max_cards = self.constraints.cards_spin.value()
         today = self._today or date.today()
+        allow = self.allow_changes
 
         def work() -> Advice:
             return advise(model, plan, gpus, offers, own=own, goal=goal, budget_usd=budget,
                           deadline_hours=deadline, assumptions=assumptions,
                           usd_per_kwh=price, today=today, measurements=measurements,
-                          max_cards=max_cards)
+                          max_cards=max_cards, allow_changes=allow)
 
         self.answer.set_answer(self.tr("Working out every option…"), "busy")
         return self._requests.start(work)
@@ -411,16 +433,18 @@ class ComparePage(QWidget):
             return
         f = self.filters()
         self.proxy.filters = f
+        allow = advice.allow_changes
         self.shown = [s for s in advice.suggestions if f.accepts(s)]
-        front = pareto(self.shown)
+        front = pareto(self.shown, allow)
         self.model.set_rows(advice.suggestions, self.money, front, self.why)
         rate = self.settings.rate()
         points = [Point(s.option.id, fmt.option_label(s.option), s.option.kind, s.hours,
-                        s.cost_usd * rate, s.n_gpus, s.acceptable)
+                        s.cost_usd * rate, s.n_gpus, s.acceptable,
+                        changed=not s.counts(allow))
                   for s in self.shown if s.fits]
         ids = {s.option.id for s in self.shown}
         if self.selected_id not in ids:
-            best = next((s for s in self.shown if s.acceptable),
+            best = next((s for s in self.shown if s.acceptable and s.counts(allow)),
                         next((s for s in self.shown if s.fits), None))
             self.selected_id = best.option.id if best else None
         self.scatter.set_data(points, sorted(front), selected=self.selected_id,
@@ -435,6 +459,8 @@ class ComparePage(QWidget):
         self.options.count_label.setText(fmt.count_text(
             self.shown, len(advice.suggestions), self.settings.currency, rate,
             self.catalog_warnings))
+        self.rig_note.setText(fmt.rig_note(self.state.lost_gpus, self.own_rig()))
+        self.rig_note.setVisible(bool(self.rig_note.text()))
 
     def why(self, s: Suggestion) -> str:
         """One sentence for people, in the display currency."""
@@ -498,17 +524,23 @@ class ComparePage(QWidget):
         self._show_break_even(s)
 
     def _show_break_even(self, s: Suggestion) -> None:
+        # The selected option is one side when it can be: a card to buy against the cheapest
+        # rental, or the selected rental against the card that beats it soonest; with your
+        # own rig selected, the best pair. The pair is said in words above the chart.
         kind = s.option.kind
+        allow = self.advice.allow_changes if self.advice is not None else True
         if kind in ("buy-new", "buy-used"):
-            pair = best_break_even(self.shown, owned=s)
+            pair = best_break_even(self.shown, owned=s, allow_changes=allow)
         elif kind in ("rent", "cloud"):
-            pair = best_break_even(self.shown, rented=s)
+            pair = best_break_even(self.shown, rented=s, allow_changes=allow)
         else:
-            pair = best_break_even(self.shown)
+            pair = best_break_even(self.shown, allow_changes=allow)
         if pair is None:
             self.side.show_no_break_even(*fmt.no_break_even_texts())
+            self.side.break_even_title.setText(fmt.break_even_title(None, None, kind))
             return
         owned, rented, result = pair
+        self.side.break_even_title.setText(fmt.break_even_title(owned, rented, kind))
         rate = self.settings.rate()
         self.break_even_chart.set_data(
             hardware=result.hardware_usd * rate, own_per_job=result.own_per_job_usd * rate,

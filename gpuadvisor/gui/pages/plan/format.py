@@ -110,5 +110,13 @@ def detected_note(info, gpus, units: str) -> str:
     return note
 
 
+def lost_note(lost) -> str:
+    """Cards that fell off the bus, in one line: they are left out of the rig."""
+    gone = ", ".join(translate("PlanPage", "GPU {index} ({name})").format(
+        index=info.index, name=short_gpu_name(info.name)) for info in lost)
+    return translate("PlanPage", "⚠ Lost from the rig (fell off the bus): {gone}; left out "
+                     "of the plan's choices").format(gone=gone)
+
+
 __all__ = ["custom_model_item", "data_note", "detected_item", "detected_note",
-           "global_batch", "model_info", "not_a_count", "short_gpu_name"]
+           "global_batch", "lost_note", "model_info", "not_a_count", "short_gpu_name"]

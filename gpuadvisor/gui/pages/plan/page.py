@@ -299,9 +299,10 @@ class PlanPage(QWidget):
     def detected_note(self) -> str:
         """Which memory the fit used when the target is a detected card ("" otherwise)."""
         info = self.state.detected_gpu
-        if info is None:
-            return ""
-        return fmt.detected_note(info, self.state.gpus, self._units)
+        notes = [] if info is None else [fmt.detected_note(info, self.state.gpus, self._units)]
+        if self.state.lost_gpus:
+            notes.append(fmt.lost_note(self.state.lost_gpus))
+        return "\n".join(notes)
 
     def _show_error(self, field: str, message: str | None) -> None:
         if field == "efficiency":
