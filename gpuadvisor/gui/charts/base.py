@@ -11,12 +11,16 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from pyqtgraph.graphicsItems.ScatterPlotItem import Symbols
 from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt
-from PySide6.QtGui import QFont, QFontMetrics, QTransform
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QGraphicsItem, QVBoxLayout, QWidget
 
+from .items import PointMarks, format_number, nice_ceiling, short_power_of_two
 from .style import NORMAL, PRESENTATION, UNIT_BYTES, ChartTheme, check_units
+
+# The helpers of ticks, ranges and points, where the charts have always found them.
+__all__ = ["BADGE_MARGIN", "ChartBase", "PointMarks", "as_float_array", "format_number",
+           "nice_ceiling", "short_power_of_two"]
 
 #: Hover updates per second: mouse-move events arrive far faster than anyone can read, and
 #: each update re-renders a text item.
@@ -244,11 +248,10 @@ class ChartBase(QWidget):
         """
         item = pg.TextItem(anchor=(1, 1) if side == "right" else (0, 1))
         item.edge_side = side
+        item.edge_below = False  # under its line rather than over it
         item.edge_value = None
         item.edge_suppressed = False  # hidden for lack of room, whatever its value
         item.setZValue(50)
-        # Painted with every repaint of the plot, changed seldom: kept as pixels.
-        item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.plot_item.addItem(item, ignoreBounds=True)
         self._edge_labels.append(item)
         return item
@@ -269,9 +272,18 @@ class ChartBase(QWidget):
                 item.hide()
                 continue
             x = x1 - inset if item.edge_side == "right" else x0 + inset
+            below = item.edge_below
+            if keep_out is not None and getattr(item, "edge_flips", False):
+                # Over its line unless the corner badge is there: then under it.
+                item.edge_below = False
+                below = keep_out.intersects(self._edge_label_rect(item, x))
+            item.edge_below = below
+            anchor = (1 if item.edge_side == "right" else 0, 0 if below else 1)
+            if tuple(item.anchor) != anchor:
+                item.setAnchor(anchor)
             item.setPos(x, item.edge_value)
-            # A label the corner badge would cover is left out (a short, narrow plot): the
-            # badge is the headline, and the line still shows (its hover names it).
+            # A label the corner badge would still cover is left out (a short, narrow
+            # plot): the badge is the headline, and the line still shows (its hover names it).
             item.setVisible(keep_out is None
                             or not keep_out.intersects(self._edge_label_rect(item, x)))
 
@@ -280,7 +292,8 @@ class ChartBase(QWidget):
         anchor = self.plot_item.vb.mapFromView(QPointF(x, item.edge_value))
         size = item.textItem.boundingRect().size()
         left = anchor.x() - size.width() if item.edge_side == "right" else anchor.x()
-        return QRectF(left, anchor.y() - size.height(), size.width(), size.height())
+        top = anchor.y() if item.edge_below else anchor.y() - size.height()
+        return QRectF(left, top, size.width(), size.height())
 
     def _legend_entry_shown(self, item: object) -> bool:
         """Whether a legend entry is shown now; charts hide those they label directly."""
@@ -485,125 +498,9 @@ class ChartBase(QWidget):
         super().hideEvent(event)
 
 
-class PointMarks(pg.GraphicsObject):
-    """Symbols (dots, rings, stars) at data points, all drawn in one paint at a size in
-    pixels: pyqtgraph's scatter rebuilds its sprites on every ``setData``, which the Plan
-    page does on each slider move.
-
-    Points are in view coordinates (``log10(x)`` on a log axis, as pyqtgraph maps them).
-    """
-
-    def __init__(self, symbol: str = "o") -> None:
-        super().__init__()
-        self._x = np.zeros(0)
-        self._y = np.zeros(0)
-        self._path = Symbols[symbol]
-        self._size = 8.0
-        self._pen = pg.mkPen(None)
-        self._brush = pg.mkBrush(None)
-        self._bounds: QRectF | None = None  # boundingRect, until points or the view change
-
-    def set_style(self, *, symbol: str, size: float, pen, brush) -> None:
-        """The symbol (a pyqtgraph symbol name), its diameter in pixels, outline and fill."""
-        self._path = Symbols[symbol]
-        self._size = float(size)
-        self._pen = pg.mkPen(pen) if pen is not None else pg.mkPen(None)
-        self._brush = pg.mkBrush(brush) if brush is not None else pg.mkBrush(None)
-        self.prepareGeometryChange()
-        self._bounds = None
-        self.update()
-
-    def set_points(self, x, y) -> None:
-        """Draw the symbol at these points (empty: nothing)."""
-        x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-        if x.shape == self._x.shape and np.array_equal(x, self._x) and np.array_equal(y, self._y):
-            return
-        self.prepareGeometryChange()
-        self._x, self._y = x, y
-        self._bounds = None
-        self.update()
-
-    def points(self) -> tuple[np.ndarray, np.ndarray]:
-        """The points drawn (x, y), in view coordinates."""
-        return self._x.copy(), self._y.copy()
-
-    def boundingRect(self) -> QRectF:
-        # Asked for many times per paint: computed once per change.
-        if self._bounds is None:
-            self._bounds = self._compute_bounds()
-        return QRectF(self._bounds)
-
-    def _compute_bounds(self) -> QRectF:
-        finite = np.isfinite(self._x) & np.isfinite(self._y)
-        if not finite.any():
-            return QRectF()
-        x, y = self._x[finite], self._y[finite]
-        try:
-            px, py = self.pixelWidth(), self.pixelHeight()
-        except Exception:  # not in a view yet
-            px = py = 0.0
-        pad_x = (self._size / 2 + 2) * (px or 0.0)
-        pad_y = (self._size / 2 + 2) * (py or 0.0)
-        return QRectF(x.min() - pad_x, y.min() - pad_y, x.max() - x.min() + 2 * pad_x,
-                      y.max() - y.min() + 2 * pad_y)
-
-    def viewTransformChanged(self) -> None:
-        # The padding is in pixels: a zoom changes it in view coordinates.
-        self.prepareGeometryChange()
-        self._bounds = None
-
-    def paint(self, painter, _option, _widget=None) -> None:
-        if not self._x.size:
-            return
-        to_device = painter.transform()
-        painter.save()
-        painter.resetTransform()
-        painter.setRenderHint(painter.RenderHint.Antialiasing, True)
-        painter.setPen(self._pen)
-        painter.setBrush(self._brush)
-        scale = QTransform.fromScale(self._size, self._size)
-        path = scale.map(self._path)
-        for x, y in zip(self._x, self._y, strict=True):
-            if math.isfinite(x) and math.isfinite(y):
-                centre = to_device.map(QPointF(x, y))
-                painter.drawPath(path.translated(centre))
-        painter.restore()
-
-
-#: Mantissas a chart's top snaps up to (see :func:`nice_ceiling`).
-_NICE_MANTISSAS = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
-
-
-def nice_ceiling(value: float) -> float:
-    """The smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x 10^k at or above ``value``.
-
-    A chart's top snapped so stays put while a slider moves the data a little: a new range
-    redraws both axes, the dearest part of a repaint.
-    """
-    if not math.isfinite(value) or value <= 0:
-        return value
-    power = 10.0 ** math.floor(math.log10(value))
-    return next(m * power for m in _NICE_MANTISSAS if m * power >= value * (1 - 1e-12))
-
-
 def as_float_array(values, name: str) -> np.ndarray:
     """``values`` as a 1-D float array, raising ``ValueError`` naming ``name`` otherwise."""
     array = np.asarray(values, dtype=float)
     if array.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional, got shape {array.shape}")
     return array
-
-
-def format_number(value: float) -> str:
-    """An axis value for people: integers without decimals, others with 3 significant."""
-    if math.isfinite(value) and float(value).is_integer():
-        return str(int(value))
-    return f"{value:.3g}"
-
-
-def short_power_of_two(value: float) -> str:
-    """Tick text for powers of two: 512, 1k, 2k, ... 128k, 1M (k = 1024, as for contexts)."""
-    for size, suffix in ((1 << 20, "M"), (1 << 10, "k")):
-        if value >= size and (value / size).is_integer():
-            return f"{int(value // size)}{suffix}"
-    return format_number(value)

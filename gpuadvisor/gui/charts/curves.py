@@ -2,25 +2,16 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QPointF, QRectF
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from gpuadvisor.core.estimate import verdict_for
 from gpuadvisor.core.units import format_bytes
 
-from .base import (
-    BADGE_MARGIN,
-    ChartBase,
-    PointMarks,
-    as_float_array,
-    format_number,
-    nice_ceiling,
-    short_power_of_two,
-)
+from .base import BADGE_MARGIN, ChartBase, as_float_array
+from .items import PointMarks, PowerOfTwoAxis, format_number, nice_ceiling
 from .style import (
     CATEGORY_COLORS,
     CURVE_COLOR,
@@ -34,42 +25,6 @@ from .vram_bar import compact_bytes
 _CONTEXT = "MemoryCurveChart"
 #: The initial view shows up to this multiple of the GPU's capacity.
 _MAX_TOP_OVER_CAPACITY = 2.5
-
-
-class PowerOfTwoAxis(pg.AxisItem):
-    """A bottom axis that, in log mode, ticks at powers of two (512, 1k, 2k, ...).
-
-    pyqtgraph's log axis ticks at powers of ten, which never land on the sequence lengths
-    people use. In linear mode this behaves like a plain AxisItem.
-    """
-
-    #: At most this many labelled ticks; beyond it every second (fourth...) power is shown.
-    MAX_TICKS = 9
-
-    #: Linear mode: only whole-number ticks (micro-batches are counts; "2.5" is no value).
-    integer_only = False
-
-    def tickValues(self, minVal, maxVal, size):
-        if not self.logMode:
-            levels = super().tickValues(minVal, maxVal, size)
-            if self.integer_only:
-                levels = [
-                    (spacing, [v for v in values if float(v).is_integer()])
-                    for spacing, values in levels
-                    if spacing >= 1
-                ]
-            return levels
-        lo = math.ceil(minVal / math.log10(2) - 1e-9)
-        hi = math.floor(maxVal / math.log10(2) + 1e-9)
-        if hi < lo:
-            return super().tickValues(minVal, maxVal, size)
-        step = max(1, math.ceil((hi - lo + 1) / self.MAX_TICKS))
-        return [(step * math.log10(2), [k * math.log10(2) for k in range(lo, hi + 1, step)])]
-
-    def tickStrings(self, values, scale, spacing):
-        if not self.logMode:
-            return super().tickStrings(values, scale, spacing)
-        return [short_power_of_two(round(10**v)) for v in values]
 
 
 class MemoryCurveChart(ChartBase):
@@ -166,7 +121,6 @@ class MemoryCurveChart(ChartBase):
         self._fit_label.setPos(BADGE_MARGIN + 2, BADGE_MARGIN)
         self._fit_label.setZValue(900)
         self._fit_label.textItem.document().setDocumentMargin(6)
-        self._fit_label.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
         # Legend swatches are separate items: the real markers are sized for the plot and
         # would overflow the legend's 20-pixel sample box in presentation mode.
@@ -285,9 +239,16 @@ class MemoryCurveChart(ChartBase):
             if self._changed("oom_value", cap):
                 self.oom_line.setValue(cap)
             name = self._gpu_name or QCoreApplication.translate("MemoryCurveChart", "target GPU")
-            self._set_text(self.oom_label, QCoreApplication.translate(
-                "MemoryCurveChart", "out of memory above {size} ({gpu})"
-            ).format(size=compact_bytes(self._capacity, self.units), gpu=name))
+            size = compact_bytes(self._capacity, self.units)
+            # The long text where it has room, else the short one (see _place_annotations).
+            self._oom_texts = (
+                QCoreApplication.translate(
+                    "MemoryCurveChart", "out of memory above {size} ({gpu})"
+                ).format(size=size, gpu=name),
+                QCoreApplication.translate(
+                    "MemoryCurveChart", "out of memory above {size}").format(size=size),
+            )
+            self._set_text(self.oom_label, self._oom_texts[0])
             self.oom_label.edge_value = cap
             self._oom_region.show()
         else:
@@ -449,24 +410,19 @@ class MemoryCurveChart(ChartBase):
                 above = np.flatnonzero(ys > top)
                 if above.size and above[0] > 0:
                     shown[above[0] + 1 :] = False
-            # The OOM line's label (and, when nothing fits, the whole curve) must stay clear
-            # of the badge in the corner.
+            # The OOM line's label (and, when nothing fits, the whole curve) clear of the
+            # badge's usual corner; _place_annotations finds both a free spot.
             clear = [cap] if something_fits else [cap, top]
-            clear_top, roomy = self._top_clear_of_badge(
+            clear_top, _roomy = self._top_clear_of_badge(
                 clear, self._fit_label, self.theme.annotation_pt, fallback=1.15
             )
             top = max(top * 1.05, clear_top)
-            # In a very short plot the line's label would sit on the badge; the legend
-            # names the line then (and only then: the label says more, in place).
-            suppressed = not roomy and self._fit_label.isVisible()
-            if suppressed != self.oom_label.edge_suppressed:
-                self.oom_label.edge_suppressed = suppressed
-                self._layout_legend()
         else:
             top *= 1.15
         lo, hi = float(np.min(xs[shown])), float(np.max(xs[shown]))
         pad = 0.06 * (hi - lo) if hi > lo else 0.5
         top = nice_ceiling(top) or 1.0
+        top = self._place_annotations(lo - pad, hi + pad, top)
         if self._capacity is not None:
             # Shaded up to a little past the view's top: a region reaching far beyond it
             # costs a repaint as much as the rest of the plot.
@@ -475,6 +431,117 @@ class MemoryCurveChart(ChartBase):
                 self._oom_region.setRegion((cap, max(top, cap) * 1.001))
         self._set_range((lo - pad, hi + pad), (0, top))
         self._place_edge_labels()
+
+    def _place_annotations(self, x0: float, x1: float, top: float) -> float:
+        """Put the out-of-memory label and the badge where no point, marker or line is.
+
+        Memory rises with x: above the line at the left and under it at the right are the
+        usual free spots for the label; the badge tries the four corners. The y range's top
+        (returned, maybe raised) makes room when no corner is free.
+        """
+        vb = self.plot_item.vb
+        width, height = vb.width(), vb.height()
+        if width <= 20 or height <= 20 or not self._x.size or x1 <= x0 or top <= 0:
+            return top
+        theme = self.theme
+
+        def pixels(xs, ys, top_):
+            return ((np.asarray(xs) - x0) / (x1 - x0) * width,
+                    height - np.asarray(ys) / top_ * height)
+
+        xs, ys = self._view_x(self._x), self._y_bytes / self.unit_bytes
+        ok = np.isfinite(xs) & np.isfinite(ys)
+        xs, ys = xs[ok], ys[ok]
+
+        def obstacles(top_):
+            """(x, y, radius) in view-box pixels: the curve densely, the markers."""
+            px, py = pixels(xs, ys, top_)
+            out = []
+            for k in range(len(px)):
+                out.append((px[k], py[k], theme.marker_size / 2 + 2))
+                if k + 1 < len(px):
+                    steps = int(max(abs(px[k + 1] - px[k]), abs(py[k + 1] - py[k])) // 4)
+                    for t in np.linspace(0, 1, steps + 2)[1:-1]:
+                        out.append((px[k] + t * (px[k + 1] - px[k]),
+                                    py[k] + t * (py[k + 1] - py[k]), theme.line_px / 2 + 2))
+            for item, scale in ((self.current_marker, 1.1), (self.largest_fit_marker, 1.25)):
+                mx, my = item.getOriginalDataset()
+                if mx is not None and len(mx):
+                    cx, cy = pixels(self._view_x(mx), my, top_)
+                    out.append((float(cx[0]), float(cy[0]), theme.marker_size * scale + 2))
+            return out
+
+        def free(rect: QRectF, points) -> bool:
+            inside = QRectF(0, 0, width, height).contains(rect)
+            return inside and not any(
+                rect.adjusted(-r, -r, r, r).contains(QPointF(x, y)) for x, y, r in points)
+
+        label = self.oom_label
+        line_y = None
+        if self._capacity is not None:
+            line_y = height - (self._capacity / self.unit_bytes) / top * height
+        label_rect = None
+        if line_y is not None and label.edge_value is not None:
+            points = obstacles(top)
+            inset, gap = 6.0, theme.capacity_px / 2 + 1
+            chosen = None
+            for text in getattr(self, "_oom_texts", ()):
+                self._set_text(label, text)
+                size = label.textItem.boundingRect().size()
+                for side, below in (("left", False), ("right", True), ("right", False),
+                                    ("left", True)):
+                    left = inset if side == "left" else width - inset - size.width()
+                    y = line_y + gap if below else line_y - gap - size.height()
+                    rect = QRectF(left, y, size.width(), size.height())
+                    if free(rect, points):
+                        chosen = (side, below, rect)
+                        break
+                if chosen is not None:
+                    break
+            suppressed = chosen is None and self._fit_label.isVisible()
+            if chosen is not None:
+                label.edge_side, label.edge_below, label_rect = chosen
+            if suppressed != label.edge_suppressed:
+                label.edge_suppressed = suppressed
+                self._layout_legend()
+
+        badge = self._fit_label
+        if not badge.isVisible():
+            return top
+        size = badge.textItem.boundingRect().size()
+        margin = BADGE_MARGIN
+
+        def corners():
+            return [QRectF(margin + 2, margin, size.width(), size.height()),
+                    QRectF(width - margin - size.width(), margin, size.width(), size.height()),
+                    QRectF(width - margin - size.width(), height - margin - size.height(),
+                           size.width(), size.height()),
+                    QRectF(margin + 2, height - margin - size.height(), size.width(),
+                           size.height())]
+
+        def blocked(top_):
+            points = obstacles(top_)
+            if line_y is not None:
+                y = height - (self._capacity / self.unit_bytes) / top_ * height
+                points += [(x, y, theme.capacity_px / 2 + 2) for x in np.arange(0, width, 4)]
+            return points
+
+        points = blocked(top)
+        for rect in corners():
+            if free(rect, points) and (label_rect is None or not rect.intersects(label_rect)):
+                badge.setPos(rect.topLeft())
+                return top
+        # No free corner: the top-left one, with the range raised until the curve under it
+        # passes below it.
+        badge.setPos(margin + 2, margin)
+        span = QRectF(margin + 2, 0, size.width(), height)
+        px, _ = pixels(xs, ys, top)
+        under = [y for x, y in zip(px, ys, strict=True) if span.left() <= x <= span.right()]
+        if under:
+            room = 1 - (margin + size.height() + theme.marker_size) / height
+            if room > 0.2:
+                top = max(top, max(under) / room)
+        return top
 
     # -- hover ----------------------------------------------------------------------------
 

@@ -102,6 +102,7 @@ class VramBreakdownChart(ChartBase):
         self.capacity_line.setZValue(10)
         self.plot_item.addItem(self.capacity_line, ignoreBounds=True)
         self.capacity_label = self._add_edge_label("right")
+        self.capacity_label.edge_flips = True  # the card's line is always named
 
         self._total_labels: list[pg.TextItem] = []  # grown on demand, never recreated
 
@@ -111,7 +112,6 @@ class VramBreakdownChart(ChartBase):
         self._verdict_item.setPos(BADGE_MARGIN + 2, BADGE_MARGIN)
         self._verdict_item.setZValue(900)
         self._verdict_item.textItem.document().setDocumentMargin(8)
-        self._verdict_item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self._edge_badge = self._verdict_item
 
         self._apply_axis_style()
@@ -261,7 +261,6 @@ class VramBreakdownChart(ChartBase):
         while len(self._total_labels) < len(xs):
             item = pg.TextItem(anchor=(0.5, 1), fill=pg.mkBrush(255, 255, 255, 190))
             item.setZValue(20)  # over the reference lines that may run through it
-            item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
             self.plot_item.addItem(item, ignoreBounds=True)
             self._total_labels.append(item)
         for i, item in enumerate(self._total_labels):

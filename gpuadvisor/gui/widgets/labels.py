@@ -48,6 +48,8 @@ QUANT = {
     "nf4-dq": QT_TRANSLATE_NOOP("Labels", "NF4 + double quant"),
     "int4": QT_TRANSLATE_NOOP("Labels", "int4 (GPTQ/AWQ)"),
     "int3": QT_TRANSLATE_NOOP("Labels", "int3 (GPTQ)"),
+    "mxfp4": QT_TRANSLATE_NOOP("Labels", "MXFP4 (4.25-bit)"),
+    "fp8": QT_TRANSLATE_NOOP("Labels", "FP8 (block-scaled)"),
 }
 LORA_TARGETS = {
     "qv": QT_TRANSLATE_NOOP("Labels", "q, v projections"),

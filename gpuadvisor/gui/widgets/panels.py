@@ -6,8 +6,6 @@ them; edits go out as signals for the page to write to the shared plan.
 
 from __future__ import annotations
 
-import math
-
 from PySide6.QtCore import QCoreApplication, QSignalBlocker, QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QDoubleSpinBox,
@@ -21,12 +19,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpuadvisor.core.units import (
-    format_bytes,
-    format_count,
-    format_duration,
-    format_flops,
-)
+from gpuadvisor.core.compute import CHINCHILLA_TOKENS_PER_PARAM, DEFAULT_FINETUNE_SAMPLES
+from gpuadvisor.core.units import format_bytes
+from gpuadvisor.gui import numbers as N
 
 from . import labels as L
 from .fields import ErrorLabel
@@ -52,8 +47,9 @@ class VerdictBanner(QLabel):
         self.setWordWrap(True)
         self.setProperty("verdict", "none")
 
-    def set_estimate(self, estimate, units: str) -> None:
-        """Show the verdict of ``estimate`` with sizes in ``units`` ("GiB" or "GB")."""
+    def set_estimate(self, estimate, units: str, *, short: bool = False) -> None:
+        """Show the verdict of ``estimate`` with sizes in ``units`` ("GiB" or "GB"); ``short``
+        names the GPU without its maker (one line on a projector)."""
         need = format_bytes(estimate.memory.total, units)
         if estimate.gpu is None:
             text = self.tr("{need} per GPU · choose a GPU to check the fit").format(need=need)
@@ -61,7 +57,8 @@ class VerdictBanner(QLabel):
         else:
             have = format_bytes(estimate.capacity_bytes, units)
             head = estimate.headroom_bytes
-            args = {"need": need, "have": have, "gpu": estimate.gpu.name,
+            name = N.short_gpu_name(estimate.gpu.name) if short else estimate.gpu.name
+            args = {"need": need, "have": have, "gpu": name,
                     "free": format_bytes(abs(head), units)}
             if estimate.verdict == "does not fit":
                 text = self.tr("Does not fit: needs {need} per GPU, {gpu} has {have} "
@@ -113,10 +110,18 @@ class TimePanel(QGroupBox):
             self._row_names.append(title)
             grid.addWidget(title, row, col)
             grid.addWidget(value, row, col + 1)
+            if value is self.flops:
+                self._flops_title = title
         steps_title = QLabel(self.tr("Steps"), self)
         self._row_names.append(steps_title)
         grid.addWidget(steps_title, 2, 0)
         grid.addWidget(self.steps, 2, 1, 1, 3)
+        # The data set the headline time rests on, when the plan gives none: which, how
+        # big, and where to type one's own.
+        self.data_source = _value_label(self, "timeDataSource")
+        self.data_source.setWordWrap(True)
+        self.data_source.setProperty("role", "note")
+        grid.addWidget(self.data_source, 4, 0, 1, 4)
         # Several GPUs: the parallel layout the time comes from, its step in parts and the
         # runners-up (hidden for one GPU).
         self.layout_title = QLabel(self.tr("Layout"), self)
@@ -143,6 +148,7 @@ class TimePanel(QGroupBox):
         self.efficiency.setToolTip(self.tr(
             "Share of the GPU's dense peak that training achieves (model FLOPs "
             "utilisation). 0.35–0.50 is typical for well-tuned training."))
+        self._compact_widgets = [eff_title, self.flops, self._flops_title]
         self.efficiency_source = QLabel(self)
         self.efficiency_source.setObjectName("efficiencySource")
         self.efficiency_source.setProperty("role", "source")
@@ -154,6 +160,8 @@ class TimePanel(QGroupBox):
         eff_row.addWidget(self.efficiency_source, 1)
         eff_row.addWidget(self.efficiency_reset)
         layout.addLayout(eff_row)
+        self._compact_widgets += [self.efficiency, self.efficiency_source,
+                                  self.efficiency_reset]
         self.efficiency_error = ErrorLabel(self)
         layout.addWidget(self.efficiency_error)
 
@@ -172,16 +180,26 @@ class TimePanel(QGroupBox):
         self.warnings.setProperty("role", "warning")
         layout.addWidget(self.warnings)
         layout.addStretch(1)
+        self._compact_widgets += [self.assumptions_title, self.assumptions]
+        self._compact = False
 
         self.efficiency.valueChanged.connect(self._on_efficiency)
         self.efficiency_reset.clicked.connect(lambda: self.efficiency_edited.emit(None))
+
+    def set_compact(self, compact: bool) -> None:
+        """Only the time and how it is made (a projector): the efficiency and the
+        assumptions are left to the desktop."""
+        self._compact = bool(compact)
+        for widget in self._compact_widgets:
+            widget.setVisible(not compact)
 
     def shape_key(self) -> tuple:
         """What the panel's height depends on besides its width: rows shown and the length
         of the texts that wrap."""
         return (self.layout_text.isVisibleTo(self), len(self.layout_text.text()),
                 len(self.steps.text()), len(self.assumptions.text()),
-                len(self.warnings.text()), self.font().pointSize())
+                len(self.warnings.text()), len(self.data_source.text()), self._compact,
+                self.font().pointSize())
 
     # ------------------------------------------------------------------ display
     def set_estimate(self, estimate, units: str, overrides: dict | None = None) -> None:
@@ -189,22 +207,26 @@ class TimePanel(QGroupBox):
         t = estimate.time
         a = estimate.assumptions
         plan = estimate.plan
-        unit_name = (self.tr("samples") if estimate.model.kind == "opaque"
-                     else self.tr("tokens"))
-        self.total.setText(format_duration(t.seconds))
+        opaque = estimate.model.kind == "opaque"
+        self.total.setText(N.duration(t.seconds))
         if plan.task == "infer":
             self.throughput.setText(self.tr("{rate} generated tokens/s (decode)").format(
-                rate=_rate(t.tokens_per_s)))
+                rate=N.sig(t.tokens_per_s)))
             self.steps.setText(self.tr("prefill {prefill} · decode bound by {bound}").format(
-                prefill=format_duration(t.prefill_seconds), bound=L.label(L.BOUNDS, t.bound)))
+                prefill=N.duration(t.prefill_seconds), bound=L.label(L.BOUNDS, t.bound)))
         else:
-            self.throughput.setText(self.tr("{rate} {unit}/s").format(
-                rate=_rate(t.tokens_per_s), unit=unit_name))
-            self.steps.setText(self.tr("{steps} × {step} (bound by {bound})").format(
-                steps=f"{t.steps:,.0f}", step=format_duration(t.step_seconds),
-                bound=L.label(L.BOUNDS, t.bound)))
-        self.gpu_hours.setText(f"{t.gpu_hours:,.1f}" if math.isfinite(t.gpu_hours) else "n/a")
-        self.flops.setText(format_flops(t.flops_total))
+            rate = (self.tr("{rate} samples/s") if opaque
+                    else self.tr("{rate} tokens/s"))
+            self.throughput.setText(rate.format(rate=N.sig(t.tokens_per_s)))
+            # The time with its parts: steps × one step = the total.
+            self.steps.setText(self.tr("{steps} × {step} = {total} (bound by {bound})").format(
+                steps=N.whole(t.steps), step=N.duration(t.step_seconds),
+                total=N.duration(t.seconds), bound=L.label(L.BOUNDS, t.bound)))
+        self.gpu_hours.setText(N.sig(t.gpu_hours))
+        self.flops.setText(N.flops(t.flops_total))
+        source = data_source_text(estimate)
+        self.data_source.setText(source)
+        self.data_source.setVisible(bool(source))
         layout = getattr(estimate, "layout", None)
         self.layout_title.setVisible(layout is not None)
         self.layout_text.setVisible(layout is not None)
@@ -241,12 +263,12 @@ class TimePanel(QGroupBox):
         lines = [_esc(degrees(chosen.layout)), _esc(self.tr(
             "step {step} = compute {compute} + memory-bound {memory} + communication "
             "{comm} + bubble {bubble}; MFU {mfu:.0%}").format(
-                step=format_duration(chosen.step_seconds), compute=format_duration(p.compute),
-                memory=format_duration(p.memory_bound), comm=format_duration(comm),
-                bubble=format_duration(p.pp_bubble), mfu=chosen.mfu))]
+                step=N.duration(chosen.step_seconds), compute=N.duration(p.compute),
+                memory=N.duration(p.memory_bound), comm=N.duration(comm),
+                bubble=N.duration(p.pp_bubble), mfu=chosen.mfu))]
         for alt in layout.alternatives[:2]:
             lines.append("<i>" + _esc(self.tr("runner-up: {layout}: step {step}").format(
-                layout=degrees(alt.layout), step=format_duration(alt.step_seconds)))
+                layout=degrees(alt.layout), step=N.duration(alt.step_seconds)))
                 + "</i>")
         return "<br>".join(lines)
 
@@ -261,15 +283,14 @@ class TimePanel(QGroupBox):
             a.get("peak_tflops_source", ""),
         ), (
             self.tr("efficiency"),
-            self.tr("{eff:.2f} → {tflops:.1f} TFLOPS per GPU").format(
-                eff=t.efficiency, tflops=t.achieved_tflops_per_gpu),
+            self.tr("{eff:.2f} → {tflops} TFLOPS per GPU").format(
+                eff=t.efficiency, tflops=N.sig(t.achieved_tflops_per_gpu)),
             a.get("efficiency_source", "assumed"),
         )]
         if "dataset_tokens" in a:
-            unit_name = (self.tr("samples") if estimate.model.kind == "opaque"
-                         else self.tr("tokens"))
-            rows.append((self.tr("data"), f"{format_count(a['dataset_tokens'])} {unit_name}",
-                         a.get("dataset_tokens_source", "assumed")))
+            amount = (self.tr("{n} samples") if estimate.model.kind == "opaque"
+                      else self.tr("{n} tokens")).format(n=N.count(a["dataset_tokens"]))
+            rows.append((self.tr("data"), amount, a.get("dataset_tokens_source", "assumed")))
         if "interconnect_gb_s" in a:
             rows.append((self.tr("GPU link"), f"{a['interconnect_gb_s']:g} GB/s",
                          "plan" if "interconnect_gb_s" in overrides else "catalog"))
@@ -299,10 +320,29 @@ class TimePanel(QGroupBox):
         self.efficiency_edited.emit(round(float(value), 4))
 
 
-def _rate(value: float) -> str:
-    if not math.isfinite(value):
-        return "n/a"
-    return f"{value:,.0f}" if value >= 100 else f"{value:,.2f}"
+def data_source_text(estimate) -> str:
+    """Where the data set behind the time comes from when the plan gives none, in a line:
+    "assumed: Alpaca, 52,002 samples × 2,048 tokens, 1 epoch; type your own under Data
+    set" ("" when the plan gives one, or for inference)."""
+    a = estimate.assumptions
+    plan = estimate.plan
+    if not plan.is_training or a.get("dataset_tokens_source") != "assumed":
+        return ""
+    if plan.task == "pretrain":
+        return QCoreApplication.translate(
+            "TimePanel", "Assumed: {per} tokens per parameter (compute-optimal, Chinchilla), "
+            "{tokens} tokens; type your own under Data set.").format(
+                per=f"{CHINCHILLA_TOKENS_PER_PARAM:g}", tokens=N.count(a["dataset_tokens"]))
+    if estimate.model.kind == "opaque":
+        return QCoreApplication.translate(
+            "TimePanel", "Assumed: {samples} samples (the size of Alpaca) × {epochs} "
+            "epoch(s); type your own under Data set.").format(
+                samples=N.whole(DEFAULT_FINETUNE_SAMPLES), epochs=f"{plan.epochs:g}")
+    return QCoreApplication.translate(
+        "TimePanel", "Assumed: Alpaca, {samples} samples × {seq} tokens × {epochs} epoch(s); "
+        "type your own under Data set.").format(
+            samples=N.whole(DEFAULT_FINETUNE_SAMPLES), seq=N.whole(plan.seq_len),
+            epochs=f"{plan.epochs:g}")
 
 
 def _esc(text: str) -> str:
@@ -348,6 +388,10 @@ class LeverButton(QPushButton):
             self.setText(text)
 
 
+#: Levers shown on a projector (those that make the plan fit, cheapest first).
+MAX_LEVERS_COMPACT = 2
+
+
 class LeversPanel(QGroupBox):
     """The levers of "Make it fit", cheapest first, one button each; a click applies it."""
 
@@ -376,8 +420,12 @@ class LeversPanel(QGroupBox):
         """The levers now shown, in order."""
         return list(self._levers)
 
-    def set_levers(self, levers: list, estimate, units: str) -> None:
-        """Show ``levers`` (cheapest first) for the plan of ``estimate``."""
+    def set_levers(self, levers: list, estimate, units: str, *,
+                   fitting_only: bool = False) -> None:
+        """Show ``levers`` (cheapest first) for the plan of ``estimate``; with
+        ``fitting_only`` (a projector) only those that make it fit, when any does."""
+        if fitting_only and any(lever.fits for lever in levers):
+            levers = [lever for lever in levers if lever.fits][:MAX_LEVERS_COMPACT]
         self._levers = list(levers)
         if estimate.gpu is None:
             self.header.setText(self.tr("Choose a target GPU to see what would make the plan "
@@ -446,6 +494,6 @@ def lever_tooltip(lever) -> str:
         lever.detail,
         QCoreApplication.translate("LeversPanel", "cost: {cost}").format(cost=lever.cost),
         QCoreApplication.translate("LeversPanel", "time: {before} → {after}").format(
-            before=format_duration(lever.seconds_before),
-            after=format_duration(lever.seconds_after)),
+            before=N.duration(lever.seconds_before),
+            after=N.duration(lever.seconds_after)),
     ))

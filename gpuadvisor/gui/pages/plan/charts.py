@@ -4,6 +4,10 @@ memory against micro-batch and against sequence length, each with its title.
 pyqtgraph takes about half a second to import and the charts as long again to build, so
 :class:`PlanCharts` shows a placeholder and builds the charts on demand (:meth:`ensure`),
 or after the placeholder's first paint when deferred: the window appears first.
+
+Two arrangements: a 2 x 2 grid when every plot gets a readable height, else (a laptop, a
+projector at 1366 x 768) the memory bar on the left and one of the other three on the right,
+picked with tabs. A chart that is not shown is not drawn: it is drawn when it is shown.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import math
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer, Signal
-from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
+from PySide6.QtWidgets import QGridLayout, QLabel, QTabBar, QWidget
 
 from .format import short_gpu_name
 
@@ -22,6 +26,10 @@ translate = QCoreApplication.translate
 #: Fit map grid: micro-batches (rows) and sequence lengths (columns).
 FIT_MAP_MICRO_BATCHES = (1, 2, 4, 8, 16, 32, 64)
 FIT_MAP_SEQ_LENS = (256, 512, 1024, 2048, 4096, 8192, 16384, 32768)
+
+#: Least plot height (pixels, axes and legend not counted) that reads at a glance: the grid
+#: is used while each of its plots gets this much, the tabs otherwise.
+MIN_PLOT_PX = {False: 120, True: 200}
 
 
 def micro_batch_axis(current: int, largest_fit: int | None) -> np.ndarray:
@@ -61,6 +69,8 @@ class PlanCharts(QWidget):
 
     #: The charts were just built, empty: the page draws the plan in them.
     built = Signal()
+    #: The grid became tabs or the other way round.
+    arranged = Signal()
 
     def __init__(self, units: str, parent: QWidget | None = None, *, defer: bool = False) -> None:
         super().__init__(parent)
@@ -77,6 +87,19 @@ class PlanCharts(QWidget):
         self._grid.addWidget(self.placeholder, 0, 0)
         self.charts: list = []
         self.chart_titles: dict[str, QLabel] = {}
+        self.paged = False  # tabs instead of the grid (see _arrange)
+        self._arrange_pending = False
+        self.tabs = QTabBar(self)
+        self.tabs.setObjectName("chartTabs")
+        self.tabs.setExpanding(False)
+        self.tabs.setDrawBase(False)
+        # All three tabs in view: their texts are short, and elided if still too long.
+        self.tabs.setElideMode(Qt.TextElideMode.ElideRight)
+        self.tabs.setUsesScrollButtons(False)
+        self.tabs.hide()
+        self.tabs.currentChanged.connect(self._on_tab)
+        self._stale: set = set()  # charts not drawn since the data changed (not shown)
+        self._drawn_with = None  # (state, estimate) of the last draw
         # The charts come after the placeholder's first paint when deferred: its paint
         # starts this timer, which the page stops on close.
         self.timer = QTimer(self)
@@ -114,69 +137,197 @@ class PlanCharts(QWidget):
                                           log_x=True, units=units)
         self.fit_map = FitMapChart(self, units=units)
         self.charts = [self.vram_chart, self.mb_chart, self.seq_chart, self.fit_map]
-        for row, col, chart, name, title in (
-            (0, 0, self.vram_chart, "vramChart", translate("PlanPage", "Memory per GPU")),
-            (0, 1, self.fit_map, "fitMapChart",
-             translate("PlanPage", "What fits: micro-batch × sequence length")),
-            (2, 0, self.mb_chart, "microBatchChart",
-             translate("PlanPage", "Memory vs micro-batch")),
-            (2, 1, self.seq_chart, "seqChart",
-             translate("PlanPage", "Memory vs sequence length")),
-        ):
+        # The fit map's cells hold memory per GPU: its title says in which unit.
+        self._titles = {
+            "vramChart": translate("PlanPage", "Memory per GPU"),
+            "fitMapChart": translate("PlanPage", "What fits: micro-batch × sequence length "
+                                     "(cells: {unit} per GPU)"),
+            "microBatchChart": translate("PlanPage", "Memory vs micro-batch"),
+            "seqChart": translate("PlanPage", "Memory vs sequence length"),
+        }
+        for chart, name in ((self.vram_chart, "vramChart"), (self.fit_map, "fitMapChart"),
+                            (self.mb_chart, "microBatchChart"), (self.seq_chart, "seqChart")):
             chart.setObjectName(name)
-            chart.setMinimumSize(200, 130)
+            chart.setMinimumSize(160, 110)
             chart.set_presentation(self._presentation)
-            label = QLabel(title, self)
+            label = QLabel(self)
             label.setProperty("role", "chartTitle")
+            label.setWordWrap(True)  # never wider than its column
             self.chart_titles[name] = label
-            grid.addWidget(label, row, col)
-            grid.addWidget(chart, row + 1, col)
-        grid.setRowStretch(1, 1)
-        grid.setRowStretch(3, 1)
-        grid.setColumnStretch(0, 1)
-        grid.setColumnStretch(1, 1)
+        self._tab_charts = [self.fit_map, self.mb_chart, self.seq_chart]
+        for _chart in self._tab_charts:
+            self.tabs.addTab("")
+        self._set_titles()
+        self._arrange(self._want_paged())
         self.built.emit()
 
+    # ------------------------------------------------------------------ arrangement
+    def _set_titles(self) -> None:
+        for name, label in self.chart_titles.items():
+            label.setText(self._titles[name].format(unit=self._units))
+        short = (translate("PlanPage", "What fits ({unit})").format(unit=self._units),
+                 translate("PlanPage", "By micro-batch"),
+                 translate("PlanPage", "By sequence length"))
+        for index, text in enumerate(short):
+            self.tabs.setTabText(index, text)
+            self.tabs.setTabToolTip(index, self._titles[
+                ("fitMapChart", "microBatchChart", "seqChart")[index]].format(unit=self._units))
+
+    def _want_paged(self) -> bool:
+        """Whether the grid would leave a plot shorter than :data:`MIN_PLOT_PX`."""
+        if not self.charts:
+            return False
+        chart = self.vram_chart
+        # Axes, axis titles and legend around a plot: as the vram chart (always shown) has
+        # them now.
+        chrome = chart.height() - chart.plot_item.vb.height()
+        if chart.height() <= 0 or chrome <= 0 or chrome > chart.height():
+            chrome = 100 if self._presentation else 90
+        title = (self.chart_titles["vramChart"].fontMetrics().height() + 4
+                 + self._grid.verticalSpacing())
+        grid_plot = (self.height() - 2 * title) / 2 - chrome
+        # A margin before going back to the grid, so that a size between the two does not
+        # flip the arrangement back and forth.
+        least = MIN_PLOT_PX[self._presentation] + (12 if self.paged else 0)
+        return grid_plot < least
+
+    def _arrange(self, paged: bool) -> None:
+        """Lay the charts out as the grid or as the memory bar beside tabs."""
+        grid = self._grid
+        for widget in (*self.chart_titles.values(), *self.charts, self.tabs):
+            grid.removeWidget(widget)
+        for row in range(4):
+            grid.setRowStretch(row, 0)
+        self.paged = paged
+        titles = self.chart_titles
+        if not paged:
+            self.tabs.hide()
+            for row, col, chart, name in ((0, 0, self.vram_chart, "vramChart"),
+                                          (0, 1, self.fit_map, "fitMapChart"),
+                                          (2, 0, self.mb_chart, "microBatchChart"),
+                                          (2, 1, self.seq_chart, "seqChart")):
+                grid.addWidget(titles[name], row, col)
+                grid.addWidget(chart, row + 1, col)
+                titles[name].show()
+                chart.show()
+            grid.setRowStretch(1, 1)
+            grid.setRowStretch(3, 1)
+            grid.setColumnStretch(0, 1)
+            grid.setColumnStretch(1, 1)
+        else:
+            grid.addWidget(titles["vramChart"], 0, 0)
+            grid.addWidget(self.vram_chart, 1, 0)
+            grid.addWidget(self.tabs, 0, 1)
+            current = self.tabs.currentIndex()
+            for index, chart in enumerate(self._tab_charts):
+                grid.addWidget(chart, 1, 1)
+                chart.setVisible(index == current)
+                titles[chart.objectName()].hide()
+            self.tabs.show()
+            grid.setRowStretch(1, 1)
+            grid.setColumnStretch(0, 2)
+            grid.setColumnStretch(1, 3)
+        self._draw_stale()
+        self.arranged.emit()
+
+    def _on_tab(self, index: int) -> None:
+        if not self.paged:
+            return
+        for k, chart in enumerate(self._tab_charts):
+            chart.setVisible(k == index)
+        self._draw_stale()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self.charts and not self._arrange_pending:
+            # Once this resize and the layouts under it are done: the arrangement is chosen
+            # from the charts' real sizes, and re-arranging inside a resize resizes again.
+            self._arrange_pending = True
+            QTimer.singleShot(0, self._rearrange)
+
+    def _rearrange(self) -> None:
+        """Switch between the grid and the tabs if the size now asks for the other."""
+        self._arrange_pending = False
+        if self.charts and self._want_paged() != self.paged:
+            self._arrange(not self.paged)
+
+    def settle(self) -> None:
+        """Lay out and choose the arrangement now (screenshots, tests)."""
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        self._rearrange()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+
+    def shown_charts(self) -> list:
+        """The charts on screen now (all four in the grid, two with the tabs)."""
+        return [chart for chart in self.charts if not chart.isHidden()]
+
     def draw(self, state, estimate) -> None:
-        """Show ``estimate`` of the plan ``state`` holds (nothing before the charts exist)."""
+        """Show ``estimate`` of the plan ``state`` holds (nothing before the charts exist).
+
+        Only the charts on screen are drawn; the others when they are shown.
+        """
         if not self.charts:
             return
+        self._drawn_with = (state, estimate)
+        self._stale = set(self.charts)
+        self._draw_stale()
+
+    def _draw_stale(self) -> None:
+        if self._drawn_with is None:
+            return
+        state, estimate = self._drawn_with
+        for chart in [c for c in self.charts if c in self._stale and not c.isHidden()]:
+            self._stale.discard(chart)
+            self._draw_one(chart, state, estimate)
+
+    def _draw_one(self, chart, state, estimate) -> None:
         plan = estimate.plan
         capacity = state.capacity_bytes
         gpu_name = short_gpu_name(state.gpu.name) if state.gpu is not None else None
-        self.vram_chart.set_data(estimate.memory.as_dict(),
-                                 [translate("PlanPage", "your plan")],
-                                 capacity, gpu_name, estimate.verdict)
-        largest_mb = state.largest_fitting_micro_batch()
-        xs = micro_batch_axis(plan.micro_batch, largest_mb)
-        self.mb_chart.set_data(xs, state.memory_vs_micro_batch(xs), capacity,
-                               largest_mb or None, plan.micro_batch, gpu_name=gpu_name)
         opaque = estimate.model.kind == "opaque"
-        self.seq_chart.setEnabled(not opaque)
-        self.fit_map.setEnabled(not opaque)
-        if opaque:
-            self.seq_chart.set_data([], [], capacity, None, None, gpu_name=gpu_name)
-            self.fit_map.set_data([], [], np.zeros((0, 0)), capacity, None)
-        else:
-            largest_seq = state.largest_fitting_seq()
-            seqs = seq_axis(plan.seq_len, estimate.model.max_positions)
-            self.seq_chart.set_data(seqs, state.memory_vs_seq(seqs), capacity,
-                                    largest_seq or None, plan.seq_len, gpu_name=gpu_name)
-            mbs, sls = np.array(FIT_MAP_MICRO_BATCHES), np.array(FIT_MAP_SEQ_LENS)
-            self.fit_map.set_data(mbs, sls, state.fit_map(mbs, sls), capacity,
-                                  (plan.micro_batch, plan.seq_len))
+        if chart is self.vram_chart:
+            self.vram_chart.set_data(estimate.memory.as_dict(),
+                                     [translate("PlanPage", "your plan")],
+                                     capacity, gpu_name, estimate.verdict)
+        elif chart is self.mb_chart:
+            largest_mb = state.largest_fitting_micro_batch()
+            xs = micro_batch_axis(plan.micro_batch, largest_mb)
+            self.mb_chart.set_data(xs, state.memory_vs_micro_batch(xs), capacity,
+                                   largest_mb or None, plan.micro_batch, gpu_name=gpu_name)
+        elif chart is self.seq_chart:
+            self.seq_chart.setEnabled(not opaque)
+            if opaque:
+                self.seq_chart.set_data([], [], capacity, None, None, gpu_name=gpu_name)
+            else:
+                largest_seq = state.largest_fitting_seq()
+                seqs = seq_axis(plan.seq_len, estimate.model.max_positions)
+                self.seq_chart.set_data(seqs, state.memory_vs_seq(seqs), capacity,
+                                        largest_seq or None, plan.seq_len, gpu_name=gpu_name)
+        elif chart is self.fit_map:
+            self.fit_map.setEnabled(not opaque)
+            if opaque:
+                self.fit_map.set_data([], [], np.zeros((0, 0)), capacity, None)
+            else:
+                mbs, sls = np.array(FIT_MAP_MICRO_BATCHES), np.array(FIT_MAP_SEQ_LENS)
+                self.fit_map.set_data(mbs, sls, state.fit_map(mbs, sls), capacity,
+                                      (plan.micro_batch, plan.seq_len))
 
     def set_units(self, units: str) -> None:
         """Memory in "GiB" or "GB" (charts built later use them too)."""
         self._units = units
         for chart in self.charts:
             chart.set_units(units)
+        if self.charts:
+            self._set_titles()
 
     def set_presentation(self, enabled: bool) -> None:
         """Large text and thick lines (charts built later use them too)."""
         self._presentation = enabled
         for chart in self.charts:
             chart.set_presentation(enabled)
+        if self.charts and not self._arrange_pending:
+            self._arrange_pending = True
+            QTimer.singleShot(0, self._rearrange)
 
 
 __all__ = ["FIT_MAP_MICRO_BATCHES", "FIT_MAP_SEQ_LENS", "PlanCharts", "micro_batch_axis",

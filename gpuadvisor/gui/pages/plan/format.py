@@ -7,17 +7,10 @@ from PySide6.QtCore import QCoreApplication
 
 from gpuadvisor.core.estimate import REFERENCE_GPU_ID
 from gpuadvisor.core.units import format_bytes, format_count
+from gpuadvisor.gui.numbers import short_gpu_name
 
 #: Under this name lupdate finds the literal (context, text) calls below.
 translate = QCoreApplication.translate
-
-
-def short_gpu_name(name: str) -> str:
-    """"NVIDIA GeForce RTX 4090" -> "RTX 4090" for chart labels."""
-    for prefix in ("NVIDIA GeForce ", "NVIDIA ", "AMD Radeon ", "AMD ", "Intel "):
-        if name.startswith(prefix):
-            return name[len(prefix):]
-    return name
 
 
 def custom_model_item(model) -> str:

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLineEdit,
     QSplitter,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -135,10 +136,23 @@ class PlanPage(QWidget):
         right = QWidget(self.splitter)
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(4, 8, 8, 8)
+        head = QHBoxLayout()
+        # The inputs fold away (presentation mode starts with them folded): the room goes to
+        # the verdict, the charts, the time and the levers; one click brings them back.
+        self.inputs_toggle = QToolButton(right)
+        self.inputs_toggle.setObjectName("inputsToggle")
+        self.inputs_toggle.setCheckable(True)
+        self.inputs_toggle.setChecked(True)
+        self.inputs_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.inputs_toggle.toggled.connect(self.show_inputs)
+        head.addWidget(self.inputs_toggle, 0, Qt.AlignmentFlag.AlignTop)
         self.banner = VerdictBanner(right)
-        right_layout.addWidget(self.banner)
+        head.addWidget(self.banner, 1)
+        right_layout.addLayout(head)
+        self._label_inputs_toggle()
         self.charts_area = PlanCharts(self._units, right, defer=defer_charts)
         self.charts_area.built.connect(self._on_charts_built)
+        self.charts_area.arranged.connect(self._fit_bottom_height)
         right_layout.addWidget(self.charts_area, 1)
 
         # Time and levers below the charts: as tall as the time panel needs (the levers
@@ -148,6 +162,19 @@ class PlanPage(QWidget):
 
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 1)
+
+    def show_inputs(self, shown: bool) -> None:
+        """Show the plan's inputs beside the charts, or fold them away."""
+        self.inputs_scroll.setVisible(bool(shown))
+        if self.inputs_toggle.isChecked() != bool(shown):
+            self.inputs_toggle.setChecked(bool(shown))
+        self._label_inputs_toggle()
+
+    def _label_inputs_toggle(self) -> None:
+        shown = self.inputs_toggle.isChecked()
+        self.inputs_toggle.setText("◀" if shown else "▶ " + self.tr("Plan"))
+        self.inputs_toggle.setToolTip(self.tr("Hide the plan's inputs") if shown
+                                      else self.tr("Show the plan's inputs"))
 
     @property
     def charts_placeholder(self):
@@ -334,6 +361,7 @@ class PlanPage(QWidget):
             self._on_redraw_timer()
         if self._levers_pending:
             self._draw_levers()
+        self.charts_area.settle()
 
     def _redraw(self) -> None:
         self.redraw_count += 1
@@ -349,8 +377,13 @@ class PlanPage(QWidget):
 
     def _draw_results(self, estimate) -> None:
         state = self.state
-        self.banner.set_estimate(estimate, self._units)
+        self.banner.set_estimate(estimate, self._units, short=self._presentation)
         note = self.detected_note()
+        if self._presentation:
+            # On a projector the verdict stays one line: which card and its memory are
+            # in the tooltip; a lost card is still said.
+            self.banner.setToolTip(note)
+            note = fmt.lost_note(state.lost_gpus) if state.lost_gpus else ""
         if note:
             self.banner.setText(f"{self.banner.text()}\n{note}")
         self.charts_area.draw(state, estimate)
@@ -372,10 +405,11 @@ class PlanPage(QWidget):
     def _draw_levers(self) -> None:
         self._levers_pending = False
         self.bottom.levers_panel.set_levers(self.state.levers(), self.state.estimate,
-                                            self._units)
+                                            self._units, fitting_only=self._presentation)
+        self._fit_bottom_height()
 
     def _fit_bottom_height(self) -> None:
-        self.bottom.fit_height(self.height(), self._presentation)
+        self.bottom.fit_height(self.height(), self._presentation, self.charts_area.paged)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
@@ -406,8 +440,11 @@ class PlanPage(QWidget):
         """Large text and thick lines in the charts (the window sets fonts and colours)."""
         self._presentation = enabled
         self.charts_area.set_presentation(enabled)
+        self.bottom.set_presentation(enabled)
+        self.show_inputs(not enabled)
         self.inputs_scroll.updateGeometry()
         self._fit_bottom_height()
+        self._draw_results(self.state.estimate)
 
     def summary_markdown(self) -> str:
         """The plan, its memory, time and levers as Markdown."""

@@ -39,19 +39,29 @@ class TimeAndLevers(QWidget):
         row.addWidget(self.time_scroll, 1)
         row.addWidget(self.levers_scroll, 1)
 
-    def fit_height(self, page_height: int, presentation: bool) -> None:
-        """As tall as the time panel wants, but never more than a third of a page of
-        ``page_height`` pixels (a quarter in presentation mode, where the charts are what
-        the room looks at): on a small screen the panels scroll."""
+    def set_presentation(self, enabled: bool) -> None:
+        """On a projector the time panel shows the time and its parts only."""
+        self.time_panel.set_compact(enabled)
+        self._fit_key = None
+
+    def fit_height(self, page_height: int, presentation: bool, paged: bool = False) -> None:
+        """As tall as the time panel wants, but never more than a quarter of a page of
+        ``page_height`` pixels (the charts are what the page is read for; a third on a
+        projector when the charts are tabbed, so that the time and the fitting levers show
+        whole), and never under what the headline time needs: on a small screen the panels
+        scroll."""
         # The time panel's hint is a full layout pass: asked again only when what it holds
         # may have changed its height (rows shown, text lengths, fonts) or the page did.
         panel = self.time_panel
-        key = (page_height, presentation, panel.width(), panel.shape_key())
+        key = (page_height, presentation, paged, panel.width(), panel.shape_key(),
+               len(self.levers_panel.levers()))
         if key == getattr(self, "_fit_key", None):
             return
         self._fit_key = key
         wanted = panel.sizeHint().height() + 6
-        share = 4 if presentation else 3
+        if presentation:
+            wanted = max(wanted, self.levers_panel.sizeHint().height() + 6)
+        share = 3 if presentation and paged else 4
         height = max(120, min(wanted, page_height // share)) if page_height > 0 else wanted
         if self.height() != height:
             self.setFixedHeight(height)

@@ -1,0 +1,124 @@
+"""Numbers people read in the app, written in one place and translated.
+
+The policy:
+
+- results (times, rates, counts of parameters or tokens, FLOPs, GPU-hours) have three
+  significant figures: ``27.7 h``, ``1.92 s``, ``1,070 tokens/s``, ``41.9M``, ``5.06 EFLOP``;
+- memory sizes keep one decimal of their unit, GiB or GB as the View setting says
+  (:func:`gpuadvisor.core.units.format_bytes`): ``10.6 GiB``, ``872.7 MiB`` — the resolution a
+  plan is held against a card's capacity at;
+- exact counts (optimizer steps, samples, days) are written in full: ``52,002``;
+- what the user types keeps what they typed;
+- a figure nobody knows reads "unknown" (未知), never "n/a".
+
+A time is consistent with its parts: ``52,002 × 1.92 s = 27.7 h`` (the step is rounded to three
+figures, and so is the total).
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QCoreApplication
+
+#: Under this name lupdate finds the literal (context, text) calls below.
+translate = QCoreApplication.translate
+
+_CONTEXT = "Numbers"
+
+
+def sig(value: float, digits: int = 3) -> str:
+    """``value`` to ``digits`` significant figures, with thousands separators:
+    ``1.92``, ``27.7``, ``0.0452``, ``1,070``, ``52,000``."""
+    if value is None or not math.isfinite(value):
+        return unknown()
+    if value == 0:
+        return "0"
+    magnitude = math.floor(math.log10(abs(value)))
+    decimals = digits - 1 - magnitude
+    rounded = round(value, decimals)
+    # Rounding may carry into the next power of ten (9.996 -> 10.0).
+    if rounded != 0 and math.floor(math.log10(abs(rounded))) > magnitude:
+        decimals -= 1
+        rounded = round(value, decimals)
+    return f"{rounded:,.{max(decimals, 0)}f}"
+
+
+def unknown() -> str:
+    """What a figure nobody knows reads."""
+    return translate(_CONTEXT, "unknown")
+
+
+def duration(seconds: float) -> str:
+    """A duration with three significant figures in the unit that reads best: ``452 ms``,
+    ``1.92 s``, ``15.2 min``, ``27.7 h``, ``7.52 days``, ``2.10 years``."""
+    if seconds is None or not math.isfinite(seconds) or seconds < 0:
+        return unknown()
+    if seconds < 1:
+        return translate(_CONTEXT, "{n} ms").format(n=sig(seconds * 1000))
+    if seconds < 60:
+        return translate(_CONTEXT, "{n} s").format(n=sig(seconds))
+    if seconds < 60 * 60:
+        return translate(_CONTEXT, "{n} min").format(n=sig(seconds / 60))
+    if seconds < 48 * 3600:
+        return translate(_CONTEXT, "{n} h").format(n=sig(seconds / 3600))
+    if seconds < 2 * 365 * 86400:
+        return translate(_CONTEXT, "{n} days").format(n=sig(seconds / 86400))
+    return translate(_CONTEXT, "{n} years").format(n=sig(seconds / (365 * 86400)))
+
+
+def count(n: float) -> str:
+    """A large count with three significant figures: ``8.03B``, ``41.9M``, ``106M``, ``52.0k``;
+    under 1,000 in full."""
+    if n is None or not math.isfinite(n):
+        return unknown()
+    for size, name in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")):
+        if abs(n) >= size:
+            return f"{sig(n / size)}{name}"
+    return f"{n:,.0f}"
+
+
+def whole(n: float) -> str:
+    """An exact count in full: ``52,002``."""
+    if n is None or not math.isfinite(n):
+        return unknown()
+    return f"{n:,.0f}"
+
+
+def flops(n: float) -> str:
+    """FLOPs with an SI prefix and three significant figures: ``5.06 EFLOP``."""
+    if n is None or not math.isfinite(n):
+        return unknown()
+    for size, name in ((1e24, "YFLOP"), (1e21, "ZFLOP"), (1e18, "EFLOP"), (1e15, "PFLOP"),
+                       (1e12, "TFLOP"), (1e9, "GFLOP")):
+        if abs(n) >= size:
+            return f"{sig(n / size)} {name}"
+    return f"{sig(n)} FLOP"
+
+
+def hours_tick(hours: float) -> str:
+    """A duration for an axis tick, whole units: ``10 min``, ``3 h``, ``2 d``, ``1 wk``."""
+    seconds = hours * 3600.0
+    for limit, scale, text in (
+        (90, 1, translate(_CONTEXT, "{n} s")),
+        (3600 - 1, 60, translate(_CONTEXT, "{n} min")),
+        (24 * 3600 - 1, 3600, translate(_CONTEXT, "{n} h")),
+        (168 * 3600 - 1, 86400, translate(_CONTEXT, "{n} d")),
+        (720 * 3600 - 1, 7 * 86400, translate(_CONTEXT, "{n} wk")),
+        (8760 * 3600 - 1, 30 * 86400, translate(_CONTEXT, "{n} mo")),
+    ):
+        if seconds < limit:
+            return text.format(n=f"{seconds / scale:.0f}")
+    return translate(_CONTEXT, "{n} yr").format(n=f"{seconds / (8760 * 3600):.0f}")
+
+
+def short_gpu_name(name: str) -> str:
+    """"NVIDIA GeForce RTX 4090" -> "RTX 4090" where room is short (charts, a projector)."""
+    for prefix in ("NVIDIA GeForce ", "NVIDIA ", "AMD Radeon ", "AMD ", "Intel "):
+        if name.startswith(prefix):
+            return name[len(prefix):]
+    return name
+
+
+__all__ = ["count", "duration", "flops", "hours_tick", "short_gpu_name", "sig", "unknown",
+           "whole"]
