@@ -6,8 +6,10 @@ pass their own values back in. Sources are given next to each default.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, fields, replace
 
+from .limits import ASSUMPTION_BOUNDS, check_table
 from .units import GiB
 
 
@@ -75,7 +77,7 @@ class Assumptions:
                 if value not in ("auto", "amp", "master"):
                     raise ValueError("mixed_style must be auto, amp or master")
                 continue
-            if not isinstance(value, int | float) or value < 0:
+            if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
                 raise ValueError(f"assumption {f.name} must be a non-negative number")
         for name in ("efficiency_train", "efficiency_fp8", "efficiency_infer_prefill",
                      "bandwidth_efficiency", "matmul_to_step"):
@@ -85,6 +87,10 @@ class Assumptions:
             raise ValueError("comm_overlap and allocator_reserve_fraction must be <= 1")
         if self.gpus_per_node < 1:
             raise ValueError("assumption gpus_per_node must be >= 1")
+        # Finite and inside a physical range (NaN, inf and 1e300 refused, named as a plan
+        # file and --assume write them).
+        check_table({f.name: getattr(self, f.name) for f in fields(self)
+                     if f.name != "mixed_style"}, ASSUMPTION_BOUNDS, prefix="assumptions.")
 
     def with_overrides(self, overrides: dict[str, object]) -> Assumptions:
         """A copy with some values replaced; unknown names raise ``ValueError``."""
@@ -93,9 +99,21 @@ class Assumptions:
         for name, value in overrides.items():
             if name not in known:
                 raise ValueError(f"unknown assumption {name!r}; known: {', '.join(known)}")
-            clean[name] = value if name == "mixed_style" else float(value)
-            if name == "gpus_per_node":
-                clean[name] = int(float(value))
+            if name == "mixed_style":
+                clean[name] = value
+                continue
+            try:
+                number = float(value)
+            except (TypeError, ValueError):
+                raise ValueError(f"assumptions.{name}: not a number: {value!r}") from None
+            if not math.isfinite(number):
+                raise ValueError(f"assumptions.{name} must be a finite number, got {value!r}")
+            if ASSUMPTION_BOUNDS[name].integer:
+                if not number.is_integer():
+                    raise ValueError(f"assumptions.{name} must be a whole number, got {value!r}")
+                clean[name] = int(number)
+            else:
+                clean[name] = number
         return replace(self, **clean)
 
 

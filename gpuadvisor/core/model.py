@@ -31,6 +31,7 @@ from functools import lru_cache
 from .architecture import LINEAR_GROUPS, BlockShape, ModelShape, ParamCounts
 from .blocks import describe
 from .hf_config import SUPPORTED_HF_MODEL_TYPES, checked_value, hf_spec_error, hf_spec_kwargs
+from .limits import MODEL_BOUNDS, check
 from .plan import QUANT
 
 KINDS = ("decoder", "encoder", "opaque")
@@ -183,6 +184,18 @@ class ModelSpec:
 
         if not self.id:
             raise ValueError("model: field 'id' must not be empty")
+        # Physical ranges (core/limits.py): a layer count of 10**400 or a negative head size
+        # is refused here, wherever the spec came from.
+        for name, bound in MODEL_BOUNDS.items():
+            value = getattr(self, name, None)
+            if value is None or isinstance(value, bool) or not isinstance(value, int | float):
+                continue
+            if self.kind == "opaque" and value == 0:
+                continue  # models given by parameter count have no architecture numbers
+            try:
+                check(name, value, bound)
+            except ValueError:
+                raise bad(name, f"must be {bound.describe()}, got {value!r}") from None
         if self.kind not in KINDS:
             raise bad("kind", f"must be one of {', '.join(KINDS)}, got {self.kind!r}")
         if self.kind == "opaque":

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 
+from .limits import PLAN_BOUNDS, check_table
+
 TASKS = ("pretrain", "full", "lora", "qlora", "infer")
 PRECISIONS = ("fp32", "fp16", "bf16", "bf16-pure", "fp8")
 OPTIMIZERS = ("adamw", "adamw8bit", "adafactor", "sgd", "lion")
@@ -112,6 +114,9 @@ class Plan:
             _check_choice("kv_dtype", self.kv_dtype, KV_DTYPES)
         for name in ("micro_batch", "grad_accum", "seq_len", "n_gpus", "new_tokens"):
             _check_positive_int(name, getattr(self, name))
+        # Finite and inside a physical range: infinite epochs, 10**30 tokens and the like are
+        # refused here too, not only by the command line and the plan-file reader.
+        check_table({name: getattr(self, name) for name in PLAN_BOUNDS}, PLAN_BOUNDS)
         if self.zero_stage not in (0, 1, 2, 3) or isinstance(self.zero_stage, bool):
             raise ValueError(f"zero_stage must be 0, 1, 2 or 3, got {self.zero_stage!r}")
         if self.lora_rank is not None:
