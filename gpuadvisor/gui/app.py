@@ -46,20 +46,28 @@ DESCRIPTION = "Open the desktop app, or render it offscreen to a PNG."
 
 def add_gui_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``gui`` verb's flags (shared by ``gpuadvisor gui`` and ``gpuadvisor-gui``)."""
-    parser.add_argument("--screenshot", metavar="PATH",
+    parser.add_argument("--screenshot", metavar="PATH", type=non_empty,
                         help="render the window offscreen, write a PNG to PATH and exit")
     parser.add_argument("--page", choices=("rig", "probe", "plan", "compare"), default=None,
                         help="page to show first (default: plan)")
-    parser.add_argument("--plan", metavar="FILE", help="open a .gpuplan file")
+    parser.add_argument("--plan", metavar="FILE", type=non_empty, help="open a .gpuplan file")
     parser.add_argument("--size", metavar="WxH", type=window_size, default=None,
                         help="window size for --screenshot (default 1600x1000)")
     parser.add_argument("--presentation", action="store_true",
                         help="start in presentation mode (large fonts, high contrast)")
-    parser.add_argument("--simulate", metavar="SPEC", default=None,
+    parser.add_argument("--simulate", metavar="SPEC", default=None, type=non_empty,
                         help="show a demo rig instead of this machine: catalog ids like "
                              "'2x rtx-3090', 'h100-sxm', or a scenario (one-gpu, mixed, "
                              "unsupported-fields, gpu-lost, no-gpu)")
     parser.add_argument("--startup-probe", action="store_true", help=argparse.SUPPRESS)
+
+
+def non_empty(text: str) -> str:
+    """argparse type of a path or name flag: refuse an empty value (it would otherwise open
+    the interactive app, or read the current folder, instead of what was meant)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("empty: give a value")
+    return text
 
 
 def window_size(text: str) -> tuple[int, int]:

@@ -397,3 +397,18 @@ def test_the_plan_is_timed_with_what_the_probe_history_measured(make_window, tmp
     history.record(make_run(bf16_tflops=100.0), timestamp="2026-12-02T10:00:00Z")
     window.probe_page.run_finished.emit(None)
     assert state.estimate.time.achieved_tflops_per_gpu == pytest.approx(60.0)
+
+
+def test_the_gui_entry_point_refuses_an_empty_screenshot_path():
+    # gpuadvisor-gui parses its own flags (it does not go through the command line): an
+    # empty --screenshot must not open the interactive app and wait.
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c",
+                           "import sys; from gpuadvisor.gui.app import main; "
+                           "sys.exit(main(['--screenshot', '']))"],
+                          capture_output=True, text=True, timeout=60,
+                          env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert done.returncode == 2
+    assert "--screenshot" in done.stderr and "empty" in done.stderr
