@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import json
 
-from .args import InputError, json_default
+from .args import InputError, json_text
 
 
 def add_parser(verbs) -> None:
@@ -35,7 +34,7 @@ def command(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise InputError(str(exc)) from None
     if args.json:
-        print(json.dumps(result.to_json(), indent=2, default=json_default))
+        print(json_text(result.to_json()))
     else:
         from gpuadvisor.hardware.text import detection_text
 

@@ -4,11 +4,10 @@ a launch line or a Markdown/HTML report."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
-from .args import InputError, did_you_mean, load_gpu, load_model, path_text
+from .args import InputError, did_you_mean, json_text, load_gpu, load_model, path_text
 from .estimate import plan_from_args, stored_measurement
 
 EXPORT_KINDS = ("skypilot", "accelerate", "deepspeed", "launch", "report")
@@ -79,7 +78,7 @@ def command(args: argparse.Namespace) -> int:
     text = _export_text(args).encode("utf-8", "backslashreplace").decode("utf-8")
     if out is None:
         if args.json:
-            print(json.dumps({"export": args.kind, "text": text}))
+            print(json_text({"export": args.kind, "text": text}, indent=None))
         else:
             sys.stdout.write(text)
         return 0
@@ -88,7 +87,7 @@ def command(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise InputError(f"--out: cannot write {out}: {exc.strerror or exc}") from None
     if args.json:
-        print(json.dumps({"export": args.kind, "path": str(out)}))
+        print(json_text({"export": args.kind, "path": str(out)}, indent=None))
     else:
         print(f"Wrote {out}", file=sys.stderr)
     return 0

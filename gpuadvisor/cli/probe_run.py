@@ -5,11 +5,10 @@ progress line, and recording the results in the probe history."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
-from .args import InputError
+from .args import InputError, json_text
 
 
 def probe_python(text: str | None) -> str:
@@ -96,7 +95,7 @@ def list_pythons(args: argparse.Namespace) -> int:
             remembered)
         rows.append(row)
     if args.json:
-        print(json.dumps({"pythons": rows}, indent=2))
+        print(json_text({"pythons": rows}))
         return 0
     for info, row in zip(infos, rows, strict=True):
         marks = [m for m in ("current", "remembered") if row[m]]
