@@ -13,16 +13,18 @@ import base64
 import contextlib
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QEvent, Qt
+from PySide6.QtCore import QByteArray, QEvent, QSize, Qt
 from PySide6.QtGui import QGuiApplication, QPalette
 from PySide6.QtWidgets import (
     QFileDialog,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
     QMainWindow,
     QMessageBox,
+    QScrollArea,
     QStackedWidget,
     QWidget,
 )
@@ -169,7 +171,7 @@ class MainWindow(QMainWindow):
             item = QListWidgetItem(titles[name], self.nav)
             item.setData(Qt.ItemDataRole.UserRole, name)
             item.setToolTip(tips[name])
-            self.stack.addWidget(self.pages[name])
+            self.stack.addWidget(_Fit(self.pages[name], self.stack))
             if name not in ("plan", "compare"):
                 self.pages[name].go_to_plan.connect(lambda: self.show_page("plan"))
         self.nav.currentRowChanged.connect(self.stack.setCurrentIndex)
@@ -435,7 +437,7 @@ class MainWindow(QMainWindow):
     def export_png(self, path: str | Path) -> bool:
         """Write the current page (charts and numbers) as a PNG."""
         self.flush()
-        image = self.stack.currentWidget().grab()
+        image = self.stack.currentWidget().widget().grab()
         if not image.save(str(path), "PNG"):
             self.report("error", self.tr("Cannot export"),
                         self.tr("Could not write {path}").format(path=path))
@@ -549,6 +551,46 @@ class MainWindow(QMainWindow):
         if self._persist:
             self.save_settings()
         super().closeEvent(event)
+
+
+class _Fit(QScrollArea):
+    """A page's place in the stack: the page fills it, and where the screen is smaller than
+    the page can be (a 1280 x 720 laptop in presentation mode), the page scrolls inside the
+    window instead of making the window larger than the screen."""
+
+    def __init__(self, page: QWidget, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        # Sized here, not by widgetResizable: that asks the page's height for its width,
+        # which word-wrapped texts compute from their preferred sizes, and the page would
+        # scroll though its minimum fits.
+        self.setWidgetResizable(False)
+        self.setWidget(page)
+        page.installEventFilter(self)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(200, 150)
+
+    def sizeHint(self) -> QSize:
+        return self.widget().sizeHint()
+
+    def _fit_page(self) -> None:
+        page = self.widget()
+        least = page.minimumSizeHint().expandedTo(page.minimumSize())
+        size = self.viewport().size()
+        scrollbar = self.verticalScrollBar().sizeHint().width()
+        if least.height() > size.height():
+            size.setWidth(size.width() - scrollbar)  # the bar will take its room
+        page.resize(size.expandedTo(least))
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit_page()
+
+    def eventFilter(self, watched, event) -> bool:
+        if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
+            self._fit_page()
+        return super().eventFilter(watched, event)
 
 
 class _Holder(QWidget):

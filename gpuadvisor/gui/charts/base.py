@@ -347,8 +347,11 @@ class ChartBase(QWidget):
                                              theme.tick_pt, theme.foreground)):
             return
         metrics = QFontMetrics(theme.font(theme.label_pt))
+        # A rotated title a little shorter than the plot: it is centred on the plot, and a
+        # title as long as the plot runs off the chart's edge.
         left = next((text for text in lefts
-                     if not height or metrics.horizontalAdvance(text) <= height), lefts[-1])
+                     if not height or metrics.horizontalAdvance(text) <= 0.85 * height),
+                    lefts[-1])
         key = (bottom, left, theme.label_pt, theme.tick_pt, theme.foreground)
         if key == getattr(self, "_axis_key", None):
             return

@@ -25,7 +25,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, QPointF, Qt, Signal
 from PySide6.QtWidgets import QWidget
 
-from gpuadvisor.core.units import format_duration
+from gpuadvisor.gui.numbers import duration, hours_tick
 
 from .base import ChartBase
 from .style import OKABE_ITO
@@ -127,21 +127,9 @@ class _LogAxis(pg.AxisItem):
 
 
 def hours_text(hours: float) -> str:
-    """A duration for an axis tick: ``"10 min"``, ``"1 h"``, ``"3 d"``, ``"2 wk"``."""
-    seconds = hours * 3600.0
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 3600 - 1:
-        return f"{seconds / 60:.0f} min"
-    if hours < 24 - 1e-9:
-        return f"{hours:.0f} h"
-    if hours < 168 - 1e-9:
-        return f"{hours / 24:.0f} d"
-    if hours < 720 - 1e-9:
-        return f"{hours / 168:.0f} wk"
-    if hours < 8760 - 1e-9:
-        return f"{hours / 720:.0f} mo"
-    return f"{hours / 8760:.0f} yr"
+    """A duration for an axis tick: ``"10 min"``, ``"1 h"``, ``"3 d"``, ``"2 wk"``
+    (translated)."""
+    return hours_tick(hours)
 
 
 class CostTimeChart(ChartBase):
@@ -346,9 +334,20 @@ class CostTimeChart(ChartBase):
             return
         x0, x1 = min(xs), max(xs)
         y0, y1 = min(ys), max(ys)
-        # At least a factor of 10 each way, and a margin so markers are not cut at the edge.
-        xpad = max(0.5 - (x1 - x0) / 2, 0.0) + 0.12
-        ypad = max(0.5 - (y1 - y0) / 2, 0.0) + 0.12
+        # At least a factor of 10 each way, and a margin so that no marker (the selected
+        # one's ring is the widest) is cut at the edge: in pixels, then in log units.
+        xpad = max(0.5 - (x1 - x0) / 2, 0.0)
+        ypad = max(0.5 - (y1 - y0) / 2, 0.0)
+        ring = self.theme.marker_size * 1.6 + 6
+        vb = self.plot_item.vb
+        for pad_name, span, pixels in (("x", x1 - x0 + 2 * xpad, vb.width()),
+                                       ("y", y1 - y0 + 2 * ypad, vb.height())):
+            share = ring / pixels if pixels > 4 * ring else 0.12
+            extra = max(span * share / (1 - 2 * share), 0.05)
+            if pad_name == "x":
+                xpad += extra
+            else:
+                ypad += extra
         self.plot_item.vb.setRange(xRange=(x0 - xpad, x1 + xpad),
                                    yRange=(y0 - ypad, y1 + ypad), padding=0)
 
@@ -361,7 +360,7 @@ class CostTimeChart(ChartBase):
         gpus = QCoreApplication.translate("CompareCharts", "{n} GPU(s)").format(n=point.gpus)
         lines = [point.label, f"{kind} · {gpus}",
                  QCoreApplication.translate("CompareCharts", "{time} · {cost}").format(
-                     time=format_duration(point.hours * 3600.0), cost=self._money(point.cost))]
+                     time=duration(point.hours * 3600.0), cost=self._money(point.cost))]
         if point.id in self._front:
             lines.append(QCoreApplication.translate(
                 "CompareCharts", "on the Pareto front: nothing is both faster and cheaper"))
@@ -498,8 +497,13 @@ class BreakEvenChart(ChartBase):
         if not self._auto_frame:
             return
         jobs, own, rent = self.curves()
-        top = max(float(own.max()), float(rent.max()), 1.0)
-        self.plot_item.vb.setRange(xRange=(0, jobs[-1]), yRange=(0, top * 1.25), padding=0.02)
+        if self.badge.isVisible() and self.badge.textItem.toPlainText():
+            self._fit_badge(self.badge)  # its size depends on the plot's
+        # Both lines stay under the answer in the corner (annotations never cover data).
+        top, _roomy = self._top_clear_of_badge(
+            [float(own.max()), float(rent.max()), 1.0], self.badge, self.theme.annotation_pt,
+            fallback=1.25)
+        self.plot_item.vb.setRange(xRange=(0, jobs[-1]), yRange=(0, top), padding=0.02)
 
     def _hover_text_at(self, x: float, y: float) -> str | None:
         if not self._own_label or x < 0:

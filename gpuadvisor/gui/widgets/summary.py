@@ -5,7 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import QObject
 
 from gpuadvisor.core.memory import TERMS
-from gpuadvisor.core.units import format_bytes, format_count, format_duration, format_flops
+from gpuadvisor.core.units import format_bytes
+from gpuadvisor.gui import numbers as N
 
 from . import labels as L
 from .panels import lever_text
@@ -61,10 +62,10 @@ class SummaryWriter(QObject):
             lines.append(self.tr("**Does not fit**: {need} per GPU, {have} available "
                                  "(short by {short})").format(
                 need=b(e.memory.total), have=b(e.capacity_bytes), short=b(-e.headroom_bytes)))
-        params = self.tr("Parameters: {total}").format(total=format_count(e.params.total))
+        params = self.tr("Parameters: {total}").format(total=N.count(e.params.total))
         if p.is_training:
             params += " " + self.tr("({n} trainable)").format(
-                n=format_count(e.params_trainable))
+                n=N.count(e.params_trainable))
         precision = self.tr("Precision: {precision}").format(
             precision=L.label(L.PRECISIONS, p.precision))
         if p.is_training:
@@ -92,15 +93,15 @@ class SummaryWriter(QObject):
         lines += ["", "### " + self.tr("Time"), ""]
         if p.task == "infer":
             lines.append("- " + self.tr("total {time} · decode {rate} tokens/s").format(
-                time=format_duration(t.seconds), rate=f"{t.decode_tokens_per_s:,.1f}"))
+                time=N.duration(t.seconds), rate=N.sig(t.decode_tokens_per_s)))
         else:
             lines.append("- " + self.tr(
                 "total {time} · {rate} tokens/s · {hours} GPU-hours · {flops}").format(
-                time=format_duration(t.seconds), rate=f"{t.tokens_per_s:,.0f}",
-                hours=f"{t.gpu_hours:,.1f}", flops=format_flops(t.flops_total)))
+                time=N.duration(t.seconds), rate=N.sig(t.tokens_per_s),
+                hours=N.sig(t.gpu_hours), flops=N.flops(t.flops_total)))
             if "dataset_tokens" in a:
                 lines.append("- " + self.tr("data: {amount} ({source})").format(
-                    amount=format_count(a["dataset_tokens"]),
+                    amount=N.count(a["dataset_tokens"]),
                     source=L.source_label(a.get("dataset_tokens_source", "assumed"))))
         lines.append("- " + self.tr(
             "peak {tflops:g} TFLOPS {dtype} ({source}) × efficiency {eff:.2f} ({eff_source})"

@@ -88,7 +88,7 @@ def style_sheet(presentation: bool = False) -> str:
         "note": "#333333" if presentation else "#555555",
         "text": "#000000" if presentation else "#1A1A1A",
         "headline": 24 if presentation else 13,
-        "page_title": 30 if presentation else 20,
+        "page_title": 24 if presentation else 20,
         "banner": 22 if presentation else 12,
         "answer": 17 if presentation else 11,
         "pad": 8 if presentation else 5,

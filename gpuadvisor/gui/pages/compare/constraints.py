@@ -3,18 +3,21 @@ most, electricity price, currency and exchange rate. The page connects its widge
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDoubleSpinBox,
-    QGridLayout,
     QGroupBox,
+    QHBoxLayout,
     QLabel,
     QSpinBox,
+    QToolButton,
+    QVBoxLayout,
     QWidget,
 )
 
+from gpuadvisor.gui.widgets.flow import FlowLayout
 from gpuadvisor.settings import CURRENCIES, Settings
 
 #: Under this name lupdate finds the literal (context, text) calls below.
@@ -38,8 +41,24 @@ class ConstraintsBox(QGroupBox):
 
     def __init__(self, currency: str, parent: QWidget | None = None) -> None:
         super().__init__(translate("ComparePage", "What matters to you"), parent)
-        grid = QGridLayout(self)
-        grid.setHorizontalSpacing(10)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(2)
+        # Folded (a projector): one line that says what the ranking uses; a click unfolds it.
+        self.fold_button = QToolButton(self)
+        self.fold_button.setObjectName("constraintsFold")
+        self.fold_button.setCheckable(True)
+        self.fold_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.fold_button.setAutoRaise(True)
+        self.fold_button.toggled.connect(self._on_fold_toggled)
+        self.fold_button.hide()
+        outer.addWidget(self.fold_button)
+        self.fields = QWidget(self)
+        outer.addWidget(self.fields)
+        # Label beside each field, the pairs wrapping onto a second line where the window is
+        # narrow (a laptop in presentation mode): never wider than the window.
+        flow = FlowLayout(self.fields, spacing=16, line_spacing=4)
+        flow.setContentsMargins(8, 4, 8, 4)
         self.goal_combo = QComboBox(self)
         for goal, text in (("cheapest", translate("ComparePage", "Cheapest")),
                            ("fastest", translate("ComparePage", "Fastest"))):
@@ -92,17 +111,11 @@ class ConstraintsBox(QGroupBox):
                  (translate("ComparePage", "Cards to buy, at most"), self.cards_spin),
                  (translate("ComparePage", "Electricity per kWh"), self.power_spin),
                  (translate("ComparePage", "Currency"), self.currency_combo)]
-        column = 0
         for text, widget in pairs:
-            label = QLabel(text, self)
-            label.setBuddy(widget)
-            grid.addWidget(label, 0, column)
-            grid.addWidget(widget, 1, column)
-            column += 1
+            flow.addWidget(self._pair(QLabel(text), widget))
         self.rate_label = QLabel(self)
-        self.rate_label.setBuddy(self.rate_spin)
-        grid.addWidget(self.rate_label, 0, column)
-        grid.addWidget(self.rate_spin, 1, column)
+        self._rate_pair = self._pair(self.rate_label, self.rate_spin)
+        flow.addWidget(self._rate_pair)
         self.changes_check = QCheckBox(translate("ComparePage", "Allow changes to the plan"),
                                        self)
         self.changes_check.setToolTip(translate(
@@ -110,8 +123,50 @@ class ConstraintsBox(QGroupBox):
             "only with a change (LoRA instead of a full fine-tune, QLoRA, ZeRO-3, CPU "
             "offload, ...) are listed apart, each with its change. On: they are ranked with "
             "the others."))
-        grid.addWidget(self.changes_check, 1, column + 1)
-        grid.setColumnStretch(column + 2, 1)
+        flow.addWidget(self.changes_check)
+        policy = self.fields.sizePolicy()
+        policy.setHeightForWidth(True)  # the flow's lines depend on the width
+        self.fields.setSizePolicy(policy)
+
+    def set_foldable(self, foldable: bool) -> None:
+        """Presentation mode: the inputs fold into one line (folded at first)."""
+        self.fold_button.setVisible(foldable)
+        self.fold_button.setChecked(False)
+        self.fields.setVisible(not foldable)
+        self.update_summary()
+
+    def _on_fold_toggled(self, unfolded: bool) -> None:
+        self.fields.setVisible(unfolded)
+        self.update_summary()
+
+    def update_summary(self) -> None:
+        """The folded line: the goal and the limits the ranking uses, in words."""
+        goal = self.goal_combo.currentText()
+        budget = self.budget_spin.text() if self.budget_spin.value() > 0 else translate(
+            "ComparePage", "no budget")
+        deadline = self.deadline_spin.text() if self.deadline_spin.value() > 0 else translate(
+            "ComparePage", "no deadline")
+        plan = (translate("ComparePage", "changes to the plan allowed")
+                if self.changes_check.isChecked()
+                else translate("ComparePage", "the plan as asked"))
+        arrow = "▾" if self.fold_button.isChecked() else "▸"
+        self.fold_button.setText(translate(
+            "ComparePage", "{arrow} What matters to you: {goal}; budget: {budget}; deadline: "
+            "{deadline}; {plan}").format(arrow=arrow, goal=goal, budget=budget,
+                                        deadline=deadline, plan=plan))
+
+    def _pair(self, label: QLabel, widget: QWidget) -> QWidget:
+        """A label and its field side by side, as one item of the flow."""
+        pair = QWidget(self)
+        row = QHBoxLayout(pair)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(6)
+        label.setParent(pair)
+        widget.setParent(pair)
+        label.setBuddy(widget)
+        row.addWidget(label)
+        row.addWidget(widget)
+        return pair
 
     def show_money(self, settings: Settings, budget_usd: float | None) -> None:
         """Show the budget, the electricity price and the rate in the display currency
@@ -131,6 +186,7 @@ class ConstraintsBox(QGroupBox):
         usd = code == "USD"
         self.rate_spin.setVisible(not usd)
         self.rate_label.setVisible(not usd)
+        self._rate_pair.setVisible(not usd)
         self.rate_label.setText(translate("ComparePage", "{code} per US dollar").format(
             code=code))
 

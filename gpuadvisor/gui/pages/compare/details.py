@@ -5,13 +5,14 @@ buttons."""
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QFrame,
-    QGridLayout,
     QLabel,
-    QPushButton,
+    QMenu,
     QScrollArea,
     QSplitter,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -39,7 +40,8 @@ class DetailsPanel(QWidget):
         details: the selected option in words (rich text, links open in the browser).
         break_even_chart: cumulative cost of owning and renting by jobs.
         break_even_label: when owning pays off, in words.
-        export_buttons: export kind -> button.
+        export_button: "Export the selected option" with a menu of the exports.
+        export_buttons: export kind -> the menu's action.
     """
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -64,7 +66,7 @@ class DetailsPanel(QWidget):
         # Which pair the break-even weighs (the selection decides), in words.
         self.break_even_title = QLabel(self)
         self.break_even_title.setObjectName("breakEvenTitle")
-        self.break_even_title.setProperty("role", "chartTitle")
+        self.break_even_title.setProperty("role", "subheading")
         self.break_even_title.setWordWrap(True)
         chart_box = QWidget(self)
         box_layout = QVBoxLayout(chart_box)
@@ -82,10 +84,17 @@ class DetailsPanel(QWidget):
         self.break_even_label = QLabel(self)
         self.break_even_label.setWordWrap(True)
         layout.addWidget(self.break_even_label)
-        layout.addLayout(self._build_buttons())
+        layout.addWidget(self._build_exports(), 0, Qt.AlignmentFlag.AlignLeft)
 
-    def _build_buttons(self) -> QGridLayout:
-        buttons = QGridLayout()
+    def _build_exports(self) -> QToolButton:
+        # One button and a menu: five buttons take two rows the chart needs on a laptop.
+        self.export_button = QToolButton(self)
+        self.export_button.setObjectName("exportButton")
+        self.export_button.setText(translate("ComparePage", "Export the selected option"))
+        self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.export_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        menu = QMenu(self.export_button)
+        self.export_button.setMenu(menu)
         texts = {"skypilot": translate("ComparePage", "SkyPilot task…"),
                  "accelerate": translate("ComparePage", "accelerate config…"),
                  "deepspeed": translate("ComparePage", "DeepSpeed config…"),
@@ -100,13 +109,15 @@ class DetailsPanel(QWidget):
                                     "training"),
                 "report": translate("ComparePage", "The plan, the options and these charts as "
                                     "one HTML file (or Markdown: end the name with .md)")}
-        self.export_buttons: dict[str, QPushButton] = {}
-        for i, kind in enumerate(EXPORT_KINDS):
-            button = QPushButton(texts[kind], self)
-            button.setToolTip(tips[kind])
-            buttons.addWidget(button, i // 3, i % 3)
-            self.export_buttons[kind] = button
-        return buttons
+        self.export_buttons: dict[str, QAction] = {}
+        for kind in EXPORT_KINDS:
+            action = QAction(texts[kind], menu)
+            action.setToolTip(tips[kind])
+            action.setStatusTip(tips[kind])
+            menu.addAction(action)
+            self.export_buttons[kind] = action
+        menu.setToolTipsVisible(True)
+        return self.export_button
 
     def enable_exports(self, kind: str | None) -> None:
         """Enable the exports an option of ``kind`` has (None: nothing selected): a SkyPilot
@@ -114,6 +125,7 @@ class DetailsPanel(QWidget):
         for export, button in self.export_buttons.items():
             button.setEnabled(kind is not None and (
                 export != "skypilot" or kind in ("rent", "cloud")))
+        self.export_button.setEnabled(kind is not None)
 
     def show_nothing(self) -> None:
         """Nothing selected: say how to select, clear the break-even."""

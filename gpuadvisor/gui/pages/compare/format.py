@@ -16,8 +16,8 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from gpuadvisor import explain
 from gpuadvisor.core.advisor import Advice, BreakEven, Suggestion
 from gpuadvisor.core.offers import STALE_AFTER_DAYS, Offer
-from gpuadvisor.core.units import format_duration
 from gpuadvisor.gui.charts.compare_charts import kind_labels
+from gpuadvisor.gui.numbers import duration
 from gpuadvisor.gui.widgets.labels import BOUNDS, PRECISIONS, TASKS, label, source_label
 from gpuadvisor.gui.widgets.summary import plan_line
 
@@ -86,8 +86,13 @@ def price_text(offer: Offer | None, money) -> str:
     return translate("ComparePage", "{price}/GPU-h").format(price=money(offer.price_usd, 2))
 
 
-def plan_heading(plan, model) -> str:
-    """The plan in one rich-text line above the page: model, task, precision, shape."""
+def plan_heading(plan, model, *, short: bool = False) -> str:
+    """The plan in one rich-text line above the page: model, task, precision, shape (without
+    the shape when ``short``: a projector)."""
+    if short:
+        return translate("ComparePage", "<b>{model}</b>, {task}, {precision}").format(
+            model=escape(model.name), task=label(TASKS, plan.task),
+            precision=label(PRECISIONS, plan.precision))
     return translate("ComparePage", "<b>{model}</b>, {task}, {precision} · {line}").format(
         model=model.name, task=label(TASKS, plan.task),
         precision=label(PRECISIONS, plan.precision), line=plan_line(plan, model))
@@ -95,7 +100,7 @@ def plan_heading(plan, model) -> str:
 
 def why(s: Suggestion, money) -> str:
     """One sentence for people about an option, in the display currency."""
-    took = format_duration(s.hours * 3600.0)
+    took = duration(s.hours * 3600.0)
     levers = (translate("ComparePage", " with {levers}").format(levers=", ".join(s.levers))
               if s.levers else "")
     name = option_label(s.option)
@@ -195,11 +200,11 @@ def break_even_title(owned: Suggestion | None, rented: Suggestion | None, kind: 
         return translate("ComparePage", "Owning against renting")
     own, rent = option_label(owned.option), option_label(rented.option)
     if kind in ("buy-new", "buy-used"):
-        text = translate("ComparePage", "Buying {own} (selected) against renting {rent} (the "
-                         "cheapest rental that fits)")
+        text = translate("ComparePage", "Buying {own} (selected) against renting {rent}, the "
+                         "cheapest rental")
     elif kind in ("rent", "cloud"):
-        text = translate("ComparePage", "Renting {rent} (selected) against buying {own} (the "
-                         "card that beats it soonest)")
+        text = translate("ComparePage", "Renting {rent} (selected) against buying {own}, the "
+                         "card that pays off soonest")
     else:
         text = translate("ComparePage", "Buying {own} against renting {rent}: the pair that "
                          "pays off soonest (select a card or a rental to weigh it)")
@@ -245,7 +250,7 @@ def answer(advice: Advice, shown: list[Suggestion], money, *, budget_usd: float 
                 budget=money(budget_usd)))
         if deadline_hours is not None:
             limits.append(translate("ComparePage", "the deadline of {time}").format(
-                time=format_duration(deadline_hours * 3600.0)))
+                time=duration(deadline_hours * 3600.0)))
         closest = fitting[0]
         return prefix + translate("ComparePage", "Nothing shown meets {limits}. Closest: "
                                   "{why}.").format(

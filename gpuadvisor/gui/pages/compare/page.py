@@ -30,24 +30,24 @@ from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtCore import QCoreApplication, Signal
+from PySide6.QtWidgets import (
+    QWidget,
+)
 
 from gpuadvisor import catalog
 from gpuadvisor.core.advisor import GOALS, Advice, Suggestion, advise, best_break_even, pareto, rank
 from gpuadvisor.core.offers import Offer
-from gpuadvisor.gui.charts.compare_charts import CostTimeChart, Point
+from gpuadvisor.gui.charts.compare_charts import Point
 from gpuadvisor.settings import Settings, format_money
 from gpuadvisor.userfiles import write_atomic
 
 from . import exports
 from . import format as fmt
 from .advising import AdviceRequests
-from .answer import AnswerBanner
-from .constraints import ConstraintsBox
-from .details import DetailsPanel
 from .filters import Filters
-from .table import ID_ROLE, OptionsPanel
+from .layout import arrange, build_page, share_height
+from .table import ID_ROLE
 
 
 class ComparePage(QWidget):
@@ -124,60 +124,7 @@ class ComparePage(QWidget):
 
     # ================================================================== layout and wiring
     def _build(self) -> None:
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(16, 12, 16, 8)
-        outer.setSpacing(8)
-
-        head = QHBoxLayout()
-        title = QLabel(self.tr("Compare"), self)
-        title.setProperty("role", "pageTitle")
-        self.plan_label = QLabel(self)
-        self.plan_label.setWordWrap(True)
-        self.plan_button = QPushButton(self.tr("Change the plan"), self)
-        head.addWidget(title)
-        head.addSpacing(12)
-        head.addWidget(self.plan_label, 1)
-        head.addWidget(self.plan_button)
-        outer.addLayout(head)
-
-        self.constraints = ConstraintsBox(self.settings.currency, self)
-        self.power_spin = self.constraints.power_spin
-        outer.addWidget(self.constraints)
-
-        self.answer = AnswerBanner(self)
-        outer.addWidget(self.answer)
-        # A card of the rig fell off the bus: the rig compared is the one present now.
-        self.rig_note = QLabel(self)
-        self.rig_note.setObjectName("compareRigNote")
-        self.rig_note.setProperty("role", "warning")
-        self.rig_note.setWordWrap(True)
-        self.rig_note.hide()
-        outer.addWidget(self.rig_note)
-
-        self.splitter = split = QSplitter(Qt.Orientation.Vertical, self)
-        split.setChildrenCollapsible(False)
-        top = QSplitter(Qt.Orientation.Horizontal, split)
-        top.setChildrenCollapsible(False)
-        self.scatter = CostTimeChart(top)
-        self.scatter.setMinimumSize(360, 240)
-        top.addWidget(self.scatter)
-        self.side = DetailsPanel(top)
-        self.details = self.side.details
-        self.break_even_chart = self.side.break_even_chart
-        self.break_even_label = self.side.break_even_label
-        self.export_buttons = self.side.export_buttons
-        top.addWidget(self.side)
-        top.setStretchFactor(0, 3)
-        top.setStretchFactor(1, 2)
-        split.addWidget(top)
-        self.options = OptionsPanel(split)
-        self.table, self.model, self.proxy = (self.options.table, self.options.model,
-                                              self.options.proxy)
-        self._fill_filter_choices()
-        split.addWidget(self.options)
-        split.setStretchFactor(0, 1)
-        split.setStretchFactor(1, 1)
-        outer.addWidget(split, 1)
+        build_page(self)
 
     def _connect(self) -> None:
         box = self.constraints
@@ -191,8 +138,8 @@ class ComparePage(QWidget):
         box.currency_combo.currentIndexChanged.connect(self._on_currency)
         box.rate_spin.valueChanged.connect(self._on_rate)
         self.scatter.point_clicked.connect(self.select)
-        for kind, button in self.export_buttons.items():
-            button.clicked.connect(lambda _c=False, k=kind: self.export(k))
+        for kind, action in self.export_buttons.items():
+            action.triggered.connect(lambda _c=False, k=kind: self.export(k))
         self.options.filter_bar.changed.connect(self._show)
         self.table.selectionModel().currentRowChanged.connect(self._on_table_current)
 
@@ -327,6 +274,7 @@ class ComparePage(QWidget):
     def _rerank(self) -> None:
         """Goal, budget and deadline only reorder the estimated options: rank them again at
         once, without estimating anything anew."""
+        self.constraints.update_summary()
         if self.advice is not None:
             self.advice = self._ranked(self.advice)
             self._show()
@@ -427,7 +375,8 @@ class ComparePage(QWidget):
     # ================================================================== showing
     def _show(self) -> None:
         """Table, chart, answer, details and break-even from the advice and the filters."""
-        self.plan_label.setText(fmt.plan_heading(self.state.plan, self.state.model))
+        self.plan_label.setText(fmt.plan_heading(self.state.plan, self.state.model,
+                                                 short=self._presentation))
         advice = self.advice
         if advice is None:
             return
@@ -608,18 +557,18 @@ class ComparePage(QWidget):
 
     # ================================================================== view options
     def set_presentation(self, enabled: bool) -> None:
-        """Large fonts and thick lines in the charts, which get most of the height."""
-        self.scatter.set_presentation(enabled)
-        self.break_even_chart.set_presentation(enabled)
+        """Large fonts and thick lines in the charts, which get most of the height; on a
+        projector the inputs fold into a line and the details go to a tab."""
         self._presentation = enabled
-        self._share_height()
+        arrange(self, enabled)
 
     def _share_height(self) -> None:
-        """Charts above, table below: half each on the desktop, more for the charts on a
-        projector (where the table is read less)."""
-        total = sum(self.splitter.sizes()) or 900
-        share = 0.68 if self._presentation else 0.5
-        self.splitter.setSizes([int(total * share), int(total * (1 - share))])
+        share_height(self)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self._presentation:
+            self._share_height()
 
 
 __all__ = ["ComparePage"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QAbstractTableModel, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QAbstractTableModel, QEvent, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -17,8 +17,8 @@ from PySide6.QtWidgets import (
 )
 
 from gpuadvisor.core.advisor import Suggestion
-from gpuadvisor.core.units import format_duration
 from gpuadvisor.gui.charts.compare_charts import kind_labels
+from gpuadvisor.gui.numbers import duration
 
 from .filters import FilterBar, Filters
 from .format import option_label, price_text
@@ -27,9 +27,17 @@ SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 ID_ROLE = Qt.ItemDataRole.UserRole + 2
 STALE_COLOR = QColor("#B35900")
 MUTED_COLOR = QColor("#777777")
-#: Starting widths of the table's columns, in pixels (the last one stretches).
+#: Starting widths of the table's columns, in pixels at the desktop font (the last one
+#: stretches).
 COLUMN_WIDTHS = {"rank": 48, "option": 300, "kind": 80, "fits": 150, "gpus": 60,
                  "time": 80, "cost": 90, "price": 120, "provider": 130, "region": 90}
+#: Widths in average characters of the font (so that they grow with presentation mode);
+#: the option's name takes what is left, never less than its minimum.
+COLUMN_CHARS = {"rank": 5, "option": 34, "kind": 9, "fits": 17, "gpus": 5, "time": 9,
+                "cost": 10, "price": 13, "provider": 14, "region": 11, "price_date": 22}
+#: Columns left out first when the table is narrow (a laptop, a projector): the name, the
+#: fit, the time and the cost stay.
+DROP_ORDER = ("price_date", "region", "provider", "kind", "price", "gpus")
 
 
 class AdviceModel(QAbstractTableModel):
@@ -120,7 +128,7 @@ class AdviceModel(QAbstractTableModel):
                     gpus=s.n_gpus, instances=s.instances)
             return str(s.n_gpus)
         if name == "time":
-            return format_duration(s.hours * 3600.0) if s.fits else "—"
+            return duration(s.hours * 3600.0) if s.fits else "—"
         if name == "cost":
             return self._money(s.cost_usd) if s.fits else "—"
         if name == "price":
@@ -216,13 +224,52 @@ class OptionsPanel(QWidget):
         table.verticalHeader().setDefaultSectionSize(table.fontMetrics().height() + 8)
         header = table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setStretchLastSection(True)
+        header.setSectionResizeMode(self.model.column("option"), QHeaderView.ResizeMode.Stretch)
+        header.setStretchLastSection(False)
+        # Long names lose their middle ("RunPod NVIDIA RTX PRO … (spot)"): both ends say
+        # what the option is.
+        table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        table.setWordWrap(False)
         for name, width in COLUMN_WIDTHS.items():
             table.setColumnWidth(self.model.column(name), width)
+        self._fitted: tuple | None = None
         layout.addWidget(table, 1)
         self.count_label = QLabel(self)
         self.count_label.setProperty("role", "note")
         layout.addWidget(self.count_label)
+
+    def fit_columns(self) -> None:
+        """Columns sized to the font; the least important left out when the table is too
+        narrow for them all (never the option, whether it fits, its time or its cost)."""
+        table = self.table
+        chars = table.fontMetrics().averageCharWidth()
+        available = table.viewport().width()
+        key = (chars, available)
+        if key == self._fitted or available <= 0:
+            return
+        self._fitted = key
+        widths = {name: n * chars + 12 for name, n in COLUMN_CHARS.items()}
+        shown = list(AdviceModel.COLUMNS)
+        for name in DROP_ORDER:
+            if sum(widths[c] for c in shown) <= available:
+                break
+            shown.remove(name)
+        for name in AdviceModel.COLUMNS:
+            column = self.model.column(name)
+            table.setColumnHidden(column, name not in shown)
+            if name != "option":
+                table.setColumnWidth(column, widths[name])
+        table.verticalHeader().setDefaultSectionSize(table.fontMetrics().height() + 8)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.fit_columns()
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._fitted = None
+            self.fit_columns()
 
     def ids(self) -> list[str]:
         """Option ids in the table's order (after filters and sorting)."""

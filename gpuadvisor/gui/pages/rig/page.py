@@ -242,7 +242,10 @@ class RigPage(QWidget):
         self._show_result()
 
     def set_presentation(self, enabled: bool) -> None:
+        """On a projector the cards and their live readings get the page: the host's
+        details (CPU, disks, Python) stay on the desktop."""
         self._presentation = enabled
+        self.host_box.setVisible(not enabled)
         for tile in self.tiles:
             if tile.chart is not None:
                 tile.chart.set_presentation(enabled)
