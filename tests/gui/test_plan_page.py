@@ -380,3 +380,22 @@ def test_several_gpus_show_the_layout_the_time_comes_from(qtbot, page, state):
     assert not page.time_panel.layout_text.isHidden()
     assert f"DP {e.layout.chosen.layout.dp}" in text and "MFU" in text
     assert "runner-up" in text
+
+
+def test_the_model_picker_groups_presets_by_family_and_shows_active_parameters(page, state):
+    combo = page.model_combo
+    ids = [i for i in combo.ids() if i in state.models]
+    families = [state.models[i].family for i in ids]
+    # Each family's presets stand together: a family never reappears after another one.
+    seen: list[str] = []
+    for family in families:
+        if not seen or seen[-1] != family:
+            assert family not in seen, family
+            seen.append(family)
+    # Qwen3-30B-A3B: 30,532,122,624 parameters, 3,353,032,704 of them active per token
+    # (transformers' meta-device counts, tests/test_model_hf.py; Qwen's model card: "30.5B
+    # total, 3.3B activated"), shown to two decimals.
+    text = combo.itemText(combo.ids().index("qwen3-30b-a3b"))
+    assert "30.53B" in text and "3.35B active" in text
+    dense = combo.itemText(combo.ids().index("qwen3-8b"))
+    assert "active" not in dense

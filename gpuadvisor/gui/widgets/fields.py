@@ -160,8 +160,13 @@ class SearchComboBox(QComboBox):
         if current is not None and text == self.itemText(self.currentIndex()):
             return
         found = self.matches(text) if text else []
-        exact = [i for i in found if self.itemText(self.ids().index(i)).lower() == text.lower()]
-        choice = (exact or found or [None])[0]
+        ids = self.ids()
+        exact = [i for i in found if self.itemText(ids.index(i)).lower() == text.lower()]
+        # An item whose name starts with the first typed word beats one that only contains
+        # it ("qwen 7b" is Qwen2.5 7B before "DeepSeek-R1 Distill Qwen 7B").
+        first = text.lower().split()[0] if text.split() else ""
+        leading = [i for i in found if self.itemText(ids.index(i)).lower().startswith(first)]
+        choice = (exact or leading or found or [None])[0]
         if choice is None:
             self._restore_text()
             if text:

@@ -278,8 +278,14 @@ class PlanInputs(QWidget):
         models = state.models
         self._state = state
         self.model_combo.units = units
+        # Presets grouped by family (families in catalog order, each family's models
+        # together) with their total parameters, and the active ones for mixtures of experts.
+        first_seen: dict[str, int] = {}
+        for mid in models:
+            first_seen.setdefault(models[mid].family, len(first_seen))
+        order = sorted(models, key=lambda mid: first_seen[models[mid].family])
         self.model_combo.set_items(
-            [(mid, f"{m.name} ({format_count(m.params().total)})") for mid, m in models.items()],
+            [(mid, preset_text(models[mid])) for mid in order],
             search={mid: f"{m.family} {m.kind}" for mid, m in models.items()},
         )
         if not self.model_files.scanned:
@@ -407,3 +413,18 @@ class InputsScroll(QScrollArea):
 
 
 __all__ = ["CUSTOM_ITEM", "NO_GPU_ITEM", "InputsScroll", "PlanInputs"]
+
+
+def preset_text(model) -> str:
+    """A preset as the picker lists it: ``"Qwen3 30B-A3B (30.53B, 3.34B active)"``; a vision
+    tower counted apart is added (``"+ 0.67B vision"``)."""
+    counts = model.params()
+    sizes = format_count(counts.total)
+    if counts.active != counts.total:
+        sizes += ", " + translate("PlanPage", "{count} active").format(
+            count=format_count(counts.active))
+    vision = getattr(counts, "vision", 0)
+    if vision:
+        sizes += ", " + translate("PlanPage", "+ {count} vision").format(
+            count=format_count(vision))
+    return f"{model.name} ({sizes})"
