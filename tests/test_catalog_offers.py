@@ -379,10 +379,12 @@ def test_an_edited_override_file_is_read_again():
     assert "my-used-3090" not in load_offers()
 
 
-def test_broken_override_is_reported_left_untouched_and_the_shipped_offers_still_load():
+def test_broken_override_is_reported_set_aside_and_the_shipped_offers_still_load():
+    # Every user file that fails to load is set aside as <name>.bad-<date>-<time>, kept
+    # byte for byte; the message says why and where it went, for the rest of the run.
     path = write(override_path("offers").parent,
                  OVERRIDE.replace("price_usd = 600", "price_usd = -600"))
-    before = path.read_bytes(), path.stat().st_mtime_ns
+    before = path.read_bytes()
     warnings: list[str] = []
     offers = load_offers(warnings=warnings)
     assert offers == SHIPPED
@@ -390,8 +392,9 @@ def test_broken_override_is_reported_left_untouched_and_the_shipped_offers_still
     assert str(path) in warnings[0] and "was not used" in warnings[0]
     assert "offers.toml: [my-used-3090] field 'price_usd': must be > 0 USD, got -600" in (
         warnings[0])
-    assert (path.read_bytes(), path.stat().st_mtime_ns) == before
-    assert sorted(p.name for p in path.parent.iterdir()) == ["offers.toml"]
+    assert not path.exists()
+    (backup,) = path.parent.glob("offers.toml.bad-*")
+    assert backup.read_bytes() == before and backup.name in warnings[0]
     assert catalog_warnings() == warnings
 
 
@@ -429,7 +432,8 @@ def test_a_broken_installed_update_falls_back_to_the_shipped_offers():
     warnings: list[str] = []
     assert load_offers(warnings=warnings) == SHIPPED
     assert str(path) in warnings[0] and "TOML syntax error" in warnings[0]
-    assert path.read_text() == "[broken\n"
+    (backup,) = path.parent.glob("offers.toml.bad-*")
+    assert backup.read_text() == "[broken\n" and not path.exists()
 
 
 # -- command line ---------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from gpuadvisor.core.offers import Offer
-from gpuadvisor.userfiles import data_dir
+from gpuadvisor.userfiles import data_dir, set_aside
 
 from .files import load_checked, shipped
 from .schema import KINDS
@@ -61,6 +61,9 @@ def _check_kind(kind: str) -> None:
 
 
 _effective_cache: dict[str, tuple[tuple, dict[str, Any], tuple[str, ...]]] = {}
+#: Messages about user files set aside in this process, by kind: the file is gone from its
+#: place afterwards, so the rebuilt catalog alone would no longer say why.
+_set_aside_messages: dict[tuple[str, str], list[str]] = {}
 
 
 def in_effect(kind: str, warnings: list[str] | None) -> dict[str, Any]:
@@ -80,6 +83,7 @@ def in_effect(kind: str, warnings: list[str] | None) -> dict[str, Any]:
         cached = (key, records, tuple(messages))
         _effective_cache[kind] = cached
     if warnings is not None:
+        warnings.extend(_set_aside_messages.get((kind, str(user_catalog_dir())), []))
         warnings.extend(cached[2])
     return dict(cached[1])
 
@@ -109,7 +113,7 @@ def _build_in_effect(kind: str) -> tuple[dict[str, Any], list[str]]:
     if updated.is_file():
         loaded, problems = load_checked(updated, kind, in_effect_gpu_ids)
         if problems:
-            messages.append(_not_used(updated, "the catalog installed by 'catalog update'",
+            _remember(kind, _not_used(updated, "the catalog installed by 'catalog update'",
                                       f"the shipped {kind} catalog", problems))
         else:
             records = loaded
@@ -117,7 +121,7 @@ def _build_in_effect(kind: str) -> tuple[dict[str, Any], list[str]]:
     if override.is_file():
         loaded, problems = load_checked(override, kind, in_effect_gpu_ids)
         if problems:
-            messages.append(_not_used(override, "your own entries",
+            _remember(kind, _not_used(override, "your own entries",
                                       f"the {kind} catalog without them", problems))
         else:
             for entry_id, record in loaded.items():
@@ -129,8 +133,22 @@ def _as_user(record: Any) -> Any:
     return replace(record, user=True) if isinstance(record, Offer) else record
 
 
+def _remember(kind: str, message: str) -> None:
+    """Keep a set-aside message for every later reader of this kind in this process."""
+    folder = str(user_catalog_dir())
+    for k in (("gpus", "offers") if kind == "gpus" else (kind,)):
+        _set_aside_messages.setdefault((k, folder), []).append(message)
+
+
 def _not_used(path: Path, what: str, instead: str, problems: Sequence[str]) -> str:
+    """Set ``path`` aside (``<name>.bad-<date>-<time>``, the rule for every user file) and
+    say why and where it went; when it cannot be moved, it is left and said so."""
     count = f"{len(problems)} problem" + ("s" if len(problems) != 1 else "")
     lines = "\n".join(f"  {p}" for p in problems)
-    return (f"{path} ({what}) was not used: it has {count}; {instead} is used. The file was "
-            f"left as it is; fix it and it is used next time.\n{lines}")
+    try:
+        backup = set_aside(path)
+        where = (f"It was set aside as {backup.name} (kept); fix it and rename it back to "
+                 f"{path.name} to use it.")
+    except OSError as exc:
+        where = f"It could not be set aside ({exc}) and was left as it is."
+    return f"{path} ({what}) was not used: it has {count}; {instead} is used. {where}\n{lines}"
