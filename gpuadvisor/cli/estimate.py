@@ -137,27 +137,13 @@ def plan_from_args(args: argparse.Namespace, model):
 
 def command(args: argparse.Namespace) -> int:
     """``estimate``: the estimate as a table, or one JSON object with ``--json``."""
-    from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS
-    from gpuadvisor.core.estimate import REFERENCE_GPU_ID, estimate
-
     model = load_model(args.model)
     gpu, gpus = load_gpu(args.gpu)
     try:
         plan = plan_from_args(args, model)
     except ValueError as exc:
         raise InputError(f"plan: {exc}") from None
-    try:
-        assumptions = DEFAULT_ASSUMPTIONS.with_overrides(dict(args.assume))
-    except ValueError as exc:
-        raise InputError(f"--assume: {exc}") from None
-    measurement = None
-    if gpu is not None and not args.no_measured:
-        measurement = stored_measurement(gpu, plan)
-    try:
-        result = estimate(model, plan, gpu, assumptions, reference_gpu=gpus[REFERENCE_GPU_ID],
-                          measurement=measurement)
-    except ValueError as exc:
-        raise InputError(f"estimate: {exc}") from None
+    result, assumptions = estimate_from_args(args, model, plan, gpu, gpus)
     if _wants_layout(args, model, plan):
         result = _with_layout(args, result, assumptions)
     host_ram = host_ram_check(result, args.units)
@@ -187,6 +173,28 @@ def host_ram_check(result, units: str = "GiB"):
     from gpuadvisor.hardware.host_ram import check_this_machine
 
     return check_this_machine(result.memory.cpu_bytes, units=units)
+
+
+def estimate_from_args(args: argparse.Namespace, model, plan, gpu, gpus):
+    """``(estimate, assumptions)`` for the plan flags: ``--assume`` overrides, the probe
+    history's measurement on ``gpu`` unless ``--no-measured``; InputError names what is
+    refused."""
+    from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS
+    from gpuadvisor.core.estimate import REFERENCE_GPU_ID, estimate
+
+    try:
+        assumptions = DEFAULT_ASSUMPTIONS.with_overrides(dict(args.assume))
+    except ValueError as exc:
+        raise InputError(f"--assume: {exc}") from None
+    measurement = None
+    if gpu is not None and not args.no_measured:
+        measurement = stored_measurement(gpu, plan)
+    try:
+        result = estimate(model, plan, gpu, assumptions, reference_gpu=gpus[REFERENCE_GPU_ID],
+                          measurement=measurement)
+    except ValueError as exc:
+        raise InputError(f"estimate: {exc}") from None
+    return result, assumptions
 
 
 def _wants_layout(args: argparse.Namespace, model, plan) -> bool:

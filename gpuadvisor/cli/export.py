@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from .args import InputError, did_you_mean, json_text, load_gpu, load_model, path_text
-from .estimate import plan_from_args, stored_measurement
+from .estimate import estimate_from_args, plan_from_args
 
 EXPORT_KINDS = ("skypilot", "accelerate", "deepspeed", "launch", "report")
 #: Largest PNG ``--chart`` embeds (a full-HD page is well under 2 MB).
@@ -151,19 +151,9 @@ def _export_text(args: argparse.Namespace) -> str:
 
 
 def _export_report(args, model, plan, gpu, gpus) -> str:
-    from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS
-    from gpuadvisor.core.estimate import REFERENCE_GPU_ID, estimate
     from gpuadvisor.export import html_report, markdown_report
 
-    try:
-        assumptions = DEFAULT_ASSUMPTIONS.with_overrides(dict(args.assume))
-    except ValueError as exc:
-        raise InputError(f"--assume: {exc}") from None
-    measurement = None
-    if gpu is not None and not args.no_measured:
-        measurement = stored_measurement(gpu, plan)
-    result = estimate(model, plan, gpu, assumptions, reference_gpu=gpus[REFERENCE_GPU_ID],
-                      measurement=measurement)
+    result, assumptions = estimate_from_args(args, model, plan, gpu, gpus)
     from gpuadvisor.userfiles import read_regular_file
 
     charts = []
