@@ -24,8 +24,6 @@ from PySide6.QtCore import QCoreApplication
 #: Under this name lupdate finds the literal (context, text) calls below.
 translate = QCoreApplication.translate
 
-_CONTEXT = "Numbers"
-
 
 def sig(value: float, digits: int = 3) -> str:
     """``value`` to ``digits`` significant figures, with thousands separators:
@@ -46,7 +44,7 @@ def sig(value: float, digits: int = 3) -> str:
 
 def unknown() -> str:
     """What a figure nobody knows reads."""
-    return translate(_CONTEXT, "unknown")
+    return translate("Numbers", "unknown")
 
 
 def duration(seconds: float) -> str:
@@ -55,16 +53,16 @@ def duration(seconds: float) -> str:
     if seconds is None or not math.isfinite(seconds) or seconds < 0:
         return unknown()
     if seconds < 1:
-        return translate(_CONTEXT, "{n} ms").format(n=sig(seconds * 1000))
+        return translate("Numbers", "{n} ms").format(n=sig(seconds * 1000))
     if seconds < 60:
-        return translate(_CONTEXT, "{n} s").format(n=sig(seconds))
+        return translate("Numbers", "{n} s").format(n=sig(seconds))
     if seconds < 60 * 60:
-        return translate(_CONTEXT, "{n} min").format(n=sig(seconds / 60))
+        return translate("Numbers", "{n} min").format(n=sig(seconds / 60))
     if seconds < 48 * 3600:
-        return translate(_CONTEXT, "{n} h").format(n=sig(seconds / 3600))
+        return translate("Numbers", "{n} h").format(n=sig(seconds / 3600))
     if seconds < 2 * 365 * 86400:
-        return translate(_CONTEXT, "{n} days").format(n=sig(seconds / 86400))
-    return translate(_CONTEXT, "{n} years").format(n=sig(seconds / (365 * 86400)))
+        return translate("Numbers", "{n} days").format(n=sig(seconds / 86400))
+    return translate("Numbers", "{n} years").format(n=sig(seconds / (365 * 86400)))
 
 
 def count(n: float) -> str:
@@ -100,16 +98,16 @@ def hours_tick(hours: float) -> str:
     """A duration for an axis tick, whole units: ``10 min``, ``3 h``, ``2 d``, ``1 wk``."""
     seconds = hours * 3600.0
     for limit, scale, text in (
-        (90, 1, translate(_CONTEXT, "{n} s")),
-        (3600 - 1, 60, translate(_CONTEXT, "{n} min")),
-        (24 * 3600 - 1, 3600, translate(_CONTEXT, "{n} h")),
-        (168 * 3600 - 1, 86400, translate(_CONTEXT, "{n} d")),
-        (720 * 3600 - 1, 7 * 86400, translate(_CONTEXT, "{n} wk")),
-        (8760 * 3600 - 1, 30 * 86400, translate(_CONTEXT, "{n} mo")),
+        (90, 1, translate("Numbers", "{n} s")),
+        (3600 - 1, 60, translate("Numbers", "{n} min")),
+        (24 * 3600 - 1, 3600, translate("Numbers", "{n} h")),
+        (168 * 3600 - 1, 86400, translate("Numbers", "{n} d")),
+        (720 * 3600 - 1, 7 * 86400, translate("Numbers", "{n} wk")),
+        (8760 * 3600 - 1, 30 * 86400, translate("Numbers", "{n} mo")),
     ):
         if seconds < limit:
             return text.format(n=f"{seconds / scale:.0f}")
-    return translate(_CONTEXT, "{n} yr").format(n=f"{seconds / (8760 * 3600):.0f}")
+    return translate("Numbers", "{n} yr").format(n=f"{seconds / (8760 * 3600):.0f}")
 
 
 def short_gpu_name(name: str) -> str:

@@ -4,71 +4,71 @@
 <context>
     <name>AboutDialog</name>
     <message>
-        <location filename="../../gpuadvisor/gui/about.py" line="127"/>
-        <location filename="../../gpuadvisor/gui/about.py" line="166"/>
+        <location filename="../../gpuadvisor/gui/about.py" line="128"/>
+        <location filename="../../gpuadvisor/gui/about.py" line="167"/>
         <source>Can my GPU train this model, how long will it take, and what should I change? Estimates of memory per GPU and training time, with every assumption shown.</source>
         <extracomment>The program&apos;s name (commands, folders) and the name people read.</extracomment>
         <translation>我的 GPU 能训练这个模型吗？需要多长时间？应该改什么？估算每个 GPU 的显存占用和训练时间，并列出每一项假设。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/about.py" line="131"/>
-        <location filename="../../gpuadvisor/gui/about.py" line="171"/>
+        <location filename="../../gpuadvisor/gui/about.py" line="132"/>
+        <location filename="../../gpuadvisor/gui/about.py" line="172"/>
         <source>Catalog prices as of {date}</source>
         <translation>目录价格截至 {date}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/about.py" line="133"/>
-        <location filename="../../gpuadvisor/gui/about.py" line="172"/>
+        <location filename="../../gpuadvisor/gui/about.py" line="134"/>
+        <location filename="../../gpuadvisor/gui/about.py" line="173"/>
         <source>Catalog date unknown</source>
         <translation>目录日期未知</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/about.py" line="134"/>
+        <location filename="../../gpuadvisor/gui/about.py" line="135"/>
         <source>gpuadvisor is free software under the MIT licence. It is built on {components}.</source>
         <translation>gpuadvisor 是以 MIT 许可证发布的自由软件。它基于：{components}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/about.py" line="152"/>
+        <location filename="../../gpuadvisor/gui/about.py" line="153"/>
         <source>About gpuadvisor</source>
         <translation>关于 gpuadvisor</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/about.py" line="160"/>
+        <location filename="../../gpuadvisor/gui/about.py" line="161"/>
         <source>Version {version}</source>
         <translation>版本 {version}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/about.py" line="209"/>
+        <location filename="../../gpuadvisor/gui/about.py" line="210"/>
         <source>Component</source>
         <translation>组件</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/about.py" line="209"/>
+        <location filename="../../gpuadvisor/gui/about.py" line="210"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/about.py" line="209"/>
+        <location filename="../../gpuadvisor/gui/about.py" line="210"/>
         <source>Licence</source>
         <translation>许可证</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/about.py" line="212"/>
+        <location filename="../../gpuadvisor/gui/about.py" line="213"/>
         <source>gpuadvisor is free software under the MIT licence. It is built on these components, each under its own licence:</source>
         <translation>gpuadvisor 是以 MIT 许可证发布的自由软件。它基于以下组件，各组件遵循其各自的许可证：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/about.py" line="215"/>
+        <location filename="../../gpuadvisor/gui/about.py" line="216"/>
         <source>Qt, PySide6 and Shiboken6 are used under the GNU Lesser General Public License version 3. They are unmodified, dynamically linked libraries: you may replace them with your own build. Their source code is at {url}.</source>
         <translation>Qt、PySide6 和 Shiboken6 依据 GNU 宽通用公共许可证第 3 版（LGPL-3.0）使用。它们是未经修改、动态链接的库：你可以用自己构建的版本替换它们。其源代码位于 {url}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/about.py" line="219"/>
+        <location filename="../../gpuadvisor/gui/about.py" line="220"/>
         <source>torch is not included: probes run in a Python environment of yours that has it.</source>
         <translation>不包含 torch：探测在你自己的、装有 torch 的 Python 环境中运行。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/about.py" line="221"/>
+        <location filename="../../gpuadvisor/gui/about.py" line="222"/>
         <source>All licence texts</source>
         <translation>全部许可证文本</translation>
     </message>
@@ -76,93 +76,93 @@
 <context>
     <name>AdviceModel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="48"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="57"/>
         <source>#</source>
-        <extracomment>Starting widths of the table&apos;s columns, in pixels (the last one stretches).</extracomment>
+        <extracomment>Starting widths of the table&apos;s columns, in pixels at the desktop font (the last one stretches). Widths in average characters of the font (so that they grow with presentation mode); the option&apos;s name takes what is left, never less than its minimum. Columns left out first when the table is narrow (a laptop, a projector): the name, the fit, the time and the cost stay.</extracomment>
         <translation>#</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="48"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="57"/>
         <source>Option</source>
         <translation>方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="48"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="57"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="49"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="58"/>
         <source>Fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="49"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="58"/>
         <source>GPUs</source>
         <translation>GPU 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="49"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="58"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="50"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="59"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="50"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="59"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="51"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="60"/>
         <source>Seller / cloud</source>
         <translation>卖家 / 云</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="51"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="60"/>
         <source>Region</source>
         <translation>地区</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="52"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="61"/>
         <source>Price seen</source>
         <translation>报价日期</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="112"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="121"/>
         <source>no ({need:.1f} of {have:.0f} GiB)</source>
         <translation>否（需 {need:.1f} GiB，有 {have:.0f} GiB）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="115"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="124"/>
         <source>with {levers}</source>
         <translation>需 {levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="116"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="125"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="119"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="128"/>
         <source>{gpus} ({instances} instances)</source>
         <translation>{gpus}（{instances} 个实例）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="129"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="138"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="136"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="145"/>
         <source>{date} (your price)</source>
         <translation>{date}（你的价格）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="141"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="150"/>
         <source>{mark}{date} · {days} days ago</source>
         <translation>{mark}{date} · {days} 天前</translation>
     </message>
@@ -196,78 +196,83 @@
         <translation>云</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="298"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="293"/>
         <source>best trade-offs (Pareto front)</source>
         <extracomment>Durations people think in, in hours: 1, 10, 30 min; 1, 3, 10 h; 1, 3 days; 1, 2 weeks; 1, 3 months; 1 year.</extracomment>
         <translation>最佳权衡（帕累托前沿）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="310"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="305"/>
         <source>Time for the job (log scale)</source>
         <translation>任务用时（对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="311"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="306"/>
         <source>Cost of the job, {currency} (log)</source>
         <translation>任务费用，{currency}（对数）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="313"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="308"/>
         <source>Cost ({currency})</source>
         <translation>费用（{currency}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="354"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="360"/>
         <source>{n} GPU(s)</source>
         <translation>{n} 张 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="356"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="362"/>
         <source>{time} · {cost}</source>
         <translation>{time} · {cost}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="359"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="365"/>
         <source>on the Pareto front: nothing is both faster and cheaper</source>
         <translation>位于帕累托前沿：没有既更快又更便宜的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="362"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="368"/>
         <source>over the budget or past the deadline</source>
         <translation>超出预算或截止时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="461"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="371"/>
+        <source>fits only with a change to the plan (hollow)</source>
+        <translation>只有修改规划才放得下（空心）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="470"/>
         <source>own: {name}</source>
         <translation>自有：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="463"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="472"/>
         <source>rent: {name}</source>
         <translation>租用：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="467"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="476"/>
         <source>Jobs like this one</source>
         <translation>同类任务次数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="468"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="477"/>
         <source>Total cost ({currency})</source>
         <translation>总费用（{currency}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="472"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="481"/>
         <source>Renting stays cheaper: it costs less per job than the owned card&apos;s power</source>
         <translation>租用始终更便宜：每次任务的租金低于自有卡的电费</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="476"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="485"/>
         <source>Owning pays off after {jobs} jobs</source>
         <translation>{jobs} 次任务后买卡更划算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="500"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="514"/>
         <source>after {jobs} jobs
 owning: {own}
 renting: {rent}</source>
@@ -279,187 +284,239 @@ renting: {rent}</source>
 <context>
     <name>ComparePage</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="63"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="64"/>
         <source>your {cards}</source>
         <translation>你的 {cards}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="68"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="69"/>
         <source>{n}x used {gpu}</source>
         <translation>{n} 张二手 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="69"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="70"/>
         <source>{n}x new {gpu}</source>
         <translation>{n} 张全新 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="71"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="72"/>
         <source>used {gpu}</source>
         <translation>二手 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="72"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="73"/>
         <source>new {gpu}</source>
         <translation>全新 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="76"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="77"/>
         <source>{name} (spot)</source>
         <translation>{name}（竞价）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="84"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="85"/>
         <source>{price} per card</source>
         <translation>每张 {price}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="86"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="87"/>
         <source>{price}/GPU-h</source>
         <translation>{price}/GPU·时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="132"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="41"/>
         <source>Compare</source>
+        <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="136"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="45"/>
         <source>Change the plan</source>
         <translation>修改规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="37"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="99"/>
+        <source>Options</source>
+        <translation>方案</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="119"/>
+        <source>Selected option and break-even</source>
+        <translation>所选方案与回本点</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="43"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="114"/>
         <source>What matters to you</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
         <translation>你看重什么</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="41"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="223"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="63"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="271"/>
         <source>Cheapest</source>
         <translation>最便宜</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="42"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="222"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="64"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="270"/>
         <source>Fastest</source>
         <translation>最快</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="49"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="57"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="71"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="79"/>
         <source>no limit</source>
         <translation>不限</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="50"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="72"/>
         <source>Most you want to spend on this job, in your currency (0: no limit)</source>
         <translation>这次任务最多愿意花多少钱，以你的货币计（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="56"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="78"/>
         <source> h</source>
         <translation> 小时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="58"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="80"/>
         <source>Wall-clock hours the job may take (0: no limit)</source>
         <translation>任务最多可用的实际小时数（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="64"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="86"/>
         <source>Most cards you would buy (1, 2, 4 or 8 are tried)</source>
         <translation>最多愿意买几块卡（会尝试 1、2、4、8 块）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="71"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="93"/>
         <source>Your electricity price per kWh, in your currency: it prices running your rig or a bought card</source>
         <translation>你的电价（每千瓦时，以你的货币计）：用于计算自有机器或买来的卡的电费</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="82"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="104"/>
         <source>Your exchange rate: units of your currency per US dollar (the catalog&apos;s prices are in USD)</source>
         <translation>你的汇率：每 1 美元折合多少你的货币（目录中的价格以美元计）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="86"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="108"/>
         <source>Goal</source>
         <translation>目标</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="87"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="109"/>
         <source>Budget</source>
         <translation>预算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="88"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="110"/>
         <source>Deadline</source>
         <translation>截止时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="89"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="111"/>
         <source>Cards to buy, at most</source>
         <translation>最多买几块卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="90"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="112"/>
         <source>Electricity per kWh</source>
         <translation>每千瓦时电价</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="91"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="113"/>
         <source>Currency</source>
         <translation>货币</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="78"/>
-        <source>SkyPilot task…</source>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="119"/>
+        <source>Allow changes to the plan</source>
+        <translation>允许修改规划</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="121"/>
+        <source>Off: the plan is compared as you set it, and options that fit only with a change (LoRA instead of a full fine-tune, QLoRA, ZeRO-3, CPU offload, ...) are listed apart, each with its change. On: they are ranked with the others.</source>
+        <translation>关闭：按你设定的规划对比；只有修改规划（把全参微调改成 LoRA、QLoRA、ZeRO-3、CPU 卸载等）才放得下的方案单独列出，并注明所需的修改。打开：它们与其他方案一起排名。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="145"/>
+        <source>no budget</source>
+        <translation>不限预算</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="147"/>
+        <source>no deadline</source>
+        <translation>不限期限</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="149"/>
+        <source>changes to the plan allowed</source>
+        <translation>允许修改规划</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="151"/>
+        <source>the plan as asked</source>
+        <translation>按原规划</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="153"/>
+        <source>{arrow} What matters to you: {goal}; budget: {budget}; deadline: {deadline}; {plan}</source>
+        <translation>{arrow} 你看重什么：{goal}；预算：{budget}；期限：{deadline}；{plan}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="93"/>
+        <source>Export the selected option</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
+        <translation>导出所选方案</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="98"/>
+        <source>SkyPilot task…</source>
         <translation>SkyPilot 任务…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="79"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="99"/>
         <source>accelerate config…</source>
         <translation>accelerate 配置…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="80"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="100"/>
         <source>DeepSpeed config…</source>
         <translation>DeepSpeed 配置…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="81"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="101"/>
         <source>Launch script…</source>
         <translation>启动脚本…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="82"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="102"/>
         <source>Report…</source>
         <translation>报告…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="83"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="103"/>
         <source>A SkyPilot task YAML that rents this option (rent and cloud options)</source>
         <translation>租用此方案的 SkyPilot 任务 YAML（租用和云方案）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="85"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="105"/>
         <source>A Hugging Face accelerate config for this plan</source>
         <translation>此规划的 Hugging Face accelerate 配置</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="87"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="107"/>
         <source>A DeepSpeed ZeRO config for this plan</source>
         <translation>此规划的 DeepSpeed ZeRO 配置</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="88"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="108"/>
         <source>The torchrun line that starts the training</source>
         <translation>启动训练的 torchrun 命令行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="90"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="110"/>
         <source>The plan, the options and these charts as one HTML file (or Markdown: end the name with .md)</source>
         <translation>把规划、各方案和这些图表存成一个 HTML 文件（或 Markdown：文件名以 .md 结尾）</translation>
     </message>
@@ -530,137 +587,182 @@ renting: {rent}</source>
         <translation>卖家或云不限</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="204"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="159"/>
         <source>The offers catalog could not be read, so only your rig is compared: {error}</source>
         <translation>无法读取报价目录，只对比你的机器：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="123"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="190"/>
         <source>{code} per US dollar</source>
         <translation>每美元折合 {code}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="285"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="249"/>
         <source>Electricity price {value} is out of range</source>
         <translation>电价 {value} 超出范围</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="371"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="341"/>
         <source>Working out every option…</source>
         <translation>正在计算所有方案…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="380"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="350"/>
         <source>Cannot compare this plan: {error}</source>
         <translation>无法对比此规划：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="91"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="97"/>
         <source>&lt;b&gt;{model}&lt;/b&gt;, {task}, {precision} · {line}</source>
         <translation>&lt;b&gt;{model}&lt;/b&gt;，{task}，{precision} · {line}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="233"/>
-        <source>{shown} of {total} options shown, {fitting} of them fit; ★ = best trade-off (Pareto front). Prices in {code} at {rate} per USD.</source>
-        <translation>显示 {total} 个方案中的 {shown} 个，其中 {fitting} 个放得下；★ = 最佳权衡（帕累托前沿）。价格以 {code} 计，每美元 {rate}。</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="99"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="105"/>
         <source> with {levers}</source>
         <translation>，需 {levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="103"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="109"/>
         <source>{name} does not fit: {need:.1f} GiB per GPU needed, {have:.0f} GiB available</source>
         <translation>{name} 放不下：每块 GPU 需要 {need:.1f} GiB，只有 {have:.0f} GiB</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="107"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="113"/>
         <source>{name} finishes in {time}{levers} for {power} of power</source>
         <translation>{name} 用 {time} 完成{levers}，电费 {power}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="111"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="117"/>
         <source>{name} ({price}) finishes in {time}{levers}, plus {power} of power</source>
         <translation>{name}（{price}）用 {time} 完成{levers}，另加电费 {power}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="115"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="121"/>
         <source> on {n} instances</source>
         <translation>，用 {n} 个实例</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="117"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="123"/>
         <source>renting {name} costs {cost} and takes {time}{instances}{levers}</source>
         <translation>租用 {name} 花费 {cost}，用时 {time}{instances}{levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="197"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="187"/>
+        <source>GPU {index} ({name})</source>
+        <translation>GPU {index}（{name}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="192"/>
+        <source>⚠ Lost from the rig: {gone}. Your rig is compared as it is now: {rig}.</source>
+        <translation>⚠ 已从配置中掉线：{gone}。按你现在的配置对比：{rig}。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="194"/>
+        <source>⚠ Lost from the rig: {gone}. No card of your rig is left to compare.</source>
+        <translation>⚠ 已从配置中掉线：{gone}。你的配置中已没有可对比的显卡。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="204"/>
+        <source>Buying {own} (selected) against renting {rent}, the cheapest rental</source>
+        <translation>购买 {own}（所选）对比租用最便宜的 {rent}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="207"/>
+        <source>Renting {rent} (selected) against buying {own}, the card that pays off soonest</source>
+        <translation>租用 {rent}（所选）对比购买最快回本的 {own}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="210"/>
+        <source>Buying {own} against renting {rent}: the pair that pays off soonest (select a card or a rental to weigh it)</source>
+        <translation>购买 {own} 对比租用 {rent}：最快回本的一组（选中一张显卡或一个租用方案即可比较它）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="238"/>
+        <source>Nothing shown runs this plan as it is. With a change to the plan: {why}. Tick “Allow changes to the plan” to rank such options with the others.</source>
+        <translation>没有方案能按原样运行这个规划。修改规划后：{why}。勾选“允许修改规划”即可把这类方案与其他方案一起排名。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="245"/>
         <source>None of the options shown fits this plan: widen the filters.</source>
         <translation>显示的方案都放不下此规划：请放宽筛选条件。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="202"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="250"/>
         <source>the budget of {budget}</source>
         <translation>{budget} 的预算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="205"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="253"/>
         <source>the deadline of {time}</source>
         <translation>{time} 的截止时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="208"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="256"/>
         <source>Nothing shown meets {limits}. Closest: {why}.</source>
         <translation>没有方案满足{limits}。最接近的：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="210"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="258"/>
         <source> and </source>
         <translation>和</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="212"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="260"/>
         <source>cheapest</source>
         <translation>最便宜</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="213"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="261"/>
         <source>fastest</source>
         <translation>最快</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="214"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="262"/>
         <source>Best ({goal}): {why}.</source>
         <translation>最佳（{goal}）：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="224"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="272"/>
         <source>{label}: {why}.</source>
         <translation>{label}：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="109"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="283"/>
+        <source>{shown} of {total} options shown; {fitting} fit the plan as asked</source>
+        <translation>显示 {shown} / {total} 个方案；其中 {fitting} 个按原规划放得下</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="286"/>
+        <source>, {changed} more only with a change to the plan</source>
+        <translation>，另有 {changed} 个只有修改规划才放得下</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="288"/>
+        <source>. ★ = best trade-off (Pareto front). Prices in {code} at {rate} per USD.</source>
+        <translation>。★ = 最佳权衡（帕累托前沿）。价格以 {code} 计，汇率 {rate} 每美元。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="132"/>
         <source>Select an option in the chart or the table.</source>
         <translation>请在图表或表格中选择一个方案。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="146"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="152"/>
         <source>spot: may be interrupted</source>
         <translation>竞价：可能被中断</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="149"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="155"/>
         <source>your price, {date}</source>
         <translation>你的价格，{date}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="151"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="157"/>
         <source>price seen {date}</source>
         <translation>报价日期 {date}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="153"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="159"/>
         <source>({days} days ago)</source>
         <translation>（{days} 天前）</translation>
     </message>
@@ -670,58 +772,63 @@ renting: {rent}</source>
         <translation>价格截至 {date}（{days} 天前，已超过 {limit} 天）：租用或购买前请核实当前价格。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="156"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="162"/>
         <source>older than {days} days: check it</source>
         <translation>已超过 {days} 天：请核实</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="159"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="165"/>
         <source>an estimate</source>
         <translation>估计值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="30"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="31"/>
         <source>Time: {gpus} GPU(s) at {tflops:,.0f} TFLOPS each ({efficiency:.0%} of peak, {source}), limited by {bound}; {gpu_hours:,.1f} GPU-hours</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
         <translation>用时：{gpus} 张 GPU，每张 {tflops:,.0f} TFLOPS（峰值的 {efficiency:.0%}，{source}），受限于{bound}；共 {gpu_hours:,.1f} GPU·时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="34"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="35"/>
         <source>Cards: {n} × {price} = {total}</source>
         <translation>显卡：{n} × {price} = {total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="35"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="36"/>
         <source>Power: {tdp:,.0f} W × {load:.0%} load × {gpus} GPU(s) × {hours} = {kwh:,.1f} kWh × {price}/kWh = {total}</source>
         <translation>电费：{tdp:,.0f} W × {load:.0%} 负载 × {gpus} 张 GPU × {hours} = {kwh:,.1f} kWh × {price}/kWh = {total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="39"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="40"/>
         <source>Rent: {hours} × {instances} instance(s) × {price}/h = {total}</source>
         <translation>租金：{hours} × {instances} 个实例 × {price}/小时 = {total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="178"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="94"/>
+        <source>&lt;b&gt;{model}&lt;/b&gt;, {task}, {precision}</source>
+        <translation>&lt;b&gt;{model}&lt;/b&gt;，{task}，{precision}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="217"/>
         <source>No card to buy and rental to compare</source>
         <translation>没有可对比的购卡和租用方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="179"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="218"/>
         <source>Break-even needs a card to buy and a rental that both fit the plan among the options shown.</source>
         <translation>盈亏平衡需要在显示的方案中同时有放得下此规划的购卡方案和租用方案。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="41"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="42"/>
         <source>Renting {rent} costs no more per job than the power for {own}: buying never pays off on price alone.</source>
         <translation>租用 {rent} 每次任务的花费不高于 {own} 的电费：单看价格，买卡永远不划算。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="45"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="46"/>
         <source>{own} ({price}) beats renting {rent} after {jobs} such jobs ({hours} of training on it).</source>
         <translation>{own}（{price}）在 {jobs} 次同类任务后比租用 {rent} 更划算（在它上面训练 {hours}）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="49"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="50"/>
         <source>Cards ÷ (rent − power per job): {price} ÷ ({rent} − {power}).</source>
         <translation>显卡价 ÷（每次租金 − 每次电费）：{price} ÷（{rent} − {power}）。</translation>
     </message>
@@ -762,32 +869,33 @@ renting: {rent}</source>
         <translation>{name} 放不下此规划：请选一个放得下的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="536"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="517"/>
         <source>Time against cost of every option</source>
         <translation>各方案的用时与费用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="537"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="201"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="518"/>
         <source>Owning against renting</source>
         <translation>买卡与租用对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="550"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="531"/>
         <source>Select an option first.</source>
         <translation>请先选择一个方案。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="561"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="542"/>
         <source>Cannot export {kind}: {error}</source>
         <translation>无法导出 {kind}：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="565"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="546"/>
         <source>Cannot write {path}: {error}</source>
         <translation>无法写入 {path}：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="570"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="551"/>
         <source>Wrote {path}</source>
         <translation>已写入 {path}</translation>
     </message>
@@ -878,6 +986,35 @@ renting: {rent}</source>
     </message>
 </context>
 <context>
+    <name>DemoRigs</name>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="72"/>
+        <source>one RTX 4090</source>
+        <extracomment>The demo rigs (``--simulate`` scenarios) by name.</extracomment>
+        <translation>一张 RTX 4090</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="73"/>
+        <source>an RTX 3090 and an RTX 3060 12 GB: two cards, not 36 GB</source>
+        <translation>一张 RTX 3090 加一张 RTX 3060 12 GB：是两张卡，不是 36 GB</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="75"/>
+        <source>an RTX 3090 whose power and utilization read n/a</source>
+        <translation>一张功耗和利用率读不出来的 RTX 3090</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="77"/>
+        <source>two RTX 3090s; the second falls off the bus on the 2nd refresh</source>
+        <translation>两张 RTX 3090；第二次刷新时第二张卡从总线上掉线</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="79"/>
+        <source>a machine without a GPU</source>
+        <translation>一台没有 GPU 的机器</translation>
+    </message>
+</context>
+<context>
     <name>FitCategories</name>
     <message>
         <location filename="../../gpuadvisor/gui/charts/style.py" line="100"/>
@@ -903,38 +1040,38 @@ renting: {rent}</source>
 <context>
     <name>FitMapChart</name>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="248"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="328"/>
         <source>sequence length (tokens)</source>
-        <extracomment>RGBA per category, indexed by the category number (see :mod:`.style`).</extracomment>
+        <extracomment>RGBA per category, indexed by the category number (see :mod:`.style`). Text colour on each category&apos;s fill.</extracomment>
         <translation>序列长度（token）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="249"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="329"/>
         <source>micro-batch (sequences)</source>
         <translation>微批次（序列数）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="250"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="330"/>
         <source>micro-batch</source>
         <translation>微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="262"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="342"/>
         <source>tight (over {pct:.0f}%)</source>
         <translation>偏紧（超过 {pct:.0f}%）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="271"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="351"/>
         <source>your plan</source>
         <translation>当前方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="381"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="454"/>
         <source>micro-batch {mb}, seq {seq}: {size}</source>
         <translation>微批次 {mb}，序列 {seq}：{size}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="390"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="463"/>
         <source>{cell} — {verdict}</source>
         <translation>{cell} — {verdict}</translation>
     </message>
@@ -942,22 +1079,22 @@ renting: {rent}</source>
 <context>
     <name>GpuTile</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="171"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="173"/>
         <source>integrated</source>
         <translation>集成显卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="173"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="175"/>
         <source>MIG mode: used through its slices</source>
         <translation>MIG 模式：通过其切片使用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="175"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="177"/>
         <source>GPU {index} · MIG slice {slot}: {name}</source>
         <translation>GPU {index} · MIG 切片 {slot}：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="178"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="180"/>
         <source>GPU {index}: {name}</source>
         <translation>GPU {index}：{name}</translation>
     </message>
@@ -973,7 +1110,7 @@ renting: {rent}</source>
         <location filename="../../gpuadvisor/hardware/detect.py" line="55"/>
         <source>The GPU stopped answering (NVML: GPU is lost) — it fell off the bus. Check power cables and riser, reseat the card and reboot; the kernel log shows an Xid 79.</source>
         <extracomment>VRAM held by processes we cannot see that is worth a warning: the larger of these.</extracomment>
-        <translation>GPU 已无响应（NVML：GPU is lost）——显卡已从总线上掉线。请检查供电线和转接卡，重新插好显卡后重启；内核日志中会有 Xid 79。</translation>
+        <translation>GPU 已无响应（NVML 报告 GPU 丢失）——显卡已从总线上掉线。请检查供电线和转接卡，重新插好显卡后重启；内核日志中会有 Xid 79。</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/hardware/detect.py" line="61"/>
@@ -1019,6 +1156,45 @@ renting: {rent}</source>
         <location filename="../../gpuadvisor/hardware/detect.py" line="123"/>
         <source>MIG mode is on: the card is split into instances and a job sees only its instance&apos;s memory and SMs. Disable MIG (nvidia-smi -mig 0) to train on the whole card.</source>
         <translation>MIG 模式已开启：显卡被划分为多个实例，任务只能看到所在实例的显存和 SM。关闭 MIG（nvidia-smi -mig 0）才能用整张卡训练。</translation>
+    </message>
+</context>
+<context>
+    <name>Hints</name>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="51"/>
+        <source>The NVIDIA NVML bindings are not installed: pip install nvidia-ml-py (not the deprecated &apos;pynvml&apos; package).</source>
+        <extracomment>The hardware package&apos;s hints when NVML cannot start (gpuadvisor.hardware.nvml).</extracomment>
+        <translation>未安装 NVIDIA NVML 绑定：请 pip install nvidia-ml-py（不要用已弃用的 'pynvml' 包）。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="53"/>
+        <source>The NVIDIA driver was updated but the old kernel module is still loaded (NVML/driver version mismatch): reboot.</source>
+        <translation>NVIDIA 驱动已更新，但仍加载着旧的内核模块（NVML 与驱动版本不一致）：请重启。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="55"/>
+        <source>NVML was refused access to the GPU: check permissions on /dev/nvidia* (your user may need to be in the &apos;video&apos; group).</source>
+        <translation>NVML 无权访问 GPU：请检查 /dev/nvidia* 的权限（你的用户可能需要加入 'video' 组）。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="57"/>
+        <source>No NVIDIA driver is visible in this container: start it with GPU access (docker run --gpus all, with the NVIDIA Container Toolkit installed on the host).</source>
+        <translation>这个容器里看不到 NVIDIA 驱动：请以 GPU 访问权限启动容器（docker run --gpus all，并在主机上安装 NVIDIA Container Toolkit）。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="60"/>
+        <source>The NVIDIA driver is installed but not loaded: reboot, or run &apos;sudo modprobe nvidia&apos; (Secure Boot can block unsigned modules); nvidia-smi should then list the GPU.</source>
+        <translation>NVIDIA 驱动已安装但未加载：请重启，或运行 'sudo modprobe nvidia'（安全启动可能阻止未签名的模块）；之后 nvidia-smi 应能列出 GPU。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="63"/>
+        <source>An NVIDIA GPU is present but its driver is not installed (libnvidia-ml not found): install the NVIDIA driver, then check with nvidia-smi.</source>
+        <translation>检测到 NVIDIA GPU，但没有安装驱动（找不到 libnvidia-ml）：请安装 NVIDIA 驱动，再用 nvidia-smi 检查。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="66"/>
+        <source>No NVIDIA driver found (libnvidia-ml missing). If this machine has an NVIDIA GPU, install its driver and check with nvidia-smi.</source>
+        <translation>未找到 NVIDIA 驱动（缺少 libnvidia-ml）。如果这台机器有 NVIDIA GPU，请安装驱动并用 nvidia-smi 检查。</translation>
     </message>
 </context>
 <context>
@@ -1262,250 +1438,280 @@ renting: {rent}</source>
         <translation>int3（GPTQ）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="53"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="51"/>
+        <source>MXFP4 (4.25-bit)</source>
+        <translation>MXFP4（4.25 位）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="52"/>
+        <source>FP8 (block-scaled)</source>
+        <translation>FP8（分块缩放）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="55"/>
         <source>q, v projections</source>
         <translation>q、v 投影</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="54"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="56"/>
         <source>attention (q, k, v, o)</source>
         <translation>注意力（q、k、v、o）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="55"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="57"/>
         <source>all linear layers</source>
         <translation>所有线性层</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="58"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="60"/>
         <source>none (plain DDP)</source>
         <translation>无（普通 DDP）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="59"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="61"/>
         <source>ZeRO-1: optimizer</source>
         <translation>ZeRO-1：优化器</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="60"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="62"/>
         <source>ZeRO-2: + gradients</source>
         <translation>ZeRO-2：+ 梯度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="61"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="63"/>
         <source>ZeRO-3 / FSDP: all</source>
         <translation>ZeRO-3 / FSDP：全部</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="64"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="66"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="65"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="67"/>
         <source>optimizer → CPU</source>
         <translation>优化器 → CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="66"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="68"/>
         <source>optimizer + weights → CPU</source>
         <translation>优化器 + 权重 → CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="69"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="71"/>
         <source>weights</source>
         <translation>权重</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="70"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="72"/>
         <source>gradients</source>
         <translation>梯度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="71"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="73"/>
         <source>optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="72"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="74"/>
         <source>activations</source>
         <translation>激活值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="73"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="75"/>
         <source>logits / loss</source>
         <translation>logits / 损失</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="74"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="76"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="75"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="77"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="78"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="80"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="79"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="81"/>
         <source>fits, but tight</source>
         <translation>放得下，但偏紧</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="80"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="82"/>
         <source>does not fit</source>
         <translation>放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="81"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="83"/>
         <source>no GPU chosen</source>
         <translation>未选 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="84"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="86"/>
         <source>FlashAttention</source>
         <translation>FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="85"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="87"/>
         <source>gradient checkpointing</source>
         <translation>梯度检查点</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="86"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="88"/>
         <source>smaller micro-batch, more accumulation</source>
         <translation>减小微批次、增加梯度累积</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="87"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="89"/>
         <source>8-bit AdamW</source>
         <translation>8-bit AdamW</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="88"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="90"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="89"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="91"/>
         <source>QLoRA</source>
         <translation>QLoRA</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="90"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="92"/>
         <source>more GPUs with ZeRO-3</source>
         <translation>更多 GPU + ZeRO-3</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="91"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="93"/>
         <source>CPU offload of the optimizer</source>
         <translation>优化器卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="92"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="94"/>
         <source>4-bit weights</source>
         <translation>4 位权重</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="93"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="95"/>
         <source>8-bit KV cache</source>
         <translation>8 位 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="96"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="98"/>
         <source>compute</source>
         <translation>计算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="97"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="99"/>
         <source>communication</source>
         <translation>通信</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="98"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="100"/>
         <source>memory bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="101"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="103"/>
         <source>assumed</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="102"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="104"/>
         <source>plan</source>
         <translation>方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="103"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="105"/>
         <source>catalog</source>
         <translation>目录</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="104"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="106"/>
         <source>measured</source>
         <translation>实测</translation>
     </message>
 </context>
 <context>
+    <name>Levers</name>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="86"/>
+        <source>ZeRO-3 sharding over {n} GPUs</source>
+        <extracomment>Levers of the advisor named with a number (the others are in widgets/labels.py).</extracomment>
+        <translation>在 {n} 张 GPU 上做 ZeRO-3 分片</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="87"/>
+        <source>{n} GPUs</source>
+        <translation>{n} 张 GPU</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="106"/>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+</context>
+<context>
     <name>LeversPanel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="350"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="401"/>
         <source>Make it fit</source>
+        <extracomment>Levers shown on a projector (those that make the plan fit, cheapest first).</extracomment>
         <translation>如何放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="376"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="431"/>
         <source>Choose a target GPU to see what would make the plan fit.</source>
         <translation>选择目标 GPU，查看怎样才能放得下。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="379"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="434"/>
         <source>It fits. These changes would free memory for a larger batch or longer sequences:</source>
         <translation>放得下。以下改动可腾出显存，用于更大的批次或更长的序列：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="382"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="437"/>
         <source>It fits; nothing to change.</source>
         <translation>放得下，无需改动。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="384"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="439"/>
         <source>It does not fit. Each change below on its own, cheapest first (click to apply):</source>
         <translation>放不下。以下每项改动单独生效，代价小的在前（点击应用）：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="387"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="442"/>
         <source>It does not fit, and no single change helps: try a smaller model or a larger GPU.</source>
         <translation>放不下，且单项改动都不够：请换更小的模型或显存更大的 GPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="416"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="476"/>
         <source>{n} GPUs with ZeRO-3</source>
         <translation>{n} 张 GPU + ZeRO-3</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="425"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="485"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="427"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="487"/>
         <source>still too big</source>
         <translation>仍放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="435"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="495"/>
         <source>cost: {cost}</source>
         <translation>代价：{cost}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="436"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="496"/>
         <source>time: {before} → {after}</source>
         <translation>时间：{before} → {after}</translation>
     </message>
@@ -1546,7 +1752,7 @@ renting: {rent}</source>
     <message>
         <location filename="../../gpuadvisor/gui/charts/live.py" line="128"/>
         <source>n/a</source>
-        <translation>不适用</translation>
+        <translation>未知</translation>
     </message>
 </context>
 <context>
@@ -1596,42 +1802,42 @@ renting: {rent}</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="160"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="162"/>
         <source>Rig</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="160"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="162"/>
         <source>Probe</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="160"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="162"/>
         <source>Plan</source>
         <translation>规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="161"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="163"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="163"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="165"/>
         <source>What is in this machine: GPUs, host, live readings</source>
         <translation>本机有什么：GPU、主机、实时读数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="164"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="166"/>
         <source>Measure this machine: throughput, bandwidth, history</source>
         <translation>实测本机：吞吐量、带宽、历史</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="165"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="167"/>
         <source>Will it fit, how long, what to change</source>
         <translation>放不放得下、要多久、该改什么</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="166"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="168"/>
         <source>Your rig, buy, rent or cloud: time and cost of each</source>
         <translation>你的机器、买卡、租用或云：各自的用时与费用</translation>
     </message>
@@ -1727,62 +1933,62 @@ renting: {rent}</source>
         <translation>关于 gpuadvisor(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="272"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="274"/>
         <source>Settings were reset</source>
         <translation>设置已重置</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="279"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="281"/>
         <source>About gpuadvisor</source>
         <translation>关于 gpuadvisor</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="289"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="291"/>
         <source>Open plan</source>
         <translation>打开方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="290"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="292"/>
         <source>gpuadvisor plans (*{suffix});;All files (*)</source>
         <translation>gpuadvisor 方案 (*{suffix});;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="298"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="300"/>
         <source>Save plan</source>
         <translation>保存方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="299"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="301"/>
         <source>gpuadvisor plans (*{suffix})</source>
         <translation>gpuadvisor 方案 (*{suffix})</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="305"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="307"/>
         <source>Export page as PNG</source>
         <translation>将页面导出为 PNG</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="307"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="309"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="327"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="329"/>
         <source>Cannot open plan</source>
         <translation>无法打开方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="334"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="336"/>
         <source>Opened {path}</source>
         <translation>已打开 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="356"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="358"/>
         <source>Cannot save plan</source>
         <translation>无法保存方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="363"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="365"/>
         <source>Saved {path}</source>
         <translation>已保存 {path}</translation>
     </message>
@@ -1797,52 +2003,52 @@ renting: {rent}</source>
         <translation>清空列表</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="383"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="385"/>
         <source>Untitled plan</source>
         <translation>未命名方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="440"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="442"/>
         <source>Cannot export</source>
         <translation>无法导出</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="441"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="443"/>
         <source>Could not write {path}</source>
         <translation>无法写入 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="443"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="445"/>
         <source>Wrote {path}</source>
         <translation>已写入 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="450"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="452"/>
         <source>Summary copied to the clipboard as Markdown</source>
         <translation>已将 Markdown 摘要复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="505"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="507"/>
         <source>the system language</source>
         <translation>系统语言</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="508"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="510"/>
         <source>Language: {language}</source>
         <translation>语言：{language}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="510"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="512"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="511"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="513"/>
         <source>gpuadvisor will use {language} after a restart.</source>
         <translation>界面语言（{language}）将在重启 gpuadvisor 后生效。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="536"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="538"/>
         <source>Could not save settings: {error}</source>
         <translation>无法保存设置：{error}</translation>
     </message>
@@ -1850,68 +2056,73 @@ renting: {rent}</source>
 <context>
     <name>MemoryCurveChart</name>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="111"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="68"/>
         <source>micro-batch</source>
-        <extracomment>The initial view shows up to this multiple of the GPU&apos;s capacity. At most this many labelled ticks; beyond it every second (fourth...) power is shown. Linear mode: only whole-number ticks (micro-batches are counts; &quot;2.5&quot; is no value).</extracomment>
+        <extracomment>The initial view shows up to this multiple of the GPU&apos;s capacity.</extracomment>
         <translation>微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="267"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="241"/>
         <source>target GPU</source>
         <translation>目标 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="271"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="245"/>
         <source>out of memory above {size} ({gpu})</source>
         <translation>超过 {size} 显存不足（{gpu}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="289"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="248"/>
+        <source>out of memory above {size}</source>
+        <translation>超过 {size} 显存不足</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="264"/>
         <source>memory per GPU</source>
         <translation>单卡显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="290"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="265"/>
         <source>your plan</source>
         <translation>当前方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="291"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="266"/>
         <source>largest that fits</source>
         <translation>可容纳的最大值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="295"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="270"/>
         <source>out of memory</source>
         <translation>显存不足</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="300"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="275"/>
         <source>memory per GPU ({unit})</source>
         <translation>单卡显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="303"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="278"/>
         <source>memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="380"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="351"/>
         <source>largest {what} that fits: {value}</source>
         <translation>最大可容纳{what}：{value}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="387"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="357"/>
         <source>no {what} in this range fits</source>
         <translation>范围内{what}都放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="460"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="564"/>
         <source>{what} {value}: {size}</source>
         <translation>{what} {value}：{size}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="467"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="571"/>
         <source>{point} — {verdict}</source>
         <translation>{point} — {verdict}</translation>
     </message>
@@ -1956,40 +2167,117 @@ renting: {rent}</source>
     </message>
 </context>
 <context>
+    <name>Numbers</name>
+    <message>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="47"/>
+        <source>unknown</source>
+        <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="56"/>
+        <source>{n} ms</source>
+        <translation>{n} 毫秒</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="58"/>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="101"/>
+        <source>{n} s</source>
+        <translation>{n} 秒</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="60"/>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="102"/>
+        <source>{n} min</source>
+        <translation>{n} 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="62"/>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="103"/>
+        <source>{n} h</source>
+        <translation>{n} 小时</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="64"/>
+        <source>{n} days</source>
+        <translation>{n} 天</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="65"/>
+        <source>{n} years</source>
+        <translation>{n} 年</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="104"/>
+        <source>{n} d</source>
+        <translation>{n} 天</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="105"/>
+        <source>{n} wk</source>
+        <translation>{n} 周</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="106"/>
+        <source>{n} mo</source>
+        <translation>{n} 个月</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="110"/>
+        <source>{n} yr</source>
+        <translation>{n} 年</translation>
+    </message>
+</context>
+<context>
     <name>PlanPage</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="74"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="84"/>
         <source>Drawing charts…</source>
-        <extracomment>Under this name lupdate finds the literal (context, text) calls below. The charts were just built, empty: the page draws the plan in them.</extracomment>
+        <extracomment>Under this name lupdate finds the literal (context, text) calls below. Least plot height (pixels, axes and legend not counted) that reads at a glance: the grid is used while each of its plots gets this much, the tabs otherwise. The charts were just built, empty: the page draws the plan in them. The grid became tabs or the other way round.</extracomment>
         <translation>正在绘制图表…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="110"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="133"/>
         <source>micro-batch</source>
         <translation>微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="112"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="135"/>
         <source>sequence length</source>
         <translation>序列长度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="118"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="142"/>
         <source>Memory per GPU</source>
         <translation>单卡显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="120"/>
-        <source>What fits: micro-batch × sequence length</source>
-        <translation>可行范围：微批次 × 序列长度</translation>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="143"/>
+        <source>What fits: micro-batch × sequence length (cells: {unit} per GPU)</source>
+        <translation>能放下什么：微批次 × 序列长度（格中为单卡 {unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="122"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="168"/>
+        <source>What fits ({unit})</source>
+        <translation>能放下什么（{unit}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="169"/>
+        <source>By micro-batch</source>
+        <translation>按微批次</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="170"/>
+        <source>By sequence length</source>
+        <translation>按序列长度</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="145"/>
         <source>Memory vs micro-batch</source>
         <translation>显存 vs 微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="124"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="146"/>
         <source>Memory vs sequence length</source>
         <translation>显存 vs 序列长度</translation>
     </message>
@@ -2191,129 +2479,164 @@ renting: {rent}</source>
         <translation>同计算精度（16 位）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="294"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="300"/>
         <source>No GPU (memory only)</source>
         <translation>不选 GPU（仅估算显存）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="83"/>
-        <source>n/a</source>
-        <translation>不适用</translation>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="424"/>
+        <source>{count} active</source>
+        <translation>激活 {count}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="92"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="428"/>
+        <source>+ {count} vision</source>
+        <translation>另加视觉部分 {count}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="76"/>
+        <source>n/a</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="85"/>
         <source>Demo rig: {name} (free {free} / total {total})</source>
         <translation>演示配置：{name}（可用 {free} / 总计 {total}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="94"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="87"/>
         <source>This machine: {name} (free {free} / total {total})</source>
         <translation>本机：{name}（可用 {free} / 总计 {total}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="101"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="94"/>
         <source>Checked on your {name} ({total} total, {free} free now)</source>
         <translation>按你的 {name} 检查（总计 {total}，当前可用 {free}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="107"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="100"/>
         <source>unmatched card: memory from the driver, time from the {reference} peak</source>
         <translation>未匹配的显卡：显存取自驱动，时间按 {reference} 的峰值估算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="162"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="201"/>
         <source>No preset matches &quot;{text}&quot;</source>
-        <extracomment>Plan fields whose widgets this page owns (error messages for other fields go to the top). A message for the window&apos;s status bar. The charts exist and show the plan (see ``defer_charts``).</extracomment>
         <translation>没有与“{text}”匹配的预设模型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="167"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="206"/>
         <source>No GPU in the catalog matches &quot;{text}&quot;</source>
         <translation>目录中没有与“{text}”匹配的 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="77"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="70"/>
         <source>&quot;{text}&quot; is not a count: type a number like 2T, 1.5B, 300M or 52k</source>
         <translation>“{text}”不是有效的数量：请输入 2T、1.5B、300M 或 52k 这样的数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="232"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="175"/>
+        <source>Plan</source>
+        <extracomment>Milliseconds without a change after which a burst of changes counts as over (the levers, deferred during the burst, are then evaluated). Plan fields whose widgets this page owns (error messages for other fields go to the top). A message for the window&apos;s status bar. The charts exist and show the plan (see ``defer_charts``).</extracomment>
+        <translation>规划</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="176"/>
+        <source>Hide the plan&apos;s inputs</source>
+        <translation>收起规划的输入</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="177"/>
+        <source>Show the plan&apos;s inputs</source>
+        <translation>展开规划的输入</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="271"/>
         <source>Applied: {lever}</source>
         <translation>已应用：{lever}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="238"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="277"/>
         <source>Open a Hugging Face config.json</source>
         <translation>打开 Hugging Face config.json</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="239"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="278"/>
         <source>Model config (*.json);;All files (*)</source>
         <translation>模型配置 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="25"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="18"/>
         <source>{name} (custom, {count})</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
         <translation>{name}（自定义，{count}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="56"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="49"/>
         <source>{n} × {seq} tokens per optimizer step</source>
         <translation>每个优化器步 {n} × {seq} 个 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="65"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="58"/>
         <source>samples</source>
         <translation>样本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="65"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="58"/>
         <source>tokens</source>
         <translation>token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="69"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="62"/>
         <source>Not given: assuming {amount}. Fill in tokens, or samples × epochs.</source>
         <translation>未填写：假设为 {amount}。请填写 token 数，或样本数 × 轮数。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="71"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="64"/>
         <source>Training on {amount} in all.</source>
         <translation>共训练 {amount}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="72"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="65"/>
         <source>Inference: no data set.</source>
         <translation>推理：无需数据集。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="33"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="108"/>
+        <source>GPU {index} ({name})</source>
+        <translation>GPU {index}（{name}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="110"/>
+        <source>⚠ Lost from the rig (fell off the bus): {gone}; left out of the plan&apos;s choices</source>
+        <translation>⚠ 已从配置中掉线（从总线上掉了）：{gone}；规划不再用它</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="26"/>
         <source>{total} parameters</source>
         <translation>参数量 {total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="36"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="29"/>
         <source>{active} active</source>
         <translation>激活 {active}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="40"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="33"/>
         <source>{n} trainable ({share:.2f}%)</source>
         <translation>可训练 {n}（{share:.2f}%）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="43"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="36"/>
         <source>{layers} layers, hidden {hidden}, context {ctx}</source>
         <translation>{layers} 层，隐藏维度 {hidden}，上下文 {ctx}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="47"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="40"/>
         <source>one sample = {unit}</source>
         <translation>一个样本 = {unit}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="148"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="290"/>
         <source>your plan</source>
         <translation>当前方案</translation>
     </message>
@@ -2324,7 +2647,7 @@ renting: {rent}</source>
         <location filename="../../gpuadvisor/gui/charts/probe_charts.py" line="36"/>
         <source>n/a</source>
         <extracomment>Thickness of a measured bar and of the peak behind it, in rows. Room right of the longest bar for its label, as a share of the bar.</extracomment>
-        <translation>不适用</translation>
+        <translation>未知</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/charts/probe_charts.py" line="136"/>
@@ -2543,12 +2866,12 @@ renting: {rent}</source>
         <translation>“快速”以小规模运行标准测试项（{probes}）；“完整”以较大规模运行。每项指标都与该卡的目录值对比，并保存在下方的历史中。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/telemetry_panel.py" line="72"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/telemetry_panel.py" line="73"/>
         <source>Live readings</source>
         <translation>实时读数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/telemetry_panel.py" line="100"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/telemetry_panel.py" line="101"/>
         <source>Readings appear while a probe runs.</source>
         <translation>实测运行时显示读数。</translation>
     </message>
@@ -2818,7 +3141,7 @@ renting: {rent}</source>
         <translation>GPU {index}：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/telemetry_panel.py" line="242"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/telemetry_panel.py" line="244"/>
         <source>Temperature, SM clock, power and utilization, each as a % of its limit; hover for the readings.</source>
         <translation>温度、SM 频率、功耗和利用率，各自以占上限的百分比显示；悬停可查看读数。</translation>
     </message>
@@ -2858,7 +3181,7 @@ renting: {rent}</source>
         <translation>运行期间的实时读数（{n} 次）：{readings}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/telemetry_panel.py" line="225"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/telemetry_panel.py" line="227"/>
         <source>Live reading failed: {error}</source>
         <translation>实时读数失败：{error}</translation>
     </message>
@@ -2868,19 +3191,73 @@ renting: {rent}</source>
         <translation>查找 Python 环境失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/telemetry_panel.py" line="199"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/telemetry_panel.py" line="200"/>
         <source>No live readings: {error}</source>
         <translation>没有实时读数：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/telemetry_panel.py" line="206"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/telemetry_panel.py" line="208"/>
         <source>no GPU sensors were found</source>
         <translation>未找到 GPU 传感器</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/telemetry_panel.py" line="207"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/telemetry_panel.py" line="209"/>
         <source>No live readings on this machine: {hint}</source>
         <translation>本机没有实时读数：{hint}</translation>
+    </message>
+</context>
+<context>
+    <name>Regions</name>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="18"/>
+        <source>global</source>
+        <extracomment>Offer regions of the shipped catalog in words (codes such as ``us-east-1`` stay codes).</extracomment>
+        <translation>全球</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="19"/>
+        <source>global (community hosts)</source>
+        <translation>全球（社区主机）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="20"/>
+        <source>global (RunPod data centers)</source>
+        <translation>全球（RunPod 数据中心）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="21"/>
+        <source>global marketplace</source>
+        <translation>全球市场</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="22"/>
+        <source>US (varies with availability)</source>
+        <translation>美国（视供应而定）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="23"/>
+        <source>North America</source>
+        <translation>北美</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="24"/>
+        <source>EU</source>
+        <translation>欧盟</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="25"/>
+        <source>varies (EU, North America)</source>
+        <translation>不定（欧盟、北美）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="26"/>
+        <source>decentralized marketplace</source>
+        <translation>去中心化市场</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="27"/>
+        <source>varies</source>
+        <translation>不定</translation>
     </message>
 </context>
 <context>
@@ -2889,7 +3266,7 @@ renting: {rent}</source>
         <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="36"/>
         <source>n/a</source>
         <extracomment>``translate(context, text) -&gt; text for people`` (Qt&apos;s ``QCoreApplication.translate``).</extracomment>
-        <translation>不适用</translation>
+        <translation>未知</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="42"/>
@@ -2957,182 +3334,182 @@ renting: {rent}</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="86"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="88"/>
         <source>{mode} · {errors} uncorrected errors</source>
         <translation>{mode} · {errors} 个不可纠正错误</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="89"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="91"/>
         <source>{name} (pid {pid}, {used})</source>
         <translation>{name}（pid {pid}，{used}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="93"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="95"/>
         <source>VRAM</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="94"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="96"/>
         <source>Driver / CUDA</source>
         <translation>驱动 / CUDA</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="96"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="98"/>
         <source>Compute capability</source>
         <translation>计算能力</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="97"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="99"/>
         <source>PCIe now / max</source>
         <translation>PCIe 当前 / 最高</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="98"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="100"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="99"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="101"/>
         <source>Power</source>
         <translation>功耗</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="100"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="102"/>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="101"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="103"/>
         <source>SM / memory clock</source>
         <translation>SM / 显存频率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="102"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="104"/>
         <source>Utilization</source>
         <translation>利用率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="103"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="105"/>
         <source>Throttle reasons</source>
         <translation>降频原因</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="104"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="106"/>
         <source>ECC</source>
         <translation>ECC</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="105"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="107"/>
         <source>MIG</source>
         <translation>MIG</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="106"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="108"/>
         <source>Processes</source>
         <translation>进程</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="115"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="117"/>
         <source>Unmatched — memory from the driver; no catalog peaks</source>
         <translation>未匹配 — 显存取自驱动；无目录峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="120"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="122"/>
         <source>Catalog: {name} ({id}) · peak bf16 {bf16} / fp16 {fp16} / fp8 {fp8} TFLOPS · {bw} GB/s</source>
         <translation>目录：{name}（{id}）· 峰值 bf16 {bf16} / fp16 {fp16} / fp8 {fp8} TFLOPS · {bw} GB/s</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="133"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="135"/>
         <source>GPU usable</source>
         <translation>GPU 可用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="134"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="136"/>
         <source>MPS usable</source>
         <translation>MPS 可用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="135"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="137"/>
         <source>CPU only</source>
         <translation>仅 CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="138"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="140"/>
         <source>not usable: {error}</source>
         <translation>不可用：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="139"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="141"/>
         <source>not installed</source>
         <translation>未安装</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="141"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="143"/>
         <source>not checked: {error}</source>
         <translation>未检查：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="143"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="145"/>
         <source>checking…</source>
         <translation>检查中…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="144"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="146"/>
         <source>{model} ({cores} cores, {threads} threads)</source>
         <translation>{model}（{cores} 核，{threads} 线程）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="147"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="149"/>
         <source>{total} total, {available} available</source>
         <translation>总计 {total}，可用 {available}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="149"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="151"/>
         <source>{free} on {path}</source>
         <translation>{path} 上可用 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="151"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="153"/>
         <source>{total} total, {free} free</source>
         <translation>总计 {total}，空闲 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="153"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="155"/>
         <source>{mount}: {free} free of {total}</source>
         <translation>{mount}：{total} 中可用 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="157"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="159"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="158"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="160"/>
         <source>RAM</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="159"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="161"/>
         <source>Swap</source>
         <translation>交换空间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="160"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="162"/>
         <source>Disk free</source>
         <translation>磁盘可用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="161"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="163"/>
         <source>Disks</source>
         <translation>磁盘</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="162"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="164"/>
         <source>OS / Python</source>
         <translation>系统 / Python</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="163"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="165"/>
         <source>PyTorch</source>
         <translation>PyTorch</translation>
     </message>
@@ -3140,37 +3517,37 @@ renting: {rent}</source>
 <context>
     <name>RigPage</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="118"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="119"/>
         <source>Rig</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="30"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="31"/>
         <source>Demo rig:</source>
         <translation>演示配置：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="33"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="34"/>
         <source>Show a simulated rig instead of this machine (for demos on a laptop without a GPU)</source>
         <translation>显示模拟配置而非本机（用于在没有 GPU 的笔记本上演示）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="43"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="44"/>
         <source>or type a rig, e.g. 2x rtx-3090</source>
         <translation>或输入配置，如 2x rtx-3090</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="45"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="46"/>
         <source>Catalog ids joined by +, each with an optional count: rtx-3090+rtx-3060-12gb, 4x a100-sxm-80gb</source>
         <translation>用 + 连接的目录 ID，每个可带数量：rtx-3090+rtx-3060-12gb、4x a100-sxm-80gb</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="50"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="51"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="51"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="52"/>
         <source>Detect again</source>
         <translation>重新检测</translation>
     </message>
@@ -3180,387 +3557,468 @@ renting: {rent}</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="60"/>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="201"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="61"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="203"/>
         <source>This machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="62"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="63"/>
         <source>Demo: {name} — {description}</source>
         <translation>演示：{name} — {description}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="65"/>
-        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="74"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="66"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="75"/>
         <source>Demo: {spec}</source>
         <translation>演示：{spec}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="194"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="195"/>
         <source>Detecting…</source>
         <translation>正在检测…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="317"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="321"/>
         <source>Cannot show that rig: {error}</source>
         <translation>无法显示该配置：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="319"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="323"/>
         <source>Detection failed</source>
         <translation>检测失败</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="340"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="344"/>
         <source>Live reading failed: {error}</source>
         <translation>实时读数失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="197"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="199"/>
         <source>Linux sysfs (AMD/Intel)</source>
         <translation>Linux sysfs（AMD/Intel）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="198"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="200"/>
         <source>simulated</source>
         <translation>模拟</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="199"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="201"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="200"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="202"/>
         <source>Demo rig “{spec}”</source>
         <translation>演示配置“{spec}”</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="202"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="204"/>
         <source>{where} · backend: {backend} · {n} GPU(s)</source>
         <translation>{where} · 后端：{backend} · {n} 个 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="360"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="368"/>
         <source>Hint: {hint}</source>
         <translation>提示：{hint}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="364"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="373"/>
         <source>No GPU found. Plans use a catalog GPU; pick a Demo rig above to see what this page shows for one.</source>
         <translation>未找到 GPU。规划将使用目录中的 GPU；在上方选择一个演示配置，看看本页会显示什么。</translation>
     </message>
 </context>
 <context>
+    <name>Sellers</name>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="32"/>
+        <source>retail (new)</source>
+        <extracomment>Sellers of the catalog that are words rather than names.</extracomment>
+        <translation>零售（全新）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="33"/>
+        <source>used market</source>
+        <translation>二手市场</translation>
+    </message>
+</context>
+<context>
     <name>SummaryWriter</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="21"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="22"/>
         <source>micro-batch {mb} × accumulation {ga}</source>
         <translation>微批次 {mb} × 累积 {ga}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="24"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="25"/>
         <source>micro-batch {mb} × accumulation {ga} × sequence {seq}</source>
         <translation>微批次 {mb} × 累积 {ga} × 序列 {seq}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="26"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="27"/>
         <source>{n} GPU(s)</source>
         <translation>{n} 张 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="30"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="31"/>
         <source>offload: {what}</source>
         <translation>卸载：{what}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="33"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="34"/>
         <source>checkpointing: {how}</source>
         <translation>梯度检查点：{how}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="37"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="38"/>
         <source>LoRA r={rank} on {targets}</source>
         <translation>LoRA r={rank}，作用于{targets}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="41"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="42"/>
         <source>base weights {quant}</source>
         <translation>基座权重 {quant}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="54"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="55"/>
         <source>**{need}** per GPU (no GPU chosen)</source>
         <translation>单卡 **{need}**（未选 GPU）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="57"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="58"/>
         <source>**{verdict}**: {need} of {have} per GPU ({free} free)</source>
         <translation>**{verdict}**：单卡需 {need}，共 {have}（剩余 {free}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="61"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="62"/>
         <source>**Does not fit**: {need} per GPU, {have} available (short by {short})</source>
         <translation>**放不下**：单卡需 {need}，可用 {have}（差 {short}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="64"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="65"/>
         <source>Parameters: {total}</source>
         <translation>参数量：{total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="66"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="67"/>
         <source>({n} trainable)</source>
         <translation>（可训练 {n}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="68"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="69"/>
         <source>Precision: {precision}</source>
         <translation>精度：{precision}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="71"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="72"/>
         <source>optimizer: {optimizer}</source>
         <translation>优化器：{optimizer}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="77"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="78"/>
         <source>Plan: {plan}</source>
         <translation>方案：{plan}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="79"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="80"/>
         <source>Memory per GPU</source>
         <translation>单卡显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="81"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="82"/>
         <source>term</source>
         <translation>项</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="81"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="82"/>
         <source>size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="89"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="90"/>
         <source>total</source>
         <translation>合计</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="92"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="93"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="94"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="95"/>
         <source>total {time} · decode {rate} tokens/s</source>
         <translation>总计 {time} · 解码 {rate} token/s</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="98"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="99"/>
         <source>total {time} · {rate} tokens/s · {hours} GPU-hours · {flops}</source>
         <translation>总计 {time} · {rate} token/s · {hours} 卡时 · {flops}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="102"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="103"/>
         <source>data: {amount} ({source})</source>
         <translation>数据：{amount}（{source}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="106"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="107"/>
         <source>peak {tflops:g} TFLOPS {dtype} ({source}) × efficiency {eff:.2f} ({eff_source})</source>
         <translation>峰值 {tflops:g} TFLOPS {dtype}（{source}）× 效率 {eff:.2f}（{eff_source}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="111"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="112"/>
         <source>Make it fit</source>
         <translation>如何放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="114"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="115"/>
         <source>Warnings</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="116"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="117"/>
         <source>_Estimated with gpuadvisor._</source>
         <translation>_由 gpuadvisor 估算。_</translation>
     </message>
 </context>
 <context>
+    <name>ThrottleReasons</name>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="38"/>
+        <source>idle</source>
+        <extracomment>NVML&apos;s clock-event (&quot;throttle&quot;) reasons as the hardware package names them.</extracomment>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="39"/>
+        <source>applications clocks setting</source>
+        <translation>应用时钟设置</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="40"/>
+        <source>power cap</source>
+        <translation>功耗上限</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="41"/>
+        <source>hardware slowdown</source>
+        <translation>硬件降速</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="42"/>
+        <source>sync boost</source>
+        <translation>同步加速</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="43"/>
+        <source>thermal (software)</source>
+        <translation>过热（软件）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="44"/>
+        <source>thermal (hardware)</source>
+        <translation>过热（硬件）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="45"/>
+        <source>power brake (hardware)</source>
+        <translation>功耗制动（硬件）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="46"/>
+        <source>display clock setting</source>
+        <translation>显示时钟设置</translation>
+    </message>
+</context>
+<context>
     <name>TimePanel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="91"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="88"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="107"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="104"/>
         <source>Total time</source>
         <translation>总时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="108"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="105"/>
         <source>GPU-hours</source>
         <translation>卡时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="109"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="106"/>
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="110"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="107"/>
         <source>Compute</source>
         <translation>计算量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="116"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="115"/>
         <source>Steps</source>
         <translation>步数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="122"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="127"/>
         <source>Layout</source>
         <translation>并行布局</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="128"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="133"/>
         <source>The fastest way found to split the job over the GPUs that fits their memory: tensor (TP), pipeline (PP) and data parallel (DP) degrees, ZeRO/FSDP sharding and the micro-batch. The step is shown in parts: computing, memory-bound kernels, communication left over after overlap, and the pipeline&apos;s idle bubble.</source>
         <translation>在这些 GPU 的显存内能放下的最快切分方式：张量并行（TP）、流水线并行（PP）和数据并行（DP）的规模、ZeRO/FSDP 分片以及微批次。每步时间按部分列出：计算、访存受限的内核、重叠后剩下的通信，以及流水线的空闲气泡。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="136"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="141"/>
         <source>Efficiency</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="144"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="149"/>
         <source>Share of the GPU&apos;s dense peak that training achieves (model FLOPs utilisation). 0.35–0.50 is typical for well-tuned training.</source>
         <translation>训练实际达到的 GPU 稠密峰值算力占比（MFU，模型 FLOPs 利用率）。调优良好的训练通常为 0.35–0.50。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="149"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="155"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="150"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="156"/>
         <source>Use the assumed efficiency again</source>
         <translation>恢复为假设的效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="160"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="168"/>
         <source>Assumptions</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="185"/>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="262"/>
-        <source>samples</source>
-        <translation>样本</translation>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="218"/>
+        <source>{rate} samples/s</source>
+        <translation>{rate} 样本/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="186"/>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="263"/>
-        <source>tokens</source>
-        <translation>token</translation>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="219"/>
+        <source>{rate} tokens/s</source>
+        <translation>{rate} token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="189"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="222"/>
+        <source>{steps} × {step} = {total} (bound by {bound})</source>
+        <translation>{steps} × {step} = {total}（受限于{bound}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="286"/>
+        <source>{eff:.2f} → {tflops} TFLOPS per GPU</source>
+        <translation>{eff:.2f} → 每张 GPU {tflops} TFLOPS</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="291"/>
+        <source>{n} samples</source>
+        <translation>{n} 个样本</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="292"/>
+        <source>{n} tokens</source>
+        <translation>{n} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="332"/>
+        <source>Assumed: {per} tokens per parameter (compute-optimal, Chinchilla), {tokens} tokens; type your own under Data set.</source>
+        <translation>假设：每个参数 {per} 个 token（算力最优，Chinchilla），共 {tokens} 个 token；可在“数据集”中填写你自己的。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="337"/>
+        <source>Assumed: {samples} samples (the size of Alpaca) × {epochs} epoch(s); type your own under Data set.</source>
+        <translation>假设：{samples} 个样本（Alpaca 的规模）× {epochs} 轮；可在“数据集”中填写你自己的。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="341"/>
+        <source>Assumed: Alpaca, {samples} samples × {seq} tokens × {epochs} epoch(s); type your own under Data set.</source>
+        <translation>假设：Alpaca，{samples} 个样本 × {seq} 个 token × {epochs} 轮；可在“数据集”中填写你自己的。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="213"/>
         <source>{rate} generated tokens/s (decode)</source>
         <translation>{rate} 生成 token/s（解码）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="191"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="215"/>
         <source>prefill {prefill} · decode bound by {bound}</source>
         <translation>预填充 {prefill} · 解码受限于{bound}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="194"/>
-        <source>{rate} {unit}/s</source>
-        <translation>{rate} {unit}/s</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="196"/>
-        <source>{steps} × {step} (bound by {bound})</source>
-        <translation>{steps} × {step}（受限于{bound}）</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="224"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="253"/>
         <source>no data parallel</source>
         <translation>无数据并行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="226"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="255"/>
         <source>{zero} sharded within a node</source>
         <translation>{zero}（仅在节点内分片）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="228"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="257"/>
         <source>micro-batch {mb} × {ga}</source>
         <translation>微批次 {mb} × {ga}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="235"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="264"/>
         <source>step {step} = compute {compute} + memory-bound {memory} + communication {comm} + bubble {bubble}; MFU {mfu:.0%}</source>
         <translation>每步 {step} = 计算 {compute} + 访存受限 {memory} + 通信 {comm} + 流水线气泡 {bubble}；MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="241"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="270"/>
         <source>runner-up: {layout}: step {step}</source>
         <translation>次优：{layout}：每步 {step}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="250"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="279"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="251"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="280"/>
         <source>{tflops:g} TFLOPS {dtype} on {gpu}</source>
         <translation>{tflops:g} TFLOPS {dtype}（{gpu}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="256"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="285"/>
         <source>efficiency</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="257"/>
-        <source>{eff:.2f} → {tflops:.1f} TFLOPS per GPU</source>
-        <translation>{eff:.2f} → 单卡 {tflops:.1f} TFLOPS</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="264"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="293"/>
         <source>data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="267"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="295"/>
         <source>GPU link</source>
         <translation>GPU 互联</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="270"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="298"/>
         <source>overlap</source>
         <translation>通信重叠</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="273"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="301"/>
         <source>bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="276"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="304"/>
         <source>timed on</source>
         <translation>计时 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="278"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="306"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
     </message>
@@ -3568,22 +4026,22 @@ renting: {rent}</source>
 <context>
     <name>VerdictBanner</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="59"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="55"/>
         <source>{need} per GPU · choose a GPU to check the fit</source>
         <translation>单卡需 {need} · 选择 GPU 以检查能否放下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="67"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="64"/>
         <source>Does not fit: needs {need} per GPU, {gpu} has {have} (short by {free})</source>
         <translation>放不下：单卡需 {need}，{gpu} 只有 {have}（差 {free}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="71"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="68"/>
         <source>Fits, but tight: {need} of {have} on {gpu} ({free} free)</source>
         <translation>放得下，但偏紧：需 {need}，{gpu} 有 {have}（剩余 {free}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="75"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="72"/>
         <source>Fits: {need} of {have} on {gpu} ({free} free)</source>
         <translation>放得下：需 {need}，{gpu} 有 {have}（剩余 {free}）</translation>
     </message>
@@ -3591,64 +4049,64 @@ renting: {rent}</source>
 <context>
     <name>VramBreakdownChart</name>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="91"/>
-        <source>{size} GB cards</source>
-        <extracomment>Common card sizes drawn as dashed references. GPU makers&apos; &quot;GB&quot; on memory is binary (a &quot;24 GB&quot; RTX 4090 has 24 GiB), so the lines sit at these many GiB in either unit. Headroom above the tallest thing, as a fraction of it, until the view has a size (then the headroom is computed in pixels to clear the verdict badge). Reference lines closer than this share of the y span to a shown line are hidden (until the view has a size; then a label&apos;s height in pixels decides), so labels never overlap.</extracomment>
-        <translation>{size} GB 显卡</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="157"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="156"/>
         <source>plan</source>
+        <extracomment>Common card sizes drawn as dashed references. GPU makers&apos; &quot;GB&quot; on memory is binary (a &quot;24 GB&quot; RTX 4090 has 24 GiB), so the lines sit at these many GiB in either unit. Headroom above the tallest thing, as a fraction of it, until the view has a size (then the headroom is computed in pixels to clear the verdict badge). Reference lines closer than this share of the y span to a shown line are hidden (until the view has a size; then a label&apos;s height in pixels decides), so labels never overlap.</extracomment>
         <translation>方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="158"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="157"/>
         <source>option {n}</source>
         <translation>选项 {n}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="213"/>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="353"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="220"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="370"/>
         <source>target GPU</source>
         <translation>目标 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="229"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="234"/>
         <source>memory per GPU ({unit})</source>
         <translation>单卡显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="232"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="237"/>
         <source>memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="298"/>
+        <source>{size} cards</source>
+        <translation>{size} 显卡</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="311"/>
         <source>needs {total} per GPU</source>
         <translation>单卡需 {total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="307"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="320"/>
         <source>fits — {free} free</source>
         <translation>放得下 — 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="311"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="324"/>
         <source>tight — {free} free</source>
         <translation>偏紧 — 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="315"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="328"/>
         <source>does not fit by {over}</source>
         <translation>放不下，差 {over}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="341"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="358"/>
         <source>{term}: {size} ({share:.1f}%)</source>
         <translation>{term}：{size}（{share:.1f}%）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="356"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="373"/>
         <source>{gpu}: {size}</source>
         <translation>{gpu}：{size}</translation>
     </message>

@@ -16,6 +16,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from gpuadvisor import explain
 from gpuadvisor.core.advisor import Advice, BreakEven, Suggestion
 from gpuadvisor.core.offers import STALE_AFTER_DAYS, Offer
+from gpuadvisor.gui import data_words
 from gpuadvisor.gui.charts.compare_charts import kind_labels
 from gpuadvisor.gui.numbers import duration
 from gpuadvisor.gui.widgets.labels import BOUNDS, PRECISIONS, TASKS, label, source_label
@@ -101,8 +102,8 @@ def plan_heading(plan, model, *, short: bool = False) -> str:
 def why(s: Suggestion, money) -> str:
     """One sentence for people about an option, in the display currency."""
     took = duration(s.hours * 3600.0)
-    levers = (translate("ComparePage", " with {levers}").format(levers=", ".join(s.levers))
-              if s.levers else "")
+    levers = (translate("ComparePage", " with {levers}").format(
+        levers=data_words.lever_names(s.levers)) if s.levers else "")
     name = option_label(s.option)
     if not s.fits:
         return translate("ComparePage", "{name} does not fit: {need:.1f} GiB per GPU needed, "
@@ -146,7 +147,7 @@ def details_html(s: Suggestion, money, usd_per_kwh: float) -> str:
         if offer.instance:
             price.append(offer.instance)
         if offer.region:
-            price.append(offer.region)
+            price.append(data_words.region(offer.region))
         if offer.spot:
             price.append(translate("ComparePage", "spot: may be interrupted"))
         lines.append(escape(" · ".join(price)))
@@ -172,10 +173,20 @@ def details_html(s: Suggestion, money, usd_per_kwh: float) -> str:
 
 
 def break_even_text(owned: Suggestion, rented: Suggestion, result: BreakEven, money) -> str:
-    """When buying ``owned`` beats renting ``rented``, with its arithmetic, translated."""
-    return explain.break_even_sentence(
-        option_label(owned.option), option_label(rented.option), result, money=money,
-        translate=_explain_tr)
+    """When buying ``owned`` beats renting ``rented``, with its arithmetic, translated: the
+    terminal's sentence (:func:`gpuadvisor.explain.break_even_sentence`), with its time in
+    the reader's words ("239 天")."""
+    own, rent = option_label(owned.option), option_label(rented.option)
+    if result.jobs is None:
+        return explain.break_even_sentence(own, rent, result, money=money,
+                                           translate=_explain_tr)
+    jobs = f"{result.jobs:,.0f}" if result.jobs >= 10 else f"{result.jobs:.1f}"
+    text = _explain_tr(explain.PAYS_OFF).format(
+        own=own, price=money(result.hardware_usd), rent=rent, jobs=jobs,
+        hours=duration(result.hours * 3600.0))
+    return text + " " + _explain_tr(explain.PAYS_OFF_SUM).format(
+        price=money(result.hardware_usd), rent=money(result.rent_per_job_usd),
+        power=money(result.own_per_job_usd))
 
 
 def rig_note(lost, own) -> str:

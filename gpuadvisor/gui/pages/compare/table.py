@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpuadvisor.core.advisor import Suggestion
+from gpuadvisor.gui import data_words
 from gpuadvisor.gui.charts.compare_charts import kind_labels
 from gpuadvisor.gui.numbers import duration
 
@@ -120,7 +121,7 @@ class AdviceModel(QAbstractTableModel):
                 return self.tr("no ({need:.1f} of {have:.0f} GiB)").format(
                     need=s.memory_bytes / 2**30, have=s.capacity_bytes / 2**30)
             if s.levers:
-                return self.tr("with {levers}").format(levers=", ".join(s.levers))
+                return self.tr("with {levers}").format(levers=data_words.lever_names(s.levers))
             return self.tr("yes")
         if name == "gpus":
             if s.instances > 1:
@@ -134,9 +135,9 @@ class AdviceModel(QAbstractTableModel):
         if name == "price":
             return price_text(offer, self._money)
         if name == "provider":
-            return offer.provider if offer else self.tr("this machine")
+            return data_words.seller(offer.provider) if offer else self.tr("this machine")
         if name == "region":
-            return (offer.region or "") if offer else ""
+            return data_words.region(offer.region) if offer else ""
         if name == "price_date":
             if offer is None:
                 return ""
@@ -248,7 +249,12 @@ class OptionsPanel(QWidget):
         if key == self._fitted or available <= 0:
             return
         self._fitted = key
-        widths = {name: n * chars + 12 for name, n in COLUMN_CHARS.items()}
+        header = table.horizontalHeader()
+        metrics = header.fontMetrics()
+        # Wide enough for its header too (Chinese headers are wider than their letters).
+        widths = {name: max(n * chars + 12, metrics.horizontalAdvance(
+            str(self.model.headerData(self.model.column(name), Qt.Orientation.Horizontal)))
+            + 28) for name, n in COLUMN_CHARS.items()}
         shown = list(AdviceModel.COLUMNS)
         for name in DROP_ORDER:
             if sum(widths[c] for c in shown) <= available:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QGroupBox, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
+from gpuadvisor.gui import data_words
 from gpuadvisor.gui.pages.tasks import PageTasks
 from gpuadvisor.probes import telemetry
 
@@ -203,7 +204,8 @@ class TelemetryPanel(QGroupBox):
         backend, hints, gpus = result
         if backend is None:
             self._backend_state = "none"
-            hint = hints[0] if hints else translate("ProbePage", "no GPU sensors were found")
+            hint = (data_words.hint(hints[0]) if hints
+                    else translate("ProbePage", "no GPU sensors were found"))
             self.note.setText(translate("ProbePage", "No live readings on this machine: "
                                         "{hint}").format(hint=hint))
             self.unavailable.emit()

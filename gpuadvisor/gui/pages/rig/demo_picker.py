@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QWidget
 
+from gpuadvisor.gui import data_words
 from gpuadvisor.hardware import describe_scenarios
 
 from .widgets import translate
@@ -60,7 +61,7 @@ class DemoRigPicker(QWidget):
         combo.addItem(translate("RigPage", "This machine"), None)
         for name, description in describe_scenarios().items():
             combo.addItem(translate("RigPage", "Demo: {name} — {description}").format(
-                name=name, description=description), name)
+                name=name, description=data_words.scenario(name, description)), name)
         for rig in DEMO_CATALOG_RIGS:
             combo.addItem(translate("RigPage", "Demo: {spec}").format(spec=rig), rig)
         self.select(spec)

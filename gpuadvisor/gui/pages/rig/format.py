@@ -82,7 +82,9 @@ def gpu_rows(gpu: GpuInfo, units: str, catalog: Mapping,
     utilization = translate("RigFields", "GPU {gpu} · memory {mem}").format(
         gpu=f.v(gpu.utilization_gpu_pct, "%"), mem=f.v(gpu.utilization_mem_pct, "%"))
     none = translate("RigFields", "none")
-    throttle = na if gpu.throttle_reasons is None else ", ".join(gpu.throttle_reasons) or none
+    # NVML's reason names, translated (marked in gui/data_words.py).
+    throttle = na if gpu.throttle_reasons is None else ", ".join(
+        translate("ThrottleReasons", reason) for reason in gpu.throttle_reasons) or none
     ecc = translate("RigFields", "{mode} · {errors} uncorrected errors").format(
         mode=f.v(gpu.ecc_enabled), errors=f.v(gpu.ecc_errors_uncorrected))
     processes = na if gpu.processes is None else "; ".join(

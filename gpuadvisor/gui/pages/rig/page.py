@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gpuadvisor.gui import data_words
 from gpuadvisor.gui.pages.tasks import PageTasks
 from gpuadvisor.hardware import DetectionResult, HostInfo, health_warnings
 
@@ -364,8 +365,9 @@ class RigPage(QWidget):
         self.backend_label.setText(fmt.backend_text(result, self._spec, translate))
         # One actionable hint: the first (the most specific, from the backend that failed).
         if result.hints:
-            self.hint_label.setText(self.tr("Hint: {hint}").format(hint=result.hints[0]))
-            self.hint_label.setToolTip("\n".join(result.hints))
+            self.hint_label.setText(self.tr("Hint: {hint}").format(
+                hint=data_words.hint(result.hints[0])))
+            self.hint_label.setToolTip("\n".join(data_words.hint(h) for h in result.hints))
         self.hint_label.setVisible(bool(result.hints))
         self.empty_label.setText(self.tr(
             "No GPU found. Plans use a catalog GPU; pick a Demo rig above to see what this "

@@ -1,0 +1,142 @@
+"""Words that come as data from outside the GUI, translated where the GUI shows them: offer
+regions and sellers from the catalog, NVML's throttle reasons, the driver hints of the
+hardware package and the demo rigs' descriptions.
+
+Each text is marked here (``QT_TRANSLATE_NOOP``) so that lupdate finds it, and looked up by
+its exact English source when shown; a text not listed here (a region the catalog adds, a new
+hint) is shown as it comes rather than guessed at.
+"""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+
+#: Offer regions of the shipped catalog in words (codes such as ``us-east-1`` stay codes).
+REGIONS = (
+    QT_TRANSLATE_NOOP("Regions", "global"),
+    QT_TRANSLATE_NOOP("Regions", "global (community hosts)"),
+    QT_TRANSLATE_NOOP("Regions", "global (RunPod data centers)"),
+    QT_TRANSLATE_NOOP("Regions", "global marketplace"),
+    QT_TRANSLATE_NOOP("Regions", "US (varies with availability)"),
+    QT_TRANSLATE_NOOP("Regions", "North America"),
+    QT_TRANSLATE_NOOP("Regions", "EU"),
+    QT_TRANSLATE_NOOP("Regions", "varies (EU, North America)"),
+    QT_TRANSLATE_NOOP("Regions", "decentralized marketplace"),
+    QT_TRANSLATE_NOOP("Regions", "varies"),
+)
+
+#: Sellers of the catalog that are words rather than names.
+SELLERS = (
+    QT_TRANSLATE_NOOP("Sellers", "retail (new)"),
+    QT_TRANSLATE_NOOP("Sellers", "used market"),
+)
+
+#: NVML's clock-event ("throttle") reasons as the hardware package names them.
+THROTTLE_REASONS = (
+    QT_TRANSLATE_NOOP("ThrottleReasons", "idle"),
+    QT_TRANSLATE_NOOP("ThrottleReasons", "applications clocks setting"),
+    QT_TRANSLATE_NOOP("ThrottleReasons", "power cap"),
+    QT_TRANSLATE_NOOP("ThrottleReasons", "hardware slowdown"),
+    QT_TRANSLATE_NOOP("ThrottleReasons", "sync boost"),
+    QT_TRANSLATE_NOOP("ThrottleReasons", "thermal (software)"),
+    QT_TRANSLATE_NOOP("ThrottleReasons", "thermal (hardware)"),
+    QT_TRANSLATE_NOOP("ThrottleReasons", "power brake (hardware)"),
+    QT_TRANSLATE_NOOP("ThrottleReasons", "display clock setting"),
+)
+
+#: The hardware package's hints when NVML cannot start (gpuadvisor.hardware.nvml).
+HINTS = (
+    QT_TRANSLATE_NOOP("Hints", "The NVIDIA NVML bindings are not installed: pip install "
+                      "nvidia-ml-py (not the deprecated 'pynvml' package)."),
+    QT_TRANSLATE_NOOP("Hints", "The NVIDIA driver was updated but the old kernel module is "
+                      "still loaded (NVML/driver version mismatch): reboot."),
+    QT_TRANSLATE_NOOP("Hints", "NVML was refused access to the GPU: check permissions on "
+                      "/dev/nvidia* (your user may need to be in the 'video' group)."),
+    QT_TRANSLATE_NOOP("Hints", "No NVIDIA driver is visible in this container: start it with "
+                      "GPU access (docker run --gpus all, with the NVIDIA Container Toolkit "
+                      "installed on the host)."),
+    QT_TRANSLATE_NOOP("Hints", "The NVIDIA driver is installed but not loaded: reboot, or run "
+                      "'sudo modprobe nvidia' (Secure Boot can block unsigned modules); "
+                      "nvidia-smi should then list the GPU."),
+    QT_TRANSLATE_NOOP("Hints", "An NVIDIA GPU is present but its driver is not installed "
+                      "(libnvidia-ml not found): install the NVIDIA driver, then check with "
+                      "nvidia-smi."),
+    QT_TRANSLATE_NOOP("Hints", "No NVIDIA driver found (libnvidia-ml missing). If this machine "
+                      "has an NVIDIA GPU, install its driver and check with nvidia-smi."),
+)
+
+#: The demo rigs (``--simulate`` scenarios) by name.
+SCENARIOS = {
+    "one-gpu": QT_TRANSLATE_NOOP("DemoRigs", "one RTX 4090"),
+    "mixed": QT_TRANSLATE_NOOP("DemoRigs", "an RTX 3090 and an RTX 3060 12 GB: two cards, "
+                               "not 36 GB"),
+    "unsupported-fields": QT_TRANSLATE_NOOP("DemoRigs", "an RTX 3090 whose power and "
+                                            "utilization read n/a"),
+    "gpu-lost": QT_TRANSLATE_NOOP("DemoRigs", "two RTX 3090s; the second falls off the bus "
+                                  "on the 2nd refresh"),
+    "no-gpu": QT_TRANSLATE_NOOP("DemoRigs", "a machine without a GPU"),
+}
+
+
+#: Levers of the advisor named with a number (the others are in widgets/labels.py).
+_LEVER_PATTERNS = (
+    (re.compile(r"^ZeRO-3 sharding over (\d+) GPUs$"),
+     QT_TRANSLATE_NOOP("Levers", "ZeRO-3 sharding over {n} GPUs")),
+    (re.compile(r"^(\d+) GPUs$"), QT_TRANSLATE_NOOP("Levers", "{n} GPUs")),
+)
+
+
+def lever_names(titles) -> str:
+    """The advisor's lever titles ("ZeRO-3 sharding over 2 GPUs", "QLoRA") for people,
+    joined as a list."""
+    from gpuadvisor.gui.widgets.labels import LEVERS
+
+    by_title = {source: source for source in LEVERS.values()}
+    names = []
+    for title in titles:
+        for pattern, template in _LEVER_PATTERNS:
+            match = pattern.match(title)
+            if match:
+                names.append(_tr("Levers", template).format(n=match.group(1)))
+                break
+        else:
+            names.append(_tr("Labels", by_title[title]) if title in by_title else title)
+    return QCoreApplication.translate("Levers", ", ").join(names)
+
+
+def _tr(context: str, text: str | None) -> str:
+    return QCoreApplication.translate(context, text) if text else (text or "")
+
+
+def region(text: str | None) -> str:
+    """An offer's region for people (a code stays as it is)."""
+    return _tr("Regions", text)
+
+
+def seller(text: str | None) -> str:
+    """An offer's seller or cloud for people."""
+    return _tr("Sellers", text)
+
+
+def throttle_reason(name: str) -> str:
+    """One NVML throttle reason for people."""
+    return _tr("ThrottleReasons", name)
+
+
+def hint(text: str) -> str:
+    """A hardware hint for people (as it comes when it is not one of :data:`HINTS`)."""
+    return _tr("Hints", text)
+
+
+def scenario(name: str, description: str) -> str:
+    """A demo rig's description: its translation, or the hardware package's own words."""
+    source = SCENARIOS.get(name)
+    if source is None or source != description:
+        return description  # a scenario this list does not know, or reworded: as it comes
+    return _tr("DemoRigs", source)
+
+
+__all__ = ["HINTS", "REGIONS", "SCENARIOS", "SELLERS", "THROTTLE_REASONS", "hint",
+           "lever_names", "region", "scenario", "seller", "throttle_reason"]
