@@ -77,6 +77,12 @@ def _free(info, units: str) -> str:
     return format_bytes(info.memory_free_bytes, units)
 
 
+def card_memory(n_bytes: float, units: str) -> str:
+    """A card's memory in the picker: "24 GiB", "25.8 GB" (no trailing ".0")."""
+    number, _, unit = format_bytes(n_bytes, units).partition(" ")
+    return f"{number.removesuffix('.0')} {unit}"
+
+
 def detected_item(info, units: str) -> str:
     """The GPU picker's entry for a detected (or demo) card, with its free memory."""
     args = {"name": info.name, "free": _free(info, units),
@@ -111,5 +117,5 @@ def lost_note(lost) -> str:
                      "of the plan's choices").format(gone=gone)
 
 
-__all__ = ["custom_model_item", "data_note", "detected_item", "detected_note",
+__all__ = ["card_memory", "custom_model_item", "data_note", "detected_item", "detected_note",
            "global_batch", "lost_note", "model_info", "not_a_count", "short_gpu_name"]
