@@ -25,16 +25,14 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-import numpy as np
 from psygnal import Signal
 
 from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS, Assumptions
 from gpuadvisor.core.calibration import Measurement
-from gpuadvisor.core.estimate import REFERENCE_GPU_ID, Estimate, estimate, sweep_fit_map
+from gpuadvisor.core.estimate import REFERENCE_GPU_ID, Estimate, estimate
 from gpuadvisor.core.fit import Lever
 from gpuadvisor.core.fit import levers as core_levers
 from gpuadvisor.core.gpu import GpuSpec
-from gpuadvisor.core.memory import MemoryBreakdown, memory_breakdown
 from gpuadvisor.core.model import ModelSpec, spec_from_hf_config
 from gpuadvisor.core.plan import Plan
 from gpuadvisor.plan_changes import couple_plan_changes, error_field, plan_for_model
@@ -50,8 +48,10 @@ from gpuadvisor.planfile import (
 from gpuadvisor.state_rig import DETECTED_PREFIX, DetectedRig
 from gpuadvisor.state_sweeps import (
     MAX_CONFIG_JSON_BYTES,
-    full_breakdown,
-    largest_true,
+    MAX_MICRO_BATCH_SEARCH,
+    MAX_SEQ_SEARCH,
+    RESULTS_KEPT,
+    PlanSweeps,
     model_id_for_file,
     read_config_json,
     with_best_layout,
@@ -66,16 +66,9 @@ DEFAULT_GPU_ID = "rtx-4090"
 DEFAULT_PLAN = Plan(task="qlora", checkpointing="full")
 """Plan of a new session: QLoRA with full checkpointing (fits most single consumer GPUs)."""
 
-MAX_MICRO_BATCH_SEARCH = 1 << 16
-"""Upper bound of :meth:`PlanState.largest_fitting_micro_batch`."""
-
-MAX_SEQ_SEARCH = 1 << 22
-"""Upper bound of :meth:`PlanState.largest_fitting_seq` (4M tokens)."""
-
 _ASSUMPTION_NAMES = frozenset(f.name for f in fields(Assumptions))
 
-#: Estimates the state keeps for plans asked for again.
-_RESULTS_KEPT = 64
+
 
 
 @dataclass(frozen=True)
@@ -91,7 +84,7 @@ class _Snapshot:
 
 
 # --------------------------------------------------------------------------- the state
-class PlanState:
+class PlanState(PlanSweeps):
     """One shared plan: model, plan, GPU and assumptions, with its current estimate.
 
     Signals:
@@ -410,7 +403,7 @@ class PlanState:
         if snap.plan.n_gpus > 1:
             result = with_best_layout(result, snap.plan, snap.assumptions)
         if key is not None:
-            if len(self._results) >= _RESULTS_KEPT:
+            if len(self._results) >= RESULTS_KEPT:
                 self._results.pop(next(iter(self._results)))
             self._results[key] = result
         return result
@@ -457,59 +450,6 @@ class PlanState:
         self._estimate = result
         self._levers = None
         self.changed.emit(result)
-
-    # ------------------------------------------------------------------ chart helpers
-    def fit_map(self, micro_batches, seq_lens) -> np.ndarray:
-        """Bytes per GPU on a micro-batch (rows) x sequence-length (columns) grid."""
-        snap = self._snap
-        return sweep_fit_map(snap.model, snap.plan, micro_batches, seq_lens, snap.assumptions)
-
-    def breakdown_vs_micro_batch(self, values) -> MemoryBreakdown:
-        """Memory by term for each micro-batch in ``values`` (every term an array)."""
-        b = np.asarray(values, dtype=float)
-        return self._breakdown(b.shape, micro_batch=b)
-
-    def breakdown_vs_seq(self, values) -> MemoryBreakdown:
-        """Memory by term for each sequence length in ``values`` (every term an array)."""
-        s = np.asarray(values, dtype=float)
-        return self._breakdown(s.shape, seq_len=s)
-
-    def memory_vs_micro_batch(self, values) -> np.ndarray:
-        """Bytes per GPU for each micro-batch in ``values`` (the rest of the plan as is)."""
-        return self.breakdown_vs_micro_batch(values).total
-
-    def memory_vs_seq(self, values) -> np.ndarray:
-        """Bytes per GPU for each sequence length in ``values`` (the rest of the plan as is)."""
-        return self.breakdown_vs_seq(values).total
-
-    def _breakdown(self, shape: tuple[int, ...], **overrides) -> MemoryBreakdown:
-        snap = self._snap
-        mb = memory_breakdown(snap.model, snap.plan, snap.assumptions, **overrides)
-        return full_breakdown(mb, shape)
-
-    def largest_fitting_micro_batch(self, limit: int = MAX_MICRO_BATCH_SEARCH) -> int | None:
-        """The largest micro-batch that fits the GPU with the rest of the plan as is.
-
-        Returns:
-            None without a GPU; 0 when even micro-batch 1 does not fit; at most ``limit``.
-        """
-        return self._largest(self.memory_vs_micro_batch, limit)
-
-    def largest_fitting_seq(self, limit: int = MAX_SEQ_SEARCH) -> int | None:
-        """The longest sequence that fits the GPU with the rest of the plan as is.
-
-        Not capped at the model's context length (the estimate warns beyond it).
-
-        Returns:
-            None without a GPU; 0 when even 1 token does not fit; at most ``limit``.
-        """
-        return self._largest(self.memory_vs_seq, limit)
-
-    def _largest(self, totals, limit: int) -> int | None:
-        capacity = self.capacity_bytes
-        if capacity is None:
-            return None
-        return largest_true(lambda xs: totals(xs) <= capacity, max(1, int(limit)))
 
     def levers_ready(self) -> bool:
         """Whether :meth:`levers` is known for this plan (no estimate to run)."""
@@ -574,6 +514,8 @@ __all__ = [
     "DEFAULT_PLAN",
     "DETECTED_PREFIX",
     "MAX_CONFIG_JSON_BYTES",
+    "MAX_MICRO_BATCH_SEARCH",
+    "MAX_SEQ_SEARCH",
     "PlanFileError",
     "PlanState",
     "couple_plan_changes",

@@ -11,12 +11,21 @@ from pathlib import Path
 import numpy as np
 
 from gpuadvisor.core.assumptions import Assumptions
-from gpuadvisor.core.estimate import Estimate
-from gpuadvisor.core.memory import TERMS, MemoryBreakdown
+from gpuadvisor.core.estimate import Estimate, sweep_fit_map
+from gpuadvisor.core.memory import TERMS, MemoryBreakdown, memory_breakdown
 from gpuadvisor.core.plan import Plan
 
 MAX_CONFIG_JSON_BYTES = 5 * 1024 * 1024
 """config.json files larger than this are refused unread (real ones are a few kB)."""
+
+MAX_MICRO_BATCH_SEARCH = 1 << 16
+"""Upper bound of :meth:`PlanSweeps.largest_fitting_micro_batch`."""
+
+MAX_SEQ_SEARCH = 1 << 22
+"""Upper bound of :meth:`PlanSweeps.largest_fitting_seq` (4M tokens)."""
+
+#: Sweeps and estimates the state keeps for plans asked for again.
+RESULTS_KEPT = 64
 
 
 def full_breakdown(mb: MemoryBreakdown, shape: tuple[int, ...]) -> MemoryBreakdown:
@@ -81,6 +90,98 @@ def read_config_json(file: Path) -> dict:
     return config
 
 
+class PlanSweeps:
+    """The plan state's chart helpers: the plan swept over one knob, delegated to core with
+    array arguments. A sweep over a knob does not depend on the plan's own value of it, so
+    a slider moving that knob finds its result kept (``_results``, shared with the state's
+    estimates). Mixed into :class:`gpuadvisor.state.PlanState`, which provides ``_snap``,
+    ``capacity_bytes`` and ``_results``."""
+
+    def fit_map(self, micro_batches, seq_lens) -> np.ndarray:
+        """Bytes per GPU on a micro-batch (rows) x sequence-length (columns) grid."""
+        snap = self._snap
+        # The grid does not depend on the plan's own micro-batch or sequence length: a
+        # slider moving either finds it here.
+        key = self._sweep_key("fit_map", micro_batch=1, seq_len=1)
+        if key is not None:
+            key += (tuple(np.ravel(micro_batches)), tuple(np.ravel(seq_lens)))
+        return self._kept(key, lambda: sweep_fit_map(
+            snap.model, snap.plan, micro_batches, seq_lens, snap.assumptions)).copy()
+
+    def breakdown_vs_micro_batch(self, values) -> MemoryBreakdown:
+        """Memory by term for each micro-batch in ``values`` (every term an array)."""
+        b = np.asarray(values, dtype=float)
+        return self._breakdown(b.shape, micro_batch=b)
+
+    def breakdown_vs_seq(self, values) -> MemoryBreakdown:
+        """Memory by term for each sequence length in ``values`` (every term an array)."""
+        s = np.asarray(values, dtype=float)
+        return self._breakdown(s.shape, seq_len=s)
+
+    def memory_vs_micro_batch(self, values) -> np.ndarray:
+        """Bytes per GPU for each micro-batch in ``values`` (the rest of the plan as is)."""
+        return self.breakdown_vs_micro_batch(values).total
+
+    def memory_vs_seq(self, values) -> np.ndarray:
+        """Bytes per GPU for each sequence length in ``values`` (the rest of the plan as is)."""
+        return self.breakdown_vs_seq(values).total
+
+    def _breakdown(self, shape: tuple[int, ...], **overrides) -> MemoryBreakdown:
+        snap = self._snap
+        mb = memory_breakdown(snap.model, snap.plan, snap.assumptions, **overrides)
+        return full_breakdown(mb, shape)
+
+    def largest_fitting_micro_batch(self, limit: int = MAX_MICRO_BATCH_SEARCH) -> int | None:
+        """The largest micro-batch that fits the GPU with the rest of the plan as is.
+
+        Returns:
+            None without a GPU; 0 when even micro-batch 1 does not fit; at most ``limit``.
+        """
+        key = self._sweep_key("largest_mb", micro_batch=1)
+        return self._kept(key and (*key, limit),
+                          lambda: self._largest(self.memory_vs_micro_batch, limit))
+
+    def largest_fitting_seq(self, limit: int = MAX_SEQ_SEARCH) -> int | None:
+        """The longest sequence that fits the GPU with the rest of the plan as is.
+
+        Not capped at the model's context length (the estimate warns beyond it).
+
+        Returns:
+            None without a GPU; 0 when even 1 token does not fit; at most ``limit``.
+        """
+        key = self._sweep_key("largest_seq", seq_len=1)
+        return self._kept(key and (*key, limit),
+                          lambda: self._largest(self.memory_vs_seq, limit))
+
+    def _sweep_key(self, name: str, **neutral) -> tuple | None:
+        """What a sweep over the ``neutral`` fields depends on: the plan without them, the
+        model, the assumptions and the GPU's memory (None when it cannot be a key)."""
+        snap = self._snap
+        try:
+            key = (name, snap.model, replace(snap.plan, **neutral), snap.assumptions,
+                   self.capacity_bytes)
+            hash(key)
+        except (TypeError, ValueError):
+            return None
+        return key
+
+    def _kept(self, key, compute):
+        """``compute()``, kept under ``key`` among the recent results (not kept: None)."""
+        if key is None:
+            return compute()
+        if key not in self._results:
+            if len(self._results) >= RESULTS_KEPT:
+                self._results.pop(next(iter(self._results)))
+            self._results[key] = compute()
+        return self._results[key]
+
+    def _largest(self, totals, limit: int) -> int | None:
+        capacity = self.capacity_bytes
+        if capacity is None:
+            return None
+        return largest_true(lambda xs: totals(xs) <= capacity, max(1, int(limit)))
+
+
 def with_best_layout(result: Estimate, plan: Plan, assumptions: Assumptions) -> Estimate:
     """Several GPUs train in the fastest layout that fits, at the plan's micro-batch (the
     user's memory knob; the ZeRO stage the plan names is kept when it names one); the flat
@@ -98,5 +199,6 @@ def with_best_layout(result: Estimate, plan: Plan, assumptions: Assumptions) -> 
         return replace(result, warnings=[*result.warnings, f"layout: {exc}"])
 
 
-__all__ = ["MAX_CONFIG_JSON_BYTES", "full_breakdown", "largest_true", "model_id_for_file",
+__all__ = ["MAX_CONFIG_JSON_BYTES", "MAX_MICRO_BATCH_SEARCH", "MAX_SEQ_SEARCH", "RESULTS_KEPT",
+           "PlanSweeps", "full_breakdown", "largest_true", "model_id_for_file",
            "read_config_json", "with_best_layout"]

@@ -13,7 +13,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt
 from PySide6.QtGui import QFont, QFontMetrics
-from PySide6.QtWidgets import QGraphicsItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsView, QVBoxLayout, QWidget
 
 from .items import PointMarks, format_number, nice_ceiling, short_power_of_two
 from .style import NORMAL, PRESENTATION, UNIT_BYTES, ChartTheme, check_units
@@ -70,6 +70,11 @@ class ChartBase(QWidget):
         self._axis_texts: tuple[str, tuple[str, ...]] = ("", ("",))  # bottom, left choices
 
         self.plot_widget = pg.PlotWidget(background=NORMAL.background, axisItems=axis_items)
+        # Items keep their painter state as they found it, and nothing here draws outside its
+        # bounds: Qt need not save the state or widen each repaint by a pixel.
+        flags = self.plot_widget.optimizationFlags()
+        self.plot_widget.setOptimizationFlags(
+            flags | QGraphicsView.OptimizationFlag.DontAdjustForAntialiasing)
         self.plot_item = self.plot_widget.getPlotItem()
         self.plot_item.showGrid(x=False, y=True, alpha=0.12)
         layout = QVBoxLayout(self)
@@ -252,6 +257,7 @@ class ChartBase(QWidget):
         item.edge_value = None
         item.edge_suppressed = False  # hidden for lack of room, whatever its value
         item.setZValue(50)
+        cache_text(item)
         self.plot_item.addItem(item, ignoreBounds=True)
         self._edge_labels.append(item)
         return item
@@ -499,6 +505,14 @@ class ChartBase(QWidget):
         self._hover_proxy.timer.stop()
         self._hover_proxy.args = None
         super().hideEvent(event)
+
+
+def cache_text(item: pg.TextItem) -> pg.TextItem:
+    """Keep a label's text as pixels between changes: laying out and drawing a rich-text
+    document is the dearest part of a plot's repaint. (Only the text: the label itself sets
+    its painter's transform, which a cache would not follow.)"""
+    item.textItem.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+    return item
 
 
 def as_float_array(values, name: str) -> np.ndarray:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, QPointF, QRectF
+from PySide6.QtCore import QCoreApplication, QRectF, QSizeF
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from gpuadvisor.core.estimate import verdict_for
 from gpuadvisor.core.units import format_bytes
 
-from .base import BADGE_MARGIN, ChartBase, as_float_array
+from .base import BADGE_MARGIN, ChartBase, as_float_array, cache_text
 from .items import PointMarks, PowerOfTwoAxis, format_number, nice_ceiling
 from .style import (
     CATEGORY_COLORS,
@@ -121,6 +122,7 @@ class MemoryCurveChart(ChartBase):
         self._fit_label.setPos(BADGE_MARGIN + 2, BADGE_MARGIN)
         self._fit_label.setZValue(900)
         self._fit_label.textItem.document().setDocumentMargin(6)
+        cache_text(self._fit_label)
 
         # Legend swatches are separate items: the real markers are sized for the plot and
         # would overflow the legend's 20-pixel sample box in presentation mode.
@@ -453,28 +455,31 @@ class MemoryCurveChart(ChartBase):
         ok = np.isfinite(xs) & np.isfinite(ys)
         xs, ys = xs[ok], ys[ok]
 
-        def obstacles(top_):
-            """(x, y, radius) in view-box pixels: the curve densely, the markers."""
+        def obstacles(top_) -> np.ndarray:
+            """Rows of (x, y, radius) in view-box pixels: the curve every few pixels along
+            its segments, its points and the two markers."""
             px, py = pixels(xs, ys, top_)
-            out = []
-            for k in range(len(px)):
-                out.append((px[k], py[k], theme.marker_size / 2 + 2))
-                if k + 1 < len(px):
-                    steps = int(max(abs(px[k + 1] - px[k]), abs(py[k + 1] - py[k])) // 4)
-                    for t in np.linspace(0, 1, steps + 2)[1:-1]:
-                        out.append((px[k] + t * (px[k + 1] - px[k]),
-                                    py[k] + t * (py[k + 1] - py[k]), theme.line_px / 2 + 2))
+            rows = [np.column_stack([px, py, np.full(px.shape, theme.marker_size / 2 + 2)])]
+            if px.size > 1:
+                steps = np.maximum(np.abs(np.diff(px)), np.abs(np.diff(py))) // 4 + 1
+                k = np.repeat(np.arange(px.size - 1), steps.astype(int))
+                t = np.concatenate([np.arange(n) / n for n in steps.astype(int)])
+                rows.append(np.column_stack([px[k] + t * (px[k + 1] - px[k]),
+                                             py[k] + t * (py[k + 1] - py[k]),
+                                             np.full(k.shape, theme.line_px / 2 + 2)]))
             for item, scale in ((self.current_marker, 1.1), (self.largest_fit_marker, 1.25)):
                 mx, my = item.getOriginalDataset()
                 if mx is not None and len(mx):
                     cx, cy = pixels(self._view_x(mx), my, top_)
-                    out.append((float(cx[0]), float(cy[0]), theme.marker_size * scale + 2))
-            return out
+                    rows.append(np.array([[cx[0], cy[0], theme.marker_size * scale + 2]]))
+            return np.vstack(rows)
 
-        def free(rect: QRectF, points) -> bool:
-            inside = QRectF(0, 0, width, height).contains(rect)
-            return inside and not any(
-                rect.adjusted(-r, -r, r, r).contains(QPointF(x, y)) for x, y, r in points)
+        def free(rect: QRectF, points: np.ndarray) -> bool:
+            if not QRectF(0, 0, width, height).contains(rect):
+                return False
+            x, y, r = points[:, 0], points[:, 1], points[:, 2]
+            return not np.any((x >= rect.left() - r) & (x <= rect.right() + r)
+                              & (y >= rect.top() - r) & (y <= rect.bottom() + r))
 
         label = self.oom_label
         line_y = None
@@ -485,9 +490,11 @@ class MemoryCurveChart(ChartBase):
             points = obstacles(top)
             inset, gap = 6.0, theme.capacity_px / 2 + 1
             chosen = None
+            # Measured, not set, until one fits: setting a text lays the item out again.
+            metrics = QFontMetrics(label.textItem.font())
+            pad = 2 * label.textItem.document().documentMargin()
             for text in getattr(self, "_oom_texts", ()):
-                self._set_text(label, text)
-                size = label.textItem.boundingRect().size()
+                size = QSizeF(metrics.horizontalAdvance(text) + pad + 2, metrics.height() + pad)
                 for side, below in (("left", False), ("right", True), ("right", False),
                                     ("left", True)):
                     left = inset if side == "left" else width - inset - size.width()
@@ -497,6 +504,7 @@ class MemoryCurveChart(ChartBase):
                         chosen = (side, below, rect)
                         break
                 if chosen is not None:
+                    self._set_text(label, text)
                     break
             suppressed = chosen is None and self._fit_label.isVisible()
             if chosen is not None:
@@ -519,11 +527,14 @@ class MemoryCurveChart(ChartBase):
                     QRectF(margin + 2, height - margin - size.height(), size.width(),
                            size.height())]
 
-        def blocked(top_):
+        def blocked(top_) -> np.ndarray:
             points = obstacles(top_)
             if line_y is not None:
                 y = height - (self._capacity / self.unit_bytes) / top_ * height
-                points += [(x, y, theme.capacity_px / 2 + 2) for x in np.arange(0, width, 4)]
+                line = np.arange(0, width, 4)
+                points = np.vstack([points, np.column_stack(
+                    [line, np.full(line.shape, y), np.full(line.shape,
+                                                           theme.capacity_px / 2 + 2)])])
             return points
 
         points = blocked(top)

@@ -88,12 +88,17 @@ class PointMarks(pg.GraphicsObject):
         painter.setRenderHint(painter.RenderHint.Antialiasing, True)
         painter.setPen(self._pen)
         painter.setBrush(self._brush)
-        scale = QTransform.fromScale(self._size, self._size)
-        path = scale.map(self._path)
+        radius = self._size / 2
+        circle = self._path is Symbols["o"]
+        if not circle:
+            path = QTransform.fromScale(self._size, self._size).map(self._path)
         for x, y in zip(self._x, self._y, strict=True):
             if math.isfinite(x) and math.isfinite(y):
                 centre = to_device.map(QPointF(x, y))
-                painter.drawPath(path.translated(centre))
+                if circle:  # the common case, and much cheaper than a path
+                    painter.drawEllipse(centre, radius, radius)
+                else:
+                    painter.drawPath(path.translated(centre))
         painter.restore()
 
 

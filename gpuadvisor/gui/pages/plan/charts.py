@@ -33,12 +33,14 @@ MIN_PLOT_PX = {False: 120, True: 200}
 
 
 def micro_batch_axis(current: int, largest_fit: int | None) -> np.ndarray:
-    """Micro-batches for the memory curve: 1 up to past the current one and the largest fit."""
+    """Micro-batches for the memory curve: 1 up to past the current one and the largest fit,
+    the end rounded up to a power of two (the axis stays put while the micro-batch moves)."""
     top = max(16, 2 * current)
     if largest_fit:
         top = max(top, math.ceil(1.25 * largest_fit))
     top = min(top, 1024, max(16, 2 * current, 64))
     top = max(top, current)
+    top = max(top, 1 << max(0, math.ceil(math.log2(top))))
     if top <= 32:
         return np.arange(1, top + 1, dtype=float)
     return np.unique(np.round(np.geomspace(1, top, 28))).astype(float)

@@ -363,6 +363,13 @@ class PlanPage(QWidget):
             self._draw_levers()
         self.charts_area.settle()
 
+    def redraw_pending(self) -> None:
+        """Run the redraw a change scheduled, now (the levers may stay deferred, as during a
+        burst of changes): what one input change costs (benchmarks/redraw.py)."""
+        if self._dirty:
+            self._redraw_timer.stop()
+            self._redraw()
+
     def _redraw(self) -> None:
         self.redraw_count += 1
         self._dirty = False
