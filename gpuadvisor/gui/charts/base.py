@@ -257,7 +257,6 @@ class ChartBase(QWidget):
         item.edge_value = None
         item.edge_suppressed = False  # hidden for lack of room, whatever its value
         item.setZValue(50)
-        cache_text(item)
         self.plot_item.addItem(item, ignoreBounds=True)
         self._edge_labels.append(item)
         return item
@@ -505,14 +504,6 @@ class ChartBase(QWidget):
         self._hover_proxy.timer.stop()
         self._hover_proxy.args = None
         super().hideEvent(event)
-
-
-def cache_text(item: pg.TextItem) -> pg.TextItem:
-    """Keep a label's text as pixels between changes: laying out and drawing a rich-text
-    document is the dearest part of a plot's repaint. (Only the text: the label itself sets
-    its painter's transform, which a cache would not follow.)"""
-    item.textItem.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-    return item
 
 
 def as_float_array(values, name: str) -> np.ndarray:

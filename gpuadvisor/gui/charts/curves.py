@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QGraphicsItem, QWidget
 from gpuadvisor.core.estimate import verdict_for
 from gpuadvisor.core.units import format_bytes
 
-from .base import BADGE_MARGIN, ChartBase, as_float_array, cache_text
+from .base import BADGE_MARGIN, ChartBase, as_float_array
 from .items import PointMarks, PowerOfTwoAxis, format_number, nice_ceiling
 from .style import (
     CATEGORY_COLORS,
@@ -122,7 +122,6 @@ class MemoryCurveChart(ChartBase):
         self._fit_label.setPos(BADGE_MARGIN + 2, BADGE_MARGIN)
         self._fit_label.setZValue(900)
         self._fit_label.textItem.document().setDocumentMargin(6)
-        cache_text(self._fit_label)
 
         # Legend swatches are separate items: the real markers are sized for the plot and
         # would overflow the legend's 20-pixel sample box in presentation mode.

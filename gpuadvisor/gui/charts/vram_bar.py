@@ -14,7 +14,7 @@ from gpuadvisor.core.estimate import verdict_for
 from gpuadvisor.core.memory import TERMS
 from gpuadvisor.core.units import GiB, format_bytes
 
-from .base import BADGE_MARGIN, ChartBase, cache_text, nice_ceiling
+from .base import BADGE_MARGIN, ChartBase, nice_ceiling
 from .style import (
     CATEGORY_COLORS,
     CATEGORY_TEXT_COLORS,
@@ -112,7 +112,6 @@ class VramBreakdownChart(ChartBase):
         self._verdict_item.setPos(BADGE_MARGIN + 2, BADGE_MARGIN)
         self._verdict_item.setZValue(900)
         self._verdict_item.textItem.document().setDocumentMargin(8)
-        cache_text(self._verdict_item)
         self._edge_badge = self._verdict_item
 
         self._apply_axis_style()
@@ -262,7 +261,6 @@ class VramBreakdownChart(ChartBase):
         while len(self._total_labels) < len(xs):
             item = pg.TextItem(anchor=(0.5, 1), fill=pg.mkBrush(255, 255, 255, 190))
             item.setZValue(20)  # over the reference lines that may run through it
-            cache_text(item)
             self.plot_item.addItem(item, ignoreBounds=True)
             self._total_labels.append(item)
         for i, item in enumerate(self._total_labels):

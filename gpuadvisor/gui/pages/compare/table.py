@@ -35,7 +35,7 @@ COLUMN_WIDTHS = {"rank": 48, "option": 300, "kind": 80, "fits": 150, "gpus": 60,
 #: Widths in average characters of the font (so that they grow with presentation mode);
 #: the option's name takes what is left, never less than its minimum.
 COLUMN_CHARS = {"rank": 5, "option": 34, "kind": 9, "fits": 17, "gpus": 5, "time": 9,
-                "cost": 10, "price": 13, "provider": 14, "region": 11, "price_date": 22}
+                "cost": 10, "price": 13, "provider": 14, "region": 18, "price_date": 26}
 #: Columns left out first when the table is narrow (a laptop, a projector): the name, the
 #: fit, the time and the cost stay.
 DROP_ORDER = ("price_date", "region", "provider", "kind", "price", "gpus")

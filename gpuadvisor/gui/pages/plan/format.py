@@ -7,7 +7,7 @@ from PySide6.QtCore import QCoreApplication
 
 from gpuadvisor.core.estimate import REFERENCE_GPU_ID
 from gpuadvisor.core.units import format_bytes, format_count
-from gpuadvisor.gui.numbers import short_gpu_name
+from gpuadvisor.gui.numbers import count, short_gpu_name
 
 #: Under this name lupdate finds the literal (context, text) calls below.
 translate = QCoreApplication.translate
@@ -24,14 +24,14 @@ def model_info(estimate) -> str:
     model, plan = estimate.model, estimate.plan
     params = estimate.params
     parts = [translate("PlanPage", "{total} parameters").format(
-        total=format_count(params.total))]
+        total=count(params.total))]
     if params.active != params.total:
         parts.append(translate("PlanPage", "{active} active").format(
-            active=format_count(params.active)))
+            active=count(params.active)))
     if plan.is_training:
         share = 100.0 * estimate.params_trainable / max(params.total, 1)
         parts.append(translate("PlanPage", "{n} trainable ({share:.2f}%)").format(
-            n=format_count(estimate.params_trainable), share=share))
+            n=count(estimate.params_trainable), share=share))
     if model.kind != "opaque":
         parts.append(translate("PlanPage", "{layers} layers, hidden {hidden}, context "
                                "{ctx}").format(layers=model.n_layers, hidden=model.d_model,
@@ -57,7 +57,7 @@ def data_note(plan, model, assumptions) -> str:
         opaque = model.kind == "opaque"
         unit = translate("PlanPage", "samples") if opaque else translate("PlanPage", "tokens")
         source = assumptions.get("dataset_tokens_source", "assumed")
-        amount = f"{format_count(assumptions['dataset_tokens'])} {unit}"
+        amount = f"{count(assumptions['dataset_tokens'])} {unit}"
         if source == "assumed":
             return translate("PlanPage", "Not given: assuming {amount}. Fill in tokens, or "
                              "samples × epochs.").format(amount=amount)
