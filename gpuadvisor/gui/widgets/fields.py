@@ -13,6 +13,9 @@ from PySide6.QtWidgets import (
     QLabel,
     QSlider,
     QSpinBox,
+    QStyle,
+    QStyleOptionComboBox,
+    QStylePainter,
     QVBoxLayout,
     QWidget,
 )
@@ -249,3 +252,19 @@ class SequenceInput(QWidget):
         with QSignalBlocker(self.spin):
             self.spin.setValue(value)
         self.valueChanged.emit(value)
+
+
+class ElidingComboBox(QComboBox):
+    """A combo box whose shown text loses its end to an ellipsis where the box is narrower
+    than the text (Qt's clips it mid-letter); the list shows every entry whole."""
+
+    def paintEvent(self, _event) -> None:
+        painter = QStylePainter(self)
+        option = QStyleOptionComboBox()
+        self.initStyleOption(option)
+        painter.drawComplexControl(QStyle.ComplexControl.CC_ComboBox, option)
+        room = self.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
+                                           QStyle.SubControl.SC_ComboBoxEditField, self)
+        option.currentText = self.fontMetrics().elidedText(
+            option.currentText, Qt.TextElideMode.ElideRight, room.width())
+        painter.drawControl(QStyle.ControlElement.CE_ComboBoxLabel, option)

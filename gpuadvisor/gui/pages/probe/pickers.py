@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QWidg
 
 from gpuadvisor.gui.pages.tasks import PageTasks
 from gpuadvisor.gui.probe_jobs import Interpreter, check_python, discover_interpreters
+from gpuadvisor.gui.widgets.fields import ElidingComboBox
 
 from . import format as fmt
 from .widgets import translate
@@ -87,7 +88,7 @@ class PythonPicker(QWidget):
         bar = QHBoxLayout(self)
         bar.setContentsMargins(0, 0, 0, 0)
         bar.addWidget(QLabel(translate("ProbePage", "Python:"), self))
-        self.python_combo = QComboBox(self)
+        self.python_combo = ElidingComboBox(self)
         self.python_combo.setObjectName("probePython")
         self.python_combo.setToolTip(translate(
             "ProbePage", "The Python environment the probes run in: one with PyTorch, such "
@@ -106,7 +107,7 @@ class PythonPicker(QWidget):
         bar.addWidget(self.rescan_button)
         bar.addSpacing(12)
         bar.addWidget(QLabel(translate("ProbePage", "Device:"), self))
-        self.device_combo = QComboBox(self)
+        self.device_combo = ElidingComboBox(self)
         self.device_combo.setObjectName("probeDevice")
         self.device_combo.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)

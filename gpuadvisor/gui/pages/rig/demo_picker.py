@@ -7,6 +7,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QWidget
 
 from gpuadvisor.gui import data_words
+from gpuadvisor.gui.widgets.fields import ElidingComboBox
 from gpuadvisor.hardware import describe_scenarios
 
 from .widgets import translate
@@ -29,7 +30,7 @@ class DemoRigPicker(QWidget):
         bar = QHBoxLayout(self)
         bar.setContentsMargins(0, 0, 0, 0)
         bar.addWidget(QLabel(translate("RigPage", "Demo rig:"), self))
-        self.demo_combo = QComboBox(self)
+        self.demo_combo = ElidingComboBox(self)
         self.demo_combo.setObjectName("demoRig")
         self.demo_combo.setToolTip(translate(
             "RigPage", "Show a simulated rig instead of this machine (for demos on a laptop "
