@@ -57,7 +57,7 @@ QLabel, QCheckBox, QGroupBox, QRadioButton {{ color: #000000; }}
 QGroupBox {{ font-weight: bold; background: #FFFFFF; }}
 QPushButton#leverButton {{ font-size: 15pt; }}
 QLabel[role="chartTitle"] {{ font-size: 15pt; }}
-QFrame#gpuTile QLabel {{ font-size: 12pt; }}
+QFrame#gpuTile QLabel {{ font-size: 11pt; }}
 QFrame#gpuTile QLabel[role="subheading"] {{ font-size: 15pt; }}
 """
 
