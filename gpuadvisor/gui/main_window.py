@@ -267,8 +267,24 @@ class MainWindow(QMainWindow):
         box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         box.open()
 
+    def fit_to_screen(self) -> None:
+        """Never larger than the screen the window is on (a saved size from a larger monitor,
+        the default size on a 1366 x 768 laptop): shrunk to its available area."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        if screen is None or self.isFullScreen() or self.isMaximized():
+            return
+        room = screen.availableGeometry()
+        frame = self.frameGeometry().size() - self.geometry().size()
+        width = min(self.width(), room.width() - frame.width())
+        height = min(self.height(), room.height() - frame.height())
+        if (width, height) != (self.width(), self.height()) and width > 0 and height > 0:
+            self.resize(width, height)
+
     def showEvent(self, event) -> None:
         super().showEvent(event)
+        if self._interactive:
+            # Screenshots and tests set their own size; a window on a screen fits it.
+            self.fit_to_screen()
         if self._pending_warning:
             warning, self._pending_warning = self._pending_warning, None
             self.report("warning", self.tr("Settings were reset"), warning)
