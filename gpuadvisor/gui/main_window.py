@@ -509,6 +509,8 @@ class MainWindow(QMainWindow):
             self.plan_page.set_units(units)
             self.rig_page.set_units(units)
             self.probe_page.set_units(units)
+        if self._compare_page is not None:  # it reads the same settings: redraw it
+            self._compare_page.set_units(units)
 
     def set_language(self, language: str) -> None:
         """Choose the language (``system``, ``en`` or ``zh_CN``) used from the next start.

@@ -76,93 +76,93 @@
 <context>
     <name>AdviceModel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="57"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="59"/>
         <source>#</source>
         <extracomment>Starting widths of the table&apos;s columns, in pixels at the desktop font (the last one stretches). Widths in average characters of the font (so that they grow with presentation mode); the option&apos;s name takes what is left, never less than its minimum. Columns left out first when the table is narrow (a laptop, a projector): the name, the fit, the time and the cost stay.</extracomment>
         <translation>#</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="57"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="59"/>
         <source>Option</source>
         <translation>方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="57"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="59"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="58"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="60"/>
         <source>Fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="58"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="60"/>
         <source>GPUs</source>
         <translation>GPU 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="58"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="60"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="59"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="61"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="59"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="61"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="60"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="62"/>
         <source>Seller / cloud</source>
         <translation>卖家 / 云</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="60"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="62"/>
         <source>Region</source>
         <translation>地区</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="61"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="63"/>
         <source>Price seen</source>
         <translation>报价日期</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="121"/>
-        <source>no ({need:.1f} of {have:.0f} GiB)</source>
-        <translation>否（需 {need:.1f} GiB，有 {have:.0f} GiB）</translation>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="123"/>
+        <source>no ({need} of {have})</source>
+        <translation>否（需 {need}，有 {have}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="124"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="127"/>
         <source>with {levers}</source>
         <translation>需 {levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="125"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="128"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="128"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="131"/>
         <source>{gpus} ({instances} instances)</source>
         <translation>{gpus}（{instances} 个实例）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="138"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="141"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="145"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="148"/>
         <source>{date} (your price)</source>
         <translation>{date}（你的价格）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="150"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="153"/>
         <source>{mark}{date} · {days} days ago</source>
         <translation>{mark}{date} · {days} 天前</translation>
     </message>
@@ -284,42 +284,42 @@ renting: {rent}</source>
 <context>
     <name>ComparePage</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="64"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="65"/>
         <source>your {cards}</source>
         <translation>你的 {cards}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="69"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="70"/>
         <source>{n}x used {gpu}</source>
         <translation>{n} 张二手 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="70"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="71"/>
         <source>{n}x new {gpu}</source>
         <translation>{n} 张全新 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="72"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="73"/>
         <source>used {gpu}</source>
         <translation>二手 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="73"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="74"/>
         <source>new {gpu}</source>
         <translation>全新 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="77"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="78"/>
         <source>{name} (spot)</source>
         <translation>{name}（竞价）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="85"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="86"/>
         <source>{price} per card</source>
         <translation>每张 {price}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="87"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="88"/>
         <source>{price}/GPU-h</source>
         <translation>{price}/GPU·时</translation>
     </message>
@@ -353,13 +353,13 @@ renting: {rent}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="63"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="271"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="293"/>
         <source>Cheapest</source>
         <translation>最便宜</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="64"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="270"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="292"/>
         <source>Fastest</source>
         <translation>最快</translation>
     </message>
@@ -612,132 +612,137 @@ renting: {rent}</source>
         <translation>无法对比此规划：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="97"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="98"/>
         <source>&lt;b&gt;{model}&lt;/b&gt;, {task}, {precision} · {line}</source>
         <translation>&lt;b&gt;{model}&lt;/b&gt;，{task}，{precision} · {line}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="105"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="107"/>
         <source> with {levers}</source>
         <translation>，需 {levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="109"/>
-        <source>{name} does not fit: {need:.1f} GiB per GPU needed, {have:.0f} GiB available</source>
-        <translation>{name} 放不下：每块 GPU 需要 {need:.1f} GiB，只有 {have:.0f} GiB</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="113"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="115"/>
         <source>{name} finishes in {time}{levers} for {power} of power</source>
         <translation>{name} 用 {time} 完成{levers}，电费 {power}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="117"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="119"/>
         <source>{name} ({price}) finishes in {time}{levers}, plus {power} of power</source>
         <translation>{name}（{price}）用 {time} 完成{levers}，另加电费 {power}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="121"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="123"/>
         <source> on {n} instances</source>
         <translation>，用 {n} 个实例</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="123"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="125"/>
         <source>renting {name} costs {cost} and takes {time}{instances}{levers}</source>
         <translation>租用 {name} 花费 {cost}，用时 {time}{instances}{levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="187"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="199"/>
         <source>GPU {index} ({name})</source>
         <translation>GPU {index}（{name}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="192"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="204"/>
         <source>⚠ Lost from the rig: {gone}. Your rig is compared as it is now: {rig}.</source>
         <translation>⚠ 已从配置中掉线：{gone}。按你现在的配置对比：{rig}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="194"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="206"/>
         <source>⚠ Lost from the rig: {gone}. No card of your rig is left to compare.</source>
         <translation>⚠ 已从配置中掉线：{gone}。你的配置中已没有可对比的显卡。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="204"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="216"/>
         <source>Buying {own} (selected) against renting {rent}, the cheapest rental</source>
         <translation>购买 {own}（所选）对比租用最便宜的 {rent}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="207"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="219"/>
         <source>Renting {rent} (selected) against buying {own}, the card that pays off soonest</source>
         <translation>租用 {rent}（所选）对比购买最快回本的 {own}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="210"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="222"/>
         <source>Buying {own} against renting {rent}: the pair that pays off soonest (select a card or a rental to weigh it)</source>
         <translation>购买 {own} 对比租用 {rent}：最快回本的一组（选中一张显卡或一个租用方案即可比较它）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="238"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="245"/>
+        <source>No options to compare: the offers catalog is empty and no GPU was detected.</source>
+        <translation>没有可对比的方案：报价目录为空，也没有检测到 GPU。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="248"/>
+        <source>Nothing fits this plan. The closest is {name}: {need} per GPU needed, {have} available; “Make it fit” on the Plan page says what would.</source>
+        <translation>这个规划哪里都放不下。最接近的是 {name}：每张 GPU 需要 {need}，只有 {have}；规划页的“如何放得下”会告诉你改什么。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="260"/>
         <source>Nothing shown runs this plan as it is. With a change to the plan: {why}. Tick “Allow changes to the plan” to rank such options with the others.</source>
         <translation>没有方案能按原样运行这个规划。修改规划后：{why}。勾选“允许修改规划”即可把这类方案与其他方案一起排名。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="245"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="267"/>
         <source>None of the options shown fits this plan: widen the filters.</source>
         <translation>显示的方案都放不下此规划：请放宽筛选条件。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="250"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="272"/>
         <source>the budget of {budget}</source>
         <translation>{budget} 的预算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="253"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="275"/>
         <source>the deadline of {time}</source>
         <translation>{time} 的截止时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="256"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="278"/>
         <source>Nothing shown meets {limits}. Closest: {why}.</source>
         <translation>没有方案满足{limits}。最接近的：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="258"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="280"/>
         <source> and </source>
         <translation>和</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="260"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="282"/>
         <source>cheapest</source>
         <translation>最便宜</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="261"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="283"/>
         <source>fastest</source>
         <translation>最快</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="262"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="284"/>
         <source>Best ({goal}): {why}.</source>
         <translation>最佳（{goal}）：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="272"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="294"/>
         <source>{label}: {why}.</source>
         <translation>{label}：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="283"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="305"/>
         <source>{shown} of {total} options shown; {fitting} fit the plan as asked</source>
         <translation>显示 {shown} / {total} 个方案；其中 {fitting} 个按原规划放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="286"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="308"/>
         <source>, {changed} more only with a change to the plan</source>
         <translation>，另有 {changed} 个只有修改规划才放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="288"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="310"/>
         <source>. ★ = best trade-off (Pareto front). Prices in {code} at {rate} per USD.</source>
         <translation>。★ = 最佳权衡（帕累托前沿）。价格以 {code} 计，汇率 {rate} 每美元。</translation>
     </message>
@@ -747,22 +752,22 @@ renting: {rent}</source>
         <translation>请在图表或表格中选择一个方案。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="152"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="154"/>
         <source>spot: may be interrupted</source>
         <translation>竞价：可能被中断</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="155"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="157"/>
         <source>your price, {date}</source>
         <translation>你的价格，{date}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="157"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="159"/>
         <source>price seen {date}</source>
         <translation>报价日期 {date}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="159"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="161"/>
         <source>({days} days ago)</source>
         <translation>（{days} 天前）</translation>
     </message>
@@ -772,63 +777,68 @@ renting: {rent}</source>
         <translation>价格截至 {date}（{days} 天前，已超过 {limit} 天）：租用或购买前请核实当前价格。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="162"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="164"/>
         <source>older than {days} days: check it</source>
         <translation>已超过 {days} 天：请核实</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="165"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="167"/>
         <source>an estimate</source>
         <translation>估计值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="31"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="32"/>
         <source>Time: {gpus} GPU(s) at {tflops:,.0f} TFLOPS each ({efficiency:.0%} of peak, {source}), limited by {bound}; {gpu_hours:,.1f} GPU-hours</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
         <translation>用时：{gpus} 张 GPU，每张 {tflops:,.0f} TFLOPS（峰值的 {efficiency:.0%}，{source}），受限于{bound}；共 {gpu_hours:,.1f} GPU·时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="35"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="36"/>
         <source>Cards: {n} × {price} = {total}</source>
         <translation>显卡：{n} × {price} = {total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="36"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="37"/>
         <source>Power: {tdp:,.0f} W × {load:.0%} load × {gpus} GPU(s) × {hours} = {kwh:,.1f} kWh × {price}/kWh = {total}</source>
         <translation>电费：{tdp:,.0f} W × {load:.0%} 负载 × {gpus} 张 GPU × {hours} = {kwh:,.1f} kWh × {price}/kWh = {total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="40"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="41"/>
         <source>Rent: {hours} × {instances} instance(s) × {price}/h = {total}</source>
         <translation>租金：{hours} × {instances} 个实例 × {price}/小时 = {total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="94"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="95"/>
         <source>&lt;b&gt;{model}&lt;/b&gt;, {task}, {precision}</source>
         <translation>&lt;b&gt;{model}&lt;/b&gt;，{task}，{precision}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="217"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="111"/>
+        <source>{name} does not fit: {need} per GPU needed, {have} available</source>
+        <translation>{name} 放不下：每张 GPU 需要 {need}，只有 {have}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="229"/>
         <source>No card to buy and rental to compare</source>
         <translation>没有可对比的购卡和租用方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="218"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="230"/>
         <source>Break-even needs a card to buy and a rental that both fit the plan among the options shown.</source>
         <translation>盈亏平衡需要在显示的方案中同时有放得下此规划的购卡方案和租用方案。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="42"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="43"/>
         <source>Renting {rent} costs no more per job than the power for {own}: buying never pays off on price alone.</source>
         <translation>租用 {rent} 每次任务的花费不高于 {own} 的电费：单看价格，买卡永远不划算。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="46"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="47"/>
         <source>{own} ({price}) beats renting {rent} after {jobs} such jobs ({hours} of training on it).</source>
         <translation>{own}（{price}）在 {jobs} 次同类任务后比租用 {rent} 更划算（在它上面训练 {hours}）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="50"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="51"/>
         <source>Cards ÷ (rent − power per job): {price} ÷ ({rent} − {power}).</source>
         <translation>显卡价 ÷（每次租金 − 每次电费）：{price} ÷（{rent} − {power}）。</translation>
     </message>
@@ -869,33 +879,33 @@ renting: {rent}</source>
         <translation>{name} 放不下此规划：请选一个放得下的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="517"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="519"/>
         <source>Time against cost of every option</source>
         <translation>各方案的用时与费用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="201"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="518"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="213"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="520"/>
         <source>Owning against renting</source>
         <translation>买卡与租用对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="531"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="533"/>
         <source>Select an option first.</source>
         <translation>请先选择一个方案。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="542"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="544"/>
         <source>Cannot export {kind}: {error}</source>
         <translation>无法导出 {kind}：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="546"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="548"/>
         <source>Cannot write {path}: {error}</source>
         <translation>无法写入 {path}：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="551"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="553"/>
         <source>Wrote {path}</source>
         <translation>已写入 {path}</translation>
     </message>
@@ -1164,7 +1174,7 @@ renting: {rent}</source>
         <location filename="../../gpuadvisor/gui/data_words.py" line="51"/>
         <source>The NVIDIA NVML bindings are not installed: pip install nvidia-ml-py (not the deprecated &apos;pynvml&apos; package).</source>
         <extracomment>The hardware package&apos;s hints when NVML cannot start (gpuadvisor.hardware.nvml).</extracomment>
-        <translation>未安装 NVIDIA NVML 绑定：请 pip install nvidia-ml-py（不要用已弃用的 'pynvml' 包）。</translation>
+        <translation>未安装 NVIDIA NVML 绑定：请 pip install nvidia-ml-py（不要用已弃用的 &apos;pynvml&apos; 包）。</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/data_words.py" line="53"/>
@@ -1174,7 +1184,7 @@ renting: {rent}</source>
     <message>
         <location filename="../../gpuadvisor/gui/data_words.py" line="55"/>
         <source>NVML was refused access to the GPU: check permissions on /dev/nvidia* (your user may need to be in the &apos;video&apos; group).</source>
-        <translation>NVML 无权访问 GPU：请检查 /dev/nvidia* 的权限（你的用户可能需要加入 'video' 组）。</translation>
+        <translation>NVML 无权访问 GPU：请检查 /dev/nvidia* 的权限（你的用户可能需要加入 &apos;video&apos; 组）。</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/data_words.py" line="57"/>
@@ -1184,7 +1194,7 @@ renting: {rent}</source>
     <message>
         <location filename="../../gpuadvisor/gui/data_words.py" line="60"/>
         <source>The NVIDIA driver is installed but not loaded: reboot, or run &apos;sudo modprobe nvidia&apos; (Secure Boot can block unsigned modules); nvidia-smi should then list the GPU.</source>
-        <translation>NVIDIA 驱动已安装但未加载：请重启，或运行 'sudo modprobe nvidia'（安全启动可能阻止未签名的模块）；之后 nvidia-smi 应能列出 GPU。</translation>
+        <translation>NVIDIA 驱动已安装但未加载：请重启，或运行 &apos;sudo modprobe nvidia&apos;（安全启动可能阻止未签名的模块）；之后 nvidia-smi 应能列出 GPU。</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/data_words.py" line="63"/>
@@ -1933,62 +1943,62 @@ renting: {rent}</source>
         <translation>关于 gpuadvisor(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="274"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="290"/>
         <source>Settings were reset</source>
         <translation>设置已重置</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="281"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="297"/>
         <source>About gpuadvisor</source>
         <translation>关于 gpuadvisor</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="291"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="307"/>
         <source>Open plan</source>
         <translation>打开方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="292"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="308"/>
         <source>gpuadvisor plans (*{suffix});;All files (*)</source>
         <translation>gpuadvisor 方案 (*{suffix});;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="300"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="316"/>
         <source>Save plan</source>
         <translation>保存方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="301"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="317"/>
         <source>gpuadvisor plans (*{suffix})</source>
         <translation>gpuadvisor 方案 (*{suffix})</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="307"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="323"/>
         <source>Export page as PNG</source>
         <translation>将页面导出为 PNG</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="309"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="325"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="329"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="345"/>
         <source>Cannot open plan</source>
         <translation>无法打开方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="336"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="352"/>
         <source>Opened {path}</source>
         <translation>已打开 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="358"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="374"/>
         <source>Cannot save plan</source>
         <translation>无法保存方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="365"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="381"/>
         <source>Saved {path}</source>
         <translation>已保存 {path}</translation>
     </message>
@@ -2003,52 +2013,52 @@ renting: {rent}</source>
         <translation>清空列表</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="385"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="401"/>
         <source>Untitled plan</source>
         <translation>未命名方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="442"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="458"/>
         <source>Cannot export</source>
         <translation>无法导出</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="443"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="459"/>
         <source>Could not write {path}</source>
         <translation>无法写入 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="445"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="461"/>
         <source>Wrote {path}</source>
         <translation>已写入 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="452"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="468"/>
         <source>Summary copied to the clipboard as Markdown</source>
         <translation>已将 Markdown 摘要复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="507"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="525"/>
         <source>the system language</source>
         <translation>系统语言</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="510"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="528"/>
         <source>Language: {language}</source>
         <translation>语言：{language}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="512"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="530"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="513"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="531"/>
         <source>gpuadvisor will use {language} after a restart.</source>
         <translation>界面语言（{language}）将在重启 gpuadvisor 后生效。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="538"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="556"/>
         <source>Could not save settings: {error}</source>
         <translation>无法保存设置：{error}</translation>
     </message>
@@ -2056,73 +2066,73 @@ renting: {rent}</source>
 <context>
     <name>MemoryCurveChart</name>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="68"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="69"/>
         <source>micro-batch</source>
         <extracomment>The initial view shows up to this multiple of the GPU&apos;s capacity.</extracomment>
         <translation>微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="241"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="242"/>
         <source>target GPU</source>
         <translation>目标 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="245"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="246"/>
         <source>out of memory above {size} ({gpu})</source>
         <translation>超过 {size} 显存不足（{gpu}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="248"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="249"/>
         <source>out of memory above {size}</source>
         <translation>超过 {size} 显存不足</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="264"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="265"/>
         <source>memory per GPU</source>
         <translation>单卡显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="265"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="266"/>
         <source>your plan</source>
         <translation>当前方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="266"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="267"/>
         <source>largest that fits</source>
         <translation>可容纳的最大值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="270"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="271"/>
         <source>out of memory</source>
         <translation>显存不足</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="275"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="276"/>
         <source>memory per GPU ({unit})</source>
         <translation>单卡显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="278"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="279"/>
         <source>memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="351"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="352"/>
         <source>largest {what} that fits: {value}</source>
         <translation>最大可容纳{what}：{value}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="357"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="358"/>
         <source>no {what} in this range fits</source>
         <translation>范围内{what}都放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="564"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="574"/>
         <source>{what} {value}: {size}</source>
         <translation>{what} {value}：{size}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="571"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="581"/>
         <source>{point} — {verdict}</source>
         <translation>{point} — {verdict}</translation>
     </message>
@@ -2231,53 +2241,53 @@ renting: {rent}</source>
 <context>
     <name>PlanPage</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="84"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="86"/>
         <source>Drawing charts…</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below. Least plot height (pixels, axes and legend not counted) that reads at a glance: the grid is used while each of its plots gets this much, the tabs otherwise. The charts were just built, empty: the page draws the plan in them. The grid became tabs or the other way round.</extracomment>
         <translation>正在绘制图表…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="133"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="135"/>
         <source>micro-batch</source>
         <translation>微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="135"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="137"/>
         <source>sequence length</source>
         <translation>序列长度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="142"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="144"/>
         <source>Memory per GPU</source>
         <translation>单卡显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="143"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="145"/>
         <source>What fits: micro-batch × sequence length (cells: {unit} per GPU)</source>
         <translation>能放下什么：微批次 × 序列长度（格中为单卡 {unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="168"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="170"/>
         <source>What fits ({unit})</source>
         <translation>能放下什么（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="169"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="171"/>
         <source>By micro-batch</source>
         <translation>按微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="170"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="172"/>
         <source>By sequence length</source>
         <translation>按序列长度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="145"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="147"/>
         <source>Memory vs micro-batch</source>
         <translation>显存 vs 微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="146"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="148"/>
         <source>Memory vs sequence length</source>
         <translation>显存 vs 序列长度</translation>
     </message>
@@ -2484,12 +2494,12 @@ renting: {rent}</source>
         <translation>不选 GPU（仅估算显存）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="424"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="426"/>
         <source>{count} active</source>
         <translation>激活 {count}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="428"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="430"/>
         <source>+ {count} vision</source>
         <translation>另加视觉部分 {count}</translation>
     </message>
@@ -2499,22 +2509,22 @@ renting: {rent}</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="85"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="91"/>
         <source>Demo rig: {name} (free {free} / total {total})</source>
         <translation>演示配置：{name}（可用 {free} / 总计 {total}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="87"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="93"/>
         <source>This machine: {name} (free {free} / total {total})</source>
         <translation>本机：{name}（可用 {free} / 总计 {total}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="94"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="100"/>
         <source>Checked on your {name} ({total} total, {free} free now)</source>
         <translation>按你的 {name} 检查（总计 {total}，当前可用 {free}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="100"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="106"/>
         <source>unmatched card: memory from the driver, time from the {reference} peak</source>
         <translation>未匹配的显卡：显存取自驱动，时间按 {reference} 的峰值估算</translation>
     </message>
@@ -2601,12 +2611,12 @@ renting: {rent}</source>
         <translation>推理：无需数据集。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="108"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="114"/>
         <source>GPU {index} ({name})</source>
         <translation>GPU {index}（{name}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="110"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="116"/>
         <source>⚠ Lost from the rig (fell off the bus): {gone}; left out of the plan&apos;s choices</source>
         <translation>⚠ 已从配置中掉线（从总线上掉了）：{gone}；规划不再用它</translation>
     </message>
@@ -2636,7 +2646,7 @@ renting: {rent}</source>
         <translation>一个样本 = {unit}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="290"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="292"/>
         <source>your plan</source>
         <translation>当前方案</translation>
     </message>
@@ -2741,37 +2751,37 @@ renting: {rent}</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="89"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="90"/>
         <source>Python:</source>
         <translation>Python：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="92"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="93"/>
         <source>The Python environment the probes run in: one with PyTorch, such as your training environment</source>
         <translation>运行实测的 Python 环境：需装有 PyTorch，例如你的训练环境</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="99"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="100"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="100"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="101"/>
         <source>Choose a python executable with PyTorch</source>
         <translation>选择一个装有 PyTorch 的 python 可执行文件</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="103"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="104"/>
         <source>Rescan</source>
         <translation>重新扫描</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="104"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="105"/>
         <source>Look for Python environments again</source>
         <translation>重新查找 Python 环境</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="108"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="109"/>
         <source>Device:</source>
         <translation>设备：</translation>
     </message>
@@ -2876,7 +2886,7 @@ renting: {rent}</source>
         <translation>实测运行时显示读数。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="164"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="165"/>
         <source>Looking for Python environments with PyTorch…</source>
         <translation>正在查找装有 PyTorch 的 Python 环境…</translation>
     </message>
@@ -2911,7 +2921,7 @@ renting: {rent}</source>
         <translation>PyTorch {version}，仅 CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="213"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="214"/>
         <source>No Python environment found</source>
         <translation>未找到 Python 环境</translation>
     </message>
@@ -3186,7 +3196,7 @@ renting: {rent}</source>
         <translation>实时读数失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="186"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="187"/>
         <source>Looking for Python environments failed: {error}</source>
         <translation>查找 Python 环境失败：{error}</translation>
     </message>
@@ -3522,32 +3532,32 @@ renting: {rent}</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="31"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="32"/>
         <source>Demo rig:</source>
         <translation>演示配置：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="34"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="35"/>
         <source>Show a simulated rig instead of this machine (for demos on a laptop without a GPU)</source>
         <translation>显示模拟配置而非本机（用于在没有 GPU 的笔记本上演示）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="44"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="45"/>
         <source>or type a rig, e.g. 2x rtx-3090</source>
         <translation>或输入配置，如 2x rtx-3090</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="46"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="47"/>
         <source>Catalog ids joined by +, each with an optional count: rtx-3090+rtx-3060-12gb, 4x a100-sxm-80gb</source>
         <translation>用 + 连接的目录 ID，每个可带数量：rtx-3090+rtx-3060-12gb、4x a100-sxm-80gb</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="51"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="52"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="52"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="53"/>
         <source>Detect again</source>
         <translation>重新检测</translation>
     </message>
@@ -3557,19 +3567,19 @@ renting: {rent}</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="61"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="62"/>
         <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="203"/>
         <source>This machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="63"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="64"/>
         <source>Demo: {name} — {description}</source>
         <translation>演示：{name} — {description}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="66"/>
-        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="75"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="67"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="76"/>
         <source>Demo: {spec}</source>
         <translation>演示：{spec}</translation>
     </message>

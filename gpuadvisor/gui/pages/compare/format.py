@@ -16,6 +16,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from gpuadvisor import explain
 from gpuadvisor.core.advisor import Advice, BreakEven, Suggestion
 from gpuadvisor.core.offers import STALE_AFTER_DAYS, Offer
+from gpuadvisor.core.units import format_bytes
 from gpuadvisor.gui import data_words
 from gpuadvisor.gui.charts.compare_charts import kind_labels
 from gpuadvisor.gui.numbers import duration
@@ -99,16 +100,17 @@ def plan_heading(plan, model, *, short: bool = False) -> str:
         precision=label(PRECISIONS, plan.precision), line=plan_line(plan, model))
 
 
-def why(s: Suggestion, money) -> str:
-    """One sentence for people about an option, in the display currency."""
+def why(s: Suggestion, money, units: str = "GiB") -> str:
+    """One sentence for people about an option, in the display currency, memory in ``units``
+    (GiB or GB, the View setting)."""
     took = duration(s.hours * 3600.0)
     levers = (translate("ComparePage", " with {levers}").format(
         levers=data_words.lever_names(s.levers)) if s.levers else "")
     name = option_label(s.option)
     if not s.fits:
-        return translate("ComparePage", "{name} does not fit: {need:.1f} GiB per GPU needed, "
-                         "{have:.0f} GiB available").format(
-            name=name, need=s.memory_bytes / 2**30, have=s.capacity_bytes / 2**30)
+        return translate("ComparePage", "{name} does not fit: {need} per GPU needed, {have} "
+                         "available").format(name=name, need=format_bytes(s.memory_bytes, units),
+                                              have=format_bytes(s.capacity_bytes, units))
     if s.option.kind == "own":
         return translate("ComparePage", "{name} finishes in {time}{levers} for {power} of "
                          "power").format(name=name, time=took, levers=levers,
@@ -133,13 +135,13 @@ def computation_lines(s: Suggestion, money, usd_per_kwh: float) -> list[str]:
         source=source_label(s.time_source), bound=label(BOUNDS, s.bound))
 
 
-def details_html(s: Suggestion, money, usd_per_kwh: float) -> str:
+def details_html(s: Suggestion, money, usd_per_kwh: float, units: str = "GiB") -> str:
     """The selected option in detail (rich text): name and kind, its sentence, how its sums
     were made, its price with where and when it was seen."""
     offer = s.option.offer
     lines = [f"<b>{escape(option_label(s.option))}</b> — "
              f"{escape(kind_labels().get(s.option.kind, s.option.kind))}",
-             escape(why(s, money)) + "."]
+             escape(why(s, money, units)) + "."]
     if s.fits:
         lines += [escape(line) for line in computation_lines(s, money, usd_per_kwh)]
     if offer is not None:
@@ -230,7 +232,8 @@ def no_break_even_texts() -> tuple[str, str]:
 
 
 def answer(advice: Advice, shown: list[Suggestion], money, *, budget_usd: float | None,
-           deadline_hours: float | None, prefix: str = "") -> tuple[str, str]:
+           deadline_hours: float | None, prefix: str = "",
+           units: str = "GiB") -> tuple[str, str]:
     """The answer banner: ``(text, state)``, state ``ok`` or ``none``.
 
     The best option shown for the goal (and the best for the other goal when that is
@@ -238,7 +241,16 @@ def answer(advice: Advice, shown: list[Suggestion], money, *, budget_usd: float 
     the closest. ``prefix`` comes first (why the offers catalog is missing).
     """
     if advice.nothing_fits and not any(s.fits for s in advice.suggestions):
-        return prefix + advice.nothing_fits, "none"
+        if not advice.suggestions:
+            return prefix + translate("ComparePage", "No options to compare: the offers "
+                                      "catalog is empty and no GPU was detected."), "none"
+        closest = min(advice.suggestions, key=lambda s: s.memory_bytes / s.capacity_bytes)
+        return prefix + translate(
+            "ComparePage", "Nothing fits this plan. The closest is {name}: {need} per GPU "
+            "needed, {have} available; “Make it fit” on the Plan page says what would.").format(
+                name=option_label(closest.option),
+                need=format_bytes(closest.memory_bytes, units),
+                have=format_bytes(closest.capacity_bytes, units)), "none"
     allow = advice.allow_changes
     best = next((s for s in shown if s.acceptable and s.counts(allow)), None)
     if best is None and not any(s.as_asked for s in shown):
@@ -248,7 +260,7 @@ def answer(advice: Advice, shown: list[Suggestion], money, *, budget_usd: float 
             return prefix + translate(
                 "ComparePage", "Nothing shown runs this plan as it is. With a change to the "
                 "plan: {why}. Tick “Allow changes to the plan” to rank such options with the "
-                "others.").format(why=why(changed, money)), "none"
+                "others.").format(why=why(changed, money, units)), "none"
     if best is None:
         fitting = [s for s in shown if s.fits and s.counts(allow)]
         if not fitting:
@@ -266,11 +278,11 @@ def answer(advice: Advice, shown: list[Suggestion], money, *, budget_usd: float 
         return prefix + translate("ComparePage", "Nothing shown meets {limits}. Closest: "
                                   "{why}.").format(
             limits=translate("ComparePage", " and ").join(limits),
-            why=why(closest, money)), "none"
+            why=why(closest, money, units)), "none"
     goal = (translate("ComparePage", "cheapest") if advice.goal == "cheapest"
             else translate("ComparePage", "fastest"))
     text = translate("ComparePage", "Best ({goal}): {why}.").format(goal=goal,
-                                                                    why=why(best, money))
+                                                                    why=why(best, money, units))
     other_goal = "fastest" if advice.goal == "cheapest" else "cheapest"
     acceptable = [s for s in shown if s.acceptable and s.counts(allow)]
     key = ((lambda s: (s.hours, s.cost_usd)) if other_goal == "fastest"
@@ -280,7 +292,7 @@ def answer(advice: Advice, shown: list[Suggestion], money, *, budget_usd: float 
         name = (translate("ComparePage", "Fastest") if other_goal == "fastest"
                 else translate("ComparePage", "Cheapest"))
         text += " " + translate("ComparePage", "{label}: {why}.").format(
-            label=name, why=why(other, money))
+            label=name, why=why(other, money, units))
     return prefix + text, "ok"
 
 

@@ -385,6 +385,7 @@ class ComparePage(QWidget):
         allow = advice.allow_changes
         self.shown = [s for s in advice.suggestions if f.accepts(s)]
         front = pareto(self.shown, allow)
+        self.model.units = self.units
         self.model.set_rows(advice.suggestions, self.money, front, self.why)
         rate = self.settings.rate()
         points = [Point(s.option.id, fmt.option_label(s.option), s.option.kind, s.hours,
@@ -402,7 +403,7 @@ class ComparePage(QWidget):
         prefix = f"{self.catalog_problem}\n" if self.catalog_problem and not self.offers else ""
         self.answer.set_answer(*fmt.answer(
             advice, self.shown, self.money, budget_usd=self._budget_usd,
-            deadline_hours=self._deadline_hours, prefix=prefix))
+            deadline_hours=self._deadline_hours, prefix=prefix, units=self.units))
         self.options.select_row(self.selected_id)
         self._show_selection()
         self.options.count_label.setText(fmt.count_text(
@@ -413,7 +414,7 @@ class ComparePage(QWidget):
 
     def why(self, s: Suggestion) -> str:
         """One sentence for people, in the display currency."""
-        return fmt.why(s, self.money)
+        return fmt.why(s, self.money, self.units)
 
     def arithmetic(self, s: Suggestion) -> list[str]:
         """How the time and each sum of money of a fitting option were made, one line each:
@@ -469,7 +470,8 @@ class ComparePage(QWidget):
             self.side.show_nothing()
             return
         self.details.setText(fmt.details_html(s, self.money,
-                                              self.settings.electricity_usd_per_kwh))
+                                              self.settings.electricity_usd_per_kwh,
+                                              self.units))
         self._show_break_even(s)
 
     def _show_break_even(self, s: Suggestion) -> None:
@@ -556,6 +558,17 @@ class ComparePage(QWidget):
         self.status.emit(text)
 
     # ================================================================== view options
+    @property
+    def units(self) -> str:
+        """Memory in "GiB" or "GB" (the View setting)."""
+        return self.settings.units
+
+    def set_units(self, units: str) -> None:
+        """Show memory in "GiB" or "GB" (the window's View setting)."""
+        self.settings.units = units
+        self.model.units = units
+        self._show()
+
     def set_presentation(self, enabled: bool) -> None:
         """Large fonts and thick lines in the charts, which get most of the height; on a
         projector the inputs fold into a line and the details go to a tab."""

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpuadvisor.core.advisor import Suggestion
+from gpuadvisor.core.units import format_bytes
 from gpuadvisor.gui import data_words
 from gpuadvisor.gui.charts.compare_charts import kind_labels
 from gpuadvisor.gui.numbers import duration
@@ -53,6 +54,7 @@ class AdviceModel(QAbstractTableModel):
         self._money = lambda usd, digits=None: f"${usd:,.2f}"
         self._why: Callable[[Suggestion], str] = lambda s: s.why
         self._pareto: frozenset[str] = frozenset()
+        self.units = "GiB"  # memory in the unit of the View setting
         self._headers = {
             "rank": self.tr("#"), "option": self.tr("Option"), "kind": self.tr("Kind"),
             "fits": self.tr("Fits"), "gpus": self.tr("GPUs"), "time": self.tr("Time"),
@@ -118,8 +120,9 @@ class AdviceModel(QAbstractTableModel):
             return kind_labels().get(s.option.kind, s.option.kind)
         if name == "fits":
             if not s.fits:
-                return self.tr("no ({need:.1f} of {have:.0f} GiB)").format(
-                    need=s.memory_bytes / 2**30, have=s.capacity_bytes / 2**30)
+                return self.tr("no ({need} of {have})").format(
+                    need=format_bytes(s.memory_bytes, self.units),
+                    have=format_bytes(s.capacity_bytes, self.units))
             if s.levers:
                 return self.tr("with {levers}").format(levers=data_words.lever_names(s.levers))
             return self.tr("yes")

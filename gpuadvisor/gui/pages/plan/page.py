@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from gpuadvisor.core.units import parse_count
 from gpuadvisor.gui.widgets.custom_model import CustomModelDialog
-from gpuadvisor.gui.widgets.panels import VerdictBanner
+from gpuadvisor.gui.widgets.panels import VerdictBanner, lever_title
 from gpuadvisor.gui.widgets.summary import markdown_summary
 
 from . import format as fmt
@@ -268,7 +268,7 @@ class PlanPage(QWidget):
         """Apply a "Make it fit" lever to the plan."""
         ok = self.state.apply_lever(lever)
         if ok:
-            self.status.emit(self.tr("Applied: {lever}").format(lever=lever.detail))
+            self.status.emit(self.tr("Applied: {lever}").format(lever=lever_title(lever)))
         return ok
 
     def ask_config_path(self) -> str | None:
