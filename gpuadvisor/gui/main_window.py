@@ -13,18 +13,16 @@ import base64
 import contextlib
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QEvent, QSize, Qt
+from PySide6.QtCore import QByteArray, QEvent, Qt
 from PySide6.QtGui import QGuiApplication, QPalette
 from PySide6.QtWidgets import (
     QFileDialog,
-    QFrame,
     QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
     QMainWindow,
     QMessageBox,
-    QScrollArea,
     QStackedWidget,
     QWidget,
 )
@@ -44,6 +42,8 @@ from .local_models import (
     reading,
 )
 from .menus import build_menus, fill_recent_menu
+from .page_holders import Fit as _Fit
+from .page_holders import Holder as _Holder
 from .pages.plan import PlanPage
 from .pages.probe_page import ProbePage
 from .pages.rig_page import RigPage
@@ -569,63 +569,3 @@ class MainWindow(QMainWindow):
         if self._persist:
             self.save_settings()
         super().closeEvent(event)
-
-
-class _Fit(QScrollArea):
-    """A page's place in the stack: the page fills it, and where the screen is smaller than
-    the page can be (a 1280 x 720 laptop in presentation mode), the page scrolls inside the
-    window instead of making the window larger than the screen."""
-
-    def __init__(self, page: QWidget, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setFrameShape(QFrame.Shape.NoFrame)
-        # Sized here, not by widgetResizable: that asks the page's height for its width,
-        # which word-wrapped texts compute from their preferred sizes, and the page would
-        # scroll though its minimum fits.
-        self.setWidgetResizable(False)
-        self.setWidget(page)
-        page.installEventFilter(self)
-
-    def minimumSizeHint(self) -> QSize:
-        return QSize(200, 150)
-
-    def sizeHint(self) -> QSize:
-        return self.widget().sizeHint()
-
-    def _fit_page(self) -> None:
-        page = self.widget()
-        least = page.minimumSizeHint().expandedTo(page.minimumSize())
-        size = self.viewport().size()
-        scrollbar = self.verticalScrollBar().sizeHint().width()
-        if least.height() > size.height():
-            size.setWidth(size.width() - scrollbar)  # the bar will take its room
-        page.resize(size.expandedTo(least))
-
-    def resizeEvent(self, event) -> None:
-        super().resizeEvent(event)
-        self._fit_page()
-
-    def eventFilter(self, watched, event) -> bool:
-        if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
-            self._fit_page()
-        return super().eventFilter(watched, event)
-
-
-class _Holder(QWidget):
-    """A page's place in the window until the page is built: builds it when first shown."""
-
-    def __init__(self, build, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._build = build
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-
-    def hold(self, page: QWidget) -> None:
-        """Put the built page in this place."""
-        self.layout().addWidget(page)
-        if self.isVisible():
-            page.show()
-
-    def showEvent(self, event) -> None:
-        super().showEvent(event)
-        self._build()
