@@ -7,6 +7,9 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QSize
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QScrollArea, QWidget
 
+#: Pixels a page's minimum may grow by without being asked again (see Fit._fit_page).
+_SLACK = 60
+
 
 class Fit(QScrollArea):
     """A page's place in the stack: the page fills it, and where the screen is smaller than
@@ -29,14 +32,24 @@ class Fit(QScrollArea):
     def sizeHint(self) -> QSize:
         return self.widget().sizeHint()
 
-    def _fit_page(self) -> None:
+    def _fit_page(self, *, laid_out: bool = False) -> None:
         page = self.widget()
-        least = page.minimumSizeHint().expandedTo(page.minimumSize())
         size = self.viewport().size()
+        known = getattr(self, "_least", None)
+        if laid_out and known is not None and page.size() == size and (
+                size.width() >= known.width() + _SLACK and size.height() >= known.height()
+                + _SLACK):
+            # A text changed inside a page well larger than its minimum: the page's own
+            # layout handles it; asking the page's minimum again is a whole layout pass.
+            return
+        least = page.minimumSizeHint()
+        self._least = least
         scrollbar = self.verticalScrollBar().sizeHint().width()
         if least.height() > size.height():
             size.setWidth(size.width() - scrollbar)  # the bar will take its room
-        page.resize(size.expandedTo(least))
+        # Fixed at that size: a text that changes inside the page then re-lays the page
+        # alone, instead of asking this scroll area (and the window) to lay out again.
+        page.setFixedSize(size.expandedTo(least))
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
@@ -44,7 +57,7 @@ class Fit(QScrollArea):
 
     def eventFilter(self, watched, event) -> bool:
         if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
-            self._fit_page()
+            self._fit_page(laid_out=True)
         return super().eventFilter(watched, event)
 
 

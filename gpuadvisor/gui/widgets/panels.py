@@ -168,11 +168,8 @@ class TimePanel(QGroupBox):
         self.assumptions_title = QLabel(self.tr("Assumptions"), self)
         self.assumptions_title.setProperty("role", "subheading")
         layout.addWidget(self.assumptions_title)
-        self.assumptions = QLabel(self)
+        self.assumptions = AssumptionsTable(self)
         self.assumptions.setObjectName("timeAssumptions")
-        self.assumptions.setTextFormat(Qt.TextFormat.RichText)
-        self.assumptions.setWordWrap(True)
-        self.assumptions.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         layout.addWidget(self.assumptions)
         self.warnings = QLabel(self)
         self.warnings.setObjectName("timeWarnings")
@@ -237,7 +234,7 @@ class TimePanel(QGroupBox):
         source = a.get("efficiency_source", "assumed")
         self.efficiency_source.setText(L.source_label(source))
         self.efficiency_reset.setEnabled(source == "plan")
-        self.assumptions.setText(self._assumption_rows(estimate, units, overrides or {}))
+        self.assumptions.set_rows(self._assumption_rows(estimate, units, overrides or {}))
         self.warnings.setText("\n".join(f"⚠ {w}" for w in estimate.warnings))
         self.warnings.setVisible(bool(estimate.warnings))
 
@@ -272,7 +269,8 @@ class TimePanel(QGroupBox):
                 + "</i>")
         return "<br>".join(lines)
 
-    def _assumption_rows(self, estimate, units: str, overrides: dict) -> str:
+    def _assumption_rows(self, estimate, units: str,
+                         overrides: dict) -> list[tuple[str, str, str]]:
         a = estimate.assumptions
         t = estimate.time
         rows = [(
@@ -290,6 +288,11 @@ class TimePanel(QGroupBox):
         if "dataset_tokens" in a:
             amount = (self.tr("{n} samples") if estimate.model.kind == "opaque"
                       else self.tr("{n} tokens")).format(n=N.count(a["dataset_tokens"]))
+            if (estimate.plan.task != "pretrain" and estimate.model.kind != "opaque"
+                    and a.get("dataset_tokens_source") == "assumed"):
+                # Alpaca's size (the line under the time says so): the same while the
+                # sequence length moves.
+                amount = self.tr("{n} samples").format(n=N.whole(DEFAULT_FINETUNE_SAMPLES))
             rows.append((self.tr("data"), amount, a.get("dataset_tokens_source", "assumed")))
         if "interconnect_gb_s" in a:
             rows.append((self.tr("GPU link"), f"{a['interconnect_gb_s']:g} GB/s",
@@ -305,12 +308,7 @@ class TimePanel(QGroupBox):
         if "cuda_context_bytes" in a:
             rows.append((self.tr("CUDA context"), format_bytes(a["cuda_context_bytes"], units),
                          "plan" if "cuda_context_bytes" in overrides else "assumed"))
-        cells = "".join(
-            f"<tr><td>{_esc(name)}&nbsp;&nbsp;</td><td>{_esc(value)}</td>"
-            f"<td>&nbsp;&nbsp;<i>{_esc(L.source_label(source))}</i></td></tr>"
-            for name, value, source in rows
-        )
-        return f"<table cellspacing='0' cellpadding='1'>{cells}</table>"
+        return [(name, value, L.source_label(source)) for name, value, source in rows]
 
     def set_efficiency_error(self, message: str | None) -> None:
         """Show why an efficiency value was refused (or clear it)."""
@@ -318,6 +316,44 @@ class TimePanel(QGroupBox):
 
     def _on_efficiency(self, value: float) -> None:
         self.efficiency_edited.emit(round(float(value), 4))
+
+
+class AssumptionsTable(QWidget):
+    """Each assumption in a row: name, value, where it comes from (in italics). Plain labels
+    in a grid, reused and set only when their text changes: a rich-text table would be laid
+    out again (at length) on every change of the plan."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._grid = QGridLayout(self)
+        self._grid.setContentsMargins(0, 0, 0, 0)
+        self._grid.setHorizontalSpacing(12)
+        self._grid.setVerticalSpacing(1)
+        self._grid.setColumnStretch(1, 1)
+        self._cells: list[tuple[QLabel, QLabel, QLabel]] = []
+
+    def set_rows(self, rows: list[tuple[str, str, str]]) -> None:
+        """``(name, value, source)`` rows, in order."""
+        while len(self._cells) < len(rows):
+            row = len(self._cells)
+            cells = (QLabel(self), QLabel(self), QLabel(self))
+            cells[1].setWordWrap(True)
+            cells[2].setProperty("role", "source")
+            for column, label in enumerate(cells):
+                label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+                self._grid.addWidget(label, row, column, Qt.AlignmentFlag.AlignTop)
+            self._cells.append(cells)
+        for k, cells in enumerate(self._cells):
+            shown = k < len(rows)
+            for label, text in zip(cells, rows[k] if shown else ("", "", ""), strict=True):
+                if label.text() != text:
+                    label.setText(text)
+                label.setVisible(shown)
+
+    def text(self) -> str:
+        """Every row as a line: "name value source"."""
+        return "\n".join(" ".join(label.text() for label in cells)
+                         for cells in self._cells if not cells[0].isHidden())
 
 
 def data_source_text(estimate) -> str:
