@@ -355,6 +355,10 @@ class RigPage(QWidget):
             tile.set_gpu(gpu, self.result.warnings_for(gpu.index), self._units, self._catalog)
             if not gpu.lost:
                 tile.ensure_chart().add_sample(t, gpu)
+        if self.sample_timer.isActive():
+            # The next reading a full interval after this one came back (a slow reading
+            # never has the next one queued behind it).
+            self.sample_timer.start()
         self.sampled.emit()
 
     # ------------------------------------------------------------------ showing
