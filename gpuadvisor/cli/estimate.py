@@ -85,6 +85,10 @@ def add_parser(verbs) -> argparse.ArgumentParser:
     est.add_argument("--new-tokens", type=int_in(1, L.MAX_SEQ_TOKENS), default=256,
                      help="inference: tokens generated per sequence")
     est.add_argument("--kv-dtype", choices=P.KV_DTYPES)
+    est.add_argument("--framework", choices=P.FRAMEWORKS, default="auto",
+                     help="software that runs it: hf, unsloth, torchtune, axolotl (training); "
+                          "transformers, llama.cpp, ollama, vllm, exllamav2, mlx (inference); "
+                          "default: hf for training, transformers for inference")
     est.add_argument("--efficiency", type=fraction, help="achieved fraction of peak, e.g. 0.4")
     est.add_argument("--assume", type=assumption, action="append", default=[],
                      metavar="NAME=VALUE", help="override an assumption (repeatable)")
@@ -131,6 +135,7 @@ def plan_from_args(args: argparse.Namespace, model):
         new_tokens=args.new_tokens,
         kv_dtype=args.kv_dtype,
         efficiency=args.efficiency,
+        framework=args.framework,
         **data,
     )
 

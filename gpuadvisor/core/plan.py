@@ -21,6 +21,11 @@ QUANT = ("none", "int8", "nf4", "nf4-dq", "int4", "int3", "mxfp4", "fp8")
 OFFLOAD = ("none", "optimizer", "params")
 LORA_TARGETS = ("qv", "attn", "all")
 KV_DTYPES = ("fp32", "fp16", "bf16", "fp8", "int8")
+#: Software that runs the plan. ``auto`` picks by task and platform (see
+#: :attr:`Plan.effective_framework`). Training frameworks and inference engines apart:
+TRAIN_FRAMEWORKS = ("hf", "unsloth", "torchtune", "axolotl")
+INFER_ENGINES = ("transformers", "llama.cpp", "ollama", "vllm", "exllamav2", "mlx")
+FRAMEWORKS = ("auto", *TRAIN_FRAMEWORKS, *INFER_ENGINES)
 
 TASK_LABELS = {
     "pretrain": "pre-training",
@@ -77,6 +82,11 @@ class Plan:
         new_tokens: inference: tokens generated per sequence.
         kv_dtype: inference KV-cache dtype (None = the compute dtype).
         efficiency: achieved fraction of the GPU's peak (None = a default, see assumptions).
+        framework: the software that runs it: a fine-tuning framework (``hf`` = Hugging Face
+            transformers + PEFT, ``unsloth``, ``torchtune``, ``axolotl``) for training, an
+            inference engine (``transformers``, ``llama.cpp``, ``ollama``, ``vllm``,
+            ``exllamav2``, ``mlx``) for ``infer``; ``auto`` = ``hf`` for training and
+            ``transformers`` for inference.
     """
 
     task: str = "full"
@@ -99,6 +109,7 @@ class Plan:
     new_tokens: int = 256
     kv_dtype: str | None = None
     efficiency: float | None = None
+    framework: str = "auto"
 
     def __post_init__(self) -> None:
         _check_choice("task", self.task, TASKS)
@@ -108,6 +119,13 @@ class Plan:
         _check_choice("attention", self.attention, ATTENTION)
         _check_choice("lora_targets", self.lora_targets, LORA_TARGETS)
         _check_choice("offload", self.offload, OFFLOAD)
+        _check_choice("framework", self.framework, FRAMEWORKS)
+        if self.task == "infer" and self.framework in TRAIN_FRAMEWORKS:
+            raise ValueError(f"framework {self.framework!r} is for training; for inference "
+                             f"choose one of {', '.join(INFER_ENGINES)}")
+        if self.task != "infer" and self.framework in INFER_ENGINES:
+            raise ValueError(f"framework {self.framework!r} is an inference engine; for "
+                             f"training choose one of {', '.join(TRAIN_FRAMEWORKS)}")
         if self.quant is not None:
             _check_choice("quant", self.quant, QUANT)
         if self.kv_dtype is not None:
@@ -161,6 +179,13 @@ class Plan:
         if self.quant is not None:
             return self.quant
         return DEFAULT_QLORA_QUANT if self.task == "qlora" else "none"
+
+    @property
+    def effective_framework(self) -> str:
+        """The framework after defaults: ``hf`` for training, ``transformers`` for inference."""
+        if self.framework != "auto":
+            return self.framework
+        return "transformers" if self.task == "infer" else "hf"
 
     @property
     def effective_lora_rank(self) -> int:
