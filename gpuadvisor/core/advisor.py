@@ -36,6 +36,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 
+from .advisor_break_even import BreakEven, best_break_even, break_even
+from .advisor_types import Advice, Option, Suggestion
 from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions
 from .calibration import Measurement
 from .estimate import Estimate, estimate
@@ -56,141 +58,6 @@ DEFAULT_LOAD_FRACTION = 0.85
 DEFAULT_USD_PER_KWH = 0.15  # the settings default (gpuadvisor.settings)
 GOALS = ("cheapest", "fastest")
 OPTION_KINDS = ("own", "buy-new", "buy-used", "rent", "cloud")
-
-
-@dataclass(frozen=True)
-class Option:
-    """One way to run the plan, before estimating it.
-
-    Attributes:
-        id: unique (``own``, ``buy-used:rtx-3090:x2``, ``offer:runpod-a100-80gb``).
-        kind: one of :data:`OPTION_KINDS`.
-        gpu: the card (for ``own``: the set's weakest card, which limits fit and speed;
-            see :func:`own_options`).
-        n_gpus: GPUs offered (own: the set's count; buy: cards bought; rent: one instance).
-        offer: the price it comes from (``None`` for ``own``).
-        label: a short name for people ("2x used RTX 3090", "RunPod A100 80GB (spot)").
-    """
-
-    id: str
-    kind: str
-    gpu: GpuSpec
-    n_gpus: int
-    offer: Offer | None
-    label: str
-
-
-@dataclass(frozen=True)
-class Suggestion:
-    """An option, estimated.
-
-    Attributes:
-        option: what it is.
-        fits: whether the plan (with ``levers``) fits in memory.
-        plan: the plan as it would run there (levers applied, its GPU count).
-        levers: titles of the levers needed to fit (empty when the plan fits as given).
-        n_gpus: GPUs the job runs on.
-        instances: rent/cloud: instances rented (GPUs / GPUs per instance, rounded up).
-        hours: wall-clock hours of the job.
-        gpu_hours: GPU-hours of the job.
-        hardware_usd: buy: the cards' price (0 otherwise).
-        energy_usd: electricity for the job (own and buy; 0 for rent/cloud, which includes it).
-        rent_usd: rent/cloud: hours x instances x instance price.
-        memory_bytes: memory per GPU needed.
-        capacity_bytes: memory per GPU available.
-        price_age_days: days since the price was seen (``None`` for own).
-        stale: the price is older than :data:`~.offers.STALE_AFTER_DAYS`.
-        why: one sentence for people.
-        tflops_per_gpu: the achieved TFLOPS per GPU the time was computed with.
-        efficiency: that as a share of the GPU's peak.
-        time_source: where the efficiency comes from (``assumed``, ``plan``, ``measured
-            <date>``), as the estimate's assumptions say.
-        bound: what limits the speed (``compute``, ``communication``, ``memory bandwidth``).
-        within_budget, within_deadline: the constraints given to :func:`rank` (``True``
-            when none was given).
-    """
-
-    option: Option
-    fits: bool
-    plan: Plan
-    levers: tuple[str, ...]
-    n_gpus: int
-    instances: int
-    hours: float
-    gpu_hours: float
-    hardware_usd: float
-    energy_usd: float
-    rent_usd: float
-    memory_bytes: float
-    capacity_bytes: float
-    price_age_days: int | None
-    stale: bool
-    why: str = ""
-    tflops_per_gpu: float = 0.0
-    efficiency: float = 0.0
-    time_source: str = ""
-    bound: str = ""
-    within_budget: bool = True
-    within_deadline: bool = True
-
-    @property
-    def cost_usd(self) -> float:
-        """Money for this job: hardware + electricity (own, buy) or the rent."""
-        return self.hardware_usd + self.energy_usd + self.rent_usd
-
-    @property
-    def acceptable(self) -> bool:
-        """Fits, within the budget and the deadline."""
-        return self.fits and self.within_budget and self.within_deadline
-
-    @property
-    def as_asked(self) -> bool:
-        """Fits the plan as the user gave it: no lever (LoRA, QLoRA, ZeRO-3, ...) needed."""
-        return self.fits and not self.levers
-
-    def counts(self, allow_changes: bool) -> bool:
-        """Whether this option answers the question: it fits as asked, or with levers when
-        the user allows changes to the plan."""
-        return self.as_asked or (allow_changes and self.fits)
-
-
-@dataclass(frozen=True)
-class Advice:
-    """:func:`advise`'s answer.
-
-    Attributes:
-        suggestions: every option estimated, ranked (acceptable first, by the goal).
-        goal, budget_usd, deadline_hours: what the ranking used.
-        pareto_ids: ids of the options on the time-cost Pareto front (of the options that
-            fit as asked, or that fit at all when ``allow_changes``).
-        nothing_fits: ``None`` when something fits; else one sentence naming the closest
-            option and the smallest change that would make the plan fit.
-    """
-
-    suggestions: tuple[Suggestion, ...]
-    goal: str
-    budget_usd: float | None
-    deadline_hours: float | None
-    pareto_ids: frozenset[str] = field(default_factory=frozenset)
-    nothing_fits: str | None = None
-    allow_changes: bool = True
-
-    @property
-    def best(self) -> Suggestion | None:
-        """The first acceptable suggestion (fitting as asked unless ``allow_changes``), or
-        ``None``."""
-        return next((s for s in self.suggestions
-                     if s.acceptable and s.counts(self.allow_changes)), None)
-
-    @property
-    def fit_as_asked(self) -> int:
-        """How many options fit the plan as asked (no lever)."""
-        return sum(1 for s in self.suggestions if s.as_asked)
-
-    @property
-    def fit_with_changes(self) -> int:
-        """How many options fit only with levers (a changed plan)."""
-        return sum(1 for s in self.suggestions if s.fits and not s.as_asked)
 
 
 # --------------------------------------------------------------------------- options
@@ -349,7 +216,10 @@ def evaluate(model: ModelSpec, plan: Plan, option: Option, *,
         tflops_per_gpu=float(result.time.achieved_tflops_per_gpu),
         efficiency=float(result.time.efficiency),
         time_source=str(result.assumptions.get("efficiency_source", "assumed")),
-        bound=str(result.time.bound))
+        bound=str(result.time.bound),
+        tokens_per_s=float(result.time.tokens_per_s),
+        prefill_seconds=float(result.time.prefill_seconds),
+        decode_tokens_per_s=float(result.time.decode_tokens_per_s))
     return replace(suggestion, why=explain(suggestion))
 
 
@@ -521,69 +391,6 @@ def _nothing_fits(model, plan, ranked: Sequence[Suggestion], assumptions) -> str
                   "more GPUs than any offer has")
     return (f"Nothing fits this plan. The closest is {closest.option.label}: {need:.1f} GiB "
             f"per GPU needed, {have:.0f} GiB available; {change}.")
-
-
-# --------------------------------------------------------------------------- break-even
-@dataclass(frozen=True)
-class BreakEven:
-    """Owning against renting, for repeated jobs like this one.
-
-    Attributes:
-        jobs: jobs after which owning has cost less in total (``None``: never, because a
-            rented job costs no more than the owned card's electricity for it).
-        hours: the same on the owned cards' clock (``jobs x owned job hours``), or ``None``.
-        own_per_job_usd: electricity per job on the owned cards.
-        rent_per_job_usd: rent per job.
-        hardware_usd: what owning costs up front.
-    """
-
-    jobs: float | None
-    hours: float | None
-    own_per_job_usd: float
-    rent_per_job_usd: float
-    hardware_usd: float
-
-    def cost_curves(self, jobs: Sequence[float]) -> tuple[list[float], list[float]]:
-        """Cumulative cost of owning and of renting after each number of ``jobs``."""
-        own = [self.hardware_usd + n * self.own_per_job_usd for n in jobs]
-        rent = [n * self.rent_per_job_usd for n in jobs]
-        return own, rent
-
-
-def break_even(owned: Suggestion, rented: Suggestion) -> BreakEven:
-    """After how many such jobs buying ``owned`` beats renting ``rented``:
-    ``hardware / (rent per job - electricity per job)``, when that is positive."""
-    if not owned.fits or not rented.fits:
-        raise ValueError("break-even needs two options that fit the plan")
-    margin = rented.rent_usd - owned.energy_usd
-    if margin <= 0:
-        return BreakEven(None, None, owned.energy_usd, rented.rent_usd, owned.hardware_usd)
-    jobs = owned.hardware_usd / margin
-    return BreakEven(jobs, jobs * owned.hours, owned.energy_usd, rented.rent_usd,
-                     owned.hardware_usd)
-
-
-def best_break_even(suggestions: Iterable[Suggestion], *, owned: Suggestion | None = None,
-                    rented: Suggestion | None = None, allow_changes: bool = True
-                    ) -> tuple[Suggestion, Suggestion, BreakEven] | None:
-    """``(owned, rented, break-even)``: the cheapest fitting rental (fitting as asked unless
-    ``allow_changes``) against the card to buy that beats it after the fewest jobs (the
-    cheapest card when none ever does); either side may be fixed (the one the user picked).
-    ``None`` when a side has no fitting option."""
-    fitting = [s for s in suggestions if s.counts(allow_changes)]
-    if rented is None:
-        rented = min((s for s in fitting if s.option.kind in ("rent", "cloud")),
-                     key=lambda s: (s.cost_usd, s.option.id), default=None)
-    if owned is None and rented is not None and rented.fits:
-        def payoff(s: Suggestion):
-            jobs = break_even(s, rented).jobs
-            return (jobs is None, jobs if jobs is not None else s.cost_usd, s.option.id)
-
-        owned = min((s for s in fitting if s.option.kind in ("buy-new", "buy-used")),
-                    key=payoff, default=None)
-    if owned is None or rented is None or not owned.fits or not rented.fits:
-        return None
-    return owned, rented, break_even(owned, rented)
 
 
 def estimate_of(model: ModelSpec, suggestion: Suggestion,
