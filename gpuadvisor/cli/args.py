@@ -224,17 +224,30 @@ def load_model(ref: str, stdin=None):
 def load_gpu(ref: str | None):
     """``--gpu``: ``(the catalog GPU or None without one, every catalog GPU by id)``.
 
+    ``ref`` is a catalog id or a GPU's name as drivers and reviews print it ("RTX 4090",
+    "NVIDIA Tesla P40", "Tesla V100-SXM2-16GB"; :mod:`gpuadvisor.core.gpu_names`). A name
+    read with a choice made (an Apple chip's fullest variant, the one card a shortened name
+    fits) is said in one line on stderr.
+
     Raises:
-        InputError: an id the catalog does not know.
+        InputError: a name that fits several catalog GPUs (the message lists them) or none
+            (the message names the closest).
     """
+    import sys
+
     from gpuadvisor import catalog
+    from gpuadvisor.core.gpu_names import GpuNameError, resolve_gpu_name
 
     gpus = catalog.load_gpus()
     if ref is None:
         return None, gpus
-    if ref not in gpus:
-        raise InputError(f"--gpu: unknown GPU {ref!r}{did_you_mean(ref, gpus)}")
-    return gpus[ref], gpus
+    try:
+        match = resolve_gpu_name(ref, gpus)
+    except GpuNameError as exc:
+        raise InputError(f"--gpu: {exc}") from None
+    if match.note:
+        print(f"gpuadvisor: --gpu {ref!r}: {match.note}", file=sys.stderr)
+    return gpus[match.gpu_id], gpus
 
 
 def did_you_mean(name: str, known) -> str:
