@@ -32,7 +32,7 @@ from .architecture import LINEAR_GROUPS, BlockShape, ModelShape, ParamCounts
 from .blocks import describe
 from .hf_config import SUPPORTED_HF_MODEL_TYPES, checked_value, hf_spec_error, hf_spec_kwargs
 from .limits import MODEL_BOUNDS, check
-from .plan import QUANT
+from .plan import QUANT, is_quant
 
 KINDS = ("decoder", "encoder", "opaque")
 MLP_KINDS = ("gelu", "gated")
@@ -254,8 +254,9 @@ class ModelSpec:
             raise bad("dense_layers", f"must be below n_layers ({self.n_layers}) for an MoE")
         if self.vision_params < 0 or isinstance(self.vision_params, bool):
             raise bad("vision_params", "must be a whole number >= 0")
-        if self.quant and self.quant not in QUANT[1:]:
-            raise bad("quant", f"must be one of {', '.join(QUANT[1:])} (or empty)")
+        if self.quant and (self.quant == "none" or not is_quant(self.quant)):
+            raise bad("quant", f"must be one of {', '.join(QUANT[1:])} or exl2-<bits> "
+                               "(or empty)")
         file_bytes = self.weights_file_bytes
         if not isinstance(file_bytes, int) or isinstance(file_bytes, bool) or file_bytes < 0:
             raise bad("weights_file_bytes", "must be a whole number of bytes >= 0")

@@ -8,6 +8,8 @@ each such default is reported back in the estimate's ``assumptions``.
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass, fields, replace
 
 from .limits import PLAN_BOUNDS, check_table
@@ -17,10 +19,28 @@ PRECISIONS = ("fp32", "fp16", "bf16", "bf16-pure", "fp8")
 OPTIMIZERS = ("adamw", "adamw8bit", "adafactor", "sgd", "lion")
 CHECKPOINTING = ("none", "selective", "full")
 ATTENTION = ("eager", "flash")
-QUANT = ("none", "int8", "nf4", "nf4-dq", "int4", "int3", "mxfp4", "fp8")
+#: GGUF file types (llama.cpp's ``llama-quantize`` names, lower case), largest first; their
+#: tensor mixtures are in :mod:`gpuadvisor.core.engines.gguf_quant`. ``mxfp4_moe`` is
+#: llama.cpp's MXFP4_MOE (experts MXFP4, the rest Q8_0).
+GGUF_QUANTS = ("f16", "bf16", "q8_0", "q6_k", "q5_k_m", "q5_k_s", "q5_1", "q5_0", "q4_k_m",
+               "q4_k_s", "q4_1", "q4_0", "iq4_xs", "iq4_nl", "q3_k_l", "q3_k_m", "q3_k_s",
+               "iq3_m", "iq3_s", "iq3_xs", "iq3_xxs", "q2_k", "q2_k_s", "iq2_m", "iq2_s",
+               "iq2_xs", "iq2_xxs", "iq1_m", "iq1_s", "mxfp4_moe")
+#: Base-weight quantizations. ``exl2`` is ExLlamaV2's format at its converter's default
+#: 4.125 bits per weight; ``exl2-<bits>`` (``exl2-4.65``) names another rate (2 to 8).
+QUANT = ("none", "int8", "nf4", "nf4-dq", "int4", "int3", "mxfp4", "fp8", *GGUF_QUANTS,
+         "exl2")
+#: ``exl2-<bits per weight>``: ExLlamaV2 quantizes to any mean rate (convert.py ``-b``).
+EXL2_PATTERN = re.compile(r"^exl2-(\d+(?:\.\d+)?)$")
+#: Mean bits per weight ExLlamaV2 accepts (convert.py warns outside 2-8).
+EXL2_BITS_RANGE = (2.0, 8.0)
 OFFLOAD = ("none", "optimizer", "params")
 LORA_TARGETS = ("qv", "attn", "all")
-KV_DTYPES = ("fp32", "fp16", "bf16", "fp8", "int8")
+#: KV-cache element types. ``q8_0``/``q4_0``: llama.cpp's quantized cache (``-ctk/-ctv``;
+#: ExLlamaV2's Q8/Q4 cache is sized alike); both need flash attention in llama.cpp.
+KV_DTYPES = ("fp32", "fp16", "bf16", "fp8", "int8", "q8_0", "q4_0")
+#: KV types only some engines have: llama.cpp/Ollama and ExLlamaV2.
+QUANTIZED_KV = ("q8_0", "q4_0")
 #: Software that runs the plan. ``auto`` picks by task and platform (see
 #: :attr:`Plan.effective_framework`). Training frameworks and inference engines apart:
 TRAIN_FRAMEWORKS = ("hf", "unsloth", "torchtune", "axolotl")
@@ -44,6 +64,32 @@ PRECISION_LABELS = {
 
 DEFAULT_LORA_RANK = 16
 DEFAULT_QLORA_QUANT = "nf4-dq"
+
+
+def is_quant(name: object) -> bool:
+    """Whether ``name`` is a quantization gpuadvisor knows: one of :data:`QUANT` or
+    ``exl2-<bits>`` with bits in :data:`EXL2_BITS_RANGE`."""
+    if not isinstance(name, str):
+        return False
+    return name in QUANT or exl2_bits(name) is not None
+
+
+def exl2_bits(name: str) -> float | None:
+    """Bits per weight of an EXL2 quant name (``exl2`` -> 4.125, ``exl2-4.65`` -> 4.65), or
+    None for another name or a rate outside :data:`EXL2_BITS_RANGE`."""
+    if name == "exl2":
+        return 4.125
+    found = EXL2_PATTERN.match(name)
+    if found is None:
+        return None
+    bits = float(found.group(1))
+    low, high = EXL2_BITS_RANGE
+    return bits if low <= bits <= high and math.isfinite(bits) else None
+
+
+def is_gguf_quant(name: object) -> bool:
+    """Whether ``name`` is a GGUF file type (:data:`GGUF_QUANTS`)."""
+    return name in GGUF_QUANTS
 
 
 @dataclass(frozen=True)
@@ -85,8 +131,18 @@ class Plan:
         framework: the software that runs it: a fine-tuning framework (``hf`` = Hugging Face
             transformers + PEFT, ``unsloth``, ``torchtune``, ``axolotl``) for training, an
             inference engine (``transformers``, ``llama.cpp``, ``ollama``, ``vllm``,
-            ``exllamav2``, ``mlx``) for ``infer``; ``auto`` = ``hf`` for training and
-            ``transformers`` for inference.
+            ``exllamav2``, ``mlx``) for ``infer``; ``auto`` = ``hf`` for training and, for
+            inference, the engine the weights' format implies (a GGUF quant or file:
+            llama.cpp; EXL2: exllamav2), else ``transformers`` (see
+            :func:`gpuadvisor.core.engines.select.engine_for`).
+        gpu_layers: llama.cpp/Ollama ``-ngl``/``num_gpu``: transformer layers on the GPU(s);
+            the rest stay in host RAM and are read at host memory bandwidth each token.
+            ``n_layers + 1`` also puts the output layer on the GPU (llama.cpp counts it);
+            0 = CPU only. None = all (llama.cpp), as many as fit (Ollama).
+        n_cpu_moe: llama.cpp ``--n-cpu-moe N``: the expert tensors of the first N layers of a
+            mixture of experts stay in host RAM (0 = none).
+        gpu_memory_utilization: vLLM's share of each GPU's memory it may use (weights,
+            activations, CUDA graphs and the KV blocks); None = vLLM's default 0.9.
     """
 
     task: str = "full"
@@ -110,6 +166,9 @@ class Plan:
     kv_dtype: str | None = None
     efficiency: float | None = None
     framework: str = "auto"
+    gpu_layers: int | None = None
+    n_cpu_moe: int = 0
+    gpu_memory_utilization: float | None = None
 
     def __post_init__(self) -> None:
         _check_choice("task", self.task, TASKS)
@@ -126,10 +185,15 @@ class Plan:
         if self.task != "infer" and self.framework in INFER_ENGINES:
             raise ValueError(f"framework {self.framework!r} is an inference engine; for "
                              f"training choose one of {', '.join(TRAIN_FRAMEWORKS)}")
-        if self.quant is not None:
+        if self.quant is not None and not is_quant(self.quant):
+            if isinstance(self.quant, str) and self.quant.startswith("exl2-"):
+                low, high = EXL2_BITS_RANGE
+                raise ValueError(f"quant {self.quant!r}: EXL2 takes exl2-<bits per weight> "
+                                 f"with bits from {low:g} to {high:g} (e.g. exl2-4.65)")
             _check_choice("quant", self.quant, QUANT)
         if self.kv_dtype is not None:
             _check_choice("kv_dtype", self.kv_dtype, KV_DTYPES)
+        self._check_engine_fields()
         for name in ("micro_batch", "grad_accum", "seq_len", "n_gpus", "new_tokens"):
             _check_positive_int(name, getattr(self, name))
         # Finite and inside a physical range: infinite epochs, 10**30 tokens and the like are
@@ -148,6 +212,9 @@ class Plan:
         if self.task in ("pretrain", "full", "lora") and self.quant not in (None, "none"):
             hint = "use task qlora" if self.task == "lora" else "quantized weights cannot train"
             raise ValueError(f"quant {self.quant!r} is not for task {self.task!r}: {hint}")
+        if self.task == "qlora" and (is_gguf_quant(self.quant) or exl2_bits(str(self.quant))):
+            raise ValueError(f"quant {self.quant!r} is an inference format (llama.cpp/ExLlamaV2): "
+                             "QLoRA trains on int8, nf4 or nf4-dq")
         if self.offload == "optimizer" and self.zero_stage == 0:
             raise ValueError("offload: optimizer offload needs zero_stage 1, 2 or 3 (DeepSpeed)")
         if self.offload == "params" and self.zero_stage != 3:
@@ -162,6 +229,42 @@ class Plan:
             raise ValueError(f"epochs must be positive, got {self.epochs!r}")
         if self.efficiency is not None and not 0 < self.efficiency <= 1:
             raise ValueError(f"efficiency must be in (0, 1], got {self.efficiency!r}")
+
+    def _check_engine_fields(self) -> None:
+        """The inference-engine fields: ranges, and which engines take them."""
+        layers = self.gpu_layers
+        if layers is not None and (isinstance(layers, bool) or not isinstance(layers, int)
+                                   or not 0 <= layers <= 65_536):
+            raise ValueError(f"gpu_layers must be a whole number of layers from 0 up, "
+                             f"got {layers!r}")
+        if isinstance(self.n_cpu_moe, bool) or not isinstance(self.n_cpu_moe, int) \
+                or not 0 <= self.n_cpu_moe <= 65_536:
+            raise ValueError(f"n_cpu_moe must be a whole number of layers from 0 up, "
+                             f"got {self.n_cpu_moe!r}")
+        util = self.gpu_memory_utilization
+        if util is not None and (isinstance(util, bool) or not isinstance(util, int | float)
+                                 or not 0 < util <= 1):
+            raise ValueError(f"gpu_memory_utilization must be in (0, 1], got {util!r}")
+        engine = self.framework
+        if self.task != "infer":
+            for name, unset in (("gpu_layers", None), ("n_cpu_moe", 0),
+                                ("gpu_memory_utilization", None)):
+                if getattr(self, name) != unset:
+                    raise ValueError(f"{name} is for inference plans, not {self.task!r}")
+            return
+        llama = ("llama.cpp", "ollama", "auto")
+        if (self.gpu_layers is not None or self.n_cpu_moe) and engine not in llama:
+            name = "gpu_layers" if self.gpu_layers is not None else "n_cpu_moe"
+            raise ValueError(f"{name} is a llama.cpp/Ollama setting, not one of {engine}")
+        if util is not None and engine not in ("vllm", "auto"):
+            raise ValueError(f"gpu_memory_utilization is a vLLM setting, not one of {engine}")
+        if self.kv_dtype in QUANTIZED_KV:
+            if engine not in ("llama.cpp", "ollama", "exllamav2", "auto"):
+                raise ValueError(f"kv_dtype {self.kv_dtype} is llama.cpp's (or ExLlamaV2's) "
+                                 f"quantized cache; {engine} has none (try fp8)")
+            if engine in ("llama.cpp", "ollama", "auto") and self.attention != "flash":
+                raise ValueError(f"kv_dtype {self.kv_dtype}: llama.cpp quantizes the V cache "
+                                 "only with flash attention: set attention to flash")
 
     @property
     def is_training(self) -> bool:
