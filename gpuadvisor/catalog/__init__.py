@@ -11,7 +11,7 @@ and ``gpuadvisor.userfiles``):
 - :mod:`~gpuadvisor.catalog.overrides`: the user's catalog folder (:func:`user_catalog_dir`,
   :func:`override_path`, :func:`updated_path`) and the catalog in effect.
 - :mod:`~gpuadvisor.catalog.loaders`: :func:`load_gpus`, :func:`load_models`,
-  :func:`load_offers`, :func:`validate_file`, :func:`catalog_warnings`.
+  :func:`load_offers`, :func:`load_apis`, :func:`validate_file`, :func:`catalog_warnings`.
 - :mod:`~gpuadvisor.catalog.updater`: ``gpuadvisor catalog update`` (:func:`update_catalog`).
 
 The catalog in effect (the loaders without a path) is the shipped one, or the one installed by
@@ -27,7 +27,14 @@ that goes through the package attribute (nothing inside the package calls it).
 from __future__ import annotations
 
 from .files import catalog_dir, check_offer_gpus, kind_of
-from .loaders import catalog_warnings, load_gpus, load_models, load_offers, validate_file
+from .loaders import (
+    catalog_warnings,
+    load_apis,
+    load_gpus,
+    load_models,
+    load_offers,
+    validate_file,
+)
 from .overrides import (
     PREVIOUS_SUFFIX,
     UPDATES_FOLDER,
@@ -37,6 +44,7 @@ from .overrides import (
     user_catalog_dir,
 )
 from .schema import (
+    API_SCHEMA,
     CATALOG_SCHEMA_VERSION,
     GPU_SCHEMA,
     KINDS,
@@ -61,6 +69,7 @@ from .updater import (
 
 __all__ = [
     "ALLOW_HTTP_LOOPBACK_ENV",
+    "API_SCHEMA",
     "CATALOG_SCHEMA_VERSION",
     "GPU_SCHEMA",
     "KINDS",
@@ -84,6 +93,7 @@ __all__ = [
     "diff_catalogs",
     "fetch_catalog_bytes",
     "kind_of",
+    "load_apis",
     "load_gpus",
     "load_models",
     "load_offers",

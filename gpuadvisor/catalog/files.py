@@ -39,6 +39,10 @@ CatalogPath = str | os.PathLike[str] | Traversable
 GpuIds = Callable[[], Iterable[str]]
 """Gives the GPU ids offers must name; called only when an offers file is cross-checked."""
 
+ModelIds = Callable[[], Iterable[str]]
+"""Gives the model preset ids API offers must name; called only when an apis file is
+cross-checked."""
+
 
 def catalog_dir() -> Traversable:
     """Return the folder holding the shipped catalog files.
@@ -70,7 +74,8 @@ def kind_of(path: CatalogPath) -> str | None:
         path: The catalog file.
 
     Returns:
-        ``"gpus"``, ``"models"`` or ``"offers"``, or ``None`` when the name says none of them.
+        ``"gpus"``, ``"models"``, ``"offers"`` or ``"apis"``, or ``None`` when the name says
+        none of them.
     """
     stem = Path(display_name(path)).stem.lower()
     last_word = re.split(r"[-_.]", stem)[-1]
@@ -103,6 +108,30 @@ def check_offer_gpus(offers: Mapping[str, Offer], gpu_ids: Iterable[str],
     return problems
 
 
+def check_api_models(apis: Mapping[str, Any], model_ids: Iterable[str],
+                     name: str = "apis.toml") -> list[str]:
+    """Cross-check API offers against the model presets: ``model`` and every ``also_for`` id
+    must name a preset.
+
+    Returns:
+        One line per unknown id, e.g. ``apis.toml: [x] field 'model': unknown model preset
+        'llama-3.1-8' (did you mean 'llama-3.1-8b'?)``; empty when every id resolves.
+    """
+    known = list(model_ids)
+    known_set = set(known)
+    problems = []
+    for api_id, api in apis.items():
+        for field_name, ids in (("model", (api.model,)), ("also_for", api.also_for)):
+            for model_id in ids:
+                if model_id in known_set:
+                    continue
+                close = difflib.get_close_matches(model_id, known, n=1, cutoff=0.6)
+                hint = f" (did you mean '{close[0]}'?)" if close else " (see models.toml)"
+                problems.append(f"{name}: [{api_id}] field '{field_name}': unknown model "
+                                f"preset {model_id!r}{hint}")
+    return problems
+
+
 _shipped_cache: dict[str, Mapping[str, Any]] = {}
 
 
@@ -116,7 +145,7 @@ def shipped(kind: str) -> Mapping[str, Any]:
     """
     if kind not in _shipped_cache:
         _shipped_cache[kind] = load_or_raise(catalog_dir() / f"{kind}.toml", kind,
-                                             shipped_gpu_ids)
+                                             shipped_gpu_ids, shipped_model_ids)
     return _shipped_cache[kind]
 
 
@@ -125,17 +154,24 @@ def shipped_gpu_ids() -> Iterable[str]:
     return shipped("gpus").keys()
 
 
-def load_or_raise(path: CatalogPath, kind: str, gpu_ids: GpuIds) -> dict[str, Any]:
+def shipped_model_ids() -> Iterable[str]:
+    """The ids of the shipped model presets."""
+    return shipped("models").keys()
+
+
+def load_or_raise(path: CatalogPath, kind: str, gpu_ids: GpuIds,
+                  model_ids: ModelIds = shipped_model_ids) -> dict[str, Any]:
     """Like :func:`load_checked`, raising :class:`CatalogError` on any problem."""
-    records, problems = load_checked(path, kind, gpu_ids)
+    records, problems = load_checked(path, kind, gpu_ids, model_ids)
     if problems:
         raise CatalogError(problems)
     return records
 
 
-def load_checked(path: CatalogPath, kind: str,
-                 gpu_ids: GpuIds) -> tuple[dict[str, Any], list[str]]:
-    """Read one file of ``kind``: schema checks, then (offers) every gpu_id against ``gpu_ids``.
+def load_checked(path: CatalogPath, kind: str, gpu_ids: GpuIds,
+                 model_ids: ModelIds = shipped_model_ids) -> tuple[dict[str, Any], list[str]]:
+    """Read one file of ``kind``: schema checks, then (offers) every gpu_id against ``gpu_ids``
+    and (apis) every model id against ``model_ids``.
 
     Returns:
         The valid records by id, and one line per problem (a file that cannot be read is one).
@@ -152,15 +188,17 @@ def load_checked(path: CatalogPath, kind: str,
         return {}, [f"{name}: cannot read the file: {exc.strerror or exc}"]
     except ValueError as exc:  # a NUL in the path
         return {}, [f"{name}: cannot read the file: {exc}"]
-    return check_bytes(raw, name, kind, gpu_ids)
+    return check_bytes(raw, name, kind, gpu_ids, model_ids)
 
 
-def check_bytes(raw: bytes, name: str, kind: str,
-                gpu_ids: GpuIds) -> tuple[dict[str, Any], list[str]]:
+def check_bytes(raw: bytes, name: str, kind: str, gpu_ids: GpuIds,
+                model_ids: ModelIds = shipped_model_ids) -> tuple[dict[str, Any], list[str]]:
     """Like :func:`load_checked`, for a file's bytes already read (``name`` for messages)."""
     records, problems = parse_catalog(raw, name, KINDS[kind])
     if kind == "offers" and not problems:
         problems = check_offer_gpus(records, gpu_ids(), name)
+    if kind == "apis" and not problems:
+        problems = check_api_models(records, model_ids(), name)
     if not problems:
         problems = check_usable(kind, records, name)
     return records, problems

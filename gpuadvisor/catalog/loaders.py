@@ -1,4 +1,5 @@
-"""Loading the catalog: GPUs, model presets and offers, from a file or as in effect.
+"""Loading the catalog: GPUs, model presets, offers and hosted APIs, from a file or as in
+effect.
 
 Without a path, :func:`load_gpus`, :func:`load_models` and :func:`load_offers` give the catalog
 in effect: the shipped one, or the one installed by ``gpuadvisor catalog update``, with the
@@ -9,12 +10,13 @@ one file and raise :class:`~gpuadvisor.catalog.schema.CatalogError` listing ever
 
 from __future__ import annotations
 
+from gpuadvisor.core.apis import ApiOffer
 from gpuadvisor.core.gpu import GpuSpec
 from gpuadvisor.core.model import ModelSpec
 from gpuadvisor.core.offers import Offer
 
 from .files import CatalogPath, display_name, kind_of, load_checked, load_or_raise
-from .overrides import in_effect, in_effect_gpu_ids
+from .overrides import in_effect, in_effect_gpu_ids, in_effect_model_ids
 from .schema import KINDS
 
 
@@ -35,10 +37,11 @@ def validate_file(path: CatalogPath) -> list[str]:
     kind = kind_of(path)
     if kind is None:
         return [f"{name}: cannot tell the catalog kind from the file name; "
-                "name it gpus.toml, models.toml or offers.toml (or e.g. lab-gpus.toml)"]
+                "name it gpus.toml, models.toml, offers.toml or apis.toml (or e.g. "
+                "lab-gpus.toml)"]
     if kind not in KINDS:
         return [f"{name}: catalog kind '{kind}' has no schema registered yet"]
-    _records, problems = load_checked(path, kind, in_effect_gpu_ids)
+    _records, problems = load_checked(path, kind, in_effect_gpu_ids, in_effect_model_ids)
     return problems
 
 
@@ -106,6 +109,31 @@ def load_offers(path: CatalogPath | None = None, *,
     if path is None:
         return in_effect("offers", warnings)
     return load_or_raise(path, "offers", in_effect_gpu_ids)
+
+
+def load_apis(path: CatalogPath | None = None, *,
+              warnings: list[str] | None = None) -> dict[str, ApiOffer]:
+    """Load a hosted-API catalog file, or the API offers in effect.
+
+    ``path=None`` gives the offers in effect: the shipped ``apis.toml`` (or the one installed
+    by ``gpuadvisor catalog update``), then the user's own ``apis.toml`` on top (an entry with
+    the id of a shipped one replaces it, a new id adds one; every entry of that file is marked
+    ``user=True``), as for :func:`load_offers`. Every ``model`` and ``also_for`` id must name a
+    model preset in effect (:func:`load_models`).
+
+    Args:
+        path: An ``apis`` catalog file; ``None`` for the API offers in effect.
+        warnings: With ``path=None``, a list that receives one message per user file not used.
+
+    Returns:
+        The API offers by id, in file order (user additions last).
+
+    Raises:
+        CatalogError: If the file given cannot be read or has any problem (all are listed).
+    """
+    if path is None:
+        return in_effect("apis", warnings)
+    return load_or_raise(path, "apis", in_effect_gpu_ids, in_effect_model_ids)
 
 
 def catalog_warnings() -> list[str]:

@@ -13,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from gpuadvisor.core.apis import ApiOffer
 from gpuadvisor.core.offers import Offer
 from gpuadvisor.userfiles import data_dir, set_aside
 
@@ -32,7 +33,7 @@ def user_catalog_dir() -> Path:
 
     The data dir is ``$GPUADVISOR_DATA_DIR`` or the platform's user data folder
     (:func:`gpuadvisor.userfiles.data_dir`), e.g. ``~/.local/share/gpuadvisor`` on Linux.
-    It holds, per kind (``gpus``, ``models``, ``offers``):
+    It holds, per kind (``gpus``, ``models``, ``offers``, ``apis``):
 
     - ``<kind>.toml``: the user's own entries (:func:`override_path`), written by hand or by
       the app; same schema as the shipped file; they replace or add to the catalog;
@@ -70,7 +71,7 @@ def in_effect(kind: str, warnings: list[str] | None) -> dict[str, Any]:
     """The catalog of ``kind`` in effect, as a fresh dict over cached records.
 
     Args:
-        kind: ``gpus``, ``models`` or ``offers``.
+        kind: ``gpus``, ``models``, ``offers`` or ``apis``.
         warnings: A list that receives one message per user file not used, or None.
 
     Raises:
@@ -93,6 +94,12 @@ def in_effect_gpu_ids() -> Iterable[str]:
     return in_effect("gpus", None).keys()
 
 
+def in_effect_model_ids() -> Iterable[str]:
+    """The ids of the model presets in effect (what API offers outside the shipped file must
+    name)."""
+    return in_effect("models", None).keys()
+
+
 def _signature(path: Path) -> tuple:
     try:
         st = path.stat()
@@ -102,7 +109,7 @@ def _signature(path: Path) -> tuple:
 
 
 def _user_files(kind: str) -> list[Path]:
-    kinds = ("gpus", "offers") if kind == "offers" else (kind,)
+    kinds = {"offers": ("gpus", "offers"), "apis": ("models", "apis")}.get(kind, (kind,))
     return [p for k in kinds for p in (updated_path(k), override_path(k))]
 
 
@@ -111,7 +118,8 @@ def _build_in_effect(kind: str) -> tuple[dict[str, Any], list[str]]:
     records: dict[str, Any] = dict(shipped(kind))
     updated = updated_path(kind)
     if updated.is_file():
-        loaded, problems = load_checked(updated, kind, in_effect_gpu_ids)
+        loaded, problems = load_checked(updated, kind, in_effect_gpu_ids,
+                                        in_effect_model_ids)
         if problems:
             _remember(kind, _not_used(updated, "the catalog installed by 'catalog update'",
                                       f"the shipped {kind} catalog", problems))
@@ -119,7 +127,8 @@ def _build_in_effect(kind: str) -> tuple[dict[str, Any], list[str]]:
             records = loaded
     override = override_path(kind)
     if override.is_file():
-        loaded, problems = load_checked(override, kind, in_effect_gpu_ids)
+        loaded, problems = load_checked(override, kind, in_effect_gpu_ids,
+                                        in_effect_model_ids)
         if problems:
             _remember(kind, _not_used(override, "your own entries",
                                       f"the {kind} catalog without them", problems))
@@ -130,13 +139,13 @@ def _build_in_effect(kind: str) -> tuple[dict[str, Any], list[str]]:
 
 
 def _as_user(record: Any) -> Any:
-    return replace(record, user=True) if isinstance(record, Offer) else record
+    return replace(record, user=True) if isinstance(record, Offer | ApiOffer) else record
 
 
 def _remember(kind: str, message: str) -> None:
     """Keep a set-aside message for every later reader of this kind in this process."""
     folder = str(user_catalog_dir())
-    for k in (("gpus", "offers") if kind == "gpus" else (kind,)):
+    for k in {"gpus": ("gpus", "offers"), "models": ("models", "apis")}.get(kind, (kind,)):
         _set_aside_messages.setdefault((k, folder), []).append(message)
 
 

@@ -1,4 +1,5 @@
-"""Catalog schemas: the rules each entry of ``gpus.toml``/``models.toml``/``offers.toml`` obeys.
+"""Catalog schemas: the rules each entry of ``gpus.toml``/``models.toml``/``offers.toml``/
+``apis.toml`` obeys.
 
 A catalog file is TOML with one table per entry, keyed by the entry id, plus an optional
 top-level ``schema_version``. Each kind of catalog (``gpus``, ``models``, ``offers``) has a
@@ -28,6 +29,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from gpuadvisor.core.apis import ApiOffer
 from gpuadvisor.core.gpu import (
     ECOSYSTEMS,
     P2P_LINKS,
@@ -391,16 +393,64 @@ def _build_offer(entry_id: str, table: dict[str, Any]) -> Offer:
         raise
 
 
+# --------------------------------------------------------------------------- APIs
+def _usd_per_mtok(name: str) -> Field:
+    return _number(name, "USD per million tokens", min_value=0, max_value=10_000)
+
+
+API_SCHEMA = Schema(
+    kind="apis",
+    fields=(
+        _text("provider"),
+        _text("model", hint="a model preset id from models.toml, like 'llama-3.1-8b'"),
+        _text("model_name", hint="the provider's model name"),
+        _usd_per_mtok("input_usd_per_mtok"),
+        _usd_per_mtok("output_usd_per_mtok"),
+        _text("as_of", pattern=r"\d{4}-\d{2}-\d{2}", hint="a day like '2026-11-30'"),
+        _text("source", hint="URL or publication, and what was read there"),
+        Field("also_for", "strings", required=False),
+        _text("quant", required=False),
+        Field("estimate", "boolean", required=False),
+        Field("notes", "string", required=False),
+    ),
+    id_hint="lower-case words joined by '-' or '.', like 'deepinfra-llama-3.1-8b'",
+)
+"""Rules for ``apis.toml`` entries; mirrors :class:`gpuadvisor.core.apis.ApiOffer`. Prices
+are US dollars per million input and per million output tokens; ``model`` and every
+``also_for`` id must name a model preset (checked against the model catalog on load)."""
+
+
+def _build_api(entry_id: str, table: dict[str, Any]) -> ApiOffer:
+    try:
+        parse_day(table["as_of"])
+    except ValueError:
+        raise _FieldError("as_of", f"{table['as_of']!r} is not a real day; write a day like "
+                                   "'2026-11-30'") from None
+    values = dict(table)
+    values["also_for"] = tuple(values.get("also_for", ()))
+    for name in ("input_usd_per_mtok", "output_usd_per_mtok"):
+        values[name] = float(values[name])
+    try:
+        return ApiOffer(id=entry_id, **values)
+    except ValueError as exc:
+        first = str(exc).split(" ", 1)[0]
+        if first in API_SCHEMA._by_name:
+            raise _FieldError(first, str(exc).removeprefix(first + " ")) from None
+        raise
+
+
 KINDS: dict[str, CatalogKind] = {
     "gpus": CatalogKind(GPU_SCHEMA, _build_gpu),
     # Model ids carry version dots ("llama-3.1-8b"); quote them in TOML (["llama-3.1-8b"]).
     "models": CatalogKind(None, _build_model, id_pattern=r"^[a-z0-9]+(?:[-.][a-z0-9]+)*$",
                           id_hint="lower-case words joined by '-' or '.', like 'llama-3.1-8b'"),
     "offers": CatalogKind(OFFER_SCHEMA, _build_offer, id_hint=OFFER_SCHEMA.id_hint),
+    "apis": CatalogKind(API_SCHEMA, _build_api, id_pattern=r"^[a-z0-9]+(?:[-.][a-z0-9]+)*$",
+                        id_hint=API_SCHEMA.id_hint),
 }
 """Catalog kinds by name (= file name stem)."""
 
-KIND_NAMES = ("gpus", "models", "offers")
+KIND_NAMES = ("gpus", "models", "offers", "apis")
 """Every catalog kind a file name can name (see :func:`gpuadvisor.catalog.files.kind_of`)."""
 
 

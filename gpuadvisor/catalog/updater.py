@@ -30,7 +30,14 @@ from typing import Any
 from gpuadvisor.userfiles import check_replaceable, read_regular_file, write_atomic
 
 from .files import check_bytes, check_offer_gpus, kind_of, load_checked
-from .overrides import PREVIOUS_SUFFIX, in_effect, in_effect_gpu_ids, override_path, updated_path
+from .overrides import (
+    PREVIOUS_SUFFIX,
+    in_effect,
+    in_effect_gpu_ids,
+    in_effect_model_ids,
+    override_path,
+    updated_path,
+)
 from .schema import KINDS
 
 #: Largest catalog file ``catalog update`` accepts, in bytes.
@@ -169,9 +176,10 @@ def update_catalog(source: str | os.PathLike[str], kind: str | None = None, *,
         kind = kind_of(name)
         if kind is None:
             raise UpdateError(f"cannot tell the catalog kind from {name!r}; "
-                              "say --kind gpus, --kind models or --kind offers")
+                              "say --kind gpus, --kind models, --kind offers or --kind apis")
     if kind not in KINDS:
-        raise UpdateError(f"unknown catalog kind {kind!r}; use gpus, models or offers")
+        raise UpdateError(f"unknown catalog kind {kind!r}; use gpus, models, offers or "
+                          "apis")
     raw = fetch_catalog_bytes(text, timeout_s=timeout_s, max_bytes=max_bytes,
                               ssl_context=ssl_context)
     display = f"{kind}.toml (from {name})"
@@ -184,7 +192,7 @@ def update_catalog(source: str | os.PathLike[str], kind: str | None = None, *,
 
 
 def _validate_update(raw: bytes, display: str, kind: str) -> None:
-    records, problems = check_bytes(raw, display, kind, in_effect_gpu_ids)
+    records, problems = check_bytes(raw, display, kind, in_effect_gpu_ids, in_effect_model_ids)
     if not problems and not records:
         problems = [f"{display}: has no entries; refusing to replace the catalog with nothing"]
     if not problems and kind == "gpus":

@@ -1,4 +1,5 @@
-"""``gpuadvisor catalog list|show|validate|update``: the catalog's GPUs, models and offers."""
+"""``gpuadvisor catalog list|show|validate|update``: the catalog's GPUs, models, offers and
+hosted APIs."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import sys
 
 from .args import EXIT_BAD_INPUT, InputError, Parser, did_you_mean, json_text, path_text
 
-KINDS = ("gpus", "models", "offers")
+KINDS = ("gpus", "models", "offers", "apis")
 
 
 def add_parser(verbs) -> None:
@@ -32,7 +33,7 @@ def add_parser(verbs) -> None:
     upd.add_argument("--from", dest="source", required=True, metavar="PATH|URL",
                      type=path_text("--from"),
                      help="the new catalog file: a local path or an https:// URL")
-    upd.add_argument("--kind", choices=("offers", "gpus", "models"), default=None,
+    upd.add_argument("--kind", choices=("offers", "gpus", "models", "apis"), default=None,
                      help="the catalog kind (default: told from the file name)")
     upd.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -55,6 +56,8 @@ def command(args: argparse.Namespace) -> int:
             print(json_text({"items": items}))
         elif args.kind == "offers":
             print(_offers_table(items))
+        elif args.kind == "apis":
+            print(_apis_table(items))
         else:
             from gpuadvisor.report import catalog_table
 
@@ -75,15 +78,16 @@ def _validate(path: str) -> list[str]:
     with no entries is refused. One line per problem."""
     from gpuadvisor import catalog
     from gpuadvisor.catalog.files import display_name, kind_of, load_checked
-    from gpuadvisor.catalog.overrides import in_effect_gpu_ids
+    from gpuadvisor.catalog.overrides import in_effect_gpu_ids, in_effect_model_ids
 
     if not path.strip():
         raise InputError(f"catalog validate: the path is empty ({path!r}); name a "
-                         "gpus.toml, models.toml or offers.toml file")
+                         "gpus.toml, models.toml, offers.toml or apis.toml file")
     problems = catalog.validate_file(path)
     if problems:
         return problems
-    records, problems = load_checked(path, kind_of(path), in_effect_gpu_ids)
+    records, problems = load_checked(path, kind_of(path), in_effect_gpu_ids,
+                                     in_effect_model_ids)
     if not problems and not records:
         problems = [f"{display_name(path)}: has no entries; a catalog file needs at least "
                     "one (catalog update refuses such a file too)"]
@@ -179,4 +183,24 @@ def _catalog_items(kind: str) -> list[dict]:
             item["name"] = f"{offer.provider}: {what}"
             items.append(item)
         return items
+    if kind == "apis":
+        items = []
+        for api in catalog.load_apis().values():
+            item = asdict(api)
+            item["kind"] = api.kind
+            item["name"] = f"{api.provider}: {api.model_name}"
+            items.append(item)
+        return items
     raise InputError(f"catalog list: unknown kind {kind!r}")
+
+
+def _apis_table(items: list[dict]) -> str:
+    """Hosted APIs as a text table: US dollars per million input and output tokens."""
+    header = (f"{'id':<38}{'model':<18}{'provider':<24}{'in $/Mtok':>10}{'out $/Mtok':>11}"
+              f"  as of")
+    rows = [header, "-" * len(header)]
+    for i in items:
+        rows.append(f"{i['id'][:37]:<38}{i['model'][:17]:<18}{i['provider'][:23]:<24}"
+                    f"{i['input_usd_per_mtok']:>10.3f}{i['output_usd_per_mtok']:>11.3f}"
+                    f"  {i['as_of']}")
+    return "\n".join(rows)
