@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from . import suggest_tokens
 from .args import (
     MAX_HOURS,
     InputError,
@@ -47,7 +48,9 @@ def add_parser(verbs, est: argparse.ArgumentParser) -> None:
                      help="rows to show (default 15; --json has them all)")
     sug.add_argument("--break-even", action="store_true",
                      help="also show after how many such jobs buying the best card beats "
-                          "renting the cheapest rental that fits")
+                          "renting the cheapest rental that fits (inference: after how many "
+                          "tokens it beats the cheapest API or rental)")
+    suggest_tokens.add_arguments(sug)
 
 
 def _own_rig(args: argparse.Namespace, gpus) -> tuple[list, str]:
@@ -96,9 +99,10 @@ def command(args: argparse.Namespace) -> int:
 
     model = load_model(args.model)
     _gpu, gpus = load_gpu(None)
+    token_assumed, assumed = suggest_tokens.split_assumptions(args.assume)
     try:
         plan = plan_from_args(args, model)
-        assumptions = DEFAULT_ASSUMPTIONS.with_overrides(dict(args.assume))
+        assumptions = DEFAULT_ASSUMPTIONS.with_overrides(assumed)
     except ValueError as exc:
         raise InputError(f"plan: {exc}") from None
     warnings: list[str] = []
@@ -125,10 +129,27 @@ def command(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise InputError(f"suggest: {exc}") from None
     even = best_break_even(advice.suggestions) if args.break_even or args.json else None
+    econ = None
+    if plan.task == "infer":
+        econ = suggest_tokens.economics(
+            model, plan, advice, suggest_tokens.token_assumptions(args, token_assumed, price),
+            own, args.goal)
+    elif token_assumed or args.lifetime_hours is not None or args.utilization is not None:
+        raise InputError("--lifetime-hours, --utilization: per-token prices are for "
+                         "inference plans (--task infer)")
     if args.json:
-        print(json_text(_advice_json(advice, rig_note, price, even)))
+        data = _advice_json(advice, rig_note, price, even)
+        if econ is not None:
+            for row in data["suggestions"]:
+                row.update(suggest_tokens.suggestion_keys(econ, row["id"]))
+            data["per_token"] = suggest_tokens.economics_json(econ)
+        print(json_text(data))
         return 0
     print(f"{model.name}: {_plan_summary(plan)}; {rig_note}; electricity ${price:g}/kWh")
+    if econ is not None:
+        print(suggest_tokens.table(econ, settings.format_money, args.limit))
+        print(suggest_tokens.break_even_text(econ, settings.format_money))
+        return 0
     print(advice_table(advice, limit=args.limit, money=settings.format_money))
     if even is not None:
         print(_break_even_text(even, settings.format_money))
