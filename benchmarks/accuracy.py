@@ -14,6 +14,11 @@ Comparisons (read each row's ``conditions``):
 * ``memory`` (model states): weights + gradients + optimizer states, as the ZeRO paper counts.
 * ``memory`` (nvidia-smi): the whole breakdown, with the CUDA context the source states.
 * ``memory`` (peak allocated, GPTQ): tensors only (breakdown minus overhead).
+* Megatron TP/PP (``benchmarks/calibration/megatron_runs.json``): published Megatron-LM,
+  Megatron-DeepSpeed, NeMo and Megatron-Bridge runs at their own TP/PP/VPP/CP/EP layout and
+  global batch, in tokens/s per GPU (TFLOP/s converted with the row's own FLOPs formula):
+  the default (anchored) estimate, the unanchored kernel-rate one and the naive calculator,
+  with the median error per group.
 """
 
 from __future__ import annotations
@@ -363,6 +368,238 @@ def selective_row(row, models) -> Row:
                float(row["value"]), 100 * (1 - sel / full), "%")
 
 
+# --------------------------------------------------------------------------- Megatron TP/PP
+MEGATRON_PATH = ROOT / "benchmarks" / "calibration" / "megatron_runs.json"
+#: Printed groups of ``megatron_runs.json`` (row ``group`` values), in order.
+MEGATRON_GROUPS = {
+    "Megatron-LM on A100, 2021-22 (Narayanan Table 1, GPT-3 example, BLOOM, MT-NLG)":
+        ("narayanan2021", "megatron-gpt3-example", "bloom", "mt-nlg"),
+    "Megatron-Core on H100, 2024 weak scaling": ("mcore-h100-2024",),
+    "NeMo / Megatron-Bridge on H100, FP8": ("nemo-fp8-h100",),
+    "Megatron-Bridge on H100, BF16 MoE": ("bridge-h100",),
+}
+#: The rows the issue's "within 15%" criterion reads: Megatron TP/PP runs in 16-bit.
+MEGATRON_16BIT = ("narayanan2021", "megatron-gpt3-example", "bloom", "mt-nlg",
+                  "mcore-h100-2024")
+MEGATRON_GPU = {"A100": "a100-sxm-80gb", "H100": "h100-sxm"}
+
+
+def megatron_flops_per_token(row: dict) -> float:
+    """FLOPs per token by the row's own formula (``megatron_runs.json`` ``formulas``).
+
+    ``megatron-2021`` (Narayanan et al. 2021, eq. 3): ``24 c l h^2 (1 + s/(6h) + V/(16 l h))``
+    with ``c = 4`` under full recomputation (the recomputed forward counted), else 3.
+    ``megatron-core-2024`` (Megatron-LM ``num_floating_point_operations``, multi-head
+    attention, no recompute term): ``12 l h^2 ((2 + s/h) + f/h x gated) + 6 h V``.
+    """
+    layers, h, s, vocab = row["n_layers"], row["d_model"], row["seq"], row["vocab"]
+    if row["flops_formula"] == "megatron-2021":
+        c = 4 if row["checkpointing"] == "full" else 3
+        return 24 * c * layers * h * h * (1 + s / (6 * h) + vocab / (16 * layers * h))
+    if row["flops_formula"] == "megatron-core-2024":
+        gated = 1.5 if row["mlp"] == "gated" else 1.0
+        return 12 * layers * h * h * ((2 + s / h) + row["d_ff"] / h * gated) + 6 * h * vocab
+    raise ValueError(f"{row['id']}: unknown flops_formula {row['flops_formula']!r}")
+
+
+def megatron_published(row: dict) -> float | None:
+    """The row's throughput in tokens/s per GPU (``None`` when it gives none to compare)."""
+    unit = row["unit"]
+    if unit == "tokens/s per GPU":
+        return float(row["value"])
+    if unit == "s per iteration":
+        return row["global_batch"] * row["seq"] / (row["value"] * row["n_gpus"])
+    if unit == "TFLOP/s per GPU":
+        return row["value"] * 1e12 / megatron_flops_per_token(row)
+    return None
+
+
+def _megatron_model(row: dict, models: dict) -> ModelSpec:
+    if row.get("preset"):
+        return models[row["preset"]]
+    bias = bool(row["bias"])
+    position = {"alibi": "none"}.get(row["position"], row["position"])
+    return ModelSpec(
+        id=row["id"].lower(), name=row["model"], n_layers=row["n_layers"],
+        d_model=row["d_model"], n_heads=row["n_heads"], n_kv_heads=row["n_heads"],
+        d_ff=row["d_ff"], vocab_size=row["vocab"], max_positions=row["seq"], mlp=row["mlp"],
+        norm=row["norm"], position=position, tied_embeddings=row["tied_embeddings"],
+        qkv_bias=bias, out_bias=bias, mlp_bias=bias,
+        embedding_norm=bool(row.get("embedding_norm")))
+
+
+@dataclass
+class MegatronRow:
+    """One published Megatron run against the estimator at its layout."""
+
+    id: str
+    group: str
+    label: str
+    published: float
+    default: float
+    kernels: float
+    naive: float
+    layout: str
+    searched: str
+    assumed: str
+    shares: dict
+
+    def err(self, which: str) -> float:
+        return getattr(self, which) / self.published - 1.0
+
+
+def megatron_rows(models, gpus, path: Path = MEGATRON_PATH):
+    """Every comparable row of ``megatron_runs.json`` at its published layout.
+
+    Each row is a ``LayoutRequest``: TP, PP, VPP, CP, EP, ZeRO stage, micro-batch and the
+    global batch as published, fused kernels (Megatron/Transformer Engine), plain sharding.
+    ``manual`` when the source gives every degree; when it leaves the micro-batch, the
+    virtual stages or the ZeRO stage open, the row's ``assumed`` value (with its reason) is
+    used, else those alone are searched (``auto`` with the rest pinned); the row says
+    which. Throughput is the step's: global batch x sequence / step seconds / GPUs
+    (benchmark iterations: no restarts or evaluation in it, so no goodput factor).
+
+    Returns ``(compared, skipped, checks)``: :class:`MegatronRow` s, ``(id, why)`` pairs,
+    and ``(id, reported TFLOP/s, TFLOP/s from the iteration time by the row's formula)`` for
+    rows that publish both (a check of the FLOPs formula used for the conversions).
+    """
+    from gpuadvisor.core.parallel.plan_time import LayoutRequest, with_layout
+    from gpuadvisor.core.parallel.search import Constraints
+
+    data = json.loads(path.read_text(encoding="utf-8"))
+    compared, skipped, checks = [], [], []
+    for row in data["rows"]:
+        published = megatron_published(row)
+        if published is not None and row.get("reported_tflops_per_gpu"):
+            checks.append((row["id"], row["reported_tflops_per_gpu"],
+                           published * megatron_flops_per_token(row) / 1e12))
+        if published is None or row["tp"] is None or row["pp"] is None:
+            skipped.append((row["id"], f"{row['model']}: {row['unit']} without the layout "
+                                       "(TP/PP/GPUs) in the source"))
+            continue
+        model = _megatron_model(row, models)
+        gpu = gpus[MEGATRON_GPU[row["gpu"].split()[0]]]
+        precision = row["precision"] or "bf16"
+        plan = Plan(task="pretrain", precision=precision, seq_len=row["seq"],
+                    micro_batch=row["micro_batch"] or 1, n_gpus=row["n_gpus"],
+                    checkpointing=row["checkpointing"] or "none",
+                    attention="eager" if "unfused" in str(row["attention"]) else "flash",
+                    dataset_tokens=1e9)
+        assumed = {k: v for k, v in row.get("assumed", {}).items() if row.get(k) is None}
+        degree = {name: row[name] if row[name] is not None else assumed.get(name)
+                  for name in ("micro_batch", "vpp", "zero")}
+        open_fields = [name for name, value in degree.items() if value is None]
+        constraints = Constraints(tp=row["tp"], pp=row["pp"], vpp=degree["vpp"], cp=row["cp"],
+                                  ep=row["ep"], zero=degree["zero"], hybrid_shard=False,
+                                  micro_batch=degree["micro_batch"])
+        request = LayoutRequest(mode="auto" if open_fields else "manual",
+                                constraints=constraints, global_batch=row["global_batch"],
+                                gpus_per_node=row["gpus_per_node"], kernels="fused")
+        base = estimate(model, plan, gpu)
+        try:
+            default = with_layout(base, DEFAULT_ASSUMPTIONS, request)
+            raw = with_layout(base, DEFAULT_ASSUMPTIONS, request, anchored=False)
+        except ValueError as exc:
+            skipped.append((row["id"], f"{row['model']}: {exc}"))
+            continue
+        per_step = row["global_batch"] * row["seq"] / row["n_gpus"]
+        parts = raw.layout.chosen.parts
+        step = parts.step
+        shares = {"compute": parts.compute, "memory": parts.memory_bound,
+                  "tp": parts.tp_comm + parts.cp_comm + parts.ep_comm,
+                  "bubble": parts.pp_bubble + parts.pp_comm,
+                  "dp": parts.dp_comm + parts.optimizer}
+        peak = gpu.peak_tflops(precision) * 1e12
+        compared.append(MegatronRow(
+            id=row["id"], group=row["group"],
+            label=f"{row['model']} on {row['n_gpus']} {row['gpu'].split()[0]}",
+            published=published,
+            default=per_step / default.layout.chosen.step_seconds,
+            kernels=per_step / step, naive=peak * 0.40 / (6.0 * model.params().total),
+            layout=raw.layout.chosen.layout.describe(), searched=", ".join(open_fields),
+            assumed=", ".join(f"{k} {v}" for k, v in assumed.items() if k != "why"),
+            shares={k: float(v) / step for k, v in shares.items()}))
+    return compared, skipped, checks
+
+
+MEGATRON_NOTES = (
+    "default (anchored): the card's rate is the single-GPU estimate's efficiency_train (0.40),",
+    "  an MFU of whole published runs that already contains their communication, pipeline",
+    "  bubble and restarts; the layout then adds this run's TP collectives, bubble and",
+    "  data-parallel traffic on top, so they are counted twice. Every row with TP or PP lands",
+    "  slow, by about the share of the step the layout adds (the tp, bub, dp columns).",
+    "kernels (unanchored): today's published GEMM/attention/bandwidth fractions. The 2021-22",
+    "  A100 runs (NGC 20.12 / PyTorch 1.8-1.11, fp16/bf16, unfused attention, DeepSpeed's",
+    "  pipeline for BLOOM and MT-NLG) reached 40-52% of peak counting the recomputed forward;",
+    "  the model is as fast where no TP or PP runs (1.7B on 32 GPUs, no exposed traffic) as",
+    "  where they do: the per-GPU efficiency term, not TP comm or the bubble, is what is off.",
+    "  MT-NLG (126 TFLOP/s, TP 8 x PP 35) against Table 1's 530B (163 TFLOP/s, same shape,",
+    "  VPP 3): the bubble explains a part, the framework the rest, which no term models.",
+    "H100 2024: the runs overlap TP communication (--tp-comm-overlap); the step model",
+    "  exposes every TP collective, so TP-8 rows would read slow by up to that share. The",
+    "  smallest models read fast: GEMMs with K = 2048-4096 and 4096-token micro-batches reach",
+    "  less than the best-shape matmul fraction, which only tile quantization lowers here.",
+    "  'searched' = micro-batch / VPP not published, left to the search; it drops VPP where",
+    "  the interleaved schedule's activations do not fit 80 GB (314B, 462B), so the bubble",
+    "  grows.",
+    "FP8 rows: every GEMM at the FP8 peak x the BF16 matmul fraction; Transformer Engine's",
+    "  casts, scaling and the BF16 parts are not counted, so small models read far too fast.",
+    "naive: 6N uses all parameters; for an MoE (GPT OSS 120B) that is ~24x the active ones.",
+)
+
+
+def print_megatron(compared: list[MegatronRow], skipped: list[tuple[str, str]],
+                   checks: list[tuple[str, float, float]]) -> None:
+    """The Megatron TP/PP group: each row, then the median |error| per group."""
+    print("Megatron TP/PP: published runs at their own layout (tokens/s/GPU; the row's FLOPs "
+          "formula converts TFLOP/s): default = what `--layout manual --tp --pp "
+          "--global-batch --kernels fused` prints (anchored), kernels = unanchored kernel "
+          "rates, naive = peak x 0.40 / 6N. Shares of the kernel-rate step.")
+    print(f"{'id':<8}{'published':>10}{'default':>9}{'kernels':>9}{'naive':>9}  "
+          f"{'comp':>5}{'mem':>5}{'tp':>5}{'bub':>5}{'dp':>5}  row; layout")
+    for title, groups in MEGATRON_GROUPS.items():
+        rows = [r for r in compared if r.group in groups]
+        if not rows:
+            continue
+        print(f"  {title}")
+        for r in rows:
+            s = r.shares
+            searched = f" [searched: {r.searched}]" if r.searched else ""
+            searched += f" [assumed: {r.assumed}]" if r.assumed else ""
+            print(f"{r.id:<8}{r.published:>10,.1f}{r.err('default'):>+9.1%}"
+                  f"{r.err('kernels'):>+9.1%}{r.err('naive'):>+9.1%}  "
+                  f"{s['compute']:>5.2f}{s['memory']:>5.2f}{s['tp']:>5.2f}{s['bubble']:>5.2f}"
+                  f"{s['dp']:>5.2f}  {r.label}; {r.layout}{searched}")
+    print()
+    summary = dict(MEGATRON_GROUPS)
+    summary["all 16-bit Megatron TP/PP rows (the issue's within-15% set)"] = MEGATRON_16BIT
+    for title, groups in summary.items():
+        rows = [r for r in compared if r.group in groups]
+        if not rows:
+            continue
+        cells = []
+        for which in ("default", "kernels", "naive"):
+            errs = [abs(r.err(which)) for r in rows]
+            within = sum(e <= 0.15 for e in errs)
+            cells.append(f"{which} {100 * statistics.median(errs):5.1f}% ({within}/{len(rows)}"
+                         " within 15%)")
+        print(f"  {title}: n={len(rows)}; median |error| " + ", ".join(cells))
+    print()
+    if checks:
+        print("  FLOPs formula check (reported TFLOP/s vs the iteration time x the row's "
+              "formula): " + "; ".join(f"{rid} {rep:g} vs {ours:.1f}"
+                                       for rid, rep, ours in checks))
+        print()
+    print("Why the Megatron rows are off:")
+    for line in MEGATRON_NOTES:
+        print(f"  {line}")
+    if skipped:
+        print("Megatron rows not compared:")
+        for rid, why in skipped:
+            print(f"  {rid:<8} {why}")
+    print()
+
+
 FAR_OFF_NOTES = (
     "Pythia (CAL010-017, -17% to -60%): the 2022 GPT-NeoX fp16 runs reached an implied 22-27%",
     "  MFU (the rows' own conditions), against the 0.40 default; small models (70M-410M) are",
@@ -468,6 +705,7 @@ def main(path: Path) -> int:
             print(f"  median |error| {name:<7} {100 * statistics.median(errs):5.1f}%  "
                   f"(n={len(errs)})")
         print()
+    print_megatron(*megatron_rows(models, gpus))
     print("Why the far-off rows are off (read with each row's conditions):")
     for line in FAR_OFF_NOTES:
         print(f"  {line}")
