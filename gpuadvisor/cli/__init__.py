@@ -1,5 +1,5 @@
 """Command line: ``gpuadvisor estimate``, ``suggest``, ``export``, ``catalog
-list|show|validate|update``, ``detect``, ``probe``, ``gui``.
+list|show|validate|update``, ``detect``, ``probe``, ``gui``, ``completion``, ``man``.
 
 Contract (DESIGN.md §3): ``--json`` prints one JSON object on stdout; otherwise a table for
 people. Bad input exits with status 2 and one line on stderr naming the bad field.
@@ -17,7 +17,7 @@ import sys
 
 from gpuadvisor import __version__
 
-from . import catalog, detect, estimate, export, gui, probe, suggest
+from . import catalog, detect, estimate, export, gui, probe, shell, suggest
 from .args import EXIT_BAD_INPUT, InputError, Parser
 from .estimate import plan_from_args
 from .gui import HEADLESS_DEFAULT
@@ -34,6 +34,8 @@ COMMANDS = {
     "gui": gui.command,
     "suggest": suggest.command,
     "export": export.command,
+    "completion": lambda args: shell.command(args, build_parser()),
+    "man": lambda args: shell.command(args, build_parser()),
 }
 
 
@@ -54,6 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
     gui.add_parser(verbs)
     export.add_parser(verbs, est)
     suggest.add_parser(verbs, est)
+    shell.add_parser(verbs)
     return parser
 
 
