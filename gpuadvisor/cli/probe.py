@@ -28,8 +28,10 @@ def add_parser(verbs) -> None:
     """Add the ``probe`` verb to ``verbs``."""
     prb = verbs.add_parser(
         "probe", help="measure this machine's GPU (or CPU) with torch in a subprocess",
-        description="Measure matmul throughput and memory bandwidth on this machine. The "
-                    "probes run torch in a worker subprocess, with this interpreter or --python.")
+        description="Measure matmul throughput, memory bandwidth, the bandwidth a decode "
+                    "step reaches per weight format (GEMV) and the host's RAM bandwidth on "
+                    "this machine. The probes run torch in a worker subprocess, with this "
+                    "interpreter or --python.")
     suite = prb.add_mutually_exclusive_group()
     suite.add_argument("--quick", dest="suite", action="store_const", const="quick",
                        help="small sizes, under a minute (the default)")
@@ -51,6 +53,11 @@ def add_parser(verbs) -> None:
     prb.add_argument("--probes", type=_probe_names, default=None, metavar="NAMES",
                      help="comma-separated probes to run (default: the suite: "
                           "matmul, bandwidth, transfer, step)")
+    prb.add_argument("--inference", action="store_true",
+                     help="measure what inference estimates use: the memory bandwidth a "
+                          "decode step reaches per weight format (fp16, bf16, int8, 4-bit "
+                          "GEMV) and the host's RAM bandwidth (CPU inference, layers left "
+                          "in RAM): these two alone, or added to --probes")
     prb.add_argument("--plan", metavar="FILE", type=path_text("--plan"),
                      help="check a .gpuplan on this device: build the planned model at depth "
                           "1 and 2, time training steps (and peak memory on a GPU), "
@@ -142,7 +149,10 @@ def command(args: argparse.Namespace) -> int:
         return burnin.command(args, python, no_torch_note)
     if checked_plan is not None:
         return plan_check.command(args, checked_plan, python, no_torch_note)
-    probes = tuple(args.probes or runner.SUITE_PROBES)
+    probes = tuple(args.probes or (() if args.inference else runner.SUITE_PROBES))
+    if args.inference:
+        probes = (*[p for p in probes if p not in runner.INFERENCE_PROBES],
+                  *runner.INFERENCE_PROBES)
     options = None
     if args.data is not None:
         if not args.data.strip() or "\0" in args.data:
@@ -227,6 +237,11 @@ def _probe_text(run, suite: str) -> str:
         for dtype, info in (conditions.get("dtypes") or {}).items():
             sizes = ", ".join(str(shape[0]) for shape in info.get("shapes", []))
             lines.append(f"  ({dtype}: n = {sizes}; iterations {info.get('iterations')})")
+        for fmt, info in (conditions.get("formats") or {}).items():
+            if isinstance(info, dict):
+                lines.append(f"  ({fmt}: {info.get('kernel')}; {info.get('matrices')} "
+                             f"matrices, {info.get('bytes_per_pass', 0) / 2**20:.0f} MiB a "
+                             "pass)")
         for dtype, reason in (conditions.get("skipped") or {}).items():
             lines.append(f"  ({dtype} skipped: {reason})")
         if "buffer_bytes" in conditions:

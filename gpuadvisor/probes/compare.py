@@ -3,7 +3,8 @@
 :func:`versus_catalog` puts each figure a probe measured next to the catalog's theoretical
 value for the same card: matmul TFLOPS per dtype against the dense peak at that dtype, the
 training step's achieved TFLOPS against the peak at its dtype (that percentage is the model
-FLOPs utilisation, MFU), copy/triad bandwidth against the memory bandwidth, pinned
+FLOPs utilisation, MFU), copy/triad bandwidth and the decode probe's GEMV reads per
+weight format (fused kernels only) against the memory bandwidth, pinned
 host<->device copies against the PCIe link the card has (lanes x
 :data:`gpuadvisor.core.gpu.PCIE_GB_S_PER_LANE`). :func:`trend` and :func:`diff_runs`
 compare stored runs over time.
@@ -14,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from gpuadvisor.core.calibration import WEIGHT_FORMATS as DECODE_FORMATS
 from gpuadvisor.core.gpu import PCIE_GB_S_PER_LANE, GpuSpec
 
 from .history import StoredRun
@@ -24,7 +26,8 @@ class VersusRow:
     """One measured figure and its theoretical counterpart.
 
     Attributes:
-        probe: the probe (``matmul``, ``bandwidth``, ``transfer``, ``step``, ``burnin``).
+        probe: the probe (``matmul``, ``bandwidth``, ``decode``, ``transfer``, ``step``,
+            ``burnin``).
         figure: the figure's name in the result (``bf16_median_tflops``).
         label: a short name for people (``bf16 matmul``).
         measured: the measured value.
@@ -101,6 +104,13 @@ def versus_catalog(run: StoredRun, gpu: GpuSpec | None) -> list[VersusRow]:
     for name, label in (("copy_gb_s", "memory copy"), ("triad_gb_s", "memory triad")):
         if _number(bandwidth.get(name)):
             rows.append(_row("bandwidth", name, label, bandwidth[name],
+                             gpu.memory_bandwidth_gb_s if gpu is not None else None, "GB/s",
+                             "memory bandwidth"))
+    decode = run.results.get("decode", {}).get("figures", {})
+    for fmt in DECODE_FORMATS:
+        name = f"{fmt}_gb_s"
+        if _number(decode.get(name)):
+            rows.append(_row("decode", name, f"{fmt} GEMV (decode)", decode[name],
                              gpu.memory_bandwidth_gb_s if gpu is not None else None, "GB/s",
                              "memory bandwidth"))
     transfer = run.results.get("transfer", {}).get("figures", {})

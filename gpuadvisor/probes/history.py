@@ -33,7 +33,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from gpuadvisor.core.calibration import Measurement
+from gpuadvisor.core.calibration import WEIGHT_FORMATS, Measurement
 from gpuadvisor.core.limits import is_finite_number, loads_json, measured
 from gpuadvisor.userfiles import DATA_DIR_ENV, data_dir, read_regular_file, set_aside, write_atomic
 
@@ -99,7 +99,10 @@ class StoredRun:
 
     def measurements(self) -> list[Measurement]:
         """What this run measured, as core :class:`Measurement` objects: the training step
-        (at its dtype), each matmul dtype's median, and the copy bandwidth."""
+        (at its dtype), each matmul dtype's median, the copy bandwidth, each decode GEMV
+        format's median read through a fused kernel (``bandwidth``, basis ``gemv``), an
+        inference plan check's decode loop (``decode_loop``) and the host's RAM read
+        bandwidth with all threads (``host_bandwidth``)."""
         torch = self.versions.get("torch")
         where = f" on {self.device_name}" + (f", torch {torch}" if torch else "")
         found: list[Measurement] = []
@@ -124,7 +127,33 @@ class StoredRun:
                 achieved_tflops=None, dtype=None, when=self.timestamp, kind="bandwidth",
                 bandwidth_gb_s=copy, source="probe bandwidth (copy)" + where,
                 gpu_id=self.catalog_id))
+        for name, value in self.results.get("decode", {}).get("figures", {}).items():
+            fmt = name[:-len("_gb_s")] if name.endswith("_gb_s") else None
+            if fmt in WEIGHT_FORMATS and measured(value, "GB/s"):  # fused kernels only
+                found.append(Measurement(
+                    achieved_tflops=None, dtype=fmt, when=self.timestamp, kind="bandwidth",
+                    basis="gemv", bandwidth_gb_s=float(value),
+                    source=f"probe decode ({fmt} GEMV)" + where, gpu_id=self.catalog_id))
+        found += self._decode_loop(where)
+        read = self.figure("hostmem", "read_gb_s")
+        if measured(read, "GB/s"):
+            found.append(Measurement(
+                achieved_tflops=None, dtype=None, when=self.timestamp, kind="host_bandwidth",
+                bandwidth_gb_s=read, source="probe hostmem (read, all threads)" + where))
         return found
+
+    def _decode_loop(self, where: str) -> list[Measurement]:
+        """The inference plan check's decode loop as a ``decode_loop`` measurement."""
+        check = self.results.get("decodecheck", {})
+        conditions = check.get("conditions", {}) if isinstance(check, dict) else {}
+        rate = self.figure("decodecheck", "achieved_gb_s_full")
+        fmt = conditions.get("weights") if isinstance(conditions, dict) else None
+        if not measured(rate, "GB/s") or fmt not in WEIGHT_FORMATS:
+            return []
+        return [Measurement(achieved_tflops=None, dtype=fmt, when=self.timestamp,
+                            kind="decode_loop", bandwidth_gb_s=rate,
+                            source="probe decode loop (plan check)" + where,
+                            gpu_id=self.catalog_id, shape=_decode_shape(conditions))]
 
     def to_json(self) -> dict[str, Any]:
         return {"schema_version": self.schema_version, "timestamp": self.timestamp,
@@ -174,6 +203,13 @@ def _step_shape(conditions: dict[str, Any]) -> str | None:
     parts = [f"{label} {conditions[key]}" for key, label in
              (("hidden", "hidden"), ("seq", "seq"), ("micro_batch", "micro-batch"),
               ("layers", "layers")) if isinstance(conditions.get(key), int | float)]
+    return ", ".join(parts) or None
+
+
+def _decode_shape(conditions: dict[str, Any]) -> str | None:
+    parts = [f"{label} {conditions[key]}" for key, label in
+             (("hidden", "hidden"), ("layers_full", "layers"), ("context", "context"),
+              ("micro_batch", "batch")) if isinstance(conditions.get(key), int | float)]
     return ", ".join(parts) or None
 
 
@@ -351,11 +387,27 @@ def latest_results(catalog_id: str, *, warnings: list[str] | None = None
 def measurements_for(catalog_id: str, *, warnings: list[str] | None = None
                      ) -> list[Measurement]:
     """Everything measured on devices matching ``catalog_id``, oldest first (pick with
-    :func:`gpuadvisor.core.calibration.select`)."""
-    return [m for r in runs(warnings=warnings) if r.catalog_id == catalog_id
-            for m in r.measurements()]
+    :func:`gpuadvisor.core.calibration.select` or
+    :func:`~gpuadvisor.core.calibration.decode_bandwidth`), then this host's newest RAM
+    bandwidth when one was measured (:func:`~gpuadvisor.core.calibration.host_bandwidth`:
+    the weights a GPU does not hold are read from there)."""
+    stored = runs(warnings=warnings)
+    found = [m for r in stored if r.catalog_id == catalog_id for m in r.measurements()]
+    host = _newest_host(stored)
+    return found + ([host] if host is not None else [])
+
+
+def _newest_host(stored: list[StoredRun]) -> Measurement | None:
+    hosts = [m for r in stored for m in r.measurements() if m.kind == "host_bandwidth"]
+    return max(hosts, key=lambda m: m.when) if hosts else None
+
+
+def host_measurement(*, warnings: list[str] | None = None) -> Measurement | None:
+    """This host's newest RAM bandwidth (the ``hostmem`` probe), or ``None``."""
+    return _newest_host(runs(warnings=warnings))
 
 
 __all__ = ["DATA_DIR_ENV", "HISTORY_SCHEMA_VERSION", "MAX_RUNS_PER_DEVICE", "StoredRun",
-           "data_dir", "device_key", "history_dir", "latest_for", "measurements_for", "record",
+           "data_dir", "device_key", "history_dir", "host_measurement", "latest_for",
+           "measurements_for", "record",
            "runs", "stored_runs_of"]

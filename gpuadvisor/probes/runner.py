@@ -53,10 +53,14 @@ from .protocol import MAX_LINE_BYTES, Done, Error, Hello, Message, ProtocolError
 WORKER_SCRIPT = Path(__file__).resolve().with_name("worker.py")
 
 #: The probes the worker knows (its own and its kernels'), in the order a run does them.
-PROBES = ("matmul", "bandwidth", "transfer", "step", "dataread", "plancheck", "burnin")
+PROBES = ("matmul", "bandwidth", "decode", "hostmem", "transfer", "step", "dataread",
+          "plancheck", "decodecheck", "burnin")
 #: What ``--quick`` / ``--full`` run by default (``dataread`` joins when a folder is given;
-#: ``plancheck`` and ``burnin`` are runs of their own).
+#: ``plancheck``, ``decodecheck`` and ``burnin`` are runs of their own).
 SUITE_PROBES = ("matmul", "bandwidth", "transfer", "step")
+#: What ``probe --inference`` runs: the bandwidth a decode step reaches per weight format
+#: on the device, and the host's RAM bandwidth (CPU inference, layers left in RAM).
+INFERENCE_PROBES = ("decode", "hostmem")
 
 #: Seconds a terminated worker gets to exit before it is killed.
 GRACE_S = 2.0
