@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import frameworks
 from .architecture import ModelShape
 from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions
 from .memory import mixed_style, trainable_params, weight_bytes, weight_quant
@@ -273,11 +274,16 @@ def training_time(
     assumptions: Assumptions = DEFAULT_ASSUMPTIONS,
     n_gpus=None,
     efficiency: float | None = None,
+    bandwidth_gb_s=None,
+    host_link_gb_s=None,
 ) -> TimeEstimate:
     """Time to train on the plan's data set.
 
     ``step = compute + max(0, comm - overlap x compute)`` where compute is the step's FLOPs
-    per GPU over ``peak x efficiency`` (x the QLoRA dequantization factor) and comm is
+    per GPU over ``peak x efficiency`` (x the QLoRA dequantization factor), changed by the
+    plan's fine-tuning framework (:func:`~.frameworks.step_seconds`: fused kernels' saved
+    memory passes at ``bandwidth_gb_s``, offloaded checkpoints over ``host_link_gb_s``; with
+    no bandwidth given, only the framework's extra FLOPs and transfers count), and comm is
     :func:`comm_bytes_per_step` over the interconnect. Steps = tokens / (global batch x
     sequence). Array inputs broadcast.
     """
@@ -291,6 +297,11 @@ def training_time(
     compute = per_token.train * tokens_per_micro * plan.grad_accum / achieved
     if plan.task == "qlora" or (plan.is_adapter and plan.effective_quant != "none"):
         compute = compute * assumptions.qlora_dequant_overhead
+    if m.kind != "opaque":
+        compute = frameworks.step_seconds(m, plan, compute, achieved,
+                                          bandwidth_gb_s=bandwidth_gb_s,
+                                          host_link_gb_s=host_link_gb_s,
+                                          bandwidth_efficiency=assumptions.bandwidth_efficiency)
     link = interconnect_gb_s(interconnect_gb_s_, n, assumptions)
     comm_bytes = comm_bytes_per_step(m, plan, assumptions, n)
     comm = np.where(np.asarray(n) > 1, comm_bytes / (np.asarray(link) * 1e9), 0.0)

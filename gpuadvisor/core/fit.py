@@ -11,11 +11,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions
 from .estimate import estimate
 from .gpu import GpuSpec
-from .model import ModelSpec
+from .memory import memory_breakdown
+from .model import ModelLike, ModelSpec, model_shape
 from .plan import Plan
+
+#: Upper bound of :func:`longest_fitting_seq` (4M tokens).
+MAX_SEQ_SEARCH = 1 << 22
+#: Upper bound of :func:`largest_fitting_micro_batch`.
+MAX_MICRO_BATCH_SEARCH = 1 << 16
 
 #: Lever ids in the order they are tried: what they cost the user, least first.
 LEVER_ORDER = (
@@ -114,6 +122,84 @@ def _candidates(model: ModelSpec, plan: Plan, gpu: GpuSpec, assumptions: Assumpt
         yield ("offload", "CPU offload of the optimizer",
                f"optimizer states to CPU RAM (DeepSpeed ZeRO-{zero} offload)",
                "slower steps, needs host RAM", {"offload": "optimizer", "zero_stage": zero})
+
+
+def _capacity(capacity: GpuSpec | float) -> float:
+    """Bytes of GPU memory: a GPU's, or a number of bytes (positive, finite)."""
+    value = float(capacity.memory_bytes) if isinstance(capacity, GpuSpec) else capacity
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0 \
+            or not np.isfinite(value):
+        raise ValueError(f"capacity must be a GPU or a positive number of bytes, "
+                         f"got {capacity!r}")
+    return float(value)
+
+
+def _largest(fits, limit: int) -> int:
+    """Largest n in [1, limit] with ``fits(n)`` for a predicate true up to some n, false after.
+
+    ``fits`` takes an integer array and returns a boolean array: powers of two bracket the
+    answer, then a 65-point grid narrows the bracket each round (a few array calls).
+    Returns 0 when even 1 does not fit.
+    """
+    probes = np.unique(np.minimum(2 ** np.arange(int(limit).bit_length() + 1), limit))
+    ok = np.asarray(fits(probes), dtype=bool)
+    if not ok[0]:
+        return 0
+    if ok.all():
+        return int(probes[-1])
+    first_bad = int(np.argmin(ok))
+    lo, hi = int(probes[first_bad - 1]), int(probes[first_bad])
+    while hi - lo > 1:
+        grid = np.unique(np.linspace(lo, hi, 65).round().astype(np.int64))
+        ok = np.asarray(fits(grid), dtype=bool)
+        if ok.all():
+            return int(grid[-1])
+        first_bad = int(np.argmin(ok))
+        lo, hi = int(grid[first_bad - 1]), int(grid[first_bad])
+    return lo
+
+
+def longest_fitting_seq(model: ModelLike, plan: Plan, capacity: GpuSpec | float,
+                        assumptions: Assumptions = DEFAULT_ASSUMPTIONS, *,
+                        limit: int = MAX_SEQ_SEARCH) -> int:
+    """The longest sequence (tokens) whose training or inference step fits ``capacity``.
+
+    Everything but the sequence length is the plan's (micro-batch, framework, LoRA, ...);
+    memory per GPU is :func:`~.memory.memory_breakdown` ``.total``, which grows with the
+    sequence. Not capped at the model's context length.
+
+    Args:
+        model: the architecture.
+        plan: the plan (its ``seq_len`` is ignored).
+        capacity: a GPU (its memory) or bytes.
+        assumptions: overridable constants.
+        limit: the longest sequence tried.
+
+    Returns:
+        Tokens, 0 when even one token does not fit, ``limit`` when everything up to it fits.
+
+    Raises:
+        ValueError: a capacity that is not a GPU or a positive number of bytes.
+    """
+    cap = _capacity(capacity)
+    shape = model_shape(model)
+    return _largest(lambda s: memory_breakdown(shape, plan, assumptions,
+                                               seq_len=s.astype(float)).total <= cap,
+                    max(1, int(limit)))
+
+
+def largest_fitting_micro_batch(model: ModelLike, plan: Plan, capacity: GpuSpec | float,
+                                assumptions: Assumptions = DEFAULT_ASSUMPTIONS, *,
+                                limit: int = MAX_MICRO_BATCH_SEARCH) -> int:
+    """The largest micro-batch whose step fits ``capacity`` (the rest of the plan as is).
+
+    Returns 0 when even one sequence does not fit; see :func:`longest_fitting_seq`.
+    """
+    cap = _capacity(capacity)
+    shape = model_shape(model)
+    return _largest(lambda b: memory_breakdown(shape, plan, assumptions,
+                                               micro_batch=b.astype(float)).total <= cap,
+                    max(1, int(limit)))
 
 
 def _more_gpus(model, plan, gpu, assumptions):

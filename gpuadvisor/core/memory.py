@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import frameworks
 from .architecture import BlockShape, ModelShape, ParamCounts
 from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions
 from .model import ModelLike, model_shape
@@ -44,7 +45,8 @@ class MemoryBreakdown:
         logits: logits and loss buffers of the output layer.
         kv_cache: attention key/value cache (inference).
         overhead: CUDA context, NCCL buffers, allocator reserve and framework buffers.
-        cpu_bytes: host RAM needed for offloaded optimizer states/parameters.
+        cpu_bytes: host RAM needed for offloaded optimizer states/parameters and for
+            checkpoints a framework offloads (Unsloth).
         context_bytes: the part of ``overhead`` that exists before any tensor (CUDA context
             + NCCL); ``total - context_bytes`` is what ``max_memory_reserved`` would show.
     """
@@ -121,7 +123,8 @@ def weight_bytes(model: ModelLike, plan: Plan, assumptions: Assumptions, n_gpus=
       linears (:func:`quantized_weights`) at their bytes per weight, everything else
       (embeddings, norms, routers, LM head, modules the checkpoint left unquantized —
       bitsandbytes, GPTQ and MXFP4 leave these 16-bit) at 2 bytes (4 in fp32); LoRA
-      adapters in fp32 (PEFT keeps them in fp32 for stability).
+      adapters in fp32 (PEFT keeps them in fp32 for stability; torchtune in bf16:
+      :func:`~.frameworks.adapter_param_bytes`).
     * Inference from a file whose tensor bytes are known (a GGUF: ``weights_file_bytes``)
       holds exactly those bytes, unless the plan names a quantization.
     * A vision tower (multimodal models) is loaded too: 2 bytes per parameter (4 in fp32),
@@ -145,7 +148,8 @@ def weight_bytes(model: ModelLike, plan: Plan, assumptions: Assumptions, n_gpus=
             base = total * base16
         if vision:
             base = base + vision
-        adapters = 4.0 * trainable_params(m, plan) if plan.is_adapter else 0.0
+        adapters = (frameworks.adapter_param_bytes(plan) * trainable_params(m, plan)
+                    if plan.is_adapter else 0.0)
         if plan.task == "infer":
             return base  # split over GPUs by memory_breakdown (tensor parallelism)
         if plan.offload == "params":
@@ -174,13 +178,16 @@ def gradient_bytes(model: ModelLike, plan: Plan, assumptions: Assumptions, n_gpu
     """Bytes of gradients on one GPU, for trainable parameters only.
 
     fp32 gradients (4 bytes) in fp32 training, for ``amp`` mixed precision (gradients take
-    the fp32 parameters' dtype) and for LoRA adapters; 2 bytes with ``master`` mixed
-    precision, fp8 and pure bf16. ZeRO-2 and -3 shard gradients over the GPUs.
+    the fp32 parameters' dtype) and for LoRA adapters (their own dtype:
+    :func:`~.frameworks.adapter_param_bytes`); 2 bytes with ``master`` mixed precision, fp8
+    and pure bf16. ZeRO-2 and -3 shard gradients over the GPUs.
     """
     n = trainable_params(model, plan)
     if n == 0:
         return 0.0 * n_gpus
-    if plan.is_adapter or plan.precision == "fp32":
+    if plan.is_adapter:
+        per_param = frameworks.adapter_param_bytes(plan)
+    elif plan.precision == "fp32":
         per_param = 4.0
     elif plan.precision in ("bf16-pure", "fp8"):
         per_param = 2.0
@@ -207,15 +214,18 @@ def optimizer_bytes(model: ModelLike, plan: Plan, assumptions: Assumptions, n_gp
     States per trainable parameter (fp32 unless noted): AdamW two moments = 8 bytes; 8-bit
     AdamW (bitsandbytes) two 8-bit moments = 2 bytes; SGD momentum = 4; Lion one momentum = 4;
     Adafactor factored (see :func:`adafactor_state_elements`). Pure bf16 keeps 32-bit-state
-    optimizers' states in bf16 (half). ``master`` mixed precision and fp8 add the fp32 master
-    copy: 4 bytes/param (ZeRO paper: K = 12 for Adam = 4 master + 4 + 4). ZeRO-1..3 shard
-    the states; optimizer offload moves them to the CPU.
+    optimizers' states in bf16 (half), as do bf16 adapters
+    (:func:`~.frameworks.adapter_state_scale`). ``master`` mixed precision and fp8 add the
+    fp32 master copy: 4 bytes/param (ZeRO paper: K = 12 for Adam = 4 master + 4 + 4).
+    ZeRO-1..3 shard the states; optimizer offload moves them to the CPU.
     """
     m = model_shape(model)
     n = trainable_params(m, plan)
     if n == 0:
         return 0.0 * n_gpus
     state_scale = 0.5 if (plan.precision == "bf16-pure" and not plan.is_adapter) else 1.0
+    if plan.is_adapter:
+        state_scale = frameworks.adapter_state_scale(plan)
     if plan.optimizer == "adamw":
         states = 8.0 * n * state_scale
     elif plan.optimizer == "adamw8bit":
@@ -526,23 +536,35 @@ def memory_breakdown(
     s = plan.seq_len if seq_len is None else seq_len
     n = plan.n_gpus if n_gpus is None else n_gpus
     m = model_shape(model)
+    plan = frameworks.costed_plan(plan)  # torchtune: 16-bit plans in pure bf16
     weights = weight_bytes(m, plan, assumptions, n)
     grads = gradient_bytes(m, plan, assumptions, n)
     opt = optimizer_bytes(m, plan, assumptions, n)
     acts = activation_bytes(m, plan, assumptions, b, s)
     logits = logits_bytes(m, plan, b, s)
     kv = kv_cache_bytes(m, plan, b, s)
+    host = 0.0
+    buffers = 0.0
+    if plan.is_training and m.kind != "opaque":
+        # The framework's terms (loss buffers, offloaded checkpoints, fused kernels, the
+        # backward working set, the dequantization buffer): see .frameworks.
+        e = activation_dtype_bytes(plan)
+        acts, host = frameworks.training_activations(m, plan, b, s, e, acts)
+        logits = frameworks.loss_bytes(m, plan, b, s, logits)
+        buffers = frameworks.dequant_buffer_bytes(m, plan)
     if plan.task == "infer":
         # Several GPUs serving one model split weights and KV cache (tensor parallelism).
         weights = weights / np.asarray(n, dtype=float)
         kv = kv / np.asarray(n, dtype=float)
-    tensors = weights + grads + opt + acts + logits + kv
+    tensors = weights + grads + opt + acts + logits + kv + buffers
     overhead, context = overhead_bytes(m, plan, assumptions, tensors, n)
+    overhead = overhead + buffers
+    host = host + cpu_offload_bytes(m, plan, assumptions)
     scalar = all(np.ndim(x) == 0 for x in (b, s, n))
-    values = [weights, grads, opt, acts, logits, kv, overhead, context]
+    values = [weights, grads, opt, acts, logits, kv, overhead, context, host]
     if scalar:
         values = [float(v) for v in values]
-    weights, grads, opt, acts, logits, kv, overhead, context = values
+    weights, grads, opt, acts, logits, kv, overhead, context, host = values
     return MemoryBreakdown(
         weights=weights,
         gradients=grads,
@@ -551,6 +573,6 @@ def memory_breakdown(
         logits=logits,
         kv_cache=kv,
         overhead=overhead,
-        cpu_bytes=cpu_offload_bytes(m, plan, assumptions),
+        cpu_bytes=host,
         context_bytes=context,
     )

@@ -1,0 +1,525 @@
+"""Fine-tuning frameworks: what each keeps in GPU memory during a training step, and how fast.
+
+The memory model of :mod:`.memory` is the Hugging Face path (transformers + PEFT + TRL). The
+other frameworks run the same model with different code, and the differences are a handful
+of terms, each derived here from the framework's own code or documentation:
+
+===========  =================================================================================
+``hf``       Hugging Face transformers + PEFT, trained with TRL's ``SFTTrainer``.
+``unsloth``  Unsloth: fused LoRA autograd functions, checkpointed block inputs offloaded to
+             host RAM, a cross-entropy that never materialises the logits.
+``torchtune``  PyTorch torchtune recipes: everything in bf16 (``dtype: bf16``), the output
+             projected and upcast in chunks for the loss.
+``axolotl``  Axolotl: the Hugging Face path configured from YAML (``load_in_4bit`` +
+             ``adapter: qlora`` calls PEFT's ``prepare_model_for_kbit_training``); its Liger
+             and Cut Cross Entropy plugins are off unless the YAML names them.
+===========  =================================================================================
+
+Terms (all per GPU, b = micro-batch, s = sequence, h = d_model, q = query width, k = key/value
+width, f = MLP width of the experts a token passes through, V = vocabulary, L = layers, e =
+bytes per 16-bit activation element):
+
+* **Loss buffers** (:func:`loss_bytes`), at the forward pass's peak:
+
+  - ``hf``/``axolotl``: the bf16 logits the model returns (2), their fp32 upcast (4) and the
+    fp32 log-softmax ``cross_entropy`` saves for the backward pass (4): ``10 b s V`` bytes
+    (:func:`.memory.logits_bytes`). Source: transformers ``loss/loss_utils.py``
+    ``ForCausalLMLoss`` (``logits = logits.float()``; labels are padded rather than the logits
+    sliced, huggingface/transformers@d0fed636753e); PyTorch's ``log_softmax`` backward reads
+    its output.
+  - ``unsloth``: Cut Cross-Entropy (Wijmans et al. 2024, arXiv:2411.09009, in Unsloth since
+    December 2024, unsloth.ai/blog/llama3-3): logits are computed block by block in on-chip
+    memory and recomputed in the backward pass; what stays is the fp32 log-sum-exp per token,
+    ``4 b s`` bytes.
+  - ``torchtune``: ``CEWithChunkedOutputLoss`` (the Llama 3.1 QLoRA recipe's loss,
+    pytorch/torchtune@0b3e04ad ``recipes/configs/llama3_1/8B_qlora_single_device.yaml``):
+    the model returns the logits as ``n = 8`` bf16 chunks (2), each chunk is upcast (4/n at a
+    time) and its fp32 log-softmax saved (4): ``(6 + 4/n) b s V`` bytes
+    (``torchtune/modules/loss/ce_chunked_output_loss.py``, pytorch/torchtune@10ff7cd2).
+
+* **Residual stream of Hugging Face QLoRA in fp32** (:func:`kbit_block_bytes`). PEFT's
+  ``prepare_model_for_kbit_training`` casts every non-quantized parameter to fp32
+  (huggingface/peft ``src/peft/utils/other.py``); TRL's ``SFTTrainer`` casts the embedding and
+  LM head back to bf16 but keeps the norms in fp32 (``peft_module_casting_to_bf16``), Axolotl
+  likewise. ``LlamaRMSNorm`` returns ``weight * x`` in the weight's dtype, and bitsandbytes'
+  ``Linear4bit`` returns its input's dtype (``out.to(inp_dtype)``), so the hidden states
+  between blocks and the MLP's intermediates are fp32. The 4-bit matmul saves nothing for
+  the backward pass (``MatMul4Bit`` keeps ``(None, B)``,
+  bitsandbytes-foundation/bitsandbytes@012c6606 ``autograd/_functions.py``); each LoRA
+  ``lora_A`` under autocast saves its own bf16 cast of the input. Per layer and token (all
+  linear layers adapted, FlashAttention):
+
+  ====================================================  ==========================
+  attention norm input (fp32)                           4h
+  bf16 casts of the norm output, one per adapted q/k/v  2h x (2 or 3)
+  FlashAttention: Q, K, V (cast to bf16), output, LSE   2(q + 2k) + 2q + 4a
+  MLP norm input (fp32)                                 4h
+  bf16 casts of the MLP input for gate and up adapters  2 x 2h
+  gate out, act(gate), up out (fp32)                    3 x 4f
+  bf16 cast of act(gate) x up for the down adapter      2f
+  LoRA B inputs (bf16, rank r)                          2r per adapted matrix
+  ====================================================  ==========================
+
+  and checkpointed block inputs are ``4 b s h`` bytes per layer (2 for the first: the
+  embedding output is bf16).
+
+* **Fused LoRA kernels** (``unsloth``, every linear adapted): ``LoRA_MLP`` saves ``X, e, g``
+  (input, gate and up outputs) and rebuilds ``act(e) x g`` in its backward pass
+  (unslothai/unsloth@0050c73e ``unsloth/kernels/fast_lora.py``): the generic block's
+  ``act(gate)`` and product, ``2 f e`` bytes per token, are not kept.
+
+* **Offloaded gradient checkpointing** (``unsloth``, full checkpointing): the
+  ``Unsloth_Offloaded_Gradient_Checkpointer`` copies each block's input to host RAM in the
+  forward pass (``hidden_states.to("cpu", non_blocking=True)``) and back in the backward
+  pass (unslothai/unsloth-zoo ``unsloth_zoo/gradient_checkpointing.py``). The GPU keeps one
+  block input in flight, ``b s h e``; host RAM holds ``L b s h x 2`` bytes (Unsloth's own
+  figure: 89,000 tokens x 80 layers x 8192 x 2 bytes = 109 GB for Llama 3.3 70B).
+
+* **The backward working set of one block** (:func:`backward_bytes`, every framework): the
+  gradient arriving at the block (h), the MLP's input-side gradients (``d(act x up)``,
+  ``d act``, ``d up``: 3f gated, 2f otherwise) and, with full checkpointing, the recomputed
+  block output (h), in the activation dtype (fp32 for Hugging Face QLoRA). Unsloth's
+  ``LoRA_MLP.backward`` writes its SwiGLU gradients into ``e`` and ``g`` in place and ``dX``
+  into ``X``: only ``DW`` (f) is new. This term was missing from the estimate before.
+
+* **Dequantization buffer** (:func:`dequant_buffer_bytes`, any quantized base): every 4-bit
+  (or 8-bit) matmul dequantizes its weight to 16 bits first (``F.dequantize_4bit(B, ...)``;
+  Unsloth's ``fast_dequantize`` into one global buffer; torchao's ``linear_nf4``), so one
+  copy of the largest block linear, ``2 x d_in x d_out`` bytes, is alive during every step.
+
+* **Adapters and precision** (``torchtune``): the recipe builds the model under
+  ``set_default_dtype(bf16)`` and checks that the adapter parameters are bf16
+  (``recipes/lora_finetune_single_device.py``): LoRA weights and gradients take 2 bytes and
+  AdamW's moments, kept in the parameters' dtype, 2 each; full fine-tunes train in pure bf16
+  (torchtune has no mixed precision: ``dtype`` is ``bf16`` or ``fp32``).
+
+Speed (:func:`step_seconds`): the frameworks run the same matmuls, so their differences are
+memory-bound passes and transfers, timed against the GPU's bandwidths:
+
+* Unsloth's Triton kernels fuse RMSNorm, RoPE, SwiGLU and the LoRA ``B`` product into the
+  matmul (``addmm_``); the bytes the unfused PyTorch ops move are in
+  :func:`fused_bytes_saved_per_token`. Its cross-entropy skips the full-logits passes but
+  recomputes the logits in the backward pass (``2 h V`` FLOPs per token).
+* Offloaded checkpoints cross the host link twice per step (``2 L b s h e`` bytes); the copy
+  runs beside the compute and only what exceeds the compute time is added.
+
+Unsloth's published speed-ups (2x and more, unsloth.ai/blog/llama3-3) are its own
+measurements: they are used as a check in ``benchmarks/context_accuracy.py``, never as a
+constant here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .architecture import BlockShape, ModelShape
+from .model import ModelLike, model_shape
+from .plan import TRAIN_FRAMEWORKS, Plan
+
+#: Host-link bandwidth assumed when the GPU's is unknown: PCIe 4.0 x16, 16 x 1.969 GB/s per
+#: direction after 128b/130b encoding (PCI-SIG PCIe 4.0 base specification).
+DEFAULT_HOST_LINK_GB_S = 31.5
+
+
+@dataclass(frozen=True)
+class Framework:
+    """How one fine-tuning framework runs a training step.
+
+    Attributes:
+        id: ``hf``, ``unsloth``, ``torchtune`` or ``axolotl``.
+        name: for people.
+        loss: ``upcast`` (full logits upcast to fp32), ``cce`` (Cut Cross-Entropy: no
+            logits kept) or ``chunked`` (logits in chunks, upcast one chunk at a time).
+        loss_chunks: chunks of the ``chunked`` loss.
+        offload_checkpoints: full checkpointing keeps the block inputs in host RAM.
+        fused_lora: LoRA autograd functions that keep only the MLP's input and its gate and
+            up outputs (and fuse the adapters into the matmuls).
+        kbit_fp32_norms: QLoRA prepared by PEFT (norms in fp32, so an fp32 residual stream).
+        adapter_bytes: bytes per LoRA weight (and per gradient element).
+        pure_bf16: 16-bit training keeps no fp32 copy (torchtune ``dtype: bf16``).
+        fused_elementwise: norms, rotary embedding and SwiGLU in fused kernels.
+        checkpointing: what "full" checkpointing is called in this framework.
+        source: where the defaults come from.
+    """
+
+    id: str
+    name: str
+    loss: str
+    loss_chunks: int
+    offload_checkpoints: bool
+    fused_lora: bool
+    kbit_fp32_norms: bool
+    adapter_bytes: float
+    pure_bf16: bool
+    fused_elementwise: bool
+    checkpointing: str
+    source: str
+
+
+FRAMEWORKS = {
+    "hf": Framework(
+        "hf", "Hugging Face transformers + PEFT (TRL SFTTrainer)", "upcast", 1, False, False,
+        True, 4.0, False, False, "gradient_checkpointing=True",
+        "transformers ForCausalLMLoss; peft prepare_model_for_kbit_training; "
+        "trl peft_module_casting_to_bf16"),
+    "unsloth": Framework(
+        "unsloth", "Unsloth", "cce", 1, True, True, False, 4.0, False, True,
+        "use_gradient_checkpointing='unsloth' (offloaded to host RAM)",
+        "unsloth/kernels/fast_lora.py; unsloth_zoo gradient_checkpointing.py; "
+        "unsloth.ai/blog/llama3-3 (Cut Cross-Entropy)"),
+    "torchtune": Framework(
+        "torchtune", "torchtune", "chunked", 8, False, False, False, 2.0, True, False,
+        "enable_activation_checkpointing: True (activation offloading off)",
+        "recipes/configs/llama3_1/8B_qlora_single_device.yaml (CEWithChunkedOutputLoss, "
+        "dtype bf16)"),
+    "axolotl": Framework(
+        "axolotl", "Axolotl (Hugging Face path; Liger and CCE plugins off)", "upcast", 1,
+        False, False, True, 4.0, False, False, "gradient_checkpointing: true",
+        "examples/llama-3/qlora.yml; src/axolotl/utils/models.py "
+        "(prepare_model_for_kbit_training)"),
+}
+assert tuple(FRAMEWORKS) == TRAIN_FRAMEWORKS
+
+
+def framework_of(plan: Plan) -> Framework:
+    """The fine-tuning framework that runs a training ``plan`` (``auto`` is ``hf``).
+
+    Raises:
+        ValueError: the plan is an inference plan, or names no fine-tuning framework.
+    """
+    return framework_named(plan.effective_framework)
+
+
+def framework_named(name: str) -> Framework:
+    """The :class:`Framework` called ``name``.
+
+    Raises:
+        ValueError: ``name`` is not one of :data:`~.plan.TRAIN_FRAMEWORKS` (the message says
+            which names are).
+    """
+    found = FRAMEWORKS.get(name) if isinstance(name, str) else None
+    if found is None:
+        raise ValueError(f"framework {name!r} is not a fine-tuning framework; choose one of "
+                         f"{', '.join(TRAIN_FRAMEWORKS)}")
+    return found
+
+
+def _training(plan: Plan) -> Framework | None:
+    """The framework of a training plan, ``None`` for inference."""
+    return framework_of(plan) if plan.is_training else None
+
+
+def costed_plan(plan: Plan) -> Plan:
+    """The plan as the framework runs it: torchtune trains 16-bit plans in pure bf16."""
+    fw = _training(plan)
+    if fw is not None and fw.pure_bf16 and plan.precision in ("fp16", "bf16"):
+        return plan.with_changes(precision="bf16-pure")
+    return plan
+
+
+def adapter_param_bytes(plan: Plan) -> float:
+    """Bytes per LoRA weight and per adapter gradient element: 4 (PEFT keeps adapters in
+    fp32), 2 under torchtune (bf16 everywhere); 4 in fp32 training."""
+    fw = _training(plan)
+    if fw is None or plan.precision == "fp32":
+        return 4.0
+    return fw.adapter_bytes
+
+
+def adapter_state_scale(plan: Plan) -> float:
+    """Scale of 32-bit optimizer states of adapters: 0.5 when the adapters are bf16 (torch's
+    AdamW keeps its moments in the parameter's dtype), else 1."""
+    return 0.5 if adapter_param_bytes(plan) == 2.0 else 1.0
+
+
+def _applies(m: ModelShape, plan: Plan) -> Framework | None:
+    """The framework when its activation and loss terms apply (training a decoder)."""
+    fw = _training(plan)
+    return fw if fw is not None and m.kind == "decoder" else None
+
+
+def _kbit(fw: Framework, plan: Plan) -> bool:
+    return fw.kbit_fp32_norms and plan.task == "qlora" and plan.precision != "fp32"
+
+
+def _fused(fw: Framework, plan: Plan) -> bool:
+    return fw.fused_lora and plan.is_adapter and plan.lora_targets == "all"
+
+
+def _routed_f(blk: BlockShape) -> int:
+    """MLP width a token passes through: k routed experts plus a shared expert."""
+    return blk.d_ff * blk.experts_per_token + blk.shared_d_ff
+
+
+# --------------------------------------------------------------------------- loss
+def loss_bytes(model: ModelLike, plan: Plan, b, s, hf_bytes):
+    """Loss buffers of a decoder's training step at the forward pass's peak.
+
+    ``hf_bytes`` is :func:`.memory.logits_bytes` (the Hugging Face figure, ``10 b s V``,
+    ``8 b s V`` in fp32), returned as is for ``hf``/``axolotl`` and for non-decoders. See the
+    module docstring for ``unsloth`` (``4 b s``) and ``torchtune`` (``(6 + 4/n) b s V``; in
+    fp32 the chunks are already fp32: ``(4 + 4) b s V``).
+    """
+    m = model_shape(model)
+    fw = _applies(m, plan)
+    if fw is None or fw.loss == "upcast":
+        return hf_bytes
+    if fw.loss == "cce":
+        return 4.0 * b * s + 0.0 * hf_bytes
+    if plan.precision == "fp32":
+        return 8.0 * b * s * m.vocab_size + 0.0 * hf_bytes
+    return (6.0 + 4.0 / fw.loss_chunks) * b * s * m.vocab_size + 0.0 * hf_bytes
+
+
+# --------------------------------------------------------------------------- activations
+def kbit_block_bytes(blk: BlockShape, plan: Plan, b, s, attention: str):
+    """Saved bytes of one block in Hugging Face QLoRA (fp32 residual stream; table in the
+    module docstring). ``attention``: ``flash``, ``scores`` (eager) or ``recompute`` (eager,
+    scores rebuilt: only Q, K, V kept)."""
+    h, q, k, a = blk.d_model, blk.q_dim, blk.kv_dim, blk.n_heads
+    f = _routed_f(blk)
+    targets, r = plan.lora_targets, plan.effective_lora_rank
+    qkv_casts = 2 if targets == "qv" else 3
+    mlp_lora = targets == "all"
+    sb = b * s
+    per_token = 4 * h + 2 * h * qkv_casts + 4 * h
+    if attention == "flash":
+        per_token += 2 * (q + 2 * k) + 2 * q + 4 * a
+        scores = 0.0 * sb
+    else:
+        # eager: bf16 casts of Q and the expanded K, V for the two matmuls; the fp32 softmax
+        # output (softmax(..., dtype=float32) saves it) and its bf16 copy for probs @ V.
+        per_token += 2 * 3 * q
+        scores = 6.0 * a * s * s * b if attention == "scores" else 0.0 * sb
+    if blk.gated_mlp:
+        per_token += 12 * f + (2 * 2 * h + 2 * f if mlp_lora else 0)
+    else:
+        per_token += 4 * f + (2 * h + 2 * f if mlp_lora else 0)
+    adapted = {"qv": 2, "attn": 4, "all": 4 + blk.mlp_matrices}[targets]
+    per_token += 2 * r * adapted
+    return sb * per_token + scores
+
+
+def backward_bytes(model: ModelLike, plan: Plan, b, s, e: float):
+    """One block's backward working set (module docstring), for the widest block kind."""
+    m = model_shape(model)
+    fw = _training(plan)
+    if fw is None or m.kind == "opaque":
+        return 0.0 * b * s
+    h = m.d_model
+    f = max(_routed_f(blk) for blk, _ in m.blocks)
+    gated = any(blk.gated_mlp for blk, _ in m.blocks)
+    output = h if plan.checkpointing == "full" else 0
+    if m.kind == "decoder" and _fused(fw, plan) and gated:
+        per_token = e * (h + f + output)
+    elif m.kind == "decoder" and _kbit(fw, plan):
+        per_token = 4.0 * (h + (3 if gated else 2) * f + output)
+    else:
+        per_token = e * (h + (3 if gated else 2) * f + output)
+    return b * s * per_token
+
+
+def training_activations(model: ModelLike, plan: Plan, b, s, e: float, generic):
+    """Activation bytes on the GPU and in host RAM for a training step.
+
+    Args:
+        model: the architecture.
+        plan: the (costed) plan.
+        b, s: micro-batch and sequence (scalars or arrays).
+        e: bytes per activation element (2; 4 in fp32).
+        generic: :func:`.memory.activation_bytes` for the plan (the Hugging Face terms).
+
+    Returns:
+        ``(gpu_bytes, host_bytes)``: the framework's activations plus :func:`backward_bytes`,
+        and what offloaded checkpointing keeps in host RAM.
+    """
+    m = model_shape(model)
+    extra = backward_bytes(m, plan, b, s, e)
+    fw = _applies(m, plan)
+    if fw is None:
+        return generic + extra, 0.0 * generic
+    sbh = b * s * m.d_model
+    full = plan.checkpointing == "full"
+    if _kbit(fw, plan):
+        return _kbit_activations(m, plan, b, s) + extra, 0.0 * generic
+    gpu = generic
+    if _fused(fw, plan):
+        # LoRA_MLP keeps X, e, g: the generic act(gate) and product are not kept, in every
+        # block (no checkpointing) or in the one being recomputed (full checkpointing).
+        saved = sum(2.0 * e * b * s * (blk.d_ff * blk.experts_per_token) * count
+                    for blk, count in m.blocks if blk.gated_mlp)
+        widest = max((blk.d_ff * blk.experts_per_token for blk, _ in m.blocks
+                      if blk.gated_mlp), default=0)
+        gpu = gpu - (2.0 * e * b * s * widest if full else saved)
+    host = 0.0 * generic
+    if fw.offload_checkpoints and full:
+        gpu = gpu - (m.n_layers - 1) * sbh * e
+        host = host + m.n_layers * sbh * 2.0
+    return gpu + extra, host
+
+
+def _kbit_activations(m: ModelShape, plan: Plan, b, s):
+    """Hugging Face QLoRA activations: :func:`kbit_block_bytes` in place of the generic
+    block, fp32 checkpoints (bf16 for the first block's input) and outside tensors: the
+    bf16 embedding output and the fp32 final-norm input."""
+    sbh = b * s * m.d_model
+    outside = 2.0 * sbh + 4.0 * sbh
+    eager = plan.attention == "eager"
+    if plan.checkpointing == "full":
+        kind = "scores" if eager else "flash"
+        block = max(kbit_block_bytes(blk, plan, 1, 1, "flash") for blk, _ in m.blocks)
+        scores = kbit_block_bytes(m.block, plan, b, s, kind) - kbit_block_bytes(
+            m.block, plan, b, s, "flash") if eager else 0.0
+        kept = 2.0 * sbh + 4.0 * sbh * (m.n_layers - 1)
+        return kept + block * b * s + scores + outside
+    kind = "flash"
+    if eager:
+        kind = "scores" if plan.checkpointing == "none" else "recompute"
+    total = sum(count * kbit_block_bytes(blk, plan, b, s, kind) for blk, count in m.blocks)
+    if kind == "recompute":  # one layer rebuilds its scores during its backward pass
+        total = total + 6.0 * m.block.n_heads * s * s * b
+    return total + outside
+
+
+def dequant_buffer_bytes(model: ModelLike, plan: Plan) -> float:
+    """The 16-bit copy of the largest quantized block linear a training step dequantizes
+    (0 without a quantized base or for inference)."""
+    m = model_shape(model)
+    if not plan.is_training or plan.effective_quant == "none" or m.kind == "opaque":
+        return 0.0
+    largest = 0
+    for blk, _ in m.blocks:
+        largest = max(largest, blk.d_model * blk.q_dim, blk.d_model * blk.kv_dim,
+                      blk.d_model * max(blk.d_ff, blk.shared_d_ff))
+    return 2.0 * largest
+
+
+# --------------------------------------------------------------------------- speed
+def fused_bytes_saved_per_token(model: ModelLike, plan: Plan) -> float:
+    """Bytes per training token the unfused PyTorch ops move that Unsloth's kernels do not.
+
+    Per block, counting reads + writes of 16-bit tensors (fp32 where HF upcasts):
+
+    * RMSNorm, two per block: HF's ``LlamaRMSNorm`` runs ``to(fp32)``, ``pow``, ``mean``,
+      ``x * rsqrt``, ``to(bf16)``, ``weight *``: 36 bytes per element forward, ~72 backward;
+      a fused kernel reads 2 and writes 2 forward, moves 6 backward: 32 + 66 saved.
+    * Rotary embedding on Q and K: ``q * cos + rotate_half(q) * sin`` is ~6 passes (24 bytes
+      per element) against one in-place pass (4), forward and backward: 20 + 20 saved.
+    * SwiGLU: ``silu(gate)`` then ``* up`` (10 bytes per f element) against one kernel (6):
+      4 saved forward, 4 backward.
+    * LoRA: PEFT scales ``lora_B``'s output, adds it to the base output and (4-bit) clones
+      the result: 14 bytes per output element forward, 4 backward; Unsloth's ``addmm_``
+      writes into the matmul's output: all saved.
+    * Cross-entropy (once per token): the fp32 upcast, log-softmax and their backward move
+      ~40 bytes per vocabulary entry that Cut Cross-Entropy never writes.
+
+    Forward passes count twice with full checkpointing (the recomputation).
+    """
+    m = model_shape(model)
+    fw = _training(plan)
+    if fw is None or not fw.fused_elementwise or not plan.is_adapter or m.kind != "decoder":
+        return 0.0
+    forwards = 2 if plan.checkpointing == "full" else 1
+    total = 0.0
+    for blk, count in m.blocks:
+        h, f = blk.d_model, _routed_f(blk)
+        outputs = blk.q_dim + 2 * blk.kv_dim + h  # q, k, v, o outputs
+        if plan.lora_targets == "qv":
+            outputs = 2 * blk.q_dim if blk.q_dim == blk.kv_dim else blk.q_dim + blk.kv_dim
+        if plan.lora_targets == "all":
+            outputs += (blk.mlp_matrices - 1) * f + h
+        per = (2 * h * (32 * forwards + 66) + (blk.q_dim + blk.kv_dim) * 20 * (forwards + 1)
+               + (f * (4 * forwards + 4) if blk.gated_mlp else 0)
+               + outputs * (14 * forwards + 4))
+        total += count * per
+    if fw.loss == "cce":
+        total += 40.0 * m.vocab_size
+    return float(total)
+
+
+def extra_flops_per_token(model: ModelLike, plan: Plan) -> float:
+    """FLOPs per token a framework adds: Cut Cross-Entropy recomputes the logits in the
+    backward pass (``2 h V``)."""
+    m = model_shape(model)
+    fw = _training(plan)
+    if fw is None or fw.loss != "cce" or m.kind != "decoder":
+        return 0.0
+    return 2.0 * m.d_model * m.vocab_size
+
+
+def offload_bytes_per_step(model: ModelLike, plan: Plan) -> float:
+    """Bytes offloaded checkpoints move over the host link per optimizer step: each block
+    input out in the forward pass and back in the backward pass, ``2 L b s h x 2``."""
+    m = model_shape(model)
+    fw = _training(plan)
+    if (fw is None or not fw.offload_checkpoints or plan.checkpointing != "full"
+            or m.kind != "decoder"):
+        return 0.0
+    return 2.0 * m.n_layers * plan.micro_batch * plan.seq_len * m.d_model * 2.0 \
+        * plan.grad_accum
+
+
+def step_seconds(model: ModelLike, plan: Plan, compute_s, achieved_flops, *,
+                 bandwidth_gb_s=None, host_link_gb_s=None, bandwidth_efficiency: float = 0.8):
+    """A training step's compute time under the plan's framework.
+
+    ``compute_s`` is the Hugging Face step (matmul FLOPs over the achieved rate); the
+    framework removes :func:`fused_bytes_saved_per_token` at the GPU's achieved bandwidth
+    (``bandwidth_gb_s x bandwidth_efficiency``; nothing is removed when the bandwidth is not
+    given), adds :func:`extra_flops_per_token` at ``achieved_flops`` (FLOP/s) and the part of
+    the :func:`offload_bytes_per_step` transfer that outlasts the step's compute. A step is
+    never shorter than its matmuls at the achieved rate. Arrays broadcast.
+    """
+    fw = _training(plan)
+    if fw is None or fw.id in ("hf", "axolotl"):
+        return compute_s
+    m = model_shape(model)
+    tokens = plan.micro_batch * plan.seq_len * plan.grad_accum
+    achieved = np.asarray(achieved_flops, dtype=float)
+    step = compute_s + tokens * extra_flops_per_token(m, plan) / achieved
+    if bandwidth_gb_s is not None:
+        saved = tokens * fused_bytes_saved_per_token(m, plan) / (
+            np.asarray(bandwidth_gb_s, dtype=float) * 1e9 * bandwidth_efficiency)
+        step = np.maximum(step - saved, 0.5 * compute_s)
+    moved = offload_bytes_per_step(m, plan)
+    if moved:
+        link = DEFAULT_HOST_LINK_GB_S if host_link_gb_s is None else host_link_gb_s
+        transfer = moved / (np.asarray(link, dtype=float) * 1e9)
+        step = step + np.maximum(0.0, transfer - step)
+    return step
+
+
+# --------------------------------------------------------------------------- assumptions
+def framework_assumptions(model: ModelLike, plan: Plan) -> dict[str, object]:
+    """Name -> value for every framework default a training estimate used (empty for
+    inference), for the estimate's ``assumptions``."""
+    fw = _training(plan)
+    if fw is None:
+        return {}
+    m = model_shape(model)
+    used: dict[str, object] = {"framework": fw.id, "framework_name": fw.name,
+                               "framework_source": fw.source}
+    if m.kind == "decoder":
+        used["loss_buffers"] = {
+            "upcast": "full logits: bf16 + fp32 upcast + fp32 log-softmax (10 B/entry)",
+            "cce": "Cut Cross-Entropy: fp32 log-sum-exp per token, no logits kept",
+            "chunked": f"{fw.loss_chunks} bf16 chunks, one upcast at a time, fp32 "
+                       "log-softmax kept (6.5 B/entry)",
+        }[fw.loss]
+    if plan.checkpointing == "full":
+        used["checkpointing_as"] = fw.checkpointing
+        if fw.offload_checkpoints and m.kind == "decoder":
+            used["checkpoint_host_bytes_per_token"] = 2.0 * m.n_layers * m.d_model
+    if plan.is_adapter:
+        used["lora_adapter_dtype"] = "bf16" if adapter_param_bytes(plan) == 2.0 else "fp32"
+        if _fused(fw, plan) and m.kind == "decoder":
+            used["lora_kernels"] = "fused (MLP keeps X, gate and up outputs)"
+    if m.kind == "decoder" and _kbit(fw, plan):
+        used["qlora_residual_dtype"] = "fp32 (norms kept fp32 by prepare_model_for_kbit_training)"
+    if fw.pure_bf16 and plan.precision in ("fp16", "bf16"):
+        used["precision_as"] = "bf16-pure (torchtune dtype: bf16, no fp32 master copy)"
+    if plan.effective_quant != "none" and m.kind != "opaque":
+        used["dequant_buffer_bytes"] = dequant_buffer_bytes(m, plan)
+    return used
