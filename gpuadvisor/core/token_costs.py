@@ -215,6 +215,19 @@ class TokenEconomics:
         return next((r for r in self.rows if r.id == row_id), None)
 
 
+#: Below this many dollars an amount is written "less than" it (:func:`money_digits`).
+SMALLEST_SHOWN_USD = 1e-4
+
+
+def money_digits(amount: float) -> int | None:
+    """Decimals that show ``amount`` with two significant figures, so that nothing above zero
+    reads as zero (``0.0042`` -> 4, ``0.17`` -> 2); None from 10 up (the usual whole
+    amounts) and at most 4 (below :data:`SMALLEST_SHOWN_USD` write "less than" that)."""
+    if not math.isfinite(amount) or amount == 0 or abs(amount) >= 10:
+        return None
+    return min(4, max(2, 1 - math.floor(math.log10(abs(amount)))))
+
+
 def is_inference(plan: Plan) -> bool:
     """Whether the plan is priced per token (an inference plan)."""
     return plan.task == "infer"
@@ -423,10 +436,11 @@ def token_economics(model: ModelSpec, plan: Plan, suggestions: Iterable[Suggesti
         priced.append(r)
     buys = [r.break_even for r in priced if r.kind in ("buy-new", "buy-used")
             and r.break_even is not None and r.counts(allow_changes)]
-    # The card that pays off after the fewest tokens; when none ever does, the one whose
-    # power comes closest to the per-token price.
-    best = min(buys, key=lambda b: (b.mtok is None, b.mtok or 0.0, b.own_usd_per_mtok,
-                                    b.hardware_usd, b.owned_id), default=None)
+    # The card that pays off after the fewest tokens; when none ever does, the one that
+    # costs least per token all told (power and its price over its lifetime).
+    all_in = {r.id: r.usd_per_mtok for r in priced}
+    best = min(buys, key=lambda b: (b.mtok is None, b.mtok or 0.0, all_in[b.owned_id],
+                                    b.owned_id), default=None)
     no_api = "" if served else f"No API in the catalog lists {model.name}."
     return TokenEconomics(tuple(rank_tokens(priced, goal, allow_changes)), assumptions,
                           prompt, new, goal, len(served), no_api, best)
@@ -437,8 +451,27 @@ def economics_by_id(economics: TokenEconomics) -> Mapping[str, TokenCost]:
     return {r.id: r for r in economics.rows}
 
 
-__all__ = ["DEFAULT_LIFETIME_HOURS", "DEFAULT_UTILIZATION", "OWNED", "PAY_AS_YOU_GO",
-           "TokenAssumptions", "TokenBreakEven", "TokenCost", "TokenEconomics", "api_cost",
-           "card_price", "cheapest_pay_as_you_go", "economics_by_id", "hardware_cost",
-           "is_inference", "own_cards", "rank_tokens", "short_model_name", "token_break_even",
-           "token_economics", "token_pareto"]
+__all__ = [
+    "DEFAULT_LIFETIME_HOURS",
+    "DEFAULT_UTILIZATION",
+    "OWNED",
+    "PAY_AS_YOU_GO",
+    "SMALLEST_SHOWN_USD",
+    "TokenAssumptions",
+    "TokenBreakEven",
+    "TokenCost",
+    "TokenEconomics",
+    "api_cost",
+    "card_price",
+    "cheapest_pay_as_you_go",
+    "economics_by_id",
+    "hardware_cost",
+    "is_inference",
+    "money_digits",
+    "own_cards",
+    "rank_tokens",
+    "short_model_name",
+    "token_break_even",
+    "token_economics",
+    "token_pareto",
+]

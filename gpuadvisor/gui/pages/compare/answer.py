@@ -44,15 +44,19 @@ class AnswerBanner(QLabel):
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         self.price_note = ""
 
-    def set_answer(self, text: str, state: str, best: Suggestion | None = None) -> None:
+    def set_answer(self, text: str, state: str, best: Suggestion | None = None, *,
+                   price_note: str | None = None) -> None:
         """Show ``text`` in the colours of ``state`` (the style sheet is applied again).
 
         An ``ok`` answer gets a second line with the day the best option's price was seen when
         that price is stale (:func:`prices_as_of_note`). ``best`` is that option; without it,
         the first acceptable option the page shows (its ``shown`` list) is taken.
+        ``price_note`` replaces that line when given (a hosted API's price, per token).
         """
         self.price_note = ""
-        if state == "ok":
+        if state == "ok" and price_note is not None:
+            self.price_note = price_note
+        elif state == "ok":
             if best is None:
                 best = best_shown(getattr(self.parent(), "shown", None) or ())
             self.price_note = prices_as_of_note(best)

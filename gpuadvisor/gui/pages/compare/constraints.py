@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gpuadvisor.core.token_costs import DEFAULT_LIFETIME_HOURS, DEFAULT_UTILIZATION
 from gpuadvisor.gui.widgets.flow import FlowLayout
 from gpuadvisor.settings import CURRENCIES, Settings
 
@@ -37,6 +38,10 @@ class ConstraintsBox(QGroupBox):
         rate_spin, rate_label: units of the display currency per US dollar (hidden for USD).
         changes_check: "Allow changes to the plan": off, options that fit only with a lever
             (LoRA instead of a full fine-tune, ...) are ranked apart and never named best.
+        utilization_spin: inference plans: percent of rented hours spent generating.
+        lifetime_spin: inference plans: hours a card serves (its price is spread over them).
+        pairs: field name -> the label-and-field item of the flow (shown or hidden by the
+            kind of plan: a job's budget and deadline, or the per-token inputs).
     """
 
     def __init__(self, currency: str, parent: QWidget | None = None) -> None:
@@ -105,14 +110,37 @@ class ConstraintsBox(QGroupBox):
                                             "currency per US dollar (the catalog's prices are "
                                             "in USD)"))
 
-        pairs = [(translate("ComparePage", "Goal"), self.goal_combo),
-                 (translate("ComparePage", "Budget"), self.budget_spin),
-                 (translate("ComparePage", "Deadline"), self.deadline_spin),
-                 (translate("ComparePage", "Cards to buy, at most"), self.cards_spin),
-                 (translate("ComparePage", "Electricity per kWh"), self.power_spin),
-                 (translate("ComparePage", "Currency"), self.currency_combo)]
-        for text, widget in pairs:
-            flow.addWidget(self._pair(QLabel(text), widget))
+        self.utilization_spin = QSpinBox(self)
+        self.utilization_spin.setRange(1, 100)
+        self.utilization_spin.setValue(round(DEFAULT_UTILIZATION * 100))
+        self.utilization_spin.setSuffix(" %")
+        self.utilization_spin.setToolTip(translate(
+            "ComparePage", "Inference: the share of the hours you rent that the GPU spends "
+            "generating (a rented GPU is paid for while it waits for requests); default "
+            "{pct}%").format(pct=round(DEFAULT_UTILIZATION * 100)))
+        self.lifetime_spin = QSpinBox(self)
+        self.lifetime_spin.setRange(100, 100_000)
+        self.lifetime_spin.setSingleStep(1000)
+        self.lifetime_spin.setValue(round(DEFAULT_LIFETIME_HOURS))
+        self.lifetime_spin.setSuffix(translate("ComparePage", " h"))
+        self.lifetime_spin.setToolTip(translate(
+            "ComparePage", "Inference: the hours a card serves before you write it off; its "
+            "price is spread over them (default {hours:,} h: about three years at nine hours "
+            "a day)").format(hours=round(DEFAULT_LIFETIME_HOURS)))
+
+        pairs = [("goal", translate("ComparePage", "Goal"), self.goal_combo),
+                 ("budget", translate("ComparePage", "Budget"), self.budget_spin),
+                 ("deadline", translate("ComparePage", "Deadline"), self.deadline_spin),
+                 ("utilization", translate("ComparePage", "Rentals busy"),
+                  self.utilization_spin),
+                 ("lifetime", translate("ComparePage", "Card lifetime"), self.lifetime_spin),
+                 ("cards", translate("ComparePage", "Cards to buy, at most"), self.cards_spin),
+                 ("power", translate("ComparePage", "Electricity per kWh"), self.power_spin),
+                 ("currency", translate("ComparePage", "Currency"), self.currency_combo)]
+        self.pairs: dict[str, QWidget] = {}
+        for name, text, widget in pairs:
+            self.pairs[name] = self._pair(QLabel(text), widget)
+            flow.addWidget(self.pairs[name])
         self.rate_label = QLabel(self)
         self._rate_pair = self._pair(self.rate_label, self.rate_spin)
         flow.addWidget(self._rate_pair)
@@ -124,9 +152,22 @@ class ConstraintsBox(QGroupBox):
             "offload, ...) are listed apart, each with its change. On: they are ranked with "
             "the others."))
         flow.addWidget(self.changes_check)
+        self.per_token = False
+        for name in ("utilization", "lifetime"):
+            self.pairs[name].hide()
         policy = self.fields.sizePolicy()
         policy.setHeightForWidth(True)  # the flow's lines depend on the width
         self.fields.setSizePolicy(policy)
+
+    def set_per_token(self, enabled: bool) -> None:
+        """An inference plan (per million tokens): the rentals' utilization and the cards'
+        lifetime instead of a job's budget and deadline."""
+        for name in ("budget", "deadline"):
+            self.pairs[name].setVisible(not enabled)
+        for name in ("utilization", "lifetime"):
+            self.pairs[name].setVisible(enabled)
+        self.per_token = enabled
+        self.update_summary()
 
     def set_foldable(self, foldable: bool) -> None:
         """Presentation mode: the inputs fold into one line (folded at first)."""
@@ -150,6 +191,13 @@ class ConstraintsBox(QGroupBox):
                 if self.changes_check.isChecked()
                 else translate("ComparePage", "the plan as asked"))
         arrow = "▾" if self.fold_button.isChecked() else "▸"
+        if getattr(self, "per_token", False):
+            self.fold_button.setText(translate(
+                "ComparePage", "{arrow} What matters to you: {goal}; rentals busy {util}; "
+                "cards over {hours}; {plan}").format(
+                arrow=arrow, goal=goal, util=self.utilization_spin.text(),
+                hours=self.lifetime_spin.text(), plan=plan))
+            return
         self.fold_button.setText(translate(
             "ComparePage", "{arrow} What matters to you: {goal}; budget: {budget}; deadline: "
             "{deadline}; {plan}").format(arrow=arrow, goal=goal, budget=budget,

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpuadvisor.gui.charts.compare_charts import BreakEvenChart
+from .token_charts import TokensBreakEvenChart
 
 #: Under this name lupdate finds the literal (context, text) calls below.
 translate = QCoreApplication.translate
@@ -61,7 +61,7 @@ class DetailsPanel(QWidget):
         self.details.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
         scroll.setWidget(self.details)
-        self.break_even_chart = BreakEvenChart(self)
+        self.break_even_chart = TokensBreakEvenChart(self)
         self.break_even_chart.setMinimumHeight(120)
         # Which pair the break-even weighs (the selection decides), in words.
         self.break_even_title = QLabel(self)

@@ -9,6 +9,8 @@ from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLineEdit, QWidget
 
 from gpuadvisor.core.advisor import OPTION_KINDS, Suggestion
+from gpuadvisor.core.apis import API_KIND
+from gpuadvisor.core.token_costs import TokenCost
 from gpuadvisor.gui.charts.compare_charts import kind_labels
 
 #: Under this name lupdate finds the literal (context, text) calls below.
@@ -23,7 +25,8 @@ class Filters:
     """What the table and the chart show.
 
     Attributes:
-        kinds: option kinds shown (:data:`~gpuadvisor.core.advisor.OPTION_KINDS`).
+        kinds: option kinds shown (:data:`~gpuadvisor.core.advisor.OPTION_KINDS` and
+            ``api``, the hosted APIs of an inference plan).
         vendor: GPU vendor, or "" for any.
         min_vram_gb: least memory per GPU in GB as marketed (0: any).
         provider: seller or cloud, or "" for any.
@@ -32,7 +35,7 @@ class Filters:
         text: words that must all appear in the option's name, provider or region.
     """
 
-    kinds: frozenset[str] = frozenset(OPTION_KINDS)
+    kinds: frozenset[str] = frozenset((*OPTION_KINDS, API_KIND))
     vendor: str = ""
     min_vram_gb: int = 0
     provider: str = ""
@@ -40,7 +43,12 @@ class Filters:
     fits_only: bool = False
     text: str = ""
 
-    def accepts(self, s: Suggestion) -> bool:
+    def accepts(self, s: Suggestion | TokenCost) -> bool:
+        """Whether an option (or an inference plan's per-token row) is shown."""
+        if isinstance(s, TokenCost):
+            if s.suggestion is not None:
+                return self.accepts(s.suggestion)
+            return self._accepts_api(s)
         option = s.option
         offer = option.offer
         if option.kind not in self.kinds:
@@ -67,6 +75,22 @@ class Filters:
         return True
 
 
+    def _accepts_api(self, row: TokenCost) -> bool:
+        """A hosted API: no GPU to filter on (a maker or memory filter hides it), on demand."""
+        api = row.api
+        if API_KIND not in self.kinds or self.vendor or self.min_vram_gb:
+            return False
+        if self.provider and api.provider != self.provider:
+            return False
+        if self.spot == "spot":
+            return False
+        if self.text:
+            haystack = f"{api.provider} {api.model_name} {row.label}".lower()
+            if not all(word in haystack for word in self.text.lower().split()):
+                return False
+        return True
+
+
 class FilterBar(QWidget):
     """Kinds to show, maker, least memory, seller, spot or on-demand, fits only, search.
 
@@ -87,6 +111,13 @@ class FilterBar(QWidget):
             check.toggled.connect(lambda _on: self.changed.emit())
             row.addWidget(check)
             self.kind_boxes[kind] = check
+        # Hosted APIs: an inference plan's rows only (hidden for training plans).
+        check = QCheckBox(translate("ComparePage", "hosted API"), self)
+        check.setChecked(True)
+        check.toggled.connect(lambda _on: self.changed.emit())
+        check.hide()
+        row.addWidget(check)
+        self.kind_boxes[API_KIND] = check
         row.addSpacing(8)
         self.vendor_combo = QComboBox(self)
         self.vendor_combo.setToolTip(translate("ComparePage", "GPU maker"))
@@ -116,6 +147,10 @@ class FilterBar(QWidget):
         self.search.textChanged.connect(lambda _t: self.changed.emit())
         row.addWidget(self.fits_box)
         row.addWidget(self.search, 1)
+
+    def show_api_kind(self, shown: bool) -> None:
+        """Offer the hosted-API box (an inference plan) or not."""
+        self.kind_boxes[API_KIND].setVisible(shown)
 
     def fill_choices(self, vendors: list[str], providers: list[str]) -> None:
         """The makers and sellers to choose from (after "any")."""

@@ -138,40 +138,49 @@ def computation_lines(s: Suggestion, money, usd_per_kwh: float) -> list[str]:
 def details_html(s: Suggestion, money, usd_per_kwh: float, units: str = "GiB") -> str:
     """The selected option in detail (rich text): name and kind, its sentence, how its sums
     were made, its price with where and when it was seen."""
-    offer = s.option.offer
     lines = [f"<b>{escape(option_label(s.option))}</b> — "
              f"{escape(kind_labels().get(s.option.kind, s.option.kind))}",
              escape(why(s, money, units)) + "."]
     if s.fits:
         lines += [escape(line) for line in computation_lines(s, money, usd_per_kwh)]
-    if offer is not None:
-        price = [price_text(offer, money)]
-        if offer.instance:
-            price.append(offer.instance)
-        if offer.region:
-            price.append(data_words.region(offer.region))
-        if offer.spot:
-            price.append(translate("ComparePage", "spot: may be interrupted"))
-        lines.append(escape(" · ".join(price)))
-        if offer.user:
-            seen = translate("ComparePage", "your price, {date}").format(date=offer.as_of)
-        else:
-            seen = translate("ComparePage", "price seen {date}").format(date=offer.as_of)
-            if s.price_age_days is not None:
-                seen += " " + translate("ComparePage", "({days} days ago)").format(
-                    days=s.price_age_days)
-        if s.stale:
-            seen = "⚠ " + seen + " — " + translate(
-                "ComparePage", "older than {days} days: check it").format(days=STALE_AFTER_DAYS)
-        if offer.estimate:
-            seen += " — " + translate("ComparePage", "an estimate")
-        source = escape(offer.source)
-        if offer.source.startswith(("https://", "http://")):
-            source = f'<a href="{escape(offer.source)}">{source}</a>'
-        lines.append(f"{escape(seen)}; {translate('ComparePage', 'source')}: {source}")
-        if offer.notes:
-            lines.append(f"<i>{escape(offer.notes)}</i>")
+    lines += offer_lines(s, money)
     return "<br>".join(lines)
+
+
+def offer_lines(s: Suggestion, money) -> list[str]:
+    """An option's price in rich-text lines: price, instance, region, spot; when and where
+    it was seen (a link), its age, and its notes (none for the user's rig)."""
+    offer = s.option.offer
+    if offer is None:
+        return []
+    lines = []
+    price = [price_text(offer, money)]
+    if offer.instance:
+        price.append(offer.instance)
+    if offer.region:
+        price.append(data_words.region(offer.region))
+    if offer.spot:
+        price.append(translate("ComparePage", "spot: may be interrupted"))
+    lines.append(escape(" · ".join(price)))
+    if offer.user:
+        seen = translate("ComparePage", "your price, {date}").format(date=offer.as_of)
+    else:
+        seen = translate("ComparePage", "price seen {date}").format(date=offer.as_of)
+        if s.price_age_days is not None:
+            seen += " " + translate("ComparePage", "({days} days ago)").format(
+                days=s.price_age_days)
+    if s.stale:
+        seen = "⚠ " + seen + " — " + translate(
+            "ComparePage", "older than {days} days: check it").format(days=STALE_AFTER_DAYS)
+    if offer.estimate:
+        seen += " — " + translate("ComparePage", "an estimate")
+    source = escape(offer.source)
+    if offer.source.startswith(("https://", "http://")):
+        source = f'<a href="{escape(offer.source)}">{source}</a>'
+    lines.append(f"{escape(seen)}; {translate('ComparePage', 'source')}: {source}")
+    if offer.notes:
+        lines.append(f"<i>{escape(offer.notes)}</i>")
+    return lines
 
 
 def break_even_text(owned: Suggestion, rented: Suggestion, result: BreakEven, money) -> str:
@@ -316,4 +325,4 @@ def count_text(shown: list[Suggestion], total: int, currency: str, rate: float,
 
 __all__ = ["EXPLAIN_TEMPLATES", "answer", "break_even_text", "break_even_title",
            "computation_lines", "count_text", "details_html", "no_break_even_texts",
-           "option_label", "plan_heading", "price_text", "rig_note", "why"]
+           "offer_lines", "option_label", "plan_heading", "price_text", "rig_note", "why"]

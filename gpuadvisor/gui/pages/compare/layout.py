@@ -16,13 +16,12 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from gpuadvisor.gui.charts.compare_charts import CostTimeChart
-
 from . import format as fmt
 from .answer import AnswerBanner
 from .constraints import ConstraintsBox
 from .details import DetailsPanel
 from .table import OptionsPanel
+from .token_charts import OptionsChart
 
 #: Under this name lupdate finds the literal (context, text) calls below.
 translate = QCoreApplication.translate
@@ -67,7 +66,7 @@ def build_page(page) -> None:
     split.setChildrenCollapsible(False)
     top = QSplitter(Qt.Orientation.Horizontal, split)
     top.setChildrenCollapsible(False)
-    page.scatter = CostTimeChart(top)
+    page.scatter = OptionsChart(top)
     page.scatter.setMinimumSize(300, 180)
     top.addWidget(page.scatter)
     page.side = DetailsPanel()

@@ -36,13 +36,14 @@ from PySide6.QtWidgets import (
 )
 
 from gpuadvisor import catalog
-from gpuadvisor.core.advisor import GOALS, Advice, Suggestion, advise, best_break_even, pareto, rank
+from gpuadvisor.core.advisor import GOALS, Advice, Suggestion, advise, pareto, rank
+from gpuadvisor.core.apis import ApiOffer
 from gpuadvisor.core.offers import Offer
-from gpuadvisor.gui.charts.compare_charts import Point
+from gpuadvisor.core.token_costs import TokenCost, TokenEconomics, is_inference
 from gpuadvisor.settings import Settings, format_money
 from gpuadvisor.userfiles import write_atomic
 
-from . import exports
+from . import exports, showing, tokens
 from . import format as fmt
 from .advising import AdviceRequests
 from .filters import Filters
@@ -58,6 +59,10 @@ class ComparePage(QWidget):
         settings: the user's settings (display currency, exchange rates, electricity price;
             changed here, saved by the window).
         offers: the offers catalog in use (id -> Offer).
+        apis: the hosted-API catalog in use (id -> ApiOffer; inference plans).
+        economics: an inference plan's advice per million tokens
+            (:class:`~gpuadvisor.core.token_costs.TokenEconomics`), or None.
+        shown_rows: an inference plan's per-token rows the filters let through.
         catalog_problem: why the offers catalog could not be read ("" when it could).
         advice: the latest :class:`~gpuadvisor.core.advisor.Advice`, or None.
         shown: the suggestions the filters let through, in the table's ranking order.
@@ -78,7 +83,7 @@ class ComparePage(QWidget):
 
     def __init__(self, state, settings: Settings | None = None, parent: QWidget | None = None,
                  *, offers: Mapping[str, Offer] | None = None, today: date | None = None,
-                 own=None) -> None:
+                 own=None, apis: Mapping[str, ApiOffer] | None = None) -> None:
         """Build the page.
 
         Args:
@@ -90,6 +95,8 @@ class ComparePage(QWidget):
             today: the day prices are aged against (default: today).
             own: the user's cards as GpuSpecs (default: the cards the Rig page detected or
                 simulated, from the plan state).
+            apis: the hosted APIs to compare for inference plans (default: the API catalog
+                with the user's overrides).
         """
         super().__init__(parent)
         self.setObjectName("comparePage")
@@ -102,7 +109,11 @@ class ComparePage(QWidget):
         if offers is None:
             offers = self._load_offers()
         self.offers: dict[str, Offer] = dict(offers)
+        self.apis: dict[str, ApiOffer] = dict(apis) if apis is not None else self._load_apis()
         self.advice: Advice | None = None
+        self.advised_plan = None  # the plan the advice answers
+        self.economics: TokenEconomics | None = None
+        self.shown_rows: list[TokenCost] = []
         self.shown: list[Suggestion] = []
         self.selected_id: str | None = None
         self.last_error = ""
@@ -137,6 +148,9 @@ class ComparePage(QWidget):
         box.power_spin.valueChanged.connect(self._on_power)
         box.currency_combo.currentIndexChanged.connect(self._on_currency)
         box.rate_spin.valueChanged.connect(self._on_rate)
+        # Per-token inputs reprice the advice: arithmetic only, no estimate.
+        box.utilization_spin.valueChanged.connect(lambda _v: self._rerank())
+        box.lifetime_spin.valueChanged.connect(lambda _v: self._rerank())
         self.scatter.point_clicked.connect(self.select)
         for kind, action in self.export_buttons.items():
             action.triggered.connect(lambda _c=False, k=kind: self.export(k))
@@ -146,7 +160,8 @@ class ComparePage(QWidget):
     def _fill_filter_choices(self) -> None:
         vendors = sorted({g.vendor for g in self.state.gpus.values()
                           if any(o.gpu_id == g.id for o in self.offers.values())})
-        providers = sorted({o.provider for o in self.offers.values()})
+        providers = sorted({o.provider for o in self.offers.values()}
+                           | {a.provider for a in self.apis.values()})
         self.options.filter_bar.fill_choices(vendors, providers)
 
     # ================================================================== inputs
@@ -161,6 +176,24 @@ class ComparePage(QWidget):
             return {}
         self.catalog_warnings = warnings
         return dict(offers)
+
+    def _load_apis(self) -> dict[str, ApiOffer]:
+        warnings: list[str] = []
+        try:
+            apis = catalog.load_apis(warnings=warnings)
+        except catalog.CatalogError:
+            return {}  # per-token comparisons go on without hosted APIs
+        self.catalog_warnings += warnings
+        return dict(apis)
+
+    def today(self) -> date:
+        """The day prices are aged against."""
+        return self._today or date.today()
+
+    @property
+    def per_token(self) -> bool:
+        """Whether the advice shown is an inference plan's, read per million tokens."""
+        return self.advice is not None and is_inference(self.advised_plan or self.state.plan)
 
     @property
     def goal(self) -> str:
@@ -275,7 +308,9 @@ class ComparePage(QWidget):
         """Goal, budget and deadline only reorder the estimated options: rank them again at
         once, without estimating anything anew."""
         self.constraints.update_summary()
-        if self.advice is not None:
+        if self.advice is not None and self.per_token:
+            self._show()
+        elif self.advice is not None:
             self.advice = self._ranked(self.advice)
             self._show()
 
@@ -331,6 +366,7 @@ class ComparePage(QWidget):
         max_cards = self.constraints.cards_spin.value()
         today = self._today or date.today()
         allow = self.allow_changes
+        self.advised_plan = plan
 
         def work() -> Advice:
             return advise(model, plan, gpus, offers, own=own, goal=goal, budget_usd=budget,
@@ -374,41 +410,25 @@ class ComparePage(QWidget):
 
     # ================================================================== showing
     def _show(self) -> None:
-        """Table, chart, answer, details and break-even from the advice and the filters."""
+        """Table, chart, answer, details and break-even from the advice and the filters: a
+        job's time and cost (:mod:`.showing`), or, for an inference plan, per million
+        tokens (:mod:`.tokens`)."""
         self.plan_label.setText(fmt.plan_heading(self.state.plan, self.state.model,
                                                  short=self._presentation))
-        advice = self.advice
-        if advice is None:
+        if self.advice is None:
             return
-        f = self.filters()
-        self.proxy.filters = f
-        allow = advice.allow_changes
-        self.shown = [s for s in advice.suggestions if f.accepts(s)]
-        front = pareto(self.shown, allow)
-        self.model.units = self.units
-        self.model.set_rows(advice.suggestions, self.money, front, self.why)
-        rate = self.settings.rate()
-        points = [Point(s.option.id, fmt.option_label(s.option), s.option.kind, s.hours,
-                        s.cost_usd * rate, s.n_gpus, s.acceptable,
-                        changed=not s.counts(allow))
-                  for s in self.shown if s.fits]
-        ids = {s.option.id for s in self.shown}
-        if self.selected_id not in ids:
-            best = next((s for s in self.shown if s.acceptable and s.counts(allow)),
-                        next((s for s in self.shown if s.fits), None))
-            self.selected_id = best.option.id if best else None
-        self.scatter.set_data(points, sorted(front), selected=self.selected_id,
-                              budget=self._budget_usd * rate if self._budget_usd else None,
-                              deadline_hours=self._deadline_hours)
-        prefix = f"{self.catalog_problem}\n" if self.catalog_problem and not self.offers else ""
-        self.answer.set_answer(*fmt.answer(
-            advice, self.shown, self.money, budget_usd=self._budget_usd,
-            deadline_hours=self._deadline_hours, prefix=prefix, units=self.units))
-        self.options.select_row(self.selected_id)
-        self._show_selection()
-        self.options.count_label.setText(fmt.count_text(
-            self.shown, len(advice.suggestions), self.settings.currency, rate,
-            self.catalog_warnings))
+        per_token = self.per_token
+        self.constraints.set_per_token(per_token)
+        self.options.filter_bar.show_api_kind(per_token)
+        if per_token:
+            tokens.show(self)
+        else:
+            self.economics, self.shown_rows = None, []
+            self.scatter.set_per_token(False)
+            self.break_even_chart.set_per_token(False)
+            self._set_chart_money()
+            showing.show_jobs(self)
+        self.options.fit_columns()
         self.rig_note.setText(fmt.rig_note(self.state.lost_gpus, self.own_rig()))
         self.rig_note.setVisible(bool(self.rig_note.text()))
 
@@ -433,15 +453,29 @@ class ComparePage(QWidget):
 
     # ================================================================== selection
     def selected(self) -> Suggestion | None:
-        """The selected suggestion, or None."""
+        """The selected suggestion, or None (also for a hosted API: see
+        :meth:`selected_row`)."""
         if self.advice is None or self.selected_id is None:
             return None
+        if self.per_token:
+            row = tokens.selected_row(self)
+            return row.suggestion if row is not None else None
         return next((s for s in self.advice.suggestions if s.option.id == self.selected_id),
                     None)
 
+    def selected_row(self) -> TokenCost | None:
+        """An inference plan's selected row (an option or a hosted API), or None."""
+        return tokens.selected_row(self) if self.per_token else None
+
     def select(self, option_id: str) -> None:
         """Select an option (from the chart, the table or a test)."""
-        if self.advice is None or option_id not in {s.option.id for s in self.advice.suggestions}:
+        if self.advice is None:
+            return
+        if self.per_token:
+            known = {r.id for r in self.economics.rows} if self.economics else set()
+        else:
+            known = {s.option.id for s in self.advice.suggestions}
+        if option_id not in known:
             return
         self.selected_id = option_id
         self.scatter.set_selected(option_id)
@@ -464,41 +498,15 @@ class ComparePage(QWidget):
         return self.options.text(row, column)
 
     def _show_selection(self) -> None:
+        row = self.selected_row()
         s = self.selected()
         self.side.enable_exports(s.option.kind if s is not None else None)
-        if s is None:
+        if row is not None:
+            tokens.show_selection(self, row)
+        elif s is None:
             self.side.show_nothing()
-            return
-        self.details.setText(fmt.details_html(s, self.money,
-                                              self.settings.electricity_usd_per_kwh,
-                                              self.units))
-        self._show_break_even(s)
-
-    def _show_break_even(self, s: Suggestion) -> None:
-        # The selected option is one side when it can be: a card to buy against the cheapest
-        # rental, or the selected rental against the card that beats it soonest; with your
-        # own rig selected, the best pair. The pair is said in words above the chart.
-        kind = s.option.kind
-        allow = self.advice.allow_changes if self.advice is not None else True
-        if kind in ("buy-new", "buy-used"):
-            pair = best_break_even(self.shown, owned=s, allow_changes=allow)
-        elif kind in ("rent", "cloud"):
-            pair = best_break_even(self.shown, rented=s, allow_changes=allow)
         else:
-            pair = best_break_even(self.shown, allow_changes=allow)
-        if pair is None:
-            self.side.show_no_break_even(*fmt.no_break_even_texts())
-            self.side.break_even_title.setText(fmt.break_even_title(None, None, kind))
-            return
-        owned, rented, result = pair
-        self.side.break_even_title.setText(fmt.break_even_title(owned, rented, kind))
-        rate = self.settings.rate()
-        self.break_even_chart.set_data(
-            hardware=result.hardware_usd * rate, own_per_job=result.own_per_job_usd * rate,
-            rent_per_job=result.rent_per_job_usd * rate, jobs=result.jobs,
-            own_label=fmt.option_label(owned.option),
-            rent_label=fmt.option_label(rented.option))
-        self.side.show_break_even_text(fmt.break_even_text(owned, rented, result, self.money))
+            showing.show_job_selection(self, s)
 
     # ================================================================== exports
     def ask_save_path(self, kind: str, suggested: str) -> str | None:

@@ -17,11 +17,13 @@ from PySide6.QtWidgets import (
 )
 
 from gpuadvisor.core.advisor import Suggestion
+from gpuadvisor.core.token_costs import TokenCost
 from gpuadvisor.core.units import format_bytes
 from gpuadvisor.gui import data_words
 from gpuadvisor.gui.charts.compare_charts import kind_labels
 from gpuadvisor.gui.numbers import duration
 
+from . import format_tokens as tok
 from .filters import FilterBar, Filters
 from .format import option_label, price_text
 
@@ -36,21 +38,31 @@ COLUMN_WIDTHS = {"rank": 48, "option": 300, "kind": 80, "fits": 150, "gpus": 60,
 #: Widths in average characters of the font (so that they grow with presentation mode);
 #: the option's name takes what is left, never less than its minimum.
 COLUMN_CHARS = {"rank": 5, "option": 34, "kind": 9, "fits": 17, "gpus": 5, "time": 9,
-                "cost": 10, "price": 13, "provider": 14, "region": 18, "price_date": 26}
+                "cost": 10, "speed": 9, "ttft": 10, "per_mtok": 10, "pays_off": 20,
+                "price": 13, "provider": 14, "region": 18, "price_date": 26}
 #: Columns left out first when the table is narrow (a laptop, a projector): the name, the
-#: fit, the time and the cost stay.
+#: fit, the time and the cost (per token: the speed, the cost and the break-even) stay.
 DROP_ORDER = ("price_date", "region", "provider", "kind", "price", "gpus")
+#: Then, per token, the time to the first token and the fit.
+TOKEN_DROP_ORDER = (*DROP_ORDER, "ttft", "fits")
+#: Columns of a training plan's table and of an inference plan's (per million tokens).
+JOB_COLUMNS = frozenset({"time", "cost"})
+TOKEN_COLUMNS = frozenset({"speed", "ttft", "per_mtok", "pays_off"})
 
 
 class AdviceModel(QAbstractTableModel):
     """The ranked suggestions as table rows (display texts, sort keys, tooltips)."""
 
-    COLUMNS = ("rank", "option", "kind", "fits", "gpus", "time", "cost", "price", "provider",
-               "region", "price_date")
+    COLUMNS = ("rank", "option", "kind", "fits", "gpus", "time", "cost", "speed", "ttft",
+               "per_mtok", "pays_off", "price", "provider", "region", "price_date")
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self.rows: list[Suggestion] = []
+        # Suggestions (a job's time and cost), or, for an inference plan, TokenCost rows
+        # (per million tokens: the options and the hosted APIs).
+        self.rows: list[Suggestion | TokenCost] = []
+        self.per_token = False
+        self.today = None  # the day API prices are aged against
         self._money = lambda usd, digits=None: f"${usd:,.2f}"
         self._why: Callable[[Suggestion], str] = lambda s: s.why
         self._pareto: frozenset[str] = frozenset()
@@ -58,19 +70,27 @@ class AdviceModel(QAbstractTableModel):
         self._headers = {
             "rank": self.tr("#"), "option": self.tr("Option"), "kind": self.tr("Kind"),
             "fits": self.tr("Fits"), "gpus": self.tr("GPUs"), "time": self.tr("Time"),
-            "cost": self.tr("Cost"), "price": self.tr("Price"),
+            "cost": self.tr("Cost"), "speed": self.tr("Tokens/s"),
+            "ttft": self.tr("First token"), "per_mtok": self.tr("Per M tokens"),
+            "pays_off": self.tr("Pays off"), "price": self.tr("Price"),
             "provider": self.tr("Seller / cloud"), "region": self.tr("Region"),
             "price_date": self.tr("Price seen"),
         }
 
-    def set_rows(self, rows: Sequence[Suggestion], money, front: frozenset[str],
-                 why: Callable[[Suggestion], str]) -> None:
-        """Show ``rows``; ``money`` writes US dollars in the display currency, ``why`` gives
-        a row's tooltip sentence, ``front`` are the ids to star."""
+    def set_rows(self, rows: Sequence[Suggestion] | Sequence[TokenCost], money,
+                 front: frozenset[str], why: Callable) -> None:
+        """Show ``rows`` (suggestions, or per-token rows of an inference plan); ``money``
+        writes US dollars in the display currency, ``why`` gives a row's tooltip sentence,
+        ``front`` are the ids to star."""
         self.beginResetModel()
         self.rows = list(rows)
+        self.per_token = bool(self.rows) and isinstance(self.rows[0], TokenCost)
         self._money, self._why, self._pareto = money, why, front
         self.endResetModel()
+
+    def hidden_columns(self) -> frozenset[str]:
+        """The columns the kind of plan shown does not use."""
+        return JOB_COLUMNS if self.per_token else TOKEN_COLUMNS
 
     def rowCount(self, parent=None) -> int:
         return 0 if parent is not None and parent.isValid() else len(self.rows)
@@ -91,6 +111,8 @@ class AdviceModel(QAbstractTableModel):
             return None
         s = self.rows[index.row()]
         name = self.COLUMNS[index.column()]
+        if isinstance(s, TokenCost):
+            return self._token_data(s, name, index.row(), role)
         if role == Qt.ItemDataRole.DisplayRole:
             return self._text(s, name, index.row())
         if role == SORT_ROLE:
@@ -108,6 +130,64 @@ class AdviceModel(QAbstractTableModel):
                                                                   "cost"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
+
+    def _token_data(self, r: TokenCost, name: str, row: int, role):
+        """A per-token row's cell: hardware rows read as their suggestion where the columns
+        are the same; the money is per million tokens."""
+        s = r.suggestion
+        if role == ID_ROLE:
+            return r.id
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if name == "price" and r.api is not None:
+                return self.tr("Per million input / output tokens")
+            return self._why(r)
+        if role == Qt.ItemDataRole.TextAlignmentRole and name in (
+                "rank", "gpus", "speed", "ttft", "per_mtok"):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ForegroundRole:
+            stale = tok.price_seen(r.api.as_of, r.api.user, self.today)[1] if r.api else (
+                s.stale)
+            if name == "price_date" and stale:
+                return STALE_COLOR
+            if not r.fits:
+                return MUTED_COLOR
+            return None
+        if role not in (Qt.ItemDataRole.DisplayRole, SORT_ROLE):
+            return None
+        text = role == Qt.ItemDataRole.DisplayRole
+        unfit = 0 if r.fits else 1
+        if name in JOB_COLUMNS:  # hidden: a job of inference costs fractions of a cent
+            return "" if text else 0
+        if name == "rank":
+            return f"{'★ ' if r.id in self._pareto else ''}{row + 1}" if text else row
+        if name == "speed":
+            return tok.speed(r) if text else (unfit, -(r.tokens_per_s or 0.0))
+        if name == "ttft":
+            return tok.first_token(r) if text else (unfit, r.ttft_s is None, r.ttft_s or 0.0)
+        if name == "per_mtok":
+            if text:
+                return tok.small_money(self._money, r.usd_per_mtok) if r.fits else "—"
+            return (unfit, r.usd_per_mtok if r.usd_per_mtok is not None else 0.0)
+        if name == "pays_off":
+            even = r.break_even
+            return tok.pays_off(r) if text else (
+                even is None, even is None or even.mtok is None,
+                even.mtok if even is not None and even.mtok is not None else 0.0)
+        if s is not None:
+            return self._text(s, name, row) if text else self._sort_key(s, name, row)
+        a = r.api
+        values = {"option": r.label, "kind": tok.kind_name(r.kind, short=True),
+                  "fits": self.tr("yes"),
+                  "gpus": "", "price": tok.api_price(r, self._money),
+                  "provider": a.provider,
+                  "region": "", "price_date": tok.price_seen(a.as_of, a.user, self.today)[0]}
+        if text:
+            return values.get(name, "")
+        if name == "price":
+            return (False, a.output_usd_per_mtok)
+        if name == "price_date":
+            return (self.today - _day(a.as_of)).days if self.today else -1
+        return values.get(name, "").lower()
 
     def _text(self, s: Suggestion, name: str, row: int) -> str:
         offer = s.option.offer
@@ -172,6 +252,12 @@ class AdviceModel(QAbstractTableModel):
         if name == "fits":
             return (unfit, len(s.levers))
         return self._text(s, name, row).lower()
+
+
+def _day(text: str):
+    from gpuadvisor.core.offers import parse_day
+
+    return parse_day(text)
 
 
 class AdviceProxy(QSortFilterProxyModel):
@@ -248,7 +334,7 @@ class OptionsPanel(QWidget):
         table = self.table
         chars = table.fontMetrics().averageCharWidth()
         available = table.viewport().width()
-        key = (chars, available)
+        key = (chars, available, self.model.per_token)
         if key == self._fitted or available <= 0:
             return
         self._fitted = key
@@ -258,14 +344,17 @@ class OptionsPanel(QWidget):
         widths = {name: max(n * chars + 12, metrics.horizontalAdvance(
             str(self.model.headerData(self.model.column(name), Qt.Orientation.Horizontal)))
             + 28) for name, n in COLUMN_CHARS.items()}
-        shown = list(AdviceModel.COLUMNS)
-        for name in DROP_ORDER:
+        hidden = self.model.hidden_columns()
+        shown = [c for c in AdviceModel.COLUMNS if c not in hidden]
+        for name in (TOKEN_DROP_ORDER if self.model.per_token else DROP_ORDER):
             if sum(widths[c] for c in shown) <= available:
                 break
             shown.remove(name)
         for name in AdviceModel.COLUMNS:
             column = self.model.column(name)
             table.setColumnHidden(column, name not in shown)
+            if name not in widths:
+                continue
             if name != "option":
                 table.setColumnWidth(column, widths[name])
         table.verticalHeader().setDefaultSectionSize(table.fontMetrics().height() + 8)
