@@ -283,7 +283,7 @@ def training_time(
     per GPU over ``peak x efficiency`` (x the QLoRA dequantization factor), changed by the
     plan's fine-tuning framework (:func:`~.frameworks.step_seconds`: fused kernels' saved
     memory passes at ``bandwidth_gb_s``, offloaded checkpoints over ``host_link_gb_s``; with
-    no bandwidth given, only the framework's extra FLOPs and transfers count), and comm is
+    no bandwidth given the framework changes nothing), and comm is
     :func:`comm_bytes_per_step` over the interconnect. Steps = tokens / (global batch x
     sequence). Array inputs broadcast.
     """

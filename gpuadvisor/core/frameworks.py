@@ -467,22 +467,23 @@ def step_seconds(model: ModelLike, plan: Plan, compute_s, achieved_flops, *,
 
     ``compute_s`` is the Hugging Face step (matmul FLOPs over the achieved rate); the
     framework removes :func:`fused_bytes_saved_per_token` at the GPU's achieved bandwidth
-    (``bandwidth_gb_s x bandwidth_efficiency``; nothing is removed when the bandwidth is not
-    given), adds :func:`extra_flops_per_token` at ``achieved_flops`` (FLOP/s) and the part of
-    the :func:`offload_bytes_per_step` transfer that outlasts the step's compute. A step is
-    never shorter than its matmuls at the achieved rate. Arrays broadcast.
+    (``bandwidth_gb_s x bandwidth_efficiency``), adds :func:`extra_flops_per_token` at
+    ``achieved_flops`` (FLOP/s) and the part of the :func:`offload_bytes_per_step` transfer
+    (over ``host_link_gb_s``, PCIe 4.0 x16 when unknown) that outlasts the step's compute.
+    The removed passes never take more than half the step. Without a bandwidth the step is
+    left as it is (the frameworks differ by memory traffic, which needs one). Arrays
+    broadcast.
     """
     fw = _training(plan)
-    if fw is None or fw.id in ("hf", "axolotl"):
+    if fw is None or fw.id in ("hf", "axolotl") or bandwidth_gb_s is None:
         return compute_s
     m = model_shape(model)
     tokens = plan.micro_batch * plan.seq_len * plan.grad_accum
     achieved = np.asarray(achieved_flops, dtype=float)
     step = compute_s + tokens * extra_flops_per_token(m, plan) / achieved
-    if bandwidth_gb_s is not None:
-        saved = tokens * fused_bytes_saved_per_token(m, plan) / (
-            np.asarray(bandwidth_gb_s, dtype=float) * 1e9 * bandwidth_efficiency)
-        step = np.maximum(step - saved, 0.5 * compute_s)
+    saved = tokens * fused_bytes_saved_per_token(m, plan) / (
+        np.asarray(bandwidth_gb_s, dtype=float) * 1e9 * bandwidth_efficiency)
+    step = np.maximum(step - saved, 0.5 * compute_s)
     moved = offload_bytes_per_step(m, plan)
     if moved:
         link = DEFAULT_HOST_LINK_GB_S if host_link_gb_s is None else host_link_gb_s
