@@ -93,6 +93,13 @@ bytes per 16-bit activation element):
   AdamW's moments, kept in the parameters' dtype, 2 each; full fine-tunes train in pure bf16
   (torchtune has no mixed precision: ``dtype`` is ``bf16`` or ``fp32``).
 
+* **Paged optimizers** (bitsandbytes ``paged_adamw_8bit``/``paged_adamw_32bit``, Axolotl's
+  example QLoRA default): the states live in CUDA unified memory and "transfer from the GPU
+  to the CPU when GPU memory is exhausted" (bitsandbytes docs, optimizers reference). Until
+  then they are ordinary GPU memory, so the estimate counts them on the GPU; a plan over its
+  card by less than its optimizer states may still run, paying PCIe transfers for the
+  evicted pages.
+
 Speed (:func:`step_seconds`): the frameworks run the same matmuls, so their differences are
 memory-bound passes and transfers, timed against the GPU's bandwidths:
 
@@ -523,4 +530,6 @@ def framework_assumptions(model: ModelLike, plan: Plan) -> dict[str, object]:
         used["precision_as"] = "bf16-pure (torchtune dtype: bf16, no fp32 master copy)"
     if plan.effective_quant != "none" and m.kind != "opaque":
         used["dequant_buffer_bytes"] = dequant_buffer_bytes(m, plan)
+    used["optimizer_states_on"] = ("GPU (a paged optimizer moves them to host RAM only when "
+                                   "GPU memory runs out)")
     return used
