@@ -97,7 +97,7 @@ TABLE = [
     ("NVIDIA TITAN V", 12288, "titan-v"),
     ("NVIDIA TITAN RTX", 24576, "titan-rtx"),
     ("NVIDIA GeForce RTX 2060", 12288, "rtx-2060-12gb"),
-    ("NVIDIA GeForce RTX 2060", 6144, None),  # the 6 GB card: under the catalog's 8 GB floor
+    ("NVIDIA GeForce RTX 2060", 6144, "rtx-2060"),  # the 6 GB card, since the 4 GiB floor
     ("NVIDIA GeForce RTX 2060 SUPER", 8192, "rtx-2060-super"),
     ("NVIDIA GeForce RTX 2070", 8192, "rtx-2070"),
     ("NVIDIA GeForce RTX 2070 SUPER", 8192, "rtx-2070-super"),
@@ -172,6 +172,33 @@ TABLE = [
     ("NVIDIA RTX 5000 Ada Generation", 32760, "rtx-5000-ada"),
     ("AMD Instinct MI325X", 262128, "mi325x"),
     ("GAUDI3", 131072, "gaudi-3"),
+    # -- GeForce 16, cards with 4-6 GB and more laptop chips (issue 18); names from the NVIDIA
+    # driver's supported-GPU list (open-gpu-kernel-modules README, 595.45.04) --
+    ("NVIDIA GeForce GTX 1650", 4096, "gtx-1650"),
+    ("NVIDIA GeForce GTX 1650 SUPER", 4096, "gtx-1650-super"),
+    ("NVIDIA GeForce GTX 1660", 6144, "gtx-1660"),
+    ("NVIDIA GeForce GTX 1660 SUPER", 6144, "gtx-1660-super"),
+    ("NVIDIA GeForce GTX 1660 Ti", 6144, "gtx-1660-ti"),  # a laptop chip without Max-Q too
+    ("GeForce GTX 1660 Ti", 6144, "gtx-1660-ti"),  # drivers before 2021 had no "NVIDIA"
+    ("NVIDIA GeForce GTX 1650 with Max-Q Design", 4096, "gtx-1650-laptop"),
+    ("NVIDIA GeForce GTX 1650 Ti", 4096, "gtx-1650-ti-laptop"),  # a laptop-only chip
+    ("NVIDIA GeForce GTX 1650 Ti with Max-Q Design", 4096, "gtx-1650-ti-laptop"),
+    ("NVIDIA GeForce GTX 1660 Ti with Max-Q Design", 6144, "gtx-1660-ti-laptop"),
+    ("NVIDIA GeForce RTX 2060 with Max-Q Design", 6144, "rtx-2060-laptop"),
+    ("NVIDIA GeForce RTX 3050", 6144, "rtx-3050-6gb"),  # 96-bit GA107, not the 8 GB card
+    ("NVIDIA GeForce GTX 1060 6GB", 6144, "gtx-1060-6gb"),
+    ("NVIDIA GeForce GTX 1060 3GB", 3072, None),  # below the 4 GiB floor
+    ("NVIDIA GeForce GTX 1070 Ti", 8192, "gtx-1070-ti"),
+    ("NVIDIA GeForce RTX 3060 Laptop GPU", 6144, "rtx-3060-laptop"),
+    ("NVIDIA GeForce RTX 3070 Ti Laptop GPU", 8192, "rtx-3070-ti-laptop"),
+    ("NVIDIA GeForce RTX 3080 Laptop GPU", 8192, "rtx-3080-laptop-8gb"),
+    ("NVIDIA GeForce RTX 4050 Laptop GPU", 6141, "rtx-4050-laptop"),
+    ("NVIDIA GeForce RTX 5070 Laptop GPU", 8151, "rtx-5070-laptop"),
+    ("NVIDIA GeForce RTX 5070 Ti Laptop GPU", 12227, "rtx-5070-ti-laptop"),
+    ("NVIDIA GeForce RTX 5080 Laptop GPU", 16303, "rtx-5080-laptop"),
+    ("Quadro RTX 4000", 8192, "quadro-rtx-4000"),
+    ("Quadro RTX 5000", 16384, "quadro-rtx-5000"),
+    ("Intel(R) Arc(TM) A380 Graphics", 5956, "arc-a380"),
     # An MI250/MI250X module is two GCDs, which ROCm shows as two devices of half the memory:
     # the catalog's entries are whole modules, so a GCD stays unmatched (a known gap).
     ("AMD Instinct MI250X", 65520, None),
@@ -212,12 +239,12 @@ def test_normalisation_drops_trademarks_and_vendor_words_only():
 
 
 def test_unmatched_card_keeps_the_driver_memory(catalog):
-    # The 6 GB RTX 2060 shares its name with the 12 GB card but is not in the catalog.
-    gpu = GpuInfo(index=0, name="NVIDIA GeForce RTX 2060", vendor="nvidia", backend="nvml",
-                  memory_total_bytes=6144 * MIB)
+    # The 3 GB GTX 1060 is below the catalog's 4 GiB floor: not in the catalog.
+    gpu = GpuInfo(index=0, name="NVIDIA GeForce GTX 1060 3GB", vendor="nvidia", backend="nvml",
+                  memory_total_bytes=3072 * MIB)
     matched = with_catalog_match(gpu, catalog)
     assert matched.catalog_id is None
-    assert matched.memory_total_bytes == 6144 * MIB
+    assert matched.memory_total_bytes == 3072 * MIB
 
 
 def test_every_catalog_gpu_is_in_the_table_of_real_device_names(catalog):
