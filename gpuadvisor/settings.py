@@ -43,6 +43,7 @@ MAX_SETTINGS_BYTES = 1024 * 1024
 """Larger settings files are set aside unread (a real one is under 4 kB)."""
 
 LANGUAGES = ("system", "en", "zh_CN")
+THEMES = ("system", "light", "dark")
 UNITS = ("GiB", "GB")
 CURRENCIES = ("USD", "CNY", "EUR")
 
@@ -77,6 +78,7 @@ class Settings:
             a rate missing from the file takes its default.
         recent_files: plan files, most recent first, at most :data:`MAX_RECENT_FILES`.
         presentation_mode: large fonts and thick lines for projectors.
+        theme: colours: ``system`` (follow the desktop), ``light`` or ``dark``.
         probe_python: the interpreter (with torch) the probes run in, picked by the user or
             remembered from ``gpuadvisor probe --python``; None: find one.
     """
@@ -91,6 +93,7 @@ class Settings:
     recent_files: list[str] = field(default_factory=list)
     presentation_mode: bool = False
     probe_python: str | None = None
+    theme: str = "system"
 
     def __post_init__(self) -> None:
         self.validate()
@@ -105,6 +108,7 @@ class Settings:
         _check_choice("language", self.language, LANGUAGES)
         _check_choice("units", self.units, UNITS)
         _check_choice("currency", self.currency, CURRENCIES)
+        _check_choice("theme", self.theme, THEMES)
         price = self.electricity_usd_per_kwh
         try:
             check("electricity_usd_per_kwh", price, SETTINGS_BOUNDS["electricity_usd_per_kwh"])
@@ -341,6 +345,7 @@ __all__ = [
     "LANGUAGES",
     "MAX_RECENT_FILES",
     "SETTINGS_SCHEMA_VERSION",
+    "THEMES",
     "UNITS",
     "Settings",
     "config_dir",

@@ -11,7 +11,8 @@ Views never compute estimates: the chart helpers (:meth:`PlanState.fit_map`,
 :meth:`PlanState.memory_vs_micro_batch`, ...) delegate to core with array arguments.
 
 The knock-on changes that keep a plan valid live in :mod:`gpuadvisor.plan_changes`, the
-detected cards offered as targets in :mod:`gpuadvisor.state_rig`.
+detected cards offered as targets in :mod:`gpuadvisor.state_rig`, undo and redo (every change
+the user makes, levers and model loads included) in :mod:`gpuadvisor.state_history`.
 
 This module imports no Qt (see napari's ``components/`` vs ``_qt/`` split), so it is tested
 without a display.
@@ -45,6 +46,7 @@ from gpuadvisor.planfile import (
     did_you_mean,
     parse_plan_dict,
 )
+from gpuadvisor.state_history import History, Undoable
 from gpuadvisor.state_rig import DETECTED_PREFIX, DetectedRig
 from gpuadvisor.state_sweeps import (
     MAX_CONFIG_JSON_BYTES,
@@ -84,7 +86,7 @@ class _Snapshot:
 
 
 # --------------------------------------------------------------------------- the state
-class PlanState(PlanSweeps):
+class PlanState(Undoable, PlanSweeps):
     """One shared plan: model, plan, GPU and assumptions, with its current estimate.
 
     Signals:
@@ -92,11 +94,14 @@ class PlanState(PlanSweeps):
         error(str, str): (field, message) when a change is rejected; the state is unchanged.
             ``field`` is a plan field name, ``"model"``, ``"gpu"``, an assumption name,
             ``"assumptions"`` or ``"plan"``.
+        history_changed(): what Undo and Redo would do, or whether the plan is modified,
+            changed.
     """
 
     changed = Signal(object)
     error = Signal(str, str)
     detected_changed = Signal()
+    history_changed = Signal()
 
     def __init__(
         self,
@@ -135,6 +140,7 @@ class PlanState(PlanSweeps):
         self._results: dict = {}  # recent estimates by inputs (see _compute)
         self._estimate = self._compute(self._snap)
         self._levers: list[Lever] | None = None
+        self._history = History()
 
     # ------------------------------------------------------------------ read-only views
     @property
@@ -285,6 +291,10 @@ class PlanState(PlanSweeps):
         Returns:
             True when accepted (``changed`` was emitted unless nothing changed).
         """
+        return self._update(plan_changes, next(iter(plan_changes)) if len(plan_changes) == 1
+                            else "plan")
+
+    def _update(self, plan_changes: Mapping[str, Any], what: Any) -> bool:
         unknown = sorted(set(plan_changes) - set(PLAN_FIELDS))
         if unknown:
             self.error.emit("plan", f"unknown plan field(s): {', '.join(unknown)}")
@@ -299,7 +309,7 @@ class PlanState(PlanSweeps):
             # The state chose the card: it follows the GPU count (one GPU: the best card;
             # several: the weakest of those used).
             snap = replace(snap, gpu_id=self._rig.target_id(plan.n_gpus) or snap.gpu_id)
-        return self._commit(snap, error_field, plan_changes)
+        return self._commit(snap, error_field, plan_changes, what=what)
 
     def set_efficiency(self, value: float | None) -> bool:
         """Set the achieved fraction of peak (``plan.efficiency``; None = the default)."""
@@ -325,7 +335,7 @@ class PlanState(PlanSweeps):
             return False
         snap = replace(self._snap, model=spec, preset_id=preset,
                        plan=plan_for_model(self.plan, spec))
-        return self._commit(snap, "model")
+        return self._commit(snap, "model", what="model")
 
     def load_config_json(self, path: str | Path) -> bool:
         """Use a local Hugging Face ``config.json`` as the model (never touches the network).
@@ -352,10 +362,8 @@ class PlanState(PlanSweeps):
         if gpu_id is not None and gpu_id not in self._gpus and gpu_id not in self._rig:
             self.error.emit("gpu", f"unknown GPU {gpu_id!r}{did_you_mean(str(gpu_id), self._gpus)}")
             return False
-        ok = self._commit(replace(self._snap, gpu_id=gpu_id), "gpu")
-        if ok:
-            self._auto_target = False  # the user's pick: kept as the plan changes
-        return ok
+        # The user's pick: kept as the plan changes.
+        return self._commit(replace(self._snap, gpu_id=gpu_id), "gpu", what="gpu", auto=False)
 
     def set_assumption(self, name: str, value: Any) -> bool:
         """Override one assumption (None removes the override: back to the default).
@@ -376,12 +384,12 @@ class PlanState(PlanSweeps):
             return False
         clean = {key: getattr(assumptions, key) for key in overrides}
         return self._commit(replace(self._snap, overrides=clean, assumptions=assumptions),
-                            name)
+                            name, what=name)
 
     def reset_assumptions(self) -> bool:
         """Drop every assumption override."""
         return self._commit(replace(self._snap, overrides={}, assumptions=DEFAULT_ASSUMPTIONS),
-                            "assumptions")
+                            "assumptions", what="assumptions")
 
     # ------------------------------------------------------------------ commit
     def _compute(self, snap: _Snapshot) -> Estimate:
@@ -429,10 +437,13 @@ class PlanState(PlanSweeps):
         result = self._compute(self._snap)
         self._install(self._snap, result)
 
-    def _commit(self, snap: _Snapshot, blame, changes: Mapping[str, Any] | None = None) -> bool:
+    def _commit(self, snap: _Snapshot, blame, changes: Mapping[str, Any] | None = None, *,
+                what: Any = None, auto: bool | None = None) -> bool:
         """Install ``snap`` if core can estimate it; else emit ``error`` and keep the old one.
 
-        ``blame`` is the field name, or a function (message, changes) -> field name.
+        ``blame`` is the field name, or a function (message, changes) -> field name. An
+        accepted change is recorded for undo as ``what`` (see ``state_history.Change``); ``auto`` is
+        whether the target GPU is the state's own choice afterwards (None: as before).
         """
         if snap == self._snap:
             return True
@@ -442,7 +453,12 @@ class PlanState(PlanSweeps):
             where = blame(str(exc), changes or {}) if callable(blame) else blame
             self.error.emit(where, str(exc))
             return False
+        before, auto_before = self._snap, self._auto_target
+        if auto is not None:
+            self._auto_target = auto
+        self._history.record(what, before, snap, auto_before, self._auto_target)
         self._install(snap, result)
+        self.history_changed.emit()
         return True
 
     def _install(self, snap: _Snapshot, result: Estimate) -> None:
@@ -466,8 +482,9 @@ class PlanState(PlanSweeps):
         return list(self._levers)
 
     def apply_lever(self, lever: Lever) -> bool:
-        """Apply a lever's changes to the current plan (with the usual couplings)."""
-        return self.update(**lever.changes)
+        """Apply a lever's changes to the current plan (with the usual couplings); one undo
+        step, named by the lever."""
+        return self._update(lever.changes, lever)
 
     # ------------------------------------------------------------------ persistence
     def to_dict(self) -> dict:
@@ -491,7 +508,8 @@ class PlanState(PlanSweeps):
         return gpu_id
 
     def from_dict(self, data: dict) -> None:
-        """Replace the whole state with plan-file data and emit ``changed``.
+        """Replace the whole state with plan-file data and emit ``changed``. The undo
+        history starts again (a plan file is a new document), unmodified.
 
         Raises:
             PlanFileError: the data is invalid (the message names the key); the state is
@@ -504,8 +522,10 @@ class PlanState(PlanSweeps):
             result = self._compute(snap)
         except (ArithmeticError, ValueError) as exc:
             raise PlanFileError(None, f"plan: {exc}") from None
+        self._history.clear()
         if snap != self._snap:
             self._install(snap, result)
+        self.history_changed.emit()
 
 
 __all__ = [

@@ -50,11 +50,19 @@ def add_gui_arguments(parser: argparse.ArgumentParser) -> None:
                         help="render the window offscreen, write a PNG to PATH and exit")
     parser.add_argument("--page", choices=("rig", "probe", "plan", "compare"), default=None,
                         help="page to show first (default: plan)")
+    parser.add_argument("file", nargs="?", metavar="FILE", type=non_empty, default=None,
+                        help="a .gpuplan to open, or a config.json, model folder or .gguf to "
+                             "use as the model (what a double-click on a plan passes)")
     parser.add_argument("--plan", metavar="FILE", type=non_empty, help="open a .gpuplan file")
     parser.add_argument("--size", metavar="WxH", type=window_size, default=None,
                         help="window size for --screenshot (default 1600x1000)")
     parser.add_argument("--presentation", action="store_true",
                         help="start in presentation mode (large fonts, high contrast)")
+    parser.add_argument("--theme", choices=("system", "light", "dark"), default=None,
+                        help="colours for this run: follow the system, light or dark "
+                             "(default: View → Theme, saved in the settings)")
+    parser.add_argument("--language", choices=("en", "zh_CN"), default=None,
+                        help="language for this run (default: View → Language)")
     parser.add_argument("--simulate", metavar="SPEC", default=None, type=non_empty,
                         help="show a demo rig instead of this machine: catalog ids like "
                              "'2x rtx-3090', 'h100-sxm', or a scenario (one-gpu, mixed, "
@@ -196,11 +204,16 @@ def quiet_headless_platform(app):
 
 
 def _run(app, args) -> int:
-    from gpuadvisor.settings import load_settings
+    from gpuadvisor.settings import load_settings, settings_path
 
     from .main_window import MainWindow
 
+    first_run = not settings_path().exists()  # before anything writes the file
     settings, warning = load_settings()
+    if getattr(args, "theme", None):
+        settings.theme = args.theme
+    if getattr(args, "language", None):
+        settings.language = args.language
     _install_language(settings.language)
     screenshot = getattr(args, "screenshot", None)
     simulate = getattr(args, "simulate", None)
@@ -216,7 +229,8 @@ def _run(app, args) -> int:
     # import); a screenshot needs them at once.
     window = MainWindow(settings=settings, settings_warning=warning,
                         persist=not screenshot, interactive=not screenshot,
-                        defer_charts=not screenshot, simulate=simulate, detect=True)
+                        defer_charts=not screenshot, simulate=simulate, detect=True,
+                        own_app=True, first_run=first_run and not screenshot)
     if getattr(args, "presentation", False):
         window.set_presentation(True, full_screen=not screenshot)
     if getattr(args, "page", None):
@@ -226,6 +240,15 @@ def _run(app, args) -> int:
         _say(f"gpuadvisor gui: --plan: {window.last_message[2]}")
         window.close()
         return EXIT_NO_DISPLAY
+    if getattr(args, "file", None):
+        opened = window.open_dropped(args.file)
+        if screenshot:
+            if not opened:
+                _say(f"gpuadvisor gui: {args.file}: {window.last_message[2]}")
+                window.close()
+                return EXIT_NO_DISPLAY
+            window.model_files.wait()  # a model file is read in the background
+    _open_files_from_the_system(app, window)
     if screenshot:
         return _screenshot(app, window, screenshot, getattr(args, "size", None))
     if getattr(args, "startup_probe", False):
@@ -233,6 +256,24 @@ def _run(app, args) -> int:
     elif not window.isVisible():
         window.show()
     return app.exec()
+
+
+def _open_files_from_the_system(app, window) -> None:
+    """macOS hands a double-clicked document to the running app as a FileOpen event, not
+    as an argument: open it as a drop (plans ask about unsaved changes first)."""
+    if sys.platform != "darwin":
+        return
+    from PySide6.QtCore import QEvent, QObject
+
+    class FileOpener(QObject):
+        def eventFilter(self, watched, event) -> bool:
+            if event.type() == QEvent.Type.FileOpen and event.file():
+                window.open_dropped(event.file())
+                return True
+            return False
+
+    window._file_opener = FileOpener(window)
+    app.installEventFilter(window._file_opener)
 
 
 def _install_language(setting: str) -> None:

@@ -1,5 +1,7 @@
-"""The main window: page navigation (Rig, Probe, Plan, Compare), settings, plan files; its
-menus are built in :mod:`.menus`.
+"""The main window: page navigation (Rig, Probe, Plan, Compare), settings, undo and redo,
+theme, help and the first-run hints; its menus are built in :mod:`.menus`, its plan files
+(open, save, drops, unsaved changes) in :mod:`.window_files`, its colours in
+:mod:`.window_theme`.
 
 Messages for the user go through :meth:`MainWindow.report`, which records the message,
 shows it in the status bar and, when the window is interactive, in a window-modal message
@@ -14,9 +16,8 @@ import contextlib
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QEvent, Qt
-from PySide6.QtGui import QGuiApplication, QPalette
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
-    QFileDialog,
     QHBoxLayout,
     QLabel,
     QListWidget,
@@ -24,35 +25,31 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QStackedWidget,
+    QVBoxLayout,
     QWidget,
 )
 
-from gpuadvisor.planfile import PLAN_SUFFIX, PlanFileError, load_plan, save_plan
 from gpuadvisor.settings import Settings, save_settings
 from gpuadvisor.state import PlanState
 
+from .accessibility import describe_inputs
+from .edit_menu import UndoKeys
+from .first_run import FirstRunPanel
+from .help_texts import change_name
 from .i18n import LANGUAGES, resolve_language
-from .local_models import (
-    ModelFiles,
-    cannot_open_title,
-    dropped_kind,
-    dropped_paths,
-    not_openable,
-    opened_model,
-    reading,
-)
-from .menus import build_menus, fill_recent_menu
+from .menus import build_menus
 from .page_holders import Fit as _Fit
 from .page_holders import Holder as _Holder
 from .pages.plan import PlanPage
 from .pages.probe_page import ProbePage
 from .pages.rig_page import RigPage
-from .widgets.theme import presentation_palette, style_sheet
+from .window_files import PlanFiles
+from .window_theme import WindowTheme
 
 PAGES = ("rig", "probe", "plan", "compare")
 
 
-class MainWindow(QMainWindow):
+class MainWindow(PlanFiles, QMainWindow):
     """The app's window.
 
     Attributes:
@@ -69,7 +66,8 @@ class MainWindow(QMainWindow):
                  interactive: bool = True, defer_charts: bool = False,
                  simulate: str | None = None, detect: bool = False,
                  rig_options: dict | None = None, probe_options: dict | None = None,
-                 compare_options: dict | None = None, parent: QWidget | None = None) -> None:
+                 compare_options: dict | None = None, own_app: bool = False,
+                 first_run: bool = False, parent: QWidget | None = None) -> None:
         """Build the window.
 
         Args:
@@ -85,6 +83,10 @@ class MainWindow(QMainWindow):
             rig_options: extra arguments of the Rig page (tests: backend options, host).
             probe_options: extra arguments of the Probe page (tests: a fake worker).
             compare_options: extra arguments of the Compare page (tests: offers, the day).
+            own_app: the window is the application's (the app, a screenshot run): the theme's
+                palette is the application's, for menus, lists and dialogs too.
+            first_run: the app's first start (no settings yet): once the rig is detected, a
+                panel offers a demo rig (no GPU found) or points at the Probe page.
             parent: Qt parent.
         """
         super().__init__(parent)
@@ -101,7 +103,9 @@ class MainWindow(QMainWindow):
         self._pending_warning = settings_warning
         self._presentation = False
         self._was_maximized = False
-        self._base_palette = QPalette(self.palette())
+        self._first_run = first_run
+        self._theme = WindowTheme(self, own_app=own_app)
+        self._help = None
         # Texts are translated as the window is built: a new language needs a restart.
         self._language_in_effect = resolve_language(self.settings.language)
         self.plan_path: Path | None = None
@@ -113,17 +117,19 @@ class MainWindow(QMainWindow):
         self._build_pages()
         self._build_menus()
         self._build_drops()
+        self._theme.apply(self.settings.theme, False)
         if detect:
             self.rig_page.refresh()
-        self.setStyleSheet(style_sheet(presentation=False))
         self.resize(1440, 900)
         self._restore_geometry()
         self.set_units(self.settings.units)
         if self.settings.presentation_mode:
             self.set_presentation(True, full_screen=interactive)
         self.show_page("plan")
-        self.state.changed.connect(self._on_state_changed)
+        self.state.history_changed.connect(self._on_history_changed)
         self._listening = True
+        self.undo_keys = UndoKeys(self)
+        self._describe(self)
         self._update_title()
         if settings_warning:
             self.status_label.setText(settings_warning)
@@ -145,6 +151,7 @@ class MainWindow(QMainWindow):
                                 simulate=self._simulate, **self._rig_options)
         self.rig_page.status.connect(self.status_label.setText)
         self.rig_page.first_shown.connect(self._on_rig_first_shown)
+        self.rig_page.detection_finished.connect(self._on_detected)
         self.probe_page = ProbePage(self.state, units=self.settings.units,
                                     settings=self.settings, simulate=self._simulate,
                                     **self._probe_options)
@@ -176,7 +183,16 @@ class MainWindow(QMainWindow):
                 self.pages[name].go_to_plan.connect(lambda: self.show_page("plan"))
         self.nav.currentRowChanged.connect(self.stack.setCurrentIndex)
         layout.addWidget(self.nav)
-        layout.addWidget(self.stack, 1)
+        # The first-run hints sit over the pages, hidden until the rig is detected.
+        right = QVBoxLayout()
+        right.setContentsMargins(0, 0, 0, 0)
+        right.setSpacing(0)
+        self.first_run_panel = FirstRunPanel(central)
+        self.first_run_panel.demo_requested.connect(self._use_demo_rig)
+        self.first_run_panel.probe_requested.connect(lambda: self.show_page("probe"))
+        right.addWidget(self.first_run_panel)
+        right.addWidget(self.stack, 1)
+        layout.addLayout(right, 1)
         self.setCentralWidget(central)
         self._fit_nav_width()
 
@@ -195,6 +211,7 @@ class MainWindow(QMainWindow):
             page.set_presentation(self._presentation)
             self._compare_page = page
             self._compare_holder.hold(page)
+            self._describe(page)
         return self._compare_page
 
     def load_measurements(self) -> None:
@@ -246,6 +263,67 @@ class MainWindow(QMainWindow):
     def _on_rig_first_shown(self) -> None:
         if self.rig_page.result is None and not self.rig_page.busy:
             self.rig_page.refresh()
+
+    def _describe(self, root: QWidget) -> None:
+        """Tooltips and accessible names for the inputs under ``root``; its text inputs
+        let Ctrl+Z undo the plan when they have no typing to undo."""
+        describe_inputs(root)
+        self.undo_keys.install(root)
+
+    # ================================================================== first run
+    def _on_detected(self, result) -> None:
+        if self._first_run:
+            self._first_run = False  # once: a demo rig picked later is not a first run
+            self.first_run_panel.show_for(result.gpus)
+
+    def show_welcome(self) -> None:
+        """Help → Welcome: the first-run hints for the rig now shown (detected first)."""
+        if self.rig_page.result is None:
+            self._first_run = True
+            if not self.rig_page.busy:
+                self.rig_page.refresh()
+            return
+        self.first_run_panel.show_for(self.rig_page.result.gpus)
+
+    def _use_demo_rig(self) -> None:
+        self.rig_page.set_demo_rig(FirstRunPanel.DEMO_RIG)
+        self.show_page("rig")
+        self.status_label.setText(self.tr(
+            "Demo rig \"{name}\": pick another under Demo rig on the Rig page").format(
+            name=FirstRunPanel.DEMO_RIG))
+
+    # ================================================================== undo
+    def undo(self) -> bool:
+        """Edit → Undo: take back the plan's last change."""
+        what = change_name(self.state.undo_what)
+        if not self.state.undo():
+            return False
+        self.status_label.setText(self.tr("Undid: {what}").format(what=what))
+        return True
+
+    def redo(self) -> bool:
+        """Edit → Redo: make the last undone change again."""
+        what = change_name(self.state.redo_what)
+        if not self.state.redo():
+            return False
+        self.status_label.setText(self.tr("Redid: {what}").format(what=what))
+        return True
+
+    # ================================================================== help
+    def show_help(self) -> None:
+        """Help → gpuadvisor Help (F1): the offline help, in the window's language."""
+        from .help_window import HelpWindow
+
+        if self._help is None:
+            self._help = HelpWindow(self._language_in_effect, self)
+        self._help.show()
+        self._help.raise_()
+        self._help.activateWindow()
+
+    @property
+    def help_window(self):
+        """The help window, once opened (else None)."""
+        return self._help
 
     # ================================================================== messages
     def report(self, kind: str, title: str, text: str) -> None:
@@ -300,151 +378,6 @@ class MainWindow(QMainWindow):
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()  # window-modal, never blocking: exec() would run a nested event loop
 
-    # ================================================================== plan files
-    def ask_open_path(self) -> str | None:
-        """Ask which plan file to open (tests replace this)."""
-        path, _ = QFileDialog.getOpenFileName(
-            self, self.tr("Open plan"), self._dialog_folder(),
-            self.tr("gpuadvisor plans (*{suffix});;All files (*)").format(suffix=PLAN_SUFFIX))
-        return path or None
-
-    def ask_save_path(self) -> str | None:
-        """Ask where to save the plan (tests replace this)."""
-        suggested = str(self.plan_path) if self.plan_path else str(
-            Path(self._dialog_folder()) / f"{self.state.model_id}{PLAN_SUFFIX}")
-        path, _ = QFileDialog.getSaveFileName(
-            self, self.tr("Save plan"), suggested,
-            self.tr("gpuadvisor plans (*{suffix})").format(suffix=PLAN_SUFFIX))
-        return path or None
-
-    def ask_png_path(self) -> str | None:
-        """Ask where to write the page's PNG (tests replace this)."""
-        path, _ = QFileDialog.getSaveFileName(
-            self, self.tr("Export page as PNG"),
-            str(Path(self._dialog_folder()) / f"{self.current_page()}.png"),
-            self.tr("PNG images (*.png)"))
-        return path or None
-
-    def _dialog_folder(self) -> str:
-        if self.plan_path is not None:
-            return str(self.plan_path.parent)
-        if self.settings.recent_files:
-            return str(Path(self.settings.recent_files[0]).parent)
-        return str(Path.home())
-
-    def open_plan_dialog(self) -> bool:
-        path = self.ask_open_path()
-        return self.open_plan(path) if path else False
-
-    def open_plan(self, path: str | Path) -> bool:
-        """Load a plan file into the shared plan; on any problem say what and change nothing."""
-        try:
-            data = load_plan(path)
-            self.state.from_dict(data)
-        except PlanFileError as exc:
-            self.report("error", self.tr("Cannot open plan"), str(exc))
-            return False
-        self.plan_path = Path(path).resolve()
-        self.settings.add_recent(self.plan_path)
-        self._fill_recent_menu()
-        self.setWindowModified(False)
-        self._update_title()
-        self.status_label.setText(self.tr("Opened {path}").format(path=self.plan_path))
-        return True
-
-    def save_plan(self) -> bool:
-        """Save to the current file (asks for one when the plan is untitled)."""
-        if self.plan_path is None:
-            return self.save_plan_as()
-        return self._save_to(self.plan_path)
-
-    def save_plan_as(self) -> bool:
-        path = self.ask_save_path()
-        if not path:
-            return False
-        target = Path(path)
-        if target.suffix != PLAN_SUFFIX:
-            target = target.with_name(target.name + PLAN_SUFFIX)
-        return self._save_to(target)
-
-    def _save_to(self, path: Path) -> bool:
-        try:
-            written = save_plan(self.state, path)
-        except PlanFileError as exc:
-            self.report("error", self.tr("Cannot save plan"), str(exc))
-            return False
-        self.plan_path = Path(written).resolve()
-        self.settings.add_recent(self.plan_path)
-        self._fill_recent_menu()
-        self.setWindowModified(False)
-        self._update_title()
-        self.status_label.setText(self.tr("Saved {path}").format(path=self.plan_path))
-        return True
-
-    def _fill_recent_menu(self) -> None:
-        fill_recent_menu(self.recent_menu, self.settings.recent_files, self._open_recent,
-                         self._clear_recent)
-
-    def _open_recent(self, path: str) -> None:
-        if not self.open_plan(path) and not Path(path).exists():
-            self.settings.remove_recent(path)
-            self._fill_recent_menu()
-
-    def _clear_recent(self) -> None:
-        self.settings.recent_files = []
-        self._fill_recent_menu()
-
-    def _on_state_changed(self, _estimate=None) -> None:
-        self.setWindowModified(True)
-
-    def _update_title(self) -> None:
-        name = self.plan_path.name if self.plan_path else self.tr("Untitled plan")
-        self.setWindowTitle(f"{name}[*] — gpuadvisor")
-
-    # ================================================================== drag and drop
-    def _build_drops(self) -> None:
-        # A model file is read off the GUI thread (a GGUF header can take a moment).
-        self.setAcceptDrops(True)
-        self.model_files = ModelFiles(self)
-        self.model_files.loaded.connect(self._on_dropped_model)
-        self.model_files.failed.connect(
-            lambda message: self.report("error", cannot_open_title(), message))
-
-    def dragEnterEvent(self, event) -> None:
-        if any(dropped_kind(path) for path in dropped_paths(event.mimeData())):
-            event.acceptProposedAction()
-        else:
-            event.ignore()
-
-    def dropEvent(self, event) -> None:
-        paths = dropped_paths(event.mimeData())
-        if not paths:
-            event.ignore()
-            return
-        event.acceptProposedAction()
-        # Several files: the first one that opens (else the first, to say why not).
-        self.open_dropped(next((p for p in paths if dropped_kind(p)), paths[0]))
-
-    def open_dropped(self, path: str | Path) -> bool:
-        """Open what was dropped on the window: a plan as File → Open does; a config.json,
-        a model folder or a GGUF file as the plan's model (read in the background, then
-        the Plan page shows it). Anything else is reported; False when nothing opens."""
-        path = Path(path)
-        kind = dropped_kind(path)
-        if kind == "plan":
-            return self.open_plan(path)
-        if kind is None:
-            self.report("error", cannot_open_title(), not_openable(path))
-            return False
-        self.status_label.setText(reading(path))
-        self.model_files.open_path(path)
-        return True
-
-    def _on_dropped_model(self, spec, _what: str) -> None:
-        if self.state.set_model(spec):
-            self.show_page("plan")
-            self.status_label.setText(opened_model(spec.name))
-
     # ================================================================== export
     def export_png_dialog(self) -> bool:
         path = self.ask_png_path()
@@ -479,9 +412,8 @@ class MainWindow(QMainWindow):
         self._presentation = enabled
         self.settings.presentation_mode = enabled
         self.presentation_action.setChecked(enabled)
-        self.setPalette(presentation_palette(self._base_palette) if enabled
-                        else self._base_palette)
-        self.setStyleSheet(style_sheet(presentation=enabled))
+        self._theme.apply(presentation=enabled)
+        self.first_run_panel.set_presentation(enabled)
         self.plan_page.set_presentation(enabled)
         self.rig_page.set_presentation(enabled)
         self.probe_page.set_presentation(enabled)
@@ -500,6 +432,22 @@ class MainWindow(QMainWindow):
                 self.showMaximized()
             else:
                 self.showNormal()
+
+    @property
+    def theme(self) -> str:
+        """View → Theme: ``system``, ``light`` or ``dark``."""
+        return self.settings.theme
+
+    @property
+    def colors(self):
+        """The colours in use (:class:`gpuadvisor.gui.appearance.Colors`)."""
+        return self._theme.colors
+
+    def set_theme(self, theme: str) -> None:
+        """Colours: follow the system (``system``), or always ``light`` or ``dark``."""
+        self._theme.apply(theme)
+        self.settings.theme = theme
+        self.theme_actions[theme].setChecked(True)
 
     def set_units(self, units: str) -> None:
         """Show memory in "GiB" or "GB"."""
@@ -532,6 +480,8 @@ class MainWindow(QMainWindow):
 
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
+        if event.type() == QEvent.Type.ApplicationPaletteChange:
+            self._theme.system_palette_changed()
         # Leaving full screen with the window manager's keys ends presentation mode too.
         if (event.type() == QEvent.Type.WindowStateChange and self._presentation
                 and not self.isFullScreen()
@@ -557,7 +507,13 @@ class MainWindow(QMainWindow):
                 error=exc))
 
     def closeEvent(self, event) -> None:
+        if not self.maybe_save():
+            event.ignore()  # the user cancelled, or the save failed: the window stays
+            return
         # Stop the page's timer and the state's callbacks before Qt deletes the widgets.
+        self._theme.close()
+        if self._help is not None:
+            self._help.close()
         self.plan_page.shutdown()
         self.rig_page.shutdown()
         self.probe_page.shutdown()
@@ -565,7 +521,7 @@ class MainWindow(QMainWindow):
             self._compare_page.shutdown()
         if self._listening:
             self._listening = False
-            self.state.changed.disconnect(self._on_state_changed)
+            self.state.history_changed.disconnect(self._on_history_changed)
         if self._persist:
             self.save_settings()
         super().closeEvent(event)

@@ -1,5 +1,6 @@
-"""The main window's menus: File (plans, PNG export, Markdown summary, quit), View
-(presentation mode, units, language, pages) and Help.
+"""The main window's menus: File (plans, PNG export, Markdown summary, quit), Edit (undo,
+redo), View (presentation mode, theme, units, language, pages) and Help (help, welcome,
+about).
 
 Every action is added to the window too, so its shortcut works in full screen, where the
 menu bar hides. The actions call the window's methods; the texts are translated in the
@@ -14,33 +15,22 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu
 
+from .actions import add_action
+from .edit_menu import build_edit_menu
 from .i18n import LANGUAGES
 
 #: Under this name lupdate finds the literal (context, text) calls below.
 translate = QCoreApplication.translate
 
 
-def add_action(window, text: str, slot, shortcut=None, *, checkable: bool = False) -> QAction:
-    """An action of ``window`` that calls ``slot`` (with the checked state when
-    ``checkable``, without arguments otherwise)."""
-    action = QAction(text, window)
-    if shortcut is not None:
-        action.setShortcut(shortcut)
-    action.setCheckable(checkable)
-    if checkable:
-        action.triggered.connect(slot)
-    else:
-        action.triggered.connect(lambda _checked=False: slot())
-    window.addAction(action)  # shortcuts work in full screen, where the menu bar hides
-    return action
-
-
 def build_menus(window, pages: Sequence[str]) -> None:
     """Fill ``window``'s menu bar. The actions become the window's attributes:
     ``open_action``, ``save_action``, ``save_as_action``, ``recent_menu``, ``export_action``,
-    ``copy_action``, ``quit_action``, ``presentation_action``, ``units_actions`` (units ->
+    ``copy_action``, ``quit_action``, ``undo_action``, ``redo_action``,
+    ``presentation_action``, ``theme_actions`` (theme -> action), ``units_actions`` (units ->
     action), ``language_menu``, ``language_actions`` (language -> action), ``page_actions``
-    (page name -> action, Ctrl+1.. in the order of ``pages``) and ``about_action``."""
+    (page name -> action, Ctrl+1.. in the order of ``pages``), ``help_action`` (F1),
+    ``welcome_action`` and ``about_action``."""
     bar = window.menuBar()
     file_menu = bar.addMenu(translate("MainWindow", "&File"))
     window.open_action = add_action(window, translate("MainWindow", "&Open plan…"),
@@ -67,9 +57,19 @@ def build_menus(window, pages: Sequence[str]) -> None:
     window.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
     file_menu.addAction(window.quit_action)
 
+    build_edit_menu(window, bar.addMenu(translate("MainWindow", "&Edit")))
     _build_view_menu(window, bar.addMenu(translate("MainWindow", "&View")), pages)
 
     help_menu = bar.addMenu(translate("MainWindow", "&Help"))
+    window.help_action = add_action(window, translate("MainWindow", "gpuadvisor &Help"),
+                                    window.show_help, QKeySequence.StandardKey.HelpContents)
+    help_menu.addAction(window.help_action)
+    window.welcome_action = add_action(window, translate("MainWindow", "&Welcome"),
+                                       window.show_welcome)
+    window.welcome_action.setToolTip(translate(
+        "MainWindow", "Show the first-run hints again: a demo rig, or measuring this GPU"))
+    help_menu.addAction(window.welcome_action)
+    help_menu.addSeparator()
     window.about_action = add_action(window, translate("MainWindow", "&About gpuadvisor"),
                                      window.show_about)
     window.about_action.setMenuRole(QAction.MenuRole.AboutRole)
@@ -84,6 +84,21 @@ def _build_view_menu(window, view_menu: QMenu, pages: Sequence[str]) -> None:
         "MainWindow",
         "Full screen, large fonts, thick chart lines, high contrast: for projectors"))
     view_menu.addAction(window.presentation_action)
+    theme_menu = view_menu.addMenu(translate("MainWindow", "&Theme"))
+    theme_menu.setToolTip(translate("MainWindow", "Colours of the window and the charts: "
+                                    "follow the system, or always light or dark"))
+    group = QActionGroup(window)
+    group.setExclusive(True)
+    window.theme_actions = {}
+    for theme, text in (("system", translate("MainWindow", "Follow the &system")),
+                        ("light", translate("MainWindow", "&Light")),
+                        ("dark", translate("MainWindow", "&Dark"))):
+        action = add_action(window, text, lambda _on=False, t=theme: window.set_theme(t),
+                            checkable=True)
+        group.addAction(action)
+        theme_menu.addAction(action)
+        window.theme_actions[theme] = action
+    window.theme_actions[window.settings.theme].setChecked(True)
     units_menu = view_menu.addMenu(translate("MainWindow", "&Units"))
     group = QActionGroup(window)
     group.setExclusive(True)

@@ -76,93 +76,119 @@
 <context>
     <name>AdviceModel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="59"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="71"/>
         <source>#</source>
-        <extracomment>Starting widths of the table&apos;s columns, in pixels at the desktop font (the last one stretches). Widths in average characters of the font (so that they grow with presentation mode); the option&apos;s name takes what is left, never less than its minimum. Columns left out first when the table is narrow (a laptop, a projector): the name, the fit, the time and the cost stay.</extracomment>
+        <extracomment>Starting widths of the table&apos;s columns, in pixels at the desktop font (the last one stretches). Widths in average characters of the font (so that they grow with presentation mode); the option&apos;s name takes what is left, never less than its minimum. Columns left out first when the table is narrow (a laptop, a projector): the name, the fit, the time and the cost (per token: the speed, the cost and the break-even) stay. Then, per token, the time to the first token and the fit. Columns of a training plan&apos;s table and of an inference plan&apos;s (per million tokens).</extracomment>
         <translation>#</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="59"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="71"/>
         <source>Option</source>
         <translation>方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="59"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="71"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="60"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="72"/>
         <source>Fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="60"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="72"/>
         <source>GPUs</source>
         <translation>GPU 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="60"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="72"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="61"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="73"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="61"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="73"/>
+        <source>Tokens/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="74"/>
+        <source>First token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="74"/>
+        <source>Per M tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="75"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="62"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="75"/>
+        <source>Pays off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="76"/>
         <source>Seller / cloud</source>
         <translation>卖家 / 云</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="62"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="76"/>
         <source>Region</source>
         <translation>地区</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="63"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="77"/>
         <source>Price seen</source>
         <translation>报价日期</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="123"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="142"/>
+        <source>Per million input / output tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="203"/>
         <source>no ({need} of {have})</source>
         <translation>否（需 {need}，有 {have}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="127"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="207"/>
         <source>with {levers}</source>
         <translation>需 {levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="128"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="180"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="208"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="131"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="211"/>
         <source>{gpus} ({instances} instances)</source>
         <translation>{gpus}（{instances} 个实例）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="141"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="221"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="148"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="228"/>
         <source>{date} (your price)</source>
         <translation>{date}（你的价格）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="153"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="233"/>
         <source>{mark}{date} · {days} days ago</source>
         <translation>{mark}{date} · {days} 天前</translation>
     </message>
@@ -170,109 +196,134 @@
 <context>
     <name>CompareCharts</name>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="51"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="53"/>
         <source>your rig</source>
-        <extracomment>Colour, symbol and stacking order per option kind (Okabe–Ito colours). A point within this many pixels of the cursor is the one hovered or clicked.</extracomment>
+        <extracomment>Colour, symbol and stacking order per option kind (Okabe–Ito colours). Your rig&apos;s black is drawn in the theme&apos;s ``mark`` colour (light on a dark plot). The limits&apos; colour on a light plot (drawn in the theme&apos;s ``reference_color``). A point within this many pixels of the cursor is the one hovered or clicked.</extracomment>
         <translation>你的机器</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="52"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="54"/>
         <source>buy new</source>
         <translation>买新卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="53"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="55"/>
         <source>buy used</source>
         <translation>买二手</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="54"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="56"/>
         <source>rent</source>
         <translation>租用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="55"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="57"/>
         <source>cloud</source>
         <translation>云</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="293"/>
-        <source>best trade-offs (Pareto front)</source>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="158"/>
+        <source>Time against cost of every option</source>
         <extracomment>Durations people think in, in hours: 1, 10, 30 min; 1, 3, 10 h; 1, 3 days; 1, 2 weeks; 1, 3 months; 1 year.</extracomment>
+        <translation>各方案的时间与成本</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="299"/>
+        <source>best trade-offs (Pareto front)</source>
         <translation>最佳权衡（帕累托前沿）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="305"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="312"/>
         <source>Time for the job (log scale)</source>
         <translation>任务用时（对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="306"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="313"/>
         <source>Cost of the job, {currency} (log)</source>
         <translation>任务费用，{currency}（对数）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="308"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="315"/>
         <source>Cost ({currency})</source>
         <translation>费用（{currency}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="360"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="329"/>
+        <source>{name} ({time}, {cost})</source>
+        <translation>{name}（{time}，{cost}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="332"/>
+        <source>{n} options, time against cost. Fastest: {fastest}. Cheapest: {cheapest}. {front} on the Pareto front.</source>
+        <translation>{n} 个方案的时间与成本。最快：{fastest}。最便宜：{cheapest}。{front} 个位于帕累托前沿。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="386"/>
         <source>{n} GPU(s)</source>
         <translation>{n} 张 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="362"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="388"/>
         <source>{time} · {cost}</source>
         <translation>{time} · {cost}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="365"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="391"/>
         <source>on the Pareto front: nothing is both faster and cheaper</source>
         <translation>位于帕累托前沿：没有既更快又更便宜的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="368"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="394"/>
         <source>over the budget or past the deadline</source>
         <translation>超出预算或截止时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="371"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="397"/>
         <source>fits only with a change to the plan (hollow)</source>
         <translation>只有修改规划才放得下（空心）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="470"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="423"/>
+        <source>Break-even: owning against renting</source>
+        <translation>回本点：自购与租用</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="499"/>
         <source>own: {name}</source>
         <translation>自有：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="472"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="501"/>
         <source>rent: {name}</source>
         <translation>租用：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="476"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="505"/>
         <source>Jobs like this one</source>
         <translation>同类任务次数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="477"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="506"/>
         <source>Total cost ({currency})</source>
         <translation>总费用（{currency}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="481"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="510"/>
         <source>Renting stays cheaper: it costs less per job than the owned card&apos;s power</source>
         <translation>租用始终更便宜：每次任务的租金低于自有卡的电费</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="485"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="514"/>
         <source>Owning pays off after {jobs} jobs</source>
         <translation>{jobs} 次任务后买卡更划算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="514"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="525"/>
+        <source>Owning {own}: {hardware} and {own_per_job} per job; renting {rent}: {rent_per_job} per job. {answer}.</source>
+        <translation>自购 {own}：{hardware}，每个任务另加 {own_per_job}；租用 {rent}：每个任务 {rent_per_job}。{answer}。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="555"/>
         <source>after {jobs} jobs
 owning: {own}
 renting: {rent}</source>
@@ -324,143 +375,171 @@ renting: {rent}</source>
         <translation>{price}/GPU·时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="41"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="40"/>
         <source>Compare</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="45"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="44"/>
         <source>Change the plan</source>
         <translation>修改规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="99"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="98"/>
         <source>Options</source>
         <translation>方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="119"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="118"/>
         <source>Selected option and break-even</source>
         <translation>所选方案与回本点</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="43"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="114"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="48"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="113"/>
         <source>What matters to you</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
         <translation>你看重什么</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="63"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="293"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="68"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="302"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="233"/>
         <source>Cheapest</source>
         <translation>最便宜</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="64"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="292"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="69"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="301"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="230"/>
         <source>Fastest</source>
         <translation>最快</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="71"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="79"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="76"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="84"/>
         <source>no limit</source>
         <translation>不限</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="72"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="77"/>
         <source>Most you want to spend on this job, in your currency (0: no limit)</source>
         <translation>这次任务最多愿意花多少钱，以你的货币计（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="78"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="83"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="125"/>
         <source> h</source>
         <translation> 小时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="80"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="85"/>
         <source>Wall-clock hours the job may take (0: no limit)</source>
         <translation>任务最多可用的实际小时数（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="86"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="91"/>
         <source>Most cards you would buy (1, 2, 4 or 8 are tried)</source>
         <translation>最多愿意买几块卡（会尝试 1、2、4、8 块）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="93"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="98"/>
         <source>Your electricity price per kWh, in your currency: it prices running your rig or a bought card</source>
         <translation>你的电价（每千瓦时，以你的货币计）：用于计算自有机器或买来的卡的电费</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="104"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="109"/>
         <source>Your exchange rate: units of your currency per US dollar (the catalog&apos;s prices are in USD)</source>
         <translation>你的汇率：每 1 美元折合多少你的货币（目录中的价格以美元计）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="108"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="117"/>
+        <source>Inference: the share of the hours you rent that the GPU spends generating (a rented GPU is paid for while it waits for requests); default {pct}%</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="126"/>
+        <source>Inference: the hours a card serves before you write it off; its price is spread over them (default {hours:,} h: about three years at nine hours a day)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="131"/>
         <source>Goal</source>
         <translation>目标</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="109"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="132"/>
         <source>Budget</source>
         <translation>预算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="110"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="133"/>
         <source>Deadline</source>
         <translation>截止时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="111"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="134"/>
+        <source>Rentals busy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="136"/>
+        <source>Card lifetime</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="137"/>
         <source>Cards to buy, at most</source>
         <translation>最多买几块卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="112"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="138"/>
         <source>Electricity per kWh</source>
         <translation>每千瓦时电价</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="113"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="139"/>
         <source>Currency</source>
         <translation>货币</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="119"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="147"/>
         <source>Allow changes to the plan</source>
         <translation>允许修改规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="121"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="149"/>
         <source>Off: the plan is compared as you set it, and options that fit only with a change (LoRA instead of a full fine-tune, QLoRA, ZeRO-3, CPU offload, ...) are listed apart, each with its change. On: they are ranked with the others.</source>
         <translation>关闭：按你设定的规划对比；只有修改规划（把全参微调改成 LoRA、QLoRA、ZeRO-3、CPU 卸载等）才放得下的方案单独列出，并注明所需的修改。打开：它们与其他方案一起排名。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="145"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="186"/>
         <source>no budget</source>
         <translation>不限预算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="147"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="188"/>
         <source>no deadline</source>
         <translation>不限期限</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="149"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="190"/>
         <source>changes to the plan allowed</source>
         <translation>允许修改规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="151"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="192"/>
         <source>the plan as asked</source>
         <translation>按原规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="153"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="195"/>
+        <source>{arrow} What matters to you: {goal}; rentals busy {util}; cards over {hours}; {plan}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="201"/>
         <source>{arrow} What matters to you: {goal}; budget: {budget}; deadline: {deadline}; {plan}</source>
         <translation>{arrow} 你看重什么：{goal}；预算：{budget}；期限：{deadline}；{plan}</translation>
     </message>
@@ -521,93 +600,99 @@ renting: {rent}</source>
         <translation>把规划、各方案和这些图表存成一个 HTML 文件（或 Markdown：文件名以 .md 结尾）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="92"/>
-        <source>GPU maker</source>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="115"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="51"/>
+        <source>hosted API</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="123"/>
+        <source>GPU maker</source>
         <translation>GPU 厂商</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="94"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="125"/>
         <source>Least memory per GPU</source>
         <translation>每块 GPU 的最少显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="96"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="127"/>
         <source>any memory</source>
         <translation>显存不限</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="97"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="128"/>
         <source>≥ {gb} GB</source>
         <translation>≥ {gb} GB</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="99"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="130"/>
         <source>Seller, marketplace or cloud</source>
         <translation>卖家、租赁平台或云</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="101"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="132"/>
         <source>spot and on-demand</source>
         <translation>竞价和按需</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="102"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="133"/>
         <source>on-demand only</source>
         <translation>仅按需</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="103"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="134"/>
         <source>spot only</source>
         <translation>仅竞价</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="105"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="136"/>
         <source>Spot (interruptible) prices are cheaper; the job may be stopped and must resume from checkpoints</source>
         <translation>竞价（可中断）实例更便宜；任务可能被中止，需要从检查点恢复</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="108"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="139"/>
         <source>fits only</source>
         <translation>只看放得下的</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="110"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="141"/>
         <source>Search: 4090, RunPod, us-east…</source>
         <translation>搜索：4090、RunPod、us-east…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="123"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="158"/>
         <source>any maker</source>
         <translation>厂商不限</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="124"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="159"/>
         <source>any seller or cloud</source>
         <translation>卖家或云不限</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="159"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="174"/>
         <source>The offers catalog could not be read, so only your rig is compared: {error}</source>
         <translation>无法读取报价目录，只对比你的机器：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="190"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="238"/>
         <source>{code} per US dollar</source>
         <translation>每美元折合 {code}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="249"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="282"/>
         <source>Electricity price {value} is out of range</source>
         <translation>电价 {value} 超出范围</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="341"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="377"/>
         <source>Working out every option…</source>
         <translation>正在计算所有方案…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="350"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="386"/>
         <source>Cannot compare this plan: {error}</source>
         <translation>无法对比此规划：{error}</translation>
     </message>
@@ -618,6 +703,7 @@ renting: {rent}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="107"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="123"/>
         <source> with {levers}</source>
         <translation>，需 {levers}</translation>
     </message>
@@ -642,107 +728,110 @@ renting: {rent}</source>
         <translation>租用 {name} 花费 {cost}，用时 {time}{instances}{levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="199"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="208"/>
         <source>GPU {index} ({name})</source>
         <translation>GPU {index}（{name}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="204"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="213"/>
         <source>⚠ Lost from the rig: {gone}. Your rig is compared as it is now: {rig}.</source>
         <translation>⚠ 已从配置中掉线：{gone}。按你现在的配置对比：{rig}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="206"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="215"/>
         <source>⚠ Lost from the rig: {gone}. No card of your rig is left to compare.</source>
         <translation>⚠ 已从配置中掉线：{gone}。你的配置中已没有可对比的显卡。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="216"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="225"/>
         <source>Buying {own} (selected) against renting {rent}, the cheapest rental</source>
         <translation>购买 {own}（所选）对比租用最便宜的 {rent}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="219"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="228"/>
         <source>Renting {rent} (selected) against buying {own}, the card that pays off soonest</source>
         <translation>租用 {rent}（所选）对比购买最快回本的 {own}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="222"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="231"/>
         <source>Buying {own} against renting {rent}: the pair that pays off soonest (select a card or a rental to weigh it)</source>
         <translation>购买 {own} 对比租用 {rent}：最快回本的一组（选中一张显卡或一个租用方案即可比较它）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="245"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="254"/>
         <source>No options to compare: the offers catalog is empty and no GPU was detected.</source>
         <translation>没有可对比的方案：报价目录为空，也没有检测到 GPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="248"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="257"/>
         <source>Nothing fits this plan. The closest is {name}: {need} per GPU needed, {have} available; “Make it fit” on the Plan page says what would.</source>
         <translation>这个规划哪里都放不下。最接近的是 {name}：每张 GPU 需要 {need}，只有 {have}；规划页的“如何放得下”会告诉你改什么。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="260"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="269"/>
         <source>Nothing shown runs this plan as it is. With a change to the plan: {why}. Tick “Allow changes to the plan” to rank such options with the others.</source>
         <translation>没有方案能按原样运行这个规划。修改规划后：{why}。勾选“允许修改规划”即可把这类方案与其他方案一起排名。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="267"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="276"/>
         <source>None of the options shown fits this plan: widen the filters.</source>
         <translation>显示的方案都放不下此规划：请放宽筛选条件。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="272"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="281"/>
         <source>the budget of {budget}</source>
         <translation>{budget} 的预算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="275"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="284"/>
         <source>the deadline of {time}</source>
         <translation>{time} 的截止时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="278"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="287"/>
         <source>Nothing shown meets {limits}. Closest: {why}.</source>
         <translation>没有方案满足{limits}。最接近的：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="280"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="289"/>
         <source> and </source>
         <translation>和</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="282"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="291"/>
         <source>cheapest</source>
         <translation>最便宜</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="283"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="292"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="223"/>
         <source>fastest</source>
         <translation>最快</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="284"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="293"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="224"/>
         <source>Best ({goal}): {why}.</source>
         <translation>最佳（{goal}）：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="294"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="303"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="235"/>
         <source>{label}: {why}.</source>
         <translation>{label}：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="305"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="314"/>
         <source>{shown} of {total} options shown; {fitting} fit the plan as asked</source>
         <translation>显示 {shown} / {total} 个方案；其中 {fitting} 个按原规划放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="308"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="317"/>
         <source>, {changed} more only with a change to the plan</source>
         <translation>，另有 {changed} 个只有修改规划才放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="310"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="319"/>
         <source>. ★ = best trade-off (Pareto front). Prices in {code} at {rate} per USD.</source>
         <translation>。★ = 最佳权衡（帕累托前沿）。价格以 {code} 计，汇率 {rate} 每美元。</translation>
     </message>
@@ -752,37 +841,39 @@ renting: {rent}</source>
         <translation>请在图表或表格中选择一个方案。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="154"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="163"/>
         <source>spot: may be interrupted</source>
         <translation>竞价：可能被中断</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="157"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="166"/>
         <source>your price, {date}</source>
         <translation>你的价格，{date}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="159"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="168"/>
         <source>price seen {date}</source>
         <translation>报价日期 {date}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="161"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="170"/>
         <source>({days} days ago)</source>
         <translation>（{days} 天前）</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/answer.py" line="23"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/tokens.py" line="108"/>
         <source>Prices as of {date} ({days} days ago, older than {limit}): check the current price before you rent or buy.</source>
         <translation>价格截至 {date}（{days} 天前，已超过 {limit} 天）：租用或购买前请核实当前价格。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="164"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="173"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="199"/>
         <source>older than {days} days: check it</source>
         <translation>已超过 {days} 天：请核实</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="167"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="176"/>
         <source>an estimate</source>
         <translation>估计值</translation>
     </message>
@@ -818,12 +909,12 @@ renting: {rent}</source>
         <translation>{name} 放不下：每张 GPU 需要 {need}，只有 {have}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="229"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="238"/>
         <source>No card to buy and rental to compare</source>
         <translation>没有可对比的购卡和租用方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="230"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="239"/>
         <source>Break-even needs a card to buy and a rental that both fit the plan among the options shown.</source>
         <translation>盈亏平衡需要在显示的方案中同时有放得下此规划的购卡方案和租用方案。</translation>
     </message>
@@ -879,35 +970,294 @@ renting: {rent}</source>
         <translation>{name} 放不下此规划：请选一个放得下的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="519"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="527"/>
         <source>Time against cost of every option</source>
         <translation>各方案的用时与费用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="213"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="520"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="222"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="528"/>
         <source>Owning against renting</source>
         <translation>买卡与租用对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="533"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="541"/>
         <source>Select an option first.</source>
         <translation>请先选择一个方案。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="544"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="552"/>
         <source>Cannot export {kind}: {error}</source>
         <translation>无法导出 {kind}：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="548"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="556"/>
         <source>Cannot write {path}: {error}</source>
         <translation>无法写入 {path}：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="553"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="561"/>
         <source>Wrote {path}</source>
         <translation>已写入 {path}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="50"/>
+        <source>API</source>
+        <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="74"/>
+        <source>{n} tokens</source>
+        <translation type="unfinished">{n} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="83"/>
+        <source>never</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="85"/>
+        <source>from the first token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="86"/>
+        <source>after {tokens}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="88"/>
+        <source>(past its lifetime)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="95"/>
+        <source>{inp} / {out}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="102"/>
+        <source>{date} (your price)</source>
+        <translation type="unfinished">{date}（你的价格）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="107"/>
+        <source>{mark}{date} · {days} days ago</source>
+        <translation type="unfinished">{mark}{date} · {days} 天前</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="115"/>
+        <source>{name}: {price} per million generated tokens ({inp} per million in, {out} per million out)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="125"/>
+        <source>{name}: {price} per million generated tokens, {speed} tokens/s, first token after {ttft}{levers}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="137"/>
+        <source>Per generated token with its share of the prompt ({prompt}:{new}): {out} + {inp} × {prompt} ÷ {new} = {price} per million</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="143"/>
+        <source>Blended, input and output tokens together: {price} per million</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="145"/>
+        <source>Its speed is the provider&apos;s: not estimated here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="150"/>
+        <source>Speed: {speed} tokens/s ({per_hour} an hour), the first token after {ttft} (prefilling {prompt} prompt tokens × {batch})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="155"/>
+        <source>{price}/h ÷ ({per_hour} tokens × {util:.0%} busy) = {result} per million tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="162"/>
+        <source>Power: {tdp:,.0f} W × {load:.0%} × {gpus} GPU(s) × {kwh}/kWh = {power}/h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="168"/>
+        <source>Cards: {price} ÷ {hours:,.0f} h = {per_hour}/h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="173"/>
+        <source>Cards: no price in the offers catalog for them, so power alone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="175"/>
+        <source>{hourly}/h ÷ {per_hour} tokens = {result} per million tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="191"/>
+        <source>Your cards are priced as the same cards bought: {note}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="218"/>
+        <source>None of the options shown runs this plan: widen the filters, or “Make it fit” on the Plan page.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="222"/>
+        <source>cheapest per token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="239"/>
+        <source>Yours: {why}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="246"/>
+        <source>No API in the catalog lists {model}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="256"/>
+        <source>{shown} of {total} options shown; {fitting} fit the plan as asked; {apis} hosted APIs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="259"/>
+        <source>. Costs per million generated tokens, each with its share of the prompt ({prompt}:{new}); rentals busy {util:.0%} of the time, cards over {hours:,.0f} h. ★ = best trade-off (Pareto front). Prices in {code} at {rate} per USD.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="273"/>
+        <source>Owning against paying per token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="276"/>
+        <source>{own} (selected) against {other}, the cheapest per token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="279"/>
+        <source>{other} (selected) against buying {own}, the card that pays off soonest</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="282"/>
+        <source>Buying {own} against {other}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="291"/>
+        <source>{other} costs {price} per million tokens, no more than the power for {own} ({power}): owning never pays off on price alone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="297"/>
+        <source>{own} is yours already and its power ({power} per million tokens) costs less than {other} ({price}): cheaper from the first token.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="303"/>
+        <source>After {tokens}, {own} ({price}) beats {other} ({hours} of generating on it).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="308"/>
+        <source>That is longer than the {hours:,.0f} h lifetime you set.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="310"/>
+        <source>Cards ÷ (price per token − power per token): {price} ÷ ({other} − {power}) per million.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="319"/>
+        <source>No card and per-token option to compare</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="320"/>
+        <source>Break-even needs a card (yours or to buy) and an API or rental among the options shown.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="67"/>
+        <source>Time for a million generated tokens (log scale)</source>
+        <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="68"/>
+        <source>Cost per million tokens, {currency} (log)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="70"/>
+        <source>Per M tokens ({currency})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="76"/>
+        <source>cheapest API: {name}, {price}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="99"/>
+        <source>(time and cost for a million tokens)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="122"/>
+        <source>Million tokens generated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="123"/>
+        <source>Total cost ({currency})</source>
+        <translation type="unfinished">总费用（{currency}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="128"/>
+        <source>own: {name}</source>
+        <translation type="unfinished">自有：{name}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="130"/>
+        <source>per token: {name}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="133"/>
+        <source>Paying per token stays cheaper: it costs less per token than the owned card&apos;s power</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="136"/>
+        <source>Your card is cheaper from the first token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="138"/>
+        <source>Owning pays off after {n} million tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="150"/>
+        <source>after {n} million tokens
+owning: {own}
+paying per token: {other}</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1025,24 +1375,78 @@ renting: {rent}</source>
     </message>
 </context>
 <context>
+    <name>FirstRun</name>
+    <message>
+        <location filename="../../gpuadvisor/gui/first_run.py" line="52"/>
+        <source>Dismiss</source>
+        <extracomment>Under this name lupdate finds the literal (context, text) calls below. The demo rig offered: a mixed RTX 3090 + 3060 rig (multi-GPU plans, two card sizes).</extracomment>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/first_run.py" line="54"/>
+        <source>Hide these hints (Help → Welcome shows them again)</source>
+        <translation>隐藏这些提示（帮助 → 欢迎 可再次显示）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/first_run.py" line="56"/>
+        <source>Dismiss the hints</source>
+        <translation>关闭提示</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/first_run.py" line="59"/>
+        <source>First steps</source>
+        <translation>入门</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/first_run.py" line="69"/>
+        <source>No GPU was found in this machine. The estimates still work for any GPU in the catalog; to see the Rig, Probe and Compare pages with cards, use a demo rig (you can switch back to this machine on the Rig page).</source>
+        <translation>本机没有找到 GPU。估算对目录中的任何 GPU 都照常可用；想在本机、实测和对比页面上看到显卡，请使用演示配置（可在本机页面切换回这台机器）。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/first_run.py" line="73"/>
+        <source>Use a demo rig</source>
+        <translation>使用演示配置</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/first_run.py" line="74"/>
+        <source>Show a simulated RTX 3090 + RTX 3060 rig on every page</source>
+        <translation>在各页面显示一台模拟的 RTX 3090 + RTX 3060 机器</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/first_run.py" line="79"/>
+        <source>Found {count} GPU(s): {names}. Plans now target it. Measure it on the Probe page, so that times use what this card really achieves rather than its spec sheet.</source>
+        <translation>找到 {count} 块 GPU：{names}。方案已以它为目标。请在实测页面测一测，这样时间估算用的是这块卡的实际表现，而不是规格表上的数字。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/first_run.py" line="83"/>
+        <source>Open the Probe page</source>
+        <translation>打开实测页面</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/first_run.py" line="84"/>
+        <source>Go to the Probe page to measure this GPU (about 15 to 30 s)</source>
+        <translation>转到实测页面测量这块 GPU（约 15 到 30 秒）</translation>
+    </message>
+</context>
+<context>
     <name>FitCategories</name>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/style.py" line="100"/>
+        <location filename="../../gpuadvisor/gui/charts/style.py" line="102"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/style.py" line="101"/>
+        <location filename="../../gpuadvisor/gui/charts/style.py" line="103"/>
         <source>tight</source>
         <translation>偏紧</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/style.py" line="102"/>
+        <location filename="../../gpuadvisor/gui/charts/style.py" line="104"/>
         <source>does not fit</source>
         <translation>放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/style.py" line="103"/>
+        <location filename="../../gpuadvisor/gui/charts/style.py" line="105"/>
         <source>no GPU chosen</source>
         <translation>未选 GPU</translation>
     </message>
@@ -1050,38 +1454,63 @@ renting: {rent}</source>
 <context>
     <name>FitMapChart</name>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="328"/>
-        <source>sequence length (tokens)</source>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="161"/>
+        <source>Fit map</source>
         <extracomment>RGBA per category, indexed by the category number (see :mod:`.style`). Text colour on each category&apos;s fill.</extracomment>
+        <translation>容纳图</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="330"/>
+        <source>sequence length (tokens)</source>
         <translation>序列长度（token）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="329"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="331"/>
         <source>micro-batch (sequences)</source>
         <translation>微批次（序列数）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="330"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="332"/>
         <source>micro-batch</source>
         <translation>微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="342"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="344"/>
         <source>tight (over {pct:.0f}%)</source>
         <translation>偏紧（超过 {pct:.0f}%）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="351"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="353"/>
         <source>your plan</source>
         <translation>当前方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="454"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="366"/>
+        <source>Fit map, micro-batch {mb0} to {mb1} by sequence length {s0} to {s1}:</source>
+        <translation>容纳图，微批次 {mb0} 到 {mb1}，序列长度 {s0} 到 {s1}：</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="372"/>
+        <source>no GPU chosen.</source>
+        <translation>未选择 GPU。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="374"/>
+        <source>{fits} of {cells} fit, {tight} tight, {over} do not fit.</source>
+        <translation>{cells} 格中 {fits} 格放得下，{tight} 格偏紧，{over} 格放不下。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="381"/>
+        <source>Your plan: micro-batch {mb}, sequence {seq}, {size}.</source>
+        <translation>当前方案：微批次 {mb}，序列 {seq}，{size}。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="484"/>
         <source>micro-batch {mb}, seq {seq}: {size}</source>
         <translation>微批次 {mb}，序列 {seq}：{size}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="463"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="493"/>
         <source>{cell} — {verdict}</source>
         <translation>{cell} — {verdict}</translation>
     </message>
@@ -1166,6 +1595,46 @@ renting: {rent}</source>
         <location filename="../../gpuadvisor/hardware/detect.py" line="123"/>
         <source>MIG mode is on: the card is split into instances and a job sees only its instance&apos;s memory and SMs. Disable MIG (nvidia-smi -mig 0) to train on the whole card.</source>
         <translation>MIG 模式已开启：显卡被划分为多个实例，任务只能看到所在实例的显存和 SM。关闭 MIG（nvidia-smi -mig 0）才能用整张卡训练。</translation>
+    </message>
+</context>
+<context>
+    <name>HelpWindow</name>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_window.py" line="89"/>
+        <source>gpuadvisor Help</source>
+        <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
+        <translation>gpuadvisor 帮助</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_window.py" line="98"/>
+        <location filename="../../gpuadvisor/gui/help_window.py" line="101"/>
+        <source>Find in the help</source>
+        <translation>在帮助中查找</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_window.py" line="99"/>
+        <source>Words to find; Enter finds the next place, Shift+Enter the one before</source>
+        <translation>要查找的文字；Enter 查找下一处，Shift+Enter 查找上一处</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_window.py" line="109"/>
+        <source>Sections of the help</source>
+        <translation>帮助的章节</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_window.py" line="110"/>
+        <source>Click a section to go there</source>
+        <translation>点击章节即可跳转</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_window.py" line="113"/>
+        <source>Help text</source>
+        <translation>帮助正文</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_window.py" line="131"/>
+        <source>The help pages are not installed.</source>
+        <translation>未安装帮助页面。</translation>
     </message>
 </context>
 <context>
@@ -1313,6 +1782,271 @@ renting: {rent}</source>
         <location filename="../../gpuadvisor/hardware/host_ram.py" line="40"/>
         <source>Offload needs {needed} of host RAM; this machine&apos;s available RAM could not be read.</source>
         <translation>卸载需要 {needed} 主机内存；无法读取本机的可用内存。</translation>
+    </message>
+</context>
+<context>
+    <name>InputHelp</name>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="17"/>
+        <source>model</source>
+        <extracomment>Short names of what a change touched (Edit → Undo &quot;micro-batch&quot;).</extracomment>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="18"/>
+        <source>task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="19"/>
+        <source>precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="20"/>
+        <source>optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="21"/>
+        <source>micro-batch</source>
+        <translation>微批次</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="22"/>
+        <source>gradient accumulation</source>
+        <translation>梯度累积</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="23"/>
+        <source>sequence length</source>
+        <translation>序列长度</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="24"/>
+        <source>new tokens</source>
+        <translation>生成 token 数</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="25"/>
+        <source>checkpointing</source>
+        <translation>梯度检查点</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="26"/>
+        <source>attention kernel</source>
+        <translation>注意力内核</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="27"/>
+        <source>quantization</source>
+        <translation>量化</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="28"/>
+        <source>LoRA rank</source>
+        <translation>LoRA 秩</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="29"/>
+        <source>LoRA targets</source>
+        <translation>LoRA 目标模块</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="30"/>
+        <source>KV cache format</source>
+        <translation>KV 缓存格式</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="31"/>
+        <source>target GPU</source>
+        <translation>目标 GPU</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="32"/>
+        <source>number of GPUs</source>
+        <translation>GPU 数量</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="33"/>
+        <source>ZeRO / FSDP</source>
+        <translation>ZeRO / FSDP</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="34"/>
+        <source>CPU offload</source>
+        <translation>CPU 卸载</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="35"/>
+        <source>data set tokens</source>
+        <translation>数据集 token 数</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="36"/>
+        <source>data set samples</source>
+        <translation>数据集样本数</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="37"/>
+        <source>epochs</source>
+        <translation>轮数</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="38"/>
+        <source>efficiency</source>
+        <translation>效率</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="39"/>
+        <source>framework</source>
+        <translation>框架</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="40"/>
+        <source>assumptions</source>
+        <translation>假设</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="41"/>
+        <source>plan</source>
+        <translation>方案</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="46"/>
+        <source>What to do with the model: pre-train, fine-tune (full, LoRA, QLoRA) or run inference. Decides which weights train, and so the gradients, optimizer states and FLOPs per token.</source>
+        <extracomment>Tooltips: what the input changes (inputs that set their own keep theirs).</extracomment>
+        <translation>要对模型做什么：预训练、微调（全量、LoRA、QLoRA）或推理。它决定哪些权重参与训练，从而决定梯度、优化器状态和每个 token 的 FLOPs。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="50"/>
+        <source>Number format of the compute. Mixed fp16/bf16 keep fp32 master weights. Changes the bytes per weight and the GPU peak used for the time.</source>
+        <translation>计算使用的数值格式。fp16/bf16 混合精度会保留 fp32 主权重。它改变每个权重的字节数，以及估算时间所用的 GPU 峰值。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="53"/>
+        <source>Optimizer of the trained weights. Changes the optimizer-state memory per trained parameter (AdamW keeps two fp32 states, 8-bit AdamW two 8-bit ones, SGD and Lion one).</source>
+        <translation>训练权重所用的优化器。它改变每个可训练参数的优化器状态显存（AdamW 保存两个 fp32 状态，8-bit AdamW 保存两个 8 位状态，SGD 和 Lion 保存一个）。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="57"/>
+        <source>Sequences per GPU in one forward/backward pass. Activation memory grows with it.</source>
+        <translation>每块 GPU 一次前向/反向传播处理的序列数。激活显存随之增长。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="60"/>
+        <source>Micro-batches per optimizer step. Raises the global batch without more memory.</source>
+        <translation>每个优化器步包含的微批次数。增大全局批次而不增加显存。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="63"/>
+        <source>Tokens per sequence. Activation, logits and KV-cache memory grow with it.</source>
+        <translation>每条序列的 token 数。激活、logits 和 KV 缓存显存随之增长。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="65"/>
+        <source>Inference: tokens generated per sequence. Changes the KV cache and the decoding time.</source>
+        <translation>推理：每条序列生成的 token 数。影响 KV 缓存和解码时间。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="68"/>
+        <source>Recompute activations in the backward pass instead of keeping them: less activation memory, about a third more compute when full.</source>
+        <translation>在反向传播时重算激活而不是保存它们：激活显存更少；完全检查点时计算量约多三分之一。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="71"/>
+        <source>Attention kernel. FlashAttention/SDPA never stores the sequence × sequence scores, so activations take less memory than with eager attention.</source>
+        <translation>注意力内核。FlashAttention/SDPA 不保存“序列 × 序列”的注意力分数，因此激活显存比普通（eager）注意力少。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="74"/>
+        <source>How the frozen base weights are stored (QLoRA and inference): fewer bits per weight, less weight memory.</source>
+        <translation>冻结的基础权重如何存储（QLoRA 和推理）：每个权重的位数越少，权重显存越少。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="77"/>
+        <source>Rank of the LoRA adapters. A higher rank trains more parameters: more gradient and optimizer-state memory.</source>
+        <translation>LoRA 适配器的秩。秩越高，训练的参数越多：梯度和优化器状态显存也越多。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="80"/>
+        <source>Which linear layers get adapters. Changes the trained parameters.</source>
+        <translation>给哪些线性层加适配器。影响可训练参数。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="82"/>
+        <source>Inference: number format of the KV cache. Changes its memory.</source>
+        <translation>推理：KV 缓存的数值格式。影响其显存。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="84"/>
+        <source>The card the plan is sized for: its memory decides the verdict, its peak rate the time. Detected cards come first.</source>
+        <translation>方案所针对的显卡：它的显存决定结论，它的峰值算力决定时间。检测到的显卡排在最前。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="87"/>
+        <source>GPUs training together. With ZeRO/FSDP the states are split over them; the time is the whole job&apos;s.</source>
+        <translation>一起训练的 GPU 数量。使用 ZeRO/FSDP 时状态分摊到各卡；时间是整个任务的时间。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="90"/>
+        <source>How the GPUs share the states: ZeRO-1 splits optimizer states, ZeRO-2 also gradients, ZeRO-3/FSDP also the weights.</source>
+        <translation>各 GPU 如何分担状态：ZeRO-1 切分优化器状态，ZeRO-2 还切分梯度，ZeRO-3/FSDP 连权重也切分。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="93"/>
+        <source>Move optimizer states (or the parameters too) to CPU RAM: less GPU memory, slower steps; the host RAM it needs is checked under the verdict.</source>
+        <translation>把优化器状态（或连同参数）移到 CPU 内存：GPU 显存更少，每步更慢；所需的主机内存在结论下方检查。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="96"/>
+        <source>Training tokens over all epochs, e.g. 2T, 300M. Sets the training time.</source>
+        <translation>所有轮次合计的训练 token 数，例如 2T、300M。决定训练时间。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="98"/>
+        <source>Samples per epoch, e.g. 52k. Sets the training time with the epochs.</source>
+        <translation>每轮的样本数，例如 52k。与轮数一起决定训练时间。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="100"/>
+        <source>Passes over the samples. Multiplies the training time.</source>
+        <translation>遍历样本的次数。训练时间按此倍增。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="102"/>
+        <source>The training framework or inference engine: its own memory overheads and kernels.</source>
+        <translation>训练框架或推理引擎：它自身的显存开销和内核。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="105"/>
+        <source>The pages: Rig, Probe, Plan and Compare (Ctrl+1 to Ctrl+4).</source>
+        <translation>各页面：本机、实测、规划和对比（Ctrl+1 到 Ctrl+4）。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="107"/>
+        <source>The device the probes measure: a GPU, or the CPU.</source>
+        <translation>实测所测量的设备：某块 GPU，或 CPU。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="109"/>
+        <source>Whose past probe runs the history shows.</source>
+        <translation>历史记录显示哪个设备过去的实测。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="111"/>
+        <source>Which measured figure the chart draws over the runs.</source>
+        <translation>图表按各次运行绘制哪项实测指标。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="113"/>
+        <source>Past probe runs of this device; select two to compare them.</source>
+        <translation>此设备过去的实测记录；选中两次即可比较。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="115"/>
+        <source>The two selected runs side by side, with the change.</source>
+        <translation>并排显示选中的两次运行及其变化。</translation>
     </message>
 </context>
 <context>
@@ -1670,58 +2404,58 @@ renting: {rent}</source>
 <context>
     <name>LeversPanel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="401"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="438"/>
         <source>Make it fit</source>
         <extracomment>Levers shown on a projector (those that make the plan fit, cheapest first).</extracomment>
         <translation>如何放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="431"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="468"/>
         <source>Choose a target GPU to see what would make the plan fit.</source>
         <translation>选择目标 GPU，查看怎样才能放得下。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="434"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="471"/>
         <source>It fits. These changes would free memory for a larger batch or longer sequences:</source>
         <translation>放得下。以下改动可腾出显存，用于更大的批次或更长的序列：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="437"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="474"/>
         <source>It fits; nothing to change.</source>
         <translation>放得下，无需改动。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="439"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="476"/>
         <source>It does not fit. Each change below on its own, cheapest first (click to apply):</source>
         <translation>放不下。以下每项改动单独生效，代价小的在前（点击应用）：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="442"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="479"/>
         <source>It does not fit, and no single change helps: try a smaller model or a larger GPU.</source>
         <translation>放不下，且单项改动都不够：请换更小的模型或显存更大的 GPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="476"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="516"/>
         <source>{n} GPUs with ZeRO-3</source>
         <translation>{n} 张 GPU + ZeRO-3</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="485"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="525"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="487"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="527"/>
         <source>still too big</source>
         <translation>仍放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="495"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="535"/>
         <source>cost: {cost}</source>
         <translation>代价：{cost}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="496"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="536"/>
         <source>time: {before} → {after}</source>
         <translation>时间：{before} → {after}</translation>
     </message>
@@ -1750,17 +2484,27 @@ renting: {rent}</source>
         <translation>利用率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/live.py" line="103"/>
+        <location filename="../../gpuadvisor/gui/charts/live.py" line="59"/>
+        <source>Live readings of the GPU</source>
+        <translation>GPU 实时读数</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/live.py" line="107"/>
         <source>seconds</source>
         <translation>秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/live.py" line="104"/>
+        <location filename="../../gpuadvisor/gui/charts/live.py" line="108"/>
         <source>% of limit</source>
         <translation>占上限 %</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/live.py" line="128"/>
+        <location filename="../../gpuadvisor/gui/charts/live.py" line="124"/>
+        <source>Latest reading at {t:.0f} s: {readings}.</source>
+        <translation>第 {t:.0f} 秒的最新读数：{readings}。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/live.py" line="132"/>
         <source>n/a</source>
         <translation>未知</translation>
     </message>
@@ -1812,90 +2556,110 @@ renting: {rent}</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="162"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="169"/>
         <source>Rig</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="162"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="169"/>
         <source>Probe</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="162"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="169"/>
         <source>Plan</source>
         <translation>规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="163"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="170"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="165"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="172"/>
         <source>What is in this machine: GPUs, host, live readings</source>
         <translation>本机有什么：GPU、主机、实时读数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="166"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="173"/>
         <source>Measure this machine: throughput, bandwidth, history</source>
         <translation>实测本机：吞吐量、带宽、历史</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="167"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="174"/>
         <source>Will it fit, how long, what to change</source>
         <translation>放不放得下、要多久、该改什么</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="168"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="175"/>
         <source>Your rig, buy, rent or cloud: time and cost of each</source>
         <translation>你的机器、买卡、租用或云：各自的用时与费用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/menus.py" line="45"/>
+        <location filename="../../gpuadvisor/gui/menus.py" line="35"/>
         <source>&amp;File</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/menus.py" line="46"/>
+        <location filename="../../gpuadvisor/gui/menus.py" line="36"/>
         <source>&amp;Open plan…</source>
         <translation>打开方案(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/menus.py" line="48"/>
+        <location filename="../../gpuadvisor/gui/menus.py" line="38"/>
         <source>&amp;Save plan…</source>
         <translation>保存方案(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/menus.py" line="50"/>
+        <location filename="../../gpuadvisor/gui/menus.py" line="40"/>
         <source>Save plan &amp;as…</source>
         <translation>方案另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/menus.py" line="53"/>
+        <location filename="../../gpuadvisor/gui/menus.py" line="43"/>
         <source>Recent plans</source>
         <translation>最近的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/menus.py" line="57"/>
+        <location filename="../../gpuadvisor/gui/menus.py" line="47"/>
         <source>&amp;Export page as PNG…</source>
         <translation>将页面导出为 PNG(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/menus.py" line="59"/>
+        <location filename="../../gpuadvisor/gui/menus.py" line="49"/>
         <source>&amp;Copy summary as Markdown</source>
         <translation>复制 Markdown 摘要(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/menus.py" line="65"/>
+        <location filename="../../gpuadvisor/gui/menus.py" line="55"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/menus.py" line="70"/>
+        <location filename="../../gpuadvisor/gui/menus.py" line="60"/>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/menus.py" line="61"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/menus.py" line="64"/>
+        <source>gpuadvisor &amp;Help</source>
+        <translation>gpuadvisor 帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/menus.py" line="67"/>
+        <source>&amp;Welcome</source>
+        <translation>欢迎(&amp;W)</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/menus.py" line="69"/>
+        <source>Show the first-run hints again: a demo rig, or measuring this GPU</source>
+        <translation>再次显示首次运行提示：演示配置，或测量这块 GPU</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/menus.py" line="81"/>
@@ -1909,31 +2673,56 @@ renting: {rent}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/menus.py" line="87"/>
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/menus.py" line="88"/>
+        <source>Colours of the window and the charts: follow the system, or always light or dark</source>
+        <translation>窗口和图表的配色：跟随系统，或始终浅色或深色</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/menus.py" line="93"/>
+        <source>Follow the &amp;system</source>
+        <translation>跟随系统(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/menus.py" line="94"/>
+        <source>&amp;Light</source>
+        <translation>浅色(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/menus.py" line="95"/>
+        <source>&amp;Dark</source>
+        <translation>深色(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/menus.py" line="102"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/menus.py" line="91"/>
+        <location filename="../../gpuadvisor/gui/menus.py" line="106"/>
         <source>GiB (binary, 1024³ bytes)</source>
         <translation>GiB（二进制，1024³ 字节）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/menus.py" line="92"/>
+        <location filename="../../gpuadvisor/gui/menus.py" line="107"/>
         <source>GB (decimal, 1000³ bytes)</source>
         <translation>GB（十进制，1000³ 字节）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/menus.py" line="98"/>
+        <location filename="../../gpuadvisor/gui/menus.py" line="113"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/menus.py" line="103"/>
+        <location filename="../../gpuadvisor/gui/menus.py" line="118"/>
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/menus.py" line="72"/>
+        <location filename="../../gpuadvisor/gui/menus.py" line="63"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
@@ -1943,196 +2732,266 @@ renting: {rent}</source>
         <translation>关于 gpuadvisor(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="290"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="368"/>
         <source>Settings were reset</source>
         <translation>设置已重置</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="297"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="375"/>
         <source>About gpuadvisor</source>
         <translation>关于 gpuadvisor</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="307"/>
+        <location filename="../../gpuadvisor/gui/window_files.py" line="41"/>
         <source>Open plan</source>
+        <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
         <translation>打开方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="308"/>
+        <location filename="../../gpuadvisor/gui/window_files.py" line="42"/>
         <source>gpuadvisor plans (*{suffix});;All files (*)</source>
         <translation>gpuadvisor 方案 (*{suffix});;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="316"/>
+        <location filename="../../gpuadvisor/gui/window_files.py" line="51"/>
         <source>Save plan</source>
         <translation>保存方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="317"/>
+        <location filename="../../gpuadvisor/gui/window_files.py" line="52"/>
         <source>gpuadvisor plans (*{suffix})</source>
         <translation>gpuadvisor 方案 (*{suffix})</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="323"/>
+        <location filename="../../gpuadvisor/gui/window_files.py" line="58"/>
         <source>Export page as PNG</source>
         <translation>将页面导出为 PNG</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="325"/>
+        <location filename="../../gpuadvisor/gui/window_files.py" line="60"/>
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="345"/>
+        <location filename="../../gpuadvisor/gui/window_files.py" line="88"/>
         <source>Cannot open plan</source>
         <translation>无法打开方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="352"/>
+        <location filename="../../gpuadvisor/gui/window_files.py" line="95"/>
         <source>Opened {path}</source>
         <translation>已打开 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="374"/>
+        <location filename="../../gpuadvisor/gui/window_files.py" line="118"/>
         <source>Cannot save plan</source>
         <translation>无法保存方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="381"/>
+        <location filename="../../gpuadvisor/gui/window_files.py" line="125"/>
         <source>Saved {path}</source>
         <translation>已保存 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/menus.py" line="130"/>
+        <location filename="../../gpuadvisor/gui/window_files.py" line="161"/>
+        <source>Unsaved changes</source>
+        <translation>未保存的更改</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/window_files.py" line="162"/>
+        <source>Save the changes to {name}?</source>
+        <translation>是否保存对 {name} 的更改？</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/window_files.py" line="164"/>
+        <source>Your changes to the plan are lost if you do not save them.</source>
+        <translation>如果不保存，对方案的更改将会丢失。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/menus.py" line="145"/>
         <source>No recent plans</source>
         <translation>没有最近的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/menus.py" line="134"/>
+        <location filename="../../gpuadvisor/gui/menus.py" line="149"/>
         <source>Clear list</source>
         <translation>清空列表</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="401"/>
+        <location filename="../../gpuadvisor/gui/window_files.py" line="148"/>
+        <location filename="../../gpuadvisor/gui/window_files.py" line="159"/>
         <source>Untitled plan</source>
         <translation>未命名方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="458"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="292"/>
+        <source>Demo rig &quot;{name}&quot;: pick another under Demo rig on the Rig page</source>
+        <translation>演示配置“{name}”：可在本机页面的“演示配置”中换一个</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="301"/>
+        <source>Undid: {what}</source>
+        <translation>已撤销：{what}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="309"/>
+        <source>Redid: {what}</source>
+        <translation>已重做：{what}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="391"/>
         <source>Cannot export</source>
         <translation>无法导出</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="459"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="392"/>
         <source>Could not write {path}</source>
         <translation>无法写入 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="461"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="394"/>
         <source>Wrote {path}</source>
         <translation>已写入 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="468"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="401"/>
         <source>Summary copied to the clipboard as Markdown</source>
         <translation>已将 Markdown 摘要复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="525"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="473"/>
         <source>the system language</source>
         <translation>系统语言</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="528"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="476"/>
         <source>Language: {language}</source>
         <translation>语言：{language}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="530"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="478"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="531"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="479"/>
         <source>gpuadvisor will use {language} after a restart.</source>
         <translation>界面语言（{language}）将在重启 gpuadvisor 后生效。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="556"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="506"/>
         <source>Could not save settings: {error}</source>
         <translation>无法保存设置：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/edit_menu.py" line="34"/>
+        <location filename="../../gpuadvisor/gui/edit_menu.py" line="49"/>
+        <source>&amp;Undo</source>
+        <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/edit_menu.py" line="36"/>
+        <location filename="../../gpuadvisor/gui/edit_menu.py" line="51"/>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/edit_menu.py" line="49"/>
+        <source>&amp;Undo {what}</source>
+        <translation>撤销{what}(&amp;U)</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/edit_menu.py" line="51"/>
+        <source>&amp;Redo {what}</source>
+        <translation>重做{what}(&amp;R)</translation>
     </message>
 </context>
 <context>
     <name>MemoryCurveChart</name>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="69"/>
-        <source>micro-batch</source>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="68"/>
+        <source>Memory per GPU curve</source>
         <extracomment>The initial view shows up to this multiple of the GPU&apos;s capacity.</extracomment>
+        <translation>单卡显存曲线</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="70"/>
+        <source>micro-batch</source>
         <translation>微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="242"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="246"/>
         <source>target GPU</source>
         <translation>目标 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="246"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="250"/>
         <source>out of memory above {size} ({gpu})</source>
         <translation>超过 {size} 显存不足（{gpu}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="249"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="253"/>
         <source>out of memory above {size}</source>
         <translation>超过 {size} 显存不足</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="265"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="269"/>
         <source>memory per GPU</source>
         <translation>单卡显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="266"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="270"/>
         <source>your plan</source>
         <translation>当前方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="267"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="271"/>
         <source>largest that fits</source>
         <translation>可容纳的最大值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="271"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="275"/>
         <source>out of memory</source>
         <translation>显存不足</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="276"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="280"/>
         <source>memory per GPU ({unit})</source>
         <translation>单卡显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="279"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="283"/>
         <source>memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="352"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="296"/>
+        <source>Memory per GPU against {what}: {low} at {x0} to {high} at {x1}.</source>
+        <translation>单卡显存随{what}变化：{x0} 时 {low}，{x1} 时 {high}。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="307"/>
+        <source>Your plan: {value} ({size}).</source>
+        <translation>当前方案：{value}（{size}）。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="379"/>
         <source>largest {what} that fits: {value}</source>
         <translation>最大可容纳{what}：{value}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="358"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="385"/>
         <source>no {what} in this range fits</source>
         <translation>范围内{what}都放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="574"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="601"/>
         <source>{what} {value}: {size}</source>
         <translation>{what} {value}：{size}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="581"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="608"/>
         <source>{point} — {verdict}</source>
         <translation>{point} — {verdict}</translation>
     </message>
@@ -2140,38 +2999,38 @@ renting: {rent}</source>
 <context>
     <name>MemoryTerms</name>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/style.py" line="87"/>
+        <location filename="../../gpuadvisor/gui/charts/style.py" line="89"/>
         <source>weights</source>
         <extracomment>Okabe–Ito colour-blind-safe palette (plus its usual neutral grey). One colour per memory term (keys are :data:`gpuadvisor.core.memory.TERMS`). Neighbours in the stacking order never share a hue family, so adjacent segments stay distinguishable. Fit categories used by the fit map and the verdict badge. Fill colour per fit category: green / amber / red in their colour-blind-safe forms (the three also differ in lightness, so they survive greyscale printing), grey when no GPU. Text colour that stays readable on each category&apos;s fill (large bold text, ≥ 3:1). The core&apos;s verdict strings (``Estimate.verdict``) mapped to categories. Colour of the plotted quantity in line charts. Bytes per display unit. Memory of GPUs is marketed in &quot;GB&quot; that are really GiB; the user picks which unit the axes use.</extracomment>
         <translation>权重</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/style.py" line="88"/>
+        <location filename="../../gpuadvisor/gui/charts/style.py" line="90"/>
         <source>gradients</source>
         <translation>梯度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/style.py" line="89"/>
+        <location filename="../../gpuadvisor/gui/charts/style.py" line="91"/>
         <source>optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/style.py" line="90"/>
+        <location filename="../../gpuadvisor/gui/charts/style.py" line="92"/>
         <source>activations</source>
         <translation>激活值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/style.py" line="91"/>
+        <location filename="../../gpuadvisor/gui/charts/style.py" line="93"/>
         <source>logits / loss</source>
         <translation>logits / 损失</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/style.py" line="92"/>
+        <location filename="../../gpuadvisor/gui/charts/style.py" line="94"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/style.py" line="93"/>
+        <location filename="../../gpuadvisor/gui/charts/style.py" line="95"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
@@ -2267,17 +3126,17 @@ renting: {rent}</source>
         <translation>能放下什么：微批次 × 序列长度（格中为单卡 {unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="170"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="172"/>
         <source>What fits ({unit})</source>
         <translation>能放下什么（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="171"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="173"/>
         <source>By micro-batch</source>
         <translation>按微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="172"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="174"/>
         <source>By sequence length</source>
         <translation>按序列长度</translation>
     </message>
@@ -2529,12 +3388,12 @@ renting: {rent}</source>
         <translation>未匹配的显卡：显存取自驱动，时间按 {reference} 的峰值估算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="201"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="214"/>
         <source>No preset matches &quot;{text}&quot;</source>
         <translation>没有与“{text}”匹配的预设模型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="206"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="219"/>
         <source>No GPU in the catalog matches &quot;{text}&quot;</source>
         <translation>目录中没有与“{text}”匹配的 GPU</translation>
     </message>
@@ -2544,33 +3403,33 @@ renting: {rent}</source>
         <translation>“{text}”不是有效的数量：请输入 2T、1.5B、300M 或 52k 这样的数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="175"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="188"/>
         <source>Plan</source>
-        <extracomment>Milliseconds without a change after which a burst of changes counts as over (the levers, deferred during the burst, are then evaluated). Plan fields whose widgets this page owns (error messages for other fields go to the top). A message for the window&apos;s status bar. The charts exist and show the plan (see ``defer_charts``).</extracomment>
+        <extracomment>Milliseconds without a change after which a burst of changes counts as over (the levers, deferred during the burst, are then evaluated). Plan fields whose widgets this page owns (error messages for other fields go to the top). A message for the window&apos;s status bar. The charts exist and show the plan (see ``defer_charts``). () -&gt; (total, available) bytes of this machine&apos;s RAM, for plans that offload to the CPU (tests replace it).</extracomment>
         <translation>规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="176"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="189"/>
         <source>Hide the plan&apos;s inputs</source>
         <translation>收起规划的输入</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="177"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="190"/>
         <source>Show the plan&apos;s inputs</source>
         <translation>展开规划的输入</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="271"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="284"/>
         <source>Applied: {lever}</source>
         <translation>已应用：{lever}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="277"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="290"/>
         <source>Open a Hugging Face config.json</source>
         <translation>打开 Hugging Face config.json</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="278"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="291"/>
         <source>Model config (*.json);;All files (*)</source>
         <translation>模型配置 (*.json);;所有文件 (*)</translation>
     </message>
@@ -2646,7 +3505,7 @@ renting: {rent}</source>
         <translation>一个样本 = {unit}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="292"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="294"/>
         <source>your plan</source>
         <translation>当前方案</translation>
     </message>
@@ -2654,40 +3513,55 @@ renting: {rent}</source>
 <context>
     <name>ProbeCharts</name>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/probe_charts.py" line="36"/>
+        <location filename="../../gpuadvisor/gui/charts/probe_charts.py" line="38"/>
         <source>n/a</source>
-        <extracomment>Thickness of a measured bar and of the peak behind it, in rows. Room right of the longest bar for its label, as a share of the bar.</extracomment>
+        <extracomment>Thickness of a measured bar and of the peak behind it, in rows. Room right of the longest bar for its label, as a share of the bar. The peak bar&apos;s colours on a light plot (the theme&apos;s ``peak_fill``/``peak_line`` follow the palette).</extracomment>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/probe_charts.py" line="136"/>
+        <location filename="../../gpuadvisor/gui/charts/probe_charts.py" line="67"/>
+        <source>Measured against the catalog peak</source>
+        <translation>实测值与目录峰值</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/probe_charts.py" line="140"/>
         <source>{value} · {percent:.0f}% of {peak}</source>
         <translation>{value} · 为 {peak} 的 {percent:.0f}%</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/probe_charts.py" line="171"/>
+        <location filename="../../gpuadvisor/gui/charts/probe_charts.py" line="176"/>
         <source>measured</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/probe_charts.py" line="173"/>
+        <location filename="../../gpuadvisor/gui/charts/probe_charts.py" line="178"/>
         <source>catalog peak</source>
         <translation>目录峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/probe_charts.py" line="191"/>
+        <location filename="../../gpuadvisor/gui/charts/probe_charts.py" line="204"/>
         <source>measured: {value} {unit}</source>
         <translation>实测：{value} {unit}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/probe_charts.py" line="195"/>
+        <location filename="../../gpuadvisor/gui/charts/probe_charts.py" line="208"/>
         <source>catalog peak: {value} {unit}</source>
         <translation>目录峰值：{value} {unit}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/probe_charts.py" line="201"/>
+        <location filename="../../gpuadvisor/gui/charts/probe_charts.py" line="214"/>
         <source>{percent:.1f}% of peak</source>
         <translation>峰值的 {percent:.1f}%</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/probe_charts.py" line="229"/>
+        <source>History of a measured figure</source>
+        <translation>实测指标的历史</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/probe_charts.py" line="289"/>
+        <source>{label} over {runs} runs: {first} {unit} on {first_day}, {last} {unit} on {last_day}.</source>
+        <translation>{label}，共 {runs} 次运行：{first_day} 为 {first} {unit}，{last_day} 为 {last} {unit}。</translation>
     </message>
 </context>
 <context>
@@ -2746,7 +3620,7 @@ renting: {rent}</source>
         <translation>整次运行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/page.py" line="131"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/page.py" line="130"/>
         <source>Probe</source>
         <translation>实测</translation>
     </message>
@@ -2891,12 +3765,12 @@ renting: {rent}</source>
         <translation>正在查找装有 PyTorch 的 Python 环境…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/page.py" line="271"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/page.py" line="270"/>
         <source>Choose a Python interpreter</source>
         <translation>选择 Python 解释器</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/page.py" line="276"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/page.py" line="275"/>
         <source>Checking {python}…</source>
         <translation>正在检查 {python}…</translation>
     </message>
@@ -2956,17 +3830,17 @@ renting: {rent}</source>
         <translation>未找到装有 PyTorch 的 Python 环境，因此暂时无法实测。请在某个环境中安装 PyTorch（python -m pip install torch，或使用你的训练环境），然后用“浏览…”选择其中的 python，或点击“重新扫描”。gpuadvisor 本身从不加载 PyTorch：实测在那个环境中运行。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/page.py" line="355"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/page.py" line="354"/>
         <source>This plan cannot be checked here: {error}</source>
         <translation>此方案无法在这里核验：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/page.py" line="368"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/page.py" line="367"/>
         <source>Choose your dataset folder</source>
         <translation>选择数据集文件夹</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/page.py" line="377"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/page.py" line="376"/>
         <source>Not a folder: {path}</source>
         <translation>不是文件夹：{path}</translation>
     </message>
@@ -2986,12 +3860,12 @@ renting: {rent}</source>
         <translation>这次读取可能来自内存（页面缓存）：磁盘本身可能更慢。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/page.py" line="387"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/page.py" line="386"/>
         <source>stopped early by you</source>
         <translation>由你提前停止</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/page.py" line="388"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/page.py" line="387"/>
         <source>Stopping: the probe ends its current step and reports what it measured…</source>
         <translation>正在停止：实测结束当前步骤并报告已测得的结果…</translation>
     </message>
@@ -3071,7 +3945,7 @@ renting: {rent}</source>
         <translation>无结果</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/page.py" line="445"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/page.py" line="444"/>
         <source>The results are shown but could not be saved to the probe history: {error}</source>
         <translation>结果已显示，但无法保存到实测历史：{error}</translation>
     </message>
@@ -3527,7 +4401,7 @@ renting: {rent}</source>
 <context>
     <name>RigPage</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="119"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="118"/>
         <source>Rig</source>
         <translation>本机</translation>
     </message>
@@ -3584,22 +4458,22 @@ renting: {rent}</source>
         <translation>演示：{spec}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="195"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="194"/>
         <source>Detecting…</source>
         <translation>正在检测…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="321"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="320"/>
         <source>Cannot show that rig: {error}</source>
         <translation>无法显示该配置：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="323"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="322"/>
         <source>Detection failed</source>
         <translation>检测失败</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="344"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="343"/>
         <source>Live reading failed: {error}</source>
         <translation>实时读数失败：{error}</translation>
     </message>
@@ -3629,12 +4503,12 @@ renting: {rent}</source>
         <translation>{where} · 后端：{backend} · {n} 个 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="368"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="371"/>
         <source>Hint: {hint}</source>
         <translation>提示：{hint}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="373"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="376"/>
         <source>No GPU found. Plans use a catalog GPU; pick a Demo rig above to see what this page shows for one.</source>
         <translation>未找到 GPU。规划将使用目录中的 GPU；在上方选择一个演示配置，看看本页会显示什么。</translation>
     </message>
@@ -3908,127 +4782,128 @@ renting: {rent}</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="218"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="215"/>
         <source>{rate} samples/s</source>
         <translation>{rate} 样本/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="219"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="216"/>
         <source>{rate} tokens/s</source>
         <translation>{rate} token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="222"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="219"/>
         <source>{steps} × {step} = {total} (bound by {bound})</source>
         <translation>{steps} × {step} = {total}（受限于{bound}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="286"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="284"/>
         <source>{eff:.2f} → {tflops} TFLOPS per GPU</source>
         <translation>{eff:.2f} → 每张 GPU {tflops} TFLOPS</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="291"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="289"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="295"/>
         <source>{n} samples</source>
         <translation>{n} 个样本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="292"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="290"/>
         <source>{n} tokens</source>
         <translation>{n} 个 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="332"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="368"/>
         <source>Assumed: {per} tokens per parameter (compute-optimal, Chinchilla), {tokens} tokens; type your own under Data set.</source>
         <translation>假设：每个参数 {per} 个 token（算力最优，Chinchilla），共 {tokens} 个 token；可在“数据集”中填写你自己的。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="337"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="373"/>
         <source>Assumed: {samples} samples (the size of Alpaca) × {epochs} epoch(s); type your own under Data set.</source>
         <translation>假设：{samples} 个样本（Alpaca 的规模）× {epochs} 轮；可在“数据集”中填写你自己的。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="341"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="377"/>
         <source>Assumed: Alpaca, {samples} samples × {seq} tokens × {epochs} epoch(s); type your own under Data set.</source>
         <translation>假设：Alpaca，{samples} 个样本 × {seq} 个 token × {epochs} 轮；可在“数据集”中填写你自己的。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="213"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="210"/>
         <source>{rate} generated tokens/s (decode)</source>
         <translation>{rate} 生成 token/s（解码）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="215"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="212"/>
         <source>prefill {prefill} · decode bound by {bound}</source>
         <translation>预填充 {prefill} · 解码受限于{bound}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="253"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="250"/>
         <source>no data parallel</source>
         <translation>无数据并行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="255"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="252"/>
         <source>{zero} sharded within a node</source>
         <translation>{zero}（仅在节点内分片）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="257"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="254"/>
         <source>micro-batch {mb} × {ga}</source>
         <translation>微批次 {mb} × {ga}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="264"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="261"/>
         <source>step {step} = compute {compute} + memory-bound {memory} + communication {comm} + bubble {bubble}; MFU {mfu:.0%}</source>
         <translation>每步 {step} = 计算 {compute} + 访存受限 {memory} + 通信 {comm} + 流水线气泡 {bubble}；MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="270"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="267"/>
         <source>runner-up: {layout}: step {step}</source>
         <translation>次优：{layout}：每步 {step}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="279"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="277"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="280"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="278"/>
         <source>{tflops:g} TFLOPS {dtype} on {gpu}</source>
         <translation>{tflops:g} TFLOPS {dtype}（{gpu}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="285"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="283"/>
         <source>efficiency</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="293"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="296"/>
         <source>data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="295"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="298"/>
         <source>GPU link</source>
         <translation>GPU 互联</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="298"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="301"/>
         <source>overlap</source>
         <translation>通信重叠</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="301"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="304"/>
         <source>bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="304"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="307"/>
         <source>timed on</source>
         <translation>计时 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="306"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="309"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
     </message>
@@ -4059,64 +4934,80 @@ renting: {rent}</source>
 <context>
     <name>VramBreakdownChart</name>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="156"/>
-        <source>plan</source>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="72"/>
+        <source>Memory per GPU by term</source>
         <extracomment>Common card sizes drawn as dashed references. GPU makers&apos; &quot;GB&quot; on memory is binary (a &quot;24 GB&quot; RTX 4090 has 24 GiB), so the lines sit at these many GiB in either unit. Headroom above the tallest thing, as a fraction of it, until the view has a size (then the headroom is computed in pixels to clear the verdict badge). Reference lines closer than this share of the y span to a shown line are hidden (until the view has a size; then a label&apos;s height in pixels decides), so labels never overlap.</extracomment>
+        <translation>单卡显存分项</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="158"/>
+        <source>plan</source>
         <translation>方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="157"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="159"/>
         <source>option {n}</source>
         <translation>选项 {n}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="220"/>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="370"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="222"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="261"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="394"/>
         <source>target GPU</source>
         <translation>目标 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="234"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="236"/>
         <source>memory per GPU ({unit})</source>
         <translation>单卡显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="237"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="239"/>
         <source>memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="298"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="255"/>
+        <source>Memory per GPU: {total} in all ({parts}).</source>
+        <translation>单卡显存：共 {total}（{parts}）。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="259"/>
+        <source>{gpu} has {size}: {verdict}.</source>
+        <translation>{gpu} 有 {size}：{verdict}。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="322"/>
         <source>{size} cards</source>
         <translation>{size} 显卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="311"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="335"/>
         <source>needs {total} per GPU</source>
         <translation>单卡需 {total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="320"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="344"/>
         <source>fits — {free} free</source>
         <translation>放得下 — 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="324"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="348"/>
         <source>tight — {free} free</source>
         <translation>偏紧 — 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="328"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="352"/>
         <source>does not fit by {over}</source>
         <translation>放不下，差 {over}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="358"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="382"/>
         <source>{term}: {size} ({share:.1f}%)</source>
         <translation>{term}：{size}（{share:.1f}%）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="373"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="397"/>
         <source>{gpu}: {size}</source>
         <translation>{gpu}：{size}</translation>
     </message>

@@ -16,7 +16,7 @@ from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsView, QVBoxLayout, QWidget
 
 from .items import PointMarks, format_number, nice_ceiling, short_power_of_two
-from .style import NORMAL, PRESENTATION, UNIT_BYTES, ChartTheme, check_units
+from .style import UNIT_BYTES, ChartTheme, chart_theme, check_units
 
 # The helpers of ticks, ranges and points, where the charts have always found them.
 __all__ = ["BADGE_MARGIN", "ChartBase", "PointMarks", "as_float_array", "format_number",
@@ -55,7 +55,8 @@ class ChartBase(QWidget):
                  axis_items: dict | None = None) -> None:
         super().__init__(parent)
         self._units = check_units(units)
-        self._theme: ChartTheme = NORMAL
+        self._presentation = False
+        self._theme: ChartTheme = chart_theme(self.palette())
         self._hover = ""
         self._legend_entries: list[tuple[object, str]] = []
         self._legend_key: tuple | None = None
@@ -69,7 +70,8 @@ class ChartBase(QWidget):
         self._edge_badge: pg.TextItem | None = None
         self._axis_texts: tuple[str, tuple[str, ...]] = ("", ("",))  # bottom, left choices
 
-        self.plot_widget = pg.PlotWidget(background=NORMAL.background, axisItems=axis_items)
+        self.plot_widget = pg.PlotWidget(background=self._theme.background,
+                                         axisItems=axis_items)
         # Items keep their painter state as they found it, and nothing here draws outside its
         # bounds: Qt need not save the state or widen each repaint by a pixel.
         flags = self.plot_widget.optimizationFlags()
@@ -117,13 +119,41 @@ class ChartBase(QWidget):
     @property
     def presentation(self) -> bool:
         """Whether presentation mode (large text, thick lines) is on."""
-        return self._theme is PRESENTATION
+        return self._presentation
 
     def set_presentation(self, enabled: bool) -> None:
         """Switch presentation mode: 16 pt text, 3–4 px lines, high contrast."""
-        self._theme = PRESENTATION if enabled else NORMAL
+        self._presentation = bool(enabled)
+        self._theme = chart_theme(self.palette(), self._presentation)
+        self._restyle()
+
+    def _restyle(self) -> None:
+        """Apply the theme's sizes and colours to everything and draw again."""
+        self.plot_widget.setBackground(self._theme.background)
         self._apply_axis_style()
+        self._legend_key = None  # the legend's text colour
+        self._layout_legend()
         self._redraw()
+        self._update_description()
+
+    def _on_palette_changed(self) -> None:
+        # Light or dark: the colours follow the palette the window gives the chart.
+        theme = chart_theme(self.palette(), self._presentation)
+        if theme != self._theme:
+            self._theme = theme
+            self._restyle()
+
+    # -- accessibility -----------------------------------------------------------------
+
+    def describe(self) -> str:
+        """The chart's data in a sentence (its accessible description); "" without data."""
+        return ""
+
+    def _update_description(self) -> None:
+        """Give screen readers the data as a sentence (set only when it changed)."""
+        text = self.describe()
+        if self._changed("description", text):
+            self.setAccessibleDescription(text)
 
     def hover_text(self) -> str:
         """The tooltip text now shown ("" when none)."""
@@ -432,7 +462,8 @@ class ChartBase(QWidget):
             if sum(column_widths) <= available:
                 columns = count
                 break
-        key = (tuple((id(item), name) for item, name in entries), theme.legend_pt, columns)
+        key = (tuple((id(item), name) for item, name in entries), theme.legend_pt, columns,
+               theme.foreground)
         if key == self._legend_key:
             return
         self._legend_key = key
@@ -492,6 +523,11 @@ class ChartBase(QWidget):
         if self._auto_frame:
             self._frame()
         self._place_edge_labels()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            self._on_palette_changed()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.plot_widget and event.type() == QEvent.Type.Leave:

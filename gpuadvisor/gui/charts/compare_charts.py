@@ -30,7 +30,8 @@ from gpuadvisor.gui.numbers import duration, hours_tick
 from .base import ChartBase
 from .style import OKABE_ITO
 
-#: Colour, symbol and stacking order per option kind (Okabe–Ito colours).
+#: Colour, symbol and stacking order per option kind (Okabe–Ito colours). Your rig's black
+#: is drawn in the theme's ``mark`` colour (light on a dark plot).
 KIND_STYLE = {
     "own": (OKABE_ITO["black"], "star"),
     "buy-new": (OKABE_ITO["blue"], "s"),
@@ -40,6 +41,7 @@ KIND_STYLE = {
 }
 PARETO_COLOR = OKABE_ITO["bluish_green"]
 SELECTED_COLOR = OKABE_ITO["vermillion"]
+#: The limits' colour on a light plot (drawn in the theme's ``reference_color``).
 LIMIT_COLOR = "#8A8A8A"
 #: A point within this many pixels of the cursor is the one hovered or clicked.
 PICK_RADIUS_PX = 12
@@ -153,6 +155,8 @@ class CostTimeChart(ChartBase):
         self.cost_axis = _LogAxis("left", self._tick_money)
         super().__init__(parent, axis_items={"bottom": self.time_axis,
                                              "left": self.cost_axis})
+        self.setAccessibleName(QCoreApplication.translate(
+            "CompareCharts", "Time against cost of every option"))
         self._points: list[Point] = []
         self._front: list[str] = []
         self._selected: str | None = None
@@ -264,6 +268,8 @@ class CostTimeChart(ChartBase):
         entries = []
         for kind, item in self.series.items():
             color, symbol = KIND_STYLE[kind]
+            if kind == "own":
+                color = theme.mark
             mine = [p for p in self._points if p.kind == kind]
             brushes = [pg.mkBrush(color if p.acceptable else _faded(color)) for p in mine]
             # The kind's colour as the item's own brush (the legend draws that), then each
@@ -292,7 +298,8 @@ class CostTimeChart(ChartBase):
         if front:
             entries.append((self.front_line, QCoreApplication.translate(
                 "CompareCharts", "best trade-offs (Pareto front)")))
-        dash = pg.mkPen(LIMIT_COLOR, width=theme.reference_px, style=Qt.PenStyle.DashLine)
+        dash = pg.mkPen(theme.reference_color, width=theme.reference_px,
+                        style=Qt.PenStyle.DashLine)
         for line, value in ((self.budget_line, self._budget),
                             (self.deadline_line, self._deadline)):
             line.setPen(dash)
@@ -308,6 +315,25 @@ class CostTimeChart(ChartBase):
             QCoreApplication.translate("CompareCharts", "Cost ({currency})")
             .format(currency=self._currency), "")
         self._frame()
+        self._update_description()
+
+    def describe(self) -> str:
+        """The options in a sentence: how many, the fastest and the cheapest, the front."""
+        if not self._points:
+            return ""
+        translate = QCoreApplication.translate
+        fastest = min(self._points, key=lambda p: p.hours)
+        cheapest = min(self._points, key=lambda p: p.cost)
+
+        def said(p: Point) -> str:
+            return translate("CompareCharts", "{name} ({time}, {cost})").format(
+                name=p.label, time=duration(p.hours * 3600.0), cost=self._money(p.cost))
+
+        return translate("CompareCharts", "{n} options, time against cost. Fastest: "
+                                          "{fastest}. Cheapest: {cheapest}. {front} on the "
+                                          "Pareto front.").format(
+            n=len(self._points), fastest=said(fastest), cheapest=said(cheapest),
+            front=len(self._front))
 
     def _draw_selected(self) -> None:
         theme = self.theme
@@ -394,6 +420,8 @@ class BreakEvenChart(ChartBase):
     def __init__(self, parent: QWidget | None = None,
                  money: Callable[[float], str] | None = None) -> None:
         super().__init__(parent)
+        self.setAccessibleName(QCoreApplication.translate(
+            "CompareCharts", "Break-even: owning against renting"))
         self._money = money or (lambda value: f"${value:,.0f}")
         self._jobs: float | None = None
         self._hardware = self._own_per_job = self._rent_per_job = 0.0
@@ -434,6 +462,7 @@ class BreakEvenChart(ChartBase):
         self.set_data(hardware=0.0, own_per_job=0.0, rent_per_job=0.0, jobs=None,
                       own_label="", rent_label="")
         self._set_badge(message)
+        self._update_description()
 
     def horizon(self) -> float:
         """The last number of jobs drawn: twice the break-even (100 when there is none)."""
@@ -460,7 +489,7 @@ class BreakEvenChart(ChartBase):
         self.rent_curve.setData([] if empty else jobs, [] if empty else rent)
         self.own_curve.setPen(pg.mkPen(KIND_STYLE["buy-used"][0], width=theme.line_px))
         self.rent_curve.setPen(pg.mkPen(KIND_STYLE["rent"][0], width=theme.line_px))
-        self.crossing_line.setPen(pg.mkPen(LIMIT_COLOR, width=theme.reference_px,
+        self.crossing_line.setPen(pg.mkPen(theme.reference_color, width=theme.reference_px,
                                            style=Qt.PenStyle.DashLine))
         crossing = self._jobs is not None and not empty
         self.crossing_line.setVisible(crossing)
@@ -487,6 +516,18 @@ class BreakEvenChart(ChartBase):
                     jobs=f"{self._jobs:,.0f}" if self._jobs >= 10 else f"{self._jobs:.1f}")
             self._set_badge(text)
         self._frame()
+        self._update_description()
+
+    def describe(self) -> str:
+        """The two costs in a sentence, and where they cross."""
+        if not self._own_label:
+            return self.badge_text()
+        return QCoreApplication.translate(
+            "CompareCharts", "Owning {own}: {hardware} and {own_per_job} per job; renting "
+            "{rent}: {rent_per_job} per job. {answer}.").format(
+            own=self._own_label, hardware=self._money(self._hardware),
+            own_per_job=self._money(self._own_per_job), rent=self._rent_label,
+            rent_per_job=self._money(self._rent_per_job), answer=self.badge_text())
 
     def _set_badge(self, text: str) -> None:
         self.badge.setText(text)

@@ -15,7 +15,6 @@ from .base import BADGE_MARGIN, ChartBase, as_float_array
 from .items import PointMarks, PowerOfTwoAxis, format_number, nice_ceiling
 from .style import (
     CATEGORY_COLORS,
-    CURVE_COLOR,
     DOES_NOT_FIT,
     FITS,
     VERDICT_CATEGORY,
@@ -66,6 +65,8 @@ class MemoryCurveChart(ChartBase):
         super().__init__(
             parent, units=units, axis_items={"bottom": PowerOfTwoAxis(orientation="bottom")}
         )
+        self.setAccessibleName(QCoreApplication.translate(
+            "MemoryCurveChart", "Memory per GPU curve"))
         self._x_label = x_label or QCoreApplication.translate("MemoryCurveChart", "micro-batch")
         self._x = np.zeros(0)
         self._y_bytes = np.zeros(0)
@@ -90,7 +91,6 @@ class MemoryCurveChart(ChartBase):
         self.plot_item.addItem(self.oom_line, ignoreBounds=True)
         # Over the curve, with a fill: the curve often runs through the label's spot.
         self.oom_label = self._add_edge_label("left")
-        self.oom_label.fill = pg.mkBrush(255, 255, 255, 200)
         # ...but under the markers: the star often sits on the line, right under the label.
         self.oom_label.setZValue(17)
 
@@ -220,9 +220,10 @@ class MemoryCurveChart(ChartBase):
         ys = self._y_bytes / self.unit_bytes
         # Style only when the theme changes: each style setter re-renders the item's
         # symbols, and this runs on every slider move.
-        if self._changed("curve_style", (theme.line_px, theme.marker_size, theme.background)):
-            self.curve.setData(self._x, ys, pen=pg.mkPen(CURVE_COLOR, width=theme.line_px))
-            self._dots.set_style(symbol="o", size=theme.marker_size, brush=CURVE_COLOR,
+        if self._changed("curve_style", (theme.line_px, theme.marker_size, theme.background,
+                                         theme.curve)):
+            self.curve.setData(self._x, ys, pen=pg.mkPen(theme.curve, width=theme.line_px))
+            self._dots.set_style(symbol="o", size=theme.marker_size, brush=theme.curve,
                                  pen=pg.mkPen(theme.background, width=1))
         else:
             self.curve.setData(self._x, ys)
@@ -232,10 +233,13 @@ class MemoryCurveChart(ChartBase):
         if self._capacity is not None:
             cap = self._capacity / self.unit_bytes
             self.oom_line.show()
-            if self._changed("oom_style", (theme.capacity_px, theme.annotation_pt)):
+            if self._changed("oom_style", (theme.capacity_px, theme.annotation_pt,
+                                           theme.bad_text, theme.label_fill)):
                 self.oom_line.setPen(pg.mkPen(red, width=theme.capacity_px))
                 self.oom_label.setFont(theme.font(theme.annotation_pt, bold=True))
-                self.oom_label.setColor(red)
+                # The label in the text shade of the red (4.5:1 on the plot), over a fill.
+                self.oom_label.setColor(theme.bad_text)
+                self.oom_label.fill = pg.mkBrush(*theme.label_fill[:3], 200)
                 self._oom_region.setBrush(pg.mkBrush(213, 94, 0, 28))
             if self._changed("oom_value", cap):
                 self.oom_line.setValue(cap)
@@ -282,6 +286,29 @@ class MemoryCurveChart(ChartBase):
             self.units,
         )
         self._frame()
+        self._update_description()
+
+    def describe(self) -> str:
+        """The curve in a sentence: its ends, the out-of-memory line, the largest x that
+        fits and the plan's own point."""
+        if not self._x.size:
+            return ""
+        parts = [QCoreApplication.translate(
+            "MemoryCurveChart", "Memory per GPU against {what}: {low} at {x0} to {high} at "
+            "{x1}.").format(what=self._x_label, low=format_bytes(self._y_bytes[0], self.units),
+                            x0=format_number(self._x[0]),
+                            high=format_bytes(self._y_bytes[-1], self.units),
+                            x1=format_number(self._x[-1]))]
+        if self._capacity is not None:
+            parts.append(self._oom_texts[0] + ".")
+        if self._fit_text:
+            parts.append(self._fit_text + ".")
+        if self._current_x is not None:
+            parts.append(QCoreApplication.translate(
+                "MemoryCurveChart", "Your plan: {value} ({size}).").format(
+                value=format_number(self._current_x),
+                size=format_bytes(self._y_at(self._current_x) * self.unit_bytes, self.units)))
+        return " ".join(parts)
 
     def _legend_entry_shown(self, item: object) -> bool:
         # The out-of-memory line carries its own label ("out of memory above 24 GiB");
@@ -297,10 +324,10 @@ class MemoryCurveChart(ChartBase):
         self._legend_curve.setData(
             [0],
             [0],
-            pen=pg.mkPen(CURVE_COLOR, width=theme.line_px),
+            pen=pg.mkPen(theme.curve, width=theme.line_px),
             symbol="o",
             symbolSize=8,
-            symbolBrush=CURVE_COLOR,
+            symbolBrush=theme.curve,
             symbolPen=pg.mkPen(None),
         )
         self._legend_current.setData(
@@ -342,9 +369,9 @@ class MemoryCurveChart(ChartBase):
 
         label = self._fit_label
         font = self._badge_font()
-        if self._changed("fit_font", (font.pointSize(), font.bold())):
+        if self._changed("fit_font", (font.pointSize(), font.bold(), theme.label_fill)):
             label.setFont(font)
-            label.fill = pg.mkBrush(255, 255, 255, 225)
+            label.fill = pg.mkBrush(*theme.label_fill)
         if self._largest_fit is not None and self._x.size:
             self.largest_fit_marker.setData(
                 [self._largest_fit], [self._y_at(self._largest_fit)], **star
@@ -352,13 +379,13 @@ class MemoryCurveChart(ChartBase):
             self._fit_text = QCoreApplication.translate(
                 "MemoryCurveChart", "largest {what} that fits: {value}"
             ).format(what=self._x_label, value=format_number(self._largest_fit))
-            color = "#00664A"  # the fits green, darkened to read as text on white
+            color = theme.good_text  # the fits green, in a shade that reads as text
         elif self._capacity is not None and self._x.size:
             self.largest_fit_marker.setData([], [], **star)
             self._fit_text = QCoreApplication.translate(
                 "MemoryCurveChart", "no {what} in this range fits"
             ).format(what=self._x_label)
-            color = "#A04000"  # the does-not-fit red, darkened for text
+            color = theme.bad_text  # the does-not-fit red, in a shade for text
         else:
             self.largest_fit_marker.setData([], [], **star)
             self._fit_text = ""
@@ -588,7 +615,7 @@ class MemoryCurveChart(ChartBase):
             symbol="o",
             symbolSize=self.theme.marker_size * 1.6,
             symbolBrush=None,
-            symbolPen=pg.mkPen(CURVE_COLOR, width=2),
+            symbolPen=pg.mkPen(self.theme.curve, width=2),
         )
         return text
 

@@ -158,6 +158,8 @@ class FitMapChart(ChartBase):
         self, parent: QWidget | None = None, *, units: str = "GiB", show_values: bool = True
     ) -> None:
         super().__init__(parent, units=units)
+        self.setAccessibleName(QCoreApplication.translate(
+            "FitMapChart", "Fit map"))
         self._micro_batches = np.zeros(0)
         self._seq_lens = np.zeros(0)
         self._total = np.zeros((0, 0))
@@ -353,6 +355,34 @@ class FitMapChart(ChartBase):
         self._set_legend(entries if self._grid.size else [])
 
         self._frame()
+        self._update_description()
+
+    def describe(self) -> str:
+        """The map in a sentence: its ranges, how many cells fit, and the plan's cell."""
+        grid = self._grid
+        if not grid.size:
+            return ""
+        translate = QCoreApplication.translate
+        parts = [translate("FitMapChart", "Fit map, micro-batch {mb0} to {mb1} by sequence "
+                                          "length {s0} to {s1}:").format(
+            mb0=format_number(self._micro_batches[0]),
+            mb1=format_number(self._micro_batches[-1]),
+            s0=format_number(self._seq_lens[0]), s1=format_number(self._seq_lens[-1]))]
+        if self._capacity is None:
+            parts.append(translate("FitMapChart", "no GPU chosen."))
+        else:
+            parts.append(translate("FitMapChart", "{fits} of {cells} fit, {tight} tight, "
+                                                  "{over} do not fit.").format(
+                fits=int(np.count_nonzero(grid == FITS)), cells=grid.size,
+                tight=int(np.count_nonzero(grid == TIGHT)),
+                over=int(np.count_nonzero(grid == DOES_NOT_FIT))))
+        if self._current is not None:
+            i, j = self._current
+            parts.append(translate("FitMapChart", "Your plan: micro-batch {mb}, sequence "
+                                                  "{seq}, {size}.").format(
+                mb=format_number(self._micro_batches[i]), seq=format_number(self._seq_lens[j]),
+                size=format_bytes(self._total[i, j], self.units)))
+        return " ".join(parts)
 
     def _frame(self) -> None:
         rows, cols = self._grid.shape

@@ -56,6 +56,8 @@ class LiveGpuChart(ChartBase):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.setAccessibleName(QCoreApplication.translate(
+            "LiveChart", "Live readings of the GPU"))
         self._left_tick_sample = "100"
         self._t: deque[float] = deque(maxlen=MAX_SAMPLES)
         self._raw: deque[tuple] = deque(maxlen=MAX_SAMPLES)
@@ -99,7 +101,9 @@ class LiveGpuChart(ChartBase):
         theme = self.theme
         labels = series_labels()
         for key, curve in self.curves.items():
-            curve.setPen(pg.mkPen(_COLORS[key], width=theme.line_px))
+            # The clock's blue is the theme's curve colour (sky blue on a dark plot).
+            color = theme.curve if key == "sm_clock" else _COLORS[key]
+            curve.setPen(pg.mkPen(color, width=theme.line_px))
         self._set_axis_labels(QCoreApplication.translate("LiveChart", "seconds"),
                               QCoreApplication.translate("LiveChart", "% of limit"), "%")
         self._set_legend([(self.curves[key], labels[key]) for key in SERIES])
@@ -111,6 +115,30 @@ class LiveGpuChart(ChartBase):
             values = np.fromiter(self._pct[key], dtype=float, count=len(self._pct[key]))
             curve.setData(t, values)
         self._frame()
+        self._update_description()
+
+    def describe(self) -> str:
+        """The latest reading in a sentence (each in its unit)."""
+        if not self._t:
+            return ""
+        return QCoreApplication.translate(
+            "LiveChart", "Latest reading at {t:.0f} s: {readings}.").format(
+            t=self._t[-1], readings=self._readings(len(self._t) - 1, ", "))
+
+    def _readings(self, i: int, sep: str) -> str:
+        temp, clock, power, util = self._raw[i]
+
+        def v(value, unit: str) -> str:
+            return QCoreApplication.translate("LiveChart", "n/a") if value is None \
+                else f"{value:.0f} {unit}"
+
+        labels = series_labels()
+        return sep.join([
+            f"{labels['temperature']}: {v(temp, '°C')}",
+            f"{labels['sm_clock']}: {v(clock, 'MHz')}",
+            f"{labels['power']}: {v(power, 'W')}",
+            f"{labels['utilization']}: {v(util, '%')}",
+        ])
 
     def _frame(self) -> None:
         end = self._t[-1] if self._t else 0.0
@@ -122,17 +150,4 @@ class LiveGpuChart(ChartBase):
             return None
         t = np.fromiter(self._t, dtype=float, count=len(self._t))
         i = int(np.argmin(np.abs(t - x)))
-        temp, clock, power, util = self._raw[i]
-
-        def v(value, unit: str) -> str:
-            return QCoreApplication.translate("LiveChart", "n/a") if value is None \
-                else f"{value:.0f} {unit}"
-
-        labels = series_labels()
-        return "\n".join([
-            f"{t[i]:.1f} s",
-            f"{labels['temperature']}: {v(temp, '°C')}",
-            f"{labels['sm_clock']}: {v(clock, 'MHz')}",
-            f"{labels['power']}: {v(power, 'W')}",
-            f"{labels['utilization']}: {v(util, '%')}",
-        ])
+        return f"{t[i]:.1f} s\n" + self._readings(i, "\n")

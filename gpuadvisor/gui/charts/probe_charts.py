@@ -26,6 +26,8 @@ MEASURED_HEIGHT = 0.5
 PEAK_HEIGHT = 0.76
 #: Room right of the longest bar for its label, as a share of the bar.
 _LABEL_ROOM = 0.75
+#: The peak bar's colours on a light plot (the theme's ``peak_fill``/``peak_line`` follow the
+#: palette).
 PEAK_FILL = "#E4E4E4"
 PEAK_LINE = "#7A7A7A"
 
@@ -62,6 +64,8 @@ class VersusChart(ChartBase):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.setAccessibleName(QCoreApplication.translate(
+            "ProbeCharts", "Measured against the catalog peak"))
         self._rows: list[tuple[str, float, float | None, float | None]] = []
         self._bases: list[str] = []
         self._unit = ""
@@ -145,11 +149,12 @@ class VersusChart(ChartBase):
         peaks = np.array([t or 0.0 for _, _, t, _ in self._rows], dtype=float)
         self.measured_item.setOpts(
             x0=np.zeros(n), width=measured, y=ys, height=MEASURED_HEIGHT,
-            brush=pg.mkBrush(OKABE_ITO["blue"]),
+            brush=pg.mkBrush(theme.curve),
             pen=pg.mkPen(theme.background, width=theme.outline_px))
         self.peak_item.setOpts(
-            x0=np.zeros(n), width=peaks, y=ys, height=PEAK_HEIGHT, brush=pg.mkBrush(PEAK_FILL),
-            pen=pg.mkPen(PEAK_LINE, width=theme.outline_px))
+            x0=np.zeros(n), width=peaks, y=ys, height=PEAK_HEIGHT,
+            brush=pg.mkBrush(theme.peak_fill),
+            pen=pg.mkPen(theme.peak_line, width=theme.outline_px))
         while len(self._value_labels) < n:
             item = pg.TextItem(anchor=(0, 0.5))
             item.setZValue(20)
@@ -176,6 +181,14 @@ class VersusChart(ChartBase):
         self._set_legend(entries if n and has_peak else [])
         self._set_axis_labels(self._unit, "")
         self._frame()
+        self._update_description()
+
+    def describe(self) -> str:
+        """Each measured figure in a sentence, with its share of the catalog peak."""
+        if not self._rows:
+            return ""
+        return "; ".join(f"{label}: {self._row_text(value, peak, percent)}"
+                         for label, value, peak, percent in self._rows) + "."
 
     def _frame(self) -> None:
         n = max(len(self._rows), 1)
@@ -213,6 +226,8 @@ class HistoryChart(ChartBase):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent, axis_items={"bottom": pg.DateAxisItem(orientation="bottom")})
+        self.setAccessibleName(QCoreApplication.translate(
+            "ProbeCharts", "History of a measured figure"))
         self._times: list[float] = []
         self._values: list[float] = []
         self._label = ""
@@ -252,8 +267,8 @@ class HistoryChart(ChartBase):
         theme = self.theme
         self.curve.setData(np.array(self._times, dtype=float),
                            np.array(self._values, dtype=float))
-        self.curve.setPen(pg.mkPen(OKABE_ITO["blue"], width=theme.line_px))
-        self.curve.setSymbolBrush(pg.mkBrush(OKABE_ITO["blue"]))
+        self.curve.setPen(pg.mkPen(theme.curve, width=theme.line_px))
+        self.curve.setSymbolBrush(pg.mkBrush(theme.curve))
         self.curve.setSymbolPen(pg.mkPen(theme.background))
         self.curve.setSymbolSize(theme.marker_size)
         rings = self._rings
@@ -263,6 +278,20 @@ class HistoryChart(ChartBase):
         # The figure's name is in the picker above the chart; the axis carries the unit.
         self._set_axis_labels("", self._unit)
         self._frame()
+        self._update_description()
+
+    def describe(self) -> str:
+        """The figure over its runs in a sentence: how many, first and last value."""
+        if not self._values:
+            return ""
+        first = datetime.fromtimestamp(self._times[0]).strftime("%Y-%m-%d")
+        last = datetime.fromtimestamp(self._times[-1]).strftime("%Y-%m-%d")
+        return QCoreApplication.translate(
+            "ProbeCharts", "{label} over {runs} runs: {first} {unit} on {first_day}, {last} "
+            "{unit} on {last_day}.").format(
+            label=self._label, runs=len(self._values), first=format_value(self._values[0]),
+            last=format_value(self._values[-1]), unit=self._unit, first_day=first,
+            last_day=last)
 
     def _frame(self) -> None:
         if not self._times:

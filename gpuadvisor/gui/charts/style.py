@@ -6,18 +6,20 @@ deficiency can still tell every pair apart. Each memory term has one colour here
 bar, the legend and any other view of a breakdown always agree.
 
 Two themes: :data:`NORMAL` for the desktop and :data:`PRESENTATION` for a projector (16 pt text,
-3–4 px lines, black on white).
+3–4 px lines, black on white). Their colours follow the palette in use (:func:`chart_theme`):
+a dark palette gives light text and lines on a dark plot.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QColor, QFont, QPalette
 
 from gpuadvisor.core.memory import TERMS
 from gpuadvisor.core.units import GB, GiB
+from gpuadvisor.gui.appearance import is_dark, mix, readable
 
 #: Okabe–Ito colour-blind-safe palette (plus its usual neutral grey).
 OKABE_ITO = {
@@ -119,6 +121,11 @@ class ChartTheme:
         reference_color: colour of reference lines and their labels.
         outline_px: width of bar and cell outlines.
         marker_size: diameter of point markers in pixels.
+        curve: colour of the plotted quantity (the Okabe-Ito blue; sky blue on dark).
+        good_text, bad_text: "fits" and "does not fit" as text on the plot (>= 4.5:1).
+        label_fill: (r, g, b, a) behind labels drawn over data.
+        peak_fill, peak_line: the light bar of a catalog peak behind a measured one.
+        mark: markers that carry no category (your own rig in the Compare chart).
     """
 
     background: str
@@ -135,6 +142,13 @@ class ChartTheme:
     reference_color: str
     outline_px: float
     marker_size: int
+    curve: str = "#0072B2"
+    good_text: str = "#00664A"
+    bad_text: str = "#A04000"
+    label_fill: tuple[int, int, int, int] = (255, 255, 255, 225)
+    peak_fill: str = "#E4E4E4"
+    peak_line: str = "#7A7A7A"
+    mark: str = "#000000"
 
     def font(self, points: int, *, bold: bool = False) -> QFont:
         """A font of ``points`` size (bold optional) in the application's family."""
@@ -181,3 +195,33 @@ PRESENTATION = ChartTheme(
     outline_px=2.0,
     marker_size=16,
 )
+
+
+def chart_theme(palette: QPalette, presentation: bool = False) -> ChartTheme:
+    """:data:`NORMAL` or :data:`PRESENTATION` in the colours of ``palette``.
+
+    The plot is the palette's base colour; text and axes are its text colour (softened by
+    13 % towards the plot on the desktop: #222222 on white); reference lines sit halfway.
+    Coloured texts start from the light theme's shades and are moved towards the text colour
+    until they read at 4.5:1 on the plot (``appearance.readable``).
+    """
+    base = PRESENTATION if presentation else NORMAL
+    background = palette.color(QPalette.ColorRole.Base).name().upper()
+    text = palette.color(QPalette.ColorRole.Text).name().upper()
+    dark = is_dark(palette)
+    foreground = text if presentation else mix(text, background, 0.13)
+    fill = QColor(background)
+    return replace(
+        base,
+        background=background,
+        foreground=foreground,
+        reference_color=readable(mix(foreground, background, 0.4 if presentation else 0.45),
+                                 background, foreground, 3.0),
+        curve=OKABE_ITO["sky_blue"] if dark else OKABE_ITO["blue"],
+        good_text=readable("#5BD6A4" if dark else "#00664A", background, foreground),
+        bad_text=readable("#FF9E6B" if dark else "#A04000", background, foreground),
+        label_fill=(fill.red(), fill.green(), fill.blue(), 225),
+        peak_fill=mix(background, foreground, 0.14),
+        peak_line=mix(background, foreground, 0.5),
+        mark=foreground,
+    )

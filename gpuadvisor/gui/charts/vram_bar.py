@@ -69,6 +69,8 @@ class VramBreakdownChart(ChartBase):
 
     def __init__(self, parent: QWidget | None = None, *, units: str = "GiB") -> None:
         super().__init__(parent, units=units)
+        self.setAccessibleName(QCoreApplication.translate(
+            "VramBreakdownChart", "Memory per GPU by term"))
         self._bars: list[dict[str, float]] = []
         self._labels: list[str] = []
         self._capacity: float | None = None
@@ -240,6 +242,26 @@ class VramBreakdownChart(ChartBase):
             self.units,
         )
         self._frame()
+        self._update_description()
+
+    def describe(self) -> str:
+        """The plan's memory in a sentence: the total, each term, and the verdict."""
+        if not self._bars:
+            return ""
+        bar = self._bars[0]
+        labels = term_labels()
+        parts = ", ".join(f"{labels[t]} {format_bytes(bar[t], self.units)}"
+                          for t in TERMS if bar[t] > 0)
+        text = QCoreApplication.translate(
+            "VramBreakdownChart", "Memory per GPU: {total} in all ({parts}).").format(
+            total=format_bytes(sum(bar.values()), self.units), parts=parts)
+        if self._capacity is not None:
+            text += " " + QCoreApplication.translate(
+                "VramBreakdownChart", "{gpu} has {size}: {verdict}.").format(
+                gpu=self._gpu_name or QCoreApplication.translate("VramBreakdownChart",
+                                                                 "target GPU"),
+                size=format_bytes(self._capacity, self.units), verdict=self._verdict_text)
+        return text
 
     def _frame(self) -> None:
         self._fit_badge(self._verdict_item)  # its size depends on the plot's
@@ -259,16 +281,18 @@ class VramBreakdownChart(ChartBase):
     def _draw_totals(self, xs: np.ndarray, totals_bytes: list[float]) -> None:
         theme = self.theme
         while len(self._total_labels) < len(xs):
-            item = pg.TextItem(anchor=(0.5, 1), fill=pg.mkBrush(255, 255, 255, 190))
+            item = pg.TextItem(anchor=(0.5, 1))
             item.setZValue(20)  # over the reference lines that may run through it
             self.plot_item.addItem(item, ignoreBounds=True)
             self._total_labels.append(item)
         for i, item in enumerate(self._total_labels):
             if i < len(xs):
                 self._set_text(item, format_bytes(totals_bytes[i], self.units))
-                if self._changed(f"total_style:{i}", (theme.annotation_pt, theme.foreground)):
+                if self._changed(f"total_style:{i}", (theme.annotation_pt, theme.foreground,
+                                                      theme.label_fill)):
                     item.setFont(theme.font(theme.annotation_pt, bold=True))
                     item.setColor(theme.foreground)
+                    item.fill = pg.mkBrush(*theme.label_fill[:3], 190)
                 item.setPos(xs[i], totals_bytes[i] / self.unit_bytes)
                 item.show()
             else:

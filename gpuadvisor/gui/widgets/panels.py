@@ -399,6 +399,7 @@ class LeverButton(QPushButton):
 
     def set_full_text(self, text: str) -> None:
         self._full = text
+        self.setAccessibleName(text)  # one line, however the button breaks it
         self._fit_text()
 
     def _two_lines(self) -> str:
@@ -489,7 +490,10 @@ class LeversPanel(QGroupBox):
             text = lever_text(lever, units)
             if text != button.full_text():
                 button.set_full_text(text)
-            button.setToolTip(lever_tooltip(lever))
+            tip = lever_tooltip(lever)
+            if tip != button.toolTip():
+                button.setToolTip(tip)
+                button.setAccessibleDescription(tip)
             if button.property("fits") != bool(lever.fits):
                 # A new property needs the style sheet applied again: a relayout and a
                 # repaint, so only when the colour changes.

@@ -1,11 +1,16 @@
-"""The window's style sheets: the desktop look and the high-contrast presentation look.
+"""The window's style sheets: the desktop look and the high-contrast presentation look, in
+the colours of the palette in use (light or dark, :mod:`gpuadvisor.gui.appearance`).
 
-Colours come from the charts' Okabe–Ito palette (``gui/charts/style.py``) so the verdict
-banner, the lever buttons and the charts agree, and stay distinguishable with colour-vision
-deficiencies. Every colour that carries meaning is paired with words on screen.
+Meaningful colours come from the charts' Okabe–Ito palette (``gui/charts/style.py``) so the
+verdict banner, the lever buttons and the charts agree, and stay distinguishable with
+colour-vision deficiencies. Every colour that carries meaning is paired with words on screen.
+Texts and backgrounds are derived from the palette (never fixed), so a dark desktop gets
+light text on dark panels.
 """
 
 from __future__ import annotations
+
+from gpuadvisor.gui.appearance import Colors, colors_for, light_palette
 
 #: The charts' colours (``gui/charts/style.py``), repeated here so that styling the window
 #: does not import pyqtgraph before the first paint; a test keeps the two in step.
@@ -16,32 +21,46 @@ CATEGORY_TEXT_COLORS = {0: "#FFFFFF", 1: "#000000", 2: "#FFFFFF", 3: "#000000"}
 _FITS, _TIGHT, _NOFIT, _NONE = 0, 1, 2, 3
 
 _COMMON = """
-QLabel#fieldError {{ color: #B3261E; font-weight: bold; }}
+QLabel#fieldError {{ color: {error}; font-weight: bold; }}
 QLabel[role="note"] {{ color: {note}; }}
 QLabel[role="source"] {{ color: {note}; font-style: italic; }}
-QLabel[role="warning"] {{ color: #8A4B00; }}
+QLabel[role="warning"] {{ color: {warning}; }}
 QLabel[role="subheading"] {{ font-weight: bold; margin-top: 4px; }}
 QLabel[role="chartTitle"] {{ font-weight: bold; color: {text}; }}
 QLabel[role="headline"] {{ font-weight: bold; font-size: {headline}pt; }}
 QLabel[role="pageTitle"] {{ font-size: {page_title}pt; font-weight: bold; }}
 QLabel[role="badge"] {{ background: {yellow}; color: #000000; padding: 2px 10px;
     border-radius: 3px; font-weight: bold; }}
+QLabel[role="fieldName"] {{ color: {note}; }}
+QLabel[role="lostBadge"] {{ background: #D55E00; color: #FFFFFF; padding: 1px 8px;
+    border-radius: 3px; font-weight: bold; }}
+QLabel[severity="error"] {{ color: {error}; font-weight: bold; }}
+QLabel[severity="warning"] {{ color: {warning}; }}
+QLabel[severity="ok"] {{ color: {ok}; font-weight: bold; }}
+QLabel#torchMissing {{ background: {notice_bg}; border: 1px solid {notice_border};
+    border-radius: 4px; padding: 8px; color: {text}; }}
+QFrame#firstRunPanel {{ background: {notice_bg}; border: 1px solid {notice_border};
+    border-radius: 4px; }}
+QFrame#firstRunPanel QLabel {{ color: {text}; background: transparent; }}
+QFrame#gpuTile {{ border: 1px solid {tile_border}; border-radius: 4px; }}
 QLabel#verdictBanner {{ font-size: {banner}pt; font-weight: bold; padding: {pad}px 12px;
     border-radius: 4px; }}
 QLabel#verdictBanner[verdict="fits"] {{ background: {fits_bg}; color: {fits_fg}; }}
 QLabel#verdictBanner[verdict="tight"] {{ background: {tight_bg}; color: {tight_fg}; }}
 QLabel#verdictBanner[verdict="nofit"] {{ background: {nofit_bg}; color: {nofit_fg}; }}
-QLabel#verdictBanner[verdict="none"] {{ background: #E0E0E0; color: #000000; }}
+QLabel#verdictBanner[verdict="none"] {{ background: {neutral_bg}; color: {neutral_text}; }}
+QLabel#hostRam[verdict="fits"] {{ color: {note}; }}
+QLabel#hostRam[verdict="short"] {{ color: {error}; font-weight: bold; }}
 QPushButton#leverButton {{ text-align: left; padding: {pad}px 10px; color: {text};
-    background: {button_bg}; border: {border}px solid {border_color}; border-radius: 3px; }}
-QPushButton#leverButton:hover {{ background: #E3EEF8; }}
-QPushButton#leverButton:pressed {{ background: #CADDF0; }}
+    background: {button_bg}; border: {border_px}px solid {border}; border-radius: 3px; }}
+QPushButton#leverButton:hover {{ background: {hover_bg}; }}
+QPushButton#leverButton:pressed {{ background: {pressed_bg}; }}
 QPushButton#leverButton[fits="true"] {{ border-left: {stripe}px solid {fits_bg}; }}
 QPushButton#leverButton[fits="false"] {{ border-left: {stripe}px solid {nofit_bg}; }}
 QLabel#compareAnswer {{ font-size: {answer}pt; padding: {pad}px 12px; border-radius: 4px;
-    color: {text}; background: #E8F5EF; border: {border}px solid {fits_bg}; }}
-QLabel#compareAnswer[state="none"] {{ background: #FBE9E0; border-color: {nofit_bg}; }}
-QLabel#compareAnswer[state="busy"] {{ background: #F4F4F4; border-color: #BBBBBB; }}
+    color: {text}; background: {answer_bg}; border: {border_px}px solid {fits_bg}; }}
+QLabel#compareAnswer[state="none"] {{ background: {answer_none_bg}; border-color: {nofit_bg}; }}
+QLabel#compareAnswer[state="busy"] {{ background: {busy_bg}; border-color: {busy_border}; }}
 QListWidget#navigation {{ font-size: {nav}pt; border: none; background: {nav_bg}; }}
 QListWidget#navigation::item {{ padding: {nav_pad}px 12px; color: {nav_text}; }}
 QListWidget#navigation::item:selected {{ background: {blue}; color: #FFFFFF; }}
@@ -52,9 +71,9 @@ QWidget {{ font-size: 14pt; }}
 QWidget#planInputsBody, QWidget#planInputsBody QWidget {{ font-size: 14pt; }}
 QWidget#planInputsBody QGroupBox {{ font-size: 15pt; }}
 QMenuBar, QMenu, QStatusBar, QStatusBar QLabel {{ font-size: 14pt; }}
-QMainWindow, QScrollArea, QWidget#planInputsBody, QWidget#comparePage {{ background: #FFFFFF; }}
-QLabel, QCheckBox, QGroupBox, QRadioButton {{ color: #000000; }}
-QGroupBox {{ font-weight: bold; background: #FFFFFF; }}
+QMainWindow, QScrollArea, QWidget#planInputsBody, QWidget#comparePage {{ background: {base}; }}
+QLabel, QCheckBox, QGroupBox, QRadioButton {{ color: {text}; }}
+QGroupBox {{ font-weight: bold; background: {base}; }}
 QPushButton#leverButton {{ font-size: 15pt; }}
 QLabel[role="chartTitle"] {{ font-size: 15pt; }}
 QFrame#gpuTile QLabel {{ font-size: 11pt; }}
@@ -63,7 +82,10 @@ QFrame#gpuTile QLabel[role="subheading"] {{ font-size: 15pt; }}
 
 
 def presentation_palette(base):
-    """``base`` (a QPalette) made high-contrast: black text on white, dark blue selection."""
+    """``base`` (a QPalette) made high-contrast: black text on white, dark blue selection.
+
+    A projector washes out dark greys, so presentation mode is black on white whatever the
+    theme."""
     from PySide6.QtGui import QColor, QPalette
 
     palette = QPalette(base)
@@ -75,20 +97,24 @@ def presentation_palette(base):
         (roles.HighlightedText, "#FFFFFF"), (roles.ToolTipBase, "#FFFFFF"),
         (roles.ToolTipText, "#000000"), (roles.PlaceholderText, "#505050"),
         (roles.Mid, "#000000"), (roles.Dark, "#000000"), (roles.Shadow, "#000000"),
+        (roles.Light, "#FFFFFF"), (roles.Midlight, "#F2F2F2"), (roles.Link, "#004C80"),
     ):
         palette.setColor(QPalette.ColorGroup.Active, role, QColor(color))
         palette.setColor(QPalette.ColorGroup.Inactive, role, QColor(color))
     palette.setColor(QPalette.ColorGroup.Disabled, roles.Text, QColor("#6B6B6B"))
     palette.setColor(QPalette.ColorGroup.Disabled, roles.WindowText, QColor("#6B6B6B"))
     palette.setColor(QPalette.ColorGroup.Disabled, roles.ButtonText, QColor("#6B6B6B"))
+    palette.setColor(QPalette.ColorGroup.Disabled, roles.Window, QColor("#FFFFFF"))
+    palette.setColor(QPalette.ColorGroup.Disabled, roles.Base, QColor("#F2F2F2"))
     return palette
 
 
-def style_sheet(presentation: bool = False) -> str:
-    """The window's style sheet for the desktop (False) or a projector (True)."""
+def style_sheet(presentation: bool = False, colors: Colors | None = None) -> str:
+    """The window's style sheet for the desktop (False) or a projector (True), in
+    ``colors`` (default: those of the light palette)."""
+    c = colors if colors is not None else colors_for(light_palette(), presentation)
     values = {
-        "note": "#333333" if presentation else "#555555",
-        "text": "#000000" if presentation else "#1A1A1A",
+        **{name: getattr(c, name) for name in Colors.__dataclass_fields__ if name != "dark"},
         "headline": 24 if presentation else 13,
         "page_title": 24 if presentation else 20,
         "banner": 22 if presentation else 12,
@@ -102,16 +128,12 @@ def style_sheet(presentation: bool = False) -> str:
         "tight_fg": CATEGORY_TEXT_COLORS[_TIGHT],
         "nofit_bg": CATEGORY_COLORS[_NOFIT],
         "nofit_fg": CATEGORY_TEXT_COLORS[_NOFIT],
-        "button_bg": "#FFFFFF" if presentation else "#F7F7F7",
-        "border": 2 if presentation else 1,
-        "border_color": "#000000" if presentation else "#A0A0A0",
+        "border_px": 2 if presentation else 1,
         "stripe": 8 if presentation else 5,
         "nav": 18 if presentation else 11,
         "nav_pad": 14 if presentation else 9,
-        "nav_bg": "#FFFFFF" if presentation else "#E9EBEE",
-        "nav_text": "#000000" if presentation else "#1A1A1A",
     }
     sheet = _COMMON.format(**values)
     if presentation:
-        sheet += _PRESENTATION_EXTRA.format()
+        sheet += _PRESENTATION_EXTRA.format(**values)
     return sheet

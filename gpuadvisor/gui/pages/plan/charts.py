@@ -167,6 +167,8 @@ class PlanCharts(QWidget):
     def _set_titles(self) -> None:
         for name, label in self.chart_titles.items():
             label.setText(self._titles[name].format(unit=self._units))
+            # A screen reader names the chart by its title (its description is its data).
+            self.findChild(QWidget, name).setAccessibleName(label.text())
         short = (translate("PlanPage", "What fits ({unit})").format(unit=self._units),
                  translate("PlanPage", "By micro-batch"),
                  translate("PlanPage", "By sequence length"))

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFrame,
     QHBoxLayout,
+    QLabel,
     QLineEdit,
     QSplitter,
     QToolButton,
@@ -32,6 +33,9 @@ from gpuadvisor.core.units import parse_count
 from gpuadvisor.gui.widgets.custom_model import CustomModelDialog
 from gpuadvisor.gui.widgets.panels import VerdictBanner, lever_title
 from gpuadvisor.gui.widgets.summary import markdown_summary
+from gpuadvisor.hardware.host_facts import available_ram
+from gpuadvisor.hardware.host_ram import CONTEXT as HOST_RAM_CONTEXT
+from gpuadvisor.hardware.host_ram import check_host_ram
 
 from . import format as fmt
 from .charts import PlanCharts
@@ -90,6 +94,9 @@ class PlanPage(QWidget):
         self._presentation = False
         self._dialog: CustomModelDialog | None = None
         self.redraw_count = 0
+        #: () -> (total, available) bytes of this machine's RAM, for plans that offload to
+        #: the CPU (tests replace it).
+        self.host_ram_reader = available_ram
         # One redraw per burst of changes: the timer fires once the event loop is idle.
         self._redraw_timer = QTimer(self)
         self._redraw_timer.setSingleShot(True)
@@ -149,6 +156,12 @@ class PlanPage(QWidget):
         self.banner = VerdictBanner(right)
         head.addWidget(self.banner, 1)
         right_layout.addLayout(head)
+        # A plan that offloads to the CPU: does this machine have the RAM for it?
+        self.host_ram_label = QLabel(right)
+        self.host_ram_label.setObjectName("hostRam")
+        self.host_ram_label.setWordWrap(True)
+        self.host_ram_label.hide()
+        right_layout.addWidget(self.host_ram_label)
         self._label_inputs_toggle()
         self.charts_area = PlanCharts(self._units, right, defer=defer_charts)
         self.charts_area.built.connect(self._on_charts_built)
@@ -393,6 +406,7 @@ class PlanPage(QWidget):
             note = fmt.lost_note(state.lost_gpus) if state.lost_gpus else ""
         if note:
             self.banner.setText(f"{self.banner.text()}\n{note}")
+        self._show_host_ram(estimate)
         self.charts_area.draw(state, estimate)
         self.bottom.time_panel.set_estimate(estimate, self._units, state.assumption_overrides)
         now = time.monotonic()
@@ -408,6 +422,31 @@ class PlanPage(QWidget):
         # Lay out what the new texts changed now, before the paint: otherwise the layout
         # runs after it and the panels are painted a second time.
         QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+
+    def _show_host_ram(self, estimate) -> None:
+        """The offload's host-RAM verdict under the banner (hidden without offload)."""
+        label = self.host_ram_label
+        needed = float(estimate.memory.cpu_bytes or 0.0)
+        if needed <= 0:
+            if not label.isHidden():
+                label.hide()
+            return
+        total, available = self.host_ram_reader()
+        check = check_host_ram(needed, available, total, units=self._units)
+        text = QCoreApplication.translate(HOST_RAM_CONTEXT, check.template).format(
+            **dict(check.params))
+        verdict = "short" if check.fits is False else "fits"
+        if label.property("verdict") != verdict:
+            label.setProperty("verdict", verdict)
+            label.style().unpolish(label)
+            label.style().polish(label)
+        if label.text() != text:
+            label.setText(text)
+        label.show()
+
+    def host_ram_text(self) -> str:
+        """The host-RAM verdict shown ("" when the plan offloads nothing)."""
+        return "" if self.host_ram_label.isHidden() else self.host_ram_label.text()
 
     def _draw_levers(self) -> None:
         self._levers_pending = False

@@ -46,7 +46,7 @@ from .history_panel import HistoryPanel
 from .pickers import PythonPicker, worker_check, worker_discover
 from .run_panel import RunPanel
 from .telemetry_panel import TelemetryPanel
-from .widgets import STYLE, note_label, translate
+from .widgets import note_label, translate
 
 
 class ProbePage(QWidget):
@@ -97,7 +97,6 @@ class ProbePage(QWidget):
         from gpuadvisor.settings import Settings
 
         self.setObjectName("probePage")
-        self.setStyleSheet(STYLE)
         self.state = state
         self.settings = settings if settings is not None else Settings()
         self._units = units

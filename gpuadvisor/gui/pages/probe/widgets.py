@@ -21,13 +21,9 @@ from . import format as fmt
 #: Under this name lupdate finds the literal (context, text) calls of the page's regions.
 translate = QCoreApplication.translate
 
-STYLE = """
-QLabel[severity="error"] { color: #B3261E; font-weight: bold; }
-QLabel[severity="warning"] { color: #8A4B00; }
-QLabel[severity="ok"] { color: #00664A; font-weight: bold; }
-QLabel#torchMissing { background: #FFF4D6; border: 1px solid #E69F00; border-radius: 4px;
-    padding: 8px; color: #000000; }
-"""
+#: The page's own style: none; its colours (severities, badges, tiles) are in the window's
+#: style sheet, in the palette's colours (``gui/widgets/theme.py``).
+STYLE = ""
 
 
 def probe_name(probe: str | None) -> str:

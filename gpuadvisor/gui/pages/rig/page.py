@@ -41,7 +41,7 @@ from .demo_picker import DemoRigPicker
 from .host_panel import HostPanel
 from .jobs import detect_open, sample_backend
 from .tiles import GpuTile
-from .widgets import STYLE, translate
+from .widgets import translate
 
 #: Live readings per second.
 SAMPLE_INTERVAL_MS = 500
@@ -81,7 +81,6 @@ class RigPage(QWidget):
         """
         super().__init__(parent)
         self.setObjectName("rigPage")
-        self.setStyleSheet(STYLE)
         self.state = state
         self._units = units
         self._presentation = False

@@ -8,14 +8,9 @@ from PySide6.QtWidgets import QGridLayout, QLabel
 #: Under this name lupdate finds the literal (context, text) calls of the page's regions.
 translate = QCoreApplication.translate
 
-STYLE = """
-QLabel[severity="error"] { color: #B3261E; font-weight: bold; }
-QLabel[severity="warning"] { color: #8A4B00; }
-QLabel[role="lostBadge"] { background: #D55E00; color: #FFFFFF; padding: 1px 8px;
-    border-radius: 3px; font-weight: bold; }
-QLabel[role="fieldName"] { color: #555555; }
-QFrame#gpuTile { border: 1px solid #B0B0B0; border-radius: 4px; }
-"""
+#: The page's own style: none; its colours (severities, badges, tiles) are in the window's
+#: style sheet, in the palette's colours (``gui/widgets/theme.py``).
+STYLE = ""
 
 
 def fill_grid(grid: QGridLayout, labels: list[tuple[QLabel, QLabel]], rows, parent,
