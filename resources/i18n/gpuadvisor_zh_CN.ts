@@ -114,17 +114,17 @@
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="73"/>
         <source>Tokens/s</source>
-        <translation type="unfinished"></translation>
+        <translation>tokens/秒</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="74"/>
         <source>First token</source>
-        <translation type="unfinished"></translation>
+        <translation>首个 token</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="74"/>
         <source>Per M tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>每百万 token</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="75"/>
@@ -134,7 +134,7 @@
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="75"/>
         <source>Pays off</source>
-        <translation type="unfinished"></translation>
+        <translation>回本</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="76"/>
@@ -154,7 +154,7 @@
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="142"/>
         <source>Per million input / output tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>每百万输入 / 输出 token</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="203"/>
@@ -456,12 +456,12 @@ renting: {rent}</source>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="117"/>
         <source>Inference: the share of the hours you rent that the GPU spends generating (a rented GPU is paid for while it waits for requests); default {pct}%</source>
-        <translation type="unfinished"></translation>
+        <translation>推理：租用时间中 GPU 真正在生成的比例（租来的 GPU 等待请求时也在计费）；默认 {pct}%</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="126"/>
         <source>Inference: the hours a card serves before you write it off; its price is spread over them (default {hours:,} h: about three years at nine hours a day)</source>
-        <translation type="unfinished"></translation>
+        <translation>推理：一张卡报废前能服务的小时数，卡价摊到这些小时上（默认 {hours:,} 小时：约三年、每天九小时）</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="131"/>
@@ -481,12 +481,12 @@ renting: {rent}</source>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="134"/>
         <source>Rentals busy</source>
-        <translation type="unfinished"></translation>
+        <translation>租用利用率</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="136"/>
         <source>Card lifetime</source>
-        <translation type="unfinished"></translation>
+        <translation>显卡寿命</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="137"/>
@@ -536,7 +536,7 @@ renting: {rent}</source>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="195"/>
         <source>{arrow} What matters to you: {goal}; rentals busy {util}; cards over {hours}; {plan}</source>
-        <translation type="unfinished"></translation>
+        <translation>{arrow} 你看重的：{goal}；租用利用率 {util}；显卡寿命 {hours}；{plan}</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="201"/>
@@ -604,7 +604,7 @@ renting: {rent}</source>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="51"/>
         <source>hosted API</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>托管 API</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="123"/>
@@ -672,8 +672,9 @@ renting: {rent}</source>
         <translation>卖家或云不限</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="174"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/catalogs.py" line="24"/>
         <source>The offers catalog could not be read, so only your rig is compared: {error}</source>
+        <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
         <translation>无法读取报价目录，只对比你的机器：{error}</translation>
     </message>
     <message>
@@ -682,17 +683,17 @@ renting: {rent}</source>
         <translation>每美元折合 {code}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="282"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="266"/>
         <source>Electricity price {value} is out of range</source>
         <translation>电价 {value} 超出范围</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="377"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="361"/>
         <source>Working out every option…</source>
         <translation>正在计算所有方案…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="386"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="370"/>
         <source>Cannot compare this plan: {error}</source>
         <translation>无法对比此规划：{error}</translation>
     </message>
@@ -970,33 +971,33 @@ renting: {rent}</source>
         <translation>{name} 放不下此规划：请选一个放得下的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="527"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="511"/>
         <source>Time against cost of every option</source>
         <translation>各方案的用时与费用</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="222"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="528"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="512"/>
         <source>Owning against renting</source>
         <translation>买卡与租用对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="541"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="525"/>
         <source>Select an option first.</source>
         <translation>请先选择一个方案。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="552"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="536"/>
         <source>Cannot export {kind}: {error}</source>
         <translation>无法导出 {kind}：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="556"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="540"/>
         <source>Cannot write {path}: {error}</source>
         <translation>无法写入 {path}：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="561"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="545"/>
         <source>Wrote {path}</source>
         <translation>已写入 {path}</translation>
     </message>
@@ -1004,260 +1005,262 @@ renting: {rent}</source>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="50"/>
         <source>API</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>API</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="74"/>
         <source>{n} tokens</source>
-        <translation type="unfinished">{n} 个 token</translation>
+        <translation>{n} 个 token</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="83"/>
         <source>never</source>
-        <translation type="unfinished"></translation>
+        <translation>永不</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="85"/>
         <source>from the first token</source>
-        <translation type="unfinished"></translation>
+        <translation>从第一个 token 起</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="86"/>
         <source>after {tokens}</source>
-        <translation type="unfinished"></translation>
+        <translation>{tokens} 后</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="88"/>
         <source>(past its lifetime)</source>
-        <translation type="unfinished"></translation>
+        <translation>（超出其寿命）</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="95"/>
         <source>{inp} / {out}</source>
-        <translation type="unfinished"></translation>
+        <translation>{inp} / {out}</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="102"/>
         <source>{date} (your price)</source>
-        <translation type="unfinished">{date}（你的价格）</translation>
+        <translation>{date}（你的价格）</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="107"/>
         <source>{mark}{date} · {days} days ago</source>
-        <translation type="unfinished">{mark}{date} · {days} 天前</translation>
+        <translation>{mark}{date} · {days} 天前</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="115"/>
         <source>{name}: {price} per million generated tokens ({inp} per million in, {out} per million out)</source>
-        <translation type="unfinished"></translation>
+        <translation>{name}：每百万生成 token {price}（输入每百万 {inp}，输出每百万 {out}）</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="125"/>
         <source>{name}: {price} per million generated tokens, {speed} tokens/s, first token after {ttft}{levers}</source>
-        <translation type="unfinished"></translation>
+        <translation>{name}：每百万生成 token {price}，{speed} tokens/秒，首个 token 用时 {ttft}{levers}</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="137"/>
         <source>Per generated token with its share of the prompt ({prompt}:{new}): {out} + {inp} × {prompt} ÷ {new} = {price} per million</source>
-        <translation type="unfinished"></translation>
+        <translation>每个生成 token 连同其分摊的提示（{prompt}:{new}）：{out} + {inp} × {prompt} ÷ {new} = 每百万 {price}</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="143"/>
         <source>Blended, input and output tokens together: {price} per million</source>
-        <translation type="unfinished"></translation>
+        <translation>输入与输出 token 合计：每百万 {price}</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="145"/>
         <source>Its speed is the provider&apos;s: not estimated here.</source>
-        <translation type="unfinished"></translation>
+        <translation>其速度取决于服务商：这里不做估算。</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="150"/>
         <source>Speed: {speed} tokens/s ({per_hour} an hour), the first token after {ttft} (prefilling {prompt} prompt tokens × {batch})</source>
-        <translation type="unfinished"></translation>
+        <translation>速度：{speed} tokens/秒（每小时 {per_hour} 个），首个 token 用时 {ttft}（预填充 {prompt} 个提示 token × {batch}）</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="155"/>
         <source>{price}/h ÷ ({per_hour} tokens × {util:.0%} busy) = {result} per million tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>{price}/小时 ÷（{per_hour} 个 token × {util:.0%} 利用率）= 每百万 token {result}</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="162"/>
         <source>Power: {tdp:,.0f} W × {load:.0%} × {gpus} GPU(s) × {kwh}/kWh = {power}/h</source>
-        <translation type="unfinished"></translation>
+        <translation>电费：{tdp:,.0f} W × {load:.0%} × {gpus} 张 GPU × {kwh}/kWh = {power}/小时</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="168"/>
         <source>Cards: {price} ÷ {hours:,.0f} h = {per_hour}/h</source>
-        <translation type="unfinished"></translation>
+        <translation>显卡：{price} ÷ {hours:,.0f} 小时 = {per_hour}/小时</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="173"/>
         <source>Cards: no price in the offers catalog for them, so power alone</source>
-        <translation type="unfinished"></translation>
+        <translation>显卡：报价目录里没有它们的价格，只计电费</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="175"/>
         <source>{hourly}/h ÷ {per_hour} tokens = {result} per million tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>{hourly}/小时 ÷ {per_hour} 个 token = 每百万 token {result}</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="191"/>
         <source>Your cards are priced as the same cards bought: {note}</source>
-        <translation type="unfinished"></translation>
+        <translation>你的显卡按买同款的价格计：{note}</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="218"/>
         <source>None of the options shown runs this plan: widen the filters, or “Make it fit” on the Plan page.</source>
-        <translation type="unfinished"></translation>
+        <translation>显示的方案都跑不了这个规划：放宽筛选，或看规划页的“如何放得下”。</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="222"/>
         <source>cheapest per token</source>
-        <translation type="unfinished"></translation>
+        <translation>每 token 最便宜</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="239"/>
         <source>Yours: {why}.</source>
-        <translation type="unfinished"></translation>
+        <translation>你的：{why}。</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="246"/>
         <source>No API in the catalog lists {model}.</source>
-        <translation type="unfinished"></translation>
+        <translation>目录里没有 API 提供 {model}。</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="256"/>
         <source>{shown} of {total} options shown; {fitting} fit the plan as asked; {apis} hosted APIs</source>
-        <translation type="unfinished"></translation>
+        <translation>显示 {total} 个方案中的 {shown} 个；{fitting} 个按原规划放得下；{apis} 个托管 API</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="259"/>
         <source>. Costs per million generated tokens, each with its share of the prompt ({prompt}:{new}); rentals busy {util:.0%} of the time, cards over {hours:,.0f} h. ★ = best trade-off (Pareto front). Prices in {code} at {rate} per USD.</source>
-        <translation type="unfinished"></translation>
+        <translation>。费用按每百万生成 token 计，每个 token 含其分摊的提示（{prompt}:{new}）；租用利用率 {util:.0%}，显卡寿命 {hours:,.0f} 小时。★ = 最佳权衡（帕累托前沿）。价格以 {code} 计，汇率 {rate} 每美元。</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="273"/>
         <source>Owning against paying per token</source>
-        <translation type="unfinished"></translation>
+        <translation>自购与按 token 付费对比</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="276"/>
         <source>{own} (selected) against {other}, the cheapest per token</source>
-        <translation type="unfinished"></translation>
+        <translation>{own}（已选）对比每 token 最便宜的 {other}</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="279"/>
         <source>{other} (selected) against buying {own}, the card that pays off soonest</source>
-        <translation type="unfinished"></translation>
+        <translation>{other}（已选）对比购买最快回本的显卡 {own}</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="282"/>
         <source>Buying {own} against {other}</source>
-        <translation type="unfinished"></translation>
+        <translation>购买 {own} 对比 {other}</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="291"/>
         <source>{other} costs {price} per million tokens, no more than the power for {own} ({power}): owning never pays off on price alone.</source>
-        <translation type="unfinished"></translation>
+        <translation>{other} 每百万 token {price}，不高于 {own} 的电费（{power}）：只看价格，自购永远不回本。</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="297"/>
         <source>{own} is yours already and its power ({power} per million tokens) costs less than {other} ({price}): cheaper from the first token.</source>
-        <translation type="unfinished"></translation>
+        <translation>{own} 已经是你的，它的电费（每百万 token {power}）低于 {other}（{price}）：从第一个 token 起就更便宜。</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="303"/>
         <source>After {tokens}, {own} ({price}) beats {other} ({hours} of generating on it).</source>
-        <translation type="unfinished"></translation>
+        <translation>生成 {tokens} 后，{own}（{price}）比 {other} 更划算（在它上面生成 {hours}）。</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="308"/>
         <source>That is longer than the {hours:,.0f} h lifetime you set.</source>
-        <translation type="unfinished"></translation>
+        <translation>这超过了你设定的 {hours:,.0f} 小时寿命。</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="310"/>
         <source>Cards ÷ (price per token − power per token): {price} ÷ ({other} − {power}) per million.</source>
-        <translation type="unfinished"></translation>
+        <translation>显卡 ÷（每 token 价格 − 每 token 电费）：{price} ÷（{other} − {power}）每百万。</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="319"/>
         <source>No card and per-token option to compare</source>
-        <translation type="unfinished"></translation>
+        <translation>没有可比较的显卡和按 token 付费方案</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="320"/>
         <source>Break-even needs a card (yours or to buy) and an API or rental among the options shown.</source>
-        <translation type="unfinished"></translation>
+        <translation>回本计算需要显示的方案中有一张显卡（自有或待购）和一个 API 或租用方案。</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="67"/>
         <source>Time for a million generated tokens (log scale)</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>生成一百万 token 的时间（对数刻度）</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="68"/>
         <source>Cost per million tokens, {currency} (log)</source>
-        <translation type="unfinished"></translation>
+        <translation>每百万 token 费用，{currency}（对数）</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="70"/>
         <source>Per M tokens ({currency})</source>
-        <translation type="unfinished"></translation>
+        <translation>每百万 token（{currency}）</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="76"/>
         <source>cheapest API: {name}, {price}</source>
-        <translation type="unfinished"></translation>
+        <translation>最便宜的 API：{name}，{price}</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="99"/>
         <source>(time and cost for a million tokens)</source>
-        <translation type="unfinished"></translation>
+        <translation>（一百万 token 的时间和费用）</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="122"/>
         <source>Million tokens generated</source>
-        <translation type="unfinished"></translation>
+        <translation>已生成 token 数（百万）</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="123"/>
         <source>Total cost ({currency})</source>
-        <translation type="unfinished">总费用（{currency}）</translation>
+        <translation>总费用（{currency}）</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="128"/>
         <source>own: {name}</source>
-        <translation type="unfinished">自有：{name}</translation>
+        <translation>自有：{name}</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="130"/>
         <source>per token: {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>按 token：{name}</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="133"/>
         <source>Paying per token stays cheaper: it costs less per token than the owned card&apos;s power</source>
-        <translation type="unfinished"></translation>
+        <translation>按 token 付费一直更便宜：每 token 的花费低于自有显卡的电费</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="136"/>
         <source>Your card is cheaper from the first token</source>
-        <translation type="unfinished"></translation>
+        <translation>你的显卡从第一个 token 起就更便宜</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="138"/>
         <source>Owning pays off after {n} million tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>生成 {n} 百万 token 后自购回本</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="150"/>
         <source>after {n} million tokens
 owning: {own}
 paying per token: {other}</source>
-        <translation type="unfinished"></translation>
+        <translation>{n} 百万 token 后
+自购：{own}
+按 token 付费：{other}</translation>
     </message>
 </context>
 <context>

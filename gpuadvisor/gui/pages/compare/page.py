@@ -35,7 +35,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpuadvisor import catalog
 from gpuadvisor.core.advisor import GOALS, Advice, Suggestion, advise, pareto, rank
 from gpuadvisor.core.apis import ApiOffer
 from gpuadvisor.core.offers import Offer
@@ -43,7 +42,7 @@ from gpuadvisor.core.token_costs import TokenCost, TokenEconomics, is_inference
 from gpuadvisor.settings import Settings, format_money
 from gpuadvisor.userfiles import write_atomic
 
-from . import exports, showing, tokens
+from . import catalogs, exports, showing, tokens
 from . import format as fmt
 from .advising import AdviceRequests
 from .filters import Filters
@@ -166,25 +165,10 @@ class ComparePage(QWidget):
 
     # ================================================================== inputs
     def _load_offers(self) -> dict[str, Offer]:
-        warnings: list[str] = []
-        try:
-            offers = catalog.load_offers(warnings=warnings)
-        except catalog.CatalogError as exc:
-            self.catalog_problem = self.tr(
-                "The offers catalog could not be read, so only your rig is compared: "
-                "{error}").format(error=exc)
-            return {}
-        self.catalog_warnings = warnings
-        return dict(offers)
+        return catalogs.load_offers(self)
 
     def _load_apis(self) -> dict[str, ApiOffer]:
-        warnings: list[str] = []
-        try:
-            apis = catalog.load_apis(warnings=warnings)
-        except catalog.CatalogError:
-            return {}  # per-token comparisons go on without hosted APIs
-        self.catalog_warnings += warnings
-        return dict(apis)
+        return catalogs.load_apis(self)
 
     def today(self) -> date:
         """The day prices are aged against."""
