@@ -368,6 +368,7 @@ def inference_time(
     kv_bytes_per_token,
     assumptions: Assumptions = DEFAULT_ASSUMPTIONS,
     efficiency: float | None = None,
+    decode=None,
 ) -> TimeEstimate:
     """Time to serve ``micro_batch`` sequences: prefill the prompt, decode ``new_tokens``.
 
@@ -378,6 +379,14 @@ def inference_time(
     at the mean context ``s + new_tokens / 2``. With ``dataset_samples`` the job is that
     many sequences in batches of ``micro_batch``. ``kv_bytes_per_token`` is the cache per token
     and sequence with every layer global; layers with a window read at most their window.
+
+    ``decode`` (an engine's :class:`~.engines.base.DecodeCost`) replaces
+    ``bandwidth_efficiency`` with the engine's streaming rate and adds what a
+    bytes / bandwidth model misses: a step becomes ``max(GPU bytes / (bandwidth x
+    decode.bandwidth_efficiency), compute) + host bytes / host bandwidth + decode.fixed_s``
+    (kernel gaps, DRAM latencies, host work, sampling), and a prompt micro-batch of
+    ``decode.ubatch_tokens`` (32 tokens or more) first copies ``decode.prefill_link_bytes`` of
+    CPU-side weights over the host link.
     """
     eff = default_efficiency(plan, assumptions) if efficiency is None else efficiency
     b, s, new = plan.micro_batch, plan.seq_len, plan.new_tokens
@@ -399,10 +408,17 @@ def inference_time(
         read = resident_bytes + kv_bytes_per_token * b * kept
     else:
         read = resident_bytes + kv_bytes_per_token * b * mean_ctx
-    memory_time = read / (np.asarray(bandwidth_gb_s, dtype=float) * 1e9
-                          * assumptions.bandwidth_efficiency)
+    bw_eff = assumptions.bandwidth_efficiency if decode is None else decode.bandwidth_efficiency
+    memory_time = read / (np.asarray(bandwidth_gb_s, dtype=float) * 1e9 * bw_eff)
     compute_time = b * decode_fwd / achieved
     decode_step = np.maximum(memory_time, compute_time)
+    if decode is not None:
+        memory_time = memory_time + decode.host_read_s
+        decode_step = np.maximum(memory_time, compute_time) + decode.fixed_s
+        if decode.prefill_link_bytes and decode.link_gb_s and b * s >= 32:
+            micro_batches = np.ceil(b * s / decode.ubatch_tokens)
+            prefill = prefill + micro_batches * decode.prefill_link_bytes / (
+                decode.link_gb_s * 1e9)
     batch_seconds = prefill + new * decode_step
     batches = 1.0
     if plan.dataset_samples is not None:

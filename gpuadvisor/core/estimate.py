@@ -25,6 +25,8 @@ from .compute import (
     peak_dtype,
     training_time,
 )
+from .engines.base import EngineResult
+from .engines.combine import engine_assumptions, engine_time, engine_view
 from .gpu import GpuSpec
 from .memory import (
     TERMS,
@@ -66,6 +68,9 @@ class Estimate:
         layout: the parallel layout the time and memory come from
             (:class:`~.parallel.plan_time.LayoutEstimate`), or ``None`` for the single-GPU /
             flat data-parallel model.
+        engine_name: the inference engine the estimate models (``None`` for training).
+        engine: that engine's record (:class:`~.engines.base.EngineResult`; ``None`` for
+            transformers, whose memory and time are the generic model).
     """
 
     model: ModelSpec
@@ -83,6 +88,8 @@ class Estimate:
     assumptions: dict = field(default_factory=dict)
     warnings: list = field(default_factory=list)
     layout: object | None = None
+    engine_name: str | None = None
+    engine: EngineResult | None = None
 
     @property
     def headroom_bytes(self) -> float | None:
@@ -109,7 +116,7 @@ class Estimate:
         if self.layout is not None:
             time["model"] = "layout"
             time.update(self.layout.to_json())
-        return {
+        data = {
             "model": self.model.id,
             "plan": self.plan.to_dict(),
             "params_total": self.params.total,
@@ -126,6 +133,10 @@ class Estimate:
             "assumptions": self.assumptions,
             "warnings": list(self.warnings),
         }
+        if self.engine_name is not None:
+            data["engine"] = (self.engine.to_json() if self.engine is not None
+                              else {"name": self.engine_name})
+        return data
 
 
 def _peak(gpu: GpuSpec, plan: Plan, warnings: list[str]) -> tuple[float, str]:
@@ -312,6 +323,8 @@ def estimate(
     *,
     reference_gpu: GpuSpec | None = None,
     measurement: Measurement | Iterable[Measurement] | None = None,
+    host_bandwidth_gb_s: float | None = None,
+    host_bandwidth_source: str = "measured",
 ) -> Estimate:
     """Estimate memory per GPU, FLOPs and time for ``plan`` on ``model``.
 
@@ -339,6 +352,16 @@ def estimate(
             ``bandwidth_source: "measured <date>"``; the peak stays the catalog's. A
             measurement that does not apply is ignored and ``assumptions`` says why
             (``measured_ignored``).
+        host_bandwidth_gb_s: host RAM bandwidth for layers an inference engine keeps on the
+            CPU (a host-memory probe's result, or the user's figure); None = assumed from
+            the GPU's segment (:func:`~.engines.base.host_memory`).
+        host_bandwidth_source: where ``host_bandwidth_gb_s`` comes from, for ``assumptions``.
+
+    Inference plans run on an engine (:func:`~.engines.select.engine_for`: the plan's
+    ``framework``, or by the weights' format): llama.cpp, Ollama, vLLM, ExLlamaV2 and MLX
+    bring their own memory terms and decode costs (:mod:`.engines.combine`); transformers
+    keeps the generic model. ``engine`` and ``engine_name`` say which, and ``assumptions``
+    lists every engine default used.
 
     Raises:
         ValueError: neither ``gpu`` nor ``reference_gpu`` given, or a plan the model cannot
@@ -360,7 +383,16 @@ def estimate(
         warnings.append(warning)
     warnings.extend(w for w in model.extra.get("warnings", ()) if w not in warnings)
     shape = model_shape(model)  # derived once per spec; everything below reads it
-    memory = memory_breakdown(shape, plan, assumptions)
+    view = None
+    if plan.task == "infer":
+        view = engine_view(shape, plan, time_gpu, assumptions,
+                           host_bandwidth_gb_s=host_bandwidth_gb_s,
+                           host_source=host_bandwidth_source)
+    if view is not None and view.memory is not None:
+        memory = view.memory
+        warnings.extend(view.result.warnings)
+    else:
+        memory = memory_breakdown(shape, plan, assumptions)
     flops = flops_per_token(shape, plan)
     peak, peak_kind = _peak(time_gpu, plan, warnings)
     efficiency = None
@@ -373,7 +405,12 @@ def estimate(
     if measured_bandwidth is not None:
         bandwidth_gb_s = measured_bandwidth.bandwidth_gb_s
         time_assumptions = replace(assumptions, bandwidth_efficiency=1.0)
-    if plan.task == "infer":
+    if view is not None and view.result is not None:
+        time = engine_time(shape, plan, view.result, peak_tflops=peak,
+                           bandwidth_gb_s=bandwidth_gb_s,
+                           measured_bandwidth=measured_bandwidth is not None,
+                           assumptions=time_assumptions)
+    elif plan.task == "infer":
         kv_per_token = (
             kv_cache_bytes(shape, plan, 1, 1) / (1 + plan.new_tokens) / plan.n_gpus
             if model.kind == "decoder" else 0.0
@@ -390,8 +427,13 @@ def estimate(
                              interconnect_gb_s_=_link(time_gpu, assumptions),
                              assumptions=assumptions, efficiency=efficiency)
     capacity = float(gpu.memory_bytes) if gpu is not None else None
+    engine = view.result if view is not None else None
+    if capacity is not None and engine is not None:
+        capacity *= engine.capacity_fraction  # Apple: the share the GPU may wire
     fits = None if capacity is None else bool(memory.total <= capacity)
     verdict = "no GPU chosen" if capacity is None else verdict_for(memory.total, capacity)
+    if capacity is not None and engine is not None and engine.refuses:
+        fits, verdict = False, "does not fit"
     if not np.isfinite(time.seconds):
         warnings.append("time could not be estimated (zero throughput)")
     return Estimate(
@@ -411,8 +453,11 @@ def estimate(
             shape, plan, assumptions, gpu, time_gpu, peak_kind, peak,
             measured=measured, measured_note=measured_note,
             measured_bandwidth=measured_bandwidth,
-        ),
+        ) | (engine_assumptions(view, plan, assumptions, measured_bandwidth is not None)
+             if view is not None else {}),
         warnings=warnings,
+        engine_name=view.name if view is not None else None,
+        engine=engine,
     )
 
 

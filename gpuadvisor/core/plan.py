@@ -36,11 +36,14 @@ EXL2_PATTERN = re.compile(r"^exl2-(\d+(?:\.\d+)?)$")
 EXL2_BITS_RANGE = (2.0, 8.0)
 OFFLOAD = ("none", "optimizer", "params")
 LORA_TARGETS = ("qv", "attn", "all")
-#: KV-cache element types. ``q8_0``/``q4_0``: llama.cpp's quantized cache (``-ctk/-ctv``;
-#: ExLlamaV2's Q8/Q4 cache is sized alike); both need flash attention in llama.cpp.
-KV_DTYPES = ("fp32", "fp16", "bf16", "fp8", "int8", "q8_0", "q4_0")
-#: KV types only some engines have: llama.cpp/Ollama and ExLlamaV2.
+#: KV-cache element types every engine's memory model sizes.
+KV_DTYPES = ("fp32", "fp16", "bf16", "fp8", "int8")
+#: KV types only some engines have: llama.cpp's quantized cache (``-ctk/-ctv``; ExLlamaV2's
+#: Q8/Q4 cache is sized alike); llama.cpp needs flash attention for them. Sized by the
+#: engines (:mod:`gpuadvisor.core.engines`), not by the generic memory model.
 QUANTIZED_KV = ("q8_0", "q4_0")
+#: Every KV type a plan may name.
+ALL_KV_DTYPES = (*KV_DTYPES, *QUANTIZED_KV)
 #: Software that runs the plan. ``auto`` picks by task and platform (see
 #: :attr:`Plan.effective_framework`). Training frameworks and inference engines apart:
 TRAIN_FRAMEWORKS = ("hf", "unsloth", "torchtune", "axolotl")
@@ -192,7 +195,7 @@ class Plan:
                                  f"with bits from {low:g} to {high:g} (e.g. exl2-4.65)")
             _check_choice("quant", self.quant, QUANT)
         if self.kv_dtype is not None:
-            _check_choice("kv_dtype", self.kv_dtype, KV_DTYPES)
+            _check_choice("kv_dtype", self.kv_dtype, ALL_KV_DTYPES)
         self._check_engine_fields()
         for name in ("micro_batch", "grad_accum", "seq_len", "n_gpus", "new_tokens"):
             _check_positive_int(name, getattr(self, name))
@@ -259,10 +262,11 @@ class Plan:
         if util is not None and engine not in ("vllm", "auto"):
             raise ValueError(f"gpu_memory_utilization is a vLLM setting, not one of {engine}")
         if self.kv_dtype in QUANTIZED_KV:
-            if engine not in ("llama.cpp", "ollama", "exllamav2", "auto"):
+            if engine not in ("llama.cpp", "ollama", "exllamav2"):
                 raise ValueError(f"kv_dtype {self.kv_dtype} is llama.cpp's (or ExLlamaV2's) "
-                                 f"quantized cache; {engine} has none (try fp8)")
-            if engine in ("llama.cpp", "ollama", "auto") and self.attention != "flash":
+                                 f"quantized cache: choose framework llama.cpp, ollama or "
+                                 f"exllamav2 (framework {engine} has none; try fp8)")
+            if engine in ("llama.cpp", "ollama") and self.attention != "flash":
                 raise ValueError(f"kv_dtype {self.kv_dtype}: llama.cpp quantizes the V cache "
                                  "only with flash attention: set attention to flash")
 

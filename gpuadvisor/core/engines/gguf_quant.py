@@ -131,6 +131,7 @@ class GgufTensor:
         elements: weights in the tensor.
         row: its first (innermost) dimension.
         kind: the ggml type it is stored as.
+        expert: a routed-expert tensor (``*_exps``: all experts of the layer).
     """
 
     name: str
@@ -138,6 +139,7 @@ class GgufTensor:
     elements: int
     row: int
     kind: GgmlType
+    expert: bool = False
 
     @property
     def bytes(self) -> int:
@@ -362,7 +364,8 @@ def gguf_tensors(model: ModelShape, quant: str) -> list[GgufTensor]:
         for _ in range(count):
             for category, elements, row, expert in matrices:
                 kind = tensor_type(ft, category, layer, facts, expert)
-                tensors.append(GgufTensor(category, layer, elements, row, _fitted(kind, row)))
+                tensors.append(GgufTensor(category, layer, elements, row, _fitted(kind, row),
+                                          expert))
             layer += 1
     embd = tensor_type(ft, "token_embd", -1, facts)
     embd = _output_type(ft, h) if embd == "output" else embd

@@ -1,0 +1,149 @@
+"""Decode speed of llama.cpp: the engine model against published llama-bench figures.
+
+Reads ``benchmarks/calibration/llamacpp_bench.json`` (or the path given as the first
+argument), runs the llama.cpp engine model (:mod:`gpuadvisor.core.engines.llamacpp`, the same
+functions ``gpuadvisor estimate --framework llama.cpp`` uses) on every decode row whose GPU
+is in the catalog and whose model the catalog has, and prints per row the published tokens/s,
+the estimate, the naive calculator (datasheet bandwidth / the file's weight bytes) and both
+errors; then the median absolute error per group (NVIDIA consumer/workstation, NVIDIA
+datacenter, AMD, Apple, Intel) and overall. Rows it cannot run are listed with the reason.
+
+    python benchmarks/decode_accuracy.py [path/to/llamacpp_bench.json]
+
+Conditions: ``tgN`` decodes N tokens from an empty context (``seq 1, new_tokens N``); the old
+``./main`` runs (``main_tg1023``) decoded 1023 tokens after a short prompt and did sample, so
+their estimate keeps the sampling time; llama-bench does not sample. ``flash_attn`` null is
+taken as on. ``n_devices`` > 1 splits the layers over that many GPUs. The backend is the
+row's (CUDA, ROCm = HIP, Metal, Vulkan). Builds older than llama.cpp's CUDA graphs (PR #6766,
+May 2024; by the row's date, build number or source) launch kernel by kernel. Nothing here is
+fitted to these rows: the engine's constants come from the sources in its module.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from gpuadvisor import catalog  # noqa: E402
+from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS  # noqa: E402
+from gpuadvisor.core.engines import llamacpp  # noqa: E402
+from gpuadvisor.core.engines.combine import engine_time  # noqa: E402
+from gpuadvisor.core.engines.gguf_quant import gguf_file_bytes  # noqa: E402
+from gpuadvisor.core.model import model_shape  # noqa: E402
+from gpuadvisor.core.plan import Plan  # noqa: E402
+
+DEFAULT_PATH = ROOT / "benchmarks" / "calibration" / "llamacpp_bench.json"
+#: llama-bench's model names -> catalog presets.
+MODELS = {"llama 7B": "llama-2-7b", "llama 8B": "llama-3.1-8b", "llama 13B": "llama-2-13b",
+          "llama 70B": "llama-3.1-70b", "qwen2 3B": "qwen2.5-3b", "qwen2 7B": "qwen2.5-7b",
+          "gpt-oss 20B": "gpt-oss-20b", "gpt-oss 120B": "gpt-oss-120b",
+          "qwen3moe 30B.A3B": "qwen3-30b-a3b", "deepseek2 671B": "deepseek-r1"}
+QUANTS = {"Q4_0": "q4_0", "Q4_K_M": "q4_k_m", "Q8_0": "q8_0", "F16": "f16",
+          "MXFP4": "mxfp4_moe"}
+BACKENDS = {"CUDA": "cuda", "ROCm": "hip", "Metal": "metal", "Vulkan": "vulkan"}
+#: Sources whose runs predate CUDA graphs in llama.cpp (PR #6766, merged May 2024) but carry
+#: no date: PR #4766's tables (January 2024) and the December 2023 README of
+#: XiongjieDai/GPU-Benchmarks-on-LLM-Inference.
+UNDATED_BEFORE_GRAPHS = ("pull/4766", "00dd2bdeb2404263f22bd6c1cd46ce397e341db5")
+
+
+def before_cuda_graphs(row: dict) -> bool:
+    """Whether the row's llama.cpp build predates CUDA graphs: dated before May 2024, a
+    build number below 2800 (early May 2024), or a source known to be older."""
+    if row.get("date"):
+        return row["date"] < "2024-05-01"
+    build = str(row.get("build") or "")
+    number = build.split("(")[-1].rstrip(")").strip() if "(" in build else ""
+    if number.isdigit():
+        return int(number) < 2800
+    return any(mark in row["source"] for mark in UNDATED_BEFORE_GRAPHS)
+
+
+def group(gpu) -> str:
+    """The row's group for the medians."""
+    if gpu.vendor == "nvidia":
+        return "NVIDIA datacenter" if gpu.segment == "datacenter" else "NVIDIA consumer"
+    return {"amd": "AMD", "apple": "Apple"}.get(gpu.vendor, "Intel")
+
+
+def decoded_tokens(test: str) -> int | None:
+    """Tokens a decode test generates (``tg128`` -> 128, ``main_tg1023`` -> 1023)."""
+    name = test.removeprefix("main_")
+    if not name.startswith("tg"):
+        return None
+    return int(name[2:])
+
+
+def run_row(row: dict, gpus: dict, models: dict):
+    """``(estimate, naive, note)`` tokens/s for one row, or ``(None, None, reason)``."""
+    new = decoded_tokens(row["test"])
+    if new is None:
+        return None, None, "not a decode test"
+    gpu = gpus.get(row.get("catalog_id") or "")
+    if gpu is None:
+        return None, None, f"GPU not in the catalog ({row['device']})"
+    model_id = MODELS.get(row["model"])
+    quant = QUANTS.get(row["quant"])
+    if model_id is None or quant is None:
+        return None, None, f"model/quant not modelled ({row['model']} {row['quant']})"
+    backend = BACKENDS.get(row["backend"])
+    if backend is None:
+        return None, None, f"backend {row['backend']}"
+    shape = model_shape(models[model_id])
+    plan = Plan(task="infer", framework="llama.cpp", quant=quant, precision="fp16",
+                seq_len=1, new_tokens=new, n_gpus=row.get("n_devices") or 1,
+                attention="eager" if row.get("flash_attn") is False else "flash")
+    result = llamacpp.evaluate(shape, plan, gpu, DEFAULT_ASSUMPTIONS, backend=backend,
+                               cuda_graphs=not before_cuda_graphs(row))
+    if not row["test"].startswith("main_"):  # llama-bench does not sample
+        result = replace(result, decode=replace(result.decode, sampling_s=0.0))
+    peak = gpu.peak_tflops("fp16")
+    time = engine_time(shape, plan, result, peak_tflops=peak,
+                       bandwidth_gb_s=gpu.memory_bandwidth_gb_s, measured_bandwidth=False,
+                       assumptions=DEFAULT_ASSUMPTIONS)
+    naive = gpu.memory_bandwidth_gb_s * 1e9 / gguf_file_bytes(shape, quant)
+    return time.decode_tokens_per_s, naive, ""
+
+
+def main(path: Path = DEFAULT_PATH) -> int:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    gpus = catalog.load_gpus()
+    models = catalog.load_models()
+    rows, skipped = [], []
+    for row in data["rows"]:
+        est, naive, note = run_row(row, gpus, models)
+        if est is None:
+            if note != "not a decode test":
+                skipped.append((row["id"], note))
+            continue
+        pub = row["tokens_per_s"]
+        rows.append((row, group(gpus[row["catalog_id"]]), pub, est, naive))
+    print(f"{'id':7} {'gpu':18} {'model':17} {'quant':6} {'test':11} {'pub':>7} "
+          f"{'est':>7} {'err':>6} {'naive':>7} {'err':>6}")
+    for row, _grp, pub, est, naive in rows:
+        print(f"{row['id']:7} {row['catalog_id']:18} {row['model'][:17]:17} "
+              f"{row['quant']:6} {row['test']:11} {pub:7.1f} {est:7.1f} "
+              f"{(est - pub) / pub:+6.0%} {naive:7.1f} {(naive - pub) / pub:+6.0%}")
+    print()
+    groups = sorted({g for _, g, *_ in rows})
+    print(f"{'group':20} {'rows':>4} {'median |err| est':>17} {'naive':>8}")
+    for name in [*groups, "all"]:
+        sel = [r for r in rows if name in ("all", r[1])]
+        est_err = statistics.median(abs(e - p) / p for _, _, p, e, _ in sel)
+        naive_err = statistics.median(abs(n - p) / p for _, _, p, _, n in sel)
+        print(f"{name:20} {len(sel):4d} {est_err:17.1%} {naive_err:8.1%}")
+    if skipped:
+        print("\nnot compared:")
+        for rid, why in skipped:
+            print(f"  {rid}: {why}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_PATH))

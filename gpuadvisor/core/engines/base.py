@@ -1,0 +1,300 @@
+"""What every inference engine shares: the records an engine returns and the cost of a token.
+
+A decode step of a memory-bound engine costs more than ``bytes / bandwidth``:
+
+``step = max(gpu_bytes / (BW x eta), compute) + host_bytes / host_BW
++ kernels x (gap + ...) + host work``
+
+* ``eta``: the fraction of the datasheet bandwidth a streaming read reaches on that class of
+  GPU (:data:`GPU_CLASSES`, from the gpu-stream ``read`` kernel, te42kyfo/gpu-benches
+  @1c36d509, as collected in ``benchmarks/calibration/kernels.json``).
+* ``gap``: the time one small kernel costs in a chain of dependent kernels - launched from a
+  CUDA graph (llama.cpp captures its decode graph on NVIDIA since Volta; ggml-org/llama.cpp
+  PR #6766 and #27721) or from a stream (AMD: llama.cpp's HIP build has graphs off by
+  default). From the gpu-small-kernels benchmark (same repository): a 64 kB SCALE kernel
+  back to back, 1.26-1.34 us per kernel from a graph on H200/A100, 0.94-1.09 us on
+  L40/A40, 2.05 us on MI210 with or without hipGraph, 3.3 us on an RX 6900 XT.
+* each kernel that streams weights also waits one DRAM latency before its data flows (its
+  loads cannot start before the previous kernel's results exist): gpu-latency, same
+  repository, at a 122 MiB working set (past every last-level cache, before TLB misses
+  dominate): A100 0.57 us, H100 PCIe 0.65, L40 0.63 (at 181 MiB), MI210 0.63, RX 6900 XT
+  0.43.
+* host work per token (graph preparation, synchronisation, the logits read back, sampling)
+  is the engine's own figure, with its source in its module.
+
+Kernel counts come from each engine's graph (its module says how). Everything here is pure:
+an engine module fills :class:`EngineResult` from a model shape, a plan and a GPU.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from gpuadvisor.core.gpu import GpuSpec
+
+_BENCH = "te42kyfo/gpu-benches @1c36d509"
+
+
+@dataclass(frozen=True)
+class GpuClass:
+    """How one class of GPU behaves under a chain of small memory-bound kernels.
+
+    Attributes:
+        name: the class (``nvidia-hbm``, ``nvidia-gddr``, ``amd-hbm``, ``amd-gddr``,
+            ``apple``, ``intel``).
+        read_fraction: achieved / datasheet bandwidth of a streaming read.
+        graph_gap_s: seconds per small kernel launched from a CUDA/HIP graph.
+        stream_gap_s: seconds per small kernel launched one by one on a stream.
+        dram_latency_s: a load's round trip to device memory.
+        source: where the figures come from.
+        sync_s: a per-token wait for the GPU's work to come back to the host beyond the
+            kernels themselves (Metal: a command buffer's trip to ``waitUntilCompleted``).
+    """
+
+    name: str
+    read_fraction: float
+    graph_gap_s: float
+    stream_gap_s: float
+    dram_latency_s: float
+    source: str
+    sync_s: float = 0.0
+
+
+#: The classes, with the measurements behind each figure.
+GPU_CLASSES: dict[str, GpuClass] = {c.name: c for c in (
+    GpuClass("nvidia-hbm", 0.964, 1.30e-6, 2.53e-6, 0.61e-6,
+             f"{_BENCH}: gpu-stream read / datasheet, median of V100 0.963, A100-40 0.965, "
+             "A100-80 0.871, H100 PCIe 0.971; small kernels A100-80 1.34/2.62 us and H200 "
+             "1.26/2.43 us (graph/stream); latency A100-80 0.571, H100 PCIe 0.650 us"),
+    GpuClass("nvidia-gddr", 0.978, 1.02e-6, 1.86e-6, 0.63e-6,
+             f"{_BENCH}: gpu-stream read / datasheet L40 0.978, A40 0.977; small kernels "
+             "L40 0.94/1.64 us, A40 1.09/2.1 us (graph/stream); latency L40 0.632 us"),
+    GpuClass("amd-hbm", 0.821, 2.05e-6, 2.05e-6, 0.64e-6,
+             f"{_BENCH}: gpu-stream read MI210 1345 of 1638 GB/s (0.821; MI300X 0.792, "
+             "MI350X 0.864 in kernels.json); small kernels MI210 2.05 us, no gain from "
+             "hipGraph; latency MI210 0.639 us"),
+    GpuClass("amd-gddr", 0.980, 3.3e-6, 3.3e-6, 0.43e-6,
+             f"{_BENCH}: RX 6900 XT gpu-stream read 502 of 512 GB/s, small kernels 3.3 us "
+             "(64 kB at 20 GB/s, graph or not), latency 0.43 us"),
+    GpuClass("apple", 0.85, 2.0e-6, 2.0e-6, 0.60e-6,
+             "read fraction and dispatch assumed (no published achieved-bandwidth or "
+             "dispatch measurement of Apple GPUs was found): read fraction between the "
+             "measured HBM parts (0.82-0.97), dispatch as AMD's stream launches, latency as "
+             "other DRAM; 2.5 ms per token for the command buffer's round trip (Apple, Metal "
+             "Performance Shaders 'Tuning Hints': 'up to 2.5 ms just to get an empty command "
+             "buffer through the pipeline to where waitUntilCompleted returns')",
+             sync_s=2.5e-3),
+    GpuClass("intel", 0.978, 1.86e-6, 1.86e-6, 0.63e-6,
+             "assumed: as NVIDIA GDDR cards launched from a stream (no Intel measurement)"),
+)}
+
+
+def gpu_class(gpu: GpuSpec) -> GpuClass:
+    """The :data:`GPU_CLASSES` entry for ``gpu``: by vendor, and for NVIDIA/AMD by memory
+    kind (HBM or not)."""
+    hbm = "HBM" in gpu.memory_type.upper()
+    if gpu.vendor == "nvidia":
+        return GPU_CLASSES["nvidia-hbm" if hbm else "nvidia-gddr"]
+    if gpu.vendor == "amd":
+        return GPU_CLASSES["amd-hbm" if hbm else "amd-gddr"]
+    if gpu.vendor == "apple":
+        return GPU_CLASSES["apple"]
+    return GPU_CLASSES["intel"]
+
+
+#: Share of unified memory a Mac's GPU may wire by default (``recommendedMaxWorkingSetSize``,
+#: about 75%; ``sudo sysctl iogpu.wired_limit_mb`` raises it): Metal engines (llama.cpp, MLX)
+#: fit their buffers in it.
+APPLE_GPU_WIRED_FRACTION = 0.75
+
+
+# --------------------------------------------------------------------------- host memory
+#: Host memory a rig of each GPU segment typically has, peak GB/s = channels x 8 bytes x
+#: MT/s (JEDEC data rates): a desktop's two DDR5-5600 channels (89.6 GB/s), a GPU server's
+#: eight DDR5-4800 channels (Intel Sapphire Rapids, AMD Genoa runs 12; 307.2 GB/s).
+HOST_PEAK_GB_S = {"consumer": 2 * 8 * 5.6, "workstation": 4 * 8 * 4.8,
+                  "datacenter": 8 * 8 * 4.8}
+#: Fraction of that peak a CPU's streaming read reaches (assumed: the host-memory probe
+#: replaces it with a measurement).
+HOST_READ_FRACTION = 0.70
+
+
+@dataclass(frozen=True)
+class HostMemory:
+    """The host RAM bandwidth used for layers kept on the CPU.
+
+    Attributes:
+        bandwidth_gb_s: achieved GB/s.
+        source: ``measured ...``, ``plan``, ``unified memory`` or how it was assumed.
+    """
+
+    bandwidth_gb_s: float
+    source: str
+
+
+def host_memory(gpu: GpuSpec, measured_gb_s: float | None = None,
+                measured_source: str = "measured") -> HostMemory:
+    """Host RAM bandwidth for CPU-side layers: a measurement when there is one (the host
+    memory probe, or ``--host-bandwidth``), the GPU's own memory on a unified-memory SoC,
+    else :data:`HOST_PEAK_GB_S` of the GPU's segment x :data:`HOST_READ_FRACTION`.
+
+    Raises:
+        ValueError: a measured value that is not a positive finite number.
+    """
+    if measured_gb_s is not None:
+        if isinstance(measured_gb_s, bool) or not measured_gb_s > 0 \
+                or measured_gb_s == float("inf"):
+            raise ValueError(f"host bandwidth must be a positive number of GB/s, got "
+                             f"{measured_gb_s!r}")
+        return HostMemory(float(measured_gb_s), measured_source)
+    if gpu.unified_memory:
+        return HostMemory(gpu.memory_bandwidth_gb_s * gpu_class(gpu).read_fraction,
+                          "unified memory: the GPU's own bandwidth")
+    segment = "consumer" if gpu.segment == "soc" else gpu.segment
+    peak = HOST_PEAK_GB_S.get(segment, HOST_PEAK_GB_S["consumer"])
+    return HostMemory(peak * HOST_READ_FRACTION,
+                      f"assumed: {peak:.1f} GB/s peak ({segment} host) x "
+                      f"{HOST_READ_FRACTION:g}")
+
+
+# --------------------------------------------------------------------------- records
+@dataclass(frozen=True)
+class DecodeCost:
+    """What a decode step costs on an engine besides the weights on the GPU.
+
+    :func:`gpuadvisor.core.compute.inference_time` adds these terms to the step:
+    ``max(gpu_bytes / (peak_bw x bandwidth_efficiency), compute) + host_bytes / host_bw
+    + fixed_s``.
+
+    Attributes:
+        bandwidth_efficiency: achieved fraction of the GPU's datasheet bandwidth.
+        host_read_bytes: bytes read from host RAM per step (layers or experts on the CPU).
+        host_bandwidth_gb_s: the host RAM's achieved bandwidth.
+        kernels_per_step: GPU kernels launched per step.
+        kernel_gap_s: seconds each costs in a dependent chain.
+        weight_kernels_per_step: kernels that stream weights (each waits one DRAM latency).
+        dram_latency_s: that latency.
+        host_s: host work per step (graph preparation, synchronisation, logits read back).
+        sampling_s: choosing the next token on the CPU (0 for a benchmark that does not
+            sample, such as ``llama-bench``).
+        prefill_link_bytes: weight bytes copied to the GPU per prompt micro-batch (llama.cpp
+            runs large matmuls of CPU-side layers on the GPU, copying their weights).
+        link_gb_s: the host link's bandwidth for that copy.
+        ubatch_tokens: prompt tokens per micro-batch.
+        source: where the engine's constants come from (for people).
+    """
+
+    bandwidth_efficiency: float
+    host_read_bytes: float = 0.0
+    host_bandwidth_gb_s: float = 0.0
+    kernels_per_step: float = 0.0
+    kernel_gap_s: float = 0.0
+    weight_kernels_per_step: float = 0.0
+    dram_latency_s: float = 0.0
+    host_s: float = 0.0
+    sampling_s: float = 0.0
+    prefill_link_bytes: float = 0.0
+    link_gb_s: float = 0.0
+    ubatch_tokens: int = 512
+    source: str = ""
+
+    @property
+    def fixed_s(self) -> float:
+        """Per-step seconds that do not depend on bytes: kernel gaps, the DRAM latency of
+        each weight-streaming kernel, host work and sampling."""
+        return (self.kernels_per_step * self.kernel_gap_s
+                + self.weight_kernels_per_step * self.dram_latency_s + self.host_s
+                + self.sampling_s)
+
+    @property
+    def host_read_s(self) -> float:
+        """Seconds to read the CPU-side weights once (0 when none)."""
+        if not self.host_read_bytes:
+            return 0.0
+        return self.host_read_bytes / (self.host_bandwidth_gb_s * 1e9)
+
+
+@dataclass(frozen=True)
+class EngineResult:
+    """One engine's view of an inference plan.
+
+    Attributes:
+        engine: the engine (``llama.cpp``, ``ollama``, ``vllm``, ``exllamav2``, ``mlx``,
+            ``transformers``).
+        weights: weight bytes on each GPU.
+        activations: the engine's working buffers on each GPU (llama.cpp's compute buffer,
+            vLLM's profiled activation peak, ExLlamaV2's scratch).
+        logits: output buffers (when the engine counts them apart).
+        kv_cache: KV-cache bytes on each GPU (vLLM: the whole pool it reserves).
+        overhead: CUDA context, CUDA graphs, the reserve an engine leaves unused.
+        context: the part of ``overhead`` that exists before any tensor.
+        host_bytes: host RAM the engine fills (CPU layers, embeddings kept on the CPU).
+        decode: the decode-step terms (None: today's bytes / bandwidth model).
+        terms: named byte terms for people and JSON (``compute_buffer``, ``cuda_graphs``...).
+        settings: the engine settings used (name -> value), defaults included.
+        defaults: which of ``settings`` were the engine's defaults (name -> why).
+        flags: what an export passes to the engine (name -> value).
+        capacity_tokens: vLLM: tokens the KV pool holds (0 elsewhere).
+        kv_bytes_per_token: KV-cache bytes per token and sequence a step reads on the GPU(s),
+            every layer taken as global (windowed layers are capped by the time model).
+        refuses: why the engine would refuse to start (vLLM without room for one sequence),
+            or None.
+        capacity_fraction: the share of the GPU's memory the engine may fill (Apple GPUs:
+            :data:`APPLE_GPU_WIRED_FRACTION`; 1 elsewhere).
+        split: how several GPUs share the model: ``tensor`` (every GPU holds a slice of
+            every layer and they work at once: a step reads the per-GPU bytes) or ``layer``
+            (each holds whole layers and they work in turn: a step reads all of them).
+        warnings: what the user should know.
+    """
+
+    engine: str
+    weights: float
+    activations: float
+    logits: float
+    kv_cache: float
+    overhead: float
+    context: float = 0.0
+    host_bytes: float = 0.0
+    decode: DecodeCost | None = None
+    terms: dict = field(default_factory=dict)
+    settings: dict = field(default_factory=dict)
+    defaults: dict = field(default_factory=dict)
+    flags: dict = field(default_factory=dict)
+    capacity_tokens: float = 0.0
+    kv_bytes_per_token: float = 0.0
+    refuses: str | None = None
+    capacity_fraction: float = 1.0
+    split: str = "tensor"
+    warnings: list = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        """JSON-ready: the engine, its terms, settings and decode terms."""
+        data = {"name": self.engine, "split": self.split, "terms": dict(self.terms),
+                "settings": dict(self.settings), "defaults": dict(self.defaults),
+                "host_bytes": self.host_bytes}
+        if self.capacity_tokens:
+            data["kv_capacity_tokens"] = self.capacity_tokens
+        if self.refuses:
+            data["refuses"] = self.refuses
+        if self.capacity_fraction != 1.0:
+            data["capacity_fraction"] = self.capacity_fraction
+        if self.decode is not None:
+            d = self.decode
+            data["decode"] = {
+                "bandwidth_efficiency": d.bandwidth_efficiency,
+                "host_read_bytes": d.host_read_bytes,
+                "host_bandwidth_gb_s": d.host_bandwidth_gb_s,
+                "kernels_per_step": d.kernels_per_step,
+                "kernel_gap_s": d.kernel_gap_s,
+                "weight_kernels_per_step": d.weight_kernels_per_step,
+                "dram_latency_s": d.dram_latency_s,
+                "host_s": d.host_s,
+                "sampling_s": d.sampling_s,
+                "fixed_s": d.fixed_s,
+                "source": d.source,
+            }
+        return data
+
+
+__all__ = ["APPLE_GPU_WIRED_FRACTION", "GPU_CLASSES", "HOST_PEAK_GB_S", "HOST_READ_FRACTION",
+           "DecodeCost", "EngineResult", "GpuClass", "HostMemory", "gpu_class", "host_memory"]

@@ -1,0 +1,116 @@
+"""An engine's record combined into the estimate's memory breakdown, time and assumptions.
+
+:func:`gpuadvisor.core.estimate.estimate` calls :func:`engine_view` for inference plans: the
+engine (:func:`~.select.engine_for`) is evaluated on the time GPU, its terms become the
+seven-term :class:`~gpuadvisor.core.memory.MemoryBreakdown` (gradients and optimizer states
+are 0), and its :class:`~.base.DecodeCost` goes to
+:func:`~gpuadvisor.core.compute.inference_time`. ``transformers`` keeps the generic model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from gpuadvisor.core.architecture import ModelShape
+from gpuadvisor.core.assumptions import Assumptions
+from gpuadvisor.core.compute import TimeEstimate, inference_time
+from gpuadvisor.core.engines.base import EngineResult
+from gpuadvisor.core.engines.select import engine_for, evaluate_engine
+from gpuadvisor.core.engines.transformers import settings as transformers_settings
+from gpuadvisor.core.gpu import GpuSpec
+from gpuadvisor.core.memory import MemoryBreakdown
+from gpuadvisor.core.plan import Plan
+
+
+@dataclass(frozen=True)
+class EngineView:
+    """What the estimate takes from the engine.
+
+    Attributes:
+        name: the engine.
+        why: why it was chosen (``plan``, or the ``auto`` rule).
+        result: its record (None for transformers: the generic model).
+        memory: the breakdown per GPU (None for transformers).
+    """
+
+    name: str
+    why: str
+    result: EngineResult | None
+    memory: MemoryBreakdown | None
+
+
+def engine_view(shape: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptions, *,
+                host_bandwidth_gb_s: float | None = None,
+                host_source: str = "measured") -> EngineView:
+    """The engine of an inference plan evaluated on ``gpu``.
+
+    Raises:
+        ValueError: what the engine refuses (names the field).
+    """
+    name, why = engine_for(plan, shape)
+    result = evaluate_engine(name, shape, plan, gpu, assumptions,
+                             host_bandwidth_gb_s=host_bandwidth_gb_s, host_source=host_source)
+    if result is None:
+        return EngineView(name, why, None, None)
+    memory = MemoryBreakdown(
+        weights=float(result.weights), gradients=0.0, optimizer=0.0,
+        activations=float(result.activations), logits=float(result.logits),
+        kv_cache=float(result.kv_cache), overhead=float(result.overhead),
+        cpu_bytes=float(result.host_bytes), context_bytes=float(result.context))
+    return EngineView(name, why, result, memory)
+
+
+def engine_time(shape: ModelShape, plan: Plan, result: EngineResult, *, peak_tflops: float,
+                bandwidth_gb_s: float, measured_bandwidth: bool,
+                assumptions: Assumptions) -> TimeEstimate:
+    """The plan's time on the engine: :func:`inference_time` with its decode terms.
+
+    The weights a step reads are each GPU's share with tensor parallelism (the GPUs read at
+    once) and all of them with a layer split (the GPUs take turns); likewise the KV cache.
+    A measured bandwidth is already an achieved rate: the engine's streaming fraction is
+    then 1. ``result.kv_bytes_per_token`` is already what one step reads (per GPU, or all of
+    them with a layer split).
+    """
+    n = plan.n_gpus
+    together = n if result.split == "layer" else 1
+    decode = result.decode
+    if decode is not None and measured_bandwidth:
+        decode = replace(decode, bandwidth_efficiency=1.0)
+    return inference_time(
+        shape, plan, peak_tflops=peak_tflops, bandwidth_gb_s=bandwidth_gb_s,
+        resident_bytes=result.weights * together,
+        kv_bytes_per_token=result.kv_bytes_per_token,
+        assumptions=assumptions, decode=decode)
+
+
+def engine_assumptions(view: EngineView, plan: Plan, assumptions: Assumptions,
+                       measured_bandwidth: bool = False) -> dict:
+    """The engine and every engine default used, for the estimate's ``assumptions``: the
+    engine's settings by name, and ``<name>_source`` saying which came from its defaults."""
+    used: dict[str, object] = {"engine": view.name, "engine_source": view.why}
+    if view.result is None:
+        settings, defaults = transformers_settings(plan, assumptions)
+    else:
+        settings, defaults = view.result.settings, view.result.defaults
+        decode = view.result.decode
+        if decode is not None:
+            used["bandwidth_efficiency"] = 1.0 if measured_bandwidth else \
+                decode.bandwidth_efficiency
+            used["engine_bandwidth_efficiency"] = decode.bandwidth_efficiency
+            used["engine_kernels_per_token"] = decode.kernels_per_step
+            used["engine_kernel_gap_s"] = decode.kernel_gap_s
+            used["engine_dram_latency_s"] = decode.dram_latency_s
+            used["engine_host_s_per_token"] = decode.host_s
+            used["engine_sampling_s_per_token"] = decode.sampling_s
+            used["engine_decode_source"] = decode.source
+    for key, value in settings.items():
+        used[f"engine_{key}"] = value
+        if key in defaults:
+            used[f"engine_{key}_source"] = f"default: {defaults[key]}"
+    for key, why in defaults.items():
+        if key not in settings:
+            used[f"engine_{key}_source"] = f"default: {why}"
+    return used
+
+
+__all__ = ["EngineView", "engine_assumptions", "engine_time", "engine_view"]

@@ -1,0 +1,390 @@
+"""llama.cpp (``llama-server``/``llama-cli``/``llama-bench``) and Ollama, which runs the same
+core with its own defaults.
+
+Memory on each GPU (ggml-org/llama.cpp ``src/llama-model.cpp``, ``src/llama-context.cpp``):
+
+* weights: the GGUF tensors of the layers on the GPU. ``-ngl N`` puts the *last* N layers on
+  the GPU (``i_gpu_start = n_layer - N``) and the output layer too when ``N > n_layer``;
+  ``token_embd`` always stays in host memory (the input layer is assigned to the CPU: a row
+  look-up needs no GPU). ``--n-cpu-moe N`` keeps the expert tensors of the first N layers in
+  host memory. Several GPUs split the layers (``--split-mode layer``, the default) in
+  proportion to their memory: each holds ``1/n`` of them and they run one after another.
+* KV cache: ``n_ctx`` cells (``-c``, all sequences together; ``-np`` slots share it) x each
+  GPU layer's K and V rows at the cache type (``-ctk/-ctv``: f16 2 bytes, q8_0 34 bytes per
+  32, q4_0 18 per 32 - ggml's block layouts), padded to 256 cells; sliding-window layers keep
+  their window. The cache of a CPU layer lives in host memory.
+* compute buffer: the largest set of intermediate tensors alive at once in the worst-case
+  graph (``n_ubatch`` = 512 tokens, f32): the logits ``n_ubatch x n_vocab`` (the graph is
+  reserved with every token an output), the attention scores ``n_head x n_ubatch x n_ctx``
+  and their softmax without flash attention, the gated MLP's ``n_ubatch x 3 n_ff``, plus the
+  residual stream; the largest of these, at 4 bytes.
+* the CUDA context (the estimator's ``cuda_context_bytes``); no caching allocator reserve
+  (ggml allocates its buffers exactly).
+
+Decode (:class:`~.base.DecodeCost`): the GPU layers' bytes at the GPU class's streaming rate,
+the CPU layers' bytes at host bandwidth, plus per token the kernels of the graph:
+per dense layer 19 graph nodes with flash attention (norm, scale, Q, K, V, two RoPEs, two
+cache writes, attention, output projection, residual add; norm, scale, up, gate, SwiGLU,
+down, residual add; ``src/models/llama.cpp`` @069be0ae), 22 without it (scores, softmax,
+weighted sum and a copy replace the attention node), RMS-norm + scale fused into one kernel
+(-2), one flash-attention combine kernel, and on CUDA/HIP one activation-quantization kernel
+(q8_1) before each of the 7 quantized matrix-vector products (``mul_mat_vec_q``). Host work
+per token: 0.4 ms - ggml-org/llama.cpp issue #7456 (NVIDIA's measurements: 10-15% of a
+token on A100/H100 is CPU work, ~6.1 ms per token for Llama-2-7B Q4_K_M on H100) less the
+graph rebuild removed later (PR #8366: 4-7%), ~7% of 6.1 ms. Sampling (not done by
+``llama-bench``): 3 ns per vocabulary entry, i.e. 0.1 ms for 32,000 tokens (the default
+chain cuts to top-k 40 first; a full 32,000-entry sort costs ~1.9 ms, PR #5085).
+
+Prompt processing of CPU-side layers runs on the GPU when a micro-batch has 32 tokens or
+more (``ggml_backend_cuda_device_offload_op``, ``min_batch_size = 32``): their weights cross
+the host link once per micro-batch.
+
+Ollama (ollama/ollama docs, @948f6933 ``docs/context-length.mdx``, ``docs/faq.md``):
+``num_ctx`` 4,096 below 24 GiB of VRAM, 32,768 up to 48 GiB, 262,144 above (raised to the
+plan's tokens when those are more); KV cache f16 unless ``OLLAMA_KV_CACHE_TYPE``; flash
+attention as ``OLLAMA_FLASH_ATTENTION``; ``num_parallel`` 1; ``num_gpu`` (its ``-ngl``) by
+default as many layers as fit.
+"""
+
+from __future__ import annotations
+
+import math
+
+from gpuadvisor.core.architecture import ModelShape
+from gpuadvisor.core.assumptions import Assumptions
+from gpuadvisor.core.engines.base import (
+    APPLE_GPU_WIRED_FRACTION,
+    DecodeCost,
+    EngineResult,
+    gpu_class,
+    host_memory,
+)
+from gpuadvisor.core.engines.gguf_quant import (
+    GGUF_FILE_TYPES,
+    file_type,
+    gguf_tensors,
+)
+from gpuadvisor.core.ggml_types import ggml_type_named
+from gpuadvisor.core.gpu import GpuSpec
+from gpuadvisor.core.plan import Plan, is_gguf_quant
+from gpuadvisor.core.units import GiB
+
+#: Prompt tokens per micro-batch (``-ub``, llama.cpp's default 512).
+UBATCH = 512
+#: KV cells are allocated in multiples of this (llama.cpp pads ``n_ctx`` to 256).
+KV_PAD = 256
+#: Host (CPU) work per decoded token on a GPU backend (see the module docstring).
+HOST_S_PER_TOKEN = 0.4e-3
+#: CPU sampling per vocabulary entry (see the module docstring).
+SAMPLING_S_PER_VOCAB = 3e-9
+#: Smallest batch whose matmuls a GPU backend takes over from the CPU (op offload).
+OFFLOAD_MIN_BATCH = 32
+#: KV-cache element types: ggml type names.
+KV_TYPES = {"fp16": "F16", "bf16": "BF16", "fp32": "F32", "q8_0": "Q8_0", "q4_0": "Q4_0"}
+#: Ollama's default context by VRAM (docs/context-length.mdx @948f6933).
+OLLAMA_CTX_BY_VRAM = ((24, 4096), (48, 32768), (math.inf, 262144))
+
+
+def _kv_elem_bytes(kv_dtype: str) -> float:
+    kind = ggml_type_named(KV_TYPES.get(kv_dtype, "F16"))
+    return kind.type_size / kind.block_size
+
+
+def gguf_type_for(model: ModelShape, plan: Plan) -> tuple[str, float, str]:
+    """``(file type, scale, why)``: the GGUF file type whose mixture sizes the tensors, a
+    factor that makes their sum the file's exact bytes (a GGUF file read from disk), and
+    where the choice came from."""
+    if is_gguf_quant(plan.quant):
+        return plan.quant, 1.0, "plan"
+    if plan.quant in (None, "mxfp4") and model.shipped_quant == "mxfp4":
+        return "mxfp4_moe", 1.0, "the model ships MXFP4 experts (llama.cpp's MXFP4_MOE)"
+    if plan.quant is None and model.weights_file_bytes:
+        return "f16", 0.0, "the file's own tensors"
+    if plan.quant in (None, "none"):
+        return "f16", 1.0, "no quantization named: F16 (llama.cpp needs a GGUF file)"
+    raise ValueError(f"quant {plan.quant!r} is not a GGUF file type: llama.cpp loads GGUF "
+                     f"files ({', '.join(GGUF_FILE_TYPES)})")
+
+
+def _layer_split(model: ModelShape, ftype: str, file_bytes: int):
+    """Per-layer bytes (experts apart), and the bytes of token_embd, output and the rest."""
+    n = model.n_layers
+    dense = [0.0] * n
+    experts = [0.0] * n
+    embd = out = rest = 0.0
+    for t in gguf_tensors(model, ftype):
+        if t.layer >= 0:
+            if t.expert:
+                experts[t.layer] += t.bytes
+            else:
+                dense[t.layer] += t.bytes
+        elif t.name == "token_embd":
+            embd += t.bytes
+        elif t.name == "output":
+            out += t.bytes
+        else:
+            rest += t.bytes
+    total = sum(dense) + sum(experts) + embd + out + rest
+    if file_bytes and total:  # a file read from disk: its tensors' exact sum
+        scale = file_bytes / total
+        dense = [b * scale for b in dense]
+        experts = [b * scale for b in experts]
+        embd, out, rest = embd * scale, out * scale, rest * scale
+    return dense, experts, embd, out, rest
+
+
+def kv_cells(tokens: int) -> int:
+    """KV cells llama.cpp allocates for ``tokens``: rounded up to :data:`KV_PAD`."""
+    return -(-tokens // KV_PAD) * KV_PAD
+
+
+def compute_buffer_bytes(model: ModelShape, n_ctx: int, flash: bool,
+                         ubatch: int = UBATCH) -> float:
+    """llama.cpp's compute buffer on the GPU: the worst-case graph's largest live set (see
+    the module docstring), in bytes: ``4 x max(logits, scores, MLP) + 2 residual rows``."""
+    blk = model.block
+    h, v = model.d_model, model.vocab_size
+    u = min(ubatch, max(n_ctx, 1))
+    logits = u * v
+    mlp = u * 3 * (blk.d_ff * max(blk.experts_per_token, 1) if blk else 4 * h)
+    scores = 0 if flash or blk is None else 2 * blk.n_heads * u * n_ctx
+    return 4.0 * (max(logits, mlp, scores) + 2 * u * h)
+
+
+def ollama_num_ctx(gpu: GpuSpec, tokens: int) -> tuple[int, str]:
+    """Ollama's context: its VRAM-based default, or the plan's tokens when more."""
+    vram_gib = gpu.memory_bytes / GiB
+    default = next(ctx for limit, ctx in OLLAMA_CTX_BY_VRAM if vram_gib < limit)
+    if tokens > default:
+        return tokens, "the plan's tokens (num_ctx set above Ollama's default)"
+    return default, f"Ollama's default for {vram_gib:.0f} GiB of VRAM"
+
+
+def _kernels(model: ModelShape, flash: bool, cuda: bool) -> tuple[float, float]:
+    """``(kernels, weight-streaming kernels)`` of one decode step (see module docstring)."""
+    kernels = weight = 0.0
+    for blk, count in model.blocks:
+        nodes = 19 if flash else 22
+        mats = 7 if blk.mlp_matrices == 3 else 6
+        if blk.is_moe:  # router, softmax, top-k, weights, 3 id-matmuls, scale, combine
+            nodes += 8
+            mats += 1
+        if blk.shared_d_ff:
+            nodes += 4
+            mats += 3
+        per = nodes - 2 + (1 if flash else 0) + (mats if cuda else 0)
+        kernels += count * per
+        weight += count * mats
+    tail = 3 if cuda else 2  # output norm, (quantize), output projection
+    return kernels + tail + 1, weight + 1
+
+
+#: llama.cpp's GPU backends, by the catalog's ecosystem.
+BACKENDS = {"cuda": "cuda", "rocm": "hip", "mps": "metal", "xpu": "vulkan", "gaudi": "vulkan"}
+
+
+def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptions, *,
+             ollama: bool = False, host_bandwidth_gb_s: float | None = None,
+             host_source: str = "measured", backend: str | None = None,
+             cuda_graphs: bool | None = None) -> EngineResult:
+    """llama.cpp (or Ollama) running ``plan`` on ``gpu``: memory per GPU and decode terms.
+
+    ``backend`` is llama.cpp's GPU backend: ``cuda``, ``hip``, ``metal`` or ``vulkan``
+    (default: the GPU's own, :data:`BACKENDS`). CUDA and HIP quantize each matrix-vector
+    product's activation first (one more kernel each); only CUDA (on Volta and later)
+    replays the decode graph as a CUDA graph, the others launch kernel by kernel.
+    ``cuda_graphs=False`` models builds before CUDA graphs (PR #6766, May 2024).
+
+    Raises:
+        ValueError: a quant that is not a GGUF file type, ``gpu_layers`` beyond the model's
+            layers + 1 (the output layer), ``n_cpu_moe`` on a dense model or beyond its
+            layers.
+    """
+    if model.kind != "decoder" or model.block is None:
+        raise ValueError(f"llama.cpp runs decoder language models; {model.id} is "
+                         f"{'an encoder' if model.kind == 'encoder' else 'not one'}")
+    name = "ollama" if ollama else "llama.cpp"
+    n, b = model.n_layers, plan.micro_batch
+    settings: dict = {}
+    defaults: dict = {}
+    ftype, scale, why = gguf_type_for(model, plan)
+    file_bytes = model.weights_file_bytes if scale == 0.0 else 0
+    dense, experts, embd, out, rest = _layer_split(model, ftype, file_bytes)
+    settings["gguf_file_type"] = file_type(ftype).label if not file_bytes else "file"
+    if why != "plan":
+        defaults["gguf_file_type"] = why
+    per_seq = plan.seq_len + plan.new_tokens
+    tokens = per_seq * b
+    if ollama:
+        n_ctx_seq, ctx_why = ollama_num_ctx(gpu, per_seq)
+        tokens = n_ctx_seq * b
+        defaults["num_ctx"] = ctx_why
+        settings["num_ctx"] = n_ctx_seq
+        settings["num_parallel"] = b
+    settings["n_ctx"] = tokens
+    settings["n_parallel"] = b
+    flash = plan.attention == "flash"
+    settings["flash_attn"] = flash
+    kv_type = plan.kv_dtype or "fp16"
+    if plan.kv_dtype is None:
+        defaults["cache_type"] = "f16 (llama.cpp's and Ollama's default)"
+    settings["cache_type_k"] = settings["cache_type_v"] = KV_TYPES.get(kv_type, "F16").lower()
+    moe_layers = [i for i in range(n) if experts[i] > 0]
+    if plan.n_cpu_moe:
+        if not moe_layers:
+            raise ValueError(f"n_cpu_moe: {model.id} has no mixture-of-experts layers")
+        if plan.n_cpu_moe > n:
+            raise ValueError(f"n_cpu_moe {plan.n_cpu_moe} exceeds {model.id}'s {n} layers")
+    settings["n_cpu_moe"] = plan.n_cpu_moe
+    kv_layer_bytes = _kv_per_layer(model, kv_cells(tokens), kv_type)
+    context = assumptions.cuda_context_bytes if gpu.ecosystem != "mps" else 0.0
+    compute = compute_buffer_bytes(model, kv_cells(tokens), flash)
+    ngl = plan.gpu_layers
+    if ngl is not None and ngl > n + 1:
+        raise ValueError(f"gpu_layers {ngl} exceeds {model.id}'s {n} layers ({n + 1} with the "
+                         f"output layer); use at most {n + 1}, or leave it out for all")
+    if ngl is None:
+        if ollama:
+            ngl = _ollama_fit(gpu, dense, experts, out, kv_layer_bytes, context + compute,
+                              plan.n_gpus, plan.n_cpu_moe)
+            defaults["n_gpu_layers"] = "Ollama: as many layers as fit"
+        else:
+            ngl = n + 1
+            defaults["n_gpu_layers"] = "all layers and the output (-ngl 999)"
+    settings["n_gpu_layers"] = ngl
+    first_gpu = max(n - ngl, 0)
+    on_gpu = range(first_gpu, n)
+    cpu_moe = set(range(min(plan.n_cpu_moe, n)))
+    gpu_weights = sum(dense[i] for i in on_gpu) + sum(experts[i] for i in on_gpu
+                                                      if i not in cpu_moe)
+    out_on_gpu = ngl > n
+    if out_on_gpu:
+        gpu_weights += out
+    host_weights = embd + rest + sum(dense[i] for i in range(first_gpu)) \
+        + sum(experts[i] for i in range(n) if i < first_gpu or i in cpu_moe) \
+        + (0.0 if out_on_gpu else out)
+    kv_gpu = sum(kv_layer_bytes[i] for i in on_gpu)
+    kv_token = _kv_per_layer(model, 1, kv_type, window=False)
+    kv_read = sum(kv_token[i] for i in on_gpu)
+    kv_host = sum(kv_layer_bytes[i] for i in range(first_gpu))
+    n_gpus = plan.n_gpus
+    gpu_layers = len(on_gpu)
+    gc = gpu_class(gpu)
+    host = host_memory(gpu, host_bandwidth_gb_s, host_source)
+    backend = backend or BACKENDS.get(gpu.ecosystem, "vulkan")
+    if backend not in ("cuda", "hip", "metal", "vulkan"):
+        raise ValueError(f"backend must be cuda, hip, metal or vulkan, got {backend!r}")
+    settings["backend"] = backend
+    cuda = backend in ("cuda", "hip")
+    kernels, weight_kernels = _kernels(model, flash, cuda)
+    share = gpu_layers / n if n else 1.0
+    graphs = backend == "cuda" and _cc(gpu) >= 7.0 and cuda_graphs is not False
+    gap = gc.graph_gap_s if graphs else gc.stream_gap_s
+    routed = _routed_fraction(model, b)
+    host_read = (sum(dense[i] for i in range(first_gpu))
+                 + routed * sum(experts[i] for i in range(n) if i < first_gpu or i in cpu_moe)
+                 + (0.0 if out_on_gpu else out))
+    mean_ctx = plan.seq_len + plan.new_tokens / 2.0
+    if kv_host:
+        host_read += kv_host / kv_cells(tokens) * mean_ctx * b
+    vocab = model.vocab_size
+    decode = DecodeCost(
+        bandwidth_efficiency=gc.read_fraction,
+        host_read_bytes=host_read,
+        host_bandwidth_gb_s=host.bandwidth_gb_s,
+        kernels_per_step=kernels * share,
+        kernel_gap_s=gap,
+        weight_kernels_per_step=weight_kernels * share,
+        dram_latency_s=gc.dram_latency_s,
+        host_s=HOST_S_PER_TOKEN + gc.sync_s + (n_gpus - 1) * gap,
+        sampling_s=SAMPLING_S_PER_VOCAB * vocab * b,
+        prefill_link_bytes=host_weights - embd - rest,
+        link_gb_s=gpu.pcie_bandwidth_gb_s or 0.0,
+        ubatch_tokens=UBATCH,
+        source=f"{gc.name}: {gc.source}; kernels from llama.cpp's graph; host 0.4 ms/token "
+               "(llama.cpp #7456, #8366)",
+    )
+    settings["host_bandwidth_gb_s"] = host.bandwidth_gb_s
+    settings["host_bandwidth_source"] = host.source
+    settings["cuda_graphs"] = graphs
+    terms = {"compute_buffer": compute, "kv_cache": kv_gpu, "cuda_context": context,
+             "host_weights": host_weights, "host_kv_cache": kv_host,
+             "token_embd_host": embd}
+    flags = {"ctx_size": tokens, "n_gpu_layers": ngl, "flash_attn": flash,
+             "cache_type_k": settings["cache_type_k"], "cache_type_v": settings["cache_type_v"],
+             "n_cpu_moe": plan.n_cpu_moe, "parallel": b, "gguf": settings["gguf_file_type"]}
+    warnings = []
+    if gpu_layers < n:
+        warnings.append(f"{name}: {n - gpu_layers} of {n} layers in host RAM, read at "
+                        f"{host.bandwidth_gb_s:.0f} GB/s each token")
+    return EngineResult(
+        engine=name,
+        weights=gpu_weights / n_gpus,
+        activations=compute,
+        logits=0.0,
+        kv_cache=kv_gpu / n_gpus,
+        overhead=context,
+        context=context,
+        host_bytes=host_weights + kv_host,
+        decode=decode,
+        terms=terms,
+        settings=settings,
+        defaults=defaults,
+        flags=flags,
+        split="layer",
+        kv_bytes_per_token=kv_read,
+        capacity_fraction=APPLE_GPU_WIRED_FRACTION if gpu.unified_memory else 1.0,
+        warnings=warnings,
+    )
+
+
+def _cc(gpu: GpuSpec) -> float:
+    try:
+        return float(gpu.compute_capability or 0.0)
+    except ValueError:
+        return 0.0
+
+
+def _kv_per_layer(model: ModelShape, cells: int, kv_type: str, window: bool = True
+                  ) -> list[float]:
+    """KV bytes of each layer for ``cells`` cells (windowed layers keep their window unless
+    ``window`` is False)."""
+    per: list[float] = []
+    elem = _kv_elem_bytes(kv_type)
+    for blk, count in model.blocks:
+        kept = min(cells, blk.window) if (blk.window and window) else cells
+        per += [blk.kv_elements_per_token * kept * elem] * count
+    return per
+
+
+def _routed_fraction(model: ModelShape, b: int) -> float:
+    """Share of an MoE layer's expert bytes a step of ``b`` tokens reads (uniform routing:
+    an expert is unread with probability ``(1 - k/E)^b``)."""
+    moe = [blk for blk, _ in model.blocks if blk.is_moe]
+    if not moe:
+        return 1.0
+    blk = moe[0]
+    return 1.0 - (1.0 - blk.experts_per_token / blk.experts) ** b
+
+
+def _ollama_fit(gpu: GpuSpec, dense, experts, out, kv_layer, fixed, n_gpus, n_cpu_moe):
+    """Ollama's ``num_gpu``: the most layers (from the last) whose weights and KV fit the
+    GPUs' memory beside the context and compute buffer; the output layer when all fit."""
+    budget = gpu.memory_bytes * n_gpus - fixed * n_gpus
+    n = len(dense)
+    used = 0.0
+    layers = 0
+    for i in range(n - 1, -1, -1):
+        need = dense[i] + kv_layer[i] + (experts[i] if i >= n_cpu_moe else 0.0)
+        if used + need > budget:
+            break
+        used += need
+        layers += 1
+    if layers == n and used + out <= budget:
+        return n + 1
+    return layers
+
+
+__all__ = ["HOST_S_PER_TOKEN", "KV_TYPES", "OLLAMA_CTX_BY_VRAM", "SAMPLING_S_PER_VOCAB",
+           "UBATCH", "compute_buffer_bytes", "evaluate", "gguf_type_for", "kv_cells",
+           "ollama_num_ctx"]
