@@ -1,11 +1,11 @@
 """Datasheet facts we hold, checked against the GPU catalog.
 
 Each fact is a figure as a vendor document prints it (memory in GB, bandwidth in GB/s, DENSE
-BF16 or FP16 tensor TFLOPS; where a datasheet prints only sparse figures the fact is that
-figure halved, said in the comment), written here from the document independently of the
-catalog's own derivations (SM counts x clocks). The catalog passes when at least 95% of the
-facts agree within the tolerance of their kind: memory 3%, bandwidth 5%, tensor rates 5%.
-Disagreements are listed so the catalog or the fact gets a look.
+BF16 or FP16 tensor TFLOPS, FP32 vector TFLOPS; where a datasheet prints only sparse figures
+the fact is that figure halved, said in the comment), written here from the document
+independently of the catalog's own derivations (SM counts x clocks). The catalog passes when
+at least 95% of the facts agree within the tolerance of their kind: memory 3%, bandwidth 5%,
+tensor and FP32 rates 5%. Disagreements are listed so the catalog or the fact gets a look.
 """
 
 from __future__ import annotations
@@ -17,9 +17,10 @@ import pytest
 from gpuadvisor.catalog import load_gpus
 
 TOLERANCE = {"memory_gb": 0.03, "bandwidth_gb_s": 0.05, "bf16_tflops": 0.05,
-             "fp16_tflops": 0.05}
+             "fp16_tflops": 0.05, "fp32_tflops": 0.05}
 FIELD = {"memory_gb": "memory_gib", "bandwidth_gb_s": "memory_bandwidth_gb_s",
-         "bf16_tflops": "bf16_tensor_tflops", "fp16_tflops": "fp16_tensor_tflops"}
+         "bf16_tflops": "bf16_tensor_tflops", "fp16_tflops": "fp16_tensor_tflops",
+         "fp32_tflops": "fp32_tflops"}
 
 H100 = "https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet"
 H200 = "https://www.nvidia.com/en-us/data-center/h200/"
@@ -71,6 +72,30 @@ APPLE_M5 = ("https://www.apple.com/newsroom/2025/10/"
 APPLE_M5PRO = "https://www.lowyat.net/2026/385170/apple-m5-pro-m5-max"
 APPLE_M1 = ("https://www.apple.com/newsroom/2021/10/"
             "introducing-m1-pro-and-m1-max-the-most-powerful-chips-apple-has-ever-built/")
+# GeForce 16, 6 GB cards and laptop chips (issue 18): reviews and spec tables that print
+# NVIDIA's figures, the NVIDIA datasheets of the Quadro RTX cards, Intel's product page.
+TPU_1660_REVIEW = "https://www.techpowerup.com/review/evga-gtx-1660-xc-ultra/2.html"
+SWECLOCKERS_1660 = "https://m.sweclockers.com/artikel/27180/2"
+GURU3D_1660S = ("https://www.guru3d.com/review/gigabyte-gtx-1660-super-gaming-oc-review/"
+                "page-5/")
+HWLUXX_GTX16_LAPTOP = ("https://hardwareluxx.de/index.php/news/hardware/grafikkarten/"
+                       "49329-notebook-gpus-technische-daten-der-geforce-gtx-1650-und-gtx-1660-ti"
+                       ".html")
+GTX1650 = "https://informatyk-szczecin.com/pt/placa-grafica-geforce-gtx-1650"
+TC_1660TI_LAPTOP = ("https://technical.city/en/video/"
+                    "GeForce-GTX-1660-Ti-mobile-vs-GeForce-RTX-2050-Max-Q")
+TPU_3050_6GB = "https://www.techpowerup.com/gpu-specs/geforce-rtx-3050-6-gb.c4188"
+RTX4050_LAPTOP = "https://data-check.eu/en/nvidia-geforce-rtx-4050-laptop-gpu/"
+RTX50_LAPTOPS = ("https://www.neowin.net/news/"
+                 "rtx-50-powered-laptops-promise-double-the-performance-and-40-better-battery-life/")
+RTX5080_LAPTOP_150W = ("https://hmc-tech.com/gpu/"
+                       "nvidia-geforce-rtx-5080-laptop-150w-vs-nvidia-geforce-rtx-4050-laptop-100w")
+QRTX4000 = ("https://www.nvidia.com/content/dam/en-zz/Solutions/design-visualization/"
+            "quadro-product-literature/quadro-rtx-4000-datasheet.pdf")
+QRTX5000 = ("https://www.nvidia.com/content/dam/en-zz/Solutions/design-visualization/"
+            "quadro-product-literature/quadro-rtx-5000-data-sheet-us-nvidia-704120-r4-web.pdf")
+A380 = ("https://www.intel.com/content/www/us/en/products/sku/227959/"
+        "intel-arc-a380-graphics/specifications.html")
 
 
 class Fact(NamedTuple):
@@ -197,6 +222,37 @@ FACTS = [
     Fact("m5", "bandwidth_gb_s", 153, APPLE_M5),
     Fact("m5-pro", "bandwidth_gb_s", 307, APPLE_M5PRO),
     Fact("m5-max", "bandwidth_gb_s", 614, APPLE_M5PRO),
+    # GeForce 16 (no tensor cores: FP32 is the vector rate the reviews print)
+    Fact("gtx-1660", "bandwidth_gb_s", 192, TPU_1660_REVIEW),
+    Fact("gtx-1660-ti", "bandwidth_gb_s", 288, TPU_1660_REVIEW),
+    Fact("gtx-1660-ti", "memory_gb", 6, SWECLOCKERS_1660),
+    Fact("gtx-1660-ti", "fp32_tflops", 5.437, SWECLOCKERS_1660),
+    Fact("gtx-1660", "fp32_tflops", 5.027, SWECLOCKERS_1660),
+    Fact("rtx-2060", "bandwidth_gb_s", 336, SWECLOCKERS_1660),
+    Fact("rtx-2060", "memory_gb", 6, SWECLOCKERS_1660),
+    Fact("rtx-2060", "fp32_tflops", 6.451, SWECLOCKERS_1660),
+    # GTX 1660 SUPER: 14 Gbps on 192 bits, 1408 cores at 1785 MHz -> 336 GB/s, 5.03 TFLOPS
+    Fact("gtx-1660-super", "bandwidth_gb_s", 336, GURU3D_1660S),
+    Fact("gtx-1650", "memory_gb", 4, GTX1650),
+    Fact("gtx-1650", "bandwidth_gb_s", 128, GTX1650),
+    Fact("gtx-1650", "fp32_tflops", 2.984, GTX1650),
+    Fact("gtx-1660-ti-laptop", "bandwidth_gb_s", 288, HWLUXX_GTX16_LAPTOP),
+    Fact("gtx-1660-ti-laptop", "fp32_tflops", 4.884, TC_1660TI_LAPTOP),  # 1590 MHz boost
+    Fact("rtx-3050-6gb", "bandwidth_gb_s", 168, TPU_3050_6GB),
+    Fact("rtx-3050-6gb", "fp32_tflops", 6.774, TPU_3050_6GB),
+    # Laptop chips at their maximum-TGP boost clock
+    Fact("rtx-4050-laptop", "memory_gb", 6, RTX4050_LAPTOP),
+    Fact("rtx-4050-laptop", "bandwidth_gb_s", 192, RTX4050_LAPTOP),  # 16 Gbps x 96-bit
+    Fact("rtx-5080-laptop", "memory_gb", 16, RTX50_LAPTOPS),
+    Fact("rtx-5070-ti-laptop", "memory_gb", 12, RTX50_LAPTOPS),
+    Fact("rtx-5070-laptop", "memory_gb", 8, RTX50_LAPTOPS),
+    Fact("rtx-5080-laptop", "fp32_tflops", 35.13, RTX5080_LAPTOP_150W),  # 2287 MHz at 150 W
+    # Quadro RTX datasheets (tensor figures are dense on Turing)
+    Fact("quadro-rtx-4000", "bandwidth_gb_s", 416, QRTX4000),
+    Fact("quadro-rtx-4000", "fp32_tflops", 7.1, QRTX4000),
+    Fact("quadro-rtx-5000", "fp16_tflops", 89.2, QRTX5000),
+    Fact("quadro-rtx-5000", "fp32_tflops", 11.2, QRTX5000),
+    Fact("arc-a380", "bandwidth_gb_s", 186, A380),
 ]
 
 CATALOG = load_gpus()

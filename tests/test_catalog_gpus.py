@@ -226,6 +226,102 @@ def test_apple_socs_have_unified_memory_and_no_pcie():
     assert m2.interconnect_bandwidth_gb_s is None
 
 
+# -- the cards hobbyists own: GeForce 16, 4-6 GB cards, laptop chips (issue 18) ---------------
+
+HOBBYIST = [
+    "gtx-1650", "gtx-1650-super", "gtx-1660", "gtx-1660-super", "gtx-1660-ti",
+    "gtx-1650-laptop", "gtx-1650-ti-laptop", "gtx-1660-ti-laptop", "rtx-2060", "rtx-2060-laptop",
+    "rtx-3050-6gb", "rtx-3060-laptop", "rtx-4050-laptop", "rtx-3070-laptop",
+    "rtx-3080-laptop-8gb", "rtx-3080-laptop-16gb", "rtx-4060-laptop", "rtx-4070-laptop",
+    "rtx-4080-laptop", "rtx-4090-laptop", "rtx-5070-laptop", "rtx-5070-ti-laptop",
+    "rtx-5080-laptop", "rtx-5090-laptop", "gtx-1060-6gb", "gtx-1070-ti", "quadro-rtx-4000",
+    "quadro-rtx-5000", "arc-a380",
+]
+
+# GeForce 16: SMs and boost clock (MHz) from NVIDIA's specification pages (desktop) and the
+# laptop datasheets at their highest boost clock; 64 FP32 lanes per Turing SM.
+GTX16 = {
+    "gtx-1650": (14, 1665), "gtx-1650-super": (20, 1725), "gtx-1660": (22, 1785),
+    "gtx-1660-super": (22, 1785), "gtx-1660-ti": (24, 1770), "gtx-1650-laptop": (16, 1560),
+    "gtx-1650-ti-laptop": (16, 1485), "gtx-1660-ti-laptop": (24, 1590),
+}
+
+
+@pytest.mark.parametrize("gpu_id", HOBBYIST)
+def test_hobbyist_card_is_in_the_catalog_with_a_source(gpu_id):
+    assert gpu_id in SHIPPED
+    assert "https://" in SHIPPED[gpu_id].source
+
+
+@pytest.mark.parametrize(("gpu_id", "sms_and_mhz"), GTX16.items())
+def test_geforce_16_fp32_is_sms_times_128_flop_times_boost_clock(gpu_id, sms_and_mhz):
+    sms, mhz = sms_and_mhz
+    assert SHIPPED[gpu_id].fp32_tflops == pytest.approx(sms * 64 * 2 * mhz / 1e6, abs=0.05)
+
+
+@pytest.mark.parametrize("gpu_id", GTX16)
+def test_geforce_16_has_no_tensor_cores_and_no_bf16(gpu_id):
+    # TU116/TU117: FP16 on the vector units at twice FP32 (packed half2), INT8 by DP4A at 4x
+    # FP32; no TF32/BF16/FP8 and no FP16-accumulate tensor headline.
+    gpu = SHIPPED[gpu_id]
+    assert gpu.fp16_tensor_tflops == pytest.approx(2 * gpu.fp32_tflops, rel=0.02)
+    assert gpu.int8_tensor_tops == pytest.approx(4 * gpu.fp32_tflops, rel=0.02)
+    assert gpu.bf16_tensor_tflops is None and gpu.peak_tflops("bf16") is None
+    assert gpu.tf32_tensor_tflops is None and gpu.fp8_tensor_tflops is None
+    assert gpu.fp16_acc16_tensor_tflops is None
+    assert gpu.compute_capability == "7.5"
+
+
+def test_gtx_1660_family_memory_and_bandwidth():
+    # NVIDIA specs: GTX 1660 6 GB GDDR5 8 Gbps, SUPER GDDR6 14 Gbps, Ti GDDR6 12 Gbps, all
+    # 192-bit; GTX 1650 4 GB GDDR5 8 Gbps 128-bit, 75 W.
+    assert [SHIPPED[g].memory_bandwidth_gb_s for g in ("gtx-1660", "gtx-1660-super",
+                                                       "gtx-1660-ti")] == [192, 336, 288]
+    assert {SHIPPED[g].memory_gib for g in ("gtx-1660", "gtx-1660-super", "gtx-1660-ti")} == {6}
+    assert SHIPPED["gtx-1650"].memory_bytes == 4 * 2**30
+    assert SHIPPED["gtx-1650"].tdp_w == 75
+
+
+@pytest.mark.parametrize(
+    ("gpu_id", "sms", "boost_mhz"),
+    [
+        # NVIDIA's highest listed boost clock (the maximum-TGP configuration)
+        ("rtx-4050-laptop", 20, 2370), ("rtx-3060-laptop", 30, 1703),
+        ("rtx-5070-laptop", 36, 2347), ("rtx-5080-laptop", 60, 2287),
+        ("rtx-3080-laptop-8gb", 48, 1710), ("rtx-2060", 30, 1680), ("rtx-3050-6gb", 18, 1470),
+    ],
+)
+def test_tensor_rate_is_sms_times_512_fp32_accumulate_flop_times_boost_clock(
+    gpu_id, sms, boost_mhz
+):
+    # Turing to Blackwell GeForce: 1024 dense FP16-accumulate FLOP/clk/SM, half that with FP32
+    # accumulate (the rate training sees); INT8 twice the FP16-accumulate rate.
+    gpu = SHIPPED[gpu_id]
+    assert gpu.fp16_tensor_tflops == pytest.approx(sms * 512 * boost_mhz / 1e6, rel=3e-3)
+    assert gpu.fp16_acc16_tensor_tflops == pytest.approx(sms * 1024 * boost_mhz / 1e6, rel=3e-3)
+    assert gpu.int8_tensor_tops == pytest.approx(sms * 2048 * boost_mhz / 1e6, rel=3e-3)
+
+
+def test_six_gb_cards_and_their_links():
+    assert SHIPPED["rtx-3050-6gb"].memory_bandwidth_gb_s == 168  # 14 Gbps x 96-bit
+    assert SHIPPED["rtx-3050-6gb"].pcie_bandwidth_gb_s == pytest.approx(15.75, abs=0.05)  # 4.0 x8
+    assert SHIPPED["rtx-4050-laptop"].fp8_tensor_tflops == pytest.approx(48.5, abs=0.05)
+    assert SHIPPED["rtx-2060"].peak_tflops("bf16") is None  # Turing: no bf16
+    assert SHIPPED["rtx-3060-laptop"].peak_tflops("bf16") == pytest.approx(26.15, abs=0.05)
+    for gpu_id in ("rtx-2060", "rtx-3050-6gb", "rtx-3060-laptop", "rtx-4050-laptop",
+                   "rtx-2060-laptop", "gtx-1660-ti-laptop"):
+        assert SHIPPED[gpu_id].memory_gib == 6
+
+
+def test_quadro_rtx_datasheet_rates_have_no_geforce_halving():
+    # Quadro RTX 4000 datasheet: 7.1 FP32, 57 tensor TFLOPS, 416 GB/s, 160 W; Quadro RTX 5000:
+    # 11.2 FP32, 89.2 tensor TFLOPS, 448 GB/s, NVLink bridge 50 GB/s.
+    q4, q5 = SHIPPED["quadro-rtx-4000"], SHIPPED["quadro-rtx-5000"]
+    assert (q4.fp32_tflops, q4.fp16_tensor_tflops, q4.memory_bandwidth_gb_s) == (7.1, 57, 416)
+    assert (q5.fp32_tflops, q5.fp16_tensor_tflops, q5.p2p_bandwidth_gb_s) == (11.2, 89.2, 50)
+    assert q4.fp16_acc16_tensor_tflops is None and q5.fp16_acc16_tensor_tflops is None
+
+
 # -- GpuSpec behaviour -------------------------------------------------------------------------
 
 
