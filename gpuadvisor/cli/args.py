@@ -12,6 +12,9 @@ import math
 
 #: Exit status of bad input (a bad flag, an unknown id, an unreadable file).
 EXIT_BAD_INPUT = 2
+#: Exit status of ``estimate`` when the plan does not fit the GPU's memory (the output is
+#: printed as usual), so that a script can test it: ``gpuadvisor estimate ... || ...``.
+EXIT_NO_FIT = 3
 
 
 class InputError(Exception):
@@ -109,6 +112,17 @@ def count(flag: str, high: float | None = None):
     return parse
 
 
+def float_in(low: float, high: float):
+    """argparse type: a finite number from ``low`` to ``high``."""
+    def parse(text: str) -> float:
+        value = _number(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be a number from {low:g} to {high:g}, "
+                                             f"got {_shown(text)}")
+        return value
+    return parse
+
+
 def fraction(text: str) -> float:
     """argparse type: a number in (0, 1]."""
     value = _number(text)
@@ -143,6 +157,23 @@ def assumption(text: str) -> tuple[str, str]:
         except LimitError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
     return name, value
+
+
+def quant_name(text: str) -> str:
+    """argparse type for ``--quant``: one of the plan's quantizations (``q4_k_m``,
+    ``nf4``, ...) or ``exl2-<bits>``; case-insensitive (``Q4_K_M`` as llama.cpp prints it)."""
+    from gpuadvisor.core.plan import EXL2_BITS_RANGE, QUANT, is_quant
+
+    name = text.strip().lower()
+    if is_quant(name):
+        return name
+    if name.startswith("exl2-"):
+        low, high = EXL2_BITS_RANGE
+        raise argparse.ArgumentTypeError(
+            f"EXL2 takes exl2-<bits per weight> from {low:g} to {high:g}, got {_shown(text)}")
+    raise argparse.ArgumentTypeError(
+        f"unknown quantization {_shown(text)}; choose one of {', '.join(QUANT)} or "
+        "exl2-<bits>")
 
 
 def positive_float(flag: str, high: float = MAX_USD):

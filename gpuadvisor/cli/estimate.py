@@ -10,16 +10,20 @@ import argparse
 import sys
 
 from .args import (
+    EXIT_NO_FIT,
     MODEL_HELP,
     InputError,
     assumption,
     count,
+    float_in,
     fraction,
     int_in,
     json_text,
     load_gpu,
     load_model,
+    positive_float,
     positive_int,
+    quant_name,
 )
 
 
@@ -81,10 +85,35 @@ def add_parser(verbs) -> argparse.ArgumentParser:
     est.add_argument("--epochs", type=count("--epochs", high=1e6), default=None)
     est.add_argument("--lora-rank", type=int_in(1, 65_536))
     est.add_argument("--lora-targets", choices=P.LORA_TARGETS, default="all")
-    est.add_argument("--quant", choices=P.QUANT)
+    est.add_argument("--quant", type=quant_name, metavar="QUANT",
+                     help="base-weight quantization: none, int8, nf4, nf4-dq, int4, int3, "
+                          "mxfp4, fp8; a GGUF file type (q4_k_m, q8_0, iq4_xs, ...: "
+                          "runs on llama.cpp unless --framework says otherwise); exl2 or "
+                          "exl2-<bits> (ExLlamaV2)")
+    est.add_argument("--bpw", type=float_in(*P.EXL2_BITS_RANGE), default=None,
+                     metavar="BITS", help="ExLlamaV2: bits per weight (same as "
+                                          "--quant exl2-BITS)")
     est.add_argument("--new-tokens", type=int_in(1, L.MAX_SEQ_TOKENS), default=256,
                      help="inference: tokens generated per sequence")
-    est.add_argument("--kv-dtype", choices=P.KV_DTYPES)
+    est.add_argument("--kv-dtype", choices=P.ALL_KV_DTYPES,
+                     help="KV-cache type (q8_0/q4_0: llama.cpp's quantized cache, needs "
+                          "--attention flash; ExLlamaV2's Q8/Q4 cache)")
+    eng = est.add_argument_group(
+        "inference engine",
+        "llama.cpp/Ollama, vLLM and ExLlamaV2 settings (see --framework)")
+    eng.add_argument("--gpu-layers", type=int_in(0, 65_536), default=None, metavar="N",
+                     help="llama.cpp -ngl / Ollama num_gpu: layers on the GPU, the rest in "
+                          "host RAM (model layers + 1 includes the output layer; default: "
+                          "all for llama.cpp, as many as fit for Ollama)")
+    eng.add_argument("--n-cpu-moe", type=int_in(0, 65_536), default=0, metavar="N",
+                     help="llama.cpp --n-cpu-moe: keep the experts of the first N layers "
+                          "in host RAM")
+    eng.add_argument("--gpu-memory-utilization", type=fraction, default=None, metavar="F",
+                     help="vLLM: share of each GPU's memory it reserves (default 0.9)")
+    eng.add_argument("--host-bandwidth", type=positive_float("--host-bandwidth", 100_000),
+                     default=None, metavar="GB/S",
+                     help="host RAM bandwidth for layers kept on the CPU (default: assumed "
+                          "from the GPU's class; a host-memory probe measures it)")
     est.add_argument("--framework", choices=P.FRAMEWORKS, default="auto",
                      help="software that runs it: hf, unsloth, torchtune, axolotl (training); "
                           "transformers, llama.cpp, ollama, vllm, exllamav2, mlx (inference); "
@@ -128,7 +157,7 @@ def plan_from_args(args: argparse.Namespace, model):
         attention=args.attention,
         lora_rank=args.lora_rank,
         lora_targets=args.lora_targets,
-        quant=args.quant,
+        quant=_quant(args),
         n_gpus=args.gpus,
         zero_stage=args.zero or 0,
         offload=args.offload,
@@ -136,8 +165,25 @@ def plan_from_args(args: argparse.Namespace, model):
         kv_dtype=args.kv_dtype,
         efficiency=args.efficiency,
         framework=args.framework,
+        gpu_layers=getattr(args, "gpu_layers", None),
+        n_cpu_moe=getattr(args, "n_cpu_moe", 0) or 0,
+        gpu_memory_utilization=getattr(args, "gpu_memory_utilization", None),
         **data,
     )
+
+
+def _quant(args: argparse.Namespace) -> str | None:
+    """``--quant``, with ``--bpw`` folded in (``exl2-<bits>``); InputError when the two
+    disagree."""
+    bpw = getattr(args, "bpw", None)
+    if bpw is None:
+        return args.quant
+    if args.quant not in (None, "exl2") and not str(args.quant).startswith("exl2-"):
+        raise InputError(f"--bpw: bits per weight are ExLlamaV2's; --quant {args.quant} "
+                         "is another format")
+    if args.quant not in (None, "exl2") and args.quant != f"exl2-{bpw:g}":
+        raise InputError(f"--bpw {bpw:g} disagrees with --quant {args.quant}")
+    return f"exl2-{bpw:g}"
 
 
 def command(args: argparse.Namespace) -> int:
@@ -167,7 +213,7 @@ def command(args: argparse.Namespace) -> int:
             print(layout_text(result.layout, units=args.units))
         if host_ram is not None:
             print(f"host RAM: {host_ram.verdict}")
-    return 0
+    return EXIT_NO_FIT if result.verdict == "does not fit" else 0
 
 
 def host_ram_check(result, units: str = "GiB"):
@@ -196,7 +242,9 @@ def estimate_from_args(args: argparse.Namespace, model, plan, gpu, gpus):
         measurement = stored_measurement(gpu, plan)
     try:
         result = estimate(model, plan, gpu, assumptions, reference_gpu=gpus[REFERENCE_GPU_ID],
-                          measurement=measurement)
+                          measurement=measurement,
+                          host_bandwidth_gb_s=getattr(args, "host_bandwidth", None),
+                          host_bandwidth_source="--host-bandwidth")
     except ValueError as exc:
         raise InputError(f"estimate: {exc}") from None
     return result, assumptions
