@@ -41,10 +41,10 @@ def test_nvml_rig_is_matched_per_card_and_never_summed(install_nvml, tmp_path):
 
 
 def test_unknown_nvidia_card_is_shown_unmatched_with_driver_memory(install_nvml, tmp_path):
-    # 6 GB: under the catalog's 8 GB floor, so not in it
-    install_nvml([F.rtx_4090(name="NVIDIA GeForce RTX 2060", memory_total=6144 * MIB)])
+    # 3 GB: under the catalog's 4 GiB floor, so not in it
+    install_nvml([F.rtx_4090(name="NVIDIA GeForce GTX 1060 3GB", memory_total=3072 * MIB)])
     (gpu,) = _linux(tmp_path).gpus
-    assert gpu.catalog_id is None and gpu.memory_total_bytes == 6144 * MIB
+    assert gpu.catalog_id is None and gpu.memory_total_bytes == 3072 * MIB
 
 
 def test_no_nvml_falls_back_to_sysfs_without_an_nvidia_hint(no_nvml, tmp_path):
