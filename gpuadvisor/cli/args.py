@@ -292,11 +292,19 @@ def did_you_mean(name: str, known) -> str:
 
 
 # --------------------------------------------------------------------------- output
+#: ``schema_version`` of every JSON document the command line prints. It goes up when a key
+#: is removed or changes its meaning; new keys are added without a new version.
+SCHEMA_VERSION = 1
+
+
 def json_text(data, *, indent: int | None = 2) -> str:
     """``data`` as one JSON document for stdout: numpy values as lists, and non-finite
-    floats as null, so the text is always valid JSON (never ``Infinity`` or ``NaN``)."""
+    floats as null, so the text is always valid JSON (never ``Infinity`` or ``NaN``). A dict
+    (every verb prints one) leads with ``schema_version`` (:data:`SCHEMA_VERSION`)."""
     import json
 
+    if isinstance(data, dict) and "schema_version" not in data:
+        data = {"schema_version": SCHEMA_VERSION, **data}
     return json.dumps(_finite(data), indent=indent, default=json_default, allow_nan=False)
 
 

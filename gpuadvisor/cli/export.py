@@ -10,7 +10,11 @@ from pathlib import Path
 from .args import InputError, did_you_mean, json_text, load_gpu, load_model, path_text
 from .estimate import estimate_from_args, plan_from_args
 
-EXPORT_KINDS = ("skypilot", "accelerate", "deepspeed", "launch", "report")
+EXPORT_KINDS = ("skypilot", "accelerate", "deepspeed", "launch", "report", "ollama",
+                "llama-server", "vllm")
+#: Inference-serving exports and the engine each runs (``export ollama``, or
+#: ``export --format ollama``).
+SERVE_KINDS = {"ollama": "ollama", "llama-server": "llama.cpp", "vllm": "vllm"}
 #: Largest PNG ``--chart`` embeds (a full-HD page is well under 2 MB).
 MAX_CHART_BYTES = 32 * 1024 * 1024
 
@@ -20,11 +24,15 @@ def add_parser(verbs, est: argparse.ArgumentParser) -> None:
     (argparse ``parents``; est's -h comes along, so the export parser adds none)."""
     exp = verbs.add_parser(
         "export", parents=[est], add_help=False, conflict_handler="resolve",
-        help="write a SkyPilot task, accelerate/DeepSpeed config, launch line or report",
+        help="write a SkyPilot task, accelerate/DeepSpeed config, launch line, report, or "
+             "an Ollama Modelfile / llama-server / vllm serve line",
         description="Turn a plan into a SkyPilot task YAML, an accelerate config YAML, a "
-                    "DeepSpeed ZeRO JSON, the torchrun/accelerate launch line, or a "
-                    "Markdown/HTML report. Prints to stdout unless --out is given.")
-    exp.add_argument("kind", choices=EXPORT_KINDS)
+                    "DeepSpeed ZeRO JSON, the torchrun/accelerate launch line, a "
+                    "Markdown/HTML report, or (inference plans) an Ollama Modelfile, a "
+                    "llama-server line or a vllm serve line with the settings the estimate "
+                    "used. Prints to stdout unless --out is given.")
+    exp.add_argument("kind", choices=EXPORT_KINDS, nargs="?", default=None,
+                     help="what to write (or give a serving format with --format)")
     exp.add_argument("--offer", metavar="ID",
                      help="a rent/cloud offer from the offers catalog (its GPU, provider, spot "
                           "price and GPUs per instance)")
@@ -47,8 +55,10 @@ def add_parser(verbs, est: argparse.ArgumentParser) -> None:
                      type=path_text("--chart"),
                      help="report: embed this PNG (repeatable), e.g. a page exported from "
                           "the app; the command line renders no charts itself")
-    exp.add_argument("--format", choices=("markdown", "html"), default=None,
-                     help="report: default html when --out ends in .html, else markdown")
+    exp.add_argument("--format", choices=("markdown", "html", *SERVE_KINDS), default=None,
+                     help="report: markdown or html (default html when --out ends in .html); "
+                          "or a serving format: ollama, llama-server, vllm (the same as "
+                          "giving it as KIND)")
     exp.add_argument("--no-advice", action="store_true",
                      help="report: leave out the ten best buy/rent/cloud options")
     exp.add_argument("--out", metavar="FILE", help="write here (atomically) instead of stdout")
@@ -114,9 +124,53 @@ def _export_offer(args: argparse.Namespace):
     return offer
 
 
+def _resolve_kind(args: argparse.Namespace) -> None:
+    """``args.kind`` from ``--format`` for the serving exports; InputError when neither or
+    both disagree."""
+    serve = args.format if args.format in SERVE_KINDS else None
+    if args.kind is None:
+        if serve is None:
+            raise InputError(f"export: give what to export: {', '.join(EXPORT_KINDS)}")
+        args.kind = serve
+    elif serve is not None and serve != args.kind:
+        raise InputError(f"--format {serve} disagrees with export {args.kind}")
+    if args.kind != "report" and args.format in ("markdown", "html"):
+        raise InputError(f"--format {args.format} is for the report, not {args.kind}")
+
+
+def _export_serve(args: argparse.Namespace, model) -> str:
+    """An Ollama Modelfile / llama-server / vllm serve line from the plan's estimate."""
+    from gpuadvisor import export
+
+    engine = SERVE_KINDS[args.kind]
+    if args.framework not in ("auto", engine):
+        raise InputError(f"--framework {args.framework}: export {args.kind} runs on {engine}")
+    args.framework = engine
+    if args.task != "infer":
+        raise InputError(f"--task: export {args.kind} serves an inference plan (--task infer)")
+    gpu, gpus = load_gpu(args.gpu)
+    try:
+        plan = plan_from_args(args, model)
+    except ValueError as exc:
+        raise InputError(f"plan: {exc}") from None
+    result, _ = estimate_from_args(args, model, plan, gpu, gpus)
+    if result.fits is False:
+        print(f"gpuadvisor export: warning: {result.verdict} on {gpu.name} as planned",
+              file=sys.stderr)
+    write = {"ollama": export.ollama_modelfile, "llama-server": export.llama_server_line,
+             "vllm": export.vllm_serve_line}[args.kind]
+    try:
+        return write(result, args.model)
+    except ValueError as exc:
+        raise InputError(f"export {args.kind}: {exc}") from None
+
+
 def _export_text(args: argparse.Namespace) -> str:
     from gpuadvisor import export
 
+    _resolve_kind(args)
+    if args.kind in SERVE_KINDS:
+        return _export_serve(args, load_model(args.model))
     offer = _export_offer(args)
     model = load_model(args.model)
     gpu, gpus = load_gpu(args.gpu)

@@ -25,8 +25,10 @@ from .compute import (
     peak_dtype,
     training_time,
 )
+from .engines import sweep as engine_sweep
 from .engines.base import EngineResult
 from .engines.combine import engine_assumptions, engine_time, engine_view
+from .engines.select import engine_for
 from .gpu import GpuSpec
 from .memory import (
     TERMS,
@@ -461,9 +463,22 @@ def estimate(
     )
 
 
+def _runs_on_engine(shape: ModelShape, plan: Plan) -> bool:
+    """Whether an inference plan runs on an engine with its own memory terms."""
+    return plan.task == "infer" and engine_for(plan, shape)[0] != "transformers"
+
+
 def sweep_fit_map(model: ModelSpec, plan: Plan, micro_batches, seq_lens,
-                  assumptions: Assumptions = DEFAULT_ASSUMPTIONS) -> np.ndarray:
-    """Bytes per GPU on a micro-batch x sequence-length grid (rows: micro-batch)."""
+                  assumptions: Assumptions = DEFAULT_ASSUMPTIONS, *,
+                  gpu: GpuSpec | None = None) -> np.ndarray:
+    """Bytes per GPU on a micro-batch x sequence-length grid (rows: micro-batch).
+
+    An inference plan on an engine (llama.cpp, vLLM, ...) is evaluated point by point on
+    ``gpu`` (:func:`.engines.sweep.fit_map`); without a GPU it gets the generic model.
+    """
+    shape = model_shape(model)
+    if gpu is not None and _runs_on_engine(shape, plan):
+        return engine_sweep.fit_map(shape, plan, gpu, micro_batches, seq_lens, assumptions)
     b = np.asarray(micro_batches, dtype=float)[:, None]
     s = np.asarray(seq_lens, dtype=float)[None, :]
     return np.broadcast_to(
@@ -539,10 +554,19 @@ def _gpu_columns(gpus: list[GpuSpec], assumptions: Assumptions) -> _GpuColumns:
 
 def sweep_gpus(model: ModelSpec, plan: Plan, gpus: list[GpuSpec], counts=(1, 2, 4, 8),
                assumptions: Assumptions = DEFAULT_ASSUMPTIONS) -> GpuSweep:
-    """Memory and time of ``plan`` on every GPU in ``gpus`` at each of ``counts`` GPUs."""
+    """Memory and time of ``plan`` on every GPU in ``gpus`` at each of ``counts`` GPUs.
+
+    An inference plan on an engine is evaluated per GPU and count
+    (:func:`.engines.sweep.gpus_counts`).
+    """
     shape = model_shape(model)
-    columns = _gpu_columns(gpus, assumptions)
     n = np.asarray(counts, dtype=float)
+    if gpus and _runs_on_engine(shape, plan):
+        per_gpu, fits, seconds = engine_sweep.gpus_counts(shape, plan, gpus, counts,
+                                                          assumptions)
+        return GpuSweep(gpu_ids=[g.id for g in gpus], counts=n, per_gpu_bytes=per_gpu,
+                        fits=fits, seconds=seconds)
+    columns = _gpu_columns(gpus, assumptions)
     mem = memory_breakdown(shape, plan, assumptions, n_gpus=n)
     per_gpu = np.broadcast_to(mem.total, n.shape)
     fits = per_gpu[None, :] <= columns.capacity_bytes

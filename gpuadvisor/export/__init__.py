@@ -5,6 +5,8 @@
 * :func:`deepspeed_json` / :func:`deepspeed_config` — a DeepSpeed ZeRO config.
 * :func:`launch_line` / :func:`launch_script` — the ``torchrun`` or ``accelerate launch`` line.
 * :func:`markdown_report` / :func:`html_report` — a report with the charts embedded.
+* :func:`ollama_modelfile`, :func:`llama_server_line`, :func:`vllm_serve_line` — serving an
+  inference plan with the settings its estimate used.
 
 Pure text generation from core records: no Qt, no torch, no files (the caller writes). Every
 export is checked by parsing it back (JSON, YAML) in ``tests/export``. Combinations the
@@ -15,6 +17,7 @@ from .accelerate import accelerate_config, accelerate_yaml
 from .deepspeed import deepspeed_config, deepspeed_json
 from .launch import NodeLayout, launch_line, launch_script, node_layout
 from .report import SuggestionRow, html_report, markdown_report, suggestion_row
+from .serve import SERVE_EXPORTS, llama_server_line, ollama_modelfile, vllm_serve_line
 from .skypilot import (
     DEFAULT_GPUS_PER_NODE,
     SKYPILOT_ACCELERATORS,
@@ -23,7 +26,9 @@ from .skypilot import (
     skypilot_task,
 )
 
-__all__ = ["DEFAULT_GPUS_PER_NODE", "SKYPILOT_ACCELERATORS", "NodeLayout", "SuggestionRow",
-           "accelerate_config", "accelerate_yaml", "deepspeed_config", "deepspeed_json",
-           "html_report", "launch_line", "launch_script", "markdown_report", "node_layout",
-           "skypilot_accelerator", "skypilot_cloud", "skypilot_task", "suggestion_row"]
+__all__ = ["DEFAULT_GPUS_PER_NODE", "SERVE_EXPORTS", "SKYPILOT_ACCELERATORS", "NodeLayout",
+           "SuggestionRow", "accelerate_config", "accelerate_yaml", "deepspeed_config",
+           "deepspeed_json", "html_report", "launch_line", "launch_script",
+           "llama_server_line", "markdown_report", "node_layout", "ollama_modelfile",
+           "skypilot_accelerator", "skypilot_cloud", "skypilot_task", "suggestion_row",
+           "vllm_serve_line"]

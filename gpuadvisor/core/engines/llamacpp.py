@@ -49,6 +49,7 @@ default as many layers as fit.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from gpuadvisor.core.architecture import ModelShape
 from gpuadvisor.core.assumptions import Assumptions
@@ -106,8 +107,10 @@ def gguf_type_for(model: ModelShape, plan: Plan) -> tuple[str, float, str]:
                      f"files ({', '.join(GGUF_FILE_TYPES)})")
 
 
+@lru_cache(maxsize=64)
 def _layer_split(model: ModelShape, ftype: str, file_bytes: int):
-    """Per-layer bytes (experts apart), and the bytes of token_embd, output and the rest."""
+    """Per-layer bytes (experts apart), and the bytes of token_embd, output and the rest
+    (cached per model shape and file type: sweeps evaluate the engine many times)."""
     n = model.n_layers
     dense = [0.0] * n
     experts = [0.0] * n
@@ -130,7 +133,7 @@ def _layer_split(model: ModelShape, ftype: str, file_bytes: int):
         dense = [b * scale for b in dense]
         experts = [b * scale for b in experts]
         embd, out, rest = embd * scale, out * scale, rest * scale
-    return dense, experts, embd, out, rest
+    return tuple(dense), tuple(experts), embd, out, rest
 
 
 def kv_cells(tokens: int) -> int:

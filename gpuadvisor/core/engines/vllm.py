@@ -91,6 +91,8 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     its parts and the KV pool; ``plan.micro_batch`` is ``max_num_seqs``."""
     if model.kind != "decoder" or model.block is None:
         raise ValueError(f"vLLM serves decoder language models; {model.id} is not one")
+    if plan.kv_dtype not in (None, "fp16", "bf16", "fp8"):
+        raise ValueError(f"kv_dtype {plan.kv_dtype}: vLLM caches in the model's dtype or fp8")
     if exl2_bits(str(plan.quant)) is not None:
         raise ValueError(f"quant {plan.quant}: vLLM does not load EXL2 (use exllamav2, or "
                          "int4 for GPTQ/AWQ)")
@@ -126,7 +128,7 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
                         "wait")
     gc = gpu_class(gpu)
     layers = model.n_layers
-    kv_type = plan.kv_dtype or "auto"
+    kv_type = "fp8" if plan.kv_dtype == "fp8" else "auto"
     if plan.kv_dtype is None:
         defaults["kv_cache_dtype"] = "auto (the model's dtype)"
     settings = {"gpu_memory_utilization": util, "block_size": BLOCK_SIZE,

@@ -1,0 +1,127 @@
+"""Serving exports: an Ollama Modelfile, a ``llama-server`` line and a ``vllm serve`` line
+with the settings an inference estimate used.
+
+Each takes an :class:`~gpuadvisor.core.estimate.Estimate` whose engine is the one exported
+(its ``engine.flags`` hold what the memory and time were computed with) and the model as the
+user names it (a ``.gguf`` path, an Ollama tag, a Hugging Face repo id). Every value from
+outside is quoted for its format; a value that cannot be written safely raises
+``ValueError`` naming the field.
+
+Flags (llama.cpp ``tools/server/README.md``; vLLM ``vllm serve --help``; Ollama
+``docs/modelfile.md`` and ``docs/faq.md``):
+
+* llama-server: ``-m``, ``-c`` (context of all slots together), ``-ngl``, ``-fa on|off``,
+  ``--cache-type-k/-v``, ``--n-cpu-moe``, ``-np`` (parallel slots).
+* vllm serve: ``--max-model-len``, ``--gpu-memory-utilization``, ``--max-num-seqs``,
+  ``--kv-cache-dtype``, ``--tensor-parallel-size``, ``--quantization``.
+* Ollama: ``PARAMETER num_ctx`` and ``num_gpu`` in the Modelfile; flash attention, the KV
+  cache type and parallel requests are server settings (``OLLAMA_FLASH_ATTENTION``,
+  ``OLLAMA_KV_CACHE_TYPE``, ``OLLAMA_NUM_PARALLEL``), written as the line that starts it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from .quoting import LINE_BREAKS, comment_text, shell_word
+
+#: Export kinds and the engine each needs.
+SERVE_EXPORTS = {"ollama": "ollama", "llama-server": "llama.cpp", "vllm": "vllm"}
+#: vLLM ``--quantization`` for the plan's quant names (None: leave the flag out and let vLLM
+#: read the checkpoint's own ``quantization_config``).
+VLLM_QUANTIZATION = {"fp8": "fp8", "nf4": "bitsandbytes", "nf4-dq": "bitsandbytes",
+                     "int8": "bitsandbytes", "int4": "gptq", "int3": "gptq",
+                     "mxfp4": "mxfp4"}
+
+
+#: A model reference a Modelfile takes unquoted (a path or tag of plain characters).
+_PLAIN_REF = re.compile(r"^[A-Za-z0-9._/:@+-]+$")
+
+
+def _flags(result, engine: str) -> dict:
+    """The engine flags of ``result``; ValueError when it was estimated on another engine."""
+    if result.engine_name != engine or result.engine is None:
+        raise ValueError(f"framework: this export is for {engine}; the estimate ran on "
+                         f"{result.engine_name or 'no inference engine'}")
+    return result.engine.flags
+
+
+def _model_text(model_ref: str, field: str = "model") -> str:
+    text = str(model_ref)
+    if not text.strip():
+        raise ValueError(f"{field}: empty")
+    if any(c in LINE_BREAKS or c == "\0" for c in text):
+        raise ValueError(f"{field}: {comment_text(text)!r} holds a line break")
+    return text
+
+
+def _header(result, what: str) -> list[str]:
+    model = result.model
+    gpu = result.time_gpu
+    memory = result.memory.total / 2**30
+    return [f"# {comment_text(what)} for {comment_text(model.name)} on "
+            f"{comment_text(gpu.name)} (gpuadvisor estimate: {memory:.1f} GiB per GPU, "
+            f"{result.time.decode_tokens_per_s:.0f} tokens/s decode)"]
+
+
+def llama_server_line(result, model_path: str) -> str:
+    """``llama-server`` with the context, layers, flash attention, KV types, expert offload
+    and slots the estimate used."""
+    f = _flags(result, "llama.cpp")
+    words = ["llama-server", "-m", shell_word(_model_text(model_path)),
+             "-c", str(int(f["ctx_size"])), "-ngl", str(int(f["n_gpu_layers"])),
+             "-fa", "on" if f["flash_attn"] else "off",
+             "--cache-type-k", f["cache_type_k"], "--cache-type-v", f["cache_type_v"]]
+    if f.get("n_cpu_moe"):
+        words += ["--n-cpu-moe", str(int(f["n_cpu_moe"]))]
+    words += ["-np", str(int(f["parallel"]))]
+    lines = _header(result, f"llama.cpp server ({f['gguf']} GGUF)")
+    lines.append("# -c is the context of all slots together (-np slots share it).")
+    return "\n".join([*lines, " ".join(words)]) + "\n"
+
+
+def ollama_modelfile(result, model_ref: str) -> str:
+    """A Modelfile (``num_ctx``, ``num_gpu``) and, as comments, the server line with the
+    flash-attention, KV-cache and parallel settings the estimate used."""
+    f = _flags(result, "ollama")
+    settings = result.engine.settings
+    ref = _model_text(model_ref)
+    quoted = ref if _PLAIN_REF.match(ref) else json.dumps(ref, ensure_ascii=False)
+    env = [f"OLLAMA_FLASH_ATTENTION={1 if f['flash_attn'] else 0}",
+           f"OLLAMA_KV_CACHE_TYPE={f['cache_type_k']}",
+           f"OLLAMA_NUM_PARALLEL={int(f['parallel'])}"]
+    lines = _header(result, "Ollama Modelfile")
+    lines += ["# Start the server with the settings the estimate used:",
+              f"#   {' '.join(env)} ollama serve",
+              "# then: ollama create NAME -f Modelfile",
+              f"FROM {quoted}",
+              f"PARAMETER num_ctx {int(settings['num_ctx'])}",
+              f"PARAMETER num_gpu {int(f['n_gpu_layers'])}"]
+    return "\n".join(lines) + "\n"
+
+
+def vllm_serve_line(result, model_ref: str) -> str:
+    """``vllm serve`` with the context, memory reserve, sequences, KV type, tensor
+    parallelism and quantization the estimate used."""
+    f = _flags(result, "vllm")
+    words = ["vllm", "serve", shell_word(_model_text(model_ref)),
+             "--max-model-len", str(int(f["max_model_len"])),
+             "--gpu-memory-utilization", f"{float(f['gpu_memory_utilization']):g}",
+             "--max-num-seqs", str(int(f["max_num_seqs"])),
+             "--kv-cache-dtype", str(f["kv_cache_dtype"]),
+             "--tensor-parallel-size", str(int(f["tensor_parallel_size"]))]
+    quant = result.plan.quant
+    if quant in VLLM_QUANTIZATION:
+        words += ["--quantization", VLLM_QUANTIZATION[quant]]
+    elif quant and quant != "none":
+        words += ["--quantization", "gguf"]
+    lines = _header(result, "vLLM server")
+    capacity = result.engine.capacity_tokens
+    if capacity:
+        lines.append(f"# KV pool: {int(capacity):,} tokens in blocks of 16.")
+    return "\n".join([*lines, " ".join(words)]) + "\n"
+
+
+__all__ = ["SERVE_EXPORTS", "VLLM_QUANTIZATION", "llama_server_line", "ollama_modelfile",
+           "vllm_serve_line"]
