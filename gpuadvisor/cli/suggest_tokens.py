@@ -79,20 +79,22 @@ def economics(model, plan, advice, assumptions, own, goal: str):
 def small_money(money, usd: float | None) -> str:
     """Dollars with two significant figures when under ten (``$0.0042``, ``$0.17``), never
     ``$0.00`` for an amount above zero."""
+    from gpuadvisor.core.token_costs import SMALLEST_SHOWN_USD, money_digits
+
     if usd is None or not math.isfinite(usd):
         return "—"
     if usd == 0:
         return money(0.0, 0)
-    if abs(usd) >= 10:
-        return money(usd)
-    if abs(usd) < 1e-4:
-        return "< " + money(1e-4, 4)
-    digits = min(4, max(2, 1 - math.floor(math.log10(abs(usd)))))
-    return money(usd, digits)
+    if abs(usd) < SMALLEST_SHOWN_USD:
+        return "< " + money(SMALLEST_SHOWN_USD, 4)
+    return money(usd, money_digits(usd))
 
 
-def _mtok(mtok: float) -> str:
-    return f"{mtok:,.0f}" if mtok >= 10 else f"{mtok:.2g}"
+def _tokens(mtok: float) -> str:
+    """Millions of tokens as a count: ``4.61B tokens``, ``350M tokens``."""
+    from gpuadvisor.core.units import format_count
+
+    return f"{format_count(mtok * 1e6)} tokens"
 
 
 def pays_off(row) -> str:
@@ -104,7 +106,7 @@ def pays_off(row) -> str:
         return "never"
     if even.mtok == 0:
         return "from the first token"
-    text = f"after {_mtok(even.mtok)}M tokens"
+    text = f"after {_tokens(even.mtok)}"
     return text + " (past its lifetime)" if even.beyond_lifetime else text
 
 
@@ -148,7 +150,7 @@ def break_even_text(econ, money) -> str:
                 "price alone.")
     lifetime = (f", longer than the {econ.assumptions.lifetime_hours:,.0f} h lifetime"
                 if even.beyond_lifetime else "")
-    return (f"\nBreak-even: after {_mtok(even.mtok)} million tokens a {owned.label} "
+    return (f"\nBreak-even: after {_tokens(even.mtok)}, a {owned.label} "
             f"({money(even.hardware_usd)}) beats {other.label} ({even.hours:,.0f} h of "
             f"generating on it{lifetime}). Cards / (per-token price - power): "
             f"{money(even.hardware_usd)} / ({small_money(money, even.other_usd_per_mtok)} - "

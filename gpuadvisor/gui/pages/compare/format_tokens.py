@@ -75,7 +75,8 @@ def tokens(mtok: float) -> str:
 
 
 def pays_off(row: TokenCost) -> str:
-    """When owning this row's cards beats paying per token ("" when not owned)."""
+    """After how many tokens owning this row's cards beats paying per token ("" when not
+    owned): ``4.61B tokens``, "⚠" before it when that is past the cards' lifetime."""
     even = row.break_even
     if even is None:
         return ""
@@ -83,9 +84,18 @@ def pays_off(row: TokenCost) -> str:
         return translate("ComparePage", "never")
     if even.mtok == 0:
         return translate("ComparePage", "from the first token")
-    text = translate("ComparePage", "after {tokens}").format(tokens=tokens(even.mtok))
+    return ("⚠ " if even.beyond_lifetime else "") + tokens(even.mtok)
+
+
+def pays_off_tip(row: TokenCost) -> str:
+    """The break-even column's tooltip: against what, and the lifetime."""
+    even = row.break_even
+    if even is None:
+        return ""
+    text = translate("ComparePage", "Owning beats paying per token for the cheapest API (or "
+                     "rental) after this many generated tokens.")
     if even.beyond_lifetime:
-        text += " " + translate("ComparePage", "(past its lifetime)")
+        text += " " + translate("ComparePage", "⚠: that is past the card lifetime you set.")
     return text
 
 
@@ -323,5 +333,5 @@ def no_break_even_texts() -> tuple[str, str]:
 
 __all__ = ["answer", "api_price", "break_even_text", "break_even_title", "cost_lines",
            "count_text", "details_html", "first_token", "kind_name", "no_break_even_texts",
-           "pays_off", "price_seen", "row_label", "small_money", "speed", "tokens",
+           "pays_off", "pays_off_tip", "price_seen", "row_label", "small_money", "speed", "tokens",
            "why_tokens"]

@@ -39,7 +39,7 @@ COLUMN_WIDTHS = {"rank": 48, "option": 300, "kind": 80, "fits": 150, "gpus": 60,
 #: the option's name takes what is left, never less than its minimum.
 COLUMN_CHARS = {"rank": 5, "option": 34, "kind": 9, "fits": 17, "gpus": 5, "time": 9,
                 "cost": 10, "speed": 9, "ttft": 10, "per_mtok": 10, "pays_off": 20,
-                "price": 13, "provider": 14, "region": 18, "price_date": 26}
+                "price": 17, "provider": 14, "region": 18, "price_date": 26}
 #: Columns left out first when the table is narrow (a laptop, a projector): the name, the
 #: fit, the time and the cost (per token: the speed, the cost and the break-even) stay.
 DROP_ORDER = ("price_date", "region", "provider", "kind", "price", "gpus")
@@ -72,7 +72,7 @@ class AdviceModel(QAbstractTableModel):
             "fits": self.tr("Fits"), "gpus": self.tr("GPUs"), "time": self.tr("Time"),
             "cost": self.tr("Cost"), "speed": self.tr("Tokens/s"),
             "ttft": self.tr("First token"), "per_mtok": self.tr("Per M tokens"),
-            "pays_off": self.tr("Pays off"), "price": self.tr("Price"),
+            "pays_off": self.tr("Pays off after"), "price": self.tr("Price"),
             "provider": self.tr("Seller / cloud"), "region": self.tr("Region"),
             "price_date": self.tr("Price seen"),
         }
@@ -140,6 +140,8 @@ class AdviceModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             if name == "price" and r.api is not None:
                 return self.tr("Per million input / output tokens")
+            if name == "pays_off" and r.break_even is not None:
+                return tok.pays_off_tip(r)
             return self._why(r)
         if role == Qt.ItemDataRole.TextAlignmentRole and name in (
                 "rank", "gpus", "speed", "ttft", "per_mtok"):
