@@ -132,11 +132,6 @@
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="75"/>
-        <source>Pays off</source>
-        <translation>回本</translation>
-    </message>
-    <message>
         <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="76"/>
         <source>Seller / cloud</source>
         <translation>卖家 / 云</translation>
@@ -157,38 +152,43 @@
         <translation>每百万输入 / 输出 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="203"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="205"/>
         <source>no ({need} of {have})</source>
         <translation>否（需 {need}，有 {have}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="207"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="209"/>
         <source>with {levers}</source>
         <translation>需 {levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="180"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="208"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="182"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="210"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="211"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="75"/>
+        <source>Pays off after</source>
+        <translation>回本所需</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="213"/>
         <source>{gpus} ({instances} instances)</source>
         <translation>{gpus}（{instances} 个实例）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="221"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="223"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="228"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="230"/>
         <source>{date} (your price)</source>
         <translation>{date}（你的价格）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="233"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="235"/>
         <source>{mark}{date} · {days} days ago</source>
         <translation>{mark}{date} · {days} 天前</translation>
     </message>
@@ -405,14 +405,14 @@ renting: {rent}</source>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="68"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="302"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="233"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="243"/>
         <source>Cheapest</source>
         <translation>最便宜</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="69"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="301"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="230"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="240"/>
         <source>Fastest</source>
         <translation>最快</translation>
     </message>
@@ -704,7 +704,7 @@ renting: {rent}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="107"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="123"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="133"/>
         <source> with {levers}</source>
         <translation>，需 {levers}</translation>
     </message>
@@ -805,19 +805,19 @@ renting: {rent}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="292"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="223"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="233"/>
         <source>fastest</source>
         <translation>最快</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="293"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="224"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="234"/>
         <source>Best ({goal}): {why}.</source>
         <translation>最佳（{goal}）：{why}。</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="303"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="235"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="245"/>
         <source>{label}: {why}.</source>
         <translation>{label}：{why}。</translation>
     </message>
@@ -869,7 +869,7 @@ renting: {rent}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="173"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="199"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="209"/>
         <source>older than {days} days: check it</source>
         <translation>已超过 {days} 天：请核实</translation>
     </message>
@@ -1013,182 +1013,182 @@ renting: {rent}</source>
         <translation>{n} 个 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="83"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="84"/>
         <source>never</source>
         <translation>永不</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="85"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="86"/>
         <source>from the first token</source>
         <translation>从第一个 token 起</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="86"/>
-        <source>after {tokens}</source>
-        <translation>{tokens} 后</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="88"/>
-        <source>(past its lifetime)</source>
-        <translation>（超出其寿命）</translation>
-    </message>
-    <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="95"/>
+        <source>Owning beats paying per token for the cheapest API (or rental) after this many generated tokens.</source>
+        <translation>生成这么多 token 之后，自购比按 token 付给最便宜的 API（或租用）更划算。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="98"/>
+        <source>⚠: that is past the card lifetime you set.</source>
+        <translation>⚠：这超过了你设定的显卡寿命。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="105"/>
         <source>{inp} / {out}</source>
         <translation>{inp} / {out}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="102"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="112"/>
         <source>{date} (your price)</source>
         <translation>{date}（你的价格）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="107"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="117"/>
         <source>{mark}{date} · {days} days ago</source>
         <translation>{mark}{date} · {days} 天前</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="115"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="125"/>
         <source>{name}: {price} per million generated tokens ({inp} per million in, {out} per million out)</source>
         <translation>{name}：每百万生成 token {price}（输入每百万 {inp}，输出每百万 {out}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="125"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="135"/>
         <source>{name}: {price} per million generated tokens, {speed} tokens/s, first token after {ttft}{levers}</source>
         <translation>{name}：每百万生成 token {price}，{speed} tokens/秒，首个 token 用时 {ttft}{levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="137"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="147"/>
         <source>Per generated token with its share of the prompt ({prompt}:{new}): {out} + {inp} × {prompt} ÷ {new} = {price} per million</source>
         <translation>每个生成 token 连同其分摊的提示（{prompt}:{new}）：{out} + {inp} × {prompt} ÷ {new} = 每百万 {price}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="143"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="153"/>
         <source>Blended, input and output tokens together: {price} per million</source>
         <translation>输入与输出 token 合计：每百万 {price}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="145"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="155"/>
         <source>Its speed is the provider&apos;s: not estimated here.</source>
         <translation>其速度取决于服务商：这里不做估算。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="150"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="160"/>
         <source>Speed: {speed} tokens/s ({per_hour} an hour), the first token after {ttft} (prefilling {prompt} prompt tokens × {batch})</source>
         <translation>速度：{speed} tokens/秒（每小时 {per_hour} 个），首个 token 用时 {ttft}（预填充 {prompt} 个提示 token × {batch}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="155"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="165"/>
         <source>{price}/h ÷ ({per_hour} tokens × {util:.0%} busy) = {result} per million tokens</source>
         <translation>{price}/小时 ÷（{per_hour} 个 token × {util:.0%} 利用率）= 每百万 token {result}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="162"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="172"/>
         <source>Power: {tdp:,.0f} W × {load:.0%} × {gpus} GPU(s) × {kwh}/kWh = {power}/h</source>
         <translation>电费：{tdp:,.0f} W × {load:.0%} × {gpus} 张 GPU × {kwh}/kWh = {power}/小时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="168"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="178"/>
         <source>Cards: {price} ÷ {hours:,.0f} h = {per_hour}/h</source>
         <translation>显卡：{price} ÷ {hours:,.0f} 小时 = {per_hour}/小时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="173"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="183"/>
         <source>Cards: no price in the offers catalog for them, so power alone</source>
         <translation>显卡：报价目录里没有它们的价格，只计电费</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="175"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="185"/>
         <source>{hourly}/h ÷ {per_hour} tokens = {result} per million tokens</source>
         <translation>{hourly}/小时 ÷ {per_hour} 个 token = 每百万 token {result}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="191"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="201"/>
         <source>Your cards are priced as the same cards bought: {note}</source>
         <translation>你的显卡按买同款的价格计：{note}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="218"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="228"/>
         <source>None of the options shown runs this plan: widen the filters, or “Make it fit” on the Plan page.</source>
         <translation>显示的方案都跑不了这个规划：放宽筛选，或看规划页的“如何放得下”。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="222"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="232"/>
         <source>cheapest per token</source>
         <translation>每 token 最便宜</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="239"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="249"/>
         <source>Yours: {why}.</source>
         <translation>你的：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="246"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="256"/>
         <source>No API in the catalog lists {model}.</source>
         <translation>目录里没有 API 提供 {model}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="256"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="266"/>
         <source>{shown} of {total} options shown; {fitting} fit the plan as asked; {apis} hosted APIs</source>
         <translation>显示 {total} 个方案中的 {shown} 个；{fitting} 个按原规划放得下；{apis} 个托管 API</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="259"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="269"/>
         <source>. Costs per million generated tokens, each with its share of the prompt ({prompt}:{new}); rentals busy {util:.0%} of the time, cards over {hours:,.0f} h. ★ = best trade-off (Pareto front). Prices in {code} at {rate} per USD.</source>
         <translation>。费用按每百万生成 token 计，每个 token 含其分摊的提示（{prompt}:{new}）；租用利用率 {util:.0%}，显卡寿命 {hours:,.0f} 小时。★ = 最佳权衡（帕累托前沿）。价格以 {code} 计，汇率 {rate} 每美元。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="273"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="283"/>
         <source>Owning against paying per token</source>
         <translation>自购与按 token 付费对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="276"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="286"/>
         <source>{own} (selected) against {other}, the cheapest per token</source>
         <translation>{own}（已选）对比每 token 最便宜的 {other}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="279"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="289"/>
         <source>{other} (selected) against buying {own}, the card that pays off soonest</source>
         <translation>{other}（已选）对比购买最快回本的显卡 {own}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="282"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="292"/>
         <source>Buying {own} against {other}</source>
         <translation>购买 {own} 对比 {other}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="291"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="301"/>
         <source>{other} costs {price} per million tokens, no more than the power for {own} ({power}): owning never pays off on price alone.</source>
         <translation>{other} 每百万 token {price}，不高于 {own} 的电费（{power}）：只看价格，自购永远不回本。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="297"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="307"/>
         <source>{own} is yours already and its power ({power} per million tokens) costs less than {other} ({price}): cheaper from the first token.</source>
         <translation>{own} 已经是你的，它的电费（每百万 token {power}）低于 {other}（{price}）：从第一个 token 起就更便宜。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="303"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="313"/>
         <source>After {tokens}, {own} ({price}) beats {other} ({hours} of generating on it).</source>
         <translation>生成 {tokens} 后，{own}（{price}）比 {other} 更划算（在它上面生成 {hours}）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="308"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="318"/>
         <source>That is longer than the {hours:,.0f} h lifetime you set.</source>
         <translation>这超过了你设定的 {hours:,.0f} 小时寿命。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="310"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="320"/>
         <source>Cards ÷ (price per token − power per token): {price} ÷ ({other} − {power}) per million.</source>
         <translation>显卡 ÷（每 token 价格 − 每 token 电费）：{price} ÷（{other} − {power}）每百万。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="319"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="329"/>
         <source>No card and per-token option to compare</source>
         <translation>没有可比较的显卡和按 token 付费方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="320"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="330"/>
         <source>Break-even needs a card (yours or to buy) and an API or rental among the options shown.</source>
         <translation>回本计算需要显示的方案中有一张显卡（自有或待购）和一个 API 或租用方案。</translation>
     </message>
