@@ -343,8 +343,9 @@ def gguf_tensors(model: ModelShape, quant: str) -> list[GgufTensor]:
     """The model's tensors as a GGUF file of type ``quant`` stores them.
 
     Per layer, the block's matrices at the rules' types (:func:`tensor_type`, then the row
-    fallback); ``token_embd`` (``V x h``) and an untied ``output`` (``V x h``); every other
-    parameter (norms, biases, routers, position tables) at F32.
+    fallback) and its norms, biases and router at F32; ``token_embd`` (``V x h``) and an
+    untied ``output`` (``V x h``); every other parameter (the output norm, position tables)
+    at F32.
 
     Raises:
         ValueError: an unknown file type, or a model without a block structure (a model
@@ -366,6 +367,9 @@ def gguf_tensors(model: ModelShape, quant: str) -> list[GgufTensor]:
                 kind = tensor_type(ft, category, layer, facts, expert)
                 tensors.append(GgufTensor(category, layer, elements, row, _fitted(kind, row),
                                           expert))
+            if blk.other_params:  # the layer's norms, biases and router, in F32
+                tensors.append(GgufTensor("norms", layer, blk.other_params, 1,
+                                          ggml_type_named("F32")))
             layer += 1
     embd = tensor_type(ft, "token_embd", -1, facts)
     embd = _output_type(ft, h) if embd == "output" else embd

@@ -261,9 +261,10 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     gpu_weights = sum(dense[i] for i in on_gpu) + sum(experts[i] for i in on_gpu
                                                       if i not in cpu_moe)
     out_on_gpu = ngl > n
+    out = out + rest  # the output norm (and position tables) go with the output layer
     if out_on_gpu:
         gpu_weights += out
-    host_weights = embd + rest + sum(dense[i] for i in range(first_gpu)) \
+    host_weights = embd + sum(dense[i] for i in range(first_gpu)) \
         + sum(experts[i] for i in range(n) if i < first_gpu or i in cpu_moe) \
         + (0.0 if out_on_gpu else out)
     kv_gpu = sum(kv_layer_bytes[i] for i in on_gpu)
@@ -301,7 +302,7 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
         dram_latency_s=gc.dram_latency_s,
         host_s=HOST_S_PER_TOKEN + gc.sync_s + (n_gpus - 1) * gap,
         sampling_s=SAMPLING_S_PER_VOCAB * vocab * b,
-        prefill_link_bytes=host_weights - embd - rest,
+        prefill_link_bytes=host_weights - embd,
         link_gb_s=gpu.pcie_bandwidth_gb_s or 0.0,
         ubatch_tokens=UBATCH,
         source=f"{gc.name}: {gc.source}; kernels from llama.cpp's graph; host 0.4 ms/token "

@@ -1,0 +1,106 @@
+"""vLLM's reserve and KV pool by hand; continuous batching; ExLlamaV2 and MLX weights."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from gpuadvisor import catalog
+from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS as A
+from gpuadvisor.core.engines import exllamav2, mlx, vllm
+from gpuadvisor.core.estimate import estimate
+from gpuadvisor.core.model import model_shape
+from gpuadvisor.core.plan import Plan
+from gpuadvisor.core.units import GiB
+
+MODELS = catalog.load_models()
+GPUS = catalog.load_gpus()
+
+
+def test_kv_pool_reproduces_a_published_vllm_start_up():
+    # vLLM's log in kubernetes-sigs/gateway-api-inference-extension PR #550 (H100 80GB):
+    # "total_gpu_memory (79.19GiB) x gpu_memory_utilization (0.90) = 71.27GiB; model weights
+    # take 12.55GiB; non_torch_memory takes 0.16GiB; PyTorch activation peak memory takes
+    # 2.38GiB; the rest of the memory reserved for KV Cache is 56.18GiB" and
+    # "# cuda blocks: 7191". 12.55 GiB of weights is Llama-2-7B in 16 bits, whose cache is
+    # 2 x 32 layers x 4096 x 2 bytes = 512 KiB per token: a block of 16 tokens is 8 MiB.
+    per_token = 2 * 32 * 4096 * 2
+    kv, blocks, tokens = vllm.kv_pool(79.19 * GiB * 0.90, 12.55 * GiB, 2.38 * GiB,
+                                      0.16 * GiB, 0.0, per_token)
+    assert kv / GiB == pytest.approx(56.18, abs=0.005)
+    assert blocks == 7191 == math.floor(56.18 * GiB / (16 * per_token))
+    assert tokens == 7191 * 16
+
+
+def test_vllm_takes_its_whole_reserve_and_splits_it():
+    gpu = GPUS["a100-sxm-80gb"]
+    plan_ = dict(task="infer", framework="vllm", micro_batch=32, seq_len=4096)
+    result = estimate(MODELS["llama-3.1-8b"], Plan(**plan_), gpu)
+    e = result.engine
+    budget = 0.9 * gpu.memory_bytes
+    assert result.memory.total == pytest.approx(budget)
+    assert e.capacity_tokens == e.settings["kv_blocks"] * 16
+    assert e.terms["kv_bytes_per_token"] == 2 * 32 * 1024 * 2  # 8 KV heads of 128, fp16
+    assert e.kv_cache == pytest.approx(
+        budget - e.weights - e.activations - e.overhead)
+    assert result.assumptions["engine_gpu_memory_utilization_source"].startswith("default")
+    assert result.fits
+
+
+def test_vllm_refuses_when_one_sequence_does_not_fit():
+    result = estimate(MODELS["llama-3.1-8b"],
+                      Plan(task="infer", framework="vllm", seq_len=1_000_000),
+                      GPUS["rtx-4090"])
+    assert result.fits is False and result.verdict == "does not fit"
+    assert "would not start" in result.engine.refuses
+
+
+def test_a_lower_utilization_shrinks_the_pool_by_the_difference():
+    gpu = GPUS["h100-sxm"]
+    hi = vllm.evaluate(model_shape(MODELS["llama-3.1-8b"]),
+                       Plan(task="infer", framework="vllm", gpu_memory_utilization=0.9),
+                       gpu, A)
+    lo = vllm.evaluate(model_shape(MODELS["llama-3.1-8b"]),
+                       Plan(task="infer", framework="vllm", gpu_memory_utilization=0.5),
+                       gpu, A)
+    assert hi.kv_cache - lo.kv_cache == pytest.approx(0.4 * gpu.memory_bytes)
+
+
+def test_continuous_batching_shares_each_weight_read():
+    gpu = GPUS["h100-sxm"]
+    one = estimate(MODELS["llama-3.1-8b"], Plan(task="infer", framework="vllm",
+                                                 micro_batch=1, seq_len=512), gpu)
+    many = estimate(MODELS["llama-3.1-8b"], Plan(task="infer", framework="vllm",
+                                                  micro_batch=64, seq_len=512), gpu)
+    # 64 sequences per step read the weights once: far more tokens/s in all ...
+    assert many.time.decode_tokens_per_s > 20 * one.time.decode_tokens_per_s
+    # ... but each sequence is a little slower (its KV and its share of compute)
+    assert many.time.decode_tokens_per_s / 64 < one.time.decode_tokens_per_s
+    huge = estimate(MODELS["llama-3.1-8b"], Plan(task="infer", framework="vllm",
+                                                  micro_batch=4096, seq_len=16,
+                                                  new_tokens=16), gpu)
+    assert huge.time.bound == "compute"  # past the crossover the matmuls dominate
+
+
+def test_exllamav2_weights_by_hand():
+    m = model_shape(MODELS["llama-3.1-8b"])
+    r = exllamav2.evaluate(m, Plan(task="infer", framework="exllamav2", quant="exl2-4.65"),
+                           GPUS["rtx-3090"], A)
+    p = m.params
+    norms = p.total - p.linear_in_blocks - p.embedding - p.lm_head
+    head = 128256 * 4096
+    assert r.weights == pytest.approx(p.linear_in_blocks * 4.65 / 8 + head * 6 / 8
+                                      + norms * 2)
+    assert r.host_bytes == 128256 * 4096 * 2  # embeddings in system RAM
+    assert r.kv_cache == pytest.approx(2 * 32 * 1024 * 2 * (2048 + 256))
+
+
+def test_mlx_int4_is_four_and_a_half_bits_with_the_embedding():
+    m = model_shape(MODELS["llama-3.1-8b"])
+    r = mlx.evaluate(m, Plan(task="infer", framework="mlx", quant="int4"), GPUS["m2-max"], A)
+    p = m.params
+    quantized = p.linear_in_blocks + p.embedding + p.lm_head
+    assert r.weights == pytest.approx(quantized * 4.5 / 8 + (p.total - quantized) * 2)
+    with pytest.raises(ValueError, match="Apple silicon"):
+        mlx.evaluate(m, Plan(task="infer", framework="mlx"), GPUS["rtx-4090"], A)
