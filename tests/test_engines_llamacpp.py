@@ -154,3 +154,19 @@ def test_layer_split_over_two_gpus_halves_memory_not_time():
     assert two.time.decode_tokens_per_s < one.time.decode_tokens_per_s
     assert two.time.decode_tokens_per_s == pytest.approx(one.time.decode_tokens_per_s,
                                                          rel=0.01)
+
+
+def test_a_measured_bandwidth_replaces_the_class_streaming_rate():
+    from gpuadvisor.core.calibration import Measurement
+
+    gpu = GPUS["rtx-4090"]
+    measured = Measurement(None, None, "2026-01-01T00:00:00Z", kind="bandwidth",
+                           bandwidth_gb_s=900.0, gpu_id="rtx-4090")
+    base = estimate(MODELS["llama-2-7b"], plan(), gpu)
+    probed = estimate(MODELS["llama-2-7b"], plan(), gpu, measurement=measured)
+    assert probed.assumptions["bandwidth_efficiency"] == 1.0
+    assert probed.assumptions["memory_bandwidth_gb_s"] == 900.0
+    # same fixed costs, bytes at 900 GB/s instead of 1008 x 0.978
+    fixed = base.engine.decode.fixed_s
+    read = (1 / base.time.decode_tokens_per_s - fixed) * 1008e9 * 0.978
+    assert 1 / probed.time.decode_tokens_per_s == pytest.approx(read / 900e9 + fixed)
