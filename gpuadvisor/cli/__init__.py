@@ -99,14 +99,41 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_BAD_INPUT
 
 
+#: What a console that cannot show a character gets instead (a cp1252 or ASCII console):
+#: the bars' eighth blocks, arrows, marks and dashes in plain ASCII.
+ASCII_FALLBACK = {
+    **{ch: "#" for ch in "█▉▊▋▌▍▎▏"}, "…": "...", "→": "->", "←": "<-", "≤": "<=", "≥": ">=",
+    "≈": "~", "✓": "ok", "✔": "ok", "✗": "x", "⚠": "!", "–": "-", "—": "-", "×": "x",
+    "·": "-", "÷": "/", "±": "+/-", "µ": "u", "“": '"', "”": '"', "‘": "'", "’": "'",
+}
+ERROR_HANDLER = "gpuadvisor-ascii"
+
+
+def _ascii_fallback(error: UnicodeError):
+    """codecs error handler: a known symbol as its ASCII stand-in, anything else (and lone
+    surrogates: a file name in another encoding) as a backslash escape."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    out = []
+    for ch in error.object[error.start:error.end]:
+        out.append(ASCII_FALLBACK.get(ch) or ch.encode("ascii", "backslashreplace").decode())
+    return "".join(out), error.end
+
+
 def _show_any_text() -> None:
-    """Write text that is not valid Unicode (a file name in another encoding, kept by Python
-    as lone surrogates) as escapes instead of failing on it."""
+    """Never fail on a character the console cannot show: a bar or an arrow on a cp1252 or
+    ASCII console becomes ASCII (:data:`ASCII_FALLBACK`), anything else an escape."""
+    import codecs
+
+    try:
+        codecs.lookup_error(ERROR_HANDLER)
+    except LookupError:
+        codecs.register_error(ERROR_HANDLER, _ascii_fallback)
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             with contextlib.suppress(ValueError, OSError):  # a closed stream: leave it
-                reconfigure(errors="backslashreplace")
+                reconfigure(errors=ERROR_HANDLER)
 
 
 def _catalog_error():
