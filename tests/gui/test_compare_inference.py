@@ -220,3 +220,14 @@ def test_back_to_a_training_plan_the_page_reads_per_job_again(page):
     assert not page.table.isColumnHidden(page.model.column("cost"))
     assert page.constraints.pairs["budget"].isVisibleTo(page)
     assert "api:cheap-8b" not in page.table_ids()
+
+
+def test_goal_and_allowed_changes_rerank_the_rows_per_token(page):
+    page.set_goal("fastest")
+    rows = page.economics.rows
+    speeds = [r.tokens_per_s for r in rows if r.counts(False) and r.tokens_per_s]
+    assert speeds == sorted(speeds, reverse=True)
+    assert page.table_ids()[0] == rows[0].id and rows[0].kind != "api"
+    assert page.answer_text().startswith("Best (fastest): ")
+    page.set_allow_changes(True)
+    assert page.economics is not None and page.advice.allow_changes

@@ -289,12 +289,11 @@ class ComparePage(QWidget):
 
     # ================================================================== advising
     def _rerank(self) -> None:
-        """Goal, budget and deadline only reorder the estimated options: rank them again at
-        once, without estimating anything anew."""
+        """Goal, budget and deadline only reorder the estimated options (and an inference
+        plan's utilization and lifetime only reprice them): rank them again at once, without
+        estimating anything anew."""
         self.constraints.update_summary()
-        if self.advice is not None and self.per_token:
-            self._show()
-        elif self.advice is not None:
+        if self.advice is not None:
             self.advice = self._ranked(self.advice)
             self._show()
 
