@@ -1,5 +1,6 @@
 """``gpuadvisor probe --plan FILE``: build the planned model at depth 1 and 2 on this device,
-time its training steps, and show the extrapolation next to the estimate."""
+time its training steps (a training plan) or its decode loop (an inference plan), and show
+the extrapolation to the full depth next to the estimate."""
 
 from __future__ import annotations
 
@@ -17,40 +18,43 @@ from .probe_run import (
 def plan_check_input(args: argparse.Namespace):
     """``probe --plan FILE``: the plan document and the worker options, or InputError."""
     from gpuadvisor.planfile import PlanFileError, load_plan, parse_plan_dict
-    from gpuadvisor.probes import plancheck
+    from gpuadvisor.probes import decode_plan
 
-    if args.probes or args.burn_in is not None:
-        raise InputError("--plan: the plan check runs plancheck and step on its own; leave "
-                         "out --probes and --burn-in")
+    if args.probes or args.burn_in is not None or getattr(args, "inference", False):
+        raise InputError("--plan: the plan check runs its probes on its own (plancheck and "
+                         "step for training, decodecheck and decode for inference); leave "
+                         "out --probes, --inference and --burn-in")
     try:
         document = parse_plan_dict(load_plan(args.plan), path=args.plan)
     except PlanFileError as exc:
         raise InputError(f"--plan: {exc}") from None
     try:
-        options = plancheck.probe_options(document.model, document.plan)
+        options = decode_plan.check_probe_options(document.model, document.plan)
     except ValueError as exc:
         raise InputError(f"--plan: {args.plan}: {exc}") from None
     return document, options
 
 
 def command(args: argparse.Namespace, plan_check, python: str, no_torch_note: str) -> int:
-    """Run plancheck (and step at the plan's shape), then show measured vs estimated.
+    """Run the plan check, then show measured vs estimated: plancheck (and step at the
+    plan's shape) for a training plan, decodecheck (and the decode probe's GEMV of the
+    plan's weight format) for an inference plan.
 
     Args:
         plan_check: what :func:`plan_check_input` returned.
     """
-    from gpuadvisor.probes import plancheck
+    from gpuadvisor.probes import decode_plan, plancheck
 
     document, options = plan_check
-    probes = [p for p in plancheck.PLAN_PROBES if p in options]
+    probes = decode_plan.check_probes(options)
     outcome = run_worker(args, probes, python, options, kind="plancheck")
     if isinstance(outcome, int):
         return outcome
     run, saved, save_problems = outcome
     comparison = None
-    if run.result("plancheck") is not None:
+    if run.result(probes[0]) is not None:
         try:
-            comparison = plancheck.compare(run, plancheck.estimate_for(document, run))
+            comparison = decode_plan.check_compare(run, document)
         except ValueError as exc:
             raise InputError(f"--plan: {exc}") from None
     if args.json:

@@ -60,7 +60,8 @@ def add_parser(verbs) -> None:
                           "in RAM): these two alone, or added to --probes")
     prb.add_argument("--plan", metavar="FILE", type=path_text("--plan"),
                      help="check a .gpuplan on this device: build the planned model at depth "
-                          "1 and 2, time training steps (and peak memory on a GPU), "
+                          "1 and 2, time training steps (and peak memory on a GPU) or, for "
+                          "an inference plan, a decode loop with the KV cache growing, "
                           "extrapolate to the full depth and show it next to the estimate")
     prb.add_argument("--data", metavar="FOLDER", type=path_text("--data"),
                      help="also measure how fast the dataset folder reads (sequential, "

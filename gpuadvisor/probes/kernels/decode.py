@@ -57,7 +57,8 @@ def probe_decode(torch, device, suite: dict, channel, options: dict) -> dict:
     """Measure GEMV bandwidth per format; see the module docstring.
 
     Options (all optional): ``formats`` (a list of :data:`decode_shape.FORMATS`),
-    ``hidden``, ``ffn`` (the matrix shapes), ``target_bytes`` (bytes per pass), ``fused``
+    ``hidden``, ``ffn`` (the matrix shapes), ``target_bytes`` (bytes per pass, as given:
+    not grown to a multiple of the cache), ``fused``
     (``false``: dequantize-then-multiply even where a fused kernel exists, to compare).
     """
     sizes = dict(DECODE_SIZES[(device.kind, suite.get("name", "quick"))])
@@ -69,6 +70,8 @@ def probe_decode(torch, device, suite: dict, channel, options: dict) -> dict:
                 raise kit.ProbeFailed("bad-option", f"decode: {name} must be a whole number "
                                                     f"of at least 32, got {value!r}")
             sizes[name] = value
+    if "target_bytes" in options:  # asked for: not grown with the cache
+        sizes["cache_multiple"] = 0
     fused = options.get("fused", True)
     if not isinstance(fused, bool):
         raise kit.ProbeFailed("bad-option", f"decode: fused must be true or false, got "

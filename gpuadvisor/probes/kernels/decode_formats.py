@@ -5,7 +5,7 @@ stores a random ``rows x cols`` matrix in a format of :data:`decode_shape.FORMAT
 returns a :class:`Weight` whose ``apply(x)`` computes ``x @ W.T`` the fastest way this
 torch has:
 
-``fp16``, ``bf16``
+``fp16``, ``bf16`` (and ``fp32`` for the plan check)
     ``torch.nn.functional.linear`` (cuBLAS/hipBLAS/oneDNN GEMV).
 ``int8``
     ``torch._weight_int8pack_mm(x, w_int8, scales)``: one fused kernel reading the int8
@@ -29,8 +29,10 @@ from .decode_shape import Q4_GROUP, weight_bytes
 
 kit = None  # the worker module, set by the loader before any probe runs
 
-#: Scale of the random weights (like an initialised layer: values stay finite in fp16).
+#: Scale of the random weights (like an initialised layer: values stay finite in fp16);
+#: uniform in ±WEIGHT_RANGE, which has this standard deviation (range / sqrt(3)).
 WEIGHT_STD = 0.02
+WEIGHT_RANGE = WEIGHT_STD * 3 ** 0.5
 #: ``inner_k_tiles`` of CUDA's int4 packing (tinygemm accepts 2, 4 or 8).
 INNER_K_TILES = 8
 
@@ -67,9 +69,10 @@ def make_weight(torch, device, rows: int, cols: int, fmt: str, act_dtype, fused=
     """A random ``rows x cols`` matrix stored in ``fmt`` on ``device`` (see the module
     docstring). ``fused=False`` takes the unfused path even where a fused kernel exists
     (tests compare the two). An out-of-memory propagates."""
-    if fmt in ("fp16", "bf16"):
-        dtype = torch.float16 if fmt == "fp16" else torch.bfloat16
-        w = torch.randn(rows, cols, device=device.id, dtype=dtype) * WEIGHT_STD
+    if fmt in ("fp16", "bf16", "fp32"):
+        dtype = {"fp16": torch.float16, "bf16": torch.bfloat16, "fp32": torch.float32}[fmt]
+        w = torch.empty(rows, cols, device=device.id, dtype=dtype)
+        w.uniform_(-WEIGHT_RANGE, WEIGHT_RANGE)
         linear = torch.nn.functional.linear
         return Weight(rows, cols, fmt, [w], lambda x: linear(x, w), "F.linear", True)
     if fmt == "int8":

@@ -9,7 +9,7 @@ alone.
 Weight formats (bytes of an ``rows x cols`` matrix, :func:`weight_bytes`):
 
 ``fp16``, ``bf16``
-    2 bytes per weight.
+    2 bytes per weight (``fp32``, for the plan check of an fp32 plan: 4).
 ``int8``
     1 byte per weight and one 16-bit scale per output row (per-channel weight-only int8,
     the layout of ``torch._weight_int8pack_mm``): ``rows x cols + 2 x rows``.
@@ -71,6 +71,8 @@ def weight_bytes(rows: int, cols: int, fmt: str) -> int:
         raise ValueError(f"a matrix needs positive rows and cols, got {rows} x {cols}")
     if fmt in ("fp16", "bf16"):
         return 2 * rows * cols
+    if fmt == "fp32":  # the plan check of an fp32 plan; the GEMV probe does not time it
+        return 4 * rows * cols
     if fmt == "int8":
         return rows * cols + 2 * rows
     if fmt == "q4":
