@@ -191,3 +191,27 @@ def test_versus_catalog_sets_each_fused_gemv_against_the_memory_bandwidth(data_d
     # 905 of the RTX 4090's 1008 GB/s (catalog, NVIDIA's Ada whitepaper).
     assert rows["fp16_gb_s"].theoretical == gpu.memory_bandwidth_gb_s == 1008.0
     assert rows["fp16_gb_s"].percent == pytest.approx(100 * 905 / 1008)
+
+
+def _loop_run(fused: bool) -> ProbeRun:
+    hello = parse_line(json.dumps({
+        "type": "hello", "protocol": 1, "versions": {"python": "3.12.3", "torch": "2.13.0"},
+        "accelerators": {"cuda": True, "cpu": True}, "devices": [RTX_4090, CPU]}))
+    check = parse_line(json.dumps({
+        "type": "result", "probe": "decodecheck",
+        "figures": {"achieved_gb_s_full": 512.0, "tokens_per_s_full": 33.0},
+        "units": {"achieved_gb_s_full": "GB/s", "tokens_per_s_full": "tokens/s"},
+        "conditions": {"device": "cuda:0", "weights": "q4", "fused": fused, "hidden": 4096,
+                       "layers_full": 32, "context": 2176, "micro_batch": 1}}))
+    return ProbeRun(status="ok", hello=hello, results=(check,), returncode=0)
+
+
+def test_a_fused_decode_loop_is_kept_as_a_decode_loop_measurement(data_dir):
+    history.record(_loop_run(fused=True), timestamp="2026-12-02T10:00:00Z")
+    history.record(_loop_run(fused=False), timestamp="2026-12-03T10:00:00Z")
+    [loop] = [m for m in history.measurements_for("rtx-4090") if m.kind == "decode_loop"]
+    assert (loop.bandwidth_gb_s, loop.dtype, loop.when) == (512.0, "q4", "2026-12-02T10:00:00Z")
+    assert loop.shape == "hidden 4096, layers 32, context 2176, batch 1"
+    assert loop.source.startswith("probe decode loop (plan check) on NVIDIA GeForce RTX 4090")
+    found = decode_bandwidth([loop], "rtx-4090", "q4_k_m")
+    assert (found.basis, found.bandwidth_gb_s) == ("decode_loop", 512.0)

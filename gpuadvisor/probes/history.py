@@ -143,12 +143,14 @@ class StoredRun:
         return found
 
     def _decode_loop(self, where: str) -> list[Measurement]:
-        """The inference plan check's decode loop as a ``decode_loop`` measurement."""
+        """The inference plan check's decode loop as a ``decode_loop`` measurement (when
+        its weights ran through fused kernels)."""
         check = self.results.get("decodecheck", {})
         conditions = check.get("conditions", {}) if isinstance(check, dict) else {}
         rate = self.figure("decodecheck", "achieved_gb_s_full")
         fmt = conditions.get("weights") if isinstance(conditions, dict) else None
-        if not measured(rate, "GB/s") or fmt not in WEIGHT_FORMATS:
+        if (not measured(rate, "GB/s") or fmt not in WEIGHT_FORMATS
+                or conditions.get("fused") is False):  # unfused: not the card's rate
             return []
         return [Measurement(achieved_tflops=None, dtype=fmt, when=self.timestamp,
                             kind="decode_loop", bandwidth_gb_s=rate,
