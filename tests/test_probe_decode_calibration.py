@@ -82,6 +82,10 @@ def test_select_prefers_a_16_bit_gemv_to_a_copy_for_decoding():
     assert copy.basis == "copy"
     assert select([copy, gemv, int8], "rtx-4090", "bf16")[1] is gemv
     assert select([copy, int8], "rtx-4090", "bf16")[1] is copy
+    bf16 = Measurement(None, "bf16", "2026-11-01T00:00:00Z", kind="bandwidth",
+                       basis="gemv", bandwidth_gb_s=900.0)
+    assert select([gemv, bf16], "rtx-4090", "bf16")[1] is bf16  # the plan's own dtype
+    assert select([gemv, bf16], "rtx-4090", "fp16")[1] is gemv
 
 
 def test_an_inference_estimate_decodes_at_the_measured_gemv_rate():
@@ -215,3 +219,15 @@ def test_a_fused_decode_loop_is_kept_as_a_decode_loop_measurement(data_dir):
     assert loop.source.startswith("probe decode loop (plan check) on NVIDIA GeForce RTX 4090")
     found = decode_bandwidth([loop], "rtx-4090", "q4_k_m")
     assert (found.basis, found.bandwidth_gb_s) == ("decode_loop", 512.0)
+
+
+def test_estimate_on_a_probed_card_decodes_at_its_measured_gemv_rate(data_dir, capsys):
+    from gpuadvisor.cli import main
+
+    history.record(make_run(), timestamp="2026-12-01T10:00:00Z")
+    assert main(["estimate", "--model", "llama-3.1-8b", "--task", "infer", "--gpu",
+                 "NVIDIA GeForce RTX 4090", "--json"]) == 0
+    used = json.loads(capsys.readouterr().out)["assumptions"]
+    assert used["memory_bandwidth_gb_s"] == 900.0  # a bf16 plan: the bf16 GEMV
+    assert used["bandwidth_source"] == "measured 2026-12-01"
+    assert "GEMV" in used["measured_bandwidth_source"]

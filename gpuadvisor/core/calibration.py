@@ -129,8 +129,9 @@ def select(measurements: Iterable[Measurement], gpu_id: str | None, dtype: str
     Returns:
         ``(compute, bandwidth)``: the newest ``step`` measurement at ``dtype``, else the
         newest ``matmul`` one (``None`` if neither); and the newest ``bandwidth`` one read
-        from a 16-bit GEMV (:data:`NATIVE_FORMATS`: what an unquantized decode step reads),
-        else the newest device copy. Measurements of another GPU (``gpu_id`` set and
+        from a 16-bit GEMV (:data:`NATIVE_FORMATS`: what an unquantized decode step reads;
+        at ``dtype`` where measured, else the other 16-bit format), else the newest device
+        copy. Measurements of another GPU (``gpu_id`` set and
         different) are skipped.
     """
     usable = [m for m in measurements if m.gpu_id is None or m.gpu_id == gpu_id]
@@ -139,8 +140,9 @@ def select(measurements: Iterable[Measurement], gpu_id: str | None, dtype: str
     if compute is None:
         compute = next((m for m in newest_first if m.kind == "matmul" and m.dtype == dtype),
                        None)
-    bandwidth = next((m for m in newest_first if m.kind == "bandwidth" and m.basis == "gemv"
-                      and m.dtype in NATIVE_FORMATS), None)
+    gemv = [m for m in newest_first if m.kind == "bandwidth" and m.basis == "gemv"
+            and m.dtype in NATIVE_FORMATS]
+    bandwidth = next((m for m in gemv if m.dtype == dtype), gemv[0] if gemv else None)
     if bandwidth is None:
         bandwidth = next((m for m in newest_first if m.kind == "bandwidth"
                           and m.basis == "copy"), None)
