@@ -17,7 +17,7 @@ import sys
 
 from gpuadvisor import __version__
 
-from . import catalog, detect, estimate, export, gui, probe, shell, suggest
+from . import catalog, detect, estimate, examples, export, gui, probe, shell, suggest
 from .args import EXIT_BAD_INPUT, InputError, Parser
 from .estimate import plan_from_args
 from .gui import HEADLESS_DEFAULT
@@ -57,7 +57,20 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_parser(verbs, est)
     suggest.add_parser(verbs, est)
     shell.add_parser(verbs)
+    _add_examples(parser)
     return parser
+
+
+def _add_examples(parser: argparse.ArgumentParser, prefix: str = "") -> None:
+    """Each verb's ``--help`` ends with its Examples (:mod:`.examples`)."""
+    for action in parser._actions:  # argparse has no public accessor for sub-parsers
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                verb = f"{prefix}{name}"
+                text = examples.epilog(verb)
+                if text:
+                    sub.epilog = f"{sub.epilog}\n\n{text}" if sub.epilog else text
+                _add_examples(sub, prefix=f"{verb} ")
 
 
 def main(argv: list[str] | None = None) -> int:

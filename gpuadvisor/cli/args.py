@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 
 #: Exit status of bad input (a bad flag, an unknown id, an unreadable file).
 EXIT_BAD_INPUT = 2
@@ -21,8 +22,27 @@ class InputError(Exception):
     """Bad user input: reported as one line on stderr with exit status 2."""
 
 
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Help that says each flag's default (when it has one the text does not already name)
+    and keeps the Examples' line breaks."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        default = action.default
+        if (default not in (None, False, argparse.SUPPRESS, [], "")
+                and action.option_strings and "default" not in text
+                and "%(default)" not in text):
+            text = f"{text} (default: %(default)s)" if text else "(default: %(default)s)"
+        return text
+
+
 class Parser(argparse.ArgumentParser):
-    """ArgumentParser whose errors are one line naming the problem (exit 2)."""
+    """ArgumentParser whose errors are one line naming the problem (exit 2), with
+    :class:`HelpFormatter` help."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # argparse's API: must not return
         raise InputError(f"{self.prog}: {message}")
@@ -42,21 +62,38 @@ def _shown(text: str) -> str:
     return repr(text) if len(text) <= 40 else repr(text[:37]) + "..."
 
 
-def _whole(text: str) -> int:
-    """A whole number typed by the user (``1_000`` and ``+3`` as Python reads them)."""
+#: A whole number with an optional size suffix: ``8k``, ``32K``, ``1.5M``, ``2G``.
+_SIZED = re.compile(r"^\s*\+?(\d+(?:\.\d+)?)\s*([kKmMgG])\s*$")
+
+
+def _whole(text: str, *, tokens: bool = False) -> int:
+    """A whole number typed by the user (``1_000`` and ``+3`` as Python reads them), or with
+    a size suffix k, M or G. For token lengths (``tokens``) a suffix counts in 1024s, as
+    context sizes are named (``8k`` = 8,192, ``32K`` = 32,768, ``1M`` = 1,048,576); for other
+    counts in 1000s (``1.5k`` = 1,500). The result must be whole (``1.0001k`` is refused)."""
     stripped = text.strip()
     if len(stripped.lstrip("+-").lstrip("0")) > 30:
         raise argparse.ArgumentTypeError(f"too large: {_shown(text)}")
+    sized = _SIZED.match(stripped)
+    if sized:
+        base = 1024 if tokens else 1000
+        power = "kmg".index(sized.group(2).lower()) + 1
+        value = float(sized.group(1)) * base**power
+        if value != int(value):
+            raise argparse.ArgumentTypeError(f"not a whole number: {_shown(text)} = {value:g}")
+        return int(value)
     try:
         return int(stripped)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {_shown(text)}") from None
+        raise argparse.ArgumentTypeError(
+            f"not a whole number: {_shown(text)} (e.g. 2048, 8k, 1.5M)") from None
 
 
-def int_in(low: int, high: int):
-    """argparse type: a whole number from ``low`` to ``high``."""
+def int_in(low: int, high: int, *, tokens: bool = False):
+    """argparse type: a whole number from ``low`` to ``high`` (suffixes as :func:`_whole`;
+    ``tokens``: k = 1024)."""
     def parse(text: str) -> int:
-        value = _whole(text)
+        value = _whole(text, tokens=tokens)
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(
                 f"must be a whole number from {low:,} to {high:,}, got {_shown(text)}")

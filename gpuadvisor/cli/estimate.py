@@ -35,17 +35,30 @@ def add_parser(verbs) -> argparse.ArgumentParser:
     est = verbs.add_parser("estimate", help="memory, time and fit for a plan",
                            description="Estimate VRAM per GPU and time for a plan.")
     est.add_argument("--model", required=True, help=MODEL_HELP)
-    est.add_argument("--task", choices=P.TASKS, default="full")
-    est.add_argument("--precision", choices=P.PRECISIONS, default="bf16")
-    est.add_argument("--optimizer", choices=P.OPTIMIZERS, default="adamw")
-    est.add_argument("--micro-batch", type=int_in(1, L.MAX_BATCH), default=1)
-    est.add_argument("--grad-accum", type=int_in(1, L.MAX_BATCH), default=1)
-    est.add_argument("--seq", type=int_in(1, L.MAX_SEQ_TOKENS), default=None,
-                     help="sequence length (default: 2048, or the model's context if shorter)")
-    est.add_argument("--checkpointing", choices=P.CHECKPOINTING, default="none")
-    est.add_argument("--attention", choices=P.ATTENTION, default="flash")
+    est.add_argument("--task", choices=P.TASKS, default="full",
+                     help="pretrain, full fine-tune, lora, qlora (4-bit base) or infer")
+    est.add_argument("--precision", choices=P.PRECISIONS, default="bf16",
+                     help="numerics: fp16/bf16 mixed (fp32 master weights), bf16-pure, fp32, "
+                          "or fp8 matmuls")
+    est.add_argument("--optimizer", choices=P.OPTIMIZERS, default="adamw",
+                     help="optimizer whose states are kept (adamw: 2 fp32 states per "
+                          "trainable weight; adamw8bit: 2 bytes)")
+    est.add_argument("--micro-batch", type=int_in(1, L.MAX_BATCH), default=1,
+                     help="sequences per GPU per forward/backward pass (inference: concurrent "
+                          "sequences)")
+    est.add_argument("--grad-accum", type=int_in(1, L.MAX_BATCH), default=1,
+                     help="micro-batches accumulated per optimizer step")
+    est.add_argument("--seq", type=int_in(1, L.MAX_SEQ_TOKENS, tokens=True), default=None,
+                     help="tokens per sequence, e.g. 4096 or 8k (k = 1024) (default: 2048, or the "
+                          "model's context if shorter)")
+    est.add_argument("--checkpointing", choices=P.CHECKPOINTING, default="none",
+                     help="activation recomputation: none, selective (attention core) or full "
+                          "(each block's input kept)")
+    est.add_argument("--attention", choices=P.ATTENTION, default="flash",
+                     help="flash (FlashAttention/SDPA) or eager (the score matrix is stored)")
     est.add_argument("--gpu", help="catalog GPU id (see 'catalog list'); checks the fit")
-    est.add_argument("--gpus", type=int_in(1, L.MAX_GPUS), default=1)
+    est.add_argument("--gpus", type=int_in(1, L.MAX_GPUS), default=1,
+                     help="GPUs working together on the job")
     est.add_argument("--zero", type=int, choices=(0, 1, 2, 3), default=None,
                      help="ZeRO stage / FSDP (3 = full shard); default 0, or searched with "
                           "--layout auto")
@@ -78,13 +91,18 @@ def add_parser(verbs) -> argparse.ArgumentParser:
     lay.add_argument("--network", default=None,
                      help="network between nodes, per GPU: 100g, 200g, 400g, 800g, "
                           "ib-hdr-200g, roce-400g, ethernet-25g, ... (default by GPU class)")
-    est.add_argument("--offload", choices=P.OFFLOAD, default="none")
+    est.add_argument("--offload", choices=P.OFFLOAD, default="none",
+                     help="keep optimizer states (optimizer) or parameters too (params) in "
+                          "CPU RAM (DeepSpeed ZeRO-Offload)")
     data = est.add_mutually_exclusive_group()
     data.add_argument("--tokens", type=count("--tokens"), help="training tokens, e.g. 2T, 300M")
     data.add_argument("--samples", type=count("--samples"), help="samples per epoch")
-    est.add_argument("--epochs", type=count("--epochs", high=1e6), default=None)
-    est.add_argument("--lora-rank", type=int_in(1, 65_536))
-    est.add_argument("--lora-targets", choices=P.LORA_TARGETS, default="all")
+    est.add_argument("--epochs", type=count("--epochs", high=1e6), default=None,
+                     help="passes over --samples (default 1)")
+    est.add_argument("--lora-rank", type=int_in(1, 65_536),
+                     help="LoRA rank for lora/qlora (default 16)")
+    est.add_argument("--lora-targets", choices=P.LORA_TARGETS, default="all",
+                     help="adapted matrices: qv, attn (q,k,v,o) or all linear layers")
     est.add_argument("--quant", type=quant_name, metavar="QUANT",
                      help="base-weight quantization: none, int8, nf4, nf4-dq, int4, int3, "
                           "mxfp4, fp8; a GGUF file type (q4_k_m, q8_0, iq4_xs, ...: "
@@ -93,7 +111,7 @@ def add_parser(verbs) -> argparse.ArgumentParser:
     est.add_argument("--bpw", type=float_in(*P.EXL2_BITS_RANGE), default=None,
                      metavar="BITS", help="ExLlamaV2: bits per weight (same as "
                                           "--quant exl2-BITS)")
-    est.add_argument("--new-tokens", type=int_in(1, L.MAX_SEQ_TOKENS), default=256,
+    est.add_argument("--new-tokens", type=int_in(1, L.MAX_SEQ_TOKENS, tokens=True), default=256,
                      help="inference: tokens generated per sequence")
     est.add_argument("--kv-dtype", choices=P.ALL_KV_DTYPES,
                      help="KV-cache type (q8_0/q4_0: llama.cpp's quantized cache, needs "
@@ -124,7 +142,8 @@ def add_parser(verbs) -> argparse.ArgumentParser:
     est.add_argument("--no-measured", action="store_true",
                      help="ignore throughput measured on --gpu by 'gpuadvisor probe' "
                           "(default: the latest measurement calibrates the time)")
-    est.add_argument("--units", choices=("GiB", "GB"), default="GiB")
+    est.add_argument("--units", choices=("GiB", "GB"), default="GiB",
+                     help="memory in binary (GiB = 2^30 bytes) or decimal (GB) units")
     est.add_argument("--json", action="store_true", help="print one JSON object")
     return est
 

@@ -46,7 +46,8 @@ def add_parser(verbs, est: argparse.ArgumentParser) -> None:
     exp.add_argument("--accelerator", metavar="NAME",
                      help="skypilot: SkyPilot's GPU name when gpuadvisor knows none "
                           "(see 'sky show-gpus -a')")
-    exp.add_argument("--launcher", choices=("torchrun", "accelerate"), default="torchrun")
+    exp.add_argument("--launcher", choices=("torchrun", "accelerate"), default="torchrun",
+                     help="how the launch line starts the training script")
     exp.add_argument("--backend", choices=("deepspeed", "fsdp"), default="deepspeed",
                      help="what runs a ZeRO stage under accelerate (default: deepspeed)")
     exp.add_argument("--script", default="train.py", type=path_text("--script"),

@@ -82,7 +82,8 @@ def verbs_of(parser: argparse.ArgumentParser, prefix: str = "") -> list[Verb]:
     out = []
     for name, help_text, sub in _subparsers(parser):
         full = f"{prefix}{name}"
-        flags = tuple(_flag(a) for a in sub._actions if a.option_strings)
+        flags = tuple(_flag(a) for a in sub._actions
+                      if a.option_strings and a.help != argparse.SUPPRESS)
         out.append(Verb(full, " ".join(help_text.split()), flags, sub.description or "",
                         sub.epilog or ""))
         out.extend(verbs_of(sub, prefix=f"{full} "))
