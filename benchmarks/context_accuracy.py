@@ -3,7 +3,8 @@
 For every row of ``benchmarks/calibration/frameworks.json`` (Unsloth's context-length tables
 for Llama 3.1 8B and Llama 3.3 70B), runs :func:`gpuadvisor.core.fit.longest_fitting_seq` on
 the row's plan with the row's framework and GPU memory, and prints published vs estimated,
-the error, and the median and largest error per framework. The memory sizes are read in the
+the error, and the median and largest error per framework; beside the Hugging Face rows, the
+generic estimate of a plan that names no framework (``auto``). The memory sizes are read in the
 unit the file names (``vram_unit``: GiB); the errors for a GB (1e9) reading follow, and the
 host RAM Unsloth's offloaded checkpoints need is checked against the figures Unsloth gives.
 Speed: the estimated Unsloth/Hugging Face step-time ratio beside Unsloth's own claims.
@@ -60,16 +61,21 @@ def print_table(data: dict, models: dict) -> None:
     print(f"Longest context that fits (memory read as {unit_name}; plan: "
           f"{', '.join(f'{k}={v}' for k, v in data['plan'].items() if k != 'notes')})")
     print(f"{'model':14} {'memory':>7} {'framework':9} {'published':>10} {'estimated':>10} "
-          f"{'error':>8}  {'GB-read':>8}")
+          f"{'error':>8}  {'GB-read':>8}  {'auto':>8}")
     other = "GB" if unit_name == "GiB" else "GiB"
     alt = {row["id"]: est for row, est in context_rows(data, models, UNITS[other])}
     errors: dict[str, list[float]] = {}
     alt_errors: dict[str, list[float]] = {}
     for row, est in context_rows(data, models, UNITS[unit_name]):
         pub = row["max_context"]
+        generic = ""
+        if row["framework"] == "hf":
+            auto = longest_fitting_seq(models[row["model"]], plan_for(data, "auto"),
+                                       row["vram_gb"] * UNITS[unit_name])
+            generic = _error(auto, pub)
         print(f"{row['model']:14} {row['vram_gb']:>4} {unit_name[:2]} {row['framework']:9} "
               f"{'OOM' if pub is None else pub:>10} {est:>10} {_error(est, pub):>8}  "
-              f"{_error(alt[row['id']], pub):>8}")
+              f"{_error(alt[row['id']], pub):>8}  {generic:>8}")
         if pub is not None:
             errors.setdefault(row["framework"], []).append(est / pub - 1)
             alt_errors.setdefault(row["framework"], []).append(alt[row["id"]] / pub - 1)
@@ -102,9 +108,10 @@ def print_speed(data: dict, models: dict, gpus: dict) -> None:
         for fw in ("hf", "unsloth"):
             plan = plan_for(data, fw).with_changes(micro_batch=2, grad_accum=4, seq_len=2048,
                                                    dataset_samples=52_002)
-            time = training_time(models[claim["model"]], plan, peak_tflops=gpu.peak_tflops(
-                "bf16"), interconnect_gb_s_=gpu.pcie_bandwidth_gb_s or 25.0, assumptions=DEFAULT_ASSUMPTIONS,
-                bandwidth_gb_s=gpu.memory_bandwidth_gb_s,
+            time = training_time(
+                models[claim["model"]], plan, peak_tflops=gpu.peak_tflops("bf16"),
+                interconnect_gb_s_=gpu.pcie_bandwidth_gb_s or 25.0,
+                assumptions=DEFAULT_ASSUMPTIONS, bandwidth_gb_s=gpu.memory_bandwidth_gb_s,
                 host_link_gb_s=gpu.pcie_bandwidth_gb_s)
             seconds[fw] = time.seconds
         ratio = seconds["hf"] / seconds["unsloth"]

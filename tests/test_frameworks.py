@@ -18,7 +18,7 @@ from gpuadvisor.core import frameworks
 from gpuadvisor.core.assumptions import Assumptions
 from gpuadvisor.core.compute import training_time
 from gpuadvisor.core.fit import largest_fitting_micro_batch, longest_fitting_seq
-from gpuadvisor.core.memory import activation_bytes, memory_breakdown
+from gpuadvisor.core.memory import activation_bytes, logits_bytes, memory_breakdown
 from gpuadvisor.core.model import ModelSpec
 from gpuadvisor.core.plan import Plan
 
@@ -48,12 +48,18 @@ def qlora(framework: str = "auto", **changes) -> Plan:
 
 
 # --------------------------------------------------------------------------- default
-def test_auto_is_hf_and_every_term_matches():
-    for plan in (qlora(), Plan(task="full", micro_batch=B, seq_len=S),
-                 Plan(task="lora", lora_rank=RANK, micro_batch=B, seq_len=S)):
-        auto = memory_breakdown(TINY, plan)
-        hf = memory_breakdown(TINY, plan.with_changes(framework="hf"))
-        assert auto == hf
+@pytest.mark.parametrize("plan", [
+    qlora(), Plan(task="full", micro_batch=B, seq_len=S, checkpointing="full"),
+    Plan(task="lora", lora_rank=RANK, micro_batch=B, seq_len=S)])
+def test_a_plan_naming_no_framework_keeps_the_generic_estimate(plan):
+    # activations, logits and overhead are memory.py's own terms, nothing added.
+    mem = memory_breakdown(TINY, plan)
+    assert mem.activations == activation_bytes(TINY, plan, DEFAULTS)
+    assert mem.logits == logits_bytes(TINY, plan)
+    assert mem.cpu_bytes == 0
+    assert frameworks.framework_of(plan) is frameworks.GENERIC
+    used = frameworks.framework_assumptions(TINY, plan)
+    assert used["framework"] == "auto" and "name hf" in used["framework_terms"]
 
 
 def test_hf_logits_are_the_full_upcast_10_bytes_per_entry():
@@ -67,7 +73,7 @@ def test_hf_logits_are_the_full_upcast_10_bytes_per_entry():
 def test_backward_working_set_is_added_to_a_full_fine_tune_without_checkpointing():
     # The gradient arriving at a block (h) and the gated MLP's d(act*up), d act, d up (3f),
     # in 16-bit; no recomputed output without checkpointing.
-    plan = Plan(task="full", precision="bf16", micro_batch=B, seq_len=S)
+    plan = Plan(task="full", precision="bf16", micro_batch=B, seq_len=S, framework="hf")
     added = memory_breakdown(TINY, plan).activations - activation_bytes(TINY, plan, DEFAULTS)
     assert added == pytest.approx(B * S * 2 * (H + 3 * F), rel=1e-12)
     full = plan.with_changes(checkpointing="full")
@@ -92,9 +98,12 @@ def test_hf_qlora_keeps_an_fp32_residual_stream():
 
 def test_qlora_overhead_holds_one_dequantized_copy_of_the_largest_linear():
     # The largest block linear is gate/up/down, h x f = 128 weights, dequantized to 16 bits.
-    assert frameworks.dequant_buffer_bytes(TINY, qlora()) == 2 * H * F
-    assert frameworks.dequant_buffer_bytes(TINY, Plan(task="lora", lora_rank=RANK)) == 0
-    with_buffer = memory_breakdown(TINY, qlora())
+    assert frameworks.dequant_buffer_bytes(TINY, qlora("hf")) == 2 * H * F
+    assert frameworks.dequant_buffer_bytes(TINY, qlora("unsloth")) == 2 * H * F
+    assert frameworks.dequant_buffer_bytes(TINY, qlora()) == 0  # generic: not counted
+    lora = Plan(task="lora", lora_rank=RANK, framework="hf")
+    assert frameworks.dequant_buffer_bytes(TINY, lora) == 0
+    with_buffer = memory_breakdown(TINY, qlora("hf"))
     context = DEFAULTS.cuda_context_bytes
     tensors = (with_buffer.weights + with_buffer.gradients + with_buffer.optimizer
                + with_buffer.activations + with_buffer.logits + 2 * H * F)
@@ -197,7 +206,7 @@ def test_assumptions_name_the_framework_and_each_default():
     assert used["checkpoint_host_bytes_per_token"] == 2 * L * H
     assert used["lora_kernels"].startswith("fused")
     assert used["dequant_buffer_bytes"] == 2 * H * F
-    hf = frameworks.framework_assumptions(TINY, qlora())
+    hf = frameworks.framework_assumptions(TINY, qlora("hf"))
     assert hf["framework"] == "hf" and hf["qlora_residual_dtype"].startswith("fp32")
     assert frameworks.framework_assumptions(TINY, Plan(task="infer")) == {}
 
@@ -265,7 +274,8 @@ def test_hf_time_is_unchanged_and_unsloth_removes_memory_passes_at_the_bandwidth
                   host_link_gb_s=32.0)
     hf = training_time(llama8, plan, **kwargs)
     bare = training_time(llama8, plan, peak_tflops=121.0, interconnect_gb_s_=32.0)
-    assert hf.seconds == bare.seconds  # no framework term for hf
+    auto = training_time(llama8, plan.with_changes(framework="auto"), **kwargs)
+    assert hf.seconds == bare.seconds == auto.seconds  # no framework term for hf
     uns_plan = plan.with_changes(framework="unsloth")
     uns = training_time(llama8, uns_plan, **kwargs)
     tokens = 2 * 2048 * 4

@@ -5,6 +5,9 @@ other frameworks run the same model with different code, and the differences are
 of terms, each derived here from the framework's own code or documentation:
 
 ===========  =================================================================================
+``auto``     The estimate as it stood before frameworks were named: the Hugging Face path's
+             generic terms (:mod:`.memory`) without the ones below that only a named
+             framework adds (kept so that a plan that names no framework reads as before).
 ``hf``       Hugging Face transformers + PEFT, trained with TRL's ``SFTTrainer``.
 ``unsloth``  Unsloth: fused LoRA autograd functions, checkpointed block inputs offloaded to
              host RAM, a cross-entropy that never materialises the logits.
@@ -80,7 +83,7 @@ bytes per 16-bit activation element):
   ``d act``, ``d up``: 3f gated, 2f otherwise) and, with full checkpointing, the recomputed
   block output (h), in the activation dtype (fp32 for Hugging Face QLoRA). Unsloth's
   ``LoRA_MLP.backward`` writes its SwiGLU gradients into ``e`` and ``g`` in place and ``dX``
-  into ``X``: only ``DW`` (f) is new. This term was missing from the estimate before.
+  into ``X``: only ``DW`` (f) is new. The generic (``auto``) estimate leaves it out.
 
 * **Dequantization buffer** (:func:`dequant_buffer_bytes`, any quantized base): every 4-bit
   (or 8-bit) matmul dequantizes its weight to 16 bits first (``F.dequantize_4bit(B, ...)``;
@@ -149,6 +152,9 @@ class Framework:
         fused_elementwise: norms, rotary embedding and SwiGLU in fused kernels.
         checkpointing: what "full" checkpointing is called in this framework.
         source: where the defaults come from.
+        derived: whether the terms only a named framework adds apply (the backward working
+            set, the dequantization buffer, QLoRA's fp32 residual stream); False for the
+            generic ``auto`` estimate.
     """
 
     id: str
@@ -163,7 +169,14 @@ class Framework:
     fused_elementwise: bool
     checkpointing: str
     source: str
+    derived: bool = True
 
+
+#: The estimate for a plan that names no framework (``framework = "auto"``): the generic
+#: Hugging Face-like terms of :mod:`.memory`, as before frameworks were named.
+GENERIC = Framework(
+    "auto", "generic (Hugging Face-like; name a framework for its own terms)", "upcast", 1,
+    False, False, False, 4.0, False, False, "full", "gpuadvisor.core.memory", derived=False)
 
 FRAMEWORKS = {
     "hf": Framework(
@@ -191,11 +204,14 @@ assert tuple(FRAMEWORKS) == TRAIN_FRAMEWORKS
 
 
 def framework_of(plan: Plan) -> Framework:
-    """The fine-tuning framework that runs a training ``plan`` (``auto`` is ``hf``).
+    """The fine-tuning framework that runs a training ``plan``: :data:`GENERIC` when it
+    names none (``auto``).
 
     Raises:
         ValueError: the plan is an inference plan, or names no fine-tuning framework.
     """
+    if plan.framework == "auto" and plan.is_training:
+        return GENERIC
     return framework_named(plan.effective_framework)
 
 
@@ -313,7 +329,7 @@ def backward_bytes(model: ModelLike, plan: Plan, b, s, e: float):
     """One block's backward working set (module docstring), for the widest block kind."""
     m = model_shape(model)
     fw = _training(plan)
-    if fw is None or m.kind == "opaque":
+    if fw is None or not fw.derived or m.kind == "opaque":
         return 0.0 * b * s
     h = m.d_model
     f = max(_routed_f(blk) for blk, _ in m.blocks)
@@ -394,7 +410,8 @@ def dequant_buffer_bytes(model: ModelLike, plan: Plan) -> float:
     """The 16-bit copy of the largest quantized block linear a training step dequantizes
     (0 without a quantized base or for inference)."""
     m = model_shape(model)
-    if not plan.is_training or plan.effective_quant == "none" or m.kind == "opaque":
+    fw = _training(plan)
+    if fw is None or not fw.derived or plan.effective_quant == "none" or m.kind == "opaque":
         return 0.0
     largest = 0
     for blk, _ in m.blocks:
@@ -482,7 +499,7 @@ def step_seconds(model: ModelLike, plan: Plan, compute_s, achieved_flops, *,
     broadcast.
     """
     fw = _training(plan)
-    if fw is None or fw.id in ("hf", "axolotl") or bandwidth_gb_s is None:
+    if fw is None or fw.id in ("auto", "hf", "axolotl") or bandwidth_gb_s is None:
         return compute_s
     m = model_shape(model)
     tokens = plan.micro_batch * plan.seq_len * plan.grad_accum
@@ -509,6 +526,9 @@ def framework_assumptions(model: ModelLike, plan: Plan) -> dict[str, object]:
     m = model_shape(model)
     used: dict[str, object] = {"framework": fw.id, "framework_name": fw.name,
                                "framework_source": fw.source}
+    if not fw.derived:
+        used["framework_terms"] = ("none: no backward working set, dequantization buffer or "
+                                   "fp32 QLoRA residual stream (name hf for them)")
     if m.kind == "decoder":
         used["loss_buffers"] = {
             "upcast": "full logits: bf16 + fp32 upcast + fp32 log-softmax (10 B/entry)",
@@ -516,7 +536,7 @@ def framework_assumptions(model: ModelLike, plan: Plan) -> dict[str, object]:
             "chunked": f"{fw.loss_chunks} bf16 chunks, one upcast at a time, fp32 "
                        "log-softmax kept (6.5 B/entry)",
         }[fw.loss]
-    if plan.checkpointing == "full":
+    if plan.checkpointing == "full" and fw.derived:
         used["checkpointing_as"] = fw.checkpointing
         if fw.offload_checkpoints and m.kind == "decoder":
             used["checkpoint_host_bytes_per_token"] = 2.0 * m.n_layers * m.d_model
@@ -528,7 +548,7 @@ def framework_assumptions(model: ModelLike, plan: Plan) -> dict[str, object]:
         used["qlora_residual_dtype"] = "fp32 (norms kept fp32 by prepare_model_for_kbit_training)"
     if fw.pure_bf16 and plan.precision in ("fp16", "bf16"):
         used["precision_as"] = "bf16-pure (torchtune dtype: bf16, no fp32 master copy)"
-    if plan.effective_quant != "none" and m.kind != "opaque":
+    if dequant_buffer_bytes(m, plan):
         used["dequant_buffer_bytes"] = dequant_buffer_bytes(m, plan)
     used["optimizer_states_on"] = ("GPU (a paged optimizer moves them to host RAM only when "
                                    "GPU memory runs out)")
