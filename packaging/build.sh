@@ -69,6 +69,8 @@ cp -a "$APP" "$DEB_ROOT/opt/gpuadvisor"
 ln -s /opt/gpuadvisor/gpuadvisor "$DEB_ROOT/usr/bin/gpuadvisor"
 ln -s /opt/gpuadvisor/gpuadvisor-gui "$DEB_ROOT/usr/bin/gpuadvisor-gui"
 install -m 644 resources/gpuadvisor.desktop "$DEB_ROOT/usr/share/applications/gpuadvisor.desktop"
+# The .gpuplan file type: the menu entry declares it, so a double-click opens a plan.
+install -D -m 644 resources/mime/gpuadvisor.xml "$DEB_ROOT/usr/share/mime/packages/gpuadvisor.xml"
 for png in resources/icons/gpuadvisor-*.png; do
     size="${png##*-}"; size="${size%.png}"
     install -D -m 644 "$png" "$DEB_ROOT/usr/share/icons/hicolor/${size}x${size}/apps/gpuadvisor.png"
@@ -118,6 +120,7 @@ cat > "$DEB_ROOT/DEBIAN/postinst" <<'SCRIPT'
 set -e
 if [ "$1" = configure ]; then
     command -v update-desktop-database >/dev/null && update-desktop-database -q /usr/share/applications || true
+    command -v update-mime-database >/dev/null && update-mime-database /usr/share/mime || true
     command -v gtk-update-icon-cache >/dev/null && gtk-update-icon-cache -q -t /usr/share/icons/hicolor || true
 fi
 exit 0

@@ -71,7 +71,7 @@ self_test "frozen, Xvfb + xcb" xcb env QT_QPA_PLATFORM=xcb \
 apt-get install -y -qq "$DEB" >/dev/null
 INSTALLED=1
 for path in /usr/bin/gpuadvisor /usr/bin/gpuadvisor-gui /opt/gpuadvisor/_internal \
-            /usr/share/applications/gpuadvisor.desktop \
+            /usr/share/applications/gpuadvisor.desktop /usr/share/mime/packages/gpuadvisor.xml \
             /usr/share/icons/hicolor/256x256/apps/gpuadvisor.png; do
     [[ -e $path ]] || fail "the .deb did not install $path"
 done

@@ -51,9 +51,11 @@ def is_part(widget: QWidget) -> bool:
 
 
 def inputs_of(root: QWidget) -> list[QWidget]:
-    """The inputs under ``root`` (parts of other inputs left out)."""
+    """The inputs under ``root`` (parts of other inputs, and the lists that pop up from
+    pickers, which are windows of their own, left out)."""
+    window = root.window()
     return [w for w in root.findChildren(QWidget)
-            if isinstance(w, INPUT_TYPES) and not is_part(w)]
+            if isinstance(w, INPUT_TYPES) and w.window() is window and not is_part(w)]
 
 
 def _plain(text: str) -> str:

@@ -204,11 +204,11 @@ def quiet_headless_platform(app):
 
 
 def _run(app, args) -> int:
-    from gpuadvisor.settings import load_settings, settings_path
+    from gpuadvisor.settings import load_settings
 
     from .main_window import MainWindow
 
-    first_run = not settings_path().exists()  # before anything writes the file
+    first_run = is_first_start()  # before anything writes the settings
     settings, warning = load_settings()
     if getattr(args, "theme", None):
         settings.theme = args.theme
@@ -256,6 +256,14 @@ def _run(app, args) -> int:
     elif not window.isVisible():
         window.show()
     return app.exec()
+
+
+def is_first_start() -> bool:
+    """Whether this is the app's first start here: no settings file yet (the window saves
+    one when it closes). The first start shows the first-run panel."""
+    from gpuadvisor.settings import settings_path
+
+    return not settings_path().exists()
 
 
 def _open_files_from_the_system(app, window) -> None:

@@ -57,6 +57,8 @@ class FirstRunPanel(QFrame):
         self.dismiss_button.clicked.connect(self.hide)
         row.addWidget(self.dismiss_button)
         self.setAccessibleName(translate("FirstRun", "First steps"))
+        self.show_for([])  # texts from the start, shown when the rig is known
+        self.kind = None
         self.hide()
 
     def show_for(self, gpus) -> None:

@@ -1,10 +1,11 @@
 """The window's colours: the palette of View → Theme (system, light, dark), presentation
 mode's high-contrast palette over it, and the style sheet derived from what is in use.
 
-When the window owns the application (the app itself, a screenshot run), the theme's palette
-is the application's, so menus, combo-box lists, tooltips and dialogs follow it too; in tests
-the palette is the window's own, and nothing outlives the window. With ``system`` the colours
-follow the desktop: a change of its colour scheme repaints the window.
+The palette is the application's, so menus, combo-box lists, tooltips, dialogs and widgets
+the style sheet styles all follow it (a palette set on the window alone would not reach
+them: Qt's style-sheet style gives styled widgets palettes of their own). A window that does
+not own the application (a test) gives the application its own palette back when it closes.
+With ``system`` the colours follow the desktop: a change of its colour scheme restyles.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ class WindowTheme:
         self._window = window
         self._own_app = own_app
         self._style_name: str | None = None  # the style replaced by Fusion, to restore
+        self._set_app_palette = False
         self.theme = "system"
         self.presentation = False
         self.colors: Colors | None = None
@@ -39,24 +41,27 @@ class WindowTheme:
 
     def apply(self, theme: str | None = None, presentation: bool | None = None) -> None:
         """Use ``theme`` (``system``, ``light``, ``dark``) and presentation mode (None: as
-        before): palette, then the style sheet in its colours."""
+        before): the application's palette, then the style sheet in its colours."""
         if theme is not None:
             palette_for(theme, QPalette())  # refuses an unknown theme before anything changes
             self.theme = theme
         if presentation is not None:
             self.presentation = bool(presentation)
         app = QApplication.instance()
-        forced = None if self.theme == "system" else palette_for(self.theme, QPalette())
-        if self._own_app and app is not None:
-            self._use_style_for(app, forced is not None)
-            app.setPalette(forced if forced is not None else QPalette())
-            forced = None  # the window inherits the application's
-        base = forced if forced is not None else QGuiApplication.palette()
-        if self.presentation:
-            self._window.setPalette(presentation_palette(base))
-        else:
-            self._window.setPalette(forced if forced is not None else QPalette())
-        self._restyle(presentation_palette(base) if self.presentation else base)
+        if app is None:
+            return
+        scheme = None if self.theme == "system" else palette_for(self.theme, QPalette())
+        if self._own_app:
+            self._use_style_for(app, scheme is not None)
+        if scheme is None and self._set_app_palette:
+            app.setPalette(QPalette())  # the desktop's own again
+            self._set_app_palette = False
+        target = presentation_palette(scheme or app.palette()) if self.presentation else scheme
+        if target is not None:
+            app.setPalette(target)
+            self._set_app_palette = True
+        self._window.setPalette(QPalette())  # nothing of its own: the application's
+        self._restyle(target if target is not None else app.palette())
 
     def _restyle(self, palette: QPalette) -> None:
         colors = colors_for(palette, self.presentation)
@@ -78,22 +83,26 @@ class WindowTheme:
 
     def _on_scheme_changed(self, _scheme=None) -> None:
         if self.theme == "system":
-            # The desktop went light or dark: Qt gives the application its new palette.
+            # The desktop went light or dark: Qt gives the application its new palette
+            # (presentation mode's palette is made over the new one).
             self.apply()
 
     def system_palette_changed(self) -> None:
-        """The application's palette changed (the desktop's colours): restyle."""
-        if self.theme == "system":
-            base = QGuiApplication.palette()
-            self._restyle(presentation_palette(base) if self.presentation else base)
+        """The application's palette changed (the desktop's colours, or ours): restyle."""
+        self._restyle(QGuiApplication.palette())
 
     def close(self) -> None:
-        """Stop following the desktop; give the application its own palette back."""
+        """Stop following the desktop; a window that does not own the application gives it
+        its own palette back."""
         if self._listening:
             self._listening = False
             hints = QGuiApplication.styleHints()
             if hints is not None:
                 hints.colorSchemeChanged.disconnect(self._on_scheme_changed)
+        app = QApplication.instance()
+        if self._set_app_palette and not self._own_app and app is not None:
+            app.setPalette(QPalette())
+            self._set_app_palette = False
 
 
 __all__ = ["WindowTheme"]

@@ -4,7 +4,8 @@
 ;   .venv\Scripts\python -m PyInstaller --noconfirm --distpath dist --workpath build\pyinstaller packaging\gpuadvisor.spec
 ;   "C:\Program Files (x86)\Inno Setup 6\ISCC.exe" /DAppVersion=0.1.0 packaging\windows\gpuadvisor.iss
 ;
-; -> dist\gpuadvisor-<version>-windows-x64-setup.exe. The version comes from
+; -> dist\gpuadvisor-<version>-windows-x64-setup.exe. It associates .gpuplan files with the app
+; (a double-click opens the plan), for the current user or for everyone as installed. The version comes from
 ; gpuadvisor/__init__.py (the CI workflow passes it; see .github/workflows/package.yml).
 ; The installer asks whether to install for everyone (needs administrator rights) or only for
 ; the current user; a silent per-user install is
@@ -18,6 +19,9 @@
 #endif
 #define AppName "GPU Advisor"
 #define GuiExe "gpuadvisor-gui.exe"
+; The file type of saved plans (gpuadvisor/planfile.py: PLAN_SUFFIX) and its ProgID.
+#define PlanExt ".gpuplan"
+#define PlanProgId "GPUAdvisor.Plan"
 
 [Setup]
 ; A fixed id: upgrades replace the previous version instead of installing beside it.
@@ -43,6 +47,8 @@ InfoBeforeFile=..\..\resources\licenses\NOTICE.txt
 Compression=lzma2/max
 SolidCompression=yes
 WizardStyle=modern
+; Explorer refreshes its file types after install and uninstall (the .gpuplan icon and verb).
+ChangesAssociations=yes
 
 [Languages]
 Name: "en"; MessagesFile: "compiler:Default.isl"
@@ -58,6 +64,17 @@ Source: "{#SourceDir}\*"; DestDir: "{app}"; Flags: ignoreversion recursesubdirs 
 [Icons]
 Name: "{autoprograms}\{#AppName}"; Filename: "{app}\{#GuiExe}"; Comment: "Will this model train on my GPU, and how long will it take?"
 Name: "{autodesktop}\{#AppName}"; Filename: "{app}\{#GuiExe}"; Tasks: desktopicon
+
+[Registry]
+; .gpuplan -> GPU Advisor. HKA is HKCU\Software\Classes for a per-user install and HKLM for an
+; install for everyone; the uninstaller removes what it wrote (and only that).
+Root: HKA; Subkey: "Software\Classes\{#PlanExt}"; ValueType: string; ValueName: ""; ValueData: "{#PlanProgId}"; Flags: uninsdeletevalue
+Root: HKA; Subkey: "Software\Classes\{#PlanExt}"; ValueType: string; ValueName: "Content Type"; ValueData: "application/x-gpuadvisor-plan"; Flags: uninsdeletevalue
+Root: HKA; Subkey: "Software\Classes\{#PlanExt}\OpenWithProgids"; ValueType: string; ValueName: "{#PlanProgId}"; ValueData: ""; Flags: uninsdeletevalue
+Root: HKA; Subkey: "Software\Classes\{#PlanProgId}"; ValueType: string; ValueName: ""; ValueData: "GPU Advisor plan"; Flags: uninsdeletekey
+Root: HKA; Subkey: "Software\Classes\{#PlanProgId}\DefaultIcon"; ValueType: string; ValueName: ""; ValueData: "{app}\{#GuiExe},0"
+Root: HKA; Subkey: "Software\Classes\{#PlanProgId}\shell\open\command"; ValueType: string; ValueName: ""; ValueData: """{app}\{#GuiExe}"" ""%1"""
+Root: HKA; Subkey: "Software\Classes\Applications\{#GuiExe}\SupportedTypes"; ValueType: string; ValueName: "{#PlanExt}"; ValueData: ""; Flags: uninsdeletekey
 
 [Run]
 Filename: "{app}\{#GuiExe}"; Description: "{cm:LaunchProgram,{#AppName}}"; Flags: nowait postinstall skipifsilent

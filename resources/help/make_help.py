@@ -68,6 +68,12 @@ def help_markdown(readme: str, extra: str = "") -> str:
         if in_pictures and raw.strip().startswith("|"):
             continue
         in_pictures = False
+        if raw.strip() and not _IMAGE.sub("", raw).strip():
+            # A picture alone on its line: a sentence announcing it ends with a full stop.
+            last = next((i for i in range(len(lines) - 1, -1, -1) if lines[i].strip()), None)
+            if last is not None and lines[last].rstrip().endswith(":"):
+                lines[last] = lines[last].rstrip()[:-1] + "."
+            continue
         line = _LINK.sub(_link, _IMAGE.sub("", raw))
         if not line.strip() and lines and not lines[-1].strip():
             continue

@@ -201,7 +201,8 @@ def chart_theme(palette: QPalette, presentation: bool = False) -> ChartTheme:
     """:data:`NORMAL` or :data:`PRESENTATION` in the colours of ``palette``.
 
     The plot is the palette's base colour; text and axes are its text colour (softened by
-    13 % towards the plot on the desktop: #222222 on white); reference lines sit halfway.
+    34/255 of the way towards the plot on the desktop: #222222 on white); reference
+    lines sit about halfway.
     Coloured texts start from the light theme's shades and are moved towards the text colour
     until they read at 4.5:1 on the plot (``appearance.readable``).
     """
@@ -209,7 +210,7 @@ def chart_theme(palette: QPalette, presentation: bool = False) -> ChartTheme:
     background = palette.color(QPalette.ColorRole.Base).name().upper()
     text = palette.color(QPalette.ColorRole.Text).name().upper()
     dark = is_dark(palette)
-    foreground = text if presentation else mix(text, background, 0.13)
+    foreground = text if presentation else mix(text, background, 34 / 255)
     fill = QColor(background)
     return replace(
         base,
