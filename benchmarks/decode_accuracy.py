@@ -138,6 +138,15 @@ def main(path: Path = DEFAULT_PATH) -> int:
         est_err = statistics.median(abs(e - p) / p for _, _, p, e, _ in sel)
         naive_err = statistics.median(abs(n - p) / p for _, _, p, _, n in sel)
         print(f"{name:20} {len(sel):4d} {est_err:17.1%} {naive_err:8.1%}")
+    print("\nby the build's age (llama.cpp's decode got faster through 2024: CUDA graphs in May,")
+    print("flash attention and kernel fusion later; the engine models a current build):")
+    for name, pick in (("dated 2024-07 or later", lambda r: (r.get("date") or "") >= "2024-07"),
+                       ("older or undated", lambda r: (r.get("date") or "") < "2024-07")):
+        sel = [r for r in rows if pick(r[0])]
+        if sel:
+            est_err = statistics.median(abs(e - p) / p for _, _, p, e, _ in sel)
+            naive_err = statistics.median(abs(n - p) / p for _, _, p, _, n in sel)
+            print(f"{name:24} {len(sel):4d} {est_err:13.1%} {naive_err:8.1%}")
     if skipped:
         print("\nnot compared:")
         for rid, why in skipped:
