@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from gpuadvisor.core.model import ModelSpec
-from gpuadvisor.core.plan import Plan
+from gpuadvisor.core.plan import INFER_ENGINES, QUANTIZED_KV, TRAIN_FRAMEWORKS, Plan
 from gpuadvisor.planfile import plan_field_in_message
 
 _ADAPTER_TASKS = ("lora", "qlora")
@@ -35,6 +35,10 @@ def couple_plan_changes(plan: Plan, changes: Mapping[str, Any]) -> dict:
       ``zero_stage`` 3 (the lowest stage that supports it).
     * ``dataset_tokens`` set -> ``dataset_samples`` cleared, and the other way round (the
       data set is given one way or the other).
+    * ``task`` crosses between training and inference -> ``framework`` back to ``auto`` (a
+      fine-tuning framework does not serve, an engine does not train); llama.cpp's
+      ``gpu_layers``/``n_cpu_moe``, vLLM's ``gpu_memory_utilization`` and a quantized KV
+      cache are cleared when the framework no longer has them.
 
     Args:
         plan: the current plan.
@@ -67,6 +71,27 @@ def _couple_task(merged: dict, follow) -> None:
         follow("quant", None)
     if task == "qlora" and merged["quant"] == "none":
         follow("quant", None)
+    _couple_framework(merged, follow)
+
+
+def _couple_framework(merged: dict, follow) -> None:
+    """Training frameworks and inference engines apart: a task switch across the two sets the
+    framework back to automatic; an engine's own settings leave with it."""
+    infer = merged["task"] == "infer"
+    framework = merged["framework"]
+    if (infer and framework in TRAIN_FRAMEWORKS) or (
+            not infer and framework in INFER_ENGINES):
+        follow("framework", "auto")
+        framework = "auto"
+    llama = infer and framework in ("auto", "llama.cpp", "ollama")
+    if not llama:
+        follow("gpu_layers", None)
+        follow("n_cpu_moe", 0)
+    if not (infer and framework in ("auto", "vllm")):
+        follow("gpu_memory_utilization", None)
+    if merged["kv_dtype"] in QUANTIZED_KV and not (
+            infer and framework in ("llama.cpp", "ollama", "exllamav2")):
+        follow("kv_dtype", None)
 
 
 def _couple_sharding(merged: dict, changes: Mapping[str, Any], follow) -> None:

@@ -37,6 +37,7 @@ LEVER_ORDER = (
     "offload",
     # inference
     "quantize",
+    "gpu_layers",
     "kv_8bit",
 )
 
@@ -80,7 +81,9 @@ class Lever:
 def _candidates(model: ModelSpec, plan: Plan, gpu: GpuSpec, assumptions: Assumptions):
     """Yield (id, title, detail, cost, changes) for levers that apply to ``plan``."""
     if not plan.is_training:
-        if plan.effective_quant in ("none",):
+        if plan.framework in ("llama.cpp", "ollama"):
+            yield from _llama_cpp_levers(model, plan, gpu, assumptions)
+        elif plan.effective_quant in ("none",):
             yield ("quantize", "4-bit weights", "quantize weights to 4 bits (int4, GPTQ/AWQ)",
                    "small quality loss", {"quant": "int4"})
         if plan.micro_batch > 1:
@@ -202,6 +205,46 @@ def largest_fitting_micro_batch(model: ModelLike, plan: Plan, capacity: GpuSpec 
                     max(1, int(limit)))
 
 
+#: GGUF types above 4.5 bits per weight, for which Q4_K_M is a smaller file.
+_WIDE_GGUF = (None, "none", "f16", "bf16", "q8_0", "q6_k", "q5_k_m", "q5_k_s", "q5_1", "q5_0")
+
+
+def _llama_cpp_levers(model, plan, gpu, assumptions):
+    """llama.cpp/Ollama: a Q4_K_M file, a q8_0 KV cache, and layers left in host RAM
+    (``-ngl``: the most layers that still fit on the card, each of the others read from
+    host memory for every token)."""
+    if plan.quant in _WIDE_GGUF:
+        yield ("quantize", "Q4_K_M file", "a 4-bit GGUF (Q4_K_M, ~4.9 bits per weight)",
+               "small quality loss", {"quant": "q4_k_m"})
+    if plan.kv_dtype not in ("q8_0", "q4_0") and model.kind == "decoder":
+        changes = {"kv_dtype": "q8_0"}
+        if plan.attention != "flash":
+            changes["attention"] = "flash"  # llama.cpp quantizes V only with flash attention
+        yield ("kv_8bit", "8-bit KV cache", "llama.cpp -ctk q8_0 -ctv q8_0", "tiny quality loss",
+               changes)
+    layers = getattr(model, "n_layers", 0) or 0
+    if layers <= 0 or (plan.gpu_layers is not None and plan.gpu_layers == 0):
+        return
+    top = layers if plan.gpu_layers is None else min(plan.gpu_layers, layers)
+
+    def fits(n: int) -> bool:
+        try:
+            return bool(estimate(model, plan.with_changes(gpu_layers=n), gpu, assumptions).fits)
+        except ValueError:
+            return False
+
+    if fits(top):
+        return
+    lo, hi = 0, top  # fits(lo) assumed (no layer on the GPU), fits(hi) false
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if fits(mid) else (lo, mid)
+    if lo > 0:
+        yield ("gpu_layers", f"{lo} of {layers} layers on the GPU",
+               f"-ngl {lo}: the other {layers - lo} layers in host RAM",
+               "slower: those layers are read at host-memory speed", {"gpu_layers": lo})
+
+
 def _more_gpus(model, plan, gpu, assumptions):
     for n in (2, 4, 8, 16):
         if n <= plan.n_gpus:
@@ -247,9 +290,11 @@ def levers(model: ModelSpec, plan: Plan, gpu: GpuSpec,
     for lever_id, title, detail, cost, changes in _candidates(model, plan, gpu, assumptions):
         try:
             changed = _apply(plan, changes)
+            # An engine may not run the changed plan (llama.cpp loads GGUF types only, ...):
+            # such a lever does not apply.
+            after = estimate(model, changed, gpu, assumptions)
         except ValueError:
             continue
-        after = estimate(model, changed, gpu, assumptions)
         if after.memory.total >= base.memory.total and lever_id != "more_gpus":
             continue  # a lever that saves nothing is noise
         out.append(Lever(lever_id, title, detail, cost, changes, changed, base.memory.total,

@@ -688,12 +688,12 @@ renting: {rent}</source>
         <translation>电价 {value} 超出范围</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="361"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="360"/>
         <source>Working out every option…</source>
         <translation>正在计算所有方案…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="370"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="369"/>
         <source>Cannot compare this plan: {error}</source>
         <translation>无法对比此规划：{error}</translation>
     </message>
@@ -971,33 +971,33 @@ renting: {rent}</source>
         <translation>{name} 放不下此规划：请选一个放得下的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="511"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="510"/>
         <source>Time against cost of every option</source>
         <translation>各方案的用时与费用</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="222"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="512"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="511"/>
         <source>Owning against renting</source>
         <translation>买卡与租用对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="525"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="524"/>
         <source>Select an option first.</source>
         <translation>请先选择一个方案。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="536"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="535"/>
         <source>Cannot export {kind}: {error}</source>
         <translation>无法导出 {kind}：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="540"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="539"/>
         <source>Cannot write {path}: {error}</source>
         <translation>无法写入 {path}：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="545"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="544"/>
         <source>Wrote {path}</source>
         <translation>已写入 {path}</translation>
     </message>
@@ -1401,32 +1401,32 @@ paying per token: {other}</source>
         <translation>入门</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/first_run.py" line="69"/>
+        <location filename="../../gpuadvisor/gui/first_run.py" line="71"/>
         <source>No GPU was found in this machine. The estimates still work for any GPU in the catalog; to see the Rig, Probe and Compare pages with cards, use a demo rig (you can switch back to this machine on the Rig page).</source>
         <translation>本机没有找到 GPU。估算对目录中的任何 GPU 都照常可用；想在本机、实测和对比页面上看到显卡，请使用演示配置（可在本机页面切换回这台机器）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/first_run.py" line="73"/>
+        <location filename="../../gpuadvisor/gui/first_run.py" line="75"/>
         <source>Use a demo rig</source>
         <translation>使用演示配置</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/first_run.py" line="74"/>
+        <location filename="../../gpuadvisor/gui/first_run.py" line="76"/>
         <source>Show a simulated RTX 3090 + RTX 3060 rig on every page</source>
         <translation>在各页面显示一台模拟的 RTX 3090 + RTX 3060 机器</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/first_run.py" line="79"/>
+        <location filename="../../gpuadvisor/gui/first_run.py" line="81"/>
         <source>Found {count} GPU(s): {names}. Plans now target it. Measure it on the Probe page, so that times use what this card really achieves rather than its spec sheet.</source>
         <translation>找到 {count} 块 GPU：{names}。方案已以它为目标。请在实测页面测一测，这样时间估算用的是这块卡的实际表现，而不是规格表上的数字。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/first_run.py" line="83"/>
+        <location filename="../../gpuadvisor/gui/first_run.py" line="85"/>
         <source>Open the Probe page</source>
         <translation>打开实测页面</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/first_run.py" line="84"/>
+        <location filename="../../gpuadvisor/gui/first_run.py" line="86"/>
         <source>Go to the Probe page to measure this GPU (about 15 to 30 s)</source>
         <translation>转到实测页面测量这块 GPU（约 15 到 30 秒）</translation>
     </message>
@@ -2196,191 +2196,251 @@ paying per token: {other}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/widgets/labels.py" line="55"/>
+        <source>automatic</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="56"/>
+        <source>Hugging Face + PEFT</source>
+        <translation>Hugging Face + PEFT</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="57"/>
+        <source>Unsloth</source>
+        <translation>Unsloth</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="58"/>
+        <source>torchtune</source>
+        <translation>torchtune</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="59"/>
+        <source>Axolotl</source>
+        <translation>Axolotl</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="60"/>
+        <source>transformers (generate)</source>
+        <translation>transformers（generate）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="61"/>
+        <source>llama.cpp</source>
+        <translation>llama.cpp</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="62"/>
+        <source>Ollama</source>
+        <translation>Ollama</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="63"/>
+        <source>vLLM</source>
+        <translation>vLLM</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="64"/>
+        <source>ExLlamaV2</source>
+        <translation>ExLlamaV2</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="65"/>
+        <source>MLX (Apple)</source>
+        <translation>MLX（Apple）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="68"/>
         <source>q, v projections</source>
         <translation>q、v 投影</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="56"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="69"/>
         <source>attention (q, k, v, o)</source>
         <translation>注意力（q、k、v、o）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="57"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="70"/>
         <source>all linear layers</source>
         <translation>所有线性层</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="60"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="73"/>
         <source>none (plain DDP)</source>
         <translation>无（普通 DDP）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="61"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="74"/>
         <source>ZeRO-1: optimizer</source>
         <translation>ZeRO-1：优化器</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="62"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="75"/>
         <source>ZeRO-2: + gradients</source>
         <translation>ZeRO-2：+ 梯度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="63"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="76"/>
         <source>ZeRO-3 / FSDP: all</source>
         <translation>ZeRO-3 / FSDP：全部</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="66"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="79"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="67"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="80"/>
         <source>optimizer → CPU</source>
         <translation>优化器 → CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="68"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="81"/>
         <source>optimizer + weights → CPU</source>
         <translation>优化器 + 权重 → CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="71"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="84"/>
         <source>weights</source>
         <translation>权重</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="72"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="85"/>
         <source>gradients</source>
         <translation>梯度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="73"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="86"/>
         <source>optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="74"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="87"/>
         <source>activations</source>
         <translation>激活值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="75"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="88"/>
         <source>logits / loss</source>
         <translation>logits / 损失</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="76"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="89"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="77"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="90"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="80"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="93"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="81"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="94"/>
         <source>fits, but tight</source>
         <translation>放得下，但偏紧</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="82"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="95"/>
         <source>does not fit</source>
         <translation>放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="83"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="96"/>
         <source>no GPU chosen</source>
         <translation>未选 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="86"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="99"/>
         <source>FlashAttention</source>
         <translation>FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="87"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="100"/>
         <source>gradient checkpointing</source>
         <translation>梯度检查点</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="88"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="101"/>
         <source>smaller micro-batch, more accumulation</source>
         <translation>减小微批次、增加梯度累积</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="89"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="102"/>
         <source>8-bit AdamW</source>
         <translation>8-bit AdamW</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="90"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="103"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="91"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="104"/>
         <source>QLoRA</source>
         <translation>QLoRA</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="92"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="105"/>
         <source>more GPUs with ZeRO-3</source>
         <translation>更多 GPU + ZeRO-3</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="93"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="106"/>
         <source>CPU offload of the optimizer</source>
         <translation>优化器卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="94"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="107"/>
         <source>4-bit weights</source>
         <translation>4 位权重</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="95"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="108"/>
         <source>8-bit KV cache</source>
         <translation>8 位 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="98"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="109"/>
+        <source>some layers in host RAM (-ngl)</source>
+        <translation>部分层放在主机内存（-ngl）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="112"/>
         <source>compute</source>
         <translation>计算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="99"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="113"/>
         <source>communication</source>
         <translation>通信</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="100"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="114"/>
         <source>memory bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="103"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="117"/>
         <source>assumed</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="104"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="118"/>
         <source>plan</source>
         <translation>方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="105"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="119"/>
         <source>catalog</source>
         <translation>目录</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="106"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="120"/>
         <source>measured</source>
         <translation>实测</translation>
     </message>
@@ -3154,214 +3214,269 @@ paying per token: {other}</source>
         <translation>显存 vs 序列长度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="101"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="103"/>
         <source>Model</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below. Id of the GPU picker&apos;s &quot;no GPU&quot; entry.</extracomment>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="113"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="115"/>
         <source>Type to search presets</source>
         <translation>输入以搜索预设模型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="115"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="117"/>
         <source>Type part of a name (e.g. &quot;llama 8b&quot;) and press Enter, or pick from the list</source>
         <translation>输入名称的一部分（如 “llama 8b”）后按回车，或从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="119"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="121"/>
         <source>Open config.json…</source>
         <translation>打开 config.json…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="120"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="122"/>
         <source>Use a Hugging Face config.json from disk</source>
         <translation>使用本地的 Hugging Face config.json</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="122"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="124"/>
         <source>Custom…</source>
         <translation>自定义…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="123"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="125"/>
         <source>Type in architecture numbers</source>
         <translation>手动输入架构参数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="150"/>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="154"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="152"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="161"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="155"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="157"/>
+        <source>The software that runs the plan: a fine-tuning framework changes what is kept in memory (logits, checkpoints), an inference engine how weights and the KV cache are stored and how fast tokens come</source>
+        <translation>运行该方案的软件：微调框架决定显存中保留什么（logits、检查点），推理引擎决定权重和 KV 缓存如何存放、token 生成多快</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="162"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="157"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="164"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="161"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="166"/>
+        <source>Software</source>
+        <translation>软件</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="170"/>
         <source>Batch</source>
         <translation>批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="165"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="174"/>
         <source>Sequences per GPU per forward/backward pass</source>
         <translation>每张 GPU 每次前向/反向传播的序列数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="170"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="179"/>
         <source>Micro-batches per optimizer step</source>
         <translation>每个优化器步的微批次数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="173"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="182"/>
         <source>Tokens per sequence</source>
         <translation>每个序列的 token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="177"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="186"/>
         <source>Inference: tokens generated per sequence</source>
         <translation>推理：每个序列生成的 token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="183"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="192"/>
         <source>Micro-batch</source>
         <translation>微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="185"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="194"/>
         <source>Grad. accumulation</source>
         <translation>梯度累积</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="187"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="196"/>
         <source>Sequence length</source>
         <translation>序列长度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="189"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="198"/>
         <source>New tokens</source>
         <translation>生成 token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="194"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="203"/>
         <source>Memory savers</source>
         <translation>显存优化</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="204"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="213"/>
         <source>Checkpointing</source>
         <translation>梯度检查点</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="205"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="214"/>
         <source>Attention</source>
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="206"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="215"/>
         <source>Quantization</source>
         <translation>量化</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="207"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="216"/>
         <source>LoRA rank</source>
         <translation>LoRA 秩</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="208"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="217"/>
         <source>LoRA targets</source>
         <translation>LoRA 目标模块</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="209"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="218"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="214"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="224"/>
+        <source>Inference engine</source>
+        <translation>推理引擎</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="228"/>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="230"/>
+        <source>llama.cpp -ngl / Ollama num_gpu: layers kept on the GPU; the rest are read from host RAM for every token (slower)</source>
+        <translation>llama.cpp -ngl / Ollama num_gpu：放在 GPU 上的层数；其余层每生成一个 token 都要从主机内存读取（更慢）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="236"/>
+        <source>llama.cpp --n-cpu-moe: the experts of the first N layers stay in host RAM (a large MoE model on a small card)</source>
+        <translation>llama.cpp --n-cpu-moe：前 N 层的专家留在主机内存中（用小显卡跑大型 MoE 模型）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="243"/>
+        <source>default (0.90)</source>
+        <translation>默认（0.90）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="246"/>
+        <source>vLLM --gpu-memory-utilization: the share of the card vLLM takes; the KV cache gets what is left after weights and activations</source>
+        <translation>vLLM --gpu-memory-utilization：vLLM 占用的显存比例；减去权重和激活值后剩下的给 KV 缓存</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="249"/>
+        <source>GPU layers</source>
+        <translation>GPU 层数</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="251"/>
+        <source>MoE layers on CPU</source>
+        <translation>CPU 上的 MoE 层数</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="253"/>
+        <source>vLLM memory share</source>
+        <translation>vLLM 显存比例</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="257"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="216"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="259"/>
         <source>Type to search GPUs</source>
         <translation>输入以搜索 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="223"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="266"/>
         <source>Target GPU</source>
         <translation>目标 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="224"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="267"/>
         <source>Number of GPUs</source>
         <translation>GPU 数量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="226"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="269"/>
         <source>ZeRO / FSDP</source>
         <translation>ZeRO / FSDP</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="228"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="271"/>
         <source>CPU offload</source>
         <translation>CPU 卸载</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="232"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="275"/>
         <source>Data set</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="234"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="277"/>
         <source>Training tokens over all epochs, e.g. 2T, 300M</source>
         <translation>所有轮次合计的训练 token 数，如 2T、300M</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="237"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="280"/>
         <source>Samples per epoch, e.g. 52k</source>
         <translation>每轮的样本数，如 52k</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="242"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="285"/>
         <source>Tokens</source>
         <translation>token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="244"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="287"/>
         <source>or samples</source>
         <translation>或样本数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="246"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="289"/>
         <source>× epochs</source>
         <translation>× 轮数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="274"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="323"/>
         <source>same as compute (16-bit)</source>
         <translation>同计算精度（16 位）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="300"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="349"/>
         <source>No GPU (memory only)</source>
         <translation>不选 GPU（仅估算显存）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="426"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="493"/>
         <source>{count} active</source>
         <translation>激活 {count}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="430"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="497"/>
         <source>+ {count} vision</source>
         <translation>另加视觉部分 {count}</translation>
     </message>
@@ -3422,17 +3537,17 @@ paying per token: {other}</source>
         <translation>展开规划的输入</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="284"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="290"/>
         <source>Applied: {lever}</source>
         <translation>已应用：{lever}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="290"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="296"/>
         <source>Open a Hugging Face config.json</source>
         <translation>打开 Hugging Face config.json</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="291"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="297"/>
         <source>Model config (*.json);;All files (*)</source>
         <translation>模型配置 (*.json);;所有文件 (*)</translation>
     </message>

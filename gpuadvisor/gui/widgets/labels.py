@@ -51,6 +51,19 @@ QUANT = {
     "mxfp4": QT_TRANSLATE_NOOP("Labels", "MXFP4 (4.25-bit)"),
     "fp8": QT_TRANSLATE_NOOP("Labels", "FP8 (block-scaled)"),
 }
+FRAMEWORKS = {
+    "auto": QT_TRANSLATE_NOOP("Labels", "automatic"),
+    "hf": QT_TRANSLATE_NOOP("Labels", "Hugging Face + PEFT"),
+    "unsloth": QT_TRANSLATE_NOOP("Labels", "Unsloth"),
+    "torchtune": QT_TRANSLATE_NOOP("Labels", "torchtune"),
+    "axolotl": QT_TRANSLATE_NOOP("Labels", "Axolotl"),
+    "transformers": QT_TRANSLATE_NOOP("Labels", "transformers (generate)"),
+    "llama.cpp": QT_TRANSLATE_NOOP("Labels", "llama.cpp"),
+    "ollama": QT_TRANSLATE_NOOP("Labels", "Ollama"),
+    "vllm": QT_TRANSLATE_NOOP("Labels", "vLLM"),
+    "exllamav2": QT_TRANSLATE_NOOP("Labels", "ExLlamaV2"),
+    "mlx": QT_TRANSLATE_NOOP("Labels", "MLX (Apple)"),
+}
 LORA_TARGETS = {
     "qv": QT_TRANSLATE_NOOP("Labels", "q, v projections"),
     "attn": QT_TRANSLATE_NOOP("Labels", "attention (q, k, v, o)"),
@@ -93,6 +106,7 @@ LEVERS = {
     "offload": QT_TRANSLATE_NOOP("Labels", "CPU offload of the optimizer"),
     "quantize": QT_TRANSLATE_NOOP("Labels", "4-bit weights"),
     "kv_8bit": QT_TRANSLATE_NOOP("Labels", "8-bit KV cache"),
+    "gpu_layers": QT_TRANSLATE_NOOP("Labels", "some layers in host RAM (-ngl)"),
 }
 BOUNDS = {
     "compute": QT_TRANSLATE_NOOP("Labels", "compute"),

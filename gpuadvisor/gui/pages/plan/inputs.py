@@ -51,7 +51,8 @@ class PlanInputs(QWidget):
         "task_combo", "precision_combo", "optimizer_combo", "micro_batch_spin",
         "grad_accum_spin", "seq_input", "new_tokens_spin", "global_batch",
         "checkpointing_combo", "attention_combo", "quant_combo", "lora_rank_spin",
-        "lora_targets_combo", "kv_dtype_combo", "gpu_combo", "n_gpus_spin", "zero_combo",
+        "lora_targets_combo", "kv_dtype_combo", "framework_combo", "gpu_layers_spin",
+        "n_cpu_moe_spin", "gpu_memory_utilization_spin", "gpu_combo", "n_gpus_spin", "zero_combo",
         "offload_combo", "tokens_edit", "samples_edit", "epochs_spin", "data_note", "errors",
         "inputs_layout",
     )
@@ -69,6 +70,7 @@ class PlanInputs(QWidget):
         self._build_task_group()
         self._build_batch_group()
         self._build_memory_group()
+        self._build_engine_group()
         self._build_gpu_group()
         self._build_data_group()
         self.inputs_layout.addStretch(1)
@@ -151,11 +153,18 @@ class PlanInputs(QWidget):
         self.task_combo = QComboBox()
         self.precision_combo = QComboBox()
         self.optimizer_combo = QComboBox()
+        self.framework_combo = QComboBox()
+        self.framework_combo.setToolTip(translate(
+            "PlanPage", "The software that runs the plan: a fine-tuning framework changes what "
+            "is kept in memory (logits, checkpoints), an inference engine how weights and the "
+            "KV cache are stored and how fast tokens come"))
         self._add_field(form, translate("PlanPage", "Task"), self.task_combo, "task")
         self._add_field(form, translate("PlanPage", "Precision"), self.precision_combo,
                         "precision")
         self._add_field(form, translate("PlanPage", "Optimizer"), self.optimizer_combo,
                         "optimizer")
+        self._add_field(form, translate("PlanPage", "Software"), self.framework_combo,
+                        "framework")
 
     def _build_batch_group(self) -> None:
         form = self._group(translate("PlanPage", "Batch"))
@@ -209,6 +218,40 @@ class PlanInputs(QWidget):
             (translate("PlanPage", "KV cache"), self.kv_dtype_combo, "kv_dtype"),
         ):
             self._add_field(form, text, widget, name)
+
+    def _build_engine_group(self) -> None:
+        """llama.cpp's layer split and MoE offload, vLLM's memory share (inference only)."""
+        form = self._group(translate("PlanPage", "Inference engine"))
+        self.engine_group = form.parentWidget()
+        self.gpu_layers_spin = QSpinBox()
+        self.gpu_layers_spin.setRange(-1, 65536)
+        self.gpu_layers_spin.setSpecialValueText(translate("PlanPage", "all"))
+        self.gpu_layers_spin.setKeyboardTracking(False)
+        self.gpu_layers_spin.setToolTip(translate(
+            "PlanPage", "llama.cpp -ngl / Ollama num_gpu: layers kept on the GPU; the rest are "
+            "read from host RAM for every token (slower)"))
+        self.n_cpu_moe_spin = QSpinBox()
+        self.n_cpu_moe_spin.setRange(0, 65536)
+        self.n_cpu_moe_spin.setKeyboardTracking(False)
+        self.n_cpu_moe_spin.setToolTip(translate(
+            "PlanPage", "llama.cpp --n-cpu-moe: the experts of the first N layers stay in host "
+            "RAM (a large MoE model on a small card)"))
+        self.gpu_memory_utilization_spin = QDoubleSpinBox()
+        self.gpu_memory_utilization_spin.setRange(0.0, 1.0)
+        self.gpu_memory_utilization_spin.setSingleStep(0.05)
+        self.gpu_memory_utilization_spin.setDecimals(2)
+        self.gpu_memory_utilization_spin.setSpecialValueText(translate("PlanPage",
+                                                                       "default (0.90)"))
+        self.gpu_memory_utilization_spin.setKeyboardTracking(False)
+        self.gpu_memory_utilization_spin.setToolTip(translate(
+            "PlanPage", "vLLM --gpu-memory-utilization: the share of the card vLLM takes; the "
+            "KV cache gets what is left after weights and activations"))
+        self._add_field(form, translate("PlanPage", "GPU layers"), self.gpu_layers_spin,
+                        "gpu_layers")
+        self._add_field(form, translate("PlanPage", "MoE layers on CPU"), self.n_cpu_moe_spin,
+                        "n_cpu_moe")
+        self._add_field(form, translate("PlanPage", "vLLM memory share"),
+                        self.gpu_memory_utilization_spin, "gpu_memory_utilization")
 
     def _build_gpu_group(self) -> None:
         form = self._group(translate("PlanPage", "GPUs"))
@@ -265,14 +308,20 @@ class PlanInputs(QWidget):
         fill(self.optimizer_combo, L.OPTIMIZERS, P.OPTIMIZERS)
         fill(self.checkpointing_combo, L.CHECKPOINTING, P.CHECKPOINTING)
         fill(self.attention_combo, L.ATTENTION, P.ATTENTION)
-        fill(self.quant_combo, L.QUANT, P.QUANT)
+        fill(self.framework_combo, L.FRAMEWORKS, P.FRAMEWORKS)
+        with QSignalBlocker(self.quant_combo):
+            self.quant_combo.clear()
+            for value in P.QUANT:  # GGUF file types by llama.cpp's names
+                gguf = value in P.GGUF_QUANTS
+                text = L.label(L.QUANT, value, f"{value.upper()} (GGUF)" if gguf else None)
+                self.quant_combo.addItem(text, value)
         fill(self.lora_targets_combo, L.LORA_TARGETS, P.LORA_TARGETS)
         fill(self.zero_combo, L.ZERO, (0, 1, 2, 3))
         fill(self.offload_combo, L.OFFLOAD, P.OFFLOAD)
         with QSignalBlocker(self.kv_dtype_combo):
             self.kv_dtype_combo.clear()
             self.kv_dtype_combo.addItem(translate("PlanPage", "same as compute (16-bit)"), None)
-            for value in P.KV_DTYPES:
+            for value in (*P.KV_DTYPES, *P.QUANTIZED_KV):
                 self.kv_dtype_combo.addItem(value, value)
 
         models = state.models
@@ -348,6 +397,10 @@ class PlanInputs(QWidget):
         combo(self.zero_combo, plan.zero_stage)
         combo(self.offload_combo, plan.offload)
         combo(self.kv_dtype_combo, plan.kv_dtype)
+        combo(self.framework_combo, plan.framework)
+        spin(self.gpu_layers_spin, -1 if plan.gpu_layers is None else plan.gpu_layers)
+        spin(self.n_cpu_moe_spin, plan.n_cpu_moe)
+        spin(self.gpu_memory_utilization_spin, plan.gpu_memory_utilization or 0.0)
         spin(self.micro_batch_spin, plan.micro_batch)
         spin(self.grad_accum_spin, plan.grad_accum)
         spin(self.lora_rank_spin, plan.effective_lora_rank)
@@ -369,6 +422,20 @@ class PlanInputs(QWidget):
         self.quant_combo.setEnabled(plan.task in ("qlora", "infer"))
         self.new_tokens_spin.setEnabled(not training)
         self.kv_dtype_combo.setEnabled(not training and model.kind == "decoder")
+        # Only the frameworks of the task (training or inference) can be chosen.
+        allowed = {"auto", *(P.INFER_ENGINES if not training else P.TRAIN_FRAMEWORKS)}
+        for row in range(self.framework_combo.count()):
+            item = self.framework_combo.model().item(row)
+            item.setEnabled(self.framework_combo.itemData(row) in allowed)
+        engine = plan.framework
+        self.engine_group.setVisible(not training)
+        self.gpu_layers_spin.setEnabled(not training and engine in ("auto", "llama.cpp",
+                                                                     "ollama"))
+        counts = model.params()
+        self.n_cpu_moe_spin.setEnabled(self.gpu_layers_spin.isEnabled()
+                                       and counts.active < counts.total)  # experts to move
+        self.gpu_memory_utilization_spin.setEnabled(not training and engine in ("auto",
+                                                                                 "vllm"))
         self.tokens_edit.setEnabled(training and not opaque)
         self.global_batch.setText(fmt.global_batch(plan))
         self.global_batch.setVisible(training)

@@ -51,7 +51,7 @@ _FIELD_NAMES = (
     "model", "task", "precision", "optimizer", "micro_batch", "grad_accum", "seq_len",
     "checkpointing", "attention", "lora_rank", "lora_targets", "quant", "n_gpus",
     "zero_stage", "offload", "dataset_tokens", "dataset_samples", "epochs", "gpu",
-    "new_tokens", "kv_dtype",
+    "new_tokens", "kv_dtype", "framework", "gpu_layers", "n_cpu_moe", "gpu_memory_utilization",
 )
 
 
@@ -224,6 +224,7 @@ class PlanPage(QWidget):
             (f.attention_combo, "attention"), (f.quant_combo, "quant"),
             (f.lora_targets_combo, "lora_targets"), (f.zero_combo, "zero_stage"),
             (f.offload_combo, "offload"), (f.kv_dtype_combo, "kv_dtype"),
+            (f.framework_combo, "framework"),
         ):
             combo.activated.connect(
                 lambda _i, c=combo, n=name: self.edit(n, c.currentData()))
@@ -234,6 +235,11 @@ class PlanPage(QWidget):
         ):
             spin.valueChanged.connect(lambda v, n=name: self.edit(n, int(v)))
         f.seq_input.valueChanged.connect(lambda v: self.edit("seq_len", int(v)))
+        f.gpu_layers_spin.valueChanged.connect(
+            lambda v: self.edit("gpu_layers", None if v < 0 else int(v)))
+        f.n_cpu_moe_spin.valueChanged.connect(lambda v: self.edit("n_cpu_moe", int(v)))
+        f.gpu_memory_utilization_spin.valueChanged.connect(
+            lambda v: self.edit("gpu_memory_utilization", float(v) if v > 0 else None))
         f.epochs_spin.valueChanged.connect(lambda v: self.edit("epochs", float(v)))
         f.tokens_edit.editingFinished.connect(
             lambda: self._edit_count("dataset_tokens", f.tokens_edit))

@@ -1,0 +1,102 @@
+"""The Plan page's software picker and inference-engine settings, driven like a user."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest
+
+from gpuadvisor.core import plan as P
+from gpuadvisor.gui.pages.plan import PlanPage
+from gpuadvisor.state import PlanState
+
+pytestmark = pytest.mark.qt_log_ignore(
+    r"This plugin does not support (propagateSizeHints\(\)|raise\(\)|grabbing the keyboard)")
+
+
+@pytest.fixture
+def page(qtbot, qapp, tmp_path, monkeypatch):
+    monkeypatch.setenv("GPUADVISOR_CONFIG_DIR", str(tmp_path / "config"))
+    page = PlanPage(PlanState())
+    qtbot.addWidget(page)
+    page.resize(1500, 950)
+    page.show()
+    qapp.processEvents()
+    return page
+
+
+def settle(qtbot, page) -> None:
+    qtbot.waitUntil(lambda: not page._redraw_timer.isActive(), timeout=3000)
+
+
+def choose(combo, value) -> None:
+    """Pick ``value`` in a combo the way a click does (index, then ``activated``)."""
+    index = combo.findData(value)
+    assert index >= 0, value
+    assert combo.model().item(index).isEnabled(), f"{value} cannot be chosen"
+    combo.setCurrentIndex(index)
+    combo.activated.emit(index)
+
+
+def enabled_frameworks(page) -> set[str]:
+    combo = page.inputs.framework_combo
+    return {combo.itemData(i) for i in range(combo.count()) if combo.model().item(i).isEnabled()}
+
+
+def test_training_offers_the_fine_tuning_frameworks_only(qtbot, page):
+    assert page.state.plan.is_training
+    assert enabled_frameworks(page) == {"auto", *P.TRAIN_FRAMEWORKS}
+    assert not page.inputs.engine_group.isVisible()
+    choose(page.inputs.framework_combo, "unsloth")
+    settle(qtbot, page)
+    assert page.state.plan.framework == "unsloth"
+
+
+def test_inference_offers_the_engines_and_their_settings(qtbot, page):
+    choose(page.inputs.task_combo, "infer")
+    settle(qtbot, page)
+    assert enabled_frameworks(page) == {"auto", *P.INFER_ENGINES}
+    assert page.inputs.engine_group.isVisible()
+    # GGUF file types are offered under llama.cpp's names.
+    quant = page.inputs.quant_combo
+    assert quant.itemText(quant.findData("q4_k_m")) == "Q4_K_M (GGUF)"
+
+    choose(page.inputs.framework_combo, "llama.cpp")
+    choose(quant, "q4_k_m")
+    settle(qtbot, page)
+    all_on_gpu = page.state.estimate.time.decode_tokens_per_s
+    assert page.inputs.gpu_layers_spin.text() == "all"
+    assert page.inputs.gpu_memory_utilization_spin.isEnabled() is False
+
+    # Half the layers in host RAM: every token reads them at host bandwidth, so fewer tok/s.
+    page.inputs.gpu_layers_spin.setValue(16)
+    settle(qtbot, page)
+    assert page.state.plan.gpu_layers == 16
+    assert page.state.estimate.time.decode_tokens_per_s < all_on_gpu
+    page.inputs.gpu_layers_spin.setValue(-1)  # "all" again
+    settle(qtbot, page)
+    assert page.state.plan.gpu_layers is None
+
+    choose(page.inputs.framework_combo, "vllm")
+    settle(qtbot, page)
+    assert not page.inputs.gpu_layers_spin.isEnabled()
+    page.inputs.gpu_memory_utilization_spin.setValue(0.8)
+    settle(qtbot, page)
+    assert page.state.plan.gpu_memory_utilization == pytest.approx(0.8)
+
+
+def test_switching_back_to_training_resets_the_engine(qtbot, page):
+    choose(page.inputs.task_combo, "infer")
+    settle(qtbot, page)
+    choose(page.inputs.framework_combo, "ollama")
+    page.inputs.gpu_layers_spin.setValue(8)
+    settle(qtbot, page)
+    assert page.state.plan.gpu_layers == 8
+    choose(page.inputs.task_combo, "qlora")
+    settle(qtbot, page)
+    plan = page.state.plan
+    assert (plan.task, plan.framework, plan.gpu_layers) == ("qlora", "auto", None)
+    assert page.inputs.framework_combo.currentData() == "auto"
+    assert not page.inputs.engine_group.isVisible()

@@ -1,0 +1,52 @@
+"""Levers of a llama.cpp plan: a Q4_K_M file, a q8_0 KV cache, layers left in host RAM."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpuadvisor import catalog
+from gpuadvisor.core.estimate import estimate
+from gpuadvisor.core.fit import levers
+from gpuadvisor.core.plan import Plan
+
+MODELS = catalog.load_models()
+GPUS = catalog.load_gpus()
+
+
+def test_the_most_layers_that_fit_stay_on_the_gpu():
+    model, gpu = MODELS["llama-3.1-70b"], GPUS["rtx-4090"]
+    plan = Plan(task="infer", framework="llama.cpp", quant="q4_k_m", seq_len=4096)
+    assert not estimate(model, plan, gpu).fits  # ~40 GB of Q4_K_M on a 24 GB card
+    [lever] = [lv for lv in levers(model, plan, gpu) if lv.id == "gpu_layers"]
+    n = lever.changes["gpu_layers"]
+    # Checked against the estimate itself: n layers fit, one more does not.
+    assert estimate(model, plan.with_changes(gpu_layers=n), gpu).fits
+    assert not estimate(model, plan.with_changes(gpu_layers=n + 1), gpu).fits
+    assert 0 < n < model.n_layers and lever.fits
+    assert f"-ngl {n}" in lever.detail
+
+
+def test_a_16_bit_gguf_is_offered_q4_k_m_and_a_q8_0_cache():
+    model, gpu = MODELS["llama-3.1-8b"], GPUS["rtx-4060-ti-16gb"]
+    plan = Plan(task="infer", framework="llama.cpp", quant="f16", seq_len=32768,
+                attention="eager")
+    by_id = {lv.id: lv for lv in levers(model, plan, gpu)}
+    assert by_id["quantize"].changes == {"quant": "q4_k_m"}
+    # llama.cpp quantizes the V cache only with flash attention: the lever turns it on.
+    assert by_id["kv_8bit"].changes == {"kv_dtype": "q8_0", "attention": "flash"}
+    assert by_id["quantize"].after_bytes < by_id["quantize"].before_bytes
+
+
+def test_a_plan_that_fits_gets_no_layer_lever():
+    model, gpu = MODELS["llama-3.1-8b"], GPUS["rtx-4090"]
+    plan = Plan(task="infer", framework="llama.cpp", quant="q4_k_m")
+    assert estimate(model, plan, gpu).fits
+    assert "gpu_layers" not in {lv.id for lv in levers(model, plan, gpu)}
+
+
+@pytest.mark.parametrize("framework", ["llama.cpp", "ollama"])
+def test_no_lever_names_a_type_the_engine_cannot_load(framework):
+    model, gpu = MODELS["qwen3-32b"], GPUS["rtx-3060-12gb"]
+    plan = Plan(task="infer", framework=framework, quant="q8_0")
+    for lever in levers(model, plan, gpu):
+        estimate(model, lever.plan, gpu)  # raises on a plan the engine refuses
