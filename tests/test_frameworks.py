@@ -89,11 +89,34 @@ def test_hf_qlora_keeps_an_fp32_residual_stream():
     block = (4 * H + 6 * H + 2 * (Q + 2 * K) + 2 * Q + 4 * A + 4 * H + 4 * H + 12 * F
              + 2 * F + 7 * 2 * RANK)
     sbh = B * S * H
-    kept = 2 * sbh + 4 * sbh * (L - 1)  # first block's input bf16 (embedding), then fp32
-    outside = 2 * sbh + 4 * sbh  # bf16 embedding output, fp32 final-norm input
+    kept = 4 * sbh * L  # every block's input fp32 (the fp32 embedding's output first)
+    outside = 4 * sbh + 4 * sbh  # fp32 embedding output and final-norm input
     backward = B * S * 4 * (H + 3 * F + H)  # fp32: dY, 3 MLP gradients, recomputed output
     expected = kept + B * S * block + outside + backward
     assert memory_breakdown(TINY, qlora("hf")).activations == pytest.approx(expected, rel=1e-12)
+
+
+def test_hf_qlora_weights_hold_the_fp32_upcast_and_a_bf16_copy_of_the_head():
+    # prepare_model_for_kbit_training leaves every unquantized parameter in fp32: the
+    # embedding (V*h = 256), LM head (256) and norms (40) at 4 bytes instead of 2; autocast
+    # runs the head's matmul on a bf16 copy (2 * 256) the backward pass keeps.
+    unquantized = TINY_TOTAL - LINEAR
+    assert unquantized == 256 + 256 + 40
+    nf4_dq = 0.5 + 1 / 64 + 4 / (64 * 256)
+    generic = LINEAR * nf4_dq + 2 * unquantized + 4 * ADAPTERS
+    assert memory_breakdown(TINY, qlora()).weights == pytest.approx(generic, rel=1e-12)
+    hf = LINEAR * nf4_dq + 4 * unquantized + 2 * V * H + 4 * ADAPTERS
+    assert memory_breakdown(TINY, qlora("hf")).weights == pytest.approx(hf, rel=1e-12)
+    for other in ("unsloth", "axolotl", "torchtune"):  # all keep the unquantized in bf16
+        assert frameworks.kbit_upcast_weight_bytes(TINY, qlora(other)) == 0
+
+
+def test_axolotl_qlora_casts_norms_back_so_its_residual_stream_is_bf16():
+    plan = qlora("axolotl")
+    generic = activation_bytes(TINY, plan, DEFAULTS)
+    backward = B * S * 2 * (H + 3 * F + H)  # bf16: dY, 3 MLP gradients, recomputed output
+    assert memory_breakdown(TINY, plan).activations == pytest.approx(generic + backward,
+                                                                     rel=1e-12)
 
 
 def test_qlora_overhead_holds_one_dequantized_copy_of_the_largest_linear():
@@ -207,7 +230,7 @@ def test_assumptions_name_the_framework_and_each_default():
     assert used["lora_kernels"].startswith("fused")
     assert used["dequant_buffer_bytes"] == 2 * H * F
     hf = frameworks.framework_assumptions(TINY, qlora("hf"))
-    assert hf["framework"] == "hf" and hf["qlora_residual_dtype"].startswith("fp32")
+    assert hf["framework"] == "hf" and hf["qlora_unquantized_dtype"].startswith("fp32")
     assert frameworks.framework_assumptions(TINY, Plan(task="infer")) == {}
 
 

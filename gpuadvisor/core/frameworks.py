@@ -8,14 +8,17 @@ of terms, each derived here from the framework's own code or documentation:
 ``auto``     The estimate as it stood before frameworks were named: the Hugging Face path's
              generic terms (:mod:`.memory`) without the ones below that only a named
              framework adds (kept so that a plan that names no framework reads as before).
-``hf``       Hugging Face transformers + PEFT, trained with TRL's ``SFTTrainer``.
+``hf``       Hugging Face transformers + PEFT, QLoRA as PEFT documents it
+             (``prepare_model_for_kbit_training``, then ``get_peft_model``).
 ``unsloth``  Unsloth: fused LoRA autograd functions, checkpointed block inputs offloaded to
              host RAM, a cross-entropy that never materialises the logits.
 ``torchtune``  PyTorch torchtune recipes: everything in bf16 (``dtype: bf16``), the output
              projected and upcast in chunks for the loss.
-``axolotl``  Axolotl: the Hugging Face path configured from YAML (``load_in_4bit`` +
-             ``adapter: qlora`` calls PEFT's ``prepare_model_for_kbit_training``); its Liger
-             and Cut Cross Entropy plugins are off unless the YAML names them.
+``axolotl``  Axolotl: the Hugging Face path configured from YAML. For QLoRA it calls PEFT's
+             ``prepare_model_for_kbit_training`` and then casts the norms and embeddings back
+             to the training dtype "for flash-attn compatibility" (``src/axolotl/utils/
+             models.py``): a bf16 residual stream. Its Liger and Cut Cross Entropy plugins
+             are off unless the YAML names them.
 ===========  =================================================================================
 
 Terms (all per GPU, b = micro-batch, s = sequence, h = d_model, q = query width, k = key/value
@@ -40,14 +43,18 @@ bytes per 16-bit activation element):
     time) and its fp32 log-softmax saved (4): ``(6 + 4/n) b s V`` bytes
     (``torchtune/modules/loss/ce_chunked_output_loss.py``, pytorch/torchtune@10ff7cd2).
 
-* **Residual stream of Hugging Face QLoRA in fp32** (:func:`kbit_block_bytes`). PEFT's
-  ``prepare_model_for_kbit_training`` casts every non-quantized parameter to fp32
-  (huggingface/peft ``src/peft/utils/other.py``); TRL's ``SFTTrainer`` casts the embedding and
-  LM head back to bf16 but keeps the norms in fp32 (``peft_module_casting_to_bf16``), Axolotl
-  likewise. ``LlamaRMSNorm`` returns ``weight * x`` in the weight's dtype, and bitsandbytes'
-  ``Linear4bit`` returns its input's dtype (``out.to(inp_dtype)``), so the hidden states
-  between blocks and the MLP's intermediates are fp32. The 4-bit matmul saves nothing for
-  the backward pass (``MatMul4Bit`` keeps ``(None, B)``,
+* **Hugging Face QLoRA in fp32** (:func:`kbit_upcast_weight_bytes`,
+  :func:`kbit_block_bytes`). PEFT's ``prepare_model_for_kbit_training`` casts every
+  non-quantized parameter to fp32 (huggingface/peft ``src/peft/utils/other.py``, "cast all
+  non INT8 parameters to fp32"): the embedding, the LM head and the norms take 4 bytes, and
+  under autocast the LM head's matmul runs on a bf16 copy of its weight that the backward
+  pass keeps (a frozen weight is not in autocast's cache). (TRL's ``SFTTrainer`` given a
+  ``peft_config`` and ``bf16`` casts the embedding and head back to bf16,
+  ``peft_module_casting_to_bf16``, keeping the norms fp32; Axolotl casts both back.) The
+  embedding output is fp32, ``LlamaRMSNorm`` returns ``weight * x`` in the weight's dtype and
+  bitsandbytes' ``Linear4bit`` returns its input's dtype (``out.to(inp_dtype)``), so the
+  hidden states between blocks and the MLP's intermediates are fp32. The 4-bit matmul saves
+  nothing for the backward pass (``MatMul4Bit`` keeps ``(None, B)``,
   bitsandbytes-foundation/bitsandbytes@012c6606 ``autograd/_functions.py``); each LoRA
   ``lora_A`` under autocast saves its own bf16 cast of the input. Per layer and token (all
   linear layers adapted, FlashAttention):
@@ -63,8 +70,7 @@ bytes per 16-bit activation element):
   LoRA B inputs (bf16, rank r)                          2r per adapted matrix
   ====================================================  ==========================
 
-  and checkpointed block inputs are ``4 b s h`` bytes per layer (2 for the first: the
-  embedding output is bf16).
+  and checkpointed block inputs are ``4 b s h`` bytes per layer.
 
 * **Fused LoRA kernels** (``unsloth``, every linear adapted): ``LoRA_MLP`` saves ``X, e, g``
   (input, gate and up outputs) and rebuilds ``act(e) x g`` in its backward pass
@@ -127,6 +133,7 @@ import numpy as np
 from .architecture import BlockShape, ModelShape
 from .model import ModelLike, model_shape
 from .plan import TRAIN_FRAMEWORKS, Plan
+from .quant import quantized_weights, weight_quant
 
 #: Host-link bandwidth assumed when the GPU's is unknown: PCIe 4.0 x16, 16 x 1.969 GB/s per
 #: direction after 128b/130b encoding (PCI-SIG PCIe 4.0 base specification).
@@ -146,7 +153,9 @@ class Framework:
         offload_checkpoints: full checkpointing keeps the block inputs in host RAM.
         fused_lora: LoRA autograd functions that keep only the MLP's input and its gate and
             up outputs (and fuse the adapters into the matmuls).
-        kbit_fp32_norms: QLoRA prepared by PEFT (norms in fp32, so an fp32 residual stream).
+        kbit_fp32_upcast: QLoRA prepared by PEFT's ``prepare_model_for_kbit_training`` and
+            left so: every non-quantized parameter in fp32 (embedding, LM head, norms), so an
+            fp32 residual stream.
         adapter_bytes: bytes per LoRA weight (and per gradient element).
         pure_bf16: 16-bit training keeps no fp32 copy (torchtune ``dtype: bf16``).
         fused_elementwise: norms, rotary embedding and SwiGLU in fused kernels.
@@ -163,7 +172,7 @@ class Framework:
     loss_chunks: int
     offload_checkpoints: bool
     fused_lora: bool
-    kbit_fp32_norms: bool
+    kbit_fp32_upcast: bool
     adapter_bytes: float
     pure_bf16: bool
     fused_elementwise: bool
@@ -180,10 +189,9 @@ GENERIC = Framework(
 
 FRAMEWORKS = {
     "hf": Framework(
-        "hf", "Hugging Face transformers + PEFT (TRL SFTTrainer)", "upcast", 1, False, False,
+        "hf", "Hugging Face transformers + PEFT", "upcast", 1, False, False,
         True, 4.0, False, False, "gradient_checkpointing=True",
-        "transformers ForCausalLMLoss; peft prepare_model_for_kbit_training; "
-        "trl peft_module_casting_to_bf16"),
+        "transformers ForCausalLMLoss; peft prepare_model_for_kbit_training"),
     "unsloth": Framework(
         "unsloth", "Unsloth", "cce", 1, True, True, False, 4.0, False, True,
         "use_gradient_checkpointing='unsloth' (offloaded to host RAM)",
@@ -196,7 +204,7 @@ FRAMEWORKS = {
         "dtype bf16)"),
     "axolotl": Framework(
         "axolotl", "Axolotl (Hugging Face path; Liger and CCE plugins off)", "upcast", 1,
-        False, False, True, 4.0, False, False, "gradient_checkpointing: true",
+        False, False, False, 4.0, False, False, "gradient_checkpointing: true",
         "examples/llama-3/qlora.yml; src/axolotl/utils/models.py "
         "(prepare_model_for_kbit_training)"),
 }
@@ -264,7 +272,7 @@ def _applies(m: ModelShape, plan: Plan) -> Framework | None:
 
 
 def _kbit(fw: Framework, plan: Plan) -> bool:
-    return fw.kbit_fp32_norms and plan.task == "qlora" and plan.precision != "fp32"
+    return fw.kbit_fp32_upcast and plan.task == "qlora" and plan.precision != "fp32"
 
 
 def _fused(fw: Framework, plan: Plan) -> bool:
@@ -385,17 +393,17 @@ def training_activations(model: ModelLike, plan: Plan, b, s, e: float, generic):
 
 def _kbit_activations(m: ModelShape, plan: Plan, b, s):
     """Hugging Face QLoRA activations: :func:`kbit_block_bytes` in place of the generic
-    block, fp32 checkpoints (bf16 for the first block's input) and outside tensors: the
-    bf16 embedding output and the fp32 final-norm input."""
+    block, fp32 checkpoints and outside tensors (the embedding output and the final norm's
+    input, both fp32)."""
     sbh = b * s * m.d_model
-    outside = 2.0 * sbh + 4.0 * sbh
+    outside = 4.0 * sbh + 4.0 * sbh
     eager = plan.attention == "eager"
     if plan.checkpointing == "full":
         kind = "scores" if eager else "flash"
         block = max(kbit_block_bytes(blk, plan, 1, 1, "flash") for blk, _ in m.blocks)
         scores = kbit_block_bytes(m.block, plan, b, s, kind) - kbit_block_bytes(
             m.block, plan, b, s, "flash") if eager else 0.0
-        kept = 2.0 * sbh + 4.0 * sbh * (m.n_layers - 1)
+        kept = 4.0 * sbh * m.n_layers
         return kept + block * b * s + scores + outside
     kind = "flash"
     if eager:
@@ -404,6 +412,19 @@ def _kbit_activations(m: ModelShape, plan: Plan, b, s):
     if kind == "recompute":  # one layer rebuilds its scores during its backward pass
         total = total + 6.0 * m.block.n_heads * s * s * b
     return total + outside
+
+
+def kbit_upcast_weight_bytes(model: ModelLike, plan: Plan) -> float:
+    """Weight bytes PEFT's fp32 upcast adds to a Hugging Face QLoRA plan (0 otherwise): 2 more
+    bytes for every parameter left unquantized (embedding, LM head, norms, a vision tower)
+    and the bf16 copy of the LM head autocast makes for its matmul, ``2 x V x h``."""
+    m = model_shape(model)
+    fw = _training(plan)
+    if fw is None or m.kind == "opaque" or not _kbit(fw, plan):
+        return 0.0
+    quantized, _ = quantized_weights(m, weight_quant(m, plan))
+    unquantized = m.params.total - quantized + m.params.vision
+    return 2.0 * unquantized + 2.0 * m.head_matmul_params(plan.task)
 
 
 def dequant_buffer_bytes(model: ModelLike, plan: Plan) -> float:
@@ -545,7 +566,9 @@ def framework_assumptions(model: ModelLike, plan: Plan) -> dict[str, object]:
         if _fused(fw, plan) and m.kind == "decoder":
             used["lora_kernels"] = "fused (MLP keeps X, gate and up outputs)"
     if m.kind == "decoder" and _kbit(fw, plan):
-        used["qlora_residual_dtype"] = "fp32 (norms kept fp32 by prepare_model_for_kbit_training)"
+        used["qlora_unquantized_dtype"] = ("fp32 (prepare_model_for_kbit_training): embedding, "
+                                           "LM head and norms; residual stream fp32")
+        used["qlora_upcast_weight_bytes"] = kbit_upcast_weight_bytes(m, plan)
     if fw.pure_bf16 and plan.precision in ("fp16", "bf16"):
         used["precision_as"] = "bf16-pure (torchtune dtype: bf16, no fp32 master copy)"
     if dequant_buffer_bytes(m, plan):

@@ -148,6 +148,7 @@ def weight_bytes(model: ModelLike, plan: Plan, assumptions: Assumptions, n_gpus=
             base = total * base16
         if vision:
             base = base + vision
+        base = base + frameworks.kbit_upcast_weight_bytes(m, plan)  # PEFT's fp32 upcast
         adapters = (frameworks.adapter_param_bytes(plan) * trainable_params(m, plan)
                     if plan.is_adapter else 0.0)
         if plan.task == "infer":
