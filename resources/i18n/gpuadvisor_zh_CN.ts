@@ -2498,27 +2498,37 @@ paying per token: {other}</source>
         <translation>放不下，且单项改动都不够：请换更小的模型或显存更大的 GPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="516"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="517"/>
+        <source>{n} GPUs, the model split across them</source>
+        <translation>{n} 张 GPU，模型分摊到各卡</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="519"/>
         <source>{n} GPUs with ZeRO-3</source>
         <translation>{n} 张 GPU + ZeRO-3</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="525"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="521"/>
+        <source>{n} layers on the GPU, the rest in host RAM (-ngl)</source>
+        <translation>{n} 层放在 GPU，其余放在主机内存（-ngl）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="532"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="527"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="534"/>
         <source>still too big</source>
         <translation>仍放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="535"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="542"/>
         <source>cost: {cost}</source>
         <translation>代价：{cost}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="536"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="543"/>
         <source>time: {before} → {after}</source>
         <translation>时间：{before} → {after}</translation>
     </message>

@@ -513,7 +513,14 @@ def lever_title(lever) -> str:
     """The lever's name for people, translated ("2 GPUs with ZeRO-3" for more GPUs)."""
     if lever.id == "more_gpus":
         n = lever.changes.get("n_gpus", 0)
+        if lever.plan is not None and not lever.plan.is_training:
+            return QCoreApplication.translate(
+                "LeversPanel", "{n} GPUs, the model split across them").format(n=n)
         return QCoreApplication.translate("LeversPanel", "{n} GPUs with ZeRO-3").format(n=n)
+    if lever.id == "gpu_layers":
+        return QCoreApplication.translate(
+            "LeversPanel", "{n} layers on the GPU, the rest in host RAM (-ngl)").format(
+                n=lever.changes.get("gpu_layers", 0))
     return L.label(L.LEVERS, lever.id, lever.title)
 
 
