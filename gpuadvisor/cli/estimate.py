@@ -56,7 +56,8 @@ def add_parser(verbs) -> argparse.ArgumentParser:
                           "(each block's input kept)")
     est.add_argument("--attention", choices=P.ATTENTION, default="flash",
                      help="flash (FlashAttention/SDPA) or eager (the score matrix is stored)")
-    est.add_argument("--gpu", help="catalog GPU id (see 'catalog list'); checks the fit")
+    est.add_argument("--gpu", help="catalog GPU id (see 'catalog list') or its name as the "
+                          "driver prints it (\"RTX 4090\", \"Tesla P40\"); checks the fit")
     est.add_argument("--gpus", type=int_in(1, L.MAX_GPUS), default=1,
                      help="GPUs working together on the job")
     est.add_argument("--zero", type=int, choices=(0, 1, 2, 3), default=None,

@@ -119,8 +119,10 @@ def _export_offer(args: argparse.Namespace):
         raise InputError(f"--offer: unknown offer {args.offer!r}"
                          f"{did_you_mean(args.offer, offers)}")
     offer = offers[args.offer]
-    if args.gpu and args.gpu != offer.gpu_id:
-        raise InputError(f"--gpu: offer {offer.id} is for {offer.gpu_id}, not {args.gpu}")
+    if args.gpu:
+        named, _ = load_gpu(args.gpu)  # a name as drivers print it ("RTX 4090") is fine
+        if named.id != offer.gpu_id:
+            raise InputError(f"--gpu: offer {offer.id} is for {offer.gpu_id}, not {named.id}")
     args.gpu = offer.gpu_id
     return offer
 
