@@ -21,6 +21,7 @@ from gpuadvisor.core.fit import largest_fitting_micro_batch, longest_fitting_seq
 from gpuadvisor.core.memory import activation_bytes, logits_bytes, memory_breakdown
 from gpuadvisor.core.model import ModelSpec
 from gpuadvisor.core.plan import Plan
+from gpuadvisor.core.units import GiB
 
 DEFAULTS = Assumptions()
 ROOT = Path(__file__).resolve().parents[1]
@@ -139,20 +140,38 @@ def test_unsloth_cut_cross_entropy_keeps_an_fp32_log_sum_exp_per_token():
     assert memory_breakdown(TINY, qlora("unsloth")).logits == pytest.approx(4 * B * S)
 
 
-def test_unsloth_offloaded_checkpointing_keeps_one_block_input_on_the_gpu():
-    e = 2
-    sbh = B * S * H
+# Six tiny layers and sequences long enough (2 x 131072 x 8 x 2 bytes = 4 MiB per block
+# input) that Unsloth offloads them: inputs of 2 MiB or less stay on the GPU.
+TINY6 = ModelSpec(id="tiny6", name="tiny6", n_layers=6, d_model=8, n_heads=2, n_kv_heads=1,
+                  d_ff=16, vocab_size=32)
+LONG = 131_072
+
+
+def test_unsloth_offloaded_checkpointing_keeps_three_block_inputs_on_the_gpu():
+    e, layers = 2, 6
+    sbh = B * LONG * H
     # Generic block (bf16): both norms' inputs, the q/k/v and MLP inputs, Q, K, V, the
     # o_proj input, the gated MLP's gate, up, act, product, the seven LoRA intermediates;
     # plus FlashAttention's fp32 LSE. Fused LoRA_MLP keeps gate and up only: minus 2f.
     block = e * (4 * H + (Q + 2 * K) + Q + 4 * F + 7 * RANK) + 4 * A - e * 2 * F
-    in_flight = sbh * e  # the other L-1 inputs are in host RAM
+    on_gpu = 3 * sbh * e  # the last block's input and two reload buffers
     outside = 2 * sbh * e
-    backward = B * S * e * (H + F + H)  # dY, LoRA_MLP's DW, the recomputed output
-    mem = memory_breakdown(TINY, qlora("unsloth"))
-    assert mem.activations == pytest.approx(in_flight + B * S * block + outside + backward,
+    backward = B * LONG * e * (H + F + H)  # dY, LoRA_MLP's DW, the recomputed output
+    mem = memory_breakdown(TINY6, qlora("unsloth", seq_len=LONG))
+    assert mem.activations == pytest.approx(on_gpu + B * LONG * block + outside + backward,
                                             rel=1e-12)
-    assert mem.cpu_bytes == pytest.approx(L * sbh * 2, rel=1e-12)
+    assert mem.cpu_bytes == pytest.approx((layers - 1) * sbh * 2, rel=1e-12)
+
+
+def test_unsloth_keeps_block_inputs_of_2_mib_or_less_on_the_gpu():
+    s = LONG // 2  # 2 x 65536 x 8 x 2 bytes = 2 MiB exactly: not offloaded
+    short = qlora("unsloth", seq_len=s)
+    mem = memory_breakdown(TINY6, short)
+    assert mem.cpu_bytes == 0 and frameworks.offload_bytes_per_step(TINY6, short) == 0
+    generic = activation_bytes(TINY6, short, DEFAULTS)  # all six inputs on the GPU
+    fused = B * s * 2 * 2 * F  # the recomputed block keeps no act(gate) and product
+    backward = B * s * 2 * (H + F + H)
+    assert mem.activations == pytest.approx(generic - fused + backward, rel=1e-12)
 
 
 def test_unsloth_without_checkpointing_keeps_every_block_and_offloads_nothing():
@@ -170,7 +189,10 @@ def test_unsloth_host_ram_matches_unsloths_own_arithmetic_for_llama_33_70b():
     llama70 = ModelSpec(id="l70", name="l70", n_layers=80, d_model=8192, n_heads=64,
                         n_kv_heads=8, d_ff=28672, vocab_size=128256)
     plan = qlora("unsloth", seq_len=89_000, micro_batch=1, lora_rank=32)
-    assert memory_breakdown(llama70, plan).cpu_bytes == 89_000 * 80 * 8192 * 2
+    # The last block's input is never offloaded: 79 of the 80 inputs are in host RAM.
+    host = memory_breakdown(llama70, plan).cpu_bytes
+    assert host == 89_000 * 79 * 8192 * 2
+    assert host / GiB == pytest.approx(109, rel=0.02)  # Unsloth's "109GB" (GiB)
 
 
 # --------------------------------------------------------------------------- torchtune
@@ -226,7 +248,7 @@ def test_assumptions_name_the_framework_and_each_default():
     assert used["framework"] == "unsloth"
     assert "Cut Cross-Entropy" in used["loss_buffers"]
     assert "host RAM" in used["checkpointing_as"]
-    assert used["checkpoint_host_bytes_per_token"] == 2 * L * H
+    assert used["checkpoint_host_bytes_per_token"] == 2 * (L - 1) * H
     assert used["lora_kernels"].startswith("fused")
     assert used["dequant_buffer_bytes"] == 2 * H * F
     hf = frameworks.framework_assumptions(TINY, qlora("hf"))
@@ -245,8 +267,8 @@ def test_cli_estimate_with_framework_unsloth(capsys):
         results[name] = json.loads(out)
     unsloth, hf = results["unsloth"], results["hf"]
     assert unsloth["plan"]["framework"] == "unsloth"
-    # Offloaded checkpoints: 32 layers x 2048 tokens x 4096 x 2 bytes in host RAM.
-    assert unsloth["memory"]["cpu_offload_bytes"] == 32 * 2048 * 4096 * 2
+    # Offloaded checkpoints: 31 of 32 block inputs of 2048 tokens x 4096 x 2 bytes.
+    assert unsloth["memory"]["cpu_offload_bytes"] == 31 * 2048 * 4096 * 2
     assert hf["memory"]["cpu_offload_bytes"] == 0
     # No logits kept: 4 bytes per token against 10 bytes per vocabulary entry.
     assert unsloth["memory"]["breakdown"]["logits"] == 4 * 2048
@@ -308,13 +330,13 @@ def test_hf_time_is_unchanged_and_unsloth_removes_memory_passes_at_the_bandwidth
 
 
 def test_offloaded_checkpoints_cost_time_only_beyond_the_compute():
-    plan = qlora("unsloth", seq_len=S, micro_batch=B)
+    plan = qlora("unsloth", seq_len=LONG, micro_batch=B)
     moved = frameworks.offload_bytes_per_step(TINY, plan)
-    assert moved == 2 * L * B * S * H * 2
-    saved = B * S * frameworks.fused_bytes_saved_per_token(TINY, plan) / (1e9 * 0.8)
-    step = frameworks.step_seconds(TINY, plan, 1.0, 1e15, bandwidth_gb_s=1.0,
+    assert moved == 2 * (L - 1) * B * LONG * H * 2  # out and back, all but the last block
+    saved = B * LONG * frameworks.fused_bytes_saved_per_token(TINY, plan) / (1e9 * 0.8)
+    step = frameworks.step_seconds(TINY, plan, 1.0, 1e15, bandwidth_gb_s=1e3,
                                    host_link_gb_s=1.0)
-    assert step == pytest.approx(1.0 + 2 * H * V * B * S / 1e15 - saved)  # copy hidden
+    assert step == pytest.approx(1.0 + 2 * H * V * B * LONG / 1e15 - saved / 1e3)  # hidden
     slow = frameworks.step_seconds(TINY, plan, 1e-9, 1e15, bandwidth_gb_s=1.0,
                                    host_link_gb_s=1e-9)
     assert slow == pytest.approx(moved / 1.0)  # copy takes moved bytes at 1 B/s

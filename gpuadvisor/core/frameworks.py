@@ -77,12 +77,16 @@ bytes per 16-bit activation element):
   (unslothai/unsloth@0050c73e ``unsloth/kernels/fast_lora.py``): the generic block's
   ``act(gate)`` and product, ``2 f e`` bytes per token, are not kept.
 
-* **Offloaded gradient checkpointing** (``unsloth``, full checkpointing): the
-  ``Unsloth_Offloaded_Gradient_Checkpointer`` copies each block's input to host RAM in the
-  forward pass (``hidden_states.to("cpu", non_blocking=True)``) and back in the backward
-  pass (unslothai/unsloth-zoo ``unsloth_zoo/gradient_checkpointing.py``). The GPU keeps one
-  block input in flight, ``b s h e``; host RAM holds ``L b s h x 2`` bytes (Unsloth's own
-  figure: 89,000 tokens x 80 layers x 8192 x 2 bytes = 109 GB for Llama 3.3 70B).
+* **Offloaded gradient checkpointing** (``unsloth``, full checkpointing):
+  ``UnslothCheckpointFunction`` copies each block's input into pinned host buffers on a
+  side stream in the forward pass and back into a GPU buffer in the backward pass
+  (unslothai/unsloth-zoo@0373fcc5 ``unsloth_zoo/gradient_checkpointing.py``). The last
+  block's input is not offloaded ("Disable offloading on the last layer"), the reload is
+  double-buffered (``GPU_BUFFERS`` and ``GPU_BUFFERS_B``), and inputs of 2 MiB or less stay
+  on the GPU (``MINIMUM_SIZE``). The GPU keeps :data:`UNSLOTH_GPU_BLOCK_INPUTS` block
+  inputs, ``3 b s h e``; host RAM holds the other ``(L - 1) b s h x 2`` bytes (Unsloth's
+  own figure counts all L: 89,000 tokens x 80 layers x 8192 x 2 bytes = 109 GB for
+  Llama 3.3 70B).
 
 * **The backward working set of one block** (:func:`backward_bytes`, every framework): the
   gradient arriving at the block (h), the MLP's input-side gradients (``d(act x up)``,
@@ -134,6 +138,12 @@ from .architecture import BlockShape, ModelShape
 from .model import ModelLike, model_shape
 from .plan import TRAIN_FRAMEWORKS, Plan
 from .quant import quantized_weights, weight_quant
+
+#: Block inputs Unsloth's offloaded checkpointing keeps on the GPU: the last block's (never
+#: offloaded) and two reload buffers (double buffering), unslothai/unsloth-zoo@0373fcc5.
+UNSLOTH_GPU_BLOCK_INPUTS = 3
+#: Block inputs of this many bytes or fewer are not offloaded (``MINIMUM_SIZE``: 2 MiB).
+UNSLOTH_OFFLOAD_MIN_BYTES = 2 * 1024 * 1024
 
 #: Host-link bandwidth assumed when the GPU's is unknown: PCIe 4.0 x16, 16 x 1.969 GB/s per
 #: direction after 128b/130b encoding (PCI-SIG PCIe 4.0 base specification).
@@ -386,8 +396,13 @@ def training_activations(model: ModelLike, plan: Plan, b, s, e: float, generic):
         gpu = gpu - (2.0 * e * b * s * widest if full else saved)
     host = 0.0 * generic
     if fw.offload_checkpoints and full:
-        gpu = gpu - (m.n_layers - 1) * sbh * e
-        host = host + m.n_layers * sbh * 2.0
+        moved = max(m.n_layers - 1, 0)
+        kept = min(m.n_layers, UNSLOTH_GPU_BLOCK_INPUTS)
+        offloaded = np.asarray(sbh * 2.0) > UNSLOTH_OFFLOAD_MIN_BYTES
+        gpu = gpu - np.where(offloaded, (m.n_layers - kept) * sbh * e, 0.0)
+        host = host + np.where(offloaded, moved * sbh * 2.0, 0.0)
+        if np.ndim(host) == 0:
+            gpu, host = float(gpu), float(host)
     return gpu + extra, host
 
 
@@ -495,15 +510,18 @@ def extra_flops_per_token(model: ModelLike, plan: Plan) -> float:
 
 
 def offload_bytes_per_step(model: ModelLike, plan: Plan) -> float:
-    """Bytes offloaded checkpoints move over the host link per optimizer step: each block
-    input out in the forward pass and back in the backward pass, ``2 L b s h x 2``."""
+    """Bytes offloaded checkpoints move over the host link per optimizer step: each
+    offloaded block input out in the forward pass and back in the backward pass,
+    ``2 (L - 1) b s h x 2``."""
     m = model_shape(model)
     fw = _training(plan)
     if (fw is None or not fw.offload_checkpoints or plan.checkpointing != "full"
             or m.kind != "decoder"):
         return 0.0
-    return 2.0 * m.n_layers * plan.micro_batch * plan.seq_len * m.d_model * 2.0 \
-        * plan.grad_accum
+    per_input = plan.micro_batch * plan.seq_len * m.d_model * 2.0
+    if per_input <= UNSLOTH_OFFLOAD_MIN_BYTES:
+        return 0.0
+    return 2.0 * max(m.n_layers - 1, 0) * per_input * plan.grad_accum
 
 
 def step_seconds(model: ModelLike, plan: Plan, compute_s, achieved_flops, *,
@@ -560,7 +578,8 @@ def framework_assumptions(model: ModelLike, plan: Plan) -> dict[str, object]:
     if plan.checkpointing == "full" and fw.derived:
         used["checkpointing_as"] = fw.checkpointing
         if fw.offload_checkpoints and m.kind == "decoder":
-            used["checkpoint_host_bytes_per_token"] = 2.0 * m.n_layers * m.d_model
+            used["checkpoint_host_bytes_per_token"] = 2.0 * (m.n_layers - 1) * m.d_model
+            used["checkpoint_gpu_block_inputs"] = UNSLOTH_GPU_BLOCK_INPUTS
     if plan.is_adapter:
         used["lora_adapter_dtype"] = "bf16" if adapter_param_bytes(plan) == 2.0 else "fp32"
         if _fused(fw, plan) and m.kind == "decoder":
