@@ -33,13 +33,15 @@ def test_json_keeps_its_keys_and_gains_the_per_token_ones(capsys):
     assert (per["prompt_tokens"], per["new_tokens"]) == (512, 256)
     kinds = {r["kind"] for r in per["rows"]}
     assert {"own", "buy-used", "rent", "api"} <= kinds
-    # The own RTX 3090: (350 W x 0.85 / 1000 x $0.30 + the cheapest used 3090 of the offers
-    # catalog / 10,000 h) / (tokens/s x 3600) x 1e6.
+    # The own RTX 3090 is paid for: 350 W x 0.85 / 1000 x $0.30 / (tokens/s x 3600) x 1e6;
+    # with wear, the cheapest used 3090 of the offers catalog / 10,000 h on top.
     used = min(o.price_usd for o in catalog.load_offers().values()
                if o.gpu_id == "rtx-3090" and o.kind == "buy-used")
     row = next(r for r in per["rows"] if r["id"] == "own")
-    hourly = 350 * 0.85 / 1000 * 0.30 + used / 10_000
-    assert row["usd_per_mtok"] == pytest.approx(hourly / (row["tokens_per_s"] * 3600) * 1e6)
+    power = 350 * 0.85 / 1000 * 0.30
+    assert row["usd_per_mtok"] == pytest.approx(power / (row["tokens_per_s"] * 3600) * 1e6)
+    assert row["wear_usd_per_mtok"] == pytest.approx(
+        (power + used / 10_000) / (row["tokens_per_s"] * 3600) * 1e6)
     assert own["usd_per_mtok"] == row["usd_per_mtok"] and own["ttft_s"] > 0
     api = next(r for r in per["rows"] if r["kind"] == "api")
     a = api["api"]

@@ -75,15 +75,17 @@ def test_a_rental_costs_its_hourly_price_over_the_tokens_of_its_busy_hours():
     assert busy.usd_per_mtok == pytest.approx(2 / 360_000 * 1e6)
 
 
-def test_the_own_rig_costs_power_plus_the_card_over_its_lifetime():
+def test_the_own_rig_costs_its_power_and_says_what_wear_would_add():
     assert GPUS["rtx-3090"].tdp_w == 350
     row = hardware_cost(own_3090(), ASSUMED, offers=[USED_3090, NEW_3090])
-    # Power: 350 W x 0.85 x 1 GPU / 1000 x $0.30/kWh = $0.08925 per hour.
-    # Card: the catalog's cheapest used 3090, $700 / 10,000 h = $0.07 per hour.
-    # 50 tokens/s = 180,000 tokens an hour: (0.08925 + 0.07) / 180,000 x 1e6 = $0.8847.
-    assert row.usd_per_hour == pytest.approx(0.15925)
-    assert row.usd_per_mtok == pytest.approx(0.15925 / 0.18, rel=1e-9)
+    # Power: 350 W x 0.85 x 1 GPU / 1000 x $0.30/kWh = $0.08925 per hour; the card is paid
+    # for. 50 tokens/s = 180,000 tokens an hour: 0.08925 / 180,000 x 1e6 = $0.4958.
+    assert row.usd_per_hour == pytest.approx(0.08925)
+    assert row.usd_per_mtok == pytest.approx(0.08925 / 0.18, rel=1e-9)
     assert row.energy_usd_per_mtok == pytest.approx(0.08925 / 0.18, rel=1e-9)
+    # Wear: the catalog's cheapest used 3090, $700 / 10,000 h = $0.07 per hour on top:
+    # (0.08925 + 0.07) / 180,000 x 1e6 = $0.8847.
+    assert row.wear_usd_per_mtok == pytest.approx(0.15925 / 0.18, rel=1e-9)
     assert row.hardware_usd == 700.0 and "eBay sold" in row.hardware_note
 
 
@@ -188,8 +190,10 @@ def test_the_advice_of_a_real_plan_priced_per_token():
     s = own.suggestion
     assert s.tokens_per_s > 0 and s.prefill_seconds > 0
     power = 350 * 0.85 / 1000 * 0.30
-    assert own.usd_per_mtok == pytest.approx((power + 700 / 10_000) / (s.tokens_per_s * 3600)
-                                             * 1e6)
+    # Own cards are paid for: power alone; with wear, the used price over 10,000 h on top.
+    assert own.usd_per_mtok == pytest.approx(power / (s.tokens_per_s * 3600) * 1e6)
+    assert own.wear_usd_per_mtok == pytest.approx((power + 700 / 10_000)
+                                                  / (s.tokens_per_s * 3600) * 1e6)
     assert own.ttft_s == s.prefill_seconds
     rent = econ.row("offer:rp-h100")
     assert rent.usd_per_mtok == pytest.approx(2.0 / (rent.tokens_per_s * 3600 * 0.5) * 1e6)

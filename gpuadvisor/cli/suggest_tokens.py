@@ -173,7 +173,8 @@ def row_json(r) -> dict:
             "as_asked": r.as_asked, "usd_per_mtok": r.usd_per_mtok,
             "tokens_per_s": r.tokens_per_s, "decode_tokens_per_s": r.decode_tokens_per_s,
             "ttft_s": r.ttft_s, "usd_per_hour": r.usd_per_hour,
-            "energy_usd_per_mtok": r.energy_usd_per_mtok, "hardware_usd": r.hardware_usd,
+            "energy_usd_per_mtok": r.energy_usd_per_mtok,
+            "wear_usd_per_mtok": r.wear_usd_per_mtok, "hardware_usd": r.hardware_usd,
             "break_even": _break_even_json(r.break_even)}
     if r.api is not None:
         a = r.api
@@ -202,6 +203,7 @@ def suggestion_keys(econ, option_id: str) -> dict:
         return {}
     return {"tokens_per_s": r.tokens_per_s, "ttft_s": r.ttft_s,
             "usd_per_mtok": r.usd_per_mtok, "energy_usd_per_mtok": r.energy_usd_per_mtok,
+            "wear_usd_per_mtok": r.wear_usd_per_mtok,
             "break_even_mtok": r.break_even.mtok if r.break_even else None}
 
 

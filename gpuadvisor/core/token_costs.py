@@ -6,12 +6,14 @@ token: for each option (:class:`~gpuadvisor.core.advisor.Suggestion`) and each h
 per second and the time to the first token. Each money figure is an hourly cost over the
 tokens made in that hour:
 
-- **own rig** and **cards to buy**: ``(power + cards / lifetime) / tokens per hour``.
-  Power is the advisor's (``board power x load fraction x GPUs x price per kWh``, see
+- **cards to buy**: ``(power + cards / lifetime) / tokens per hour``. Power is the
+  advisor's (``board power x load fraction x GPUs x price per kWh``, see
   :mod:`gpuadvisor.core.advisor`); the cards' price is spread over the hours the user expects
-  them to serve (:attr:`TokenAssumptions.lifetime_hours`). Your own cards are priced at what
-  the same cards cost to buy (the cheapest used offer, else new, in the offers catalog): what
-  wearing them out costs you.
+  them to serve (:attr:`TokenAssumptions.lifetime_hours`).
+- **own rig**: ``power / tokens per hour``: the cards are already paid for, so a token costs
+  what the power does (the same rule the break-even uses: the price is paid once). What
+  wearing them out would add (the same cards' price in the offers catalog, cheapest used else
+  new, over the lifetime) is given apart, :attr:`TokenCost.wear_usd_per_mtok`.
 - **rent / cloud**: ``instances x instance price / (tokens/s x 3600 x utilization)``: a rented
   GPU is paid for every hour, busy or not, and :attr:`TokenAssumptions.utilization` is the
   share of those hours spent generating.
@@ -147,6 +149,8 @@ class TokenCost:
         usd_per_hour: what an hour costs (own/buy: power + cards over the lifetime;
             rent/cloud: the instances), None for APIs.
         energy_usd_per_mtok: own/buy: the power alone per million tokens.
+        wear_usd_per_mtok: own/buy: power plus the cards' price over their lifetime (for
+            cards to buy this is ``usd_per_mtok``; for your own, what wearing them out adds).
         hardware_usd: own/buy: the cards' price (own: at the catalog's price for them; 0
             when unknown).
         hardware_note: where the own cards' price comes from ("" when not own).
@@ -168,6 +172,7 @@ class TokenCost:
     ttft_s: float | None = None
     usd_per_hour: float | None = None
     energy_usd_per_mtok: float | None = None
+    wear_usd_per_mtok: float | None = None
     hardware_usd: float = 0.0
     hardware_note: str = ""
     blended_usd_per_mtok: float | None = None
@@ -304,9 +309,11 @@ def hardware_cost(s: Suggestion, assumptions: TokenAssumptions, offers: Sequence
         hardware, note = _own_hardware(s, offers, rig)
     else:
         hardware = s.hardware_usd
-    per_hour = power_per_h + hardware / assumptions.lifetime_hours
+    with_wear = power_per_h + hardware / assumptions.lifetime_hours
+    per_hour = power_per_h if kind == "own" else with_wear  # own cards are paid for
     return TokenCost(usd_per_mtok=per_hour / tokens_per_h * 1e6, usd_per_hour=per_hour,
                      energy_usd_per_mtok=power_per_h / tokens_per_h * 1e6,
+                     wear_usd_per_mtok=with_wear / tokens_per_h * 1e6,
                      hardware_usd=hardware, hardware_note=note, **speed, **base)
 
 
