@@ -3,14 +3,23 @@ the system's Redo), named by what they take back: "Undo micro-batch", "Undo QLoR
 
 A text field keeps Ctrl+Z for its own typing while it has typing to undo; otherwise (a spin
 box just stepped, a picker just chosen) the keys undo the plan, which is what the user just
-changed. :class:`UndoKeys` decides that, on the inputs it is installed on.
+changed. :class:`UndoKeys` decides that, for the input that has the focus.
 """
 
 from __future__ import annotations
 
+import contextlib
+
 from PySide6.QtCore import QCoreApplication, QEvent, QObject
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QAbstractSpinBox, QComboBox, QLineEdit, QMenu, QWidget
+from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QLineEdit,
+    QMenu,
+    QWidget,
+)
 
 from .actions import add_action
 from .help_texts import change_name
@@ -69,15 +78,35 @@ def _line_edit(widget: QObject) -> QLineEdit | None:
 
 class UndoKeys(QObject):
     """Lets Ctrl+Z / Ctrl+Shift+Z reach Edit → Undo/Redo from a text field, spin box or
-    searchable picker that has no typing of its own to undo or redo."""
+    searchable picker that has no typing of its own to undo or redo.
 
-    def install(self, root: QWidget) -> None:
-        """Watch the text inputs under ``root`` (again for pages built later)."""
-        for widget in root.findChildren(QWidget):
-            if isinstance(widget, (QLineEdit, QAbstractSpinBox, QComboBox)) \
-                    and not widget.property("undoKeysWatched"):
-                widget.setProperty("undoKeysWatched", True)
-                widget.installEventFilter(self)
+    It watches the input that has the keyboard focus, and only that one (an event filter
+    on every input would run on each of their repaints, and the Plan page repaints many
+    inputs on every change)."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._watched: QWidget | None = None
+        app = QApplication.instance()
+        self._app = app
+        if app is not None:
+            app.focusChanged.connect(self._on_focus)
+
+    def _on_focus(self, _old, new) -> None:
+        if self._watched is not None:
+            with contextlib.suppress(RuntimeError):  # deleted with its page
+                self._watched.removeEventFilter(self)
+            self._watched = None
+        if new is not None and _line_edit(new) is not None and new.window() is self.parent():
+            new.installEventFilter(self)
+            self._watched = new
+
+    def close(self) -> None:
+        """Stop watching (the window is closing)."""
+        self._on_focus(None, None)
+        if self._app is not None:
+            self._app.focusChanged.disconnect(self._on_focus)
+            self._app = None
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() != QEvent.Type.ShortcutOverride:
@@ -95,6 +124,5 @@ class UndoKeys(QObject):
         # Not accepted: the key goes to the window's shortcut (the plan's undo) instead of
         # the field, which has nothing of its own to undo.
         return not own
-
 
 __all__ = ["UndoKeys", "build_edit_menu", "redo_keys", "update_edit_actions"]

@@ -265,10 +265,8 @@ class MainWindow(PlanFiles, QMainWindow):
             self.rig_page.refresh()
 
     def _describe(self, root: QWidget) -> None:
-        """Tooltips and accessible names for the inputs under ``root``; its text inputs
-        let Ctrl+Z undo the plan when they have no typing to undo."""
+        """Tooltips and accessible names for the inputs under ``root``."""
         describe_inputs(root)
-        self.undo_keys.install(root)
 
     # ================================================================== first run
     def _on_detected(self, result) -> None:
@@ -512,6 +510,7 @@ class MainWindow(PlanFiles, QMainWindow):
             return
         # Stop the page's timer and the state's callbacks before Qt deletes the widgets.
         self._theme.close()
+        self.undo_keys.close()
         if self._help is not None:
             self._help.close()
         self.plan_page.shutdown()

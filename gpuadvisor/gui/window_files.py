@@ -140,8 +140,11 @@ class PlanFiles:
         self._fill_recent_menu()
 
     def _on_history_changed(self) -> None:
-        # Undo back to the saved plan: unmodified again.
-        self.setWindowModified(self.state.modified)
+        # Undo back to the saved plan: unmodified again. (Runs on every change of the plan:
+        # only what differs is set.)
+        modified = self.state.modified
+        if self.isWindowModified() != modified:
+            self.setWindowModified(modified)
         update_edit_actions(self)
 
     def _update_title(self) -> None:

@@ -9,6 +9,7 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest
+from PySide6.QtGui import QAccessible
 
 from gpuadvisor.core.units import format_bytes
 from gpuadvisor.gui.accessibility import inputs_of, undescribed
@@ -19,7 +20,15 @@ pytestmark = pytest.mark.qt_log_ignore(
 
 
 @pytest.fixture
-def window(qtbot, make_window):
+def screen_reader():
+    """An assistive technology listening (the charts describe their data only then)."""
+    QAccessible.setActive(True)
+    yield
+    QAccessible.setActive(False)
+
+
+@pytest.fixture
+def window(qtbot, make_window, screen_reader):
     window = make_window(simulate="mixed", detect=True, rig_options={"check_torch": False})
     for page in ("rig", "probe", "plan"):
         window.show_page(page)
@@ -74,6 +83,15 @@ def test_each_chart_has_a_name_and_its_data_as_a_sentence(window):
     assert len(live) == 2  # the demo rig's two cards
     assert all(c.accessibleName() == "Live readings of the GPU" for c in live)
     assert all(c.accessibleDescription().startswith("Latest reading at") for c in live)
+
+
+def test_nothing_is_described_while_no_one_listens(qtbot, make_window):
+    window = make_window()
+    window.plan_page.flush()
+    chart = window.plan_page.vram_chart
+    assert not QAccessible.isActive()
+    assert chart.accessibleDescription() == ""
+    assert chart.describe().startswith("Memory per GPU: ")  # there when asked for
 
 
 def test_the_description_follows_the_plan(qtbot, window):

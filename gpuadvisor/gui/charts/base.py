@@ -12,7 +12,7 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt
-from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtGui import QAccessible, QFont, QFontMetrics
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsView, QVBoxLayout, QWidget
 
 from .items import PointMarks, format_number, nice_ceiling, short_power_of_two
@@ -150,7 +150,13 @@ class ChartBase(QWidget):
         return ""
 
     def _update_description(self) -> None:
-        """Give screen readers the data as a sentence (set only when it changed)."""
+        """Give screen readers the data as a sentence (set only when it changed).
+
+        Only while an assistive technology listens (``QAccessible.isActive()``): the Plan
+        page redraws on every slider move, and nobody reads the sentence otherwise. The
+        next redraw after one starts listening brings it up to date."""
+        if not QAccessible.isActive():
+            return
         text = self.describe()
         if self._changed("description", text):
             self.setAccessibleDescription(text)
