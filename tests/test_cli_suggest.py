@@ -19,7 +19,9 @@ def run_json(capsys, *extra) -> dict:
 
 
 def test_suggest_json_ranks_options_and_prices_them_as_documented(capsys):
-    data = run_json(capsys, "--simulate", "rtx-3060-12gb", "--electricity", "0.30")
+    # 512 tokens fit a 12 GB card with Hugging Face + PEFT (up to ~932: frameworks.json).
+    data = run_json(capsys, "--simulate", "rtx-3060-12gb", "--electricity", "0.30",
+                    "--seq", "512")
     rows = data["suggestions"]
     offers = catalog.load_offers()
     rentals = [r for r in rows if r["kind"] in ("rent", "cloud") and r["fits"]]

@@ -52,15 +52,12 @@ def qlora(framework: str = "auto", **changes) -> Plan:
 @pytest.mark.parametrize("plan", [
     qlora(), Plan(task="full", micro_batch=B, seq_len=S, checkpointing="full"),
     Plan(task="lora", lora_rank=RANK, micro_batch=B, seq_len=S)])
-def test_a_plan_naming_no_framework_keeps_the_generic_estimate(plan):
-    # activations, logits and overhead are memory.py's own terms, nothing added.
-    mem = memory_breakdown(TINY, plan)
-    assert mem.activations == activation_bytes(TINY, plan, DEFAULTS)
-    assert mem.logits == logits_bytes(TINY, plan)
-    assert mem.cpu_bytes == 0
-    assert frameworks.framework_of(plan) is frameworks.GENERIC
-    used = frameworks.framework_assumptions(TINY, plan)
-    assert used["framework"] == "auto" and "name hf" in used["framework_terms"]
+def test_a_plan_naming_no_framework_is_hugging_face(plan):
+    # The default (auto) is Hugging Face transformers + PEFT: the same memory, term by term.
+    named = plan.with_changes(framework="hf")
+    assert frameworks.framework_of(plan) is frameworks.framework_named("hf")
+    assert memory_breakdown(TINY, plan) == memory_breakdown(TINY, named)
+    assert frameworks.framework_assumptions(TINY, plan)["framework"] == "hf"
 
 
 def test_hf_logits_are_the_full_upcast_10_bytes_per_entry():
@@ -104,9 +101,10 @@ def test_hf_qlora_weights_hold_the_fp32_upcast_and_a_bf16_copy_of_the_head():
     unquantized = TINY_TOTAL - LINEAR
     assert unquantized == 256 + 256 + 40
     nf4_dq = 0.5 + 1 / 64 + 4 / (64 * 256)
-    generic = LINEAR * nf4_dq + 2 * unquantized + 4 * ADAPTERS
-    assert memory_breakdown(TINY, qlora()).weights == pytest.approx(generic, rel=1e-12)
+    bf16 = LINEAR * nf4_dq + 2 * unquantized + 4 * ADAPTERS  # Axolotl casts them back
+    assert memory_breakdown(TINY, qlora("axolotl")).weights == pytest.approx(bf16, rel=1e-12)
     hf = LINEAR * nf4_dq + 4 * unquantized + 2 * V * H + 4 * ADAPTERS
+    assert memory_breakdown(TINY, qlora()).weights == pytest.approx(hf, rel=1e-12)  # default
     assert memory_breakdown(TINY, qlora("hf")).weights == pytest.approx(hf, rel=1e-12)
     for other in ("unsloth", "axolotl", "torchtune"):  # all keep the unquantized in bf16
         assert frameworks.kbit_upcast_weight_bytes(TINY, qlora(other)) == 0
@@ -124,7 +122,7 @@ def test_qlora_overhead_holds_one_dequantized_copy_of_the_largest_linear():
     # The largest block linear is gate/up/down, h x f = 128 weights, dequantized to 16 bits.
     assert frameworks.dequant_buffer_bytes(TINY, qlora("hf")) == 2 * H * F
     assert frameworks.dequant_buffer_bytes(TINY, qlora("unsloth")) == 2 * H * F
-    assert frameworks.dequant_buffer_bytes(TINY, qlora()) == 0  # generic: not counted
+    assert frameworks.dequant_buffer_bytes(TINY, qlora()) == 2 * H * F  # default: hf
     lora = Plan(task="lora", lora_rank=RANK, framework="hf")
     assert frameworks.dequant_buffer_bytes(TINY, lora) == 0
     with_buffer = memory_breakdown(TINY, qlora("hf"))

@@ -222,14 +222,12 @@ assert tuple(FRAMEWORKS) == TRAIN_FRAMEWORKS
 
 
 def framework_of(plan: Plan) -> Framework:
-    """The fine-tuning framework that runs a training ``plan``: :data:`GENERIC` when it
-    names none (``auto``).
+    """The fine-tuning framework that runs a training ``plan``: Hugging Face transformers +
+    PEFT (``hf``) when it names none (``auto``), the stack most fine-tunes run on.
 
     Raises:
         ValueError: the plan is an inference plan, or names no fine-tuning framework.
     """
-    if plan.framework == "auto" and plan.is_training:
-        return GENERIC
     return framework_named(plan.effective_framework)
 
 

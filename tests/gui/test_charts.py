@@ -28,9 +28,13 @@ pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateS
 
 MODEL_ID, GPU_ID = "llama-3.1-8b", "rtx-4090"
 #: QLoRA plans of Llama-3.1-8B on an RTX 4090 (24 GiB) with the three verdicts.
-FITS_PLAN = Plan(task="qlora", micro_batch=1, seq_len=2048, checkpointing="full")
-TIGHT_PLAN = Plan(task="qlora", micro_batch=3, seq_len=3072, checkpointing="full")
-NO_FIT_PLAN = Plan(task="qlora", micro_batch=2, seq_len=2048, checkpointing="none")
+# Axolotl's QLoRA (bf16 norms and embeddings): one plan of each verdict on an RTX 4090.
+FITS_PLAN = Plan(task="qlora", micro_batch=1, seq_len=2048, checkpointing="full",
+                 framework="axolotl")
+TIGHT_PLAN = Plan(task="qlora", micro_batch=3, seq_len=3072, checkpointing="full",
+                  framework="axolotl")
+NO_FIT_PLAN = Plan(task="qlora", micro_batch=2, seq_len=2048, checkpointing="none",
+                   framework="axolotl")
 
 FIT_MAP_MICRO_BATCHES = np.array([1, 2, 3, 4, 6, 8, 12, 16])
 FIT_MAP_SEQ_LENS = np.array([512, 1024, 2048, 3072, 4096, 6144, 8192])
@@ -131,11 +135,11 @@ def test_vram_verdict_states_the_headroom(make_chart, model, gpu, plan, verdict,
     assert chart.verdict_text() == template.format(headroom)
 
 
-def test_vram_fits_verdict_reads_13_4_gib_free_for_qlora_8b_with_checkpointing(
+def test_vram_fits_verdict_reads_13_1_gib_free_for_qlora_8b_with_checkpointing(
         make_chart, model, gpu):
     chart = make_chart(VramBreakdownChart)
     draw_estimate(chart, estimate(model, FITS_PLAN, gpu))
-    assert chart.verdict_text() == "fits — 13.4 GiB free"
+    assert chart.verdict_text() == "fits — 13.1 GiB free"  # 24 GiB - 10.9 GiB
 
 
 def test_vram_hover_names_the_term_its_size_and_share(make_chart, model, gpu):
@@ -177,9 +181,9 @@ def test_vram_comparison_bars_each_stack_their_own_breakdown(make_chart, model, 
 def test_vram_common_card_lines_skip_the_target_size_and_the_off_chart_ones(
         make_chart, model, gpu):
     chart = make_chart(VramBreakdownChart)
-    draw_estimate(chart, estimate(model, NO_FIT_PLAN, gpu))  # 33.9 GiB: axis to ~44
+    draw_estimate(chart, estimate(model, NO_FIT_PLAN, gpu))  # 34.4 GiB: axis to ~49
     shown = {line.value() for line in chart.reference_lines if line.isVisible()}
-    assert shown == {12.0, 16.0}  # 24 is the target's own line; 48 and 80 are off the chart
+    assert shown == {12.0, 16.0, 48.0}  # 24 is the target's own line; 80 is off the chart
     assert all(line.pen.style().name == "DashLine" for line in chart.reference_lines)
     assert chart.capacity_line.pen.style().name == "SolidLine"
 
@@ -282,8 +286,8 @@ def test_curve_hover_reads_the_nearest_point_with_its_verdict(make_chart, micro_
     xs, totals, largest = micro_batch_sweep
     chart = make_chart(MemoryCurveChart, x_label="micro-batch")
     chart.set_data(xs, totals, gpu.memory_bytes, largest, 1)
-    text = chart.hover_at(scene_point(chart, 4.05, totals[3] / GiB))
-    assert text == f"micro-batch 4: {format_bytes(totals[3], 'GiB')} — fits"
+    text = chart.hover_at(scene_point(chart, 2.05, totals[1] / GiB))
+    assert text == f"micro-batch 2: {format_bytes(totals[1], 'GiB')} — fits"
     text = chart.hover_at(scene_point(chart, largest + 1, 30.0))
     assert text.endswith("— does not fit")
     assert chart.hover_at(scene_point(chart, 4.5, 10.0)) == ""  # between points
