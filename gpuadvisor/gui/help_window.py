@@ -46,10 +46,26 @@ def help_path(language: str) -> Path | None:
     return None
 
 
+#: Chinese and Japanese characters, their punctuation and full-width forms.
+_CJK = "\u3000-\u303f\u3400-\u9fff\uff00-\uffef"
+#: A line break between two such characters inside a paragraph (a list item's next line is
+#: indented: the indent goes too). Between Chinese and a Latin word the space stays.
+_CJK_BREAK = re.compile(rf"(?<=[{_CJK}])\n[ \t]*(?=[{_CJK}])")
+
+
+def join_cjk_lines(markdown: str) -> str:
+    """Markdown renders a line break inside a paragraph as a space, which is right between
+    English words and wrong between Chinese characters: those breaks are removed (code
+    blocks are left as they are)."""
+    parts = re.split(r"(```.*?```)", markdown, flags=re.S)
+    return "".join(part if part.startswith("```") else _CJK_BREAK.sub("", part)
+                   for part in parts)
+
+
 def help_markdown(language: str) -> str:
     """The help page's Markdown ("" when none is installed)."""
     path = help_path(language)
-    return path.read_text(encoding="utf-8") if path is not None else ""
+    return join_cjk_lines(path.read_text(encoding="utf-8")) if path is not None else ""
 
 
 def slug(title: str) -> str:

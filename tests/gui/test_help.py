@@ -68,7 +68,18 @@ def test_the_help_speaks_chinese_in_a_chinese_window(qtbot):
     titles = window.sections()
     assert titles[0] == "安装"
     assert all(re.search(r"[\u4e00-\u9fff]", t) for t in titles), titles
-    assert "撤销" in window.browser.toPlainText()
+    text = window.browser.toPlainText()
+    assert "撤销" in text
+    # A line break between two Chinese characters is no space (it is one in English).
+    assert "按住数字框的箭头" in text and "按住 数字框" not in text
+
+
+def test_english_lines_are_left_as_markdown_joins_them():
+    from gpuadvisor.gui.help_window import join_cjk_lines
+
+    english = (HELP / "help_en.md").read_text(encoding="utf-8")
+    assert join_cjk_lines(english) == english
+    assert join_cjk_lines("按住\n  数字框 and\n`x`") == "按住数字框 and\n`x`"
 
 
 def test_the_english_help_has_the_readme_user_sections():

@@ -391,7 +391,7 @@ class ChartBase(QWidget):
         # A rotated title a little shorter than the plot: it is centred on the plot, and a
         # title as long as the plot runs off the chart's edge.
         left = next((text for text in lefts
-                     if not height or metrics.horizontalAdvance(text) <= 0.85 * height),
+                     if not height or metrics.horizontalAdvance(text) + 16 <= 0.85 * height),
                     lefts[-1])
         key = (bottom, left, theme.label_pt, theme.tick_pt, theme.foreground)
         if key == getattr(self, "_axis_key", None):
