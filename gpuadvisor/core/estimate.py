@@ -248,6 +248,10 @@ def _assumptions_used(model: ModelShape, plan, assumptions, gpu, time_gpu, peak_
             used["lora_rank"] = plan.effective_lora_rank
         used["lora_targets"] = plan.lora_targets
         used["lora_adapter_dtype"] = "fp32"
+    if plan.is_training:  # the fine-tuning framework and each default it brings
+        from .frameworks import framework_assumptions
+
+        used.update(framework_assumptions(model, plan))
     quant = weight_quant(model, plan)
     if plan.task == "infer" and plan.quant is None and model.weights_file_bytes:
         used["weights_bytes"] = model.weights_file_bytes
@@ -425,9 +429,13 @@ def estimate(
             assumptions=time_assumptions,
         )
     else:
+        # The framework's speed terms (memory passes its kernels remove, offload traffic)
+        # need the card's memory bandwidth and its host link.
         time = training_time(shape, plan, peak_tflops=peak,
                              interconnect_gb_s_=_link(time_gpu, assumptions),
-                             assumptions=assumptions, efficiency=efficiency)
+                             assumptions=assumptions, efficiency=efficiency,
+                             bandwidth_gb_s=time_gpu.memory_bandwidth_gb_s,
+                             host_link_gb_s=time_gpu.pcie_bandwidth_gb_s)
     capacity = float(gpu.memory_bytes) if gpu is not None else None
     engine = view.result if view is not None else None
     if capacity is not None and engine is not None:
@@ -583,7 +591,8 @@ def sweep_gpus(model: ModelSpec, plan: Plan, gpus: list[GpuSpec], counts=(1, 2, 
     else:
         seconds = training_time(shape, plan, peak_tflops=peaks,
                                 interconnect_gb_s_=columns.link_gb_s,
-                                assumptions=assumptions, n_gpus=n[None, :]).seconds
+                                assumptions=assumptions, n_gpus=n[None, :],
+                                bandwidth_gb_s=columns.bandwidth_gb_s).seconds
     return GpuSweep(
         gpu_ids=[g.id for g in gpus],
         counts=n,
