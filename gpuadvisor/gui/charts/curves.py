@@ -13,6 +13,7 @@ from gpuadvisor.core.units import format_bytes
 
 from .base import BADGE_MARGIN, ChartBase, as_float_array
 from .items import PointMarks, PowerOfTwoAxis, format_number, nice_ceiling
+from .sentences import curve_sentence
 from .style import (
     CATEGORY_COLORS,
     DOES_NOT_FIT,
@@ -290,25 +291,14 @@ class MemoryCurveChart(ChartBase):
 
     def describe(self) -> str:
         """The curve in a sentence: its ends, the out-of-memory line, the largest x that
-        fits and the plan's own point."""
+        fits and the plan's own point (:func:`.sentences.curve_sentence`)."""
         if not self._x.size:
             return ""
-        parts = [QCoreApplication.translate(
-            "MemoryCurveChart", "Memory per GPU against {what}: {low} at {x0} to {high} at "
-            "{x1}.").format(what=self._x_label, low=format_bytes(self._y_bytes[0], self.units),
-                            x0=format_number(self._x[0]),
-                            high=format_bytes(self._y_bytes[-1], self.units),
-                            x1=format_number(self._x[-1]))]
-        if self._capacity is not None:
-            parts.append(self._oom_texts[0] + ".")
-        if self._fit_text:
-            parts.append(self._fit_text + ".")
-        if self._current_x is not None:
-            parts.append(QCoreApplication.translate(
-                "MemoryCurveChart", "Your plan: {value} ({size}).").format(
-                value=format_number(self._current_x),
-                size=format_bytes(self._y_at(self._current_x) * self.unit_bytes, self.units)))
-        return " ".join(parts)
+        current = None if self._current_x is None else (
+            self._current_x, self._y_at(self._current_x) * self.unit_bytes)
+        oom = self._oom_texts[0] if self._capacity is not None else ""
+        return curve_sentence(self._x_label, self._x, self._y_bytes, self.units, oom,
+                              self._fit_text, current)
 
     def _legend_entry_shown(self, item: object) -> bool:
         # The out-of-memory line carries its own label ("out of memory above 24 GiB");
@@ -321,36 +311,19 @@ class MemoryCurveChart(ChartBase):
         # The legend draws a PlotDataItem's symbol from its scatter, which is only styled
         # once the item has data: hence the dummy point.
         theme = self.theme
-        self._legend_curve.setData(
-            [0],
-            [0],
-            pen=pg.mkPen(theme.curve, width=theme.line_px),
-            symbol="o",
-            symbolSize=8,
-            symbolBrush=theme.curve,
-            symbolPen=pg.mkPen(None),
-        )
-        self._legend_current.setData(
-            [0],
-            [0],
-            pen=None,
-            symbol="o",
-            symbolSize=14,
-            symbolBrush=None,
-            symbolPen=pg.mkPen(theme.foreground, width=2),
-        )
-        self._legend_fit.setData(
-            [0],
-            [0],
-            pen=None,
-            symbol="star",
-            symbolSize=16,
-            symbolBrush=CATEGORY_COLORS[FITS],
-            symbolPen=pg.mkPen(theme.foreground, width=1),
-        )
-        self._legend_oom.setData(
-            [0], [0], pen=pg.mkPen(CATEGORY_COLORS[DOES_NOT_FIT], width=theme.capacity_px)
-        )
+        for swatch, style in (
+            (self._legend_curve, dict(pen=pg.mkPen(theme.curve, width=theme.line_px),
+                                      symbol="o", symbolSize=8, symbolBrush=theme.curve,
+                                      symbolPen=pg.mkPen(None))),
+            (self._legend_current, dict(pen=None, symbol="o", symbolSize=14, symbolBrush=None,
+                                        symbolPen=pg.mkPen(theme.foreground, width=2))),
+            (self._legend_fit, dict(pen=None, symbol="star", symbolSize=16,
+                                    symbolBrush=CATEGORY_COLORS[FITS],
+                                    symbolPen=pg.mkPen(theme.foreground, width=1))),
+            (self._legend_oom, dict(pen=pg.mkPen(CATEGORY_COLORS[DOES_NOT_FIT],
+                                                 width=theme.capacity_px))),
+        ):
+            swatch.setData([0], [0], **style)
 
     def _draw_markers(self) -> None:
         theme = self.theme
