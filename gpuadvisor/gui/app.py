@@ -244,7 +244,7 @@ def _run(app, args) -> int:
         opened = window.open_dropped(args.file)
         if screenshot:
             if not opened:
-                _say(f"gpuadvisor gui: {args.file}: {window.last_message[2]}")
+                _say(f"gpuadvisor gui: {window.last_message[2]}")  # names the file
                 window.close()
                 return EXIT_NO_DISPLAY
             window.model_files.wait()  # a model file is read in the background
