@@ -231,3 +231,22 @@ def test_estimate_on_a_probed_card_decodes_at_its_measured_gemv_rate(data_dir, c
     assert used["memory_bandwidth_gb_s"] == 900.0  # a bf16 plan: the bf16 GEMV
     assert used["bandwidth_source"] == "measured 2026-12-01"
     assert "GEMV" in used["measured_bandwidth_source"]
+
+
+def test_estimate_reads_layers_left_in_ram_at_the_measured_host_rate(data_dir, capsys):
+    from gpuadvisor.cli import main
+
+    history.record(make_run(), timestamp="2026-12-01T10:00:00Z")
+    argv = ["estimate", "--model", "llama-3.1-70b", "--task", "infer", "--quant", "q4_k_m",
+            "--gpu", "rtx-4090", "--gpu-layers", "40", "--json"]
+    assert main(argv) in (0, 3)
+    measured = json.loads(capsys.readouterr().out)
+    a = measured["assumptions"]
+    # The hostmem probe's all-thread read (62.5 GB/s), not an assumed figure.
+    assert any(v == 62.5 for k, v in a.items() if "host" in k and "bandwidth" in k), a
+    assert any(v == "measured 2026-12-01" for k, v in a.items() if "host" in k), a
+    # By hand, --host-bandwidth wins over the history.
+    assert main([*argv, "--host-bandwidth", "30"]) in (0, 3)
+    given = json.loads(capsys.readouterr().out)
+    slower = given["time"]["decode_tokens_per_s"] < measured["time"]["decode_tokens_per_s"]
+    assert slower  # half the host rate: the 40 layers in RAM take longer each token

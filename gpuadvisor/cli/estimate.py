@@ -260,11 +260,20 @@ def estimate_from_args(args: argparse.Namespace, model, plan, gpu, gpus):
     measurement = None
     if gpu is not None and not args.no_measured:
         measurement = stored_measurement(gpu, plan)
+    host_gb_s = getattr(args, "host_bandwidth", None)
+    host_source = "--host-bandwidth"
+    if host_gb_s is None and measurement:
+        # This machine's RAM as the hostmem probe measured it (probe --inference).
+        from gpuadvisor.core.calibration import host_bandwidth
+
+        host = host_bandwidth(measurement)
+        if host is not None and host.bandwidth_gb_s:
+            host_gb_s = host.bandwidth_gb_s
+            host_source = f"measured {host.when[:10]}"
     try:
         result = estimate(model, plan, gpu, assumptions, reference_gpu=gpus[REFERENCE_GPU_ID],
-                          measurement=measurement,
-                          host_bandwidth_gb_s=getattr(args, "host_bandwidth", None),
-                          host_bandwidth_source="--host-bandwidth")
+                          measurement=measurement, host_bandwidth_gb_s=host_gb_s,
+                          host_bandwidth_source=host_source)
     except ValueError as exc:
         raise InputError(f"estimate: {exc}") from None
     return result, assumptions
