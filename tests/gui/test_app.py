@@ -220,7 +220,7 @@ def test_the_compare_page_answers_for_the_plan_and_leads_back_to_it(qtbot, windo
 
 def test_menus_have_the_promised_actions(window):
     titles = {a.text().replace("&", "") for a in window.menuBar().actions()}
-    assert titles == {"File", "View", "Help"}
+    assert titles == {"File", "Edit", "View", "Help"}
     assert window.presentation_action.shortcut().toString() == "F11"
     for action in (window.open_action, window.save_action, window.save_as_action,
                    window.export_action, window.copy_action, window.quit_action,

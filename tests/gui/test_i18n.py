@@ -151,7 +151,7 @@ def test_the_window_speaks_chinese_and_english_again(make_window, language, tmp_
     window = make_window(settings=Settings(language="zh_CN"), persist=False)
     assert _nav(window) == ["本机", "实测", "规划", "对比"]
     assert _texts(window) == {
-        "menus": ["帮助(&H)", "文件(&F)", "视图(&V)"], "model": "模型", "task": "全参微调",
+        "menus": ["帮助(&H)", "文件(&F)", "编辑(&E)", "视图(&V)"], "model": "模型", "task": "全参微调",
         "chart": "单卡显存", "time": "时间", "levers": "如何放得下", "compare": "修改规划",
     }
     assert window.plan_page.banner.text().startswith("放得下：")
@@ -161,7 +161,7 @@ def test_the_window_speaks_chinese_and_english_again(make_window, language, tmp_
     again = make_window(settings=Settings(language="en"), persist=False)
     assert _nav(again) == ["Rig", "Probe", "Plan", "Compare"]
     assert _texts(again) == {
-        "menus": ["&File", "&Help", "&View"], "model": "Model", "task": "Full fine-tune",
+        "menus": ["&Edit", "&File", "&Help", "&View"], "model": "Model", "task": "Full fine-tune",
         "chart": "Memory per GPU", "time": "Time", "levers": "Make it fit",
         "compare": "Change the plan",
     }
