@@ -1521,22 +1521,22 @@ paying per token: {other}</source>
 <context>
     <name>GpuTile</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="173"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="177"/>
         <source>integrated</source>
         <translation>集成显卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="175"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="179"/>
         <source>MIG mode: used through its slices</source>
         <translation>MIG 模式：通过其切片使用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="177"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="181"/>
         <source>GPU {index} · MIG slice {slot}: {name}</source>
         <translation>GPU {index} · MIG 切片 {slot}：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="180"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="184"/>
         <source>GPU {index}: {name}</source>
         <translation>GPU {index}：{name}</translation>
     </message>
@@ -1603,39 +1603,39 @@ paying per token: {other}</source>
 <context>
     <name>HelpWindow</name>
     <message>
-        <location filename="../../gpuadvisor/gui/help_window.py" line="89"/>
+        <location filename="../../gpuadvisor/gui/help_window.py" line="105"/>
         <source>gpuadvisor Help</source>
-        <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
+        <extracomment>Under this name lupdate finds the literal (context, text) calls below. Chinese and Japanese characters, their punctuation and full-width forms. A line break between two such characters inside a paragraph (a list item&apos;s next line is indented: the indent goes too). Between Chinese and a Latin word the space stays.</extracomment>
         <translation>gpuadvisor 帮助</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/help_window.py" line="98"/>
-        <location filename="../../gpuadvisor/gui/help_window.py" line="101"/>
+        <location filename="../../gpuadvisor/gui/help_window.py" line="114"/>
+        <location filename="../../gpuadvisor/gui/help_window.py" line="117"/>
         <source>Find in the help</source>
         <translation>在帮助中查找</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/help_window.py" line="99"/>
+        <location filename="../../gpuadvisor/gui/help_window.py" line="115"/>
         <source>Words to find; Enter finds the next place, Shift+Enter the one before</source>
         <translation>要查找的文字；Enter 查找下一处，Shift+Enter 查找上一处</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/help_window.py" line="109"/>
+        <location filename="../../gpuadvisor/gui/help_window.py" line="125"/>
         <source>Sections of the help</source>
         <translation>帮助的章节</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/help_window.py" line="110"/>
+        <location filename="../../gpuadvisor/gui/help_window.py" line="126"/>
         <source>Click a section to go there</source>
         <translation>点击章节即可跳转</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/help_window.py" line="113"/>
+        <location filename="../../gpuadvisor/gui/help_window.py" line="129"/>
         <source>Help text</source>
         <translation>帮助正文</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/help_window.py" line="131"/>
+        <location filename="../../gpuadvisor/gui/help_window.py" line="147"/>
         <source>The help pages are not installed.</source>
         <translation>未安装帮助页面。</translation>
     </message>
@@ -2805,12 +2805,12 @@ paying per token: {other}</source>
         <translation>关于 gpuadvisor(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="368"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="366"/>
         <source>Settings were reset</source>
         <translation>设置已重置</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="375"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="373"/>
         <source>About gpuadvisor</source>
         <translation>关于 gpuadvisor</translation>
     </message>
@@ -2866,17 +2866,17 @@ paying per token: {other}</source>
         <translation>已保存 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/window_files.py" line="161"/>
+        <location filename="../../gpuadvisor/gui/window_files.py" line="164"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/window_files.py" line="162"/>
+        <location filename="../../gpuadvisor/gui/window_files.py" line="165"/>
         <source>Save the changes to {name}?</source>
         <translation>是否保存对 {name} 的更改？</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/window_files.py" line="164"/>
+        <location filename="../../gpuadvisor/gui/window_files.py" line="167"/>
         <source>Your changes to the plan are lost if you do not save them.</source>
         <translation>如果不保存，对方案的更改将会丢失。</translation>
     </message>
@@ -2891,91 +2891,91 @@ paying per token: {other}</source>
         <translation>清空列表</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/window_files.py" line="148"/>
-        <location filename="../../gpuadvisor/gui/window_files.py" line="159"/>
+        <location filename="../../gpuadvisor/gui/window_files.py" line="151"/>
+        <location filename="../../gpuadvisor/gui/window_files.py" line="162"/>
         <source>Untitled plan</source>
         <translation>未命名方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="292"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="290"/>
         <source>Demo rig &quot;{name}&quot;: pick another under Demo rig on the Rig page</source>
         <translation>演示配置“{name}”：可在本机页面的“演示配置”中换一个</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="301"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="299"/>
         <source>Undid: {what}</source>
         <translation>已撤销：{what}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="309"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="307"/>
         <source>Redid: {what}</source>
         <translation>已重做：{what}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="391"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="389"/>
         <source>Cannot export</source>
         <translation>无法导出</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="392"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="390"/>
         <source>Could not write {path}</source>
         <translation>无法写入 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="394"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="392"/>
         <source>Wrote {path}</source>
         <translation>已写入 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="401"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="399"/>
         <source>Summary copied to the clipboard as Markdown</source>
         <translation>已将 Markdown 摘要复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="473"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="471"/>
         <source>the system language</source>
         <translation>系统语言</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="476"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="474"/>
         <source>Language: {language}</source>
         <translation>语言：{language}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="478"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="476"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="479"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="477"/>
         <source>gpuadvisor will use {language} after a restart.</source>
         <translation>界面语言（{language}）将在重启 gpuadvisor 后生效。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="506"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="504"/>
         <source>Could not save settings: {error}</source>
         <translation>无法保存设置：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/edit_menu.py" line="34"/>
-        <location filename="../../gpuadvisor/gui/edit_menu.py" line="49"/>
+        <location filename="../../gpuadvisor/gui/edit_menu.py" line="43"/>
+        <location filename="../../gpuadvisor/gui/edit_menu.py" line="58"/>
         <source>&amp;Undo</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/edit_menu.py" line="36"/>
-        <location filename="../../gpuadvisor/gui/edit_menu.py" line="51"/>
+        <location filename="../../gpuadvisor/gui/edit_menu.py" line="45"/>
+        <location filename="../../gpuadvisor/gui/edit_menu.py" line="60"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/edit_menu.py" line="49"/>
+        <location filename="../../gpuadvisor/gui/edit_menu.py" line="58"/>
         <source>&amp;Undo {what}</source>
         <translation>撤销{what}(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/edit_menu.py" line="51"/>
+        <location filename="../../gpuadvisor/gui/edit_menu.py" line="60"/>
         <source>&amp;Redo {what}</source>
         <translation>重做{what}(&amp;R)</translation>
     </message>
@@ -2983,88 +2983,89 @@ paying per token: {other}</source>
 <context>
     <name>MemoryCurveChart</name>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="68"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="69"/>
         <source>Memory per GPU curve</source>
         <extracomment>The initial view shows up to this multiple of the GPU&apos;s capacity.</extracomment>
         <translation>单卡显存曲线</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="70"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="71"/>
         <source>micro-batch</source>
         <translation>微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="246"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="247"/>
         <source>target GPU</source>
         <translation>目标 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="250"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="251"/>
         <source>out of memory above {size} ({gpu})</source>
         <translation>超过 {size} 显存不足（{gpu}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="253"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="254"/>
         <source>out of memory above {size}</source>
         <translation>超过 {size} 显存不足</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="269"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="270"/>
         <source>memory per GPU</source>
         <translation>单卡显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="270"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="271"/>
         <source>your plan</source>
         <translation>当前方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="271"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="272"/>
         <source>largest that fits</source>
         <translation>可容纳的最大值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="275"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="276"/>
         <source>out of memory</source>
         <translation>显存不足</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="280"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="281"/>
         <source>memory per GPU ({unit})</source>
         <translation>单卡显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="283"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="284"/>
         <source>memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="296"/>
+        <location filename="../../gpuadvisor/gui/charts/sentences.py" line="27"/>
         <source>Memory per GPU against {what}: {low} at {x0} to {high} at {x1}.</source>
+        <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
         <translation>单卡显存随{what}变化：{x0} 时 {low}，{x1} 时 {high}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="307"/>
+        <location filename="../../gpuadvisor/gui/charts/sentences.py" line="33"/>
         <source>Your plan: {value} ({size}).</source>
         <translation>当前方案：{value}（{size}）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="379"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="352"/>
         <source>largest {what} that fits: {value}</source>
         <translation>最大可容纳{what}：{value}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="385"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="358"/>
         <source>no {what} in this range fits</source>
         <translation>范围内{what}都放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="601"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="574"/>
         <source>{what} {value}: {size}</source>
         <translation>{what} {value}：{size}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="608"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="581"/>
         <source>{point} — {verdict}</source>
         <translation>{point} — {verdict}</translation>
     </message>
@@ -4346,182 +4347,187 @@ paying per token: {other}</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="88"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="89"/>
+        <source>{mode} · uncorrected errors unknown</source>
+        <translation>{mode} · 不可纠正错误数未知</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="92"/>
         <source>{mode} · {errors} uncorrected errors</source>
         <translation>{mode} · {errors} 个不可纠正错误</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="91"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="95"/>
         <source>{name} (pid {pid}, {used})</source>
         <translation>{name}（pid {pid}，{used}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="95"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="99"/>
         <source>VRAM</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="96"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="100"/>
         <source>Driver / CUDA</source>
         <translation>驱动 / CUDA</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="98"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="102"/>
         <source>Compute capability</source>
         <translation>计算能力</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="99"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="103"/>
         <source>PCIe now / max</source>
         <translation>PCIe 当前 / 最高</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="100"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="104"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="101"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="105"/>
         <source>Power</source>
         <translation>功耗</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="102"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="106"/>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="103"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="107"/>
         <source>SM / memory clock</source>
         <translation>SM / 显存频率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="104"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="108"/>
         <source>Utilization</source>
         <translation>利用率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="105"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="109"/>
         <source>Throttle reasons</source>
         <translation>降频原因</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="106"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="110"/>
         <source>ECC</source>
         <translation>ECC</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="107"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="111"/>
         <source>MIG</source>
         <translation>MIG</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="108"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="112"/>
         <source>Processes</source>
         <translation>进程</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="117"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="121"/>
         <source>Unmatched — memory from the driver; no catalog peaks</source>
         <translation>未匹配 — 显存取自驱动；无目录峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="122"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="126"/>
         <source>Catalog: {name} ({id}) · peak bf16 {bf16} / fp16 {fp16} / fp8 {fp8} TFLOPS · {bw} GB/s</source>
         <translation>目录：{name}（{id}）· 峰值 bf16 {bf16} / fp16 {fp16} / fp8 {fp8} TFLOPS · {bw} GB/s</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="135"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="139"/>
         <source>GPU usable</source>
         <translation>GPU 可用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="136"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="140"/>
         <source>MPS usable</source>
         <translation>MPS 可用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="137"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="141"/>
         <source>CPU only</source>
         <translation>仅 CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="140"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="144"/>
         <source>not usable: {error}</source>
         <translation>不可用：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="141"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="145"/>
         <source>not installed</source>
         <translation>未安装</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="143"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="147"/>
         <source>not checked: {error}</source>
         <translation>未检查：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="145"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="149"/>
         <source>checking…</source>
         <translation>检查中…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="146"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="150"/>
         <source>{model} ({cores} cores, {threads} threads)</source>
         <translation>{model}（{cores} 核，{threads} 线程）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="149"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="153"/>
         <source>{total} total, {available} available</source>
         <translation>总计 {total}，可用 {available}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="151"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="155"/>
         <source>{free} on {path}</source>
         <translation>{path} 上可用 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="153"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="157"/>
         <source>{total} total, {free} free</source>
         <translation>总计 {total}，空闲 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="155"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="159"/>
         <source>{mount}: {free} free of {total}</source>
         <translation>{mount}：{total} 中可用 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="159"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="163"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="160"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="164"/>
         <source>RAM</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="161"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="165"/>
         <source>Swap</source>
         <translation>交换空间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="162"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="166"/>
         <source>Disk free</source>
         <translation>磁盘可用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="163"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="167"/>
         <source>Disks</source>
         <translation>磁盘</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="164"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="168"/>
         <source>OS / Python</source>
         <translation>系统 / Python</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="165"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="169"/>
         <source>PyTorch</source>
         <translation>PyTorch</translation>
     </message>
@@ -4570,7 +4576,7 @@ paying per token: {other}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="62"/>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="203"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="207"/>
         <source>This machine</source>
         <translation>本机</translation>
     </message>
@@ -4606,27 +4612,27 @@ paying per token: {other}</source>
         <translation>实时读数失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="199"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="203"/>
         <source>Linux sysfs (AMD/Intel)</source>
         <translation>Linux sysfs（AMD/Intel）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="200"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="204"/>
         <source>simulated</source>
         <translation>模拟</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="201"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="205"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="202"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="206"/>
         <source>Demo rig “{spec}”</source>
         <translation>演示配置“{spec}”</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="204"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="208"/>
         <source>{where} · backend: {backend} · {n} GPU(s)</source>
         <translation>{where} · 后端：{backend} · {n} 个 GPU</translation>
     </message>

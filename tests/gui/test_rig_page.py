@@ -298,3 +298,30 @@ def test_what_the_page_says_and_detects_works_without_qt_so_other_fronts_can_sha
                             timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == ["GPU 0: NVIDIA GeForce RTX 4090", "True"]
+
+
+def test_unknown_ecc_errors_are_one_sentence_in_both_languages(qapp):
+    from PySide6.QtCore import QCoreApplication
+
+    from gpuadvisor.gui.i18n import install_language
+    from gpuadvisor.gui.pages.rig import format as rig_format
+    from gpuadvisor.hardware import GpuInfo
+
+    card = GpuInfo(index=0, name="NVIDIA GeForce RTX 4090", vendor="nvidia", backend="nvml",
+                   memory_total_bytes=24 * 1024**3, ecc_enabled=False)
+    assert card.ecc_errors_uncorrected is None  # the driver did not say
+    rows = dict(rig_format.gpu_rows(card, "GiB", {}))
+    [ecc] = [v for k, v in rows.items() if "ECC" in k]
+    assert ecc.endswith("uncorrected errors unknown")
+    counted = GpuInfo(index=0, name="NVIDIA GeForce RTX 4090", vendor="nvidia", backend="nvml",
+                      memory_total_bytes=24 * 1024**3, ecc_enabled=True,
+                      ecc_errors_uncorrected=3)
+    [ecc] = [v for k, v in dict(rig_format.gpu_rows(counted, "GiB", {})).items() if "ECC" in k]
+    assert ecc.endswith("3 uncorrected errors")
+    assert install_language("zh_CN") == "zh_CN"
+    try:
+        rows = dict(rig_format.gpu_rows(card, "GiB", {}, translate=QCoreApplication.translate))
+        text = " ".join(rows.values())
+        assert "不可纠正错误数未知" in text and "未知 个" not in text
+    finally:
+        install_language("en")

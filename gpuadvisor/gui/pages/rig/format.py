@@ -85,8 +85,12 @@ def gpu_rows(gpu: GpuInfo, units: str, catalog: Mapping,
     # NVML's reason names, translated (marked in gui/data_words.py).
     throttle = na if gpu.throttle_reasons is None else ", ".join(
         translate("ThrottleReasons", reason) for reason in gpu.throttle_reasons) or none
-    ecc = translate("RigFields", "{mode} · {errors} uncorrected errors").format(
-        mode=f.v(gpu.ecc_enabled), errors=f.v(gpu.ecc_errors_uncorrected))
+    if gpu.ecc_errors_uncorrected is None:  # a whole sentence, not "unknown errors"
+        ecc = translate("RigFields", "{mode} · uncorrected errors unknown").format(
+            mode=f.v(gpu.ecc_enabled))
+    else:
+        ecc = translate("RigFields", "{mode} · {errors} uncorrected errors").format(
+            mode=f.v(gpu.ecc_enabled), errors=f.v(gpu.ecc_errors_uncorrected))
     processes = na if gpu.processes is None else "; ".join(
         translate("RigFields", "{name} (pid {pid}, {used})").format(
             name=p.name or "?", pid=p.pid, used=f.b(p.used_bytes, units))
