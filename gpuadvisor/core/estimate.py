@@ -21,20 +21,18 @@ from .compute import (
     dataset_tokens,
     default_efficiency,
     flops_per_token,
-    inference_time,
     peak_dtype,
     training_time,
 )
 from .engines import sweep as engine_sweep
 from .engines.base import EngineResult
 from .engines.combine import engine_assumptions, engine_time, engine_view
-from .engines.select import engine_for
+from .engines.select import runs_on_engine
+from .engines.transformers import generic_time
 from .gpu import GpuSpec
 from .memory import (
     TERMS,
     MemoryBreakdown,
-    kv_bytes_per_token,
-    kv_cache_bytes,
     memory_breakdown,
     mixed_style,
     trainable_params,
@@ -417,17 +415,9 @@ def estimate(
                            measured_bandwidth=measured_bandwidth is not None,
                            assumptions=time_assumptions)
     elif plan.task == "infer":
-        kv_per_token = (
-            kv_cache_bytes(shape, plan, 1, 1) / (1 + plan.new_tokens) / plan.n_gpus
-            if model.kind == "decoder" else 0.0
-        )
-        if shape.windowed:
-            kv_per_token = kv_bytes_per_token(shape, plan) / plan.n_gpus
-        time = inference_time(
-            shape, plan, peak_tflops=peak, bandwidth_gb_s=bandwidth_gb_s,
-            resident_bytes=memory.weights, kv_bytes_per_token=kv_per_token,
-            assumptions=time_assumptions,
-        )
+        time = generic_time(shape, plan, peak_tflops=peak, bandwidth_gb_s=bandwidth_gb_s,
+                            weights_bytes=memory.weights, n_gpus=plan.n_gpus,
+                            assumptions=time_assumptions)
     else:
         # The framework's speed terms (memory passes its kernels remove, offload traffic)
         # need the card's memory bandwidth and its host link.
@@ -471,21 +461,17 @@ def estimate(
     )
 
 
-def _runs_on_engine(shape: ModelShape, plan: Plan) -> bool:
-    """Whether an inference plan runs on an engine with its own memory terms."""
-    return plan.task == "infer" and engine_for(plan, shape)[0] != "transformers"
-
-
 def sweep_fit_map(model: ModelSpec, plan: Plan, micro_batches, seq_lens,
                   assumptions: Assumptions = DEFAULT_ASSUMPTIONS, *,
                   gpu: GpuSpec | None = None) -> np.ndarray:
     """Bytes per GPU on a micro-batch x sequence-length grid (rows: micro-batch).
 
-    An inference plan on an engine (llama.cpp, vLLM, ...) is evaluated point by point on
-    ``gpu`` (:func:`.engines.sweep.fit_map`); without a GPU it gets the generic model.
+    An inference plan on an engine (llama.cpp, vLLM, ...; which one may depend on ``gpu``:
+    :func:`.engines.select.engine_for`) is evaluated point by point on ``gpu``
+    (:func:`.engines.sweep.fit_map`); without a GPU it gets the generic model.
     """
     shape = model_shape(model)
-    if gpu is not None and _runs_on_engine(shape, plan):
+    if gpu is not None and runs_on_engine(plan, shape, gpu):
         return engine_sweep.fit_map(shape, plan, gpu, micro_batches, seq_lens, assumptions)
     b = np.asarray(micro_batches, dtype=float)[:, None]
     s = np.asarray(seq_lens, dtype=float)[None, :]
@@ -564,12 +550,13 @@ def sweep_gpus(model: ModelSpec, plan: Plan, gpus: list[GpuSpec], counts=(1, 2, 
                assumptions: Assumptions = DEFAULT_ASSUMPTIONS) -> GpuSweep:
     """Memory and time of ``plan`` on every GPU in ``gpus`` at each of ``counts`` GPUs.
 
-    An inference plan on an engine is evaluated per GPU and count
-    (:func:`.engines.sweep.gpus_counts`).
+    An inference plan that runs on an engine on any of ``gpus`` (the engine may depend on
+    the GPU: :func:`.engines.select.engine_for`) is evaluated per GPU and count
+    (:func:`.engines.sweep.gpus_counts`; GPUs left on transformers get the generic rows).
     """
     shape = model_shape(model)
     n = np.asarray(counts, dtype=float)
-    if gpus and _runs_on_engine(shape, plan):
+    if plan.task == "infer" and any(runs_on_engine(plan, shape, g) for g in gpus):
         per_gpu, fits, seconds = engine_sweep.gpus_counts(shape, plan, gpus, counts,
                                                           assumptions)
         return GpuSweep(gpu_ids=[g.id for g in gpus], counts=n, per_gpu_bytes=per_gpu,
@@ -580,14 +567,9 @@ def sweep_gpus(model: ModelSpec, plan: Plan, gpus: list[GpuSpec], counts=(1, 2, 
     fits = per_gpu[None, :] <= columns.capacity_bytes
     peaks = columns.peak_tflops[peak_dtype(plan)]
     if plan.task == "infer":
-        kv_tok = (kv_cache_bytes(shape, plan, 1, 1) / (1 + plan.new_tokens) / n
-                  if shape.kind == "decoder" else 0.0 * n)
-        if shape.windowed:
-            kv_tok = kv_bytes_per_token(shape, plan) / n
-        seconds = inference_time(shape, plan, peak_tflops=peaks,
-                                 bandwidth_gb_s=columns.bandwidth_gb_s,
-                                 resident_bytes=mem.weights, kv_bytes_per_token=kv_tok,
-                                 assumptions=assumptions).seconds
+        seconds = generic_time(shape, plan, peak_tflops=peaks,
+                               bandwidth_gb_s=columns.bandwidth_gb_s, weights_bytes=mem.weights,
+                               n_gpus=n, assumptions=assumptions).seconds
     else:
         seconds = training_time(shape, plan, peak_tflops=peaks,
                                 interconnect_gb_s_=columns.link_gb_s,

@@ -47,7 +47,7 @@ def engine_view(shape: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assump
     Raises:
         ValueError: what the engine refuses (names the field).
     """
-    name, why = engine_for(plan, shape)
+    name, why = engine_for(plan, shape, gpu)
     result = evaluate_engine(name, shape, plan, gpu, assumptions,
                              host_bandwidth_gb_s=host_bandwidth_gb_s, host_source=host_source)
     if result is None:

@@ -4,13 +4,22 @@ Memory is :func:`gpuadvisor.core.memory.memory_breakdown` (16-bit or bitsandbyte
 weights, a KV cache of the compute dtype, one block's working set, the CUDA context and the
 caching allocator's reserve) and decode time is ``bytes / (bandwidth x
 bandwidth_efficiency)`` with ``compute`` as the floor (:func:`gpuadvisor.core.compute.
-inference_time` without an engine's :class:`~.base.DecodeCost`). This module only names the
-settings that model assumes, for the estimate's ``engine`` record.
+inference_time` without an engine's :class:`~.base.DecodeCost`). This module names the
+settings that model assumes, for the estimate's ``engine`` record, and holds its decode
+time (:func:`generic_time`) and its rows of a sweep over GPUs (:func:`gpus_counts`), which
+:func:`gpuadvisor.core.estimate.estimate`, :func:`~gpuadvisor.core.estimate.sweep_gpus` and
+:func:`.sweep.gpus_counts` share.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
+from gpuadvisor.core.architecture import ModelShape
 from gpuadvisor.core.assumptions import Assumptions
+from gpuadvisor.core.compute import TimeEstimate, inference_time, peak_dtype
+from gpuadvisor.core.gpu import GpuSpec
+from gpuadvisor.core.memory import kv_bytes_per_token, kv_cache_bytes, memory_breakdown
 from gpuadvisor.core.plan import Plan
 
 
@@ -27,4 +36,56 @@ def settings(plan: Plan, assumptions: Assumptions) -> tuple[dict, dict]:
     return used, defaults
 
 
-__all__ = ["settings"]
+def kv_read_bytes_per_token(shape: ModelShape, plan: Plan, n_gpus):
+    """KV-cache bytes one decode step reads per token of context and sequence on each GPU:
+    the cache of one sequence at one token (:func:`~gpuadvisor.core.memory.kv_cache_bytes`
+    at ``b = s = 1``, which holds ``1 + new_tokens`` tokens) over those tokens, split over
+    ``n_gpus`` (a number or an array); a windowed model's all-global figure
+    (:func:`~gpuadvisor.core.memory.kv_bytes_per_token`: the time model caps its windows);
+    0 for a model without a KV cache."""
+    n = np.asarray(n_gpus, dtype=float) if np.ndim(n_gpus) else float(n_gpus)
+    if shape.kind != "decoder":
+        return 0.0 * n
+    if shape.windowed:
+        return kv_bytes_per_token(shape, plan) / n
+    return kv_cache_bytes(shape, plan, 1, 1) / (1 + plan.new_tokens) / n
+
+
+def generic_time(shape: ModelShape, plan: Plan, *, peak_tflops, bandwidth_gb_s,
+                 weights_bytes, n_gpus, assumptions: Assumptions) -> TimeEstimate:
+    """The generic inference time: :func:`~gpuadvisor.core.compute.inference_time` with the
+    resident weights ``weights_bytes`` and :func:`kv_read_bytes_per_token` at ``n_gpus``
+    (numbers, or arrays that broadcast: GPUs as rows, counts as columns)."""
+    return inference_time(shape, plan, peak_tflops=peak_tflops, bandwidth_gb_s=bandwidth_gb_s,
+                          resident_bytes=weights_bytes,
+                          kv_bytes_per_token=kv_read_bytes_per_token(shape, plan, n_gpus),
+                          assumptions=assumptions)
+
+
+def sweep_peak_tflops(gpu: GpuSpec, plan: Plan) -> float:
+    """The peak a sweep times the generic model at: the plan's dtype
+    (:func:`~gpuadvisor.core.compute.peak_dtype`), else fp16, else fp32."""
+    return float(gpu.peak_tflops(peak_dtype(plan)) or gpu.peak_tflops("fp16")
+                 or gpu.fp32_tflops)
+
+
+def gpus_counts(shape: ModelShape, plan: Plan, gpus: list[GpuSpec], counts,
+                assumptions: Assumptions):
+    """``(per_gpu_bytes, fits, seconds)`` of an inference plan on the generic model for
+    each of ``gpus`` (rows) at each of ``counts`` GPUs (columns), with array arithmetic:
+    the memory does not depend on the GPU (one row), the fit is ``memory <= the GPU's
+    memory`` and the time :func:`generic_time` at :func:`sweep_peak_tflops`."""
+    n = np.asarray(counts, dtype=float)
+    mem = memory_breakdown(shape, plan, assumptions, n_gpus=n)
+    per_gpu = np.broadcast_to(np.asarray(mem.total, dtype=float), n.shape)
+    capacity = np.array([g.memory_bytes for g in gpus], dtype=float)[:, None]
+    peaks = np.array([sweep_peak_tflops(g, plan) for g in gpus], dtype=float)[:, None]
+    bandwidth = np.array([g.memory_bandwidth_gb_s for g in gpus], dtype=float)[:, None]
+    fits = per_gpu[None, :] <= capacity
+    seconds = generic_time(shape, plan, peak_tflops=peaks, bandwidth_gb_s=bandwidth,
+                           weights_bytes=mem.weights, n_gpus=n, assumptions=assumptions).seconds
+    return np.asarray(per_gpu), fits, np.broadcast_to(seconds, fits.shape)
+
+
+__all__ = ["generic_time", "gpus_counts", "kv_read_bytes_per_token", "settings",
+           "sweep_peak_tflops"]
