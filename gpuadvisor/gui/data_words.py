@@ -140,3 +140,63 @@ def scenario(name: str, description: str) -> str:
 
 __all__ = ["HINTS", "REGIONS", "SCENARIOS", "SELLERS", "THROTTLE_REASONS", "hint",
            "lever_names", "region", "scenario", "seller", "throttle_reason"]
+
+#: The advisor's lever details and costs (core/fit.py), as patterns of their English text:
+#: the numbers and ids in them are kept, the words translated.
+_LEVER_TEXTS = tuple((re.compile("^" + pattern + "$"), template) for pattern, template in (
+    (r"quantize weights to 4 bits \(int4, GPTQ/AWQ\)",
+     QT_TRANSLATE_NOOP("LeverTexts", "quantize weights to 4 bits (int4, GPTQ/AWQ)")),
+    (r"batch (\d+) -> 1", QT_TRANSLATE_NOOP("LeverTexts", "batch {a} -> 1")),
+    (r"KV cache in fp8", QT_TRANSLATE_NOOP("LeverTexts", "KV cache in fp8")),
+    (r"eager attention -> FlashAttention/SDPA",
+     QT_TRANSLATE_NOOP("LeverTexts", "eager attention -> FlashAttention/SDPA")),
+    (r"activation checkpointing (\w+) -> full",
+     QT_TRANSLATE_NOOP("LeverTexts", "activation checkpointing {a} -> full")),
+    (r"micro-batch (\d+) -> (\d+), accumulation (\d+) -> (\d+) \(same global batch\)",
+     QT_TRANSLATE_NOOP("LeverTexts",
+                       "micro-batch {a} -> {b}, accumulation {c} -> {d} (same global batch)")),
+    (r"optimizer (\S+) -> adamw8bit",
+     QT_TRANSLATE_NOOP("LeverTexts", "optimizer {a} -> adamw8bit")),
+    (r"full fine-tune -> LoRA adapters \(rank 16, all linear layers\)",
+     QT_TRANSLATE_NOOP("LeverTexts",
+                       "full fine-tune -> LoRA adapters (rank 16, all linear layers)")),
+    (r"frozen base in 4-bit NF4 \+ LoRA adapters",
+     QT_TRANSLATE_NOOP("LeverTexts", "frozen base in 4-bit NF4 + LoRA adapters")),
+    (r"optimizer states to CPU RAM \(DeepSpeed ZeRO-(\d) offload\)",
+     QT_TRANSLATE_NOOP("LeverTexts", "optimizer states to CPU RAM (DeepSpeed ZeRO-{a} offload)")),
+    (r"a 4-bit GGUF \(Q4_K_M, ~4\.9 bits per weight\)",
+     QT_TRANSLATE_NOOP("LeverTexts", "a 4-bit GGUF (Q4_K_M, ~4.9 bits per weight)")),
+    (r"-ngl (\d+): the other (\d+) layers in host RAM",
+     QT_TRANSLATE_NOOP("LeverTexts", "-ngl {a}: the other {b} layers in host RAM")),
+    (r"(\d+) -> (\d+) GPUs, sharded with ZeRO-3/FSDP",
+     QT_TRANSLATE_NOOP("LeverTexts", "{a} -> {b} GPUs, sharded with ZeRO-3/FSDP")),
+    (r"(\d+) -> (\d+) GPUs, split \(tensor parallel\)",
+     QT_TRANSLATE_NOOP("LeverTexts", "{a} -> {b} GPUs, split (tensor parallel)")),
+    (r"small quality loss", QT_TRANSLATE_NOOP("LeverTexts", "small quality loss")),
+    (r"tiny quality loss", QT_TRANSLATE_NOOP("LeverTexts", "tiny quality loss")),
+    (r"lower throughput", QT_TRANSLATE_NOOP("LeverTexts", "lower throughput")),
+    (r"none \(usually faster\)", QT_TRANSLATE_NOOP("LeverTexts", "none (usually faster)")),
+    (r"about 33% more compute", QT_TRANSLATE_NOOP("LeverTexts", "about 33% more compute")),
+    (r"lower GPU utilisation", QT_TRANSLATE_NOOP("LeverTexts", "lower GPU utilisation")),
+    (r"none measurable for most fine-tunes",
+     QT_TRANSLATE_NOOP("LeverTexts", "none measurable for most fine-tunes")),
+    (r"trains 0\.1-1% of the weights",
+     QT_TRANSLATE_NOOP("LeverTexts", "trains 0.1-1% of the weights")),
+    (r"about 30% slower than LoRA", QT_TRANSLATE_NOOP("LeverTexts", "about 30% slower than LoRA")),
+    (r"slower steps, needs host RAM",
+     QT_TRANSLATE_NOOP("LeverTexts", "slower steps, needs host RAM")),
+    (r"slower: those layers are read at host-memory speed",
+     QT_TRANSLATE_NOOP("LeverTexts", "slower: those layers are read at host-memory speed")),
+    (r"(\d+)x the hardware", QT_TRANSLATE_NOOP("LeverTexts", "{a}x the hardware")),
+))
+
+
+def lever_text(text: str) -> str:
+    """A lever's detail or cost from the advisor (``"batch 4 -> 1"``, ``"small quality
+    loss"``) in the reader's language, its numbers kept; a text not known here as it comes."""
+    for pattern, template in _LEVER_TEXTS:
+        match = pattern.match(text)
+        if match:
+            values = dict(zip("abcd", match.groups(), strict=False))
+            return _tr("LeverTexts", template).format(**values)
+    return text

@@ -2446,6 +2446,140 @@ paying per token: {other}</source>
     </message>
 </context>
 <context>
+    <name>LeverTexts</name>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="148"/>
+        <source>quantize weights to 4 bits (int4, GPTQ/AWQ)</source>
+        <extracomment>The advisor&apos;s lever details and costs (core/fit.py), as patterns of their English text: the numbers and ids in them are kept, the words translated.</extracomment>
+        <translation>把权重量化到 4 位（int4，GPTQ/AWQ）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="149"/>
+        <source>batch {a} -&gt; 1</source>
+        <translation>批次 {a} → 1</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="150"/>
+        <source>KV cache in fp8</source>
+        <translation>KV 缓存用 fp8</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="152"/>
+        <source>eager attention -&gt; FlashAttention/SDPA</source>
+        <translation>普通注意力 → FlashAttention/SDPA</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="154"/>
+        <source>activation checkpointing {a} -&gt; full</source>
+        <translation>激活检查点 {a} → 完全</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="156"/>
+        <source>micro-batch {a} -&gt; {b}, accumulation {c} -&gt; {d} (same global batch)</source>
+        <translation>微批次 {a} → {b}，累积 {c} → {d}（全局批次不变）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="159"/>
+        <source>optimizer {a} -&gt; adamw8bit</source>
+        <translation>优化器 {a} → adamw8bit</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="161"/>
+        <source>full fine-tune -&gt; LoRA adapters (rank 16, all linear layers)</source>
+        <translation>全参微调 → LoRA 适配器（秩 16，所有线性层）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="164"/>
+        <source>frozen base in 4-bit NF4 + LoRA adapters</source>
+        <translation>冻结的 4 位 NF4 基座 + LoRA 适配器</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="166"/>
+        <source>optimizer states to CPU RAM (DeepSpeed ZeRO-{a} offload)</source>
+        <translation>优化器状态放到 CPU 内存（DeepSpeed ZeRO-{a} 卸载）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="168"/>
+        <source>a 4-bit GGUF (Q4_K_M, ~4.9 bits per weight)</source>
+        <translation>4 位 GGUF（Q4_K_M，每个权重约 4.9 位）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="170"/>
+        <source>-ngl {a}: the other {b} layers in host RAM</source>
+        <translation>-ngl {a}：其余 {b} 层放在主机内存</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="172"/>
+        <source>{a} -&gt; {b} GPUs, sharded with ZeRO-3/FSDP</source>
+        <translation>{a} → {b} 张 GPU，用 ZeRO-3/FSDP 分片</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="174"/>
+        <source>{a} -&gt; {b} GPUs, split (tensor parallel)</source>
+        <translation>{a} → {b} 张 GPU，模型拆分（张量并行）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="175"/>
+        <source>small quality loss</source>
+        <translation>质量略有损失</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="176"/>
+        <source>tiny quality loss</source>
+        <translation>质量损失极小</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="177"/>
+        <source>lower throughput</source>
+        <translation>吞吐量降低</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="178"/>
+        <source>none (usually faster)</source>
+        <translation>无（通常更快）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="179"/>
+        <source>about 33% more compute</source>
+        <translation>计算量增加约 33%</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="180"/>
+        <source>lower GPU utilisation</source>
+        <translation>GPU 利用率降低</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="182"/>
+        <source>none measurable for most fine-tunes</source>
+        <translation>对多数微调几乎没有可测影响</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="184"/>
+        <source>trains 0.1-1% of the weights</source>
+        <translation>只训练 0.1–1% 的权重</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="185"/>
+        <source>about 30% slower than LoRA</source>
+        <translation>比 LoRA 慢约 30%</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="187"/>
+        <source>slower steps, needs host RAM</source>
+        <translation>每步更慢，需要主机内存</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="189"/>
+        <source>slower: those layers are read at host-memory speed</source>
+        <translation>更慢：这些层以主机内存的速度读取</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="190"/>
+        <source>{a}x the hardware</source>
+        <translation>硬件为原来的 {a} 倍</translation>
+    </message>
+</context>
+<context>
     <name>Levers</name>
     <message>
         <location filename="../../gpuadvisor/gui/data_words.py" line="86"/>
@@ -2523,12 +2657,12 @@ paying per token: {other}</source>
         <translation>仍放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="542"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="544"/>
         <source>cost: {cost}</source>
         <translation>代价：{cost}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="543"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="545"/>
         <source>time: {before} → {after}</source>
         <translation>时间：{before} → {after}</translation>
     </message>

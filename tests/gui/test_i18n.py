@@ -204,3 +204,42 @@ def test_the_language_menu_stores_the_choice_for_the_next_start(make_window, con
     window.close()
     saved = json.loads((config_dir / "settings.json").read_text(encoding="utf-8"))
     assert saved["language"] == "zh_CN"
+
+
+def test_lever_details_and_costs_are_translated_with_their_numbers(qapp):
+    from gpuadvisor.gui.data_words import lever_text
+    from gpuadvisor.gui.i18n import install_language
+
+    assert lever_text("batch 4 -> 1") == "batch 4 -> 1"  # English: as the advisor wrote it
+    assert install_language("zh_CN") == "zh_CN"
+    try:
+        assert lever_text("micro-batch 8 -> 2, accumulation 1 -> 4 (same global batch)") == (
+            "微批次 8 → 2，累积 1 → 4（全局批次不变）")
+        assert lever_text("-ngl 46: the other 34 layers in host RAM") == (
+            "-ngl 46：其余 34 层放在主机内存")
+        assert lever_text("small quality loss") == "质量略有损失"
+        assert lever_text("a text the advisor adds later") == "a text the advisor adds later"
+    finally:
+        install_language("en")
+
+
+def test_every_lever_text_the_advisor_writes_has_a_translation():
+    from gpuadvisor import catalog
+    from gpuadvisor.core.fit import levers
+    from gpuadvisor.core.plan import Plan
+    from gpuadvisor.gui.data_words import _LEVER_TEXTS
+
+    models, gpus = catalog.load_models(), catalog.load_gpus()
+    plans = [
+        Plan(task="full", micro_batch=8, seq_len=4096, attention="eager"),
+        Plan(task="pretrain", micro_batch=4, optimizer="adamw", zero_stage=1, n_gpus=2),
+        Plan(task="infer", micro_batch=4, seq_len=32768),
+        Plan(task="infer", framework="llama.cpp", quant="f16", seq_len=32768, attention="eager"),
+    ]
+    texts = set()
+    for plan in plans:
+        for lever in levers(models["llama-3.1-70b"], plan, gpus["rtx-4090"]):
+            texts |= {lever.detail, lever.cost}
+    assert len(texts) > 10
+    unmatched = {t for t in texts if not any(p.match(t) for p, _ in _LEVER_TEXTS)}
+    assert unmatched <= {"llama.cpp -ctk q8_0 -ctv q8_0"}  # a command line: not words

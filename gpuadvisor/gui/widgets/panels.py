@@ -537,9 +537,11 @@ def lever_text(lever, units: str) -> str:
 
 def lever_tooltip(lever) -> str:
     """What the lever changes, what it costs and its effect on time."""
+    from gpuadvisor.gui.data_words import lever_text as words
+
     return "\n".join((
-        lever.detail,
-        QCoreApplication.translate("LeversPanel", "cost: {cost}").format(cost=lever.cost),
+        words(lever.detail),
+        QCoreApplication.translate("LeversPanel", "cost: {cost}").format(cost=words(lever.cost)),
         QCoreApplication.translate("LeversPanel", "time: {before} → {after}").format(
             before=N.duration(lever.seconds_before),
             after=N.duration(lever.seconds_after)),
