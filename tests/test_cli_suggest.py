@@ -68,3 +68,19 @@ def test_a_plan_that_fits_nowhere_says_so(capsys):
 def test_bad_budget_is_a_clear_error(capsys):
     assert main(["suggest", *PLAN, "--budget", "-3"]) == 2
     assert "argument --budget: must be a positive number, got -3" in capsys.readouterr().err
+
+
+def test_the_plan_is_taken_as_asked_unless_changes_are_allowed(capsys):
+    argv = ["suggest", "--model", "llama-3.1-8b", "--task", "full", "--tokens", "20M",
+            "--no-rig", "--json"]
+    assert main(argv) == 0
+    asked = json.loads(capsys.readouterr().out)
+    best = next(r for r in asked["suggestions"] if r["id"] == asked["best"])
+    assert best["levers"] == []  # a full fine-tune is answered as a full fine-tune
+    # Options that need a change come after every one that fits as asked.
+    kinds = [bool(r["levers"]) for r in asked["suggestions"] if r["fits"]]
+    assert kinds == sorted(kinds)
+    assert main([*argv, "--allow-changes"]) == 0
+    allowed = json.loads(capsys.readouterr().out)
+    first = next(r for r in allowed["suggestions"] if r["id"] == allowed["best"])
+    assert first["cost_usd"] <= best["cost_usd"]  # LoRA/QLoRA may now win on cost

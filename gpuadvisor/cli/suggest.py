@@ -50,6 +50,11 @@ def add_parser(verbs, est: argparse.ArgumentParser) -> None:
                      help="also show after how many such jobs buying the best card beats "
                           "renting the cheapest rental that fits (inference: after how many "
                           "tokens it beats the cheapest API or rental)")
+    sug.add_argument("--allow-changes", action="store_true",
+                     help="rank options that fit only with a change to the plan (LoRA instead "
+                          "of a full fine-tune, QLoRA, ZeRO-3, CPU offload) together with "
+                          "those that fit as asked (default: the plan as asked first, the "
+                          "changed ones after, each naming its change)")
     suggest_tokens.add_arguments(sug)
 
 
@@ -125,7 +130,8 @@ def command(args: argparse.Namespace) -> int:
         advice = advise(model, plan, gpus, offers.values(), own=own, goal=args.goal,
                         budget_usd=args.budget, deadline_hours=args.deadline,
                         assumptions=assumptions, usd_per_kwh=price, today=today,
-                        measurements=measurements, max_cards=args.max_cards)
+                        measurements=measurements, max_cards=args.max_cards,
+                        allow_changes=args.allow_changes)
     except ValueError as exc:
         raise InputError(f"suggest: {exc}") from None
     even = best_break_even(advice.suggestions) if args.break_even or args.json else None
