@@ -11,8 +11,12 @@ from pathlib import Path
 import numpy as np
 
 from gpuadvisor.core.assumptions import Assumptions
+from gpuadvisor.core.engines import sweep as engine_sweep
+from gpuadvisor.core.engines.select import runs_on_engine
 from gpuadvisor.core.estimate import Estimate, sweep_fit_map
+from gpuadvisor.core.gpu import GpuSpec
 from gpuadvisor.core.memory import TERMS, MemoryBreakdown, memory_breakdown
+from gpuadvisor.core.model import model_shape
 from gpuadvisor.core.plan import Plan
 
 MAX_CONFIG_JSON_BYTES = 5 * 1024 * 1024
@@ -63,6 +67,31 @@ def largest_true(fits, limit: int) -> int:
     return lo
 
 
+def largest_true_bisect(fits, limit: int) -> int:
+    """:func:`largest_true` for a predicate that costs one evaluation per point (an inference
+    engine's memory): powers of two bracket the answer in one call, then bisection, one point
+    per call (about ``2 log2(limit)`` points in all, against a few hundred for the grid).
+
+    Returns:
+        The largest fitting n, 0 when even 1 does not fit, ``limit`` when all fit.
+    """
+    probes = np.unique(np.minimum(2 ** np.arange(int(limit).bit_length() + 1), limit))
+    ok = np.asarray(fits(probes), dtype=bool)
+    if not ok[0]:
+        return 0
+    if ok.all():
+        return int(probes[-1])
+    first_bad = int(np.argmin(ok))
+    lo, hi = int(probes[first_bad - 1]), int(probes[first_bad])
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if bool(np.asarray(fits(np.array([mid])), dtype=bool)[0]):
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
 def model_id_for_file(path: Path) -> str:
     """``config`` files are named after their folder (the Hub layout); others by their stem."""
     if path.stem.lower() == "config" and path.parent.name:
@@ -95,7 +124,14 @@ class PlanSweeps:
     array arguments. A sweep over a knob does not depend on the plan's own value of it, so
     a slider moving that knob finds its result kept (``_results``, shared with the state's
     estimates). Mixed into :class:`gpuadvisor.state.PlanState`, which provides ``_snap``,
-    ``capacity_bytes`` and ``_results``."""
+    ``gpu``, ``_reference_gpu``, ``capacity_bytes`` and ``_results``.
+
+    An inference plan on an engine (llama.cpp, vLLM, MLX on an Apple GPU, ...) is swept
+    with the engine's memory on the GPU its estimate uses (the target, else the reference
+    GPU): the fit map through :func:`~gpuadvisor.core.estimate.sweep_fit_map`, the curves
+    and the largest fitting values through :func:`gpuadvisor.core.engines.sweep.along`
+    (which also counts the share of memory the engine may fill and a refusal to start).
+    Other plans keep the closed-form arrays."""
 
     def fit_map(self, micro_batches, seq_lens) -> np.ndarray:
         """Bytes per GPU on a micro-batch (rows) x sequence-length (columns) grid."""
@@ -105,8 +141,10 @@ class PlanSweeps:
         key = self._sweep_key("fit_map", micro_batch=1, seq_len=1)
         if key is not None:
             key += (tuple(np.ravel(micro_batches)), tuple(np.ravel(seq_lens)))
+        gpu = self._engine_gpu()
         return self._kept(key, lambda: sweep_fit_map(
-            snap.model, snap.plan, micro_batches, seq_lens, snap.assumptions)).copy()
+            snap.model, snap.plan, micro_batches, seq_lens, snap.assumptions,
+            gpu=gpu)).copy()
 
     def breakdown_vs_micro_batch(self, values) -> MemoryBreakdown:
         """Memory by term for each micro-batch in ``values`` (every term an array)."""
@@ -128,8 +166,30 @@ class PlanSweeps:
 
     def _breakdown(self, shape: tuple[int, ...], **overrides) -> MemoryBreakdown:
         snap = self._snap
+        gpu = self._engine_gpu()
+        if gpu is not None:
+            return self._along(gpu, overrides)[0]
         mb = memory_breakdown(snap.model, snap.plan, snap.assumptions, **overrides)
         return full_breakdown(mb, shape)
+
+    def _engine_gpu(self) -> GpuSpec | None:
+        """The GPU an inference plan's engine is evaluated on (the target, else the
+        reference GPU, as in the estimate); None when the plan's memory is the generic
+        model (every training plan)."""
+        snap = self._snap
+        if snap.plan.task != "infer":
+            return None
+        gpu = self.gpu or self._reference_gpu
+        if gpu is None or not runs_on_engine(snap.plan, model_shape(snap.model), gpu):
+            return None
+        return gpu
+
+    def _along(self, gpu: GpuSpec, overrides: dict) -> tuple[MemoryBreakdown, np.ndarray]:
+        """The engine's breakdown and fits along the one plan field in ``overrides``."""
+        snap = self._snap
+        (axis, values), = overrides.items()
+        return engine_sweep.along(model_shape(snap.model), snap.plan, gpu, snap.assumptions,
+                                  axis, values)
 
     def largest_fitting_micro_batch(self, limit: int = MAX_MICRO_BATCH_SEARCH) -> int | None:
         """The largest micro-batch that fits the GPU with the rest of the plan as is.
@@ -139,7 +199,7 @@ class PlanSweeps:
         """
         key = self._sweep_key("largest_mb", micro_batch=1)
         return self._kept(key and (*key, limit),
-                          lambda: self._largest(self.memory_vs_micro_batch, limit))
+                          lambda: self._largest("micro_batch", limit))
 
     def largest_fitting_seq(self, limit: int = MAX_SEQ_SEARCH) -> int | None:
         """The longest sequence that fits the GPU with the rest of the plan as is.
@@ -151,15 +211,16 @@ class PlanSweeps:
         """
         key = self._sweep_key("largest_seq", seq_len=1)
         return self._kept(key and (*key, limit),
-                          lambda: self._largest(self.memory_vs_seq, limit))
+                          lambda: self._largest("seq_len", limit))
 
     def _sweep_key(self, name: str, **neutral) -> tuple | None:
         """What a sweep over the ``neutral`` fields depends on: the plan without them, the
-        model, the assumptions and the GPU's memory (None when it cannot be a key)."""
+        model, the assumptions, the GPU's memory and the GPU an engine is evaluated on
+        (None when it cannot be a key)."""
         snap = self._snap
         try:
             key = (name, snap.model, replace(snap.plan, **neutral), snap.assumptions,
-                   self.capacity_bytes)
+                   self.capacity_bytes, self._engine_gpu())
             hash(key)
         except (TypeError, ValueError):
             return None
@@ -175,10 +236,15 @@ class PlanSweeps:
             self._results[key] = compute()
         return self._results[key]
 
-    def _largest(self, totals, limit: int) -> int | None:
+    def _largest(self, axis: str, limit: int) -> int | None:
         capacity = self.capacity_bytes
         if capacity is None:
             return None
+        gpu = self._engine_gpu()
+        if gpu is not None:
+            return largest_true_bisect(lambda xs: self._along(gpu, {axis: xs})[1],
+                                       max(1, int(limit)))
+        totals = self.memory_vs_micro_batch if axis == "micro_batch" else self.memory_vs_seq
         return largest_true(lambda xs: totals(xs) <= capacity, max(1, int(limit)))
 
 
@@ -200,5 +266,6 @@ def with_best_layout(result: Estimate, plan: Plan, assumptions: Assumptions) -> 
 
 
 __all__ = ["MAX_CONFIG_JSON_BYTES", "MAX_MICRO_BATCH_SEARCH", "MAX_SEQ_SEARCH", "RESULTS_KEPT",
-           "PlanSweeps", "full_breakdown", "largest_true", "model_id_for_file",
+           "PlanSweeps", "full_breakdown", "largest_true", "largest_true_bisect",
+           "model_id_for_file",
            "read_config_json", "with_best_layout"]
