@@ -16,6 +16,9 @@ TERM_LABELS = {
     "overhead": "overhead",
 }
 BAR_WIDTH = 30
+#: Inference engines as their projects write their names.
+ENGINE_LABELS = {"llama.cpp": "llama.cpp", "ollama": "Ollama", "vllm": "vLLM",
+                 "exllamav2": "ExLlamaV2", "mlx": "MLX"}
 
 
 def _bar(value: float, scale: float) -> str:
@@ -47,6 +50,58 @@ def _plan_line(e: Estimate) -> str:
     return " · ".join(parts)
 
 
+def _llamacpp_parts(e: Estimate, settings: dict) -> list[str]:
+    gguf = settings["gguf_file_type"]
+    parts = ["GGUF file as stored" if gguf == "file" else f"GGUF {gguf}"]
+    n, ngl = e.model.n_layers, settings["n_gpu_layers"]
+    on_gpu = min(ngl, n)
+    where = f"-ngl {ngl}: {on_gpu} of {n} layers" + (" + output" if ngl > n else "")
+    where += " on the GPU" + ("s" if e.plan.n_gpus > 1 else "")
+    if on_gpu < n:
+        where += f", {n - on_gpu} in host RAM"
+    parts.append(where)
+    if settings.get("n_cpu_moe"):
+        parts.append(f"experts of {settings['n_cpu_moe']} layers in host RAM (--n-cpu-moe)")
+    k, v = settings["cache_type_k"], settings["cache_type_v"]
+    parts.append(f"KV {k}" if k == v else f"KV {k}/{v}")
+    if "num_ctx" in settings:
+        parts.append(f"num_ctx {settings['num_ctx']:,}")
+    return parts
+
+
+def _engine_line(e: Estimate) -> str | None:
+    """One line naming the engine of an inference plan and what it runs: the weights'
+    format, where the layers are (llama.cpp's ``-ngl``), the KV cache type and vLLM's pool
+    in tokens (None without an engine record: the generic transformers model)."""
+    r = e.engine
+    if r is None:
+        return None
+    settings = r.settings
+    parts = [ENGINE_LABELS.get(r.engine, r.engine)]
+    if r.engine in ("llama.cpp", "ollama"):
+        parts += _llamacpp_parts(e, settings)
+    elif r.engine == "vllm":
+        quant = e.plan.effective_quant
+        plain = "fp32" if e.plan.precision == "fp32" else "16-bit"
+        parts.append(f"{plain if quant == 'none' else quant} weights")
+        kv = settings["kv_cache_dtype"]
+        parts.append(f"KV {kv}" + (" (the model's dtype)" if kv == "auto" else ""))
+        parts.append(f"KV pool {r.capacity_tokens:,.0f} tokens at gpu_memory_utilization "
+                     f"{settings['gpu_memory_utilization']:g}")
+    elif r.engine == "exllamav2":
+        bits = settings["bits_per_weight"]
+        parts.append("16-bit weights" if bits >= 16 else
+                     f"EXL2 {bits:g} bpw (head {settings['head_bits']:g})")
+        parts.append(f"KV {settings['cache']}")
+    elif r.engine == "mlx":
+        bits = r.flags.get("bits")
+        parts.append("16-bit weights" if bits is None else
+                     f"{bits}-bit mlx-lm ({settings['bits_per_weight']:g} bits per weight "
+                     f"with group-{settings['group_size']} scales)")
+        parts.append(f"KV {settings['kv_cache']}")
+    return "  engine: " + " · ".join(parts)
+
+
 def estimate_table(e: Estimate, units: str = "GiB") -> str:
     """A readable multi-line summary of an estimate."""
 
@@ -66,6 +121,8 @@ def estimate_table(e: Estimate, units: str = "GiB") -> str:
         share = 100.0 * e.params_trainable / max(e.params.total, 1)
         lines.append(f"  trainable {format_count(e.params_trainable)} ({share:.2f}%)")
     lines.append(f"  {_plan_line(e)}")
+    if (engine := _engine_line(e)) is not None:
+        lines.append(engine)
     lines.append("")
     where = f" on {e.gpu.name} ({b(e.capacity_bytes)})" if e.gpu else ""
     lines.append(f"Memory per GPU{where}")
