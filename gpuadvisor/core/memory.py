@@ -28,8 +28,14 @@ from .quant import QUANT_BYTES, quantized_weights, weight_quant
 
 TERMS = ("weights", "gradients", "optimizer", "activations", "logits", "kv_cache", "overhead")
 
-#: Bytes per element of each dtype.
-DTYPE_BYTES = {"fp32": 4.0, "fp16": 2.0, "bf16": 2.0, "fp8": 1.0, "int8": 1.0}
+#: Bytes per element of each dtype. ``q8_0`` and ``q4_0`` are llama.cpp's quantized KV
+#: cache (``-ctk/-ctv``; ExLlamaV2's Q8/Q4 cache is sized alike), ggml's blocks of 32
+#: elements with one fp16 scale (ggml/src/ggml-common.h ``block_q8_0``: 2 + 32 bytes,
+#: ``block_q4_0``: 2 + 16 bytes): a plan may name them only with those engines, which size
+#: the cache themselves; the generic model sizes them alike where it meets such a plan (a
+#: sweep without a GPU).
+DTYPE_BYTES = {"fp32": 4.0, "fp16": 2.0, "bf16": 2.0, "fp8": 1.0, "int8": 1.0,
+               "q8_0": 34 / 32, "q4_0": 18 / 32}
 
 @dataclass(frozen=True)
 class MemoryBreakdown:
