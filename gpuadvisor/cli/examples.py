@@ -13,6 +13,9 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
          "--tokens 2T", "the fastest parallel layout on 64 GPUs, with the step decomposed"),
         ("gpuadvisor estimate --model qwen3-30b-a3b --task infer --framework llama.cpp "
          "--quant q4_k_m --gpu rtx-4060-ti-16gb --json", "decode speed with llama.cpp, as JSON"),
+        ("gpuadvisor estimate --model llama-3.1-70b --task infer --quant q4_k_m --gpu-layers 40 "
+         "--gpu rtx-4090", "a 70B model half on a 24 GB card (-ngl 40), the other 40 layers "
+         "read from host RAM each token"),
         ("gpuadvisor estimate --model llama-3.1-8b --task full --gpu rtx-3060-12gb || echo no",
          "exit status 3 when the plan does not fit"),
     ],
