@@ -362,10 +362,11 @@ def estimate(
         host_bandwidth_source: where ``host_bandwidth_gb_s`` comes from, for ``assumptions``.
 
     Inference plans run on an engine (:func:`~.engines.select.engine_for`: the plan's
-    ``framework``, or by the weights' format): llama.cpp, Ollama, vLLM, ExLlamaV2 and MLX
-    bring their own memory terms and decode costs (:mod:`.engines.combine`); transformers
-    keeps the generic model. ``engine`` and ``engine_name`` say which, and ``assumptions``
-    lists every engine default used.
+    ``framework``, or by the weights' format and the time GPU's platform: an Apple GPU
+    serves on MLX): llama.cpp, Ollama, vLLM, ExLlamaV2 and MLX bring their own memory terms
+    and decode costs (:mod:`.engines.combine`); transformers keeps the generic model.
+    ``engine`` and ``engine_name`` say which, and ``assumptions`` lists every engine default
+    used (``engine_source``: why that engine).
 
     Raises:
         ValueError: neither ``gpu`` nor ``reference_gpu`` given, or a plan the model cannot
