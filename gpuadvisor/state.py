@@ -272,9 +272,12 @@ class PlanState(Undoable, PlanSweeps):
 
     @property
     def capacity_bytes(self) -> float | None:
-        """The GPU's memory in bytes, or None without a GPU."""
-        gpu = self.gpu
-        return None if gpu is None else float(gpu.memory_bytes)
+        """The memory the plan may use on the GPU in bytes (the estimate's: an Apple GPU's
+        wired share under MLX or llama.cpp), or None without a GPU."""
+        if self.gpu is None:
+            return None
+        capacity = self.estimate.capacity_bytes
+        return float(self.gpu.memory_bytes) if capacity is None else float(capacity)
 
     # ------------------------------------------------------------------ changes
     def update(self, **plan_changes: Any) -> bool:

@@ -136,7 +136,9 @@ def add_parser(verbs) -> argparse.ArgumentParser:
     est.add_argument("--framework", choices=P.FRAMEWORKS, default="auto",
                      help="software that runs it: hf, unsloth, torchtune, axolotl (training); "
                           "transformers, llama.cpp, ollama, vllm, exllamav2, mlx (inference); "
-                          "default: hf for training, transformers for inference")
+                          "default: hf for training; for inference by the weights' format "
+                          "(GGUF: llama.cpp, EXL2: ExLlamaV2) and the platform (Apple: MLX), "
+                          "else transformers")
     est.add_argument("--efficiency", type=fraction, help="achieved fraction of peak, e.g. 0.4")
     est.add_argument("--assume", type=assumption, action="append", default=[],
                      metavar="NAME=VALUE", help="override an assumption (repeatable)")

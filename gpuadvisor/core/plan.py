@@ -289,7 +289,9 @@ class Plan:
 
     @property
     def effective_framework(self) -> str:
-        """The framework after defaults: ``hf`` for training, ``transformers`` for inference."""
+        """The framework after defaults: ``hf`` for training, ``transformers`` for inference
+        (the engine an ``auto`` inference plan runs on also depends on its weights and GPU:
+        :func:`gpuadvisor.core.engines.select.engine_for`)."""
         if self.framework != "auto":
             return self.framework
         return "transformers" if self.task == "infer" else "hf"
