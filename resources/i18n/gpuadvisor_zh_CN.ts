@@ -76,119 +76,119 @@
 <context>
     <name>AdviceModel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="71"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="77"/>
         <source>#</source>
         <extracomment>Starting widths of the table&apos;s columns, in pixels at the desktop font (the last one stretches). Widths in average characters of the font (so that they grow with presentation mode); the option&apos;s name takes what is left, never less than its minimum. Columns left out first when the table is narrow (a laptop, a projector): the name, the fit, the time and the cost (per token: the speed, the cost and the break-even) stay. Then, per token, the time to the first token and the fit. Columns of a training plan&apos;s table and of an inference plan&apos;s (per million tokens).</extracomment>
         <translation>#</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="71"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="77"/>
         <source>Option</source>
         <translation>方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="71"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="77"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="72"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="78"/>
         <source>Fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="72"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="78"/>
         <source>GPUs</source>
         <translation>GPU 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="72"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="78"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="73"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="79"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="73"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="79"/>
         <source>Tokens/s</source>
         <translation>tokens/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="74"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="80"/>
         <source>First token</source>
         <translation>首个 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="74"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="80"/>
         <source>Per M tokens</source>
         <translation>每百万 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="75"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="81"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="76"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="82"/>
         <source>Seller / cloud</source>
         <translation>卖家 / 云</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="76"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="82"/>
         <source>Region</source>
         <translation>地区</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="77"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="83"/>
         <source>Price seen</source>
         <translation>报价日期</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="142"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="148"/>
         <source>Per million input / output tokens</source>
         <translation>每百万输入 / 输出 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="205"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="211"/>
         <source>no ({need} of {have})</source>
         <translation>否（需 {need}，有 {have}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="209"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="215"/>
         <source>with {levers}</source>
         <translation>需 {levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="182"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="210"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="188"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="216"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="75"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="81"/>
         <source>Pays off after</source>
         <translation>回本所需</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="213"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="219"/>
         <source>{gpus} ({instances} instances)</source>
         <translation>{gpus}（{instances} 个实例）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="223"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="229"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="230"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="236"/>
         <source>{date} (your price)</source>
         <translation>{date}（你的价格）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="235"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="241"/>
         <source>{mark}{date} · {days} days ago</source>
         <translation>{mark}{date} · {days} 天前</translation>
     </message>
@@ -386,288 +386,334 @@ renting: {rent}</source>
         <translation>修改规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="98"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="45"/>
+        <source>Go to the Plan page: every option here is timed and priced for that plan</source>
+        <translation>转到规划页：这里每个方案的时间和费用都按该规划计算</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="100"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="314"/>
         <source>Options</source>
         <translation>方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="118"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="120"/>
         <source>Selected option and break-even</source>
         <translation>所选方案与回本点</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="48"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="113"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="115"/>
         <source>What matters to you</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
         <translation>你看重什么</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="68"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="55"/>
+        <source>Show or hide what the ranking uses: goal, budget, deadline, prices</source>
+        <translation>显示或隐藏排名依据：目标、预算、截止时间、价格</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="70"/>
+        <source>Rank the options cheapest first or fastest first</source>
+        <translation>按最便宜或最快对方案排序</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="72"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="302"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="243"/>
         <source>Cheapest</source>
         <translation>最便宜</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="69"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="73"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="301"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="240"/>
         <source>Fastest</source>
         <translation>最快</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="76"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="84"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="80"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="88"/>
         <source>no limit</source>
         <translation>不限</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="77"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="81"/>
         <source>Most you want to spend on this job, in your currency (0: no limit)</source>
         <translation>这次任务最多愿意花多少钱，以你的货币计（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="83"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="125"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="87"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="131"/>
         <source> h</source>
         <translation> 小时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="85"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="89"/>
         <source>Wall-clock hours the job may take (0: no limit)</source>
         <translation>任务最多可用的实际小时数（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="91"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="95"/>
         <source>Most cards you would buy (1, 2, 4 or 8 are tried)</source>
         <translation>最多愿意买几块卡（会尝试 1、2、4、8 块）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="98"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="102"/>
         <source>Your electricity price per kWh, in your currency: it prices running your rig or a bought card</source>
         <translation>你的电价（每千瓦时，以你的货币计）：用于计算自有机器或买来的卡的电费</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="109"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="107"/>
+        <source>The currency every price is shown in (at the exchange rate you set)</source>
+        <translation>所有价格显示所用的货币（按你设置的汇率）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="115"/>
         <source>Your exchange rate: units of your currency per US dollar (the catalog&apos;s prices are in USD)</source>
         <translation>你的汇率：每 1 美元折合多少你的货币（目录中的价格以美元计）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="117"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="123"/>
         <source>Inference: the share of the hours you rent that the GPU spends generating (a rented GPU is paid for while it waits for requests); default {pct}%</source>
         <translation>推理：租用时间中 GPU 真正在生成的比例（租来的 GPU 等待请求时也在计费）；默认 {pct}%</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="126"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="132"/>
         <source>Inference: the hours a card serves before you write it off; its price is spread over them (default {hours:,} h: about three years at nine hours a day)</source>
         <translation>推理：一张卡报废前能服务的小时数，卡价摊到这些小时上（默认 {hours:,} 小时：约三年、每天九小时）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="131"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="137"/>
         <source>Goal</source>
         <translation>目标</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="132"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="138"/>
         <source>Budget</source>
         <translation>预算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="133"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="139"/>
         <source>Deadline</source>
         <translation>截止时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="134"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="140"/>
         <source>Rentals busy</source>
         <translation>租用利用率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="136"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="142"/>
         <source>Card lifetime</source>
         <translation>显卡寿命</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="137"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="143"/>
         <source>Cards to buy, at most</source>
         <translation>最多买几块卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="138"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="144"/>
         <source>Electricity per kWh</source>
         <translation>每千瓦时电价</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="139"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="145"/>
         <source>Currency</source>
         <translation>货币</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="147"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="153"/>
         <source>Allow changes to the plan</source>
         <translation>允许修改规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="149"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="155"/>
         <source>Off: the plan is compared as you set it, and options that fit only with a change (LoRA instead of a full fine-tune, QLoRA, ZeRO-3, CPU offload, ...) are listed apart, each with its change. On: they are ranked with the others.</source>
         <translation>关闭：按你设定的规划对比；只有修改规划（把全参微调改成 LoRA、QLoRA、ZeRO-3、CPU 卸载等）才放得下的方案单独列出，并注明所需的修改。打开：它们与其他方案一起排名。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="186"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="192"/>
         <source>no budget</source>
         <translation>不限预算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="188"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="194"/>
         <source>no deadline</source>
         <translation>不限期限</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="190"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="196"/>
         <source>changes to the plan allowed</source>
         <translation>允许修改规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="192"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="198"/>
         <source>the plan as asked</source>
         <translation>按原规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="195"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="201"/>
         <source>{arrow} What matters to you: {goal}; rentals busy {util}; cards over {hours}; {plan}</source>
         <translation>{arrow} 你看重的：{goal}；租用利用率 {util}；显卡寿命 {hours}；{plan}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="201"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="207"/>
         <source>{arrow} What matters to you: {goal}; budget: {budget}; deadline: {deadline}; {plan}</source>
         <translation>{arrow} 你看重什么：{goal}；预算：{budget}；期限：{deadline}；{plan}</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="93"/>
-        <source>Export the selected option</source>
+        <source>Write the selected option as a SkyPilot task, an accelerate or DeepSpeed config, a launch script or a report</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
+        <translation>把选中的方案导出为 SkyPilot 任务、accelerate 或 DeepSpeed 配置、启动脚本或报告</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="96"/>
+        <source>Export the selected option</source>
         <translation>导出所选方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="98"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="101"/>
         <source>SkyPilot task…</source>
         <translation>SkyPilot 任务…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="99"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="102"/>
         <source>accelerate config…</source>
         <translation>accelerate 配置…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="100"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="103"/>
         <source>DeepSpeed config…</source>
         <translation>DeepSpeed 配置…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="101"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="104"/>
         <source>Launch script…</source>
         <translation>启动脚本…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="102"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="105"/>
         <source>Report…</source>
         <translation>报告…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="103"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="106"/>
         <source>A SkyPilot task YAML that rents this option (rent and cloud options)</source>
         <translation>租用此方案的 SkyPilot 任务 YAML（租用和云方案）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="105"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="108"/>
         <source>A Hugging Face accelerate config for this plan</source>
         <translation>此规划的 Hugging Face accelerate 配置</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="107"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="110"/>
         <source>A DeepSpeed ZeRO config for this plan</source>
         <translation>此规划的 DeepSpeed ZeRO 配置</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="108"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="111"/>
         <source>The torchrun line that starts the training</source>
         <translation>启动训练的 torchrun 命令行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="110"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="113"/>
         <source>The plan, the options and these charts as one HTML file (or Markdown: end the name with .md)</source>
         <translation>把规划、各方案和这些图表存成一个 HTML 文件（或 Markdown：文件名以 .md 结尾）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="115"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="110"/>
+        <source>Show the options of this kind in the table and the chart</source>
+        <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
+        <translation>在表格和图表中显示这一类方案</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="117"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="51"/>
         <source>hosted API</source>
-        <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
         <translation>托管 API</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="123"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="118"/>
+        <source>Show the hosted APIs&apos; per-token prices</source>
+        <translation>显示托管 API 的按 token 价格</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="126"/>
         <source>GPU maker</source>
         <translation>GPU 厂商</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="125"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="128"/>
         <source>Least memory per GPU</source>
         <translation>每块 GPU 的最少显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="127"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="130"/>
         <source>any memory</source>
         <translation>显存不限</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="128"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="131"/>
         <source>≥ {gb} GB</source>
         <translation>≥ {gb} GB</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="130"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="133"/>
         <source>Seller, marketplace or cloud</source>
         <translation>卖家、租赁平台或云</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="132"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="135"/>
         <source>spot and on-demand</source>
         <translation>竞价和按需</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="133"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="136"/>
         <source>on-demand only</source>
         <translation>仅按需</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="134"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="137"/>
         <source>spot only</source>
         <translation>仅竞价</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="136"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="139"/>
         <source>Spot (interruptible) prices are cheaper; the job may be stopped and must resume from checkpoints</source>
         <translation>竞价（可中断）实例更便宜；任务可能被中止，需要从检查点恢复</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="139"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="142"/>
         <source>fits only</source>
         <translation>只看放得下的</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="141"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="143"/>
+        <source>Hide the options the plan does not fit</source>
+        <translation>隐藏放不下该规划的方案</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="146"/>
         <source>Search: 4090, RunPod, us-east…</source>
         <translation>搜索：4090、RunPod、us-east…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="158"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="148"/>
+        <source>Keep the rows whose words contain all of these (a card, a seller, a region)</source>
+        <translation>只保留包含所有这些词的行（显卡、卖家、地区）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="165"/>
         <source>any maker</source>
         <translation>厂商不限</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="159"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="166"/>
         <source>any seller or cloud</source>
         <translation>卖家或云不限</translation>
     </message>
@@ -678,7 +724,7 @@ renting: {rent}</source>
         <translation>无法读取报价目录，只对比你的机器：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="238"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="244"/>
         <source>{code} per US dollar</source>
         <translation>每美元折合 {code}</translation>
     </message>
@@ -837,7 +883,7 @@ renting: {rent}</source>
         <translation>。★ = 最佳权衡（帕累托前沿）。价格以 {code} 计，汇率 {rate} 每美元。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="132"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="135"/>
         <source>Select an option in the chart or the table.</source>
         <translation>请在图表或表格中选择一个方案。</translation>
     </message>
@@ -1261,6 +1307,11 @@ paying per token: {other}</source>
         <translation>{n} 百万 token 后
 自购：{own}
 按 token 付费：{other}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="315"/>
+        <source>Every option: click a row to see its details and the break-even; click a heading to sort</source>
+        <translation>所有方案：点击一行查看详情和回本点；点击表头排序</translation>
     </message>
 </context>
 <context>

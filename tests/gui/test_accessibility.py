@@ -126,3 +126,13 @@ def test_the_plan_page_checks_an_offload_plan_against_this_machines_ram(qtbot, m
     page.flush()
     assert page.host_ram_text().endswith("it fits.")
     assert page.host_ram_label.property("verdict") == "fits"
+
+
+def test_every_input_of_the_compare_page_has_a_tooltip_and_a_name(window):
+    window.show_page("compare")
+    window.flush()
+    inputs = inputs_of(window.compare_page)
+    assert len(inputs) >= 15  # plan button, fold, goal, currency, kinds, filters, table, export
+    assert undescribed(window.compare_page) == []
+    table = window.compare_page.table
+    assert table.accessibleName() == "Options" and "click a row" in table.toolTip()

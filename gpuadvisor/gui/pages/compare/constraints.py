@@ -52,6 +52,8 @@ class ConstraintsBox(QGroupBox):
         # Folded (a projector): one line that says what the ranking uses; a click unfolds it.
         self.fold_button = QToolButton(self)
         self.fold_button.setObjectName("constraintsFold")
+        self.fold_button.setToolTip(translate("ComparePage", "Show or hide what the ranking "
+                                              "uses: goal, budget, deadline, prices"))
         self.fold_button.setCheckable(True)
         self.fold_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         self.fold_button.setAutoRaise(True)
@@ -65,6 +67,8 @@ class ConstraintsBox(QGroupBox):
         flow = FlowLayout(self.fields, spacing=16, line_spacing=4)
         flow.setContentsMargins(8, 4, 8, 4)
         self.goal_combo = QComboBox(self)
+        self.goal_combo.setToolTip(translate("ComparePage", "Rank the options cheapest first "
+                                             "or fastest first"))
         for goal, text in (("cheapest", translate("ComparePage", "Cheapest")),
                            ("fastest", translate("ComparePage", "Fastest"))):
             self.goal_combo.addItem(text, goal)
@@ -100,6 +104,8 @@ class ConstraintsBox(QGroupBox):
                                              "a bought card"))
 
         self.currency_combo = QComboBox(self)
+        self.currency_combo.setToolTip(translate("ComparePage", "The currency every price "
+                                                 "is shown in (at the exchange rate you set)"))
         for code in CURRENCIES:
             self.currency_combo.addItem(code, code)
         self.currency_combo.setCurrentIndex(CURRENCIES.index(currency))

@@ -90,6 +90,9 @@ class DetailsPanel(QWidget):
         # One button and a menu: five buttons take two rows the chart needs on a laptop.
         self.export_button = QToolButton(self)
         self.export_button.setObjectName("exportButton")
+        self.export_button.setToolTip(translate(
+            "ComparePage", "Write the selected option as a SkyPilot task, an accelerate or "
+            "DeepSpeed config, a launch script or a report"))
         self.export_button.setText(translate("ComparePage", "Export the selected option"))
         self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.export_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)

@@ -107,12 +107,15 @@ class FilterBar(QWidget):
         self.kind_boxes: dict[str, QCheckBox] = {}
         for kind, text in kind_labels().items():
             check = QCheckBox(text, self)
+            check.setToolTip(translate("ComparePage", "Show the options of this kind in the "
+                                       "table and the chart"))
             check.setChecked(True)
             check.toggled.connect(lambda _on: self.changed.emit())
             row.addWidget(check)
             self.kind_boxes[kind] = check
         # Hosted APIs: an inference plan's rows only (hidden for training plans).
         check = QCheckBox(translate("ComparePage", "hosted API"), self)
+        check.setToolTip(translate("ComparePage", "Show the hosted APIs' per-token prices"))
         check.setChecked(True)
         check.toggled.connect(lambda _on: self.changed.emit())
         check.hide()
@@ -137,9 +140,13 @@ class FilterBar(QWidget):
             "ComparePage", "Spot (interruptible) prices are cheaper; the job may be stopped "
             "and must resume from checkpoints"))
         self.fits_box = QCheckBox(translate("ComparePage", "fits only"), self)
+        self.fits_box.setToolTip(translate("ComparePage", "Hide the options the plan does not "
+                                           "fit"))
         self.search = QLineEdit(self)
         self.search.setPlaceholderText(translate("ComparePage", "Search: 4090, RunPod, us-east…"))
         self.search.setClearButtonEnabled(True)
+        self.search.setToolTip(translate("ComparePage", "Keep the rows whose words contain "
+                                         "all of these (a card, a seller, a region)"))
         for combo in (self.vendor_combo, self.vram_combo, self.provider_combo, self.spot_combo):
             combo.currentIndexChanged.connect(lambda _i: self.changed.emit())
             row.addWidget(combo)

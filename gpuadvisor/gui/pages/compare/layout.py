@@ -42,6 +42,8 @@ def build_page(page) -> None:
     page.plan_label = QLabel(page)
     page.plan_label.setWordWrap(True)
     page.plan_button = QPushButton(translate("ComparePage", "Change the plan"), page)
+    page.plan_button.setToolTip(translate("ComparePage", "Go to the Plan page: every option "
+                                          "here is timed and priced for that plan"))
     head.addWidget(title)
     head.addSpacing(12)
     head.addWidget(page.plan_label, 1)

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QAbstractTableModel, QEvent, QSortFilterProxyModel, Qt
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QCoreApplication,
+    QEvent,
+    QSortFilterProxyModel,
+    Qt,
+)
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -305,6 +311,10 @@ class OptionsPanel(QWidget):
         self.proxy = AdviceProxy(self)
         self.proxy.setSourceModel(self.model)
         self.table = table = QTableView(self)
+        table.setAccessibleName(QCoreApplication.translate("ComparePage", "Options"))
+        table.setToolTip(QCoreApplication.translate(
+            "ComparePage", "Every option: click a row to see its details and the break-even; "
+            "click a heading to sort"))
         table.setModel(self.proxy)
         table.setSortingEnabled(True)
         table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
