@@ -27,6 +27,8 @@ def make_window(qtbot, config_dir):
 
     def make(**kwargs):
         kwargs.setdefault("interactive", False)
+        # No torch check unless a test asks: closing the window waits for that subprocess.
+        kwargs.setdefault("rig_options", {"check_torch": False})
         if "settings" not in kwargs:
             kwargs["settings"], kwargs["settings_warning"] = load_settings()
         window = MainWindow(**kwargs)

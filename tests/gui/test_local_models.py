@@ -137,7 +137,8 @@ def _drop_model(qtbot, window, path):
 
 @pytest.fixture
 def window(make_window, disk):
-    window = make_window()
+    # No torch check: the Rig page would wait for that subprocess when the window closes.
+    window = make_window(rig_options={"check_torch": False})
     window.show_page("rig")
     return window
 
