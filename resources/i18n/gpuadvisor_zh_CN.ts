@@ -3667,12 +3667,22 @@ paying per token: {other}</source>
         <translation>不选 GPU（仅估算显存）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="493"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="427"/>
+        <source>automatic (Hugging Face + PEFT)</source>
+        <translation>自动（Hugging Face + PEFT）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="428"/>
+        <source>automatic (by the weights and the GPU)</source>
+        <translation>自动（按权重格式和 GPU）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="499"/>
         <source>{count} active</source>
         <translation>激活 {count}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="497"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="503"/>
         <source>+ {count} vision</source>
         <translation>另加视觉部分 {count}</translation>
     </message>

@@ -48,6 +48,8 @@ def enabled_frameworks(page) -> set[str]:
 def test_training_offers_the_fine_tuning_frameworks_only(qtbot, page):
     assert page.state.plan.is_training
     assert enabled_frameworks(page) == {"auto", *P.TRAIN_FRAMEWORKS}
+    combo = page.inputs.framework_combo
+    assert combo.itemText(combo.findData("auto")) == "automatic (Hugging Face + PEFT)"
     assert not page.inputs.engine_group.isVisible()
     choose(page.inputs.framework_combo, "unsloth")
     settle(qtbot, page)
@@ -58,6 +60,8 @@ def test_inference_offers_the_engines_and_their_settings(qtbot, page):
     choose(page.inputs.task_combo, "infer")
     settle(qtbot, page)
     assert enabled_frameworks(page) == {"auto", *P.INFER_ENGINES}
+    combo = page.inputs.framework_combo
+    assert combo.itemText(combo.findData("auto")) == "automatic (by the weights and the GPU)"
     assert page.inputs.engine_group.isVisible()
     # GGUF file types are offered under llama.cpp's names.
     quant = page.inputs.quant_combo

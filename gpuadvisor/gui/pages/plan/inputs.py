@@ -422,7 +422,13 @@ class PlanInputs(QWidget):
         self.quant_combo.setEnabled(plan.task in ("qlora", "infer"))
         self.new_tokens_spin.setEnabled(not training)
         self.kv_dtype_combo.setEnabled(not training and model.kind == "decoder")
-        # Only the frameworks of the task (training or inference) can be chosen.
+        # Only the frameworks of the task (training or inference) can be chosen; "automatic"
+        # says what it means for this task.
+        auto_text = (translate("PlanPage", "automatic (Hugging Face + PEFT)") if training
+                     else translate("PlanPage", "automatic (by the weights and the GPU)"))
+        auto_row = self.framework_combo.findData("auto")
+        if auto_row >= 0 and self.framework_combo.itemText(auto_row) != auto_text:
+            self.framework_combo.setItemText(auto_row, auto_text)
         allowed = {"auto", *(P.INFER_ENGINES if not training else P.TRAIN_FRAMEWORKS)}
         for row in range(self.framework_combo.count()):
             item = self.framework_combo.model().item(row)
