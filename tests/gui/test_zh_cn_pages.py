@@ -52,7 +52,7 @@ ALLOWED = {
     "ZeRO", "FSDP", "LoRA", "QLoRA", "AdamW", "Adafactor", "Lion", "SGD", "FlashAttention",
     "SDPA", "GPTQ", "AWQ", "KV", "PCIe", "NVLink", "CUDA", "ROCm", "NVML", "ECC", "MIG",
     "Xid", "PyTorch", "torch", "torchrun", "DeepSpeed", "accelerate", "SkyPilot", "YAML",
-    "JSON", "HTML", "Markdown", "PNG", "Hugging", "Face", "config", "json", "gguf", "GGUF",
+    "JSON", "HTML", "Markdown", "PNG", "Hugging", "Face", "PEFT", "config", "json", "gguf", "GGUF",
     "Ollama", "LM", "Studio", "Pareto", "Chinchilla", "Alpaca", "Python", "Linux", "Windows",
     "macOS", "Xorg", "pid", "gpuadvisor", "gpuplan", "Transformer", "Engine", "torchao",
     "Docker", "docker", "NVIDIA", "Container", "Toolkit", "gpus", "all", "run", "pod",
