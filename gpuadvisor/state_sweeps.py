@@ -14,6 +14,7 @@ from gpuadvisor.core.assumptions import Assumptions
 from gpuadvisor.core.engines import sweep as engine_sweep
 from gpuadvisor.core.engines.select import runs_on_engine
 from gpuadvisor.core.estimate import Estimate, sweep_fit_map
+from gpuadvisor.core.fit import largest_true, largest_true_bisect
 from gpuadvisor.core.gpu import GpuSpec
 from gpuadvisor.core.memory import TERMS, MemoryBreakdown, memory_breakdown
 from gpuadvisor.core.model import model_shape
@@ -38,58 +39,6 @@ def full_breakdown(mb: MemoryBreakdown, shape: tuple[int, ...]) -> MemoryBreakdo
     arrays = {name: np.broadcast_to(np.asarray(getattr(mb, name), dtype=float), shape).copy()
               for name in names}
     return MemoryBreakdown(**arrays)
-
-
-def largest_true(fits, limit: int) -> int:
-    """Largest integer n in [1, limit] with ``fits(n)`` true, for a monotone predicate.
-
-    ``fits`` takes an int array and returns a bool array. Powers of two bracket the answer,
-    then a 65-point grid narrows the bracket each round (about 3 array calls for 2**22).
-
-    Returns:
-        The largest fitting n, 0 when even 1 does not fit, ``limit`` when all fit.
-    """
-    probes = np.unique(np.minimum(2 ** np.arange(int(limit).bit_length() + 1), limit))
-    ok = np.asarray(fits(probes), dtype=bool)
-    if not ok[0]:
-        return 0
-    if ok.all():
-        return int(probes[-1])
-    first_bad = int(np.argmin(ok))
-    lo, hi = int(probes[first_bad - 1]), int(probes[first_bad])
-    while hi - lo > 1:
-        grid = np.unique(np.linspace(lo, hi, 65).round().astype(np.int64))
-        ok = np.asarray(fits(grid), dtype=bool)
-        first_bad = int(np.argmin(ok))
-        if ok.all() or first_bad == 0:
-            return int(grid[-1]) if ok.all() else lo
-        lo, hi = int(grid[first_bad - 1]), int(grid[first_bad])
-    return lo
-
-
-def largest_true_bisect(fits, limit: int) -> int:
-    """:func:`largest_true` for a predicate that costs one evaluation per point (an inference
-    engine's memory): powers of two bracket the answer in one call, then bisection, one point
-    per call (about ``2 log2(limit)`` points in all, against a few hundred for the grid).
-
-    Returns:
-        The largest fitting n, 0 when even 1 does not fit, ``limit`` when all fit.
-    """
-    probes = np.unique(np.minimum(2 ** np.arange(int(limit).bit_length() + 1), limit))
-    ok = np.asarray(fits(probes), dtype=bool)
-    if not ok[0]:
-        return 0
-    if ok.all():
-        return int(probes[-1])
-    first_bad = int(np.argmin(ok))
-    lo, hi = int(probes[first_bad - 1]), int(probes[first_bad])
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if bool(np.asarray(fits(np.array([mid])), dtype=bool)[0]):
-            lo = mid
-        else:
-            hi = mid
-    return lo
 
 
 def model_id_for_file(path: Path) -> str:

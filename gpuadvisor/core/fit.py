@@ -137,13 +137,9 @@ def _capacity(capacity: GpuSpec | float) -> float:
     return float(value)
 
 
-def _largest(fits, limit: int) -> int:
-    """Largest n in [1, limit] with ``fits(n)`` for a predicate true up to some n, false after.
-
-    ``fits`` takes an integer array and returns a boolean array: powers of two bracket the
-    answer, then a 65-point grid narrows the bracket each round (a few array calls).
-    Returns 0 when even 1 does not fit.
-    """
+def _bracket(fits, limit: int):
+    """Powers of two up to ``limit`` tried in one call: ``(lo, hi)`` with ``fits(lo)`` true
+    and ``fits(hi)`` false, or the answer itself (an int) when it is 0 or ``limit``."""
     probes = np.unique(np.minimum(2 ** np.arange(int(limit).bit_length() + 1), limit))
     ok = np.asarray(fits(probes), dtype=bool)
     if not ok[0]:
@@ -151,14 +147,50 @@ def _largest(fits, limit: int) -> int:
     if ok.all():
         return int(probes[-1])
     first_bad = int(np.argmin(ok))
-    lo, hi = int(probes[first_bad - 1]), int(probes[first_bad])
+    return int(probes[first_bad - 1]), int(probes[first_bad])
+
+
+def largest_true(fits, limit: int) -> int:
+    """Largest integer n in [1, limit] with ``fits(n)`` true, for a monotone predicate.
+
+    ``fits`` takes an int array and returns a bool array. Powers of two bracket the answer,
+    then a 65-point grid narrows the bracket each round (about 3 array calls for 2**22).
+
+    Returns:
+        The largest fitting n, 0 when even 1 does not fit, ``limit`` when all fit.
+    """
+    found = _bracket(fits, limit)
+    if isinstance(found, int):
+        return found
+    lo, hi = found
     while hi - lo > 1:
         grid = np.unique(np.linspace(lo, hi, 65).round().astype(np.int64))
         ok = np.asarray(fits(grid), dtype=bool)
-        if ok.all():
-            return int(grid[-1])
         first_bad = int(np.argmin(ok))
+        if ok.all() or first_bad == 0:
+            return int(grid[-1]) if ok.all() else lo
         lo, hi = int(grid[first_bad - 1]), int(grid[first_bad])
+    return lo
+
+
+def largest_true_bisect(fits, limit: int) -> int:
+    """:func:`largest_true` for a predicate that costs one evaluation per point (an inference
+    engine's memory): powers of two bracket the answer in one call, then bisection, one point
+    per call (about ``2 log2(limit)`` points in all, against a few hundred for the grid).
+
+    Returns:
+        The largest fitting n, 0 when even 1 does not fit, ``limit`` when all fit.
+    """
+    found = _bracket(fits, limit)
+    if isinstance(found, int):
+        return found
+    lo, hi = found
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if bool(np.asarray(fits(np.array([mid])), dtype=bool)[0]):
+            lo = mid
+        else:
+            hi = mid
     return lo
 
 
@@ -186,7 +218,7 @@ def longest_fitting_seq(model: ModelLike, plan: Plan, capacity: GpuSpec | float,
     """
     cap = _capacity(capacity)
     shape = model_shape(model)
-    return _largest(lambda s: memory_breakdown(shape, plan, assumptions,
+    return largest_true(lambda s: memory_breakdown(shape, plan, assumptions,
                                                seq_len=s.astype(float)).total <= cap,
                     max(1, int(limit)))
 
@@ -200,7 +232,7 @@ def largest_fitting_micro_batch(model: ModelLike, plan: Plan, capacity: GpuSpec 
     """
     cap = _capacity(capacity)
     shape = model_shape(model)
-    return _largest(lambda b: memory_breakdown(shape, plan, assumptions,
+    return largest_true(lambda b: memory_breakdown(shape, plan, assumptions,
                                                micro_batch=b.astype(float)).total <= cap,
                     max(1, int(limit)))
 
