@@ -86,3 +86,23 @@ def test_a_suffix_that_is_not_a_whole_number_is_named(text, capsys):
     assert main(["estimate", "--model", "gpt2", "--seq", text]) == 2
     err = capsys.readouterr().err
     assert "--seq" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("argv", [
+    ["estimate", "--model", "gpt2", "--gpu", "rtx-4090", "--json"],
+    ["catalog", "list", "--kind", "models", "--json"],
+    ["catalog", "show", "rtx-4090", "--json"],
+    ["detect", "--simulate", "2x rtx-3090", "--json"],
+    ["suggest", "--model", "gpt2", "--task", "infer", "--no-rig", "--json"],
+], ids=lambda argv: " ".join(argv[:2]))
+def test_every_json_document_leads_with_its_schema_version(argv, capsys, tmp_path,
+                                                          monkeypatch):
+    import json
+
+    from gpuadvisor.cli.args import SCHEMA_VERSION
+
+    monkeypatch.setenv("GPUADVISOR_DATA_DIR", str(tmp_path / "data"))
+    assert main(argv) in (0, 3)
+    data = json.loads(capsys.readouterr().out)
+    assert SCHEMA_VERSION == 1
+    assert next(iter(data)) == "schema_version" and data["schema_version"] == 1
