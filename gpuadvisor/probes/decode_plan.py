@@ -17,6 +17,7 @@ task. ``gpuadvisor probe --plan FILE`` is the command line over both.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from gpuadvisor.core.calibration import measured_format
@@ -28,7 +29,7 @@ from gpuadvisor.core.units import format_duration
 from gpuadvisor.planfile import PlanDocument
 
 from . import plancheck
-from .plancheck import ComparisonRow, PlanCheckComparison, percent_difference
+from .plancheck import ComparisonRow, PlanCheckComparison, add_row
 from .protocol import Result
 from .runner import ProbeRun
 
@@ -191,11 +192,7 @@ def compare(run_result, estimate: Estimate) -> PlanCheckComparison:
     plan, time, used = estimate.plan, estimate.time, estimate.assumptions
     rows: list[ComparisonRow] = []
 
-    def add(name, label, unit, measured, estimated):
-        if measured is None or estimated is None:
-            return
-        rows.append(ComparisonRow(name, label, unit, float(measured), float(estimated),
-                                  percent_difference(measured, estimated)))
+    add = partial(add_row, rows)
 
     assumed_gb_s = None
     if isinstance(used.get("memory_bandwidth_gb_s"), int | float):

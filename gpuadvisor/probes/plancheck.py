@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from gpuadvisor.core.estimate import REFERENCE_GPU_ID, Estimate, estimate
@@ -262,6 +263,14 @@ class PlanCheckComparison:
                 "notes": list(self.notes)}
 
 
+def add_row(rows: list, name: str, label: str, unit: str, measured, estimated) -> None:
+    """Append a :class:`ComparisonRow` to ``rows``, unless a side is missing (None)."""
+    if measured is None or estimated is None:
+        return
+    rows.append(ComparisonRow(name, label, unit, float(measured), float(estimated),
+                              percent_difference(measured, estimated)))
+
+
 def percent_difference(measured: float | None, estimated: float | None) -> float | None:
     """``100 x (measured - estimated) / estimated``; ``None`` if it cannot be formed."""
     if measured is None or estimated is None or not estimated:
@@ -348,11 +357,7 @@ def compare(run_result, estimate: Estimate) -> PlanCheckComparison:
     notes: list[str] = []
     rows: list[ComparisonRow] = []
 
-    def add(name, label, unit, measured, estimated):
-        if measured is None or estimated is None:
-            return
-        rows.append(ComparisonRow(name, label, unit, float(measured), float(estimated),
-                                  percent_difference(measured, estimated)))
+    add = partial(add_row, rows)
 
     allocated = figures.get("peak_allocated_bytes_full")
     reserved = figures.get("peak_reserved_bytes_full")
