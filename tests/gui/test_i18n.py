@@ -151,7 +151,8 @@ def test_the_window_speaks_chinese_and_english_again(make_window, language, tmp_
     window = make_window(settings=Settings(language="zh_CN"), persist=False)
     assert _nav(window) == ["本机", "实测", "规划", "对比"]
     assert _texts(window) == {
-        "menus": ["帮助(&H)", "文件(&F)", "编辑(&E)", "视图(&V)"], "model": "模型", "task": "全参微调",
+        "menus": ["帮助(&H)", "文件(&F)", "编辑(&E)", "视图(&V)"], "model": "模型",
+        "task": "全参微调",
         "chart": "单卡显存", "time": "时间", "levers": "如何放得下", "compare": "修改规划",
     }
     assert window.plan_page.banner.text().startswith("放得下：")
