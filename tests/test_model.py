@@ -126,6 +126,28 @@ PUBLISHED = {
     "flux.1-dev": 11_901_408_320,  # black-forest-labs/FLUX.1-dev, card "12 billion"
     "sd-3.5-large": 8_056_627_520,  # stabilityai/stable-diffusion-3.5-large, card "8.1 billion"
     "whisper-large-v3-turbo": 808_878_080,  # openai/whisper-large-v3-turbo, card "809M"
+    # Models of published training runs: exact counts of each config, next to the authors'
+    # rounded figure (paper table or model card).
+    "llama-7b": 6_738_415_616,  # Touvron et al. 2023 Table 2: 6.7B
+    "llama-13b": 13_015_864_320,  # Table 2: 13.0B
+    "llama-33b": 32_528_943_616,  # Table 2: 32.5B
+    "llama-65b": 65_285_660_672,  # Table 2: 65.2B
+    "pythia-70m": 70_426_624,  # EleutherAI/pythia-70m; card 18,915,328 non-embedding
+    "pythia-160m": 162_322_944,  # card 85,056,000 non-embedding
+    "pythia-410m": 405_334_016,  # card 302,311,424 non-embedding
+    "pythia-1b": 1_011_781_632,  # card 805,736,448 non-embedding
+    "pythia-1.4b": 1_414_647_808,  # card 1,208,602,624 non-embedding
+    "pythia-2.8b": 2_775_208_960,  # card 2,517,652,480 non-embedding
+    "pythia-6.9b": 6_857_302_016,  # card 6,444,163,072 non-embedding
+    "pythia-12b": 11_846_072_320,  # card 11,327,027,200 non-embedding
+    "mpt-7b": 6_649_286_656,  # mosaicml/mpt-7b card n_parameters 6.7B
+    "mpt-30b": 29_957_200_896,  # mosaicml/mpt-30b card n_parameters 29.95B
+    "smollm3-3b": 3_075_098_624,  # HuggingFaceTB/SmolLM3-3B, Hub 3.08B
+    "olmo-2-13b": 13_716_198_400,  # allenai/OLMo-2-1124-13B, card 13B
+    "olmo-7b": 6_888_095_744,  # allenai/OLMo-7B, Hub 6.89B
+    "bloom-176b": 176_247_271_424,  # bigscience/bloom card, exact
+    "opt-175b": 174_604_468_224,  # Zhang et al. 2022 Table 1: 175B
+    "gpt-3-175b": 174_604_259_328,  # Brown et al. 2020 Table 2.1: 175.0B
 }
 
 # Which preset each file in tests/data/hf_configs is the config.json of.
