@@ -12,7 +12,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from gpuadvisor.core.model import ModelSpec
-from gpuadvisor.core.plan import INFER_ENGINES, QUANTIZED_KV, TRAIN_FRAMEWORKS, Plan
+from gpuadvisor.core.plan import (
+    INFER_ENGINES,
+    LAYOUT_PINS,
+    QUANTIZED_KV,
+    TRAIN_FRAMEWORKS,
+    Plan,
+    layout_pin_problem,
+)
 from gpuadvisor.planfile import plan_field_in_message
 
 _ADAPTER_TASKS = ("lora", "qlora")
@@ -39,6 +46,11 @@ def couple_plan_changes(plan: Plan, changes: Mapping[str, Any]) -> dict:
       fine-tuning framework does not serve, an engine does not train); llama.cpp's
       ``gpu_layers``/``n_cpu_moe``, vLLM's ``gpu_memory_utilization`` and a quantized KV
       cache are cleared when the framework no longer has them.
+    * a pinned layout (``tp``, ``pp``, ``vpp``, ``cp``, ``ep``, ``layout_global_batch``) is
+      cleared when the plan becomes inference or one GPU, and the degrees are cleared when
+      a new GPU count (or another pin) leaves them impossible (see
+      :func:`~gpuadvisor.core.plan.layout_pin_problem`); ``pp`` set free or to 1 frees
+      ``vpp`` (virtual stages interleave a pipeline).
 
     Args:
         plan: the current plan.
@@ -56,6 +68,7 @@ def couple_plan_changes(plan: Plan, changes: Mapping[str, Any]) -> dict:
 
     _couple_task(merged, follow)
     _couple_sharding(merged, changes, follow)
+    _couple_layout(merged, changes, follow)
     if "dataset_tokens" in changes and merged["dataset_tokens"] is not None:
         follow("dataset_samples", None)
     if "dataset_samples" in changes and merged["dataset_samples"] is not None:
@@ -107,17 +120,49 @@ def _couple_sharding(merged: dict, changes: Mapping[str, Any], follow) -> None:
             follow("zero_stage", 3)
 
 
+def _couple_layout(merged: dict, changes: Mapping[str, Any], follow) -> None:
+    """Pins leave with the GPUs that held them; a pipeline's virtual stages with it."""
+    if "pp" in changes and (merged["pp"] or 1) == 1 and merged["vpp"] not in (None, 1):
+        follow("vpp", None)
+    if merged["task"] == "infer" or merged["n_gpus"] == 1:
+        for name in (*LAYOUT_PINS, "layout_global_batch"):
+            follow(name, None)
+        return
+    if not set(changes) & {"n_gpus", "task", *LAYOUT_PINS}:
+        return
+    try:
+        problem = layout_pin_problem(Plan.from_dict(merged))
+    except (TypeError, ValueError):
+        return  # the change itself is invalid: validation says so
+    if problem is not None:
+        # Degrees the user did not just set give way (a new GPU count frees them all).
+        for name in LAYOUT_PINS:
+            follow(name, None)
+
+
 def plan_for_model(plan: Plan, model: ModelSpec) -> Plan:
     """``plan`` adjusted so that ``model`` can run it.
 
     Models described by parameter count only (``kind == "opaque"``: CNNs, diffusion UNets)
     are measured in samples, so a data set given in tokens is dropped (the estimate then
-    reports its default data set). Everything else, ``seq_len`` included, is kept: a
-    sequence longer than the model's context is reported as a warning on the estimate.
+    reports its default data set), and a pinned layout too (no layers to split); a pinned
+    expert-parallel degree is dropped for a model without experts. Everything else,
+    ``seq_len`` included, is kept: a sequence longer than the model's context is reported as
+    a warning on the estimate.
     """
     if model.kind == "opaque" and plan.dataset_tokens is not None:
-        return plan.with_changes(dataset_tokens=None)
+        plan = plan.with_changes(dataset_tokens=None)
+    if model.kind == "opaque" and (plan.layout_pins or plan.layout_global_batch):
+        # No layers to split: the layout model does not time it.
+        plan = plan.with_changes(**dict.fromkeys((*LAYOUT_PINS, "layout_global_batch")))
+    elif plan.ep is not None and not _is_moe(model):
+        plan = plan.with_changes(ep=None)  # experts to split only in a mixture of experts
     return plan
+
+
+def _is_moe(model: ModelSpec) -> bool:
+    """Whether ``model`` is a mixture of experts (more than one expert per MoE layer)."""
+    return int(getattr(model, "n_experts", 0) or 0) > 1
 
 
 def error_field(message: str, changes: Mapping[str, Any]) -> str:

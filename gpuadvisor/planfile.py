@@ -6,7 +6,8 @@ A plan file looks like::
       "schema_version": 1,
       "app": "gpuadvisor",
       "model": {"preset": "llama-3.1-8b"},          # or {"custom": {ModelSpec fields}}
-      "plan": {... Plan.to_dict() ...},
+      "plan": {... Plan.to_dict() ...},             # pinned layout: "tp", "pp", "vpp",
+                                                    # "cp", "ep", "layout_global_batch"
       "gpu": "rtx-4090",                            # or null
       "assumptions": {"efficiency_train": 0.35}     # overrides only
     }
@@ -44,7 +45,7 @@ from gpuadvisor.core.limits import (
     loads_json,
 )
 from gpuadvisor.core.model import TABLE_ALIASES, ModelSpec, spec_from_table
-from gpuadvisor.core.plan import Plan
+from gpuadvisor.core.plan import Plan, layout_pin_problem
 from gpuadvisor.userfiles import read_regular_file, write_atomic
 
 PLAN_SCHEMA_VERSION = 1
@@ -254,6 +255,10 @@ def _parse_plan(value: Any, path) -> Plan:
         check_table(plan.to_dict(), PLAN_BOUNDS, prefix="plan.")
     except LimitError as exc:
         raise PlanFileError(path, str(exc)) from None
+    problem = layout_pin_problem(plan)  # a pinned layout the GPU count cannot hold
+    if problem is not None:
+        name = plan_field_in_message(problem)
+        raise PlanFileError(path, f"plan.{name or 'tp'}: {problem}")
     return plan
 
 

@@ -35,7 +35,7 @@ from gpuadvisor.core.fit import Lever
 from gpuadvisor.core.fit import levers as core_levers
 from gpuadvisor.core.gpu import GpuSpec
 from gpuadvisor.core.model import ModelSpec, spec_from_hf_config
-from gpuadvisor.core.plan import Plan
+from gpuadvisor.core.plan import LAYOUT_PINS, Plan, layout_pin_problem
 from gpuadvisor.plan_changes import couple_plan_changes, error_field, plan_for_model
 from gpuadvisor.planfile import (
     APP_ID,
@@ -304,6 +304,9 @@ class PlanState(Undoable, PlanSweeps):
             return False
         try:
             plan = self.plan.with_changes(**couple_plan_changes(self.plan, plan_changes))
+            problem = layout_pin_problem(plan)
+            if problem is not None:
+                raise ValueError(problem)
         except (TypeError, ValueError) as exc:
             self.error.emit(error_field(str(exc), plan_changes), str(exc))
             return False
@@ -313,6 +316,36 @@ class PlanState(Undoable, PlanSweeps):
             # several: the weakest of those used).
             snap = replace(snap, gpu_id=self._rig.target_id(plan.n_gpus) or snap.gpu_id)
         return self._commit(snap, error_field, plan_changes, what=what)
+
+    def pin_layout(self, **pins: int | None) -> bool:
+        """Pin parallel degrees of a multi-GPU training plan (``tp=2``; None frees one for
+        the layout search) and ``layout_global_batch``; one undo step, named ``layout``.
+
+        Pins the GPU count cannot hold are refused with ``error(field, message)``.
+        """
+        unknown = sorted(set(pins) - {*LAYOUT_PINS, "layout_global_batch"})
+        if unknown:
+            self.error.emit("plan", f"not a layout degree: {', '.join(unknown)}")
+            return False
+        return self._update(pins, "layout") if pins else True
+
+    def pin_chosen_layout(self) -> bool:
+        """Pin the degrees of the layout the search chose for the estimate now shown (the
+        expert-parallel degree only for a mixture of experts); False when no layout times
+        the plan."""
+        layout = getattr(self._estimate, "layout", None)
+        if layout is None:
+            self.error.emit("tp", "no parallel layout times this plan")
+            return False
+        chosen = layout.chosen.layout
+        pins = {name: getattr(chosen, name) for name in LAYOUT_PINS}
+        if int(getattr(self.model, "n_experts", 1) or 1) <= 1:
+            pins["ep"] = None
+        return self.pin_layout(**pins)
+
+    def unpin_layout(self) -> bool:
+        """Free every degree for the layout search again (one undo step, ``layout``)."""
+        return self.pin_layout(**dict.fromkeys(LAYOUT_PINS))
 
     def set_efficiency(self, value: float | None) -> bool:
         """Set the achieved fraction of peak (``plan.efficiency``; None = the default)."""

@@ -199,19 +199,30 @@ class PlanSweeps:
 
 def with_best_layout(result: Estimate, plan: Plan, assumptions: Assumptions) -> Estimate:
     """Several GPUs train in the fastest layout that fits, at the plan's micro-batch (the
-    user's memory knob; the ZeRO stage the plan names is kept when it names one); the flat
-    estimate stays, with a warning, when no layout holds the global batch."""
+    user's memory knob; the ZeRO stage the plan names is kept when it names one).
+
+    The degrees the plan pins (``plan.tp``, ``pp``, ``vpp``, ``cp``, ``ep``) are fixed and
+    the others searched; ``plan.layout_global_batch``, when given, is the global batch the
+    layout holds. The flat estimate stays, with a warning (naming the pinned degrees), when
+    no such layout holds the global batch."""
     from gpuadvisor.core.parallel.plan_time import LayoutRequest, with_layout
     from gpuadvisor.core.parallel.search import Constraints
 
     zero = plan.zero_stage or None
+    pinned = plan.layout_pins
     try:
         # Hybrid sharding is asked for, not chosen: it trades memory for speed, and the
         # page's memory charts show plain sharding.
-        pins = Constraints(zero=zero, micro_batch=plan.micro_batch, hybrid_shard=False)
-        return with_layout(result, assumptions, LayoutRequest(constraints=pins))
-    except ValueError as exc:
-        return replace(result, warnings=[*result.warnings, f"layout: {exc}"])
+        pins = Constraints(zero=zero, micro_batch=plan.micro_batch, hybrid_shard=False,
+                           **pinned)
+        return with_layout(result, assumptions, LayoutRequest(
+            constraints=pins, global_batch=plan.layout_global_batch))
+    except (ArithmeticError, ValueError) as exc:
+        warning = f"layout: {exc}"
+        if pinned:
+            named = ", ".join(f"{name.upper()} {value}" for name, value in pinned.items())
+            warning += f" (pinned: {named})"
+        return replace(result, warnings=[*result.warnings, warning])
 
 
 __all__ = ["MAX_CONFIG_JSON_BYTES", "MAX_MICRO_BATCH_SEARCH", "MAX_SEQ_SEARCH", "RESULTS_KEPT",

@@ -34,7 +34,13 @@ def add_parser(verbs) -> argparse.ArgumentParser:
 
     est = verbs.add_parser("estimate", help="memory, time and fit for a plan",
                            description="Estimate VRAM per GPU and time for a plan.")
-    est.add_argument("--model", required=True, help=MODEL_HELP)
+    source = est.add_mutually_exclusive_group(required=True)
+    source.add_argument("--model", help=MODEL_HELP)
+    source.add_argument("--plan", metavar="FILE", action=PlanFileDefaults,
+                        help="a .gpuplan file (saved by the app): its model, GPU, "
+                             "assumptions and plan, pinned layout included (tp, pp, vpp, "
+                             "cp, ep, global batch), are the defaults; the flags given "
+                             "override them")
     est.add_argument("--task", choices=P.TASKS, default="full",
                      help="pretrain, full fine-tune, lora, qlora (4-bit base) or infer")
     est.add_argument("--precision", choices=P.PRECISIONS, default="bf16",
@@ -151,6 +157,57 @@ def add_parser(verbs) -> argparse.ArgumentParser:
     return est
 
 
+#: Plan field -> the ``estimate`` flag's dest that sets it, where the names differ.
+_PLAN_DESTS = {"seq_len": "seq", "n_gpus": "gpus", "zero_stage": "zero",
+               "dataset_tokens": "tokens", "dataset_samples": "samples",
+               "layout_global_batch": "global_batch"}
+
+
+class PlanFileDefaults(argparse.Action):
+    """``--plan FILE``: read a plan file and make its values the defaults of the plan flags
+    (a flag given with another value than its default, or after ``--plan``, wins).
+
+    The file's model becomes ``--model`` (a custom model is kept as ``args.plan_model``),
+    its GPU ``--gpu``, its assumption overrides the first ``--assume`` values, and its
+    pinned layout ``--tp``/``--pp``/``--vpp``/``--cp``/``--ep``/``--global-batch``. A ZeRO
+    stage of 0 leaves ``--zero`` to the layout search (as the app does).
+    """
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        from gpuadvisor.planfile import PlanFileError, load_plan, parse_plan_dict
+
+        try:
+            doc = parse_plan_dict(load_plan(values), path=values)
+        except PlanFileError as exc:
+            parser.error(f"--plan: {exc}")
+        setattr(namespace, self.dest, values)
+        if doc.preset_id is None and not parser.prog.endswith(" estimate"):
+            parser.error(f"--plan: {values}: the model is a custom one; this verb reads "
+                         "preset models from plan files (give --model and the plan flags)")
+        namespace.model = doc.preset_id or doc.model.id
+        namespace.plan_model = doc.model if doc.preset_id is None else None
+
+        def default(dest: str, value) -> None:
+            if value is not None and getattr(namespace, dest, None) == parser.get_default(
+                    dest):
+                setattr(namespace, dest, value)
+
+        plan = doc.plan.to_dict()
+        if plan["zero_stage"] == 0:
+            del plan["zero_stage"]
+        given_data = namespace.tokens is not None or namespace.samples is not None
+        for name, value in plan.items():
+            dest = _PLAN_DESTS.get(name, name)
+            if dest in ("tokens", "samples", "epochs") and given_data:
+                continue
+            if name == "epochs" and plan["dataset_samples"] is None:
+                continue  # epochs count passes over samples only
+            if hasattr(namespace, dest):
+                default(dest, value)
+        default("gpu", doc.gpu_id)
+        namespace.assume = [*doc.assumption_overrides.items(), *namespace.assume]
+
+
 def plan_from_args(args: argparse.Namespace, model):
     """Build a Plan from parsed ``estimate`` flags; ValueError names the bad field."""
     from gpuadvisor.core.plan import Plan
@@ -190,8 +247,17 @@ def plan_from_args(args: argparse.Namespace, model):
         gpu_layers=getattr(args, "gpu_layers", None),
         n_cpu_moe=getattr(args, "n_cpu_moe", 0) or 0,
         gpu_memory_utilization=getattr(args, "gpu_memory_utilization", None),
+        **_layout_pins(args),
         **data,
     )
+
+
+def _layout_pins(args: argparse.Namespace) -> dict:
+    """The pinned layout the flags (or a ``--plan`` file) give, as plan fields."""
+    pins = {name: getattr(args, name, None) for name in ("tp", "pp", "vpp", "cp", "ep")}
+    batch = getattr(args, "global_batch", None)
+    pins["layout_global_batch"] = int(batch) if batch else None
+    return pins
 
 
 def _quant(args: argparse.Namespace) -> str | None:
@@ -210,7 +276,7 @@ def _quant(args: argparse.Namespace) -> str | None:
 
 def command(args: argparse.Namespace) -> int:
     """``estimate``: the estimate as a table, or one JSON object with ``--json``."""
-    model = load_model(args.model)
+    model = getattr(args, "plan_model", None) or load_model(args.model)
     gpu, gpus = load_gpu(args.gpu)
     try:
         plan = plan_from_args(args, model)

@@ -12,7 +12,7 @@ import math
 import re
 from dataclasses import dataclass, fields, replace
 
-from .limits import PLAN_BOUNDS, check_table
+from .limits import MAX_BATCH, MAX_GPUS, PLAN_BOUNDS, check_table
 
 TASKS = ("pretrain", "full", "lora", "qlora", "infer")
 PRECISIONS = ("fp32", "fp16", "bf16", "bf16-pure", "fp8")
@@ -64,6 +64,12 @@ PRECISION_LABELS = {
     "bf16-pure": "pure bf16",
     "fp8": "fp8 (bf16 master)",
 }
+
+#: Parallel degrees a training plan on several GPUs may pin (None in the plan: the layout
+#: search chooses it): tensor, pipeline, virtual pipeline, context and expert parallel.
+LAYOUT_PINS = ("tp", "pp", "vpp", "cp", "ep")
+#: Largest global batch a plan may pin (sequences per optimizer step): far above any run.
+MAX_GLOBAL_BATCH = MAX_BATCH * MAX_GPUS
 
 DEFAULT_LORA_RANK = 16
 DEFAULT_QLORA_QUANT = "nf4-dq"
@@ -146,6 +152,14 @@ class Plan:
             mixture of experts stay in host RAM (0 = none).
         gpu_memory_utilization: vLLM's share of each GPU's memory it may use (weights,
             activations, CUDA graphs and the KV blocks); None = vLLM's default 0.9.
+        tp, pp, vpp, cp, ep: a pinned multi-GPU layout (training): tensor-parallel ranks,
+            pipeline stages, virtual stages per pipeline rank, context-parallel ranks and
+            expert-parallel ranks (MoE). None = the layout search chooses that degree; the
+            data-parallel degree is what is left, ``n_gpus / (tp x pp x cp)``. Whether the
+            pins fit the GPU count is :func:`layout_pin_problem` (not checked here: a copy
+            of the plan on one GPU, as the layout model makes, stays valid).
+        layout_global_batch: sequences per optimizer step the layout holds (None =
+            :attr:`global_batch`, ``micro_batch x grad_accum x n_gpus``).
     """
 
     task: str = "full"
@@ -172,6 +186,12 @@ class Plan:
     gpu_layers: int | None = None
     n_cpu_moe: int = 0
     gpu_memory_utilization: float | None = None
+    tp: int | None = None
+    pp: int | None = None
+    vpp: int | None = None
+    cp: int | None = None
+    ep: int | None = None
+    layout_global_batch: int | None = None
 
     def __post_init__(self) -> None:
         _check_choice("task", self.task, TASKS)
@@ -197,6 +217,7 @@ class Plan:
         if self.kv_dtype is not None:
             _check_choice("kv_dtype", self.kv_dtype, ALL_KV_DTYPES)
         self._check_engine_fields()
+        self._check_layout_pins()
         for name in ("micro_batch", "grad_accum", "seq_len", "n_gpus", "new_tokens"):
             _check_positive_int(name, getattr(self, name))
         # Finite and inside a physical range: infinite epochs, 10**30 tokens and the like are
@@ -270,6 +291,30 @@ class Plan:
                 raise ValueError(f"kv_dtype {self.kv_dtype}: llama.cpp quantizes the V cache "
                                  "only with flash attention: set attention to flash")
 
+    def _check_layout_pins(self) -> None:
+        """The pinned degrees and global batch: positive whole numbers in range."""
+        for name in LAYOUT_PINS:
+            value = getattr(self, name)
+            if value is not None:
+                _check_positive_int(name, value)
+                if value > MAX_GPUS:
+                    raise ValueError(f"{name} must be at most {MAX_GPUS:,}, got {value!r}")
+        batch = self.layout_global_batch
+        if batch is not None:
+            _check_positive_int("layout_global_batch", batch)
+            if batch > MAX_GLOBAL_BATCH:
+                raise ValueError(f"layout_global_batch must be at most {MAX_GLOBAL_BATCH:,}, "
+                                 f"got {batch!r}")
+        if self.vpp is not None and self.vpp > 1 and (self.pp or 1) == 1:
+            raise ValueError(f"vpp {self.vpp} interleaves a pipeline: pin pp to 2 or more "
+                             "as well")
+
+    @property
+    def layout_pins(self) -> dict[str, int]:
+        """The pinned degrees (``{"tp": 2}``), without the free ones."""
+        return {name: getattr(self, name) for name in LAYOUT_PINS
+                if getattr(self, name) is not None}
+
     @property
     def is_training(self) -> bool:
         """True for every task but inference."""
@@ -322,6 +367,37 @@ class Plan:
         if unknown:
             raise ValueError(f"unknown plan field(s): {', '.join(unknown)}")
         return cls(**data)
+
+
+def layout_pin_problem(plan: Plan) -> str | None:
+    """What is wrong with ``plan``'s pinned layout on its GPU count, naming the field, or
+    None when the pins can be laid out.
+
+    Tensor, pipeline and context parallel ranks multiply (with the data-parallel replicas)
+    to the GPU count, ``tp x pp x cp x dp = n_gpus``; expert parallel reuses the data- and
+    context-parallel ranks, so ``ep`` divides ``n_gpus / (tp x pp)`` (Megatron-LM's rank
+    layout; :mod:`gpuadvisor.core.parallel.layout`). Pins are for training plans.
+    """
+    pins = plan.layout_pins
+    if not pins and plan.layout_global_batch is None:
+        return None
+    if not plan.is_training:
+        name = next(iter(pins), "layout_global_batch")
+        return f"{name} pins a training layout; inference plans have none"
+    n = plan.n_gpus
+    for name in ("tp", "pp", "cp", "ep"):
+        value = pins.get(name)
+        if value is not None and n % value:
+            return f"{name} {value} does not divide n_gpus {n}"
+    product = (plan.tp or 1) * (plan.pp or 1) * (plan.cp or 1)
+    if n % product:
+        named = " x ".join(f"{k} {v}" for k, v in pins.items() if k in ("tp", "pp", "cp"))
+        return f"{named} = {product} GPUs per replica does not divide n_gpus {n}"
+    if plan.ep is not None and (n // ((plan.tp or 1) * (plan.pp or 1))) % plan.ep:
+        rest = n // ((plan.tp or 1) * (plan.pp or 1))
+        return (f"ep {plan.ep} must divide the data- and context-parallel ranks, "
+                f"n_gpus / (tp x pp) = {rest}")
+    return None
 
 
 def _check_choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
