@@ -96,6 +96,20 @@ QRTX5000 = ("https://www.nvidia.com/content/dam/en-zz/Solutions/design-visualiza
             "quadro-product-literature/quadro-rtx-5000-data-sheet-us-nvidia-704120-r4-web.pdf")
 A380 = ("https://www.intel.com/content/www/us/en/products/sku/227959/"
         "intel-arc-a380-graphics/specifications.html")
+A580 = ("https://www.intel.com/content/www/us/en/products/sku/227961/"
+        "intel-arc-a580-graphics/specifications.html")
+A310 = ("https://www.intel.com/content/www/us/en/products/sku/227958/"
+        "intel-arc-a310-graphics/specifications.html")
+A770_8GB = ("https://www.intel.com/content/www/us/en/products/sku/227955/"
+            "intel-arc-a770-graphics-8gb/specifications.html")
+TPU_3050_LAPTOP = "https://www.techpowerup.com/gpu-specs/geforce-rtx-3050-mobile.c3788"
+RTX5060_LAPTOP = ("https://www.purepc.pl/"
+                  "nvidia-geforce-rtx-5060-laptop-gpu-specyfikacja-ukladu-graficznego-blackwell-notebook")
+RTX5050_LAPTOP = ("https://www.techspot.com/news/"
+                  "108431-nvidia-announces-rtx-5050-laptop-gpu-desktop-version.html")
+QRTX3000_LAPTOP = ("https://sysrqmts.com/gpus/compare/"
+                   "ati-firegl-9700-x1-128-vs-nvidia-quadro-rtx-3000-max-q")
+GAUDI_GENERATIONS = "https://www.sgpjbg.com/baogao/465025.html"  # Intel, Hot Chips 2024
 
 
 class Fact(NamedTuple):
@@ -253,6 +267,23 @@ FACTS = [
     Fact("quadro-rtx-5000", "fp16_tflops", 89.2, QRTX5000),
     Fact("quadro-rtx-5000", "fp32_tflops", 11.2, QRTX5000),
     Fact("arc-a380", "bandwidth_gb_s", 186, A380),
+    # Entry-level cards of issue 18 (laptop chips at their maximum-TGP boost clock)
+    Fact("arc-a580", "memory_gb", 8, A580),
+    Fact("arc-a580", "bandwidth_gb_s", 512, A580),
+    Fact("arc-a310", "memory_gb", 4, A310),
+    Fact("arc-a310", "bandwidth_gb_s", 124, A310),
+    Fact("arc-a770-8gb", "memory_gb", 8, A770_8GB),
+    Fact("rtx-3050-laptop", "memory_gb", 4, TPU_3050_LAPTOP),
+    Fact("rtx-3050-laptop", "bandwidth_gb_s", 192, TPU_3050_LAPTOP),
+    Fact("rtx-5060-laptop", "memory_gb", 8, RTX5060_LAPTOP),
+    Fact("rtx-5060-laptop", "bandwidth_gb_s", 384, RTX5060_LAPTOP),
+    Fact("rtx-5050-laptop", "memory_gb", 8, RTX5050_LAPTOP),
+    Fact("rtx-5050-laptop", "bandwidth_gb_s", 384, RTX5050_LAPTOP),
+    Fact("quadro-rtx-3000-laptop", "memory_gb", 6, QRTX3000_LAPTOP),
+    Fact("quadro-rtx-3000-laptop", "bandwidth_gb_s", 288, QRTX3000_LAPTOP),
+    Fact("gaudi-1", "memory_gb", 32, GAUDI_GENERATIONS),
+    Fact("gaudi-1", "bandwidth_gb_s", 900, GAUDI_GENERATIONS),
+    Fact("gaudi-1", "bf16_tflops", 60, GAUDI_GENERATIONS),
 ]
 
 CATALOG = load_gpus()

@@ -235,7 +235,8 @@ HOBBYIST = [
     "rtx-3080-laptop-8gb", "rtx-3080-laptop-16gb", "rtx-4060-laptop", "rtx-4070-laptop",
     "rtx-4080-laptop", "rtx-4090-laptop", "rtx-5070-laptop", "rtx-5070-ti-laptop",
     "rtx-5080-laptop", "rtx-5090-laptop", "gtx-1060-6gb", "gtx-1070-ti", "quadro-rtx-4000",
-    "quadro-rtx-5000", "arc-a380",
+    "quadro-rtx-5000", "arc-a380", "rtx-3050-laptop", "rtx-3050-ti-laptop", "rtx-5060-laptop",
+    "rtx-5050-laptop", "quadro-rtx-3000-laptop", "arc-a310", "arc-a770-8gb", "gaudi-1",
 ]
 
 # GeForce 16: SMs and boost clock (MHz) from NVIDIA's specification pages (desktop) and the
@@ -289,6 +290,10 @@ def test_gtx_1660_family_memory_and_bandwidth():
         ("rtx-4050-laptop", 20, 2370), ("rtx-3060-laptop", 30, 1703),
         ("rtx-5070-laptop", 36, 2347), ("rtx-5080-laptop", 60, 2287),
         ("rtx-3080-laptop-8gb", 48, 1710), ("rtx-2060", 30, 1680), ("rtx-3050-6gb", 18, 1470),
+        # GA107 16 and 20 SMs at the top of 1057-1740 and 1035-1695 MHz; GB206 26 SMs and
+        # GB207 20 SMs at the top of 1455-2497 and 1500-2572 MHz
+        ("rtx-3050-laptop", 16, 1740), ("rtx-3050-ti-laptop", 20, 1695),
+        ("rtx-5060-laptop", 26, 2497), ("rtx-5050-laptop", 20, 2572),
     ],
 )
 def test_tensor_rate_is_sms_times_512_fp32_accumulate_flop_times_boost_clock(
@@ -320,6 +325,59 @@ def test_quadro_rtx_datasheet_rates_have_no_geforce_halving():
     assert (q4.fp32_tflops, q4.fp16_tensor_tflops, q4.memory_bandwidth_gb_s) == (7.1, 57, 416)
     assert (q5.fp32_tflops, q5.fp16_tensor_tflops, q5.p2p_bandwidth_gb_s) == (11.2, 89.2, 50)
     assert q4.fp16_acc16_tensor_tflops is None and q5.fp16_acc16_tensor_tflops is None
+
+
+def test_entry_level_laptop_chips_memory_and_links():
+    # NVIDIA: RTX 3050 / 3050 Ti Laptop GPU 4 GB GDDR6 on 128 bits (12 Gbps: 192 GB/s);
+    # RTX 5060 / 5050 Laptop GPU 8 GB GDDR7 on 128 bits at 24 Gbps (384 GB/s), PCIe 5.0 x8.
+    for gpu_id in ("rtx-3050-laptop", "rtx-3050-ti-laptop"):
+        assert (SHIPPED[gpu_id].memory_gib, SHIPPED[gpu_id].memory_bandwidth_gb_s) == (4, 192)
+    for gpu_id in ("rtx-5060-laptop", "rtx-5050-laptop"):
+        gpu = SHIPPED[gpu_id]
+        assert (gpu.memory_gib, gpu.memory_bandwidth_gb_s) == (8, 24 * 128 / 8)
+        assert gpu.pcie_bandwidth_gb_s == pytest.approx(31.5, abs=0.1)  # 5.0 x8 = 4.0 x16
+        assert gpu.fp8_tensor_tflops == pytest.approx(2 * gpu.fp16_tensor_tflops, rel=2e-3)
+
+
+def test_laptop_quadro_rtx_3000_is_turing_at_the_full_quadro_tensor_rate():
+    # TU106 with 30 SMs at 1380 MHz: 64 FP32 lanes x 2 and 1024 dense FP16 FLOP/clk/SM with
+    # FP32 accumulate (Turing whitepaper); a Quadro: no GeForce halving, no bf16.
+    gpu = SHIPPED["quadro-rtx-3000-laptop"]
+    assert gpu.fp32_tflops == pytest.approx(30 * 128 * 1380 / 1e6, abs=0.05)
+    assert gpu.fp16_tensor_tflops == pytest.approx(30 * 1024 * 1380 / 1e6, rel=2e-3)
+    assert gpu.fp16_acc16_tensor_tflops is None and gpu.peak_tflops("bf16") is None
+    assert (gpu.memory_gib, gpu.segment, gpu.compute_capability) == (6, "workstation", "7.5")
+
+
+@pytest.mark.parametrize(("gpu_id", "xe_cores", "mhz", "memory_gib", "bandwidth_gb_s"), [
+    # Intel ARK: A310 6 Xe-cores, 2000 MHz, 4 GB at 124 GB/s; A770 8GB 32 Xe-cores, 2100 MHz,
+    # 16 Gbps x 256-bit; A580 24 Xe-cores, 1700 MHz, 512 GB/s
+    ("arc-a310", 6, 2000, 4, 124), ("arc-a770-8gb", 32, 2100, 8, 512),
+    ("arc-a580", 24, 1700, 8, 512),
+])
+def test_arc_alchemist_rates_are_xe_cores_times_256_and_2048_flop_per_clock(
+    gpu_id, xe_cores, mhz, memory_gib, bandwidth_gb_s
+):
+    gpu = SHIPPED[gpu_id]
+    assert gpu.fp32_tflops == pytest.approx(xe_cores * 256 * mhz / 1e6, abs=0.05)
+    assert gpu.fp16_tensor_tflops == pytest.approx(xe_cores * 2048 * mhz / 1e6, abs=0.05)
+    assert (gpu.memory_gib, gpu.memory_bandwidth_gb_s) == (memory_gib, bandwidth_gb_s)
+
+
+def test_the_a580_cites_its_own_intel_page_not_the_a380s():
+    # Intel ARK product ids: A580 227961, A380 227959.
+    assert "/sku/227961/intel-arc-a580-graphics/" in SHIPPED["arc-a580"].source
+    assert "227959" not in SHIPPED["arc-a580"].source
+
+
+def test_first_gaudi_from_intels_product_generations_table():
+    # Intel, Hot Chips 2024 (Gaudi 3 talk): Gaudi 32 GB, 60 TFLOPS BF16, PCIe 64 GB/s
+    # bidirectional (4.0 x16), 2 Tb/s of RoCE NICs bidirectional; Gaudi 2 432 TFLOPS.
+    g1, g2 = SHIPPED["gaudi-1"], SHIPPED["gaudi-2"]
+    assert (g1.memory_gib, g1.bf16_tensor_tflops, g1.fp8_tensor_tflops) == (32, 60, None)
+    assert g1.p2p_bandwidth_gb_s == 2000 / 8
+    assert g1.pcie_bandwidth_gb_s == pytest.approx(31.5, abs=0.1)
+    assert g2.bf16_tensor_tflops / g1.bf16_tensor_tflops == pytest.approx(7.2)
 
 
 # -- GpuSpec behaviour -------------------------------------------------------------------------

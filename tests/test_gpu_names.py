@@ -73,6 +73,19 @@ DRIVER_NAMES = [
     ("AMD Instinct MI210", "mi210"),
     ("Intel(R) Arc(TM) A770 Graphics", "arc-a770-16gb"),
     ("GAUDI2", "gaudi-2"),
+    # Issue 18, entry-level laptop chips and the rest (where each string was seen is in
+    # tests/hardware/test_match.py): NVIDIA's supported-GPU list (open-gpu-kernel-modules
+    # README, 595.45.04), Intel's compute-runtime device table, HLML's device name.
+    ("NVIDIA GeForce RTX 3050 Laptop GPU", "rtx-3050-laptop"),
+    ("NVIDIA GeForce RTX 3050 Ti Laptop GPU", "rtx-3050-ti-laptop"),
+    ("NVIDIA GeForce RTX 3050Ti Laptop GPU", "rtx-3050-ti-laptop"),  # HP boards
+    ("NVIDIA GeForce RTX 5060 Laptop GPU", "rtx-5060-laptop"),
+    ("NVIDIA GeForce RTX 5050 Laptop GPU", "rtx-5050-laptop"),
+    ("Quadro RTX 3000", "quadro-rtx-3000-laptop"),
+    ("Quadro RTX 3000 with Max-Q Design", "quadro-rtx-3000-laptop"),
+    ("Intel(R) Arc(TM) A310 Graphics", "arc-a310"),
+    ("Intel(R) Arc(TM) A580 Graphics", "arc-a580"),
+    ("HL-205", "gaudi-1"),
     ("Apple M1 Max", "m1-max"),  # macOS names the chip: its fullest variant
     ("Apple M2 Max", "m2-max"),
     ("Apple M3 Max", "m3-max"),
@@ -104,6 +117,14 @@ PEOPLE_NAMES = [
     ("4090 laptop", "rtx-4090-laptop"),
     ("M2 Max 30-core", "m2-max-30c"),
     ("RTX 3080 12GB", "rtx-3080-12gb"),
+    ("Arc A770 8GB", "arc-a770-8gb"),  # the driver name alone reads as the 16 GB card
+    ("Arc A770 16GB", "arc-a770-16gb"),
+    ("A310", "arc-a310"),
+    ("3050 Ti laptop", "rtx-3050-ti-laptop"),
+    ("RTX 3050 Laptop", "rtx-3050-laptop"),
+    ("RTX 5060 Laptop", "rtx-5060-laptop"),
+    ("5050 laptop", "rtx-5050-laptop"),
+    ("Gaudi HL-205", "gaudi-1"),
 ]
 
 

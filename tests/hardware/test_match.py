@@ -81,8 +81,8 @@ TABLE = [
     ("Apple M2 Pro", 16384, "m2-pro"),  # no core count: the fullest variant (19 cores)
     # Intel
     ("Intel(R) Arc(TM) A770 Graphics", 16256, "arc-a770-16gb"),
-    ("Intel(R) Arc(TM) A770 Graphics", 7956, None),  # the 8 GB A770
-    ("Intel(R) Arc(TM) A770 Graphics", None, "arc-a770-16gb"),  # i915 sysfs: no VRAM figure
+    ("Intel(R) Arc(TM) A770 Graphics", 7956, "arc-a770-8gb"),  # same name, told by memory
+    ("Intel(R) Arc(TM) A770 Graphics", None, None),  # i915 sysfs: no VRAM figure: 8 or 16 GB?
     ("Intel(R) UHD Graphics 770", None, None),
     ("GAUDI2", 98304, "gaudi-2"),
     # -- the cards people own or rent today (issue: every card a hobbyist meets) --
@@ -199,6 +199,21 @@ TABLE = [
     ("Quadro RTX 4000", 8192, "quadro-rtx-4000"),
     ("Quadro RTX 5000", 16384, "quadro-rtx-5000"),
     ("Intel(R) Arc(TM) A380 Graphics", 5956, "arc-a380"),
+    # -- entry-level laptop chips, the laptop Quadro RTX 3000, Arc A310, the first Gaudi (issue
+    # 18). NVIDIA names from the driver's supported-GPU list (open-gpu-kernel-modules README,
+    # 595.45.04); memory as nvidia-smi printed it in users' logs (RTX 3050 Ti Laptop GPU
+    # 4096 MiB, RTX 5060 and 5050 Laptop GPU 8151 MiB); Intel's name from its compute
+    # runtime's device table (intel/compute-runtime devices_base.inl, 0x56A6); the first
+    # Gaudi's name as HLML returns it (HabanaAI/habanalabs-k8s-device-plugin habanalabs.go) --
+    ("NVIDIA GeForce RTX 3050 Laptop GPU", 4096, "rtx-3050-laptop"),
+    ("NVIDIA GeForce RTX 3050 Ti Laptop GPU", 4096, "rtx-3050-ti-laptop"),
+    ("NVIDIA GeForce RTX 3050Ti Laptop GPU", 4096, "rtx-3050-ti-laptop"),  # HP boards
+    ("NVIDIA GeForce RTX 5060 Laptop GPU", 8151, "rtx-5060-laptop"),
+    ("NVIDIA GeForce RTX 5050 Laptop GPU", 8151, "rtx-5050-laptop"),
+    ("Quadro RTX 3000", 6144, "quadro-rtx-3000-laptop"),  # a laptop-only chip
+    ("Quadro RTX 3000 with Max-Q Design", 6144, "quadro-rtx-3000-laptop"),
+    ("Intel(R) Arc(TM) A310 Graphics", None, "arc-a310"),  # i915 sysfs: one card of the name
+    ("HL-205", None, "gaudi-1"),
     # An MI250/MI250X module is two GCDs, which ROCm shows as two devices of half the memory:
     # the catalog's entries are whole modules, so a GCD stays unmatched (a known gap).
     ("AMD Instinct MI250X", 65520, None),
