@@ -3410,279 +3410,279 @@ paying per token: {other}</source>
         <translation>显存 vs 序列长度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="103"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="104"/>
         <source>Model</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below. Id of the GPU picker&apos;s &quot;no GPU&quot; entry.</extracomment>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="115"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="116"/>
         <source>Type to search presets</source>
         <translation>输入以搜索预设模型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="117"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="118"/>
         <source>Type part of a name (e.g. &quot;llama 8b&quot;) and press Enter, or pick from the list</source>
         <translation>输入名称的一部分（如 “llama 8b”）后按回车，或从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="121"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="122"/>
         <source>Open config.json…</source>
         <translation>打开 config.json…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="122"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="123"/>
         <source>Use a Hugging Face config.json from disk</source>
         <translation>使用本地的 Hugging Face config.json</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="124"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="125"/>
         <source>Custom…</source>
         <translation>自定义…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="125"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="126"/>
         <source>Type in architecture numbers</source>
         <translation>手动输入架构参数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="152"/>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="161"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="153"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="162"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="157"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="158"/>
         <source>The software that runs the plan: a fine-tuning framework changes what is kept in memory (logits, checkpoints), an inference engine how weights and the KV cache are stored and how fast tokens come</source>
         <translation>运行该方案的软件：微调框架决定显存中保留什么（logits、检查点），推理引擎决定权重和 KV 缓存如何存放、token 生成多快</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="162"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="163"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="164"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="165"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="166"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="167"/>
         <source>Software</source>
         <translation>软件</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="170"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="171"/>
         <source>Batch</source>
         <translation>批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="174"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="175"/>
         <source>Sequences per GPU per forward/backward pass</source>
         <translation>每张 GPU 每次前向/反向传播的序列数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="179"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="180"/>
         <source>Micro-batches per optimizer step</source>
         <translation>每个优化器步的微批次数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="182"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="183"/>
         <source>Tokens per sequence</source>
         <translation>每个序列的 token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="186"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="187"/>
         <source>Inference: tokens generated per sequence</source>
         <translation>推理：每个序列生成的 token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="192"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="193"/>
         <source>Micro-batch</source>
         <translation>微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="194"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="195"/>
         <source>Grad. accumulation</source>
         <translation>梯度累积</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="196"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="197"/>
         <source>Sequence length</source>
         <translation>序列长度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="198"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="199"/>
         <source>New tokens</source>
         <translation>生成 token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="203"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="204"/>
         <source>Memory savers</source>
         <translation>显存优化</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="213"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="214"/>
         <source>Checkpointing</source>
         <translation>梯度检查点</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="214"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="215"/>
         <source>Attention</source>
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="215"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="216"/>
         <source>Quantization</source>
         <translation>量化</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="216"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="217"/>
         <source>LoRA rank</source>
         <translation>LoRA 秩</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="217"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="218"/>
         <source>LoRA targets</source>
         <translation>LoRA 目标模块</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="218"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="219"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="224"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="225"/>
         <source>Inference engine</source>
         <translation>推理引擎</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="228"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="229"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="230"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="231"/>
         <source>llama.cpp -ngl / Ollama num_gpu: layers kept on the GPU; the rest are read from host RAM for every token (slower)</source>
         <translation>llama.cpp -ngl / Ollama num_gpu：放在 GPU 上的层数；其余层每生成一个 token 都要从主机内存读取（更慢）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="236"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="237"/>
         <source>llama.cpp --n-cpu-moe: the experts of the first N layers stay in host RAM (a large MoE model on a small card)</source>
         <translation>llama.cpp --n-cpu-moe：前 N 层的专家留在主机内存中（用小显卡跑大型 MoE 模型）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="243"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="244"/>
         <source>default (0.90)</source>
         <translation>默认（0.90）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="246"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="247"/>
         <source>vLLM --gpu-memory-utilization: the share of the card vLLM takes; the KV cache gets what is left after weights and activations</source>
         <translation>vLLM --gpu-memory-utilization：vLLM 占用的显存比例；减去权重和激活值后剩下的给 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="249"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="250"/>
         <source>GPU layers</source>
         <translation>GPU 层数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="251"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="252"/>
         <source>MoE layers on CPU</source>
         <translation>CPU 上的 MoE 层数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="253"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="254"/>
         <source>vLLM memory share</source>
         <translation>vLLM 显存比例</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="257"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="258"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="259"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="260"/>
         <source>Type to search GPUs</source>
         <translation>输入以搜索 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="266"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="267"/>
         <source>Target GPU</source>
         <translation>目标 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="267"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="268"/>
         <source>Number of GPUs</source>
         <translation>GPU 数量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="269"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="270"/>
         <source>ZeRO / FSDP</source>
         <translation>ZeRO / FSDP</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="271"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="272"/>
         <source>CPU offload</source>
         <translation>CPU 卸载</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="275"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="282"/>
         <source>Data set</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="277"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="284"/>
         <source>Training tokens over all epochs, e.g. 2T, 300M</source>
         <translation>所有轮次合计的训练 token 数，如 2T、300M</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="280"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="287"/>
         <source>Samples per epoch, e.g. 52k</source>
         <translation>每轮的样本数，如 52k</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="285"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="292"/>
         <source>Tokens</source>
         <translation>token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="287"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="294"/>
         <source>or samples</source>
         <translation>或样本数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="289"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="296"/>
         <source>× epochs</source>
         <translation>× 轮数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="323"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="330"/>
         <source>same as compute (16-bit)</source>
         <translation>同计算精度（16 位）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="349"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="356"/>
         <source>No GPU (memory only)</source>
         <translation>不选 GPU（仅估算显存）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="427"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="434"/>
         <source>automatic (Hugging Face + PEFT)</source>
         <translation>自动（Hugging Face + PEFT）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="428"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="435"/>
         <source>automatic (by the weights and the GPU)</source>
         <translation>自动（按权重格式和 GPU）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="499"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="507"/>
         <source>{count} active</source>
         <translation>激活 {count}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="503"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="511"/>
         <source>+ {count} vision</source>
         <translation>另加视觉部分 {count}</translation>
     </message>
@@ -3712,12 +3712,12 @@ paying per token: {other}</source>
         <translation>未匹配的显卡：显存取自驱动，时间按 {reference} 的峰值估算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="214"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="216"/>
         <source>No preset matches &quot;{text}&quot;</source>
         <translation>没有与“{text}”匹配的预设模型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="219"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="221"/>
         <source>No GPU in the catalog matches &quot;{text}&quot;</source>
         <translation>目录中没有与“{text}”匹配的 GPU</translation>
     </message>
@@ -3727,33 +3727,33 @@ paying per token: {other}</source>
         <translation>“{text}”不是有效的数量：请输入 2T、1.5B、300M 或 52k 这样的数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="188"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="190"/>
         <source>Plan</source>
         <extracomment>Milliseconds without a change after which a burst of changes counts as over (the levers, deferred during the burst, are then evaluated). Plan fields whose widgets this page owns (error messages for other fields go to the top). A message for the window&apos;s status bar. The charts exist and show the plan (see ``defer_charts``). () -&gt; (total, available) bytes of this machine&apos;s RAM, for plans that offload to the CPU (tests replace it).</extracomment>
         <translation>规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="189"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="191"/>
         <source>Hide the plan&apos;s inputs</source>
         <translation>收起规划的输入</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="190"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="192"/>
         <source>Show the plan&apos;s inputs</source>
         <translation>展开规划的输入</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="290"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="314"/>
         <source>Applied: {lever}</source>
         <translation>已应用：{lever}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="296"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="320"/>
         <source>Open a Hugging Face config.json</source>
         <translation>打开 Hugging Face config.json</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="297"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="321"/>
         <source>Model config (*.json);;All files (*)</source>
         <translation>模型配置 (*.json);;所有文件 (*)</translation>
     </message>
@@ -3832,6 +3832,128 @@ paying per token: {other}</source>
         <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="294"/>
         <source>your plan</source>
         <translation>当前方案</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/layout_pins.py" line="106"/>
+        <source>Auto (fastest that fits)</source>
+        <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
+        <translation>自动（能放下的最快布局）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/layout_pins.py" line="107"/>
+        <source>Pinned</source>
+        <translation>固定</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/layout_pins.py" line="108"/>
+        <source>How the GPUs split the job: automatically (the fastest layout that fits their memory, holding the global batch) or pinned to the degrees below (those left free are searched)</source>
+        <translation>各 GPU 如何分担任务：自动（在保持全局批量的前提下，选显存放得下的最快布局），或固定为下面的并行度（未固定的仍由搜索决定）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/layout_pins.py" line="112"/>
+        <source>Parallel layout</source>
+        <translation>并行布局</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/layout_pins.py" line="115"/>
+        <source>Layout</source>
+        <translation>布局</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/layout_pins.py" line="123"/>
+        <source>Tensor parallel: GPUs that split every layer&apos;s matrices (within a node); less memory per GPU, more traffic</source>
+        <translation>张量并行：在节点内由多块 GPU 切分每层的矩阵；每块 GPU 显存更少，通信更多</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/layout_pins.py" line="125"/>
+        <source>Pipeline parallel: stages of consecutive layers; less memory per GPU, an idle bubble at each step</source>
+        <translation>流水线并行：按连续的层分成若干阶段；每块 GPU 显存更少，每步有一段空闲气泡</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/layout_pins.py" line="127"/>
+        <source>Virtual pipeline stages per GPU (interleaved 1F1B): a smaller bubble, more messages; needs PP of 2 or more</source>
+        <translation>每块 GPU 的虚拟流水线阶段数（交错 1F1B）：气泡更小，消息更多；需要 PP 至少为 2</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/layout_pins.py" line="129"/>
+        <source>Context parallel: GPUs that split each sequence (long sequences)</source>
+        <translation>上下文并行：由多块 GPU 切分每条序列（用于长序列）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/layout_pins.py" line="131"/>
+        <source>Expert parallel: GPUs that split a mixture of experts&apos; experts (MoE models only)</source>
+        <translation>专家并行：由多块 GPU 切分混合专家模型的专家（仅限 MoE 模型）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/layout_pins.py" line="134"/>
+        <source>Tensor parallel (TP)</source>
+        <translation>张量并行（TP）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/layout_pins.py" line="135"/>
+        <source>Pipeline parallel (PP)</source>
+        <translation>流水线并行（PP）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/layout_pins.py" line="136"/>
+        <source>Virtual pipeline stages (VPP)</source>
+        <translation>虚拟流水线阶段（VPP）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/layout_pins.py" line="137"/>
+        <source>Context parallel (CP)</source>
+        <translation>上下文并行（CP）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/layout_pins.py" line="138"/>
+        <source>Expert parallel (EP)</source>
+        <translation>专家并行（EP）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/layout_pins.py" line="155"/>
+        <source>Data-parallel replicas: the GPUs left, n ÷ (TP × PP × CP)</source>
+        <translation>数据并行副本数：剩下的 GPU，n ÷ (TP × PP × CP)</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/layout_pins.py" line="163"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/layout_pins.py" line="168"/>
+        <source>Pin this layout</source>
+        <translation>固定此布局</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/layout_pins.py" line="165"/>
+        <source>Keep the layout the search chose (its TP, PP, VPP, CP and EP) while you change the rest of the plan</source>
+        <translation>保留搜索选出的布局（其 TP、PP、VPP、CP 和 EP），同时修改计划的其余部分</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/layout_pins.py" line="224"/>
+        <source>DP {dp}</source>
+        <translation>DP {dp}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/layout_pins.py" line="228"/>
+        <source>Timed without a layout: CPU offload, a set efficiency or a model without layers</source>
+        <translation>不按并行布局计时：CPU 卸载、自设效率或没有层结构的模型</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/layout_pins.py" line="231"/>
+        <source>Degrees set here are kept; the search picks the rest, the ZeRO stage and the micro-batches</source>
+        <translation>此处设定的并行度保持不变；其余并行度、ZeRO 阶段和微批次由搜索决定</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/layout_pins.py" line="234"/>
+        <source>Chosen by the search (shown, not set)</source>
+        <translation>由搜索选出（仅显示，未固定）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/layout_pins.py" line="243"/>
+        <source>Pinned:</source>
+        <translation>固定：</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/layout_pins.py" line="244"/>
+        <source>Chosen:</source>
+        <translation>选出：</translation>
     </message>
 </context>
 <context>

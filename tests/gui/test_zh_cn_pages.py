@@ -47,7 +47,7 @@ ALLOWED = {
     "PFLOP", "EFLOP", "ZFLOP", "YFLOP", "GFLOP", "FLOP", "FLOPs", "TOPS", "MHz", "GHz",
     "kWh", "USD", "CNY", "EUR", "Hz", "GPU", "GPUs", "CPU", "RAM", "VRAM", "SM", "MFU",
     "bf16", "fp16", "fp32", "fp8", "tf32", "int8", "int4", "int3", "NF4", "FP8", "MXFP4",
-    "BF16", "FP16", "FP32", "INT8", "TP", "PP", "DP", "CP", "EP", "DDP",
+    "BF16", "FP16", "FP32", "INT8", "TP", "PP", "DP", "CP", "EP", "DDP", "VPP",
     # techniques and software people name as they are
     "ZeRO", "FSDP", "LoRA", "QLoRA", "AdamW", "Adafactor", "Lion", "SGD", "FlashAttention",
     "SDPA", "GPTQ", "AWQ", "KV", "PCIe", "NVLink", "CUDA", "ROCm", "NVML", "ECC", "MIG",

@@ -27,6 +27,7 @@ from gpuadvisor.gui.widgets import labels as L
 from gpuadvisor.gui.widgets.fields import ErrorLabel, SearchComboBox, SequenceInput
 
 from . import format as fmt
+from .layout_pins import LayoutPins
 
 #: Under this name lupdate finds the literal (context, text) calls below.
 translate = QCoreApplication.translate
@@ -53,8 +54,8 @@ class PlanInputs(QWidget):
         "checkpointing_combo", "attention_combo", "quant_combo", "lora_rank_spin",
         "lora_targets_combo", "kv_dtype_combo", "framework_combo", "gpu_layers_spin",
         "n_cpu_moe_spin", "gpu_memory_utilization_spin", "gpu_combo", "n_gpus_spin", "zero_combo",
-        "offload_combo", "tokens_edit", "samples_edit", "epochs_spin", "data_note", "errors",
-        "inputs_layout",
+        "offload_combo", "layout_pins", "tokens_edit", "samples_edit", "epochs_spin",
+        "data_note", "errors", "inputs_layout",
     )
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -270,6 +271,12 @@ class PlanInputs(QWidget):
                         "zero_stage")
         self._add_field(form, translate("PlanPage", "CPU offload"), self.offload_combo,
                         "offload")
+        # Several GPUs training: the parallel layout, automatic or pinned.
+        self.layout_pins = LayoutPins(form.parentWidget())
+        form.addRow(self.layout_pins.mode_label, self.layout_pins.mode_combo)
+        form.addRow(self.layout_pins)
+        for name in (*P.LAYOUT_PINS, "layout_global_batch"):
+            self.errors[name] = self.layout_pins.error
 
     def _build_data_group(self) -> None:
         form = self._group(translate("PlanPage", "Data set"))
@@ -443,6 +450,7 @@ class PlanInputs(QWidget):
         self.gpu_memory_utilization_spin.setEnabled(not training and engine in ("auto",
                                                                                  "vllm"))
         self.tokens_edit.setEnabled(training and not opaque)
+        self.layout_pins.sync(plan, model, estimate)
         self.global_batch.setText(fmt.global_batch(plan))
         self.global_batch.setVisible(training)
 

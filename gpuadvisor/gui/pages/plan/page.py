@@ -40,6 +40,7 @@ from gpuadvisor.hardware.host_ram import check_host_ram
 from . import format as fmt
 from .charts import PlanCharts
 from .inputs import CUSTOM_ITEM, NO_GPU_ITEM, InputsScroll, PlanInputs
+from .layout_pins import mark_time_layout
 from .results import TimeAndLevers
 
 #: Milliseconds without a change after which a burst of changes counts as over (the
@@ -52,6 +53,7 @@ _FIELD_NAMES = (
     "checkpointing", "attention", "lora_rank", "lora_targets", "quant", "n_gpus",
     "zero_stage", "offload", "dataset_tokens", "dataset_samples", "epochs", "gpu",
     "new_tokens", "kv_dtype", "framework", "gpu_layers", "n_cpu_moe", "gpu_memory_utilization",
+    "tp", "pp", "vpp", "cp", "ep", "layout_global_batch",
 )
 
 
@@ -245,6 +247,10 @@ class PlanPage(QWidget):
             lambda: self._edit_count("dataset_tokens", f.tokens_edit))
         f.samples_edit.editingFinished.connect(
             lambda: self._edit_count("dataset_samples", f.samples_edit))
+        pins = f.layout_pins
+        pins.mode_picked.connect(self._on_layout_mode)
+        pins.degree_edited.connect(lambda name, value: self._pin(name, value))
+        pins.pin_clicked.connect(lambda: self._pin(None))
         self.bottom.time_panel.efficiency_edited.connect(self._on_efficiency)
         self.bottom.levers_panel.lever_clicked.connect(self.apply_lever)
 
@@ -254,6 +260,24 @@ class PlanPage(QWidget):
         if getattr(self.state.plan, name) == value:
             return True
         return self.state.update(**{name: value})
+
+    def _on_layout_mode(self, mode: str) -> None:
+        if mode == "auto":
+            self._pin("auto")
+        elif not self.state.plan.layout_pins:
+            self._pin(None)
+
+    def _pin(self, name: str | None, value: int | None = None) -> bool:
+        """Pin one degree (``name``), the layout the search chose (None) or none
+        (``"auto"``): one undo step each."""
+        self._show_error("tp", None)
+        if name == "auto":
+            return self.state.unpin_layout()
+        if name is None:
+            return self.state.pin_chosen_layout()
+        if getattr(self.state.plan, name) == value:
+            return True
+        return self.state.pin_layout(**{name: value})
 
     def _edit_count(self, name: str, edit: QLineEdit) -> None:
         text = edit.text().strip()
@@ -415,6 +439,7 @@ class PlanPage(QWidget):
         self._show_host_ram(estimate)
         self.charts_area.draw(state, estimate)
         self.bottom.time_panel.set_estimate(estimate, self._units, state.assumption_overrides)
+        mark_time_layout(self.bottom.time_panel, estimate)
         now = time.monotonic()
         burst = now - self._last_redraw_s < LEVERS_SETTLE_MS / 1000
         self._last_redraw_s = now
