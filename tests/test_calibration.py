@@ -48,9 +48,17 @@ def test_matmul_to_step_is_an_overridable_assumption():
 
 
 def test_without_a_measurement_the_catalog_peak_and_efficiency_are_used():
-    result = estimate(GPT2_SMALL, PLAN, GPU)
+    # A 16-bit plan of a layered model is timed from kernel rates x the in-situ factor
+    # (tests/test_insitu.py); the plan's own efficiency keeps the flat formula exactly.
+    result = estimate(GPT2_SMALL, PLAN.with_changes(efficiency=0.4), GPU)
     assert result.time.seconds == pytest.approx(result.time.flops_total / (100e12 * 0.4))
-    assert result.assumptions["efficiency_source"] == "assumed"
+    assert result.assumptions["efficiency_source"] == "plan"
+    result = estimate(GPT2_SMALL, PLAN, GPU)
+    a = result.assumptions
+    assert a["efficiency_source"] == "assumed"
+    assert "in-situ factor 0.74" in a["efficiency_basis"]
+    assert result.time.seconds == pytest.approx(
+        result.time.flops_total / (100e12 * a["efficiency"]))
     assert "measured_matmul_tflops" not in result.assumptions
 
 

@@ -32,10 +32,10 @@ def test_several_gpus_choose_a_layout_and_keep_every_existing_key(capsys):
     assert layout["micro_batch"] * layout["grad_accum"] * layout["dp"] == 128
     # 2T tokens in steps of 128 x 4096 tokens; the job's time is steps x step.
     assert t["steps"] == pytest.approx(2e12 / (128 * 4096))
-    # At the card's assumed rate (whole published runs, restarts included) no further
-    # goodput loss is charged.
-    assert t["goodput"] == 1.0
-    assert t["seconds"] == pytest.approx(t["steps"] * t["step_seconds"])
+    # 64 GPUs span 8 nodes: a multi-node job makes progress 90% of its wall-clock time
+    # (Llama 3 paper, §3.3.4: "higher than 90% effective training time").
+    assert t["goodput"] == 0.9
+    assert t["seconds"] == pytest.approx(t["steps"] * t["step_seconds"] / 0.9)
     assert t["gpu_hours"] == pytest.approx(t["seconds"] * 64 / 3600)
     parts = t["breakdown_seconds_per_step"]
     assert set(parts) == {"compute", "memory_bound", "tp_comm", "cp_comm", "ep_comm",

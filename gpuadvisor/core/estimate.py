@@ -157,6 +157,31 @@ def _peak(gpu: GpuSpec, plan: Plan, warnings: list[str]) -> tuple[float, str]:
     return float(value), dtype
 
 
+def _kernel_efficiency(model, shape, plan: Plan, gpu: GpuSpec, dtype: str, flops,
+                       assumptions: Assumptions) -> tuple[float | None, str | None]:
+    """The efficiency a 16-bit training plan of a layered model reaches on ``gpu`` from its
+    kernels (:func:`~.parallel.insitu.kernel_efficiency`) and where it comes from; ``(None,
+    None)`` where the assumed efficiency applies."""
+    from .parallel.insitu import kernel_applies, kernel_efficiency, kernel_source
+
+    if not kernel_applies(shape, plan, dtype):
+        return None, None
+    tokens = plan.micro_batch * plan.seq_len * plan.grad_accum
+    dequant = 1.0
+    if plan.task == "qlora" or (plan.is_adapter and plan.effective_quant != "none"):
+        dequant = assumptions.qlora_dequant_overhead
+    try:
+        value = kernel_efficiency(model, plan, gpu, dtype,
+                                  train_flops_per_step=float(flops.train) * tokens,
+                                  insitu_factor=assumptions.insitu_factor,
+                                  dequant_factor=dequant, shape=shape)
+    except ValueError:
+        return None, None
+    if not 0.0 < value <= 1.0:
+        return None, None
+    return value, kernel_source(gpu, dtype, assumptions.insitu_factor)
+
+
 def timing_dtype(gpu: GpuSpec, plan: Plan) -> str:
     """The dtype whose peak times ``plan`` on ``gpu`` (after the fp8/bf16 fallbacks); a
     :class:`Measurement` is used only when its dtype equals this."""
@@ -239,7 +264,8 @@ def verdict_for(total: float, capacity: float) -> str:
 
 def _assumptions_used(model: ModelShape, plan, assumptions, gpu, time_gpu, peak_kind, peak,
                       measured: Measurement | None = None, measured_note: str | None = None,
-                      measured_bandwidth: Measurement | None = None) -> dict:
+                      measured_bandwidth: Measurement | None = None,
+                      kernel: tuple[float | None, str | None] = (None, None)) -> dict:
     used: dict[str, object] = {}
     if plan.is_adapter:
         if plan.lora_rank is None:
@@ -273,6 +299,10 @@ def _assumptions_used(model: ModelShape, plan, assumptions, gpu, time_gpu, peak_
             used["head"] = "classification (logits negligible)"
     used["efficiency"] = default_efficiency(plan, assumptions)
     used["efficiency_source"] = "plan" if plan.efficiency is not None else "assumed"
+    if kernel[1] is not None:  # still assumed: kernel rates x the in-situ factor
+        used["efficiency"] = kernel[0]
+        used["efficiency_basis"] = kernel[1]
+        used["insitu_factor"] = assumptions.insitu_factor
     if measured is not None:
         achieved = _achieved_tflops(measured, assumptions)
         used["efficiency"] = achieved / peak
@@ -405,6 +435,10 @@ def estimate(
         measurement, time_gpu, plan, peak_kind)
     if measured is not None:
         efficiency = _achieved_tflops(measured, assumptions) / peak
+    kernel_note = None
+    if efficiency is None:
+        efficiency, kernel_note = _kernel_efficiency(model, shape, plan, time_gpu, peak_kind,
+                                                     flops, assumptions)
     bandwidth_gb_s = time_gpu.memory_bandwidth_gb_s
     time_assumptions = assumptions
     if measured_bandwidth is not None:
@@ -453,7 +487,7 @@ def estimate(
         assumptions=_assumptions_used(
             shape, plan, assumptions, gpu, time_gpu, peak_kind, peak,
             measured=measured, measured_note=measured_note,
-            measured_bandwidth=measured_bandwidth,
+            measured_bandwidth=measured_bandwidth, kernel=(efficiency, kernel_note),
         ) | (engine_assumptions(view, plan, assumptions, measured_bandwidth is not None)
              if view is not None else {}),
         warnings=warnings,

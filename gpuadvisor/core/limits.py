@@ -168,6 +168,7 @@ ASSUMPTION_BOUNDS: dict[str, Bound] = {
     "qlora_dequant_overhead": Bound(0, 100, low_open=True),
     "opaque_checkpoint_keep": Bound(0, 1, low_open=True),
     "matmul_to_step": Bound(0, 1, low_open=True),
+    "insitu_factor": Bound(0, 1, low_open=True),
 }
 
 #: A model's architecture numbers (``ModelSpec`` field names). Zero means "not used" for

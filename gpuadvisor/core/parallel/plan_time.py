@@ -16,19 +16,16 @@ from gpuadvisor.core.gpu import GpuSpec
 from gpuadvisor.core.plan import Plan
 
 from .cluster import Cluster
+from .insitu import KERNEL_LAUNCH_S, gpu_rates  # noqa: F401 (re-exported)
 from .links import LinkClass, default_network, intra_link, network
-from .rates import comm_sm_share, kernel_fractions
 from .search import Constraints, LayoutResult, search_layouts
 from .step import GpuRates
 
-#: Host-side cost of one kernel launch in eager PyTorch: 2.4-2.6 us per back-to-back kernel
-#: on A100 and H200 (RRZE-HPC gpu-benches, kernels.json ``launch_overhead``).
-KERNEL_LAUNCH_S = 2.5e-6
 #: Share of wall-clock time a job spanning several nodes spends making progress: Llama 3's
 #: pre-training "achieved higher than 90% effective training time" despite 466 interruptions
 #: in 54 days on 16k H100s (Llama 3 paper, arXiv 2407.21783, §3.3.4). Restarts, checkpoint
-#: writes and evaluation cost the rest. Applied to multi-node jobs timed at kernel rates;
-#: an anchored rate (the assumed 40% MFU of whole published runs) has it already.
+#: writes and evaluation cost the rest. Applied to every multi-node job (the in-situ factor
+#: of :mod:`.insitu` is measured with it in place).
 MULTI_NODE_GOODPUT = 0.90
 #: Layout modes: ``auto`` searches, ``manual`` evaluates the pinned degrees only.
 LAYOUT_MODES = ("auto", "manual")
@@ -136,32 +133,6 @@ class LayoutEstimate:
         }
 
 
-def gpu_rates(gpu: GpuSpec, dtype: str, *, matmul_tflops: float | None = None,
-              bandwidth_gb_s: float | None = None) -> tuple[GpuRates, str]:
-    """Achievable rates of ``gpu`` at ``dtype``: published fractions, or measured figures.
-
-    A measured matmul rate (``gpuadvisor probe``) replaces the published matmul fraction and
-    scales the attention fraction with it; a measured copy bandwidth replaces the published
-    memory fraction.
-    """
-    peak = float(gpu.peak_tflops(dtype) or gpu.peak_tflops("fp32")) * 1e12
-    frac = kernel_fractions(gpu.id)
-    matmul = frac.matmul
-    attention = frac.attention
-    source = frac.source
-    if matmul_tflops:
-        measured = matmul_tflops * 1e12 / peak
-        attention = attention * measured / matmul
-        matmul = measured
-        source = f"measured matmul {matmul_tflops:.0f} TFLOPS; " + source
-    bandwidth = gpu.memory_bandwidth_gb_s * 1e9 * frac.memory
-    if bandwidth_gb_s:
-        bandwidth = bandwidth_gb_s * 1e9
-    return GpuRates(peak_flops=peak, matmul_fraction=matmul, attention_fraction=attention,
-                    bandwidth_b_s=bandwidth, kernel_launch_s=KERNEL_LAUNCH_S,
-                    comm_sm_share=comm_sm_share(gpu.id, gpu.p2p_link)), source
-
-
 def cluster_for(gpu: GpuSpec, n_gpus: int, gpus_per_node: int | None = None,
                 network_name: str | None = None) -> tuple[Cluster, LinkClass, LinkClass, int]:
     """The cluster a job of ``n_gpus`` of ``gpu`` runs in: node size and link classes."""
@@ -219,8 +190,8 @@ def layout_estimate(model, plan: Plan, gpu: GpuSpec, assumptions: Assumptions, *
     chosen = found[0]
     per_step = global_batch * plan.seq_len
     steps = tokens / per_step
-    # An anchored rate comes from whole published runs (the assumed MFU), restarts included.
-    goodput = MULTI_NODE_GOODPUT if n > per_node and not anchor_seconds_per_token else 1.0
+    # The in-situ factor is measured against runs timed with this goodput (see .insitu).
+    goodput = MULTI_NODE_GOODPUT if n > per_node else 1.0
     seconds = steps * chosen.step_seconds / goodput
     return LayoutEstimate(
         chosen=chosen, alternatives=tuple(found[1:]), fits=chosen.fits,
@@ -233,31 +204,26 @@ def layout_estimate(model, plan: Plan, gpu: GpuSpec, assumptions: Assumptions, *
 
 def anchored_rates(model, plan: Plan, rates: GpuRates, anchor_seconds_per_token: float, *,
                    mixed_master: bool = True, kernels: str = "eager") -> tuple[GpuRates, float]:
-    """``rates`` scaled so that one GPU running ``plan`` alone (no parallelism) spends
-    ``anchor_seconds_per_token`` per token on its forward and backward work (compute and
-    memory-bound kernels; the optimizer step is per step, not per token, and stays as the
-    layout shards it), and the scale.
+    """``rates`` scaled so that one GPU running ``plan`` alone (no parallelism) with eager
+    kernels spends ``anchor_seconds_per_token`` per token on its forward and backward work
+    (compute and memory-bound kernels; the optimizer step is per step, not per token, and
+    stays as the layout shards it), and the scale.
 
     Every such term is inversely proportional to the matmul, attention and memory rates, so
     one factor ``k = model time / anchor`` applied to all three makes them agree exactly.
+    The single-GPU estimate describes eager PyTorch (its framework terms aside), so the
+    scale is taken with eager kernels whatever ``kernels`` the layout then runs: fused
+    kernels keep their saved memory traffic. ``kernels`` is accepted for callers that
+    passed it; the scale does not depend on it.
     """
     from dataclasses import replace
 
-    from .shape import optimizer_traffic, step_shape
-    from .step import GroupLinks, step_parts
+    from .insitu import one_gpu_work_seconds
 
-    shape = step_shape(model, plan)
-    e = 4.0 if plan.precision == "fp32" else 2.0
-    nowhere = GroupLinks(*(1.0, 0.0) * 5)
-    one = step_parts(
-        shape, seq=plan.seq_len, micro_batch=plan.micro_batch, grad_accum=plan.grad_accum,
-        tp=1, pp=1, vpp=1, cp=1, ep=1, dp=1, zero=0, shard=1, hybrid=False,
-        sequence_parallel=True, rates=replace(rates, kernel_launch_s=0.0), links=nowhere,
-        activation_bytes=e, matmul_bytes=1.0 if plan.precision == "fp8" else e,
-        flash=plan.attention == "flash", recompute=plan.checkpointing,
-        optimizer_bytes_per_param=optimizer_traffic(plan, mixed_master), kernels=kernels)
+    del kernels
     tokens = plan.micro_batch * plan.seq_len * plan.grad_accum
-    modelled = float(one.compute + one.memory_bound) / tokens
+    modelled = one_gpu_work_seconds(model, plan, rates, mixed_master=mixed_master,
+                                    kernels="eager") / tokens
     scale = modelled / anchor_seconds_per_token
     return replace(rates, matmul_fraction=rates.matmul_fraction * scale,
                    attention_fraction=rates.attention_fraction * scale,

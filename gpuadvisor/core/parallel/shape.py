@@ -18,13 +18,16 @@ from gpuadvisor.core.plan import Plan
 from .step import StepShape, optimizer_traffic_bytes
 
 
-def step_shape(model, plan: Plan) -> StepShape:
+def step_shape(model, plan: Plan, shape=None) -> StepShape:
     """The :class:`StepShape` of a decoder or encoder for a training plan.
+
+    ``model`` is the spec (its position encoding and norm are read from it); ``shape`` its
+    already derived :class:`~gpuadvisor.core.architecture.ModelShape`, when the caller has it.
 
     Raises:
         ValueError: for models given by parameter count only (no block to split).
     """
-    m = model_shape(model)
+    m = shape if shape is not None else model_shape(model)
     if m.block is None:
         raise ValueError("a model given by parameter count only has no layers to split")
     block = m.block
@@ -51,7 +54,7 @@ def step_shape(model, plan: Plan) -> StepShape:
         causal=m.kind == "decoder", rope=position == "rope", dropout=m.dropout,
         head=m.head_matmul_params(plan.task) > 0, block_params=per_block,
         expert_params=expert, outside_params=outside,
-        trainable_params=float(trainable_params(model, plan)), adapter_rank=rank,
+        trainable_params=float(trainable_params(m, plan)), adapter_rank=rank,
         adapter_mats=adapter_mats, frozen_bytes_per_param=frozen,
         rmsnorm=getattr(model, "norm", "rmsnorm") == "rmsnorm")
 
