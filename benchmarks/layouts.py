@@ -6,7 +6,8 @@ For each row of ``benchmarks/calibration/throughput.json`` whose model and layou
 expressed (a GPT/Llama/MPT block with known sizes, bf16/fp16, a catalog GPU), the step model
 of ``gpuadvisor.core.parallel`` is evaluated at the published layout (TP, PP, CP, ZeRO/FSDP,
 micro-batch, global batch, recomputation) with the published kernel fractions of that GPU
-(``core/parallel/rates.py``) and the link classes of ``core/parallel/links.py``. Printed:
+(``core/parallel/rates.py``) times the default in-situ factor (as ``estimate`` runs them) and
+the link classes of ``core/parallel/links.py``. Printed:
 published tokens/s per GPU, the model's, the naive calculator's
 (``peak x 0.40 / 6N``), and the median absolute error of each.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 import json
 import statistics
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -139,6 +141,10 @@ def main() -> int:
         plan = Plan(task="pretrain", precision="fp16" if precision == "fp16" else "bf16",
                     seq_len=int(row["seq"]), n_gpus=n, checkpointing=ckpt)
         rates, _ = gpu_rates(gpu, "bf16")
+        k = DEFAULT_ASSUMPTIONS.insitu_factor  # what `estimate` runs kernels at
+        rates = replace(rates, matmul_fraction=rates.matmul_fraction * k,
+                        attention_fraction=rates.attention_fraction * k,
+                        bandwidth_b_s=rates.bandwidth_b_s * k)
         peak = rates.peak_flops
         intra = intra_link(gpu.p2p_link, gpu.pcie_gen, gpu.name)
         net = default_network(gpu.p2p_link)
