@@ -39,6 +39,13 @@ FIELD_NAMES = {
     "framework": QT_TRANSLATE_NOOP("InputHelp", "framework"),
     "assumptions": QT_TRANSLATE_NOOP("InputHelp", "assumptions"),
     "plan": QT_TRANSLATE_NOOP("InputHelp", "plan"),
+    "layout": QT_TRANSLATE_NOOP("InputHelp", "parallel layout"),
+    "tp": QT_TRANSLATE_NOOP("InputHelp", "tensor parallel"),
+    "pp": QT_TRANSLATE_NOOP("InputHelp", "pipeline parallel"),
+    "vpp": QT_TRANSLATE_NOOP("InputHelp", "virtual pipeline stages"),
+    "cp": QT_TRANSLATE_NOOP("InputHelp", "context parallel"),
+    "ep": QT_TRANSLATE_NOOP("InputHelp", "expert parallel"),
+    "layout_global_batch": QT_TRANSLATE_NOOP("InputHelp", "global batch"),
 }
 
 #: Tooltips: what the input changes (inputs that set their own keep theirs).

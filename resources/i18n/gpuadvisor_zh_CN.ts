@@ -1967,138 +1967,173 @@ paying per token: {other}</source>
         <translation>方案</translation>
     </message>
     <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="42"/>
+        <source>parallel layout</source>
+        <translation>并行布局</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="43"/>
+        <source>tensor parallel</source>
+        <translation>张量并行</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="44"/>
+        <source>pipeline parallel</source>
+        <translation>流水线并行</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="45"/>
+        <source>virtual pipeline stages</source>
+        <translation>虚拟流水线阶段</translation>
+    </message>
+    <message>
         <location filename="../../gpuadvisor/gui/help_texts.py" line="46"/>
+        <source>context parallel</source>
+        <translation>上下文并行</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="47"/>
+        <source>expert parallel</source>
+        <translation>专家并行</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="48"/>
+        <source>global batch</source>
+        <translation>全局批次</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="53"/>
         <source>What to do with the model: pre-train, fine-tune (full, LoRA, QLoRA) or run inference. Decides which weights train, and so the gradients, optimizer states and FLOPs per token.</source>
         <extracomment>Tooltips: what the input changes (inputs that set their own keep theirs).</extracomment>
         <translation>要对模型做什么：预训练、微调（全量、LoRA、QLoRA）或推理。它决定哪些权重参与训练，从而决定梯度、优化器状态和每个 token 的 FLOPs。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/help_texts.py" line="50"/>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="57"/>
         <source>Number format of the compute. Mixed fp16/bf16 keep fp32 master weights. Changes the bytes per weight and the GPU peak used for the time.</source>
         <translation>计算使用的数值格式。fp16/bf16 混合精度会保留 fp32 主权重。它改变每个权重的字节数，以及估算时间所用的 GPU 峰值。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/help_texts.py" line="53"/>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="60"/>
         <source>Optimizer of the trained weights. Changes the optimizer-state memory per trained parameter (AdamW keeps two fp32 states, 8-bit AdamW two 8-bit ones, SGD and Lion one).</source>
         <translation>训练权重所用的优化器。它改变每个可训练参数的优化器状态显存（AdamW 保存两个 fp32 状态，8-bit AdamW 保存两个 8 位状态，SGD 和 Lion 保存一个）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/help_texts.py" line="57"/>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="64"/>
         <source>Sequences per GPU in one forward/backward pass. Activation memory grows with it.</source>
         <translation>每块 GPU 一次前向/反向传播处理的序列数。激活显存随之增长。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/help_texts.py" line="60"/>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="67"/>
         <source>Micro-batches per optimizer step. Raises the global batch without more memory.</source>
         <translation>每个优化器步包含的微批次数。增大全局批次而不增加显存。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/help_texts.py" line="63"/>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="70"/>
         <source>Tokens per sequence. Activation, logits and KV-cache memory grow with it.</source>
         <translation>每条序列的 token 数。激活、logits 和 KV 缓存显存随之增长。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/help_texts.py" line="65"/>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="72"/>
         <source>Inference: tokens generated per sequence. Changes the KV cache and the decoding time.</source>
         <translation>推理：每条序列生成的 token 数。影响 KV 缓存和解码时间。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/help_texts.py" line="68"/>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="75"/>
         <source>Recompute activations in the backward pass instead of keeping them: less activation memory, about a third more compute when full.</source>
         <translation>在反向传播时重算激活而不是保存它们：激活显存更少；完全检查点时计算量约多三分之一。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/help_texts.py" line="71"/>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="78"/>
         <source>Attention kernel. FlashAttention/SDPA never stores the sequence × sequence scores, so activations take less memory than with eager attention.</source>
         <translation>注意力内核。FlashAttention/SDPA 不保存“序列 × 序列”的注意力分数，因此激活显存比普通（eager）注意力少。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/help_texts.py" line="74"/>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="81"/>
         <source>How the frozen base weights are stored (QLoRA and inference): fewer bits per weight, less weight memory.</source>
         <translation>冻结的基础权重如何存储（QLoRA 和推理）：每个权重的位数越少，权重显存越少。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/help_texts.py" line="77"/>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="84"/>
         <source>Rank of the LoRA adapters. A higher rank trains more parameters: more gradient and optimizer-state memory.</source>
         <translation>LoRA 适配器的秩。秩越高，训练的参数越多：梯度和优化器状态显存也越多。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/help_texts.py" line="80"/>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="87"/>
         <source>Which linear layers get adapters. Changes the trained parameters.</source>
         <translation>给哪些线性层加适配器。影响可训练参数。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/help_texts.py" line="82"/>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="89"/>
         <source>Inference: number format of the KV cache. Changes its memory.</source>
         <translation>推理：KV 缓存的数值格式。影响其显存。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/help_texts.py" line="84"/>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="91"/>
         <source>The card the plan is sized for: its memory decides the verdict, its peak rate the time. Detected cards come first.</source>
         <translation>方案所针对的显卡：它的显存决定结论，它的峰值算力决定时间。检测到的显卡排在最前。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/help_texts.py" line="87"/>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="94"/>
         <source>GPUs training together. With ZeRO/FSDP the states are split over them; the time is the whole job&apos;s.</source>
         <translation>一起训练的 GPU 数量。使用 ZeRO/FSDP 时状态分摊到各卡；时间是整个任务的时间。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/help_texts.py" line="90"/>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="97"/>
         <source>How the GPUs share the states: ZeRO-1 splits optimizer states, ZeRO-2 also gradients, ZeRO-3/FSDP also the weights.</source>
         <translation>各 GPU 如何分担状态：ZeRO-1 切分优化器状态，ZeRO-2 还切分梯度，ZeRO-3/FSDP 连权重也切分。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/help_texts.py" line="93"/>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="100"/>
         <source>Move optimizer states (or the parameters too) to CPU RAM: less GPU memory, slower steps; the host RAM it needs is checked under the verdict.</source>
         <translation>把优化器状态（或连同参数）移到 CPU 内存：GPU 显存更少，每步更慢；所需的主机内存在结论下方检查。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/help_texts.py" line="96"/>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="103"/>
         <source>Training tokens over all epochs, e.g. 2T, 300M. Sets the training time.</source>
         <translation>所有轮次合计的训练 token 数，例如 2T、300M。决定训练时间。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/help_texts.py" line="98"/>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="105"/>
         <source>Samples per epoch, e.g. 52k. Sets the training time with the epochs.</source>
         <translation>每轮的样本数，例如 52k。与轮数一起决定训练时间。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/help_texts.py" line="100"/>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="107"/>
         <source>Passes over the samples. Multiplies the training time.</source>
         <translation>遍历样本的次数。训练时间按此倍增。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/help_texts.py" line="102"/>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="109"/>
         <source>The training framework or inference engine: its own memory overheads and kernels.</source>
         <translation>训练框架或推理引擎：它自身的显存开销和内核。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/help_texts.py" line="105"/>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="112"/>
         <source>The pages: Rig, Probe, Plan and Compare (Ctrl+1 to Ctrl+4).</source>
         <translation>各页面：本机、实测、规划和对比（Ctrl+1 到 Ctrl+4）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/help_texts.py" line="107"/>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="114"/>
         <source>The device the probes measure: a GPU, or the CPU.</source>
         <translation>实测所测量的设备：某块 GPU，或 CPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/help_texts.py" line="109"/>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="116"/>
         <source>Whose past probe runs the history shows.</source>
         <translation>历史记录显示哪个设备过去的实测。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/help_texts.py" line="111"/>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="118"/>
         <source>Which measured figure the chart draws over the runs.</source>
         <translation>图表按各次运行绘制哪项实测指标。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/help_texts.py" line="113"/>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="120"/>
         <source>Past probe runs of this device; select two to compare them.</source>
         <translation>此设备过去的实测记录；选中两次即可比较。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/help_texts.py" line="115"/>
+        <location filename="../../gpuadvisor/gui/help_texts.py" line="122"/>
         <source>The two selected runs side by side, with the change.</source>
         <translation>并排显示选中的两次运行及其变化。</translation>
     </message>
@@ -2652,68 +2687,68 @@ paying per token: {other}</source>
 <context>
     <name>LeversPanel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="438"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="439"/>
         <source>Make it fit</source>
         <extracomment>Levers shown on a projector (those that make the plan fit, cheapest first).</extracomment>
         <translation>如何放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="468"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="469"/>
         <source>Choose a target GPU to see what would make the plan fit.</source>
         <translation>选择目标 GPU，查看怎样才能放得下。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="471"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="472"/>
         <source>It fits. These changes would free memory for a larger batch or longer sequences:</source>
         <translation>放得下。以下改动可腾出显存，用于更大的批次或更长的序列：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="474"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="475"/>
         <source>It fits; nothing to change.</source>
         <translation>放得下，无需改动。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="476"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="477"/>
         <source>It does not fit. Each change below on its own, cheapest first (click to apply):</source>
         <translation>放不下。以下每项改动单独生效，代价小的在前（点击应用）：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="479"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="480"/>
         <source>It does not fit, and no single change helps: try a smaller model or a larger GPU.</source>
         <translation>放不下，且单项改动都不够：请换更小的模型或显存更大的 GPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="517"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="518"/>
         <source>{n} GPUs, the model split across them</source>
         <translation>{n} 张 GPU，模型分摊到各卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="519"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="520"/>
         <source>{n} GPUs with ZeRO-3</source>
         <translation>{n} 张 GPU + ZeRO-3</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="521"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="522"/>
         <source>{n} layers on the GPU, the rest in host RAM (-ngl)</source>
         <translation>{n} 层放在 GPU，其余放在主机内存（-ngl）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="532"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="533"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="534"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="535"/>
         <source>still too big</source>
         <translation>仍放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="544"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="545"/>
         <source>cost: {cost}</source>
         <translation>代价：{cost}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="545"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="546"/>
         <source>time: {before} → {after}</source>
         <translation>时间：{before} → {after}</translation>
     </message>
@@ -5213,148 +5248,148 @@ paying per token: {other}</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="149"/>
-        <source>Share of the GPU&apos;s dense peak that training achieves (model FLOPs utilisation). 0.35–0.50 is typical for well-tuned training.</source>
-        <translation>训练实际达到的 GPU 稠密峰值算力占比（MFU，模型 FLOPs 利用率）。调优良好的训练通常为 0.35–0.50。</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="155"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="156"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="156"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="157"/>
         <source>Use the assumed efficiency again</source>
         <translation>恢复为假设的效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="168"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="169"/>
         <source>Assumptions</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="215"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="216"/>
         <source>{rate} samples/s</source>
         <translation>{rate} 样本/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="216"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="217"/>
         <source>{rate} tokens/s</source>
         <translation>{rate} token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="219"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="220"/>
         <source>{steps} × {step} = {total} (bound by {bound})</source>
         <translation>{steps} × {step} = {total}（受限于{bound}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="284"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="285"/>
         <source>{eff:.2f} → {tflops} TFLOPS per GPU</source>
         <translation>{eff:.2f} → 每张 GPU {tflops} TFLOPS</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="289"/>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="295"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="290"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="296"/>
         <source>{n} samples</source>
         <translation>{n} 个样本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="290"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="291"/>
         <source>{n} tokens</source>
         <translation>{n} 个 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="368"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="369"/>
         <source>Assumed: {per} tokens per parameter (compute-optimal, Chinchilla), {tokens} tokens; type your own under Data set.</source>
         <translation>假设：每个参数 {per} 个 token（算力最优，Chinchilla），共 {tokens} 个 token；可在“数据集”中填写你自己的。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="373"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="374"/>
         <source>Assumed: {samples} samples (the size of Alpaca) × {epochs} epoch(s); type your own under Data set.</source>
         <translation>假设：{samples} 个样本（Alpaca 的规模）× {epochs} 轮；可在“数据集”中填写你自己的。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="377"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="378"/>
         <source>Assumed: Alpaca, {samples} samples × {seq} tokens × {epochs} epoch(s); type your own under Data set.</source>
         <translation>假设：Alpaca，{samples} 个样本 × {seq} 个 token × {epochs} 轮；可在“数据集”中填写你自己的。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="210"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="211"/>
         <source>{rate} generated tokens/s (decode)</source>
         <translation>{rate} 生成 token/s（解码）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="212"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="149"/>
+        <source>Share of the GPU&apos;s dense peak that training achieves (model FLOPs utilisation). By default it comes from the plan&apos;s own kernels at the card&apos;s published rates times the in-situ factor (0.74); type a value to use your own.</source>
+        <translation>训练达到的 GPU 稠密峰值比例（模型 FLOPs 利用率）。默认值来自方案自身的内核：按显卡公开的内核速率乘以现场系数（0.74）；输入一个数值即可使用你自己的值。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="213"/>
         <source>prefill {prefill} · decode bound by {bound}</source>
         <translation>预填充 {prefill} · 解码受限于{bound}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="250"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="251"/>
         <source>no data parallel</source>
         <translation>无数据并行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="252"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="253"/>
         <source>{zero} sharded within a node</source>
         <translation>{zero}（仅在节点内分片）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="254"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="255"/>
         <source>micro-batch {mb} × {ga}</source>
         <translation>微批次 {mb} × {ga}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="261"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="262"/>
         <source>step {step} = compute {compute} + memory-bound {memory} + communication {comm} + bubble {bubble}; MFU {mfu:.0%}</source>
         <translation>每步 {step} = 计算 {compute} + 访存受限 {memory} + 通信 {comm} + 流水线气泡 {bubble}；MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="267"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="268"/>
         <source>runner-up: {layout}: step {step}</source>
         <translation>次优：{layout}：每步 {step}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="277"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="278"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="278"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="279"/>
         <source>{tflops:g} TFLOPS {dtype} on {gpu}</source>
         <translation>{tflops:g} TFLOPS {dtype}（{gpu}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="283"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="284"/>
         <source>efficiency</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="296"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="297"/>
         <source>data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="298"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="299"/>
         <source>GPU link</source>
         <translation>GPU 互联</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="301"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="302"/>
         <source>overlap</source>
         <translation>通信重叠</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="304"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="305"/>
         <source>bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="307"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="308"/>
         <source>timed on</source>
         <translation>计时 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="309"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="310"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
     </message>
