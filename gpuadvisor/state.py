@@ -514,7 +514,8 @@ class PlanState(Undoable, PlanSweeps):
             return []
         if self._levers is None:
             snap = self._snap
-            self._levers = core_levers(snap.model, snap.plan, gpu, snap.assumptions)
+            self._levers = core_levers(snap.model, snap.plan, gpu, snap.assumptions,
+                                       timed=_laid_out_estimate)
         return list(self._levers)
 
     def apply_lever(self, lever: Lever) -> bool:
@@ -577,3 +578,13 @@ __all__ = [
     "couple_plan_changes",
     "plan_for_model",
 ]
+
+
+def _laid_out_estimate(model, plan: Plan, gpu: GpuSpec, assumptions: Assumptions) -> Estimate:
+    """The estimate as the page shows it: several GPUs train in their best (or pinned)
+    parallel layout (:func:`with_best_layout`), so a lever's memory and time are the
+    layout's."""
+    result = estimate(model, plan, gpu, assumptions)
+    if plan.n_gpus > 1 and plan.is_training:
+        result = with_best_layout(result, plan, assumptions)
+    return result

@@ -18,6 +18,7 @@ from gpuadvisor.core.fit import largest_true, largest_true_bisect
 from gpuadvisor.core.gpu import GpuSpec
 from gpuadvisor.core.memory import TERMS, MemoryBreakdown, memory_breakdown
 from gpuadvisor.core.model import model_shape
+from gpuadvisor.core.parallel.search import layout_memory_along
 from gpuadvisor.core.plan import Plan
 
 MAX_CONFIG_JSON_BYTES = 5 * 1024 * 1024
@@ -90,6 +91,14 @@ class PlanSweeps:
         key = self._sweep_key("fit_map", micro_batch=1, seq_len=1)
         if key is not None:
             key += (tuple(np.ravel(micro_batches)), tuple(np.ravel(seq_lens)))
+        laid = self._laid_out()
+        if laid is not None:
+            layout, per_node = laid
+            b = np.asarray(micro_batches, dtype=float)[:, None]
+            s = np.asarray(seq_lens, dtype=float)[None, :]
+            return self._kept(key, lambda: np.broadcast_to(layout_memory_along(
+                snap.model, snap.plan, snap.assumptions, layout, per_node, micro_batch=b,
+                seq_len=s)[0], (b.shape[0], s.shape[1]))).copy()
         gpu = self._engine_gpu()
         return self._kept(key, lambda: sweep_fit_map(
             snap.model, snap.plan, micro_batches, seq_lens, snap.assumptions,
@@ -115,11 +124,33 @@ class PlanSweeps:
 
     def _breakdown(self, shape: tuple[int, ...], **overrides) -> MemoryBreakdown:
         snap = self._snap
+        laid = self._laid_out()
+        if laid is not None:
+            layout, per_node = laid
+            _, terms = layout_memory_along(snap.model, snap.plan, snap.assumptions, layout,
+                                           per_node, **overrides)
+            context = self.estimate.memory.context_bytes
+            return MemoryBreakdown(
+                **{name: np.broadcast_to(np.asarray(terms[name], dtype=float), shape).copy()
+                   for name in TERMS}, context_bytes=context)
         gpu = self._engine_gpu()
         if gpu is not None:
             return self._along(gpu, overrides)[0]
         mb = memory_breakdown(snap.model, snap.plan, snap.assumptions, **overrides)
         return full_breakdown(mb, shape)
+
+    def _laid_out(self):
+        """``(layout, gpus per node)`` of a training plan the estimate timed in a parallel
+        layout (several GPUs): the charts then show that layout's memory per GPU, as the
+        bar does (:func:`~gpuadvisor.core.parallel.search.layout_memory_along`); None for the
+        flat memory model (one GPU, inference, or no layout)."""
+        snap = self._snap
+        if not snap.plan.is_training or snap.plan.n_gpus <= 1:
+            return None
+        found = getattr(self.estimate, "layout", None)
+        if found is None:
+            return None
+        return found.chosen.layout, found.gpus_per_node
 
     def _engine_gpu(self) -> GpuSpec | None:
         """The GPU an inference plan's engine is evaluated on (the target, else the
@@ -164,12 +195,15 @@ class PlanSweeps:
 
     def _sweep_key(self, name: str, **neutral) -> tuple | None:
         """What a sweep over the ``neutral`` fields depends on: the plan without them, the
-        model, the assumptions, the GPU's memory and the GPU an engine is evaluated on
-        (None when it cannot be a key)."""
+        model, the assumptions, the GPU's memory, the GPU an engine is evaluated on and the
+        parallel layout of a multi-GPU training plan (None when it cannot be a key)."""
         snap = self._snap
+        laid = self._laid_out()
+        if laid is not None:  # the layout chosen for the plan's own micro-batch
+            laid = (replace(laid[0], micro_batch=1), laid[1])
         try:
             key = (name, snap.model, replace(snap.plan, **neutral), snap.assumptions,
-                   self.capacity_bytes, self._engine_gpu())
+                   self.capacity_bytes, self._engine_gpu(), laid)
             hash(key)
         except (TypeError, ValueError):
             return None

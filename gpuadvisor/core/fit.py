@@ -315,16 +315,22 @@ def _apply(plan: Plan, changes: dict) -> Plan:
 
 
 def levers(model: ModelSpec, plan: Plan, gpu: GpuSpec,
-           assumptions: Assumptions = DEFAULT_ASSUMPTIONS) -> list[Lever]:
-    """Every lever that applies to ``plan``, each evaluated alone, in :data:`LEVER_ORDER`."""
-    base = estimate(model, plan, gpu, assumptions)
+           assumptions: Assumptions = DEFAULT_ASSUMPTIONS, *, timed=None) -> list[Lever]:
+    """Every lever that applies to ``plan``, each evaluated alone, in :data:`LEVER_ORDER`.
+
+    ``timed(model, plan, gpu, assumptions)`` makes the estimate of the plan and of each
+    changed plan (default :func:`~.estimate.estimate`); the Plan page passes one that runs
+    several GPUs in their parallel layout, so a lever's memory and time are the layout's.
+    """
+    timed = timed or estimate
+    base = timed(model, plan, gpu, assumptions)
     out = []
     for lever_id, title, detail, cost, changes in _candidates(model, plan, gpu, assumptions):
         try:
             changed = _apply(plan, changes)
             # An engine may not run the changed plan (llama.cpp loads GGUF types only, ...):
             # such a lever does not apply.
-            after = estimate(model, changed, gpu, assumptions)
+            after = timed(model, changed, gpu, assumptions)
         except ValueError:
             continue
         if after.memory.total >= base.memory.total and lever_id != "more_gpus":

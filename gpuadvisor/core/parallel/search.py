@@ -122,7 +122,8 @@ def _candidates(shape: StepShape, n_gpus: int, global_batch: int, seq: int, clus
 
 
 def layout_memory(model, plan: Plan, assumptions: Assumptions, shape: StepShape, *, tp, pp,
-                  vpp, cp, ep, dp, zero, shard, micro_batch, grad_accum, sequence_parallel=True):
+                  vpp, cp, ep, dp, zero, shard, micro_batch, grad_accum, sequence_parallel=True,
+                  seq_len=None):
     """Bytes per GPU (busiest rank) for layouts given as arrays; returns ``(total, terms)``.
 
     * weights, gradients, optimizer: the single-GPU bytes per parameter
@@ -137,6 +138,8 @@ def layout_memory(model, plan: Plan, assumptions: Assumptions, shape: StepShape,
     * logits: the last stage's ``b s V`` buffers over the vocabulary split ``tp`` ways.
     * overhead: CUDA context, NCCL buffers, allocator reserve, the DDP gradient buckets
       (ZeRO-0) and ZeRO-3's gathered block and prefetch (two 16-bit blocks / tp).
+
+    ``seq_len`` (an array, optional) replaces the plan's sequence length, for sweeps.
     """
     per = per_param_state_bytes(model, plan, assumptions)
     params_here = local_params(shape, tp, pp, ep)
@@ -145,7 +148,8 @@ def layout_memory(model, plan: Plan, assumptions: Assumptions, shape: StepShape,
     weights = per["weights"] * params_here / np.where(zero >= 3, shard, 1.0)
     gradients = per["gradients"] * params_here / np.where(zero >= 2, shard, 1.0)
     optimizer = per["optimizer"] * params_here / np.where(zero >= 1, shard, 1.0)
-    seq = plan.seq_len / np.asarray(cp, dtype=float)
+    seq = (plan.seq_len if seq_len is None else np.asarray(seq_len, dtype=float)) \
+        / np.asarray(cp, dtype=float)
     acts, logits = activation_parts(model, plan, assumptions, np.asarray(micro_batch), seq)
     flight = layers_in_flight(shape.n_layers, 1, 1) if np.ndim(pp) == 0 and pp == 1 else None
     if flight is None:
@@ -234,3 +238,22 @@ def search_layouts(model, plan: Plan, *, n_gpus: int, global_batch: int, rates: 
         if len(results) >= keep:
             break
     return results
+
+
+def layout_memory_along(model, plan: Plan, assumptions: Assumptions, layout: Layout,
+                        gpus_per_node: int, *, micro_batch=None, seq_len=None):
+    """Bytes per GPU of ``plan`` run in ``layout`` with the micro-batch and/or sequence length
+    swept (arrays that broadcast; ``None`` keeps the layout's / the plan's): the Plan page's
+    curves and fit map follow the layout the time was computed for.
+
+    Returns ``(total, terms)`` as :func:`layout_memory`.
+    """
+    shape = step_shape(model, plan)
+    inner = max(1, gpus_per_node // (layout.tp * layout.cp))
+    shard = min(layout.dp, inner) if layout.hybrid_shard else layout.dp
+    mb = layout.micro_batch if micro_batch is None else np.asarray(micro_batch, dtype=float)
+    return layout_memory(model, plan, assumptions, shape, tp=layout.tp, pp=layout.pp,
+                         vpp=layout.vpp, cp=layout.cp, ep=layout.ep, dp=layout.dp,
+                         zero=layout.zero, shard=shard, micro_batch=mb,
+                         grad_accum=layout.grad_accum,
+                         sequence_parallel=layout.sequence_parallel, seq_len=seq_len)
