@@ -185,3 +185,17 @@ def test_along_says_a_vllm_pool_without_room_for_one_sequence_does_not_fit():
     assert list(fits) == [True, False]
     with pytest.raises(ValueError, match="axis"):
         engine_sweep.along(SHAPE, plan, gpu, A, "n_gpus", [1])
+
+
+def test_a_single_chip_system_repeats_its_one_chip_answer_at_larger_counts():
+    # Several Apple chips are hypothetical (the estimate warns); the sweep answers for one
+    # chip at every count, within 0.1% of what each count's estimate says.
+    plan = INFER.with_changes(micro_batch=8, seq_len=8192)
+    gpu = GPUS["m2-max"]
+    counts = (1, 2, 8)
+    sweep = sweep_gpus(LLAMA, plan, [gpu], counts)
+    assert list(sweep.seconds[0]) == [sweep.seconds[0, 0]] * 3
+    assert list(sweep.fits[0]) == [sweep.fits[0, 0]] * 3
+    for j, n in enumerate(counts):
+        one = estimate(LLAMA, plan.with_changes(n_gpus=n), gpu)
+        assert sweep.seconds[0, j] == pytest.approx(one.time.seconds, rel=1e-3)

@@ -113,6 +113,13 @@ def gpus_counts(shape: ModelShape, plan: Plan, gpus: list[GpuSpec], counts,
         for j, variant in enumerate(variants):
             if variant is None:
                 continue
+            if gpu.unified_memory and j > 0 and variants[0] is not None:
+                # A single-chip system (Apple) runs one GPU; more of them are hypothetical
+                # (the estimate warns) and its engine answers as for one: repeat that answer.
+                fits[i, j], seconds[i, j] = fits[i, 0], seconds[i, 0]
+                if i == 0:
+                    per_gpu[j] = per_gpu[0]
+                continue
             try:
                 view = engine_view(shape, variant, gpu, assumptions)
             except ValueError:
