@@ -150,6 +150,14 @@ def estimate_table(e: Estimate, units: str = "GiB") -> str:
             f"{a['measured_dtype']}: {t.achieved_tflops_per_gpu:.1f} TFLOPS per GPU "
             f"({t.efficiency:.0%} of the {a['peak_tflops']:g} TFLOPS peak)"
         )
+    elif "measured_matmul_tflops" in a and "matmul_to_step" not in a:
+        lines.append(
+            f"Time on {e.time_gpu.name}: {a['efficiency_source']}: "
+            f"{a['measured_matmul_tflops']:.4g} TFLOPS {a['measured_dtype']} matmul in the "
+            f"plan's kernels × in-situ factor {a['insitu_factor']:.2f} = "
+            f"{t.achieved_tflops_per_gpu:.1f} TFLOPS per GPU ({t.efficiency:.0%} of the "
+            f"{a['peak_tflops']:g} TFLOPS peak)"
+        )
     elif "measured_matmul_tflops" in a:
         lines.append(
             f"Time on {e.time_gpu.name}: {a['efficiency_source']}: "

@@ -1,5 +1,6 @@
-"""Calibrated time estimates: a measured matmul throughput replaces peak x efficiency
-(times the documented matmul_to_step factor) when its dtype is the plan's, and the
+"""Calibrated time estimates: a measured matmul throughput replaces the published matmul
+fraction in the kernel model (models without layers: peak x efficiency becomes the measured
+rate x the documented matmul_to_step factor) when its dtype is the plan's, and the
 assumptions say "measured <date>"."""
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from gpuadvisor.cli import main
 from gpuadvisor.core.assumptions import Assumptions
 from gpuadvisor.core.calibration import Measurement
 from gpuadvisor.core.estimate import estimate
+from gpuadvisor.core.model import ModelSpec
+from gpuadvisor.core.parallel.insitu import gpu_rates, one_gpu_work_seconds
 from gpuadvisor.core.plan import Plan
 from gpuadvisor.probes import history
 from tests.probes.test_history import make_run
@@ -24,24 +27,44 @@ M50 = Measurement(achieved_tflops=50.0, dtype="bf16", when="2026-12-01T09:00:00Z
                   source="probe matmul on Test GPU")
 
 
-def test_a_bf16_measurement_times_the_plan_at_measured_x_matmul_to_step():
+def test_a_bf16_matmul_measurement_replaces_the_published_matmul_fraction():
+    # The test GPU has no published fractions: matmul 0.80, attention 0.60 of its 100
+    # TFLOPS (rates.DEFAULT). A measured 50 TFLOPS matmul makes the matmul fraction 0.50 and
+    # scales attention alike (0.60 x 0.50 / 0.80 = 0.375); the step is the plan's kernels at
+    # those rates over the in-situ factor.
+    rates, _ = gpu_rates(GPU, "bf16", matmul_tflops=50.0)
+    assert rates.matmul_fraction == pytest.approx(0.50)
+    assert rates.attention_fraction == pytest.approx(0.375)
     result = estimate(GPT2_SMALL, PLAN, GPU, measurement=M50)
     flops = result.flops.train * 1e9  # FLOPs per token x tokens
     assert result.time.flops_total == pytest.approx(flops)
-    assert result.time.seconds == pytest.approx(flops / (50e12 * 0.6), rel=1e-9)
-    assert result.time.achieved_tflops_per_gpu == pytest.approx(30.0)
+    steps = 1e9 / (8 * 1024)
+    work = one_gpu_work_seconds(GPT2_SMALL, PLAN, rates)
+    assert result.time.seconds == pytest.approx(steps * work / 0.74, rel=1e-9)
     a = result.assumptions
     assert a["efficiency_source"] == "measured 2026-12-01"
-    assert a["achieved_tflops"] == pytest.approx(30.0)
     assert a["measured_matmul_tflops"] == 50.0
-    assert a["matmul_to_step"] == 0.6
+    assert "matmul_to_step" not in a
+    assert "measured matmul" in a["efficiency_basis"]
     assert a["peak_tflops_source"] == "catalog: test-gpu"
     assert a["peak_tflops"] == 100.0
-    assert a["efficiency"] == pytest.approx(0.3)
+    assert a["achieved_tflops"] == pytest.approx(result.time.achieved_tflops_per_gpu)
+    # Slower than the published 0.80 fraction, and a faster card measures faster.
+    assert result.time.seconds > estimate(GPT2_SMALL, PLAN, GPU).time.seconds
+    faster = Measurement(90.0, "bf16", "2026-12-01T09:00:00Z")
+    assert estimate(GPT2_SMALL, PLAN, GPU, measurement=faster).time.seconds \
+        < result.time.seconds
 
 
-def test_matmul_to_step_is_an_overridable_assumption():
-    result = estimate(GPT2_SMALL, PLAN, GPU, Assumptions(matmul_to_step=0.5), measurement=M50)
+def test_matmul_to_step_times_a_model_given_by_parameter_count():
+    # Without layers there are no kernels to time: the measured matmul x matmul_to_step.
+    opaque = ModelSpec(id="o", name="o", kind="opaque", params_override=100_000_000,
+                       flops_per_sample=2e9)
+    plan = Plan(task="pretrain", precision="bf16", dataset_samples=1e6)
+    result = estimate(opaque, plan, GPU, measurement=M50)
+    assert result.time.seconds == pytest.approx(result.time.flops_total / (50e12 * 0.6))
+    assert result.assumptions["matmul_to_step"] == 0.6
+    result = estimate(opaque, plan, GPU, Assumptions(matmul_to_step=0.5), measurement=M50)
     assert result.time.seconds == pytest.approx(result.time.flops_total / 25e12)
     with pytest.raises(ValueError, match="matmul_to_step"):
         Assumptions(matmul_to_step=1.5)
@@ -110,8 +133,12 @@ def test_cli_estimate_uses_the_latest_stored_measurement(measured, capsys):
     a = data["assumptions"]
     assert a["efficiency_source"] == "measured 2026-12-01"
     assert a["measured_matmul_tflops"] == 50.0
-    assert data["time"]["achieved_tflops_per_gpu"] == pytest.approx(50.0 * 0.6)
-    assert data["time"]["seconds"] == pytest.approx(data["compute"]["flops_total"] / 30e12)
+    achieved = data["time"]["achieved_tflops_per_gpu"]
+    # The plan's kernels with the measured matmul (not the card's 165 TFLOPS figures).
+    assert achieved == pytest.approx(a["efficiency"] * a["peak_tflops"])
+    assert achieved < 50.0
+    assert data["time"]["seconds"] == pytest.approx(
+        data["compute"]["flops_total"] / (achieved * 1e12))
     assert a["peak_tflops_source"] == "catalog: rtx-4090"
 
 
@@ -168,9 +195,11 @@ def test_from_a_list_the_step_wins_over_a_newer_matmul_and_other_dtypes_are_skip
     result = estimate(GPT2_SMALL, PLAN, GPU, measurement=[M50, newer_matmul, fp16_step,
                                                            STEP40])
     assert result.time.seconds == pytest.approx(result.time.flops_total / 40e12, rel=1e-9)
-    # Without the step, the newest matmul at bf16 counts (x 0.6).
+    # Without the step, the newest matmul at bf16 counts.
     result = estimate(GPT2_SMALL, PLAN, GPU, measurement=[M50, newer_matmul, fp16_step])
-    assert result.time.seconds == pytest.approx(result.time.flops_total / (90e12 * 0.6))
+    alone = estimate(GPT2_SMALL, PLAN, GPU, measurement=newer_matmul)
+    assert result.time.seconds == pytest.approx(alone.time.seconds, rel=1e-12)
+    assert result.assumptions["measured_matmul_tflops"] == 90.0
 
 
 def test_a_list_with_nothing_at_the_plans_dtype_says_so():

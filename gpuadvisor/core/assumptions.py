@@ -56,12 +56,13 @@ class Assumptions:
             every matmul (bitsandbytes; QLoRA is commonly ~1.3x slower than 16-bit LoRA).
         opaque_checkpoint_keep: for models given by parameter count only, the fraction of
             activations kept with full checkpointing (no block structure to reason about).
-        matmul_to_step: when a probe measured this GPU (``gpuadvisor probe``), the fraction
-            of the measured matmul throughput a whole training step achieves (attention,
-            norms, activations, the optimizer and data loading are slower than a large
-            matmul). 0.6 ~= the default efficiency_train (0.40) over a typical matmul
-            efficiency (0.6-0.7 of peak). The training-step probe will replace this factor
-            with a direct measurement.
+        matmul_to_step: when a probe measured this GPU's matmul (``gpuadvisor probe``) and
+            the plan's model has no layers to time kernel by kernel (a model given by
+            parameter count, fp32, fp8), the fraction of the measured matmul throughput a
+            whole training step achieves (attention, norms, activations, the optimizer and
+            data loading are slower than a large matmul). 0.6 ~= the default
+            efficiency_train (0.40) over a typical matmul efficiency (0.6-0.7 of peak).
+            Layered 16-bit plans put the measured rate into their kernel model instead.
     """
 
     cuda_context_bytes: float = 0.90 * GiB

@@ -7,9 +7,11 @@ to what the time model needs. The kinds:
     The training-step probe: forward + backward + optimizer step of transformer blocks under
     the plan's precision. Its achieved TFLOPS times a training plan directly.
 ``matmul``
-    The matmul probe: large matrix products. They overstate a whole training step, so a
-    training plan is timed at ``measured x matmul_to_step`` (an overridable assumption,
-    default 0.6); used only when no step measurement at the plan's dtype exists.
+    The matmul probe: large matrix products. A 16-bit training plan of a layered model
+    runs its kernel model with the measured rate in place of the published matmul fraction
+    (:mod:`gpuadvisor.core.parallel.insitu`); a model given by parameter count, which has no
+    kernels to time, at ``measured x matmul_to_step`` (an overridable assumption, default
+    0.6). Used only when no step measurement at the plan's dtype exists.
 ``bandwidth``
     Device-memory bandwidth achieved. Decoding (inference) reads every weight and the KV
     cache once per token, so its speed is the memory bandwidth actually achieved: the

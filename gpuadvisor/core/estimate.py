@@ -158,10 +158,12 @@ def _peak(gpu: GpuSpec, plan: Plan, warnings: list[str]) -> tuple[float, str]:
 
 
 def _kernel_efficiency(model, shape, plan: Plan, gpu: GpuSpec, dtype: str, flops,
-                       assumptions: Assumptions) -> tuple[float | None, str | None]:
+                       assumptions: Assumptions, matmul_tflops: float | None = None
+                       ) -> tuple[float | None, str | None]:
     """The efficiency a 16-bit training plan of a layered model reaches on ``gpu`` from its
-    kernels (:func:`~.parallel.insitu.kernel_efficiency`) and where it comes from; ``(None,
-    None)`` where the assumed efficiency applies."""
+    kernels (:func:`~.parallel.insitu.kernel_efficiency`; ``matmul_tflops``: a probe's
+    measured matmul rate in place of the published fraction) and where it comes from;
+    ``(None, None)`` where the assumed efficiency applies."""
     from .parallel.insitu import kernel_applies, kernel_efficiency, kernel_source
 
     if not kernel_applies(shape, plan, dtype):
@@ -174,12 +176,14 @@ def _kernel_efficiency(model, shape, plan: Plan, gpu: GpuSpec, dtype: str, flops
         value = kernel_efficiency(model, plan, gpu, dtype,
                                   train_flops_per_step=float(flops.train) * tokens,
                                   insitu_factor=assumptions.insitu_factor,
-                                  dequant_factor=dequant, shape=shape)
+                                  dequant_factor=dequant, shape=shape,
+                                  matmul_tflops=matmul_tflops)
     except ValueError:
         return None, None
     if not 0.0 < value <= 1.0:
         return None, None
-    return value, kernel_source(gpu, dtype, assumptions.insitu_factor)
+    return value, kernel_source(gpu, dtype, assumptions.insitu_factor,
+                                matmul_tflops=matmul_tflops)
 
 
 def timing_dtype(gpu: GpuSpec, plan: Plan) -> str:
@@ -304,7 +308,8 @@ def _assumptions_used(model: ModelShape, plan, assumptions, gpu, time_gpu, peak_
         used["efficiency_basis"] = kernel[1]
         used["insitu_factor"] = assumptions.insitu_factor
     if measured is not None:
-        achieved = _achieved_tflops(measured, assumptions)
+        kernel_timed = kernel[1] is not None and measured.kind == "matmul"
+        achieved = kernel[0] * peak if kernel_timed else _achieved_tflops(measured, assumptions)
         used["efficiency"] = achieved / peak
         used["efficiency_source"] = f"measured {measured.date}"
         used["measured_kind"] = measured.kind
@@ -314,7 +319,8 @@ def _assumptions_used(model: ModelShape, plan, assumptions, gpu, time_gpu, peak_
                 used["measured_shape"] = measured.shape
         else:
             used["measured_matmul_tflops"] = measured.achieved_tflops
-            used["matmul_to_step"] = assumptions.matmul_to_step
+            if not kernel_timed:
+                used["matmul_to_step"] = assumptions.matmul_to_step
         used["measured_dtype"] = measured.dtype
         used["measured_at"] = measured.when
         used["measured_source"] = measured.source
@@ -433,12 +439,14 @@ def estimate(
     efficiency = None
     measured, measured_bandwidth, measured_note = _pick_measurements(
         measurement, time_gpu, plan, peak_kind)
-    if measured is not None:
-        efficiency = _achieved_tflops(measured, assumptions) / peak
     kernel_note = None
-    if efficiency is None:
-        efficiency, kernel_note = _kernel_efficiency(model, shape, plan, time_gpu, peak_kind,
-                                                     flops, assumptions)
+    if measured is None or measured.kind == "matmul":
+        # A measured matmul replaces the published matmul fraction in the kernel model.
+        efficiency, kernel_note = _kernel_efficiency(
+            model, shape, plan, time_gpu, peak_kind, flops, assumptions,
+            matmul_tflops=measured.achieved_tflops if measured is not None else None)
+    if measured is not None and efficiency is None:
+        efficiency = _achieved_tflops(measured, assumptions) / peak
     bandwidth_gb_s = time_gpu.memory_bandwidth_gb_s
     time_assumptions = assumptions
     if measured_bandwidth is not None:

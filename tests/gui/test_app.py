@@ -384,7 +384,10 @@ def test_the_plan_is_timed_with_what_the_probe_history_measured(make_window, tmp
 
     monkeypatch.setenv(history.DATA_DIR_ENV, str(tmp_path / "data"))
     # An RTX 4090 measured 50 TFLOPS of bf16 matmul: a bf16 training plan on it is timed
-    # at 50 x matmul_to_step (0.6) = 30 TFLOPS instead of 165.2 x 0.40.
+    # with that matmul rate in its kernels (core's estimate with the same measurement).
+    from gpuadvisor.core.calibration import Measurement
+    from gpuadvisor.core.estimate import estimate
+
     history.record(make_run(bf16_tflops=50.0), timestamp="2026-12-01T10:00:00Z")
     window = make_window()
     state = window.state
@@ -392,11 +395,17 @@ def test_the_plan_is_timed_with_what_the_probe_history_measured(make_window, tmp
     state.update(task="pretrain", precision="bf16", dataset_tokens=1e9)
     result = state.estimate
     assert result.assumptions["efficiency_source"] == "measured 2026-12-01"
-    assert result.time.achieved_tflops_per_gpu == pytest.approx(30.0)
-    # A newer run arriving from the Probe page is picked up.
+    assert result.assumptions["measured_matmul_tflops"] == 50.0
+
+    def expected(tflops):
+        m = Measurement(tflops, "bf16", "2026-12-01T10:00:00Z", gpu_id="rtx-4090")
+        return estimate(state.model, state.plan, state.gpu, measurement=m).time
+    assert result.time.seconds == pytest.approx(expected(50.0).seconds, rel=1e-9)
+    # A newer run arriving from the Probe page is picked up: twice the matmul rate, faster.
     history.record(make_run(bf16_tflops=100.0), timestamp="2026-12-02T10:00:00Z")
     window.probe_page.run_finished.emit(None)
-    assert state.estimate.time.achieved_tflops_per_gpu == pytest.approx(60.0)
+    assert state.estimate.time.seconds == pytest.approx(expected(100.0).seconds, rel=1e-9)
+    assert state.estimate.time.seconds < result.time.seconds
 
 
 def test_the_gui_entry_point_refuses_an_empty_screenshot_path():

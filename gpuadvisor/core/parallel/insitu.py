@@ -101,12 +101,14 @@ def kernel_applies(model, plan: Plan, dtype: str) -> bool:
 
 def kernel_efficiency(model, plan: Plan, gpu, dtype: str, *, train_flops_per_step: float,
                       insitu_factor: float, dequant_factor: float = 1.0,
-                      shape=None) -> float:
+                      shape=None, matmul_tflops: float | None = None) -> float:
     """The fraction of ``gpu``'s ``dtype`` peak that makes the flat time model
     (``train_flops_per_step / (peak x efficiency)``, times ``dequant_factor`` for QLoRA)
     equal one GPU's work at kernel rates over the in-situ factor.
 
-    ``model`` is the spec; ``shape`` its derived shape when the caller holds it.
+    ``model`` is the spec; ``shape`` its derived shape when the caller holds it;
+    ``matmul_tflops`` a probe's measured matmul rate (it replaces the published matmul
+    fraction and scales attention with it, :func:`gpu_rates`).
     ``efficiency = flops x dequant / (peak x work / k)``: the flat model's FLOPs convention
     cancels, so every term of the kernel model (shapes, memory-bound bytes, recompute,
     dequantization) carries into the flat estimate, and a multi-GPU layout anchored to it
@@ -114,14 +116,19 @@ def kernel_efficiency(model, plan: Plan, gpu, dtype: str, *, train_flops_per_ste
     """
     if not 0.0 < insitu_factor <= 1.0:
         raise ValueError(f"insitu_factor must be in (0, 1], got {insitu_factor}")
-    rates, _ = gpu_rates(gpu, dtype)
+    rates, _ = gpu_rates(gpu, dtype, matmul_tflops=matmul_tflops)
     work = one_gpu_work_seconds(model, plan, rates, shape=shape)
     return train_flops_per_step * dequant_factor * insitu_factor / (rates.peak_flops * work)
 
 
-def kernel_source(gpu, dtype: str, insitu_factor: float) -> str:
+def kernel_source(gpu, dtype: str, insitu_factor: float,
+                  matmul_tflops: float | None = None) -> str:
     """Where the kernel-rate efficiency comes from, for ``assumptions``."""
     frac = kernel_fractions(gpu.id)
+    if matmul_tflops:
+        return (f"kernel rates of {gpu.id} at {dtype} with the measured matmul "
+                f"({matmul_tflops:.4g} TFLOPS; memory {frac.memory:.2f} of peak: "
+                f"{frac.source}) x in-situ factor {insitu_factor:.2f}")
     return (f"kernel rates of {gpu.id} at {dtype} (matmul {frac.matmul:.2f}, attention "
             f"{frac.attention:.2f}, memory {frac.memory:.2f} of peak: {frac.source}) x "
             f"in-situ factor {insitu_factor:.2f}")
