@@ -556,7 +556,7 @@ def megatron_rows(models, gpus, path: Path = MEGATRON_PATH):
 
 MEGATRON_NOTES = (
     "default: what `estimate --layout manual --tp --pp --global-batch --kernels fused` prints:",
-    "  the step model at the published kernel rates x the in-situ factor (0.74). The 2021-22",
+    "  the step model at the published kernel rates x the in-situ factor (0.73). The 2021-22",
     "  A100 runs (NGC 20.12 / PyTorch 1.8-1.11, unfused attention, DeepSpeed's pipeline for",
     "  BLOOM and MT-NLG) keep ~0.61-0.80 of kernel rates, the 2024 Megatron-Core H100 runs",
     "  ~0.7-1.0: MT-NLG's 2021 stack (0.61-0.64) reads fast, the largest 2024 runs slow.",

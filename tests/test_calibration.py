@@ -40,7 +40,7 @@ def test_a_bf16_matmul_measurement_replaces_the_published_matmul_fraction():
     assert result.time.flops_total == pytest.approx(flops)
     steps = 1e9 / (8 * 1024)
     work = one_gpu_work_seconds(GPT2_SMALL, PLAN, rates)
-    assert result.time.seconds == pytest.approx(steps * work / 0.74, rel=1e-9)
+    assert result.time.seconds == pytest.approx(steps * work / 0.73, rel=1e-9)
     a = result.assumptions
     assert a["efficiency_source"] == "measured 2026-12-01"
     assert a["measured_matmul_tflops"] == 50.0
@@ -79,7 +79,7 @@ def test_without_a_measurement_the_catalog_peak_and_efficiency_are_used():
     result = estimate(GPT2_SMALL, PLAN, GPU)
     a = result.assumptions
     assert a["efficiency_source"] == "assumed"
-    assert "in-situ factor 0.74" in a["efficiency_basis"]
+    assert "in-situ factor 0.73" in a["efficiency_basis"]
     assert result.time.seconds == pytest.approx(
         result.time.flops_total / (100e12 * a["efficiency"]))
     assert "measured_matmul_tflops" not in result.assumptions

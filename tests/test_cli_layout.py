@@ -36,6 +36,8 @@ def test_several_gpus_choose_a_layout_and_keep_every_existing_key(capsys):
     # (Llama 3 paper, §3.3.4: "higher than 90% effective training time").
     assert t["goodput"] == 0.9
     assert t["seconds"] == pytest.approx(t["steps"] * t["step_seconds"] / 0.9)
+    # Throughput is while training (128 x 4096 tokens per step), as MFU counts it.
+    assert t["tokens_per_s"] == pytest.approx(128 * 4096 / t["step_seconds"])
     assert t["gpu_hours"] == pytest.approx(t["seconds"] * 64 / 3600)
     parts = t["breakdown_seconds_per_step"]
     assert set(parts) == {"compute", "memory_bound", "tp_comm", "cp_comm", "ep_comm",

@@ -41,9 +41,9 @@ class Assumptions:
         insitu_factor: share of the published kernel rates (best-shape matmul, FlashAttention,
             STREAM bandwidth) that a 16-bit training step's kernels keep in a real run:
             sustained clocks, communication overlapping compute, launch gaps and host work.
-            0.74 = the median ratio of published throughput to the kernel-rate step model
+            0.73 = the median ratio of published throughput to the kernel-rate step model
             over 54 published runs (LLaMA, Llama 2, Pythia, llm-foundry, Megatron-LM/Core;
-            interquartile range 0.66-0.82, benchmarks/accuracy.py prints each); see
+            interquartile range 0.66-0.80, benchmarks/accuracy.py prints each); see
             gpuadvisor.core.parallel.insitu.
         efficiency_fp8: achieved fraction of the fp8 peak with fp8 training (MPT-3B: 27.7%).
         efficiency_infer_prefill: achieved fraction of peak during inference prefill.
@@ -70,7 +70,7 @@ class Assumptions:
     allocator_reserve_fraction: float = 0.05
     mixed_style: str = "auto"
     efficiency_train: float = 0.40
-    insitu_factor: float = 0.74
+    insitu_factor: float = 0.73
     efficiency_fp8: float = 0.30
     efficiency_infer_prefill: float = 0.50
     bandwidth_efficiency: float = 0.80

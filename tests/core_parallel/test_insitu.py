@@ -36,7 +36,8 @@ def test_one_gpu_is_timed_at_kernel_rates_over_the_in_situ_factor():
 
 def test_the_in_situ_factor_scales_time_inversely():
     base = estimate(LLAMA2_7B, PLAN, GPU).time.seconds
-    half = estimate(LLAMA2_7B, PLAN, GPU, Assumptions(insitu_factor=0.37)).time.seconds
+    half = estimate(LLAMA2_7B, PLAN, GPU, Assumptions(
+        insitu_factor=DEFAULT_ASSUMPTIONS.insitu_factor / 2)).time.seconds
     assert half == pytest.approx(2.0 * base, rel=1e-9)
 
 

@@ -103,7 +103,7 @@ def test_default_plan_shows_the_verdict_time_and_every_chart(page, state):
     # in-situ factor (tests/core_parallel/test_insitu.py); the panel shows it to 2 decimals.
     assert page.time_panel.efficiency.value() == pytest.approx(
         est.assumptions["efficiency"], abs=0.005)
-    assert "in-situ factor 0.74" in est.assumptions["efficiency_basis"]
+    assert "in-situ factor 0.73" in est.assumptions["efficiency_basis"]
     assert page.time_panel.efficiency_source.text() == "assumed"
     assert "catalog: rtx-4090" in page.time_panel.assumptions.text()
 

@@ -23,7 +23,7 @@ No published source isolates each share for a whole step, so ``k`` is measured a
 it is the median, over 54 published runs (Meta's LLaMA and Llama 2, Pythia as configured,
 MosaicML's llm-foundry tables, Megatron-LM 2021-22 and Megatron-Core 2024 at their own
 layouts; ``benchmarks/accuracy.py`` prints every ratio), of published throughput over this
-model's throughput at kernel rates: 0.74, interquartile range 0.66-0.82. The spread is the
+model's throughput at kernel rates: 0.73 (0.725), interquartile range 0.66-0.80. The spread is the
 software stack of each run; a user who knows theirs passes ``--assume insitu_factor=...``,
 and a probe's measured rate replaces the published matmul fraction (:func:`gpu_rates`).
 """

@@ -80,8 +80,11 @@ class LayoutEstimate:
         alternatives: the runners-up, fastest first.
         fits: whether ``chosen`` fits the GPU's memory.
         global_batch: sequences per optimizer step.
-        steps, seconds, gpu_hours, tokens_per_s: the job (``seconds = steps x step /
-            goodput``).
+        steps, seconds, gpu_hours: the job (``seconds = steps x step / goodput``: the
+            wall clock, restarts included).
+        tokens_per_s: the training throughput while it runs (global batch x sequence over
+            the step), as published benchmark tables and MFU count it; the wall clock
+            averages ``goodput`` x this.
         goodput: share of wall-clock time spent training (:data:`MULTI_NODE_GOODPUT` for
             jobs over several nodes, else 1).
         intra, net: the link classes used; gpus_per_node: node size.
@@ -197,7 +200,8 @@ def layout_estimate(model, plan: Plan, gpu: GpuSpec, assumptions: Assumptions, *
         chosen=chosen, alternatives=tuple(found[1:]), fits=chosen.fits,
         global_batch=global_batch, steps=steps, seconds=seconds,
         gpu_hours=seconds * n / 3600.0,
-        tokens_per_s=tokens / seconds if seconds > 0 else math.inf, n_gpus=n,
+        tokens_per_s=per_step / chosen.step_seconds if chosen.step_seconds > 0 else math.inf,
+        n_gpus=n,
         intra=intra, net=net, gpus_per_node=per_node, rates=rates, rates_source=source,
         goodput=goodput)
 

@@ -148,7 +148,7 @@ class TimePanel(QGroupBox):
         self.efficiency.setToolTip(self.tr(
             "Share of the GPU's dense peak that training achieves (model FLOPs "
             "utilisation). By default it comes from the plan's own kernels at the card's "
-            "published rates times the in-situ factor (0.74); type a value to use your own."))
+            "published rates times the in-situ factor (0.73); type a value to use your own."))
         self._compact_widgets = [eff_title, self.flops, self._flops_title]
         self.efficiency_source = QLabel(self)
         self.efficiency_source.setObjectName("efficiencySource")
