@@ -179,8 +179,10 @@ def estimate_table(e: Estimate, units: str = "GiB") -> str:
             f"  total         {format_duration(t.seconds)} · {format_count(t.tokens_per_s)} "
             f"{unit}/s · {t.gpu_hours:,.1f} GPU-hours · {format_flops(t.flops_total)}"
         )
+        laid = getattr(e, "layout", None)
+        goodput = f" ÷ {laid.goodput:g} goodput" if laid is not None and laid.goodput < 1 else ""
         lines.append(f"  steps         {t.steps:,.0f} × {format_duration(t.step_seconds)}"
-                     f" (bound by {t.bound})")
+                     f"{goodput} (bound by {t.bound})")
     else:
         lines.append(f"  prefill       {format_duration(t.prefill_seconds)}")
         lines.append(f"  decode        {t.decode_tokens_per_s:,.1f} tokens/s (bound by {t.bound})")

@@ -216,9 +216,16 @@ class TimePanel(QGroupBox):
             rate = (self.tr("{rate} samples/s") if opaque
                     else self.tr("{rate} tokens/s"))
             self.throughput.setText(rate.format(rate=N.sig(t.tokens_per_s)))
-            # The time with its parts: steps × one step = the total.
-            self.steps.setText(self.tr("{steps} × {step} = {total} (bound by {bound})").format(
-                steps=N.whole(t.steps), step=N.duration(t.step_seconds),
+            # The time with its parts: steps × one step (÷ the multi-node goodput) = the total.
+            laid = getattr(estimate, "layout", None)
+            goodput = laid.goodput if laid is not None else 1.0
+            if goodput < 1.0:
+                text = self.tr("{steps} × {step} ÷ {goodput} goodput = {total} (bound by "
+                               "{bound})")
+            else:
+                text = self.tr("{steps} × {step} = {total} (bound by {bound})")
+            self.steps.setText(text.format(
+                steps=N.whole(t.steps), step=N.duration(t.step_seconds), goodput=f"{goodput:g}",
                 total=N.duration(t.seconds), bound=L.label(L.BOUNDS, t.bound)))
         self.gpu_hours.setText(N.sig(t.gpu_hours))
         self.flops.setText(N.flops(t.flops_total))
