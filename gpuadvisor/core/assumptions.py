@@ -45,7 +45,8 @@ class Assumptions:
             over 54 published runs (LLaMA, Llama 2, Pythia, llm-foundry, Megatron-LM/Core;
             interquartile range 0.66-0.80, benchmarks/accuracy.py prints each); see
             gpuadvisor.core.parallel.insitu.
-        efficiency_fp8: achieved fraction of the fp8 peak with fp8 training (MPT-3B: 27.7%).
+        efficiency_fp8: achieved fraction of the fp8 peak with fp8 training (MPT-3B: 27.7%)
+            for models given by parameter count (layered models: ``insitu_factor``).
         efficiency_infer_prefill: achieved fraction of peak during inference prefill.
         bandwidth_efficiency: achieved fraction of the memory bandwidth during decode.
         comm_overlap: fraction of gradient/parameter communication hidden behind compute.

@@ -35,13 +35,14 @@ from dataclasses import replace
 from gpuadvisor.core.gpu import GpuSpec
 from gpuadvisor.core.plan import Plan
 
-from .rates import comm_sm_share, kernel_fractions
+from .rates import comm_sm_share, fp8_matmul_fraction, kernel_fractions
 from .shape import optimizer_traffic, step_shape
 from .step import GpuRates, GroupLinks, step_parts
 
-#: Precisions whose published kernel fractions exist (16-bit matmuls). fp32 (TF32 or not)
-#: and fp8 (Transformer Engine's casts and scaling) keep the assumed efficiencies.
-KERNEL_PRECISIONS = ("fp16", "bf16", "bf16-pure")
+#: Precisions whose published kernel fractions exist: 16-bit matmuls, and fp8 linears with
+#: Transformer Engine's casts (:func:`.step.fp8_cast_bytes_per_token`). fp32 (TF32 or not)
+#: keeps the assumed efficiency.
+KERNEL_PRECISIONS = ("fp16", "bf16", "bf16-pure", "fp8")
 #: Host-side cost of one kernel launch in eager PyTorch: 2.4-2.6 us per back-to-back kernel
 #: on A100 and H200 (RRZE-HPC gpu-benches, kernels.json ``launch_overhead``).
 KERNEL_LAUNCH_S = 2.5e-6
@@ -60,6 +61,16 @@ def gpu_rates(gpu: GpuSpec, dtype: str, *, matmul_tflops: float | None = None,
     matmul = frac.matmul
     attention = frac.attention
     source = frac.source
+    head = None
+    if dtype == "fp8":
+        # Transformer Engine's recipe: the blocks' linears in fp8; attention and the output
+        # layer stay 16-bit, so their fractions are of the 16-bit peak, expressed per fp8 peak.
+        peak16 = float(gpu.peak_tflops("bf16") or gpu.peak_tflops("fp16") or 0.0) * 1e12
+        ratio = peak16 / peak if peak16 else 1.0
+        head = matmul * ratio
+        attention = attention * ratio
+        matmul = fp8_matmul_fraction(gpu.id)
+        source = f"fp8 matmul {matmul:.3f} (mamf-fp8); " + source
     if matmul_tflops:
         measured = matmul_tflops * 1e12 / peak
         attention = attention * measured / matmul
@@ -70,7 +81,8 @@ def gpu_rates(gpu: GpuSpec, dtype: str, *, matmul_tflops: float | None = None,
         bandwidth = bandwidth_gb_s * 1e9
     return GpuRates(peak_flops=peak, matmul_fraction=matmul, attention_fraction=attention,
                     bandwidth_b_s=bandwidth, kernel_launch_s=KERNEL_LAUNCH_S,
-                    comm_sm_share=comm_sm_share(gpu.id, gpu.p2p_link)), source
+                    comm_sm_share=comm_sm_share(gpu.id, gpu.p2p_link),
+                    head_fraction=head), source
 
 
 def one_gpu_work_seconds(model, plan: Plan, rates: GpuRates, *, mixed_master: bool = True,
@@ -93,10 +105,10 @@ def one_gpu_work_seconds(model, plan: Plan, rates: GpuRates, *, mixed_master: bo
 
 def kernel_applies(model, plan: Plan, dtype: str) -> bool:
     """Whether a plan is timed from kernel rates: training a model with layers, with 16-bit
-    matmuls, and without an efficiency of its own."""
+    or fp8 matmuls, and without an efficiency of its own."""
     return (plan.is_training and getattr(model, "kind", "decoder") != "opaque"
             and plan.efficiency is None and plan.precision in KERNEL_PRECISIONS
-            and dtype in ("fp16", "bf16"))
+            and dtype in ("fp16", "bf16", "fp8"))
 
 
 def kernel_efficiency(model, plan: Plan, gpu, dtype: str, *, train_flops_per_step: float,

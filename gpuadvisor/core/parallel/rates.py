@@ -72,6 +72,19 @@ _BY_GPU = {
 DEFAULT = KernelFractions(0.80, 0.60, 0.85, "no published figure: medians of kernels.json")
 
 
+#: FP8 (e4m3) GEMM fractions of the dense fp8 peak, mamf-finder sweeps (kernels.json
+#: ``mamf-fp8-*``); other GPUs with fp8 units take the median of the NVIDIA rows (0.74).
+FP8_MATMUL = {"h100-sxm": 0.709, "h100-nvl": 0.709, "h200-sxm": 0.734, "b200": 0.763,
+              "b300": 0.745, "gb200": 0.723, "gh200": 0.776, "gaudi-2": 0.955,
+              "gaudi-3": 0.769}
+FP8_MATMUL_DEFAULT = 0.74
+
+
+def fp8_matmul_fraction(gpu_id: str | None) -> float:
+    """Fraction of the dense fp8 peak that large fp8 GEMMs reach (:data:`FP8_MATMUL`)."""
+    return FP8_MATMUL.get(gpu_id or "", FP8_MATMUL_DEFAULT)
+
+
 def kernel_fractions(gpu_id: str | None) -> KernelFractions:
     """The published fractions for catalog GPU ``gpu_id`` (or :data:`DEFAULT`)."""
     return _BY_GPU.get(gpu_id or "", DEFAULT)

@@ -59,6 +59,9 @@ class GpuRates:
         comm_sm_share: share of the GPU's SMs NCCL's kernels hold while a collective runs;
             compute that overlaps communication runs on the rest (NCCL takes whole SMs and
             never shares them: 16 on a DGX-class node, nvidia/nccl#689; insitu.json INT*).
+        head_fraction: fraction of ``peak_flops`` the output layer's GEMMs reach when they
+            run in another precision than the blocks (fp8 blocks, 16-bit head); ``None``:
+            ``matmul_fraction``.
     """
 
     peak_flops: float
@@ -67,6 +70,7 @@ class GpuRates:
     bandwidth_b_s: float
     kernel_launch_s: float = 0.0
     comm_sm_share: float = 0.0
+    head_fraction: float | None = None
 
 
 @dataclass(frozen=True)
@@ -282,6 +286,23 @@ def loss_bytes_per_token(shape: StepShape, tp):
     return 20.0 * shape.vocab / np.asarray(tp, dtype=float)
 
 
+def fp8_cast_bytes_per_token(shape: StepShape, tp):
+    """Bytes per token one block's fp8 casts move (forward + backward), Transformer Engine's
+    recipe: every linear's 16-bit input is cast to fp8 with its transpose (for the weight
+    gradient) in one fused kernel, reading 2 and writing 1 + 1 bytes per element; in the
+    backward the output gradient likewise. The weights' casts happen once per optimizer
+    step (cached across micro-batches) and are left out. Linears: q/k/v (in ``h``, out
+    ``q + 2 kv``), output (``q``, ``h``), up/gate (``h``, ``(mats - 1) f``), down (``f``,
+    ``h``); the feature-wise dimensions split over ``tp``, the ``h`` ones too with sequence
+    parallelism (the inputs are gathered after the cast).
+    """
+    h, q, k, f = shape.d_model, shape.q_dim, shape.kv_dim, shape.d_ff
+    up = (shape.mlp_mats - 1) * f
+    inputs = h + q + h + f * shape.top_k
+    outputs = (q + 2 * k) + h + (up + h) * shape.top_k
+    return 4.0 * (inputs + outputs) / np.asarray(tp, dtype=float)
+
+
 def blocks_per_stage(n_layers: int, pp):
     """Blocks on the busiest pipeline stage: ``ceil(L / p)`` (stages may be uneven)."""
     return np.ceil(n_layers / np.asarray(pp, dtype=float))
@@ -407,6 +428,10 @@ def step_parts(shape: StepShape, *, seq, micro_batch, grad_accum, tp, pp, vpp, c
 
     elem = elementwise_bytes_per_token(shape, tp_, sequence_parallel, e, kernels) * tokens
     block_memory = (elem * (3.0 + (1.0 if recompute == "full" else 0.0))) / rates.bandwidth_b_s
+    if matmul_bytes == 1.0:  # fp8 linears: Transformer Engine's cast-transpose kernels
+        casts = fp8_cast_bytes_per_token(shape, tp_) * tokens
+        block_memory = block_memory + casts * (1.0 + (0.5 if recompute == "full" else 0.0)) \
+            / rates.bandwidth_b_s
     if shape.frozen_bytes_per_param:
         # QLoRA: each use of a frozen weight dequantizes it: read the packed weight, write the
         # 16-bit copy the GEMM then reads (forward, input gradient, and a recomputed forward).
@@ -440,8 +465,10 @@ def step_parts(shape: StepShape, *, seq, micro_batch, grad_accum, tp, pp, vpp, c
     head_f = head_b = 0.0
     loss = 0.0
     if shape.head:
-        gpu = {"peak_flops": rates.peak_flops, "matmul_fraction": rates.matmul_fraction,
-               "bandwidth_b_s": rates.bandwidth_b_s, "element_bytes": matmul_bytes}
+        head_fraction = rates.head_fraction or rates.matmul_fraction
+        gpu = {"peak_flops": rates.peak_flops, "matmul_fraction": head_fraction,
+               "bandwidth_b_s": rates.bandwidth_b_s,
+               "element_bytes": e if rates.head_fraction else matmul_bytes}
         head_f, head_b = training_gemm_seconds(tokens, shape.vocab / tp_, shape.d_model,
                                                trainable=trainable, **gpu)
         loss = loss_bytes_per_token(shape, tp_) * tokens / rates.bandwidth_b_s
