@@ -130,10 +130,12 @@ class TimePanel(QGroupBox):
         self.layout_text.setWordWrap(True)
         self.layout_text.setTextFormat(Qt.TextFormat.RichText)
         self.layout_text.setToolTip(self.tr(
-            "The fastest way found to split the job over the GPUs that fits their memory: "
-            "tensor (TP), pipeline (PP) and data parallel (DP) degrees, ZeRO/FSDP sharding "
-            "and the micro-batch. The step is shown in parts: computing, memory-bound "
-            "kernels, communication left over after overlap, and the pipeline's idle bubble."))
+            "How the job is split over the GPUs: the fastest way found that fits their "
+            "memory (chosen), or the degrees you pinned in the Layout row with the rest "
+            "searched (pinned): tensor (TP), pipeline (PP) and data parallel (DP) degrees, "
+            "ZeRO/FSDP sharding and the micro-batch. The step is shown in parts: computing, "
+            "memory-bound kernels, communication left over after overlap, and the pipeline's "
+            "idle bubble."))
         grid.addWidget(self.layout_title, 3, 0, Qt.AlignmentFlag.AlignTop)
         grid.addWidget(self.layout_text, 3, 1, 1, 3)
 
