@@ -116,3 +116,20 @@ def test_presentation_mode_is_black_on_white_even_in_the_dark_theme(qtbot, make_
     window.set_theme("light")
     qtbot.wait(5)
     assert window.plan_page.vram_chart.theme.background == "#FFFFFF"
+
+
+@pytest.mark.parametrize("make_palette", [appearance.light_palette, appearance.dark_palette])
+def test_the_compare_tables_muted_and_stale_rows_read_at_4_5_to_1(qapp, make_palette):
+    from PySide6.QtGui import QGuiApplication
+
+    from gpuadvisor.gui.pages.compare.table import MUTED_COLOR, STALE_COLOR, readable_color
+
+    before = QGuiApplication.palette()
+    palette = make_palette()
+    QGuiApplication.setPalette(palette)
+    try:
+        base = palette.color(QPalette.ColorRole.Base)
+        for color in (MUTED_COLOR, STALE_COLOR):
+            assert appearance.contrast_ratio(readable_color(color), base) >= 4.5
+    finally:
+        QGuiApplication.setPalette(before)

@@ -37,6 +37,24 @@ SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 ID_ROLE = Qt.ItemDataRole.UserRole + 2
 STALE_COLOR = QColor("#B35900")
 MUTED_COLOR = QColor("#777777")
+
+
+def readable_color(color: QColor) -> QColor:
+    """``color`` as it reads on the application's current base colour (moved towards the
+    text colour until the contrast is at least 4.5:1: a dark theme's base is dark)."""
+    from PySide6.QtGui import QGuiApplication, QPalette
+
+    from gpuadvisor.gui.appearance import readable
+
+    palette = QGuiApplication.palette()
+    key = (color.name(), palette.color(QPalette.ColorRole.Base).name(),
+           palette.color(QPalette.ColorRole.Text).name())
+    if key not in _READABLE:
+        _READABLE[key] = QColor(readable(*key))
+    return _READABLE[key]
+
+
+_READABLE: dict[tuple[str, str, str], QColor] = {}
 #: Starting widths of the table's columns, in pixels at the desktop font (the last one
 #: stretches).
 COLUMN_WIDTHS = {"rank": 48, "option": 300, "kind": 80, "fits": 150, "gpus": 60,
@@ -129,9 +147,9 @@ class AdviceModel(QAbstractTableModel):
             return self._why(s)
         if role == Qt.ItemDataRole.ForegroundRole:
             if name == "price_date" and s.stale:
-                return STALE_COLOR
+                return readable_color(STALE_COLOR)
             if not s.fits or not s.acceptable:
-                return MUTED_COLOR
+                return readable_color(MUTED_COLOR)
         if role == Qt.ItemDataRole.TextAlignmentRole and name in ("rank", "gpus", "time",
                                                                   "cost"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -156,9 +174,9 @@ class AdviceModel(QAbstractTableModel):
             stale = tok.price_seen(r.api.as_of, r.api.user, self.today)[1] if r.api else (
                 s.stale)
             if name == "price_date" and stale:
-                return STALE_COLOR
+                return readable_color(STALE_COLOR)
             if not r.fits:
-                return MUTED_COLOR
+                return readable_color(MUTED_COLOR)
             return None
         if role not in (Qt.ItemDataRole.DisplayRole, SORT_ROLE):
             return None
