@@ -24,6 +24,7 @@ import platformdirs
 
 from gpuadvisor.core import units
 from gpuadvisor.core.limits import SETTINGS_BOUNDS, LimitError, check, loads_json
+from gpuadvisor.core.token_costs import DEFAULT_LIFETIME_HOURS, DEFAULT_UTILIZATION
 from gpuadvisor.core.units import CURRENCY_SYMBOLS
 from gpuadvisor.userfiles import read_regular_file, set_aside, write_atomic
 
@@ -81,6 +82,10 @@ class Settings:
         theme: colours: ``system`` (follow the desktop), ``light`` or ``dark``.
         probe_python: the interpreter (with torch) the probes run in, picked by the user or
             remembered from ``gpuadvisor probe --python``; None: find one.
+        rental_utilization: inference plans on the Compare page: share of rented hours
+            spent generating (0.01-1).
+        card_lifetime_hours: inference plans on the Compare page: hours a bought card serves
+            (its price is spread over them; 100-100,000).
     """
 
     window_geometry: str | None = None
@@ -94,6 +99,8 @@ class Settings:
     presentation_mode: bool = False
     probe_python: str | None = None
     theme: str = "system"
+    rental_utilization: float = DEFAULT_UTILIZATION
+    card_lifetime_hours: float = DEFAULT_LIFETIME_HOURS
 
     def __post_init__(self) -> None:
         self.validate()
@@ -119,6 +126,15 @@ class Settings:
             raise ValueError(f"electricity_usd_per_kwh must be a number in [0, 100), got {price!r}")
         self.electricity_usd_per_kwh = float(price)
         self.exchange_rates = _checked_rates(self.exchange_rates)
+        for name in ("rental_utilization", "card_lifetime_hours"):
+            value = getattr(self, name)
+            bound = SETTINGS_BOUNDS[name]
+            try:
+                check(name, value, bound)
+            except LimitError:
+                raise ValueError(f"{name} must be a number in [{bound.low:g}, {bound.high:g}], "
+                                 f"got {_short(value)}") from None
+            setattr(self, name, float(value))
         if not isinstance(self.presentation_mode, bool):
             raise ValueError(f"presentation_mode must be true or false, got "
                              f"{self.presentation_mode!r}")

@@ -266,3 +266,17 @@ def test_a_file_with_a_bad_exchange_rate_is_set_aside_and_defaults_are_used(conf
     assert settings == Settings()
     assert "exchange_rates.EUR" in warning
     assert len(_backups(config_folder)) == 1
+
+
+def test_the_per_token_inputs_are_kept_and_checked(config_folder):
+    # Defaults: half the rented hours busy; a card serves 10,000 h (core.token_costs).
+    assert Settings().rental_utilization == 0.5
+    assert Settings().card_lifetime_hours == 10_000.0
+    save_settings(Settings(rental_utilization=0.8, card_lifetime_hours=20_000))
+    loaded, warning = load_settings()
+    assert warning is None
+    assert (loaded.rental_utilization, loaded.card_lifetime_hours) == (0.8, 20_000.0)
+    with pytest.raises(ValueError, match="rental_utilization"):
+        Settings(rental_utilization=0.0)
+    with pytest.raises(ValueError, match="card_lifetime_hours"):
+        Settings(card_lifetime_hours=50)

@@ -214,6 +214,8 @@ MEASURED_BOUNDS: dict[str, Bound] = {
 SETTINGS_BOUNDS: dict[str, Bound] = {
     "electricity_usd_per_kwh": Bound(0, 100, unit="USD/kWh"),
     "exchange_rate": Bound(0, 1e6, low_open=True),
+    "rental_utilization": Bound(0.01, 1, unit="share"),
+    "card_lifetime_hours": Bound(100, 100_000, unit="h"),
 }
 
 

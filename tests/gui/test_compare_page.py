@@ -357,3 +357,15 @@ def test_the_sentences_shared_with_the_terminal_are_marked_for_translation():
     # lupdate reads the GUI's copy; the page translates explain's own templates with it.
     assert sorted(EXPLAIN_TEMPLATES) == sorted(explain.TEMPLATES)
     assert compare_page.ComparePage is ComparePage  # the old import path still works
+
+
+def test_utilization_and_lifetime_start_from_the_settings_and_are_kept(make_page):
+    settings = Settings(rental_utilization=0.8, card_lifetime_hours=20_000)
+    page = make_page(settings=settings)
+    box = page.constraints
+    assert box.utilization_spin.value() == 80
+    assert box.lifetime_spin.value() == 20_000
+    box.utilization_spin.setValue(25)
+    box.lifetime_spin.setValue(5_000)
+    assert settings.rental_utilization == pytest.approx(0.25)
+    assert settings.card_lifetime_hours == 5_000.0

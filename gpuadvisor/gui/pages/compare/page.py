@@ -147,9 +147,12 @@ class ComparePage(QWidget):
         box.power_spin.valueChanged.connect(self._on_power)
         box.currency_combo.currentIndexChanged.connect(self._on_currency)
         box.rate_spin.valueChanged.connect(self._on_rate)
-        # Per-token inputs reprice the advice: arithmetic only, no estimate.
-        box.utilization_spin.valueChanged.connect(lambda _v: self._rerank())
-        box.lifetime_spin.valueChanged.connect(lambda _v: self._rerank())
+        # Per-token inputs reprice the advice: arithmetic only, no estimate. They start from
+        # the settings and are kept there for the next session.
+        box.utilization_spin.setValue(round(self.settings.rental_utilization * 100))
+        box.lifetime_spin.setValue(round(self.settings.card_lifetime_hours))
+        box.utilization_spin.valueChanged.connect(self._on_utilization)
+        box.lifetime_spin.valueChanged.connect(self._on_lifetime)
         self.scatter.point_clicked.connect(self.select)
         for kind, action in self.export_buttons.items():
             action.triggered.connect(lambda _c=False, k=kind: self.export(k))
@@ -268,6 +271,14 @@ class ComparePage(QWidget):
             return
         self.settings.electricity_usd_per_kwh = usd
         self.schedule()
+
+    def _on_utilization(self, percent: int) -> None:
+        self.settings.rental_utilization = percent / 100.0
+        self._rerank()
+
+    def _on_lifetime(self, hours: int) -> None:
+        self.settings.card_lifetime_hours = float(hours)
+        self._rerank()
 
     def _on_currency(self, _index: int) -> None:
         self.settings.currency = self.constraints.currency_combo.currentData()
