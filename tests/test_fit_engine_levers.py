@@ -50,3 +50,18 @@ def test_no_lever_names_a_type_the_engine_cannot_load(framework):
     plan = Plan(task="infer", framework=framework, quant="q8_0")
     for lever in levers(model, plan, gpu):
         estimate(model, lever.plan, gpu)  # raises on a plan the engine refuses
+
+
+def test_a_single_chip_system_is_not_offered_more_gpus():
+    # An Apple GPU is one chip with its memory: "2 GPUs" is not a lever there.
+    from gpuadvisor import catalog
+    from gpuadvisor.core.fit import levers
+    from gpuadvisor.core.plan import Plan
+
+    models, gpus = catalog.load_models(), catalog.load_gpus()
+    mac = gpus["m2-max"]
+    assert mac.unified_memory
+    found = levers(models["llama-3.1-70b"], Plan(task="infer", seq_len=4096), mac)
+    assert all(lever.id != "more_gpus" for lever in found)
+    cuda = levers(models["llama-3.1-70b"], Plan(task="infer", seq_len=4096), gpus["rtx-4090"])
+    assert any(lever.id == "more_gpus" for lever in cuda)

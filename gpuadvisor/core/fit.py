@@ -278,6 +278,8 @@ def _llama_cpp_levers(model, plan, gpu, assumptions):
 
 
 def _more_gpus(model, plan, gpu, assumptions):
+    if gpu.unified_memory:
+        return  # one chip (Apple): more of it is not something to buy; a bigger chip is
     for n in (2, 4, 8, 16):
         if n <= plan.n_gpus:
             continue
