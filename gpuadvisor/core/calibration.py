@@ -280,3 +280,11 @@ def host_bandwidth(measurements: Iterable[Measurement]) -> Measurement | None:
 __all__ = ["BANDWIDTH_BASES", "BANDWIDTH_KINDS", "DECODE_ORDER", "KINDS", "NATIVE_FORMATS",
            "WEIGHT_FORMATS", "DecodeBandwidth", "Measurement", "decode_bandwidth",
            "host_bandwidth", "measured_format", "select"]
+
+
+def achieved_tflops(measured: Measurement, assumptions) -> float:
+    """The achieved training throughput a compute measurement stands for: a ``step`` as
+    measured, a ``matmul`` times ``assumptions.matmul_to_step`` (models without layers)."""
+    if measured.kind == "step":
+        return float(measured.achieved_tflops)
+    return float(measured.achieved_tflops) * assumptions.matmul_to_step

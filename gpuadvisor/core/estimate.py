@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field, replace
 import numpy as np
 
 from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions
-from .calibration import Measurement, select
+from .calibration import Measurement, achieved_tflops, select
 from .compute import (
     FlopsPerToken,
     TimeEstimate,
@@ -39,6 +39,7 @@ from .memory import (
     weight_quant,
 )
 from .model import ModelShape, ModelSpec, ParamCounts, model_shape
+from .parallel.insitu import plan_kernel_efficiency
 from .plan import Plan
 
 #: Above this share of the GPU's memory a plan that fits is called "tight": allocator
@@ -157,35 +158,6 @@ def _peak(gpu: GpuSpec, plan: Plan, warnings: list[str]) -> tuple[float, str]:
     return float(value), dtype
 
 
-def _kernel_efficiency(model, shape, plan: Plan, gpu: GpuSpec, dtype: str, flops,
-                       assumptions: Assumptions, matmul_tflops: float | None = None
-                       ) -> tuple[float | None, str | None]:
-    """The efficiency a 16-bit training plan of a layered model reaches on ``gpu`` from its
-    kernels (:func:`~.parallel.insitu.kernel_efficiency`; ``matmul_tflops``: a probe's
-    measured matmul rate in place of the published fraction) and where it comes from;
-    ``(None, None)`` where the assumed efficiency applies."""
-    from .parallel.insitu import kernel_applies, kernel_efficiency, kernel_source
-
-    if not kernel_applies(shape, plan, dtype):
-        return None, None
-    tokens = plan.micro_batch * plan.seq_len * plan.grad_accum
-    dequant = 1.0
-    if plan.task == "qlora" or (plan.is_adapter and plan.effective_quant != "none"):
-        dequant = assumptions.qlora_dequant_overhead
-    try:
-        value = kernel_efficiency(model, plan, gpu, dtype,
-                                  train_flops_per_step=float(flops.train) * tokens,
-                                  insitu_factor=assumptions.insitu_factor,
-                                  dequant_factor=dequant, shape=shape,
-                                  matmul_tflops=matmul_tflops)
-    except ValueError:
-        return None, None
-    if not 0.0 < value <= 1.0:
-        return None, None
-    return value, kernel_source(gpu, dtype, assumptions.insitu_factor,
-                                matmul_tflops=matmul_tflops)
-
-
 def timing_dtype(gpu: GpuSpec, plan: Plan) -> str:
     """The dtype whose peak times ``plan`` on ``gpu`` (after the fp8/bf16 fallbacks); a
     :class:`Measurement` is used only when its dtype equals this."""
@@ -232,13 +204,6 @@ def _pick_measurements(measurement, gpu: GpuSpec, plan: Plan, dtype: str):
     if compute is None and not notes and plan.is_training and pool:
         notes.append(f"nothing measured at {dtype} on {gpu.id}")
     return compute, bandwidth, "; ".join(notes) or None
-
-
-def _achieved_tflops(measured: Measurement, assumptions: Assumptions) -> float:
-    """The achieved training throughput a compute measurement stands for."""
-    if measured.kind == "step":
-        return float(measured.achieved_tflops)
-    return float(measured.achieved_tflops) * assumptions.matmul_to_step
 
 
 def _link(gpu: GpuSpec, assumptions: Assumptions) -> float:
@@ -309,7 +274,7 @@ def _assumptions_used(model: ModelShape, plan, assumptions, gpu, time_gpu, peak_
         used["insitu_factor"] = assumptions.insitu_factor
     if measured is not None:
         kernel_timed = kernel[1] is not None and measured.kind == "matmul"
-        achieved = kernel[0] * peak if kernel_timed else _achieved_tflops(measured, assumptions)
+        achieved = kernel[0] * peak if kernel_timed else achieved_tflops(measured, assumptions)
         used["efficiency"] = achieved / peak
         used["efficiency_source"] = f"measured {measured.date}"
         used["measured_kind"] = measured.kind
@@ -442,11 +407,11 @@ def estimate(
     kernel_note = None
     if measured is None or measured.kind == "matmul":
         # A measured matmul replaces the published matmul fraction in the kernel model.
-        efficiency, kernel_note = _kernel_efficiency(
+        efficiency, kernel_note = plan_kernel_efficiency(
             model, shape, plan, time_gpu, peak_kind, flops, assumptions,
             matmul_tflops=measured.achieved_tflops if measured is not None else None)
     if measured is not None and efficiency is None:
-        efficiency = _achieved_tflops(measured, assumptions) / peak
+        efficiency = achieved_tflops(measured, assumptions) / peak
     bandwidth_gb_s = time_gpu.memory_bandwidth_gb_s
     time_assumptions = assumptions
     if measured_bandwidth is not None:

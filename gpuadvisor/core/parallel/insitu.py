@@ -144,3 +144,31 @@ def kernel_source(gpu, dtype: str, insitu_factor: float,
     return (f"kernel rates of {gpu.id} at {dtype} (matmul {frac.matmul:.2f}, attention "
             f"{frac.attention:.2f}, memory {frac.memory:.2f} of peak: {frac.source}) x "
             f"in-situ factor {insitu_factor:.2f}")
+
+
+def plan_kernel_efficiency(model, shape, plan: Plan, gpu: GpuSpec, dtype: str, flops,
+                           assumptions, matmul_tflops: float | None = None
+                           ) -> tuple[float | None, str | None]:
+    """The efficiency a 16-bit or fp8 training plan of a layered model reaches on ``gpu``
+    from its kernels (:func:`kernel_efficiency`; ``shape`` is the model's derived
+    ``ModelShape``, ``flops`` its FLOPs per token; ``matmul_tflops``: a probe's measured
+    matmul rate in place of the published fraction) and where it comes from; ``(None,
+    None)`` where the assumed efficiency applies (the estimate then uses it)."""
+    if not kernel_applies(shape, plan, dtype):
+        return None, None
+    tokens = plan.micro_batch * plan.seq_len * plan.grad_accum
+    dequant = 1.0
+    if plan.task == "qlora" or (plan.is_adapter and plan.effective_quant != "none"):
+        dequant = assumptions.qlora_dequant_overhead
+    try:
+        value = kernel_efficiency(model, plan, gpu, dtype,
+                                  train_flops_per_step=float(flops.train) * tokens,
+                                  insitu_factor=assumptions.insitu_factor,
+                                  dequant_factor=dequant, shape=shape,
+                                  matmul_tflops=matmul_tflops)
+    except ValueError:
+        return None, None
+    if not 0.0 < value <= 1.0:
+        return None, None
+    return value, kernel_source(gpu, dtype, assumptions.insitu_factor,
+                                matmul_tflops=matmul_tflops)
