@@ -179,7 +179,7 @@ def layout_estimate(model, plan: Plan, gpu: GpuSpec, assumptions: Assumptions, *
                               bandwidth_gb_s=bandwidth_gb_s)
     if anchor_seconds_per_token:
         rates, scale = anchored_rates(model, plan, rates, anchor_seconds_per_token,
-                                      mixed_master=mixed_master, kernels=request.kernels)
+                                      mixed_master=mixed_master)
         source = (f"one GPU's rate as the single-GPU estimate gives it (kernel rates x "
                   f"{scale:.2f}); {source}")
     cluster, intra, net, per_node = cluster_for(gpu, n, request.gpus_per_node,
@@ -207,7 +207,7 @@ def layout_estimate(model, plan: Plan, gpu: GpuSpec, assumptions: Assumptions, *
 
 
 def anchored_rates(model, plan: Plan, rates: GpuRates, anchor_seconds_per_token: float, *,
-                   mixed_master: bool = True, kernels: str = "eager") -> tuple[GpuRates, float]:
+                   mixed_master: bool = True) -> tuple[GpuRates, float]:
     """``rates`` scaled so that one GPU running ``plan`` alone (no parallelism) with eager
     kernels spends ``anchor_seconds_per_token`` per token on its forward and backward work
     (compute and memory-bound kernels; the optimizer step is per step, not per token, and
@@ -216,15 +216,13 @@ def anchored_rates(model, plan: Plan, rates: GpuRates, anchor_seconds_per_token:
     Every such term is inversely proportional to the matmul, attention and memory rates, so
     one factor ``k = model time / anchor`` applied to all three makes them agree exactly.
     The single-GPU estimate describes eager PyTorch (its framework terms aside), so the
-    scale is taken with eager kernels whatever ``kernels`` the layout then runs: fused
-    kernels keep their saved memory traffic. ``kernels`` is accepted for callers that
-    passed it; the scale does not depend on it.
+    scale is taken with eager kernels whatever kernels the layout then runs: fused kernels
+    keep their saved memory traffic.
     """
     from dataclasses import replace
 
     from .insitu import one_gpu_work_seconds
 
-    del kernels
     tokens = plan.micro_batch * plan.seq_len * plan.grad_accum
     modelled = one_gpu_work_seconds(model, plan, rates, mixed_master=mixed_master,
                                     kernels="eager") / tokens
