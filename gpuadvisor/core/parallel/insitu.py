@@ -85,11 +85,32 @@ def gpu_rates(gpu: GpuSpec, dtype: str, *, matmul_tflops: float | None = None,
                     head_fraction=head), source
 
 
+#: Recent :func:`one_gpu_work_seconds` answers: the estimate and the layout anchored to it
+#: ask for the same plan at the same rates, and the app asks again for every redraw.
+_WORK: dict[tuple, float] = {}
+_WORK_KEPT = 512
+
+
 def one_gpu_work_seconds(model, plan: Plan, rates: GpuRates, *, mixed_master: bool = True,
                          kernels: str = "eager", shape=None) -> float:
     """Seconds one GPU running ``plan`` alone spends per optimizer step on its forward and
     backward work (compute and memory-bound kernels, no communication, no optimizer) at
-    ``rates``; launch overheads are left out (a block's work dwarfs them at these sizes)."""
+    ``rates``; launch overheads are left out (a block's work dwarfs them at these sizes).
+    Recent answers are kept (specs, plans and rates are frozen)."""
+    key = (model, plan, rates, mixed_master, kernels)
+    try:
+        found = _WORK.get(key)
+    except TypeError:  # a spec with unhashable extras: computed each time
+        return _one_gpu_work(model, plan, rates, mixed_master, kernels, shape)
+    if found is None:
+        if len(_WORK) >= _WORK_KEPT:
+            _WORK.pop(next(iter(_WORK)))
+        found = _WORK[key] = _one_gpu_work(model, plan, rates, mixed_master, kernels, shape)
+    return found
+
+
+def _one_gpu_work(model, plan: Plan, rates: GpuRates, mixed_master: bool, kernels: str,
+                  shape) -> float:
     shape = step_shape(model, plan, shape)
     e = 4.0 if plan.precision == "fp32" else 2.0
     nowhere = GroupLinks(*(1.0, 0.0) * 5)
