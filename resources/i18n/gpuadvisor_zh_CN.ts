@@ -76,119 +76,119 @@
 <context>
     <name>AdviceModel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="77"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="95"/>
         <source>#</source>
         <extracomment>Starting widths of the table&apos;s columns, in pixels at the desktop font (the last one stretches). Widths in average characters of the font (so that they grow with presentation mode); the option&apos;s name takes what is left, never less than its minimum. Columns left out first when the table is narrow (a laptop, a projector): the name, the fit, the time and the cost (per token: the speed, the cost and the break-even) stay. Then, per token, the time to the first token and the fit. Columns of a training plan&apos;s table and of an inference plan&apos;s (per million tokens).</extracomment>
         <translation>#</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="77"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="95"/>
         <source>Option</source>
         <translation>方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="77"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="95"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="78"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="96"/>
         <source>Fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="78"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="96"/>
         <source>GPUs</source>
         <translation>GPU 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="78"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="96"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="79"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="97"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="79"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="97"/>
         <source>Tokens/s</source>
         <translation>tokens/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="80"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="98"/>
         <source>First token</source>
         <translation>首个 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="80"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="98"/>
         <source>Per M tokens</source>
         <translation>每百万 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="81"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="99"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="82"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="100"/>
         <source>Seller / cloud</source>
         <translation>卖家 / 云</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="82"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="100"/>
         <source>Region</source>
         <translation>地区</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="83"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="101"/>
         <source>Price seen</source>
         <translation>报价日期</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="148"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="166"/>
         <source>Per million input / output tokens</source>
         <translation>每百万输入 / 输出 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="211"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="229"/>
         <source>no ({need} of {have})</source>
         <translation>否（需 {need}，有 {have}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="215"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="233"/>
         <source>with {levers}</source>
         <translation>需 {levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="188"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="216"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="206"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="234"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="81"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="99"/>
         <source>Pays off after</source>
         <translation>回本所需</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="219"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="237"/>
         <source>{gpus} ({instances} instances)</source>
         <translation>{gpus}（{instances} 个实例）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="229"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="247"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="236"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="254"/>
         <source>{date} (your price)</source>
         <translation>{date}（你的价格）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="241"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="259"/>
         <source>{mark}{date} · {days} days ago</source>
         <translation>{mark}{date} · {days} 天前</translation>
     </message>
@@ -392,7 +392,7 @@ renting: {rent}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="100"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="314"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="332"/>
         <source>Options</source>
         <translation>方案</translation>
     </message>
@@ -729,17 +729,17 @@ renting: {rent}</source>
         <translation>每美元折合 {code}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="266"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="269"/>
         <source>Electricity price {value} is out of range</source>
         <translation>电价 {value} 超出范围</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="360"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="371"/>
         <source>Working out every option…</source>
         <translation>正在计算所有方案…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="369"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="380"/>
         <source>Cannot compare this plan: {error}</source>
         <translation>无法对比此规划：{error}</translation>
     </message>
@@ -1017,33 +1017,33 @@ renting: {rent}</source>
         <translation>{name} 放不下此规划：请选一个放得下的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="510"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="521"/>
         <source>Time against cost of every option</source>
         <translation>各方案的用时与费用</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="222"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="511"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="522"/>
         <source>Owning against renting</source>
         <translation>买卡与租用对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="524"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="535"/>
         <source>Select an option first.</source>
         <translation>请先选择一个方案。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="535"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="546"/>
         <source>Cannot export {kind}: {error}</source>
         <translation>无法导出 {kind}：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="539"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="550"/>
         <source>Cannot write {path}: {error}</source>
         <translation>无法写入 {path}：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="544"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="555"/>
         <source>Wrote {path}</source>
         <translation>已写入 {path}</translation>
     </message>
@@ -1309,7 +1309,7 @@ paying per token: {other}</source>
 按 token 付费：{other}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="315"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="333"/>
         <source>Every option: click a row to see its details and the break-even; click a heading to sort</source>
         <translation>所有方案：点击一行查看详情和回本点；点击表头排序</translation>
     </message>
@@ -2687,68 +2687,68 @@ paying per token: {other}</source>
 <context>
     <name>LeversPanel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="448"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="453"/>
         <source>Make it fit</source>
         <extracomment>Levers shown on a projector (those that make the plan fit, cheapest first).</extracomment>
         <translation>如何放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="478"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="483"/>
         <source>Choose a target GPU to see what would make the plan fit.</source>
         <translation>选择目标 GPU，查看怎样才能放得下。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="481"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="486"/>
         <source>It fits. These changes would free memory for a larger batch or longer sequences:</source>
         <translation>放得下。以下改动可腾出显存，用于更大的批次或更长的序列：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="484"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="489"/>
         <source>It fits; nothing to change.</source>
         <translation>放得下，无需改动。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="486"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="491"/>
         <source>It does not fit. Each change below on its own, cheapest first (click to apply):</source>
         <translation>放不下。以下每项改动单独生效，代价小的在前（点击应用）：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="489"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="494"/>
         <source>It does not fit, and no single change helps: try a smaller model or a larger GPU.</source>
         <translation>放不下，且单项改动都不够：请换更小的模型或显存更大的 GPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="527"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="532"/>
         <source>{n} GPUs, the model split across them</source>
         <translation>{n} 张 GPU，模型分摊到各卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="529"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="534"/>
         <source>{n} GPUs with ZeRO-3</source>
         <translation>{n} 张 GPU + ZeRO-3</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="531"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="536"/>
         <source>{n} layers on the GPU, the rest in host RAM (-ngl)</source>
         <translation>{n} 层放在 GPU，其余放在主机内存（-ngl）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="542"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="547"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="544"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="549"/>
         <source>still too big</source>
         <translation>仍放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="554"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="559"/>
         <source>cost: {cost}</source>
         <translation>代价：{cost}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="555"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="560"/>
         <source>time: {before} → {after}</source>
         <translation>时间：{before} → {after}</translation>
     </message>
@@ -5284,27 +5284,37 @@ paying per token: {other}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/widgets/panels.py" line="299"/>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="305"/>
+        <source>in-situ factor</source>
+        <translation>现场系数</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="300"/>
+        <source>{k:.2f} of the published kernel rates</source>
+        <translation>公开内核速率的 {k:.2f}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="304"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="310"/>
         <source>{n} samples</source>
         <translation>{n} 个样本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="300"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="305"/>
         <source>{n} tokens</source>
         <translation>{n} 个 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="378"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="383"/>
         <source>Assumed: {per} tokens per parameter (compute-optimal, Chinchilla), {tokens} tokens; type your own under Data set.</source>
         <translation>假设：每个参数 {per} 个 token（算力最优，Chinchilla），共 {tokens} 个 token；可在“数据集”中填写你自己的。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="383"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="388"/>
         <source>Assumed: {samples} samples (the size of Alpaca) × {epochs} epoch(s); type your own under Data set.</source>
         <translation>假设：{samples} 个样本（Alpaca 的规模）× {epochs} 轮；可在“数据集”中填写你自己的。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="387"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="392"/>
         <source>Assumed: Alpaca, {samples} samples × {seq} tokens × {epochs} epoch(s); type your own under Data set.</source>
         <translation>假设：Alpaca，{samples} 个样本 × {seq} 个 token × {epochs} 轮；可在“数据集”中填写你自己的。</translation>
     </message>
@@ -5369,32 +5379,32 @@ paying per token: {other}</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="306"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="311"/>
         <source>data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="308"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="313"/>
         <source>GPU link</source>
         <translation>GPU 互联</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="311"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="316"/>
         <source>overlap</source>
         <translation>通信重叠</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="314"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="319"/>
         <source>bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="317"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="322"/>
         <source>timed on</source>
         <translation>计时 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="319"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="324"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
     </message>

@@ -405,3 +405,10 @@ def test_the_model_picker_groups_presets_by_family_and_shows_active_parameters(p
     assert "30.53B" in text and "3.35B active" in text
     dense = combo.itemText(combo.ids().index("qwen3-8b"))
     assert "active" not in dense
+
+
+def test_the_time_panel_names_the_in_situ_factor_the_efficiency_rests_on(page, state):
+    text = page.time_panel.assumptions.text()
+    k = state.estimate.assumptions["insitu_factor"]
+    assert "in-situ factor" in text
+    assert f"{k:.2f} of the published kernel rates" in text

@@ -295,6 +295,11 @@ class TimePanel(QGroupBox):
                 eff=t.efficiency, tflops=N.sig(t.achieved_tflops_per_gpu)),
             a.get("efficiency_source", "assumed"),
         )]
+        if "insitu_factor" in a:  # the efficiency is the plan's kernels x this factor
+            rows.append((self.tr("in-situ factor"),
+                         self.tr("{k:.2f} of the published kernel rates").format(
+                             k=a["insitu_factor"]),
+                         "plan" if "insitu_factor" in overrides else "assumed"))
         if "dataset_tokens" in a:
             amount = (self.tr("{n} samples") if estimate.model.kind == "opaque"
                       else self.tr("{n} tokens")).format(n=N.count(a["dataset_tokens"]))
