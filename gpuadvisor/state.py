@@ -442,10 +442,8 @@ class PlanState(Undoable, PlanSweeps):
             key = None
         if key is not None and key in self._results:
             return self._results[key]
-        result = estimate(snap.model, snap.plan, gpu, snap.assumptions,
-                          reference_gpu=self._reference_gpu, measurement=measured)
-        if snap.plan.n_gpus > 1:
-            result = with_best_layout(result, snap.plan, snap.assumptions)
+        result = _laid_out_estimate(snap.model, snap.plan, gpu, snap.assumptions,
+                                    reference_gpu=self._reference_gpu, measurement=measured)
         if key is not None:
             if len(self._results) >= RESULTS_KEPT:
                 self._results.pop(next(iter(self._results)))
@@ -580,11 +578,12 @@ __all__ = [
 ]
 
 
-def _laid_out_estimate(model, plan: Plan, gpu: GpuSpec, assumptions: Assumptions) -> Estimate:
+def _laid_out_estimate(model, plan: Plan, gpu: GpuSpec | None, assumptions: Assumptions,
+                       **estimate_options) -> Estimate:
     """The estimate as the page shows it: several GPUs train in their best (or pinned)
-    parallel layout (:func:`with_best_layout`), so a lever's memory and time are the
-    layout's."""
-    result = estimate(model, plan, gpu, assumptions)
-    if plan.n_gpus > 1 and plan.is_training:
+    parallel layout (:func:`with_best_layout`; other plans are returned as estimated), for
+    the plan itself and for each lever, so a lever's memory and time are the layout's."""
+    result = estimate(model, plan, gpu, assumptions, **estimate_options)
+    if plan.n_gpus > 1:
         result = with_best_layout(result, plan, assumptions)
     return result
