@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .core.estimate import TERMS, Estimate
 from .core.plan import PRECISION_LABELS, TASK_LABELS
-from .core.units import format_bytes, format_count, format_duration, format_flops
+from .core.units import format_bytes, format_count, format_duration, format_flops, format_sig
 
 TERM_LABELS = {
     "weights": "weights",
@@ -165,11 +165,20 @@ def estimate_table(e: Estimate, units: str = "GiB") -> str:
             f"× {a['matmul_to_step']:.2f} matmul_to_step = {t.achieved_tflops_per_gpu:.1f} "
             f"TFLOPS per GPU ({t.efficiency:.0%} of the {a['peak_tflops']:g} TFLOPS peak)"
         )
+    elif getattr(e, "layout", None) is not None:
+        # One name per figure: a layout's step has communication and a bubble, so its MFU
+        # (model FLOPs / (peak x step)) is below the efficiency of one GPU's own kernels.
+        lines.append(
+            f"Time on {e.time_gpu.name}: {a['peak_tflops']:g} TFLOPS {a['peak_tflops_dtype']} "
+            f"peak; MFU {e.layout.chosen.mfu:.0%} (model FLOPs ÷ peak over the whole step, "
+            f"communication and bubble included); each GPU's own kernels at "
+            f"{format_sig(t.efficiency)} of peak"
+        )
     else:
         lines.append(
             f"Time on {e.time_gpu.name}: {a['peak_tflops']:g} TFLOPS {a['peak_tflops_dtype']} "
-            f"peak × {t.efficiency:.2f} efficiency = {t.achieved_tflops_per_gpu:.1f} TFLOPS "
-            "per GPU"
+            f"peak × {format_sig(t.efficiency)} efficiency (model FLOPs ÷ peak) = "
+            f"{format_sig(t.achieved_tflops_per_gpu)} TFLOPS per GPU"
         )
     if p.is_training:
         source = a.get("dataset_tokens_source", "plan")
@@ -177,7 +186,7 @@ def estimate_table(e: Estimate, units: str = "GiB") -> str:
         lines.append(f"  data          {format_count(a['dataset_tokens'])} {unit} ({source})")
         lines.append(
             f"  total         {format_duration(t.seconds)} · {format_count(t.tokens_per_s)} "
-            f"{unit}/s · {t.gpu_hours:,.1f} GPU-hours · {format_flops(t.flops_total)}"
+            f"{unit}/s · {format_sig(t.gpu_hours)} GPU-hours · {format_flops(t.flops_total)}"
         )
         laid = getattr(e, "layout", None)
         goodput = f" ÷ {laid.goodput:g} goodput" if laid is not None and laid.goodput < 1 else ""
@@ -198,6 +207,8 @@ def estimate_table(e: Estimate, units: str = "GiB") -> str:
             shown = format_bytes(value, units)
         elif isinstance(value, float) and value >= 1e5:
             shown = format_count(value)
+        elif isinstance(value, float):
+            shown = format_sig(value)  # no raw floats (0.6132488...) in text
         else:
             shown = value
         lines.append(f"  {name:<{width}}  {shown}")
@@ -296,7 +307,7 @@ def layout_text(layout, units: str = "GiB") -> str:
         f"  MFU {chosen.mfu:.0%}, HFU {chosen.hfu:.0%}; "
         f"{format_bytes(chosen.memory_per_gpu_bytes, units)} per GPU"
         + ("" if layout.fits else " — DOES NOT FIT"),
-        f"  {format_duration(layout.seconds)} in all, {layout.gpu_hours:,.0f} GPU-hours "
+        f"  {format_duration(layout.seconds)} in all, {format_sig(layout.gpu_hours)} GPU-hours "
         f"({layout.steps:,.0f} steps"
         + (f"; {layout.goodput:.0%} of the time training, the rest restarts and checkpoints"
            if layout.goodput < 1 else "") + ")",

@@ -30,12 +30,13 @@ from psygnal import Signal
 
 from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS, Assumptions
 from gpuadvisor.core.calibration import Measurement
-from gpuadvisor.core.estimate import REFERENCE_GPU_ID, Estimate, estimate
+from gpuadvisor.core.estimate import REFERENCE_GPU_ID, Estimate
 from gpuadvisor.core.fit import Lever
 from gpuadvisor.core.fit import levers as core_levers
 from gpuadvisor.core.gpu import GpuSpec
 from gpuadvisor.core.model import ModelSpec, spec_from_hf_config
-from gpuadvisor.core.plan import LAYOUT_PINS, Plan, layout_pin_problem
+from gpuadvisor.core.plan import LAYOUT_PINS, Plan, default_checkpointing, layout_pin_problem
+from gpuadvisor.core.resolve import resolve
 from gpuadvisor.plan_changes import couple_plan_changes, error_field, plan_for_model
 from gpuadvisor.planfile import (
     APP_ID,
@@ -56,7 +57,6 @@ from gpuadvisor.state_sweeps import (
     PlanSweeps,
     model_id_for_file,
     read_config_json,
-    with_best_layout,
 )
 
 DEFAULT_MODEL_ID = "llama-3.1-8b"
@@ -65,8 +65,9 @@ DEFAULT_MODEL_ID = "llama-3.1-8b"
 DEFAULT_GPU_ID = "rtx-4090"
 """GPU of a new plan."""
 
-DEFAULT_PLAN = Plan(task="qlora", checkpointing="full")
-"""Plan of a new session: QLoRA with full checkpointing (fits most single consumer GPUs)."""
+DEFAULT_PLAN = Plan(task="qlora", checkpointing=default_checkpointing("qlora")[0])
+"""Plan of a new session: QLoRA with the framework's default checkpointing (Hugging Face:
+full), as the command line's defaults give it."""
 
 _ASSUMPTION_NAMES = frozenset(f.name for f in fields(Assumptions))
 
@@ -580,10 +581,6 @@ __all__ = [
 
 def _laid_out_estimate(model, plan: Plan, gpu: GpuSpec | None, assumptions: Assumptions,
                        **estimate_options) -> Estimate:
-    """The estimate as the page shows it: several GPUs train in their best (or pinned)
-    parallel layout (:func:`with_best_layout`; other plans are returned as estimated), for
-    the plan itself and for each lever, so a lever's memory and time are the layout's."""
-    result = estimate(model, plan, gpu, assumptions, **estimate_options)
-    if plan.n_gpus > 1:
-        result = with_best_layout(result, plan, assumptions)
-    return result
+    """The estimate as every door shows it (:func:`gpuadvisor.core.resolve.resolve`), for the
+    plan itself and for each lever, so a lever's memory and time are the layout's."""
+    return resolve(model, plan, gpu, assumptions, **estimate_options)

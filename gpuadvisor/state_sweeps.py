@@ -10,16 +10,14 @@ from pathlib import Path
 
 import numpy as np
 
-from gpuadvisor.core.assumptions import Assumptions
 from gpuadvisor.core.engines import sweep as engine_sweep
 from gpuadvisor.core.engines.select import runs_on_engine
-from gpuadvisor.core.estimate import Estimate, sweep_fit_map
+from gpuadvisor.core.estimate import sweep_fit_map
 from gpuadvisor.core.fit import largest_true, largest_true_bisect
 from gpuadvisor.core.gpu import GpuSpec
 from gpuadvisor.core.memory import TERMS, MemoryBreakdown, memory_breakdown
 from gpuadvisor.core.model import model_shape
 from gpuadvisor.core.parallel.search import layout_memory_along
-from gpuadvisor.core.plan import Plan
 
 MAX_CONFIG_JSON_BYTES = 5 * 1024 * 1024
 """config.json files larger than this are refused unread (real ones are a few kB)."""
@@ -231,35 +229,7 @@ class PlanSweeps:
         return largest_true(lambda xs: totals(xs) <= capacity, max(1, int(limit)))
 
 
-def with_best_layout(result: Estimate, plan: Plan, assumptions: Assumptions) -> Estimate:
-    """Several GPUs train in the fastest layout that fits, at the plan's micro-batch (the
-    user's memory knob; the ZeRO stage the plan names is kept when it names one).
-
-    The degrees the plan pins (``plan.tp``, ``pp``, ``vpp``, ``cp``, ``ep``) are fixed and
-    the others searched; ``plan.layout_global_batch``, when given, is the global batch the
-    layout holds. The flat estimate stays, with a warning (naming the pinned degrees), when
-    no such layout holds the global batch."""
-    from gpuadvisor.core.parallel.plan_time import LayoutRequest, with_layout
-    from gpuadvisor.core.parallel.search import Constraints
-
-    zero = plan.zero_stage or None
-    pinned = plan.layout_pins
-    try:
-        # Hybrid sharding is asked for, not chosen: it trades memory for speed, and the
-        # page's memory charts show plain sharding.
-        pins = Constraints(zero=zero, micro_batch=plan.micro_batch, hybrid_shard=False,
-                           **pinned)
-        return with_layout(result, assumptions, LayoutRequest(
-            constraints=pins, global_batch=plan.layout_global_batch))
-    except (ArithmeticError, ValueError) as exc:
-        warning = f"layout: {exc}"
-        if pinned:
-            named = ", ".join(f"{name.upper()} {value}" for name, value in pinned.items())
-            warning += f" (pinned: {named})"
-        return replace(result, warnings=[*result.warnings, warning])
-
-
 __all__ = ["MAX_CONFIG_JSON_BYTES", "MAX_MICRO_BATCH_SEARCH", "MAX_SEQ_SEARCH", "RESULTS_KEPT",
            "PlanSweeps", "full_breakdown", "largest_true", "largest_true_bisect",
            "model_id_for_file",
-           "read_config_json", "with_best_layout"]
+           "read_config_json"]

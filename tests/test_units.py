@@ -15,6 +15,7 @@ from gpuadvisor.core.units import (
     format_bytes,
     format_count,
     format_duration,
+    format_sig,
     format_flops,
     format_money,
     parse_bytes,
@@ -147,17 +148,31 @@ def test_format_flops(n, expected):
 @pytest.mark.parametrize(
     ("seconds", "expected"),
     [
-        (42, "42 s"),
+        # Three significant figures everywhere, so a 2.74 s step is not shown as "3 s".
+        (42, "42.0 s"),
+        (2.74, "2.74 s"),
         (0.25, "250 ms"),
+        (0.0262, "26.2 ms"),
         (12.5 * 60, "12.5 min"),
-        (9.5 * 3600, "9.5 h"),
-        (3.2 * 86400, "3.2 days"),
-        (2.1 * 365 * 86400, "2.1 years"),
+        (9.5 * 3600, "9.50 h"),
+        (3.2 * 86400, "3.20 days"),
+        (171.2 * 86400, "171 days"),
+        (2.1 * 365 * 86400, "2.10 years"),
+        (89.99, "90.0 s"),
         (math.inf, "n/a"),
     ],
 )
 def test_format_duration(seconds, expected):
     assert format_duration(seconds) == expected
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [(2.74, "2.74"), (9.5, "9.50"), (0.61324882121238, "0.613"), (1234.5, "1,234"),
+     (9.996, "10.0"), (0.0, "0")],
+)
+def test_format_sig_keeps_three_significant_figures(value, expected):
+    assert format_sig(value) == expected
 
 
 @pytest.mark.parametrize(

@@ -57,9 +57,11 @@ def add_parser(verbs) -> argparse.ArgumentParser:
     est.add_argument("--seq", type=int_in(1, L.MAX_SEQ_TOKENS, tokens=True), default=None,
                      help="tokens per sequence, e.g. 4096 or 8k (k = 1024) (default: 2048, or the "
                           "model's context if shorter)")
-    est.add_argument("--checkpointing", choices=P.CHECKPOINTING, default="none",
+    est.add_argument("--checkpointing", choices=P.CHECKPOINTING, default=None,
                      help="activation recomputation: none, selective (attention core) or full "
-                          "(each block's input kept)")
+                          "(each block's input kept); default: the framework's own (Hugging "
+                          "Face fine-tunes, Unsloth and torchtune: full; pre-training and "
+                          "Axolotl: none)")
     est.add_argument("--attention", choices=P.ATTENTION, default="flash",
                      help="flash (FlashAttention/SDPA) or eager (the score matrix is stored)")
     est.add_argument("--gpu", help="catalog GPU id (see 'catalog list') or its name as the "
@@ -210,7 +212,7 @@ class PlanFileDefaults(argparse.Action):
 
 def plan_from_args(args: argparse.Namespace, model):
     """Build a Plan from parsed ``estimate`` flags; ValueError names the bad field."""
-    from gpuadvisor.core.plan import Plan
+    from gpuadvisor.core.plan import Plan, default_checkpointing
 
     seq = args.seq
     if seq is None:
@@ -232,7 +234,8 @@ def plan_from_args(args: argparse.Namespace, model):
         micro_batch=args.micro_batch,
         grad_accum=args.grad_accum,
         seq_len=seq,
-        checkpointing=args.checkpointing,
+        checkpointing=args.checkpointing or default_checkpointing(args.task,
+                                                                  args.framework)[0],
         attention=args.attention,
         lora_rank=args.lora_rank,
         lora_targets=args.lora_targets,
@@ -282,14 +285,15 @@ def command(args: argparse.Namespace) -> int:
         plan = plan_from_args(args, model)
     except ValueError as exc:
         raise InputError(f"plan: {exc}") from None
-    result, assumptions = estimate_from_args(args, model, plan, gpu, gpus)
-    if _wants_layout(args, model, plan):
-        result = _with_layout(args, result, assumptions)
+    result, _assumptions = estimate_from_args(args, model, plan, gpu, gpus)
     host_ram = host_ram_check(result, args.units)
+    advice = fit_advice(args, model, plan, gpu, gpus) if result.fits is False else None
     if args.json:
         data = result.to_json()
         if host_ram is not None:
             data["memory"]["host_ram"] = host_ram.to_json()
+        if advice is not None:
+            data["to_fit"] = advice_json(advice)
         print(json_text(data))
     else:
         from gpuadvisor.report import estimate_table
@@ -301,6 +305,9 @@ def command(args: argparse.Namespace) -> int:
             print(layout_text(result.layout, units=args.units))
         if host_ram is not None:
             print(f"host RAM: {host_ram.verdict}")
+        if advice is not None:
+            print()
+            print(advice_text(advice, args.units))
     return EXIT_NO_FIT if result.verdict == "does not fit" else 0
 
 
@@ -317,9 +324,26 @@ def host_ram_check(result, units: str = "GiB"):
 def estimate_from_args(args: argparse.Namespace, model, plan, gpu, gpus):
     """``(estimate, assumptions)`` for the plan flags: ``--assume`` overrides, the probe
     history's measurement on ``gpu`` unless ``--no-measured``; InputError names what is
-    refused."""
+    refused. The estimate is :func:`gpuadvisor.core.resolve.resolve`'s, as every door's."""
+    from gpuadvisor.core.resolve import resolve
+
+    assumptions, options = resolve_options(args, plan, gpu, gpus)
+    try:
+        result = resolve(model, plan, gpu, assumptions, strict=True, **options)
+    except ValueError as exc:
+        text = str(exc)
+        if text.startswith("layout:"):
+            raise InputError(f"{text}; give --global-batch or other degrees") from None
+        raise InputError(f"estimate: {text}") from None
+    return result, assumptions
+
+
+def resolve_options(args: argparse.Namespace, plan, gpu, gpus) -> tuple:
+    """``(assumptions, options)``: what :func:`~gpuadvisor.core.resolve.resolve` takes
+    besides the model, plan and GPU, from the flags (layout settings, the probe's
+    measurement, host bandwidth); InputError names the flag."""
     from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS
-    from gpuadvisor.core.estimate import REFERENCE_GPU_ID, estimate
+    from gpuadvisor.core.estimate import REFERENCE_GPU_ID
 
     try:
         assumptions = DEFAULT_ASSUMPTIONS.with_overrides(dict(args.assume))
@@ -339,43 +363,77 @@ def estimate_from_args(args: argparse.Namespace, model, plan, gpu, gpus):
             host_gb_s = host.bandwidth_gb_s
             host_source = f"measured {host.when[:10]}"
     try:
-        result = estimate(model, plan, gpu, assumptions, reference_gpu=gpus[REFERENCE_GPU_ID],
-                          measurement=measurement, host_bandwidth_gb_s=host_gb_s,
-                          host_bandwidth_source=host_source)
+        settings = layout_settings(args)
     except ValueError as exc:
-        raise InputError(f"estimate: {exc}") from None
-    return result, assumptions
+        raise InputError(str(exc)) from None
+    return assumptions, dict(settings=settings, reference_gpu=gpus[REFERENCE_GPU_ID],
+                             measurement=measurement, host_bandwidth_gb_s=host_gb_s,
+                             host_bandwidth_source=host_source)
 
 
-def _wants_layout(args: argparse.Namespace, model, plan) -> bool:
-    """The layout model times training plans of transformer models on several GPUs (or
-    whenever a layout flag is given), unless ``--layout off``."""
-    pinned = any(getattr(args, name, None) for name in ("tp", "pp", "vpp", "cp", "ep")) \
-        or args.hybrid_shard or args.layout is not None
-    if args.layout == "off" or not plan.is_training or model.kind == "opaque":
-        return False
-    if plan.offload != "none":
-        return False
-    return plan.n_gpus > 1 or pinned
+def fit_advice(args: argparse.Namespace, model, plan, gpu, gpus):
+    """What makes a plan that does not fit ``gpu`` fit: the fastest combination of levers
+    (:func:`gpuadvisor.core.fit.make_it_fit`, each combination resolved as ``estimate``
+    resolves the plan), as ``suggest`` and the app search it."""
+    from gpuadvisor.core.advisor import DESKTOP_HOST_RAM_BYTES
+    from gpuadvisor.core.fit import make_it_fit
+    from gpuadvisor.core.resolve import resolve
+
+    assumptions, options = resolve_options(args, plan, gpu, gpus)
+
+    def timed(m, p, g, a):
+        return resolve(m, p, g, a, **options)
+
+    return make_it_fit(model, plan, gpu, assumptions, timed=timed,
+                       host_ram_bytes=DESKTOP_HOST_RAM_BYTES)
 
 
-def _with_layout(args: argparse.Namespace, result, assumptions):
-    """The estimate timed by the layout the flags ask for; InputError names what the layout
-    refuses."""
-    from gpuadvisor.core.parallel.plan_time import LayoutRequest, with_layout
-    from gpuadvisor.core.parallel.search import Constraints
+def advice_json(advice) -> dict:
+    """The ``to_fit`` object of ``estimate --json`` for a plan that does not fit."""
+    data: dict = {"fits": advice.fits,
+                  "levers": [{"id": s.id, "title": s.title, "detail": s.detail,
+                              "cost": s.cost} for s in advice.steps]}
+    if advice.fits and advice.result is not None:
+        r = advice.result
+        data.update(memory={"per_gpu_bytes": float(r.memory.total),
+                            "cpu_offload_bytes": float(r.memory.cpu_bytes)},
+                    time={"seconds": float(r.time.seconds),
+                          "gpu_hours": float(r.time.gpu_hours)},
+                    n_gpus=r.plan.n_gpus)
+    return data
 
-    try:
-        request = LayoutRequest(
-            mode="manual" if args.layout == "manual" else "auto",
-            constraints=Constraints(tp=args.tp, pp=args.pp, vpp=args.vpp, cp=args.cp,
-                                    ep=args.ep, zero=args.zero,
-                                    hybrid_shard=True if args.hybrid_shard else None),
-            global_batch=int(args.global_batch) if args.global_batch else None,
-            gpus_per_node=args.gpus_per_node, network=args.network, kernels=args.kernels)
-        return with_layout(result, assumptions, request)
-    except ValueError as exc:
-        raise InputError(f"layout: {exc}; give --global-batch or other degrees") from None
+
+def advice_text(advice, units: str = "GiB") -> str:
+    """The levers that make the plan fit, in words, with the memory and time of the plan as
+    it will run with them."""
+    from gpuadvisor.core.units import format_bytes, format_duration
+
+    if not advice.fits:
+        return ("To make it fit: no combination of levers is enough on this GPU (a shorter "
+                "sequence, a smaller model or more GPUs than 16)")
+    r = advice.result
+    lines = ["To make it fit (the fastest combination that fits):"]
+    lines += [f"  + {s.title}: {s.detail} ({s.cost})" for s in advice.steps]
+    host = (f", {format_bytes(r.memory.cpu_bytes, units)} in host RAM"
+            if r.memory.cpu_bytes else "")
+    gpus = f" on {r.plan.n_gpus} GPUs" if r.plan.n_gpus > 1 else ""
+    lines.append(f"  = {format_bytes(r.memory.total, units)} per GPU{host}{gpus}, "
+                 f"{format_duration(r.time.seconds)}")
+    return "\n".join(lines)
+
+
+def layout_settings(args: argparse.Namespace):
+    """The layout flags as :class:`~gpuadvisor.core.resolve.LayoutSettings` (the plan's own
+    pins travel in the plan); ValueError names the flag."""
+    from gpuadvisor.core.resolve import LayoutSettings
+
+    return LayoutSettings(
+        mode=getattr(args, "layout", None) or "auto",
+        zero_pinned=getattr(args, "zero", None) is not None,
+        hybrid_shard=bool(getattr(args, "hybrid_shard", False)),
+        gpus_per_node=getattr(args, "gpus_per_node", None),
+        network=getattr(args, "network", None),
+        kernels=getattr(args, "kernels", "eager") or "eager")
 
 
 def stored_measurement(gpu, plan):

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from .args import InputError, did_you_mean, json_text, load_gpu, load_model, path_text
-from .estimate import estimate_from_args, plan_from_args
+from .estimate import estimate_from_args, plan_from_args, resolve_options
 
 EXPORT_KINDS = ("skypilot", "accelerate", "deepspeed", "launch", "report", "ollama",
                 "llama-server", "vllm")
@@ -181,13 +181,15 @@ def _export_text(args: argparse.Namespace) -> str:
         plan = plan_from_args(args, model)
     except ValueError as exc:
         raise InputError(f"plan: {exc}") from None
-    if gpu is not None and args.kind != "report":
-        _warn_if_it_does_not_fit(model, plan, gpu)
+    if args.kind != "report" and plan.is_training:
+        plan, hybrid = _runnable_plan(args, model, plan, gpu, gpus)
+    else:
+        hybrid = None
     try:
         if args.kind == "report":
             return _export_report(args, model, plan, gpu, gpus)
         if args.kind == "deepspeed":
-            return export.deepspeed_json(plan)
+            return export.deepspeed_json(plan, hybrid_group=hybrid)
         if args.kind == "skypilot":
             if gpu is None:
                 raise InputError("--gpu: a SkyPilot task needs a GPU: give --gpu ID or --offer ID")
@@ -260,18 +262,49 @@ def _report_suggestions(model, plan, gpus, assumptions, limit: int = 10) -> list
     return advice_rows(advice.suggestions, limit)
 
 
-def _warn_if_it_does_not_fit(model, plan, gpu) -> None:
-    """One line on stderr when the exported plan will not fit the GPU (the files are still
-    written: the user may know better, e.g. a different framework's memory use)."""
-    from gpuadvisor.core.estimate import estimate
-    from gpuadvisor.core.units import format_bytes
+#: Exports whose tool runs data parallel and ZeRO/FSDP only (no tensor, pipeline,
+#: context or expert parallelism of its own).
+DATA_PARALLEL_TOOLS = {"deepspeed": "DeepSpeed", "accelerate": "accelerate",
+                       "launch": "the launch line", "skypilot": "the SkyPilot task"}
 
-    try:
-        result = estimate(model, plan, gpu)
-    except ValueError:
-        return
-    if result.fits is False:
-        print(f"gpuadvisor export: warning: the plan needs {format_bytes(result.memory.total)} "
-              f"per GPU and {gpu.name} has {format_bytes(result.capacity_bytes, digits=0)}: it "
-              "will not fit as planned (gpuadvisor suggest, or estimate --gpu, lists the "
-              "levers)", file=sys.stderr)
+
+def _runnable_plan(args, model, plan, gpu, gpus):
+    """``(plan as it will run, hybrid shard group or None)``: the estimate's plan with its
+    layout written in (:func:`gpuadvisor.core.resolve.run_plan`), so the export runs what
+    ``estimate`` priced. When that layout uses tensor, pipeline, context or expert
+    parallelism, which these tools cannot run, the fastest data-parallel layout is exported
+    instead and said so on stderr, with its own memory and time."""
+    from gpuadvisor.core.resolve import (
+        hybrid_shard,
+        model_parallel,
+        resolve_data_parallel,
+        run_plan,
+    )
+    from gpuadvisor.core.units import format_bytes, format_duration
+
+    result, assumptions = estimate_from_args(args, model, plan, gpu, gpus)
+    degrees = model_parallel(result)
+    if degrees:
+        _, options = resolve_options(args, plan, gpu, gpus)
+        try:
+            flat = resolve_data_parallel(model, plan, gpu, assumptions, strict=True,
+                                         **options)
+        except ValueError as exc:
+            raise InputError(f"export {args.kind}: {exc}") from None
+        named = " x ".join(f"{k.upper()} {v}" for k, v in degrees.items())
+        fit = "" if flat.fits is not False else " — it does not fit"
+        print(f"gpuadvisor export: the estimate's fastest layout uses {named}, which "
+              f"{DATA_PARALLEL_TOOLS[args.kind]} cannot run (Megatron-LM, NeMo or torchtitan "
+              f"can); this export runs the fastest data-parallel layout instead: "
+              f"{format_bytes(flat.memory.total)} per GPU, "
+              f"{format_duration(flat.time.seconds)}{fit}", file=sys.stderr)
+        result = flat
+    if gpu is not None and result.fits is False:
+        print(f"gpuadvisor export: warning: the plan needs "
+              f"{format_bytes(result.memory.total)} per GPU and {gpu.name} has "
+              f"{format_bytes(result.capacity_bytes, digits=0)}: it will not fit as planned "
+              "(estimate --gpu lists the levers that make it fit)", file=sys.stderr)
+    group = None
+    if hybrid_shard(result):
+        group = result.layout.gpus_per_node
+    return run_plan(result), group

@@ -40,14 +40,13 @@ from .advisor_break_even import BreakEven, best_break_even, break_even
 from .advisor_types import Advice, Option, Suggestion
 from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions
 from .calibration import Measurement
-from .estimate import Estimate, estimate
+from .estimate import Estimate
 from .fit import make_it_fit
 from .gpu import GpuSpec
 from .model import ModelSpec
 from .offers import Offer, age_days, is_stale
-from .parallel.plan_time import LayoutRequest, layout_applies, with_layout
-from .parallel.search import Constraints
 from .plan import Plan
+from .resolve import resolve
 from .units import format_duration
 
 #: Peer traffic of consumer cards without a peer link crosses PCIe twice (via host memory).
@@ -223,51 +222,51 @@ def evaluate(model: ModelSpec, plan: Plan, option: Option, *,
     return replace(suggestion, why=explain(suggestion))
 
 
+#: Host RAM a desktop is assumed to have for CPU offload when the option says nothing:
+#: 64 GiB (two 32 GB DIMMs, the common enthusiast build for local training).
+DESKTOP_HOST_RAM_BYTES = 64 * 2**30
+#: Host RAM per GPU of a rented or cloud instance: about 120 GiB (RunPod's single H100 SXM
+#: pod lists 125 GB; AWS p4d.24xlarge has 1,152 GiB for 8 GPUs = 144 GiB each).
+INSTANCE_HOST_RAM_PER_GPU_BYTES = 120 * 2**30
+
+
+def host_ram_for(option: Option) -> float:
+    """Host RAM CPU offload may use on ``option``: a desktop's for the own rig and bought
+    cards, an instance's per GPU for rentals and clouds."""
+    if option.kind in ("rent", "cloud"):
+        return float(INSTANCE_HOST_RAM_PER_GPU_BYTES * option.n_gpus)
+    return float(DESKTOP_HOST_RAM_BYTES)
+
+
 def _fit(model, plan, gpu, option, assumptions, max_cards, measurements):
     """``(fits, plan as run, lever titles, estimate)`` for ``plan`` on ``option``'s GPUs.
 
-    Several GPUs run the plan in the fastest parallel layout that fits
-    (:func:`~.parallel.plan_time.with_layout`: data, tensor and pipeline parallel, ZeRO
-    stage) at the plan's micro-batch, holding its micro-batch x accumulation per GPU as the
-    global batch; that is how the GPUs are used, not a change to the plan. When no layout
-    fits, the levers decide as for one GPU.
+    The plan runs on the option's GPUs as :func:`~.resolve.resolve` lays it out (every door's
+    estimate). When it does not fit, :func:`~.fit.make_it_fit` searches the combinations of
+    levers (checkpointing, ZeRO-3, CPU offload, 8-bit optimizer, QLoRA, a smaller
+    micro-batch, ...) for the fastest that fits; more GPUs only where the option can have
+    them (rentals of multi-GPU instances up to 16, buying up to ``max_cards``, never the own
+    rig). The estimate returned is the one of the plan as it will run.
     """
     base = plan.with_changes(n_gpus=option.n_gpus)
     measured = list(measurements) or None
-    first = estimate(model, base, gpu, assumptions, measurement=measured)
-    if option.n_gpus > 1 and layout_applies(model, base) is None:
-        try:
-            pins = Constraints(micro_batch=base.micro_batch)
-            laid = with_layout(first, assumptions, LayoutRequest(constraints=pins))
-        except ValueError:
-            laid = None
-        if laid is not None and laid.fits:
-            return True, base, [], laid
-    if first.fits:
-        return True, base, [], first
-    levers: list[str] = []
-    if option.n_gpus > 1 and base.is_training and base.zero_stage < 3 and base.offload == "none":
-        # GPUs already paid for: sharding the model states over them is the first lever.
-        sharded = base.with_changes(zero_stage=3)
-        levers.append(f"ZeRO-3 sharding over {option.n_gpus} GPUs")
-        result = estimate(model, sharded, gpu, assumptions, measurement=measured)
-        if result.fits:
-            return True, sharded, levers, result
-        base = sharded
-    advice = make_it_fit(model, base, gpu, assumptions)
-    levers += [s.title for s in advice.steps]
-    allowed = advice.fits
-    more = advice.plan.n_gpus > option.n_gpus
-    if more and option.kind == "own":
-        allowed = False  # the rig has the cards it has
-    elif more and option.kind in ("buy-new", "buy-used") and advice.plan.n_gpus > max_cards:
-        allowed = False
-    elif more and option.offer is not None and option.offer.gpus_per_instance == 1:
-        allowed = False  # single-GPU rentals do not make a multi-GPU job: take a larger one
-    if not allowed:
-        return False, base, levers, first
-    result = estimate(model, advice.plan, gpu, assumptions, measurement=measured)
-    return True, advice.plan, levers, result
+
+    def timed(m, p, g, a):
+        return resolve(m, p, g, a, measurement=measured)
+
+    if option.kind == "own" or (option.offer is not None
+                                and option.offer.gpus_per_instance == 1
+                                and option.kind in ("rent", "cloud")):
+        max_gpus = option.n_gpus
+    elif option.kind in ("buy-new", "buy-used"):
+        max_gpus = max(option.n_gpus, max_cards)
+    else:
+        max_gpus = 16
+    advice = make_it_fit(model, base, gpu, assumptions, timed=timed, max_gpus=max_gpus,
+                         host_ram_bytes=host_ram_for(option))
+    if advice.fits:
+        return True, advice.plan, [s.title for s in advice.steps], advice.result
+    return False, base, [s.title for s in advice.steps], advice.result
 
 
 def explain(s: Suggestion) -> str:
@@ -381,7 +380,7 @@ def _nothing_fits(model, plan, ranked: Sequence[Suggestion], assumptions) -> str
     closest = min(ranked, key=lambda s: s.memory_bytes / s.capacity_bytes)
     gpu = effective_gpu(closest.option)
     advice = make_it_fit(model, plan.with_changes(n_gpus=closest.option.n_gpus), gpu,
-                         assumptions)
+                         assumptions, max_gpus=max(closest.option.n_gpus, 16))
     need = closest.memory_bytes / 2**30
     have = closest.capacity_bytes / 2**30
     if advice.fits:
@@ -396,7 +395,7 @@ def _nothing_fits(model, plan, ranked: Sequence[Suggestion], assumptions) -> str
 def estimate_of(model: ModelSpec, suggestion: Suggestion,
                 assumptions: Assumptions = DEFAULT_ASSUMPTIONS) -> Estimate:
     """The full estimate behind a suggestion (for details and exports)."""
-    return estimate(model, suggestion.plan, effective_gpu(suggestion.option), assumptions)
+    return resolve(model, suggestion.plan, effective_gpu(suggestion.option), assumptions)
 
 
 __all__ = ["DEFAULT_LOAD_FRACTION", "DEFAULT_USD_PER_KWH", "GOALS", "HOST_BOUNCE_FACTOR",

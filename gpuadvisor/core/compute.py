@@ -276,8 +276,12 @@ def training_time(
     efficiency: float | None = None,
     bandwidth_gb_s=None,
     host_link_gb_s=None,
+    host_ram_gb_s=None,
 ) -> TimeEstimate:
     """Time to train on the plan's data set.
+
+    With CPU offload the step also carries :func:`offload_seconds_per_step` (the transfers
+    over ``host_link_gb_s`` and the optimizer step on the CPU at ``host_ram_gb_s``).
 
     ``step = compute + max(0, comm - overlap x compute)`` where compute is the step's FLOPs
     per GPU over ``peak x efficiency`` (x the QLoRA dequantization factor), changed by the
@@ -302,6 +306,12 @@ def training_time(
                                           bandwidth_gb_s=bandwidth_gb_s,
                                           host_link_gb_s=host_link_gb_s,
                                           bandwidth_efficiency=assumptions.bandwidth_efficiency)
+    if plan.offload != "none":
+        compute = compute + offload_seconds_per_step(
+            m, plan, assumptions, n, compute,
+            host_link_gb_s=frameworks.DEFAULT_HOST_LINK_GB_S if host_link_gb_s is None
+            else host_link_gb_s,
+            host_ram_gb_s=CPU_ADAM_HOST_GB_S if host_ram_gb_s is None else host_ram_gb_s)
     link = interconnect_gb_s(interconnect_gb_s_, n, assumptions)
     comm_bytes = comm_bytes_per_step(m, plan, assumptions, n)
     comm = np.where(np.asarray(n) > 1, comm_bytes / (np.asarray(link) * 1e9), 0.0)
@@ -326,6 +336,50 @@ def training_time(
         interconnect_gb_s=link,
         bound=bound,
     )
+
+
+#: Bytes the CPU optimizer streams per parameter in one Adam step: fp32 parameter, gradient,
+#: first and second moment read (16) and parameter and moments written (12)
+#: (DeepSpeedCPUAdam updates fp32 states in place; ZeRO-Offload, Ren et al. 2021,
+#: arXiv:2101.06840, section 4.1).
+CPU_ADAM_BYTES_PER_PARAM = 28.0
+#: Host RAM bandwidth the CPU optimizer reaches when nothing is measured: dual-channel
+#: DDR4-3200 (2 x 25.6 GB/s peak) at about 80% (STREAM-like streaming of a desktop).
+CPU_ADAM_HOST_GB_S = 40.0
+
+
+def offload_seconds_per_step(model: ModelLike, plan: Plan, assumptions: Assumptions, n_gpus,
+                             compute_s, *, host_link_gb_s, host_ram_gb_s):
+    """What CPU offload adds to a training step (seconds), per GPU.
+
+    Terms (P_t = trainable parameters, shard = ``n_gpus``; 16-bit gradients and parameters
+    travel, 4 bytes in fp32):
+
+    * optimizer offload (ZeRO-Offload, Ren et al. 2021, arXiv:2101.06840): the gradient
+      shard goes to the host (``P_t/n x e``) while the backward pass runs, the CPU runs Adam
+      over its shard (``P_t/n x`` :data:`CPU_ADAM_BYTES_PER_PARAM` at ``host_ram_gb_s``),
+      and the updated 16-bit parameters come back (``P_t/n x e``) before the next step;
+    * parameter offload (ZeRO-Infinity, Rajbhandari et al. 2021, arXiv:2104.07857): every
+      forward and backward pass of each micro-batch fetches this rank's parameter shard from
+      host RAM (``2 x grad_accum x`` its resident weight bytes), prefetched while the
+      previous layers compute.
+
+    Transfers that overlap compute (gradients, prefetched parameters) cost only what
+    outlasts ``compute_s``; the CPU update and the parameters' return are serial.
+    """
+    m = model_shape(model)
+    e = 4.0 if plan.precision == "fp32" else 2.0
+    shard = trainable_params(m, plan) / float(n_gpus)
+    link = np.asarray(host_link_gb_s, dtype=float) * 1e9
+    grads = shard * e / link
+    back = shard * e / link
+    cpu = shard * CPU_ADAM_BYTES_PER_PARAM / (np.asarray(host_ram_gb_s, dtype=float) * 1e9)
+    fetch = 0.0
+    if plan.offload == "params":
+        resident = weight_bytes(m, plan.with_changes(offload="none"), assumptions, n_gpus)
+        fetch = 2.0 * plan.grad_accum * resident / link
+    overlapped = np.maximum(0.0, grads + fetch - compute_s)
+    return overlapped + back + cpu
 
 
 def decode_weight_fraction(model: ModelLike, plan: Plan, b=None):

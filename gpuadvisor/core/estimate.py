@@ -25,7 +25,7 @@ from .compute import (
     training_time,
 )
 from .engines import sweep as engine_sweep
-from .engines.base import EngineResult
+from .engines.base import EngineResult, host_memory
 from .engines.combine import engine_assumptions, engine_time, engine_view
 from .engines.select import runs_on_engine
 from .engines.transformers import generic_time
@@ -433,7 +433,10 @@ def estimate(
                              interconnect_gb_s_=_link(time_gpu, assumptions),
                              assumptions=assumptions, efficiency=efficiency,
                              bandwidth_gb_s=time_gpu.memory_bandwidth_gb_s,
-                             host_link_gb_s=time_gpu.pcie_bandwidth_gb_s)
+                             host_link_gb_s=time_gpu.pcie_bandwidth_gb_s,
+                             host_ram_gb_s=(host_memory(time_gpu, host_bandwidth_gb_s)
+                                            .bandwidth_gb_s if plan.offload != "none"
+                                            else None))
     capacity = float(gpu.memory_bytes) if gpu is not None else None
     engine = view.result if view is not None else None
     if capacity is not None and engine is not None:

@@ -19,6 +19,7 @@ from .gpu import GpuSpec
 from .memory import memory_breakdown
 from .model import ModelLike, ModelSpec, model_shape
 from .plan import Plan
+from .resolve import resolve
 
 #: Upper bound of :func:`longest_fitting_seq` (4M tokens).
 MAX_SEQ_SEARCH = 1 << 22
@@ -78,8 +79,10 @@ class Lever:
         return self.before_bytes - self.after_bytes
 
 
-def _candidates(model: ModelSpec, plan: Plan, gpu: GpuSpec, assumptions: Assumptions):
-    """Yield (id, title, detail, cost, changes) for levers that apply to ``plan``."""
+def _candidates(model: ModelSpec, plan: Plan, gpu: GpuSpec, assumptions: Assumptions, *,
+                more_gpus: bool = True):
+    """Yield (id, title, detail, cost, changes) for levers that apply to ``plan`` (the
+    ``more_gpus`` lever only when asked)."""
     if not plan.is_training:
         if plan.framework in ("llama.cpp", "ollama"):
             yield from _llama_cpp_levers(model, plan, gpu, assumptions)
@@ -92,7 +95,8 @@ def _candidates(model: ModelSpec, plan: Plan, gpu: GpuSpec, assumptions: Assumpt
         if plan.kv_dtype not in ("fp8", "int8") and model.kind == "decoder":
             yield ("kv_8bit", "8-bit KV cache", "KV cache in fp8",
                    "small quality loss", {"kv_dtype": "fp8"})
-        yield from _more_gpus(model, plan, gpu, assumptions)
+        if more_gpus:
+            yield from _more_gpus(model, plan, gpu, assumptions)
         return
     if plan.attention == "eager" and model.kind != "opaque":
         yield ("flash_attention", "FlashAttention", "eager attention -> FlashAttention/SDPA",
@@ -119,7 +123,8 @@ def _candidates(model: ModelSpec, plan: Plan, gpu: GpuSpec, assumptions: Assumpt
         yield ("qlora", "QLoRA", "frozen base in 4-bit NF4 + LoRA adapters",
                "about 30% slower than LoRA", {"task": "qlora", "quant": None,
                                               "lora_rank": plan.lora_rank or 16})
-    yield from _more_gpus(model, plan, gpu, assumptions)
+    if more_gpus:
+        yield from _more_gpus(model, plan, gpu, assumptions)
     if plan.offload == "none" and plan.optimizer != "adafactor":
         zero = max(plan.zero_stage, 2 if plan.n_gpus == 1 else plan.zero_stage or 2)
         yield ("offload", "CPU offload of the optimizer",
@@ -323,8 +328,9 @@ def levers(model: ModelSpec, plan: Plan, gpu: GpuSpec,
     ``timed(model, plan, gpu, assumptions)`` makes the estimate of the plan and of each
     changed plan (default :func:`~.estimate.estimate`); the Plan page passes one that runs
     several GPUs in their parallel layout, so a lever's memory and time are the layout's.
+    Default :func:`~.resolve.resolve`, the estimate every door shows.
     """
-    timed = timed or estimate
+    timed = timed or resolve
     base = timed(model, plan, gpu, assumptions)
     out = []
     for lever_id, title, detail, cost, changes in _candidates(model, plan, gpu, assumptions):
@@ -349,40 +355,175 @@ class FitAdvice:
 
     Attributes:
         fits_already: the plan fits as it is.
-        steps: levers applied in order (cumulative) until it fits.
+        steps: the levers of the chosen combination, in :data:`LEVER_ORDER`.
         plan: the final plan (the input plan when nothing helped).
         fits: whether the final plan fits.
+        result: the estimate of the final plan, as it will run (``None`` only when the
+            plan itself could not be estimated).
     """
 
     fits_already: bool
     steps: list
     plan: Plan
     fits: bool
+    result: object = None
+
+
+#: Levers of which a combination takes at most one (a task, an offload, a GPU count).
+_GROUPS = {"lora": "task", "qlora": "task", "offload": "offload",
+           "offload_params": "offload"}
+#: Most combinations :func:`make_it_fit` evaluates at one GPU count (a bound on its time).
+MAX_COMBINATIONS = 64
+#: GPU counts the search may grow a plan to (when ``max_gpus`` allows).
+GPU_COUNTS = (2, 4, 8, 16)
+
+
+def _sharding_atoms(plan: Plan):
+    """Levers for several GPUs that the single levers leave out: ZeRO-3 / FSDP full
+    sharding, and parameter + optimizer offload to CPU RAM (ZeRO-Infinity / FSDP CPU
+    offload). Parameter offload also works on one GPU (DeepSpeed ZeRO-3 offload)."""
+    if not plan.is_training:
+        return
+    if plan.n_gpus > 1 and plan.zero_stage < 3 and plan.offload == "none":
+        yield ("zero3", f"ZeRO-3 sharding over {plan.n_gpus} GPUs",
+               f"ZeRO stage {plan.zero_stage} -> 3 (FSDP full shard over {plan.n_gpus} GPUs)",
+               "more communication per step", {"zero_stage": 3})
+    if plan.offload != "params":
+        yield ("offload_params", "CPU offload of parameters and optimizer",
+               "parameters and optimizer states to CPU RAM (ZeRO-3 / FSDP CPU offload)",
+               "much slower steps, needs host RAM", {"offload": "params", "zero_stage": 3})
+
+
+def _merge(plan: Plan, atoms) -> Plan:
+    """``plan`` with every atom's changes applied (the highest ZeRO stage any asks for)."""
+    changes: dict = {}
+    zero = plan.zero_stage
+    for atom in atoms:
+        for key, value in atom[4].items():
+            if key == "zero_stage":
+                zero = max(zero, value)
+            else:
+                changes[key] = value
+    changes["zero_stage"] = zero
+    return _apply(plan, changes)
+
+
+def _combinations(atoms):
+    """Every combination of ``atoms`` (at most one per group), smallest first."""
+    from itertools import combinations
+
+    for size in range(1, len(atoms) + 1):
+        for combo in combinations(atoms, size):
+            groups = [_GROUPS[a[0]] for a in combo if a[0] in _GROUPS]
+            if len(groups) == len(set(groups)):
+                yield combo
+
+
+def _strongest(atoms):
+    """The combination that saves the most memory: every atom, the last of each group (the
+    atoms come cheapest first, so the last of a group saves the most)."""
+    chosen: dict = {}
+    for atom in atoms:
+        chosen[_GROUPS.get(atom[0], atom[0])] = atom
+    return tuple(chosen.values())
+
+
+def _fits(result, host_ram_bytes: float | None) -> bool:
+    """Whether ``result`` fits its GPU, and its offloaded bytes the host's RAM."""
+    if result is None or not result.fits:
+        return False
+    return host_ram_bytes is None or float(result.memory.cpu_bytes) <= host_ram_bytes
+
+
+def _search(model, plan: Plan, gpu, assumptions, timed, atoms, goal: str,
+            host_ram_bytes: float | None = None):
+    """The fastest (``goal="fastest"``) or fewest-lever combination of ``atoms`` that fits,
+    as ``(combo, plan, result)``, or None.
+
+    A combination that contains a fitting one is not tried: levers cost time, so a superset
+    is never faster (FlashAttention, which saves time, is tried like the others). When
+    even the strongest combination does not fit, nothing is tried at all.
+    """
+    def run(combo):
+        try:
+            changed = _merge(plan, combo)
+            return changed, timed(model, changed, gpu, assumptions)
+        except ValueError:
+            return None, None
+
+    strongest = _strongest(atoms)
+    if not strongest:
+        return None
+    changed, result = run(strongest)
+    if result is None or not result.fits:  # GPU memory only: offload trades it for host RAM
+        return None
+    fitting: list = []
+    tried = 0
+    for combo in _combinations(atoms):
+        ids = {a[0] for a in combo}
+        if any(f_ids <= ids for f_ids, *_ in fitting):
+            continue
+        if tried >= MAX_COMBINATIONS:
+            break
+        tried += 1
+        trial, found = run(combo)
+        if _fits(found, host_ram_bytes):
+            fitting.append((ids, combo, trial, found))
+            if goal != "fastest":
+                break
+    if not fitting:
+        return (strongest, changed, result) if _fits(result, host_ram_bytes) else None
+    best = min(fitting, key=lambda f: (float(f[3].time.seconds), len(f[1])))
+    return best[1], best[2], best[3]
+
+
+def _steps(model, plan, combo, final: Plan, base, result) -> list[Lever]:
+    """The levers of ``combo`` as :class:`Lever` records of the combined change."""
+    order = {lever_id: i for i, lever_id in enumerate(LEVER_ORDER)}
+    ranked = sorted(combo, key=lambda a: order.get(a[0], len(order)))
+    return [Lever(lever_id, title, detail, cost, changes, final, base.memory.total,
+                  result.memory.total, bool(result.fits), base.time.seconds,
+                  result.time.seconds)
+            for lever_id, title, detail, cost, changes in ranked]
 
 
 def make_it_fit(model: ModelSpec, plan: Plan, gpu: GpuSpec,
-                assumptions: Assumptions = DEFAULT_ASSUMPTIONS) -> FitAdvice:
-    """Stack levers cheapest first until the plan fits ``gpu``.
+                assumptions: Assumptions = DEFAULT_ASSUMPTIONS, *, timed=None,
+                max_gpus: int = 16, goal: str = "fastest",
+                host_ram_bytes: float | None = None) -> FitAdvice:
+    """The combination of levers that makes ``plan`` fit ``gpu``, fastest first.
 
-    A single lever that makes the plan fit on its own is preferred to a stack (the
-    cheapest such lever wins); otherwise levers are applied one after another in
-    :data:`LEVER_ORDER`, each on top of the previous ones.
+    Levers are combined, not stacked in a fixed order: gradient checkpointing, a smaller
+    micro-batch with more accumulation, an 8-bit optimizer, LoRA or QLoRA, ZeRO-3 / FSDP
+    sharding, CPU offload of the optimizer or of parameters too, the layout search over the
+    GPUs (the estimate's own), and, up to ``max_gpus``, more GPUs (the fewest that fit).
+    Each combination is timed as it will run by ``timed`` (default
+    :func:`~.resolve.resolve`); the fastest that fits wins (``goal="fewest"``: the first,
+    smallest combination that fits). ``host_ram_bytes``: the RAM offloaded states may take
+    (None: not checked); a combination that offloads more does not fit.
     """
-    if estimate(model, plan, gpu, assumptions).fits:
-        return FitAdvice(True, [], plan, True)
-    alone = [lv for lv in levers(model, plan, gpu, assumptions) if lv.fits]
-    if alone:
-        return FitAdvice(False, [alone[0]], alone[0].plan, True)
-    steps: list[Lever] = []
-    current = plan
-    for _ in LEVER_ORDER:
-        options = [lv for lv in levers(model, current, gpu, assumptions)
-                   if lv.id not in {s.id for s in steps}]
-        if not options:
-            break
-        step = options[0]
-        steps.append(step)
-        current = step.plan
-        if step.fits:
-            return FitAdvice(False, steps, current, True)
-    return FitAdvice(False, steps, current, False)
+    timed = timed or resolve
+    base = timed(model, plan, gpu, assumptions)
+    if base.fits:
+        return FitAdvice(True, [], plan, True, base)
+    counts = [plan.n_gpus]
+    if not gpu.unified_memory:
+        counts += [n for n in GPU_COUNTS if plan.n_gpus < n <= max_gpus]
+    for n in counts:
+        start = plan if n == plan.n_gpus else plan.with_changes(n_gpus=n)
+        atoms = list(_candidates(model, start, gpu, assumptions, more_gpus=False))
+        atoms += list(_sharding_atoms(start))
+        more = []
+        if n != plan.n_gpus:
+            more = [("more_gpus", f"{n} GPUs", f"{plan.n_gpus} -> {n} GPUs",
+                     f"{n}x the hardware", {"n_gpus": n})]
+            trial = timed(model, start, gpu, assumptions)
+            if trial.fits:
+                return FitAdvice(False, _steps(model, plan, more, start, base, trial), start,
+                                 True, trial)
+        found = _search(model, start, gpu, assumptions, timed, atoms, goal, host_ram_bytes)
+        if found is not None:
+            combo, final, result = found
+            return FitAdvice(False, _steps(model, plan, (*more, *combo), final, base, result),
+                             final, True, result)
+    return FitAdvice(False, [], plan, False, base)

@@ -259,8 +259,9 @@ def cpu_offload_bytes(model: ModelLike, plan: Plan, assumptions: Assumptions):
 
     DeepSpeed keeps offloaded optimizer states, fp32 master weights and a gradient copy on
     the CPU: 4 (master) + optimizer states + 4 (fp32 gradients) bytes per trainable param,
-    plus 2 bytes/param of 16-bit parameters with parameter offload. Not sharded: one node
-    holds the shards of all its GPUs.
+    plus, with parameter offload, the parameters as the GPU would hold them
+    (:func:`weight_bytes` unsharded: 16-bit for a full fine-tune, the quantized base of a
+    QLoRA). Not sharded: one node holds the shards of all its GPUs.
     """
     if plan.offload == "none" or plan.task == "infer":
         return 0.0
@@ -270,7 +271,7 @@ def cpu_offload_bytes(model: ModelLike, plan: Plan, assumptions: Assumptions):
     n = trainable_params(m, plan)
     extra = 4.0 * n
     if plan.offload == "params":
-        extra += 2.0 * m.params.total
+        extra += weight_bytes(m, plan.with_changes(offload="none"), assumptions, 1)
     return float(states + extra)
 
 

@@ -75,6 +75,34 @@ DEFAULT_LORA_RANK = 16
 DEFAULT_QLORA_QUANT = "nf4-dq"
 
 
+#: Gradient checkpointing each training framework runs with unless told otherwise, by task,
+#: and where that default is set. ``auto`` trains as ``hf``.
+_HF_FINETUNE = ("full", "TRL SFTTrainer: SFTConfig gradient_checkpointing defaults to True "
+                "(huggingface/trl@016013e8 trl/trainer/sft_config.py); PEFT's "
+                "prepare_model_for_kbit_training turns it on for QLoRA")
+FRAMEWORK_CHECKPOINTING = {
+    "hf": {"pretrain": ("none", "transformers TrainingArguments: gradient_checkpointing "
+                                "defaults to False"),
+           "full": _HF_FINETUNE, "lora": _HF_FINETUNE, "qlora": _HF_FINETUNE},
+    "unsloth": dict.fromkeys(("pretrain", "full", "lora", "qlora"), (
+        "full", "Unsloth: get_peft_model(use_gradient_checkpointing=\"unsloth\") in its "
+                "notebooks and defaults (block inputs offloaded to host RAM)")),
+    "torchtune": dict.fromkeys(("pretrain", "full", "lora", "qlora"), (
+        "full", "torchtune recipe configs: enable_activation_checkpointing: True")),
+    "axolotl": dict.fromkeys(("pretrain", "full", "lora", "qlora"), (
+        "none", "Axolotl config: gradient_checkpointing defaults to false")),
+}
+
+
+def default_checkpointing(task: str, framework: str = "auto") -> tuple[str, str]:
+    """``(checkpointing, source)`` the framework uses for ``task`` when the user sets none
+    (:data:`FRAMEWORK_CHECKPOINTING`); inference has none."""
+    if task == "infer":
+        return "none", "inference keeps no activations for a backward pass"
+    name = "hf" if framework in ("auto", *INFER_ENGINES) else framework
+    return FRAMEWORK_CHECKPOINTING[name][task]
+
+
 def is_quant(name: object) -> bool:
     """Whether ``name`` is a quantization gpuadvisor knows: one of :data:`QUANT` or
     ``exl2-<bits>`` with bits in :data:`EXL2_BITS_RANGE`."""

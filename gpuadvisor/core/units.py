@@ -94,19 +94,37 @@ def format_flops(n: float) -> str:
     return f"{n:.3g} FLOP"
 
 
+def format_sig(x: float, digits: int = 3) -> str:
+    """``x`` to ``digits`` significant figures, trailing zeros kept and no exponent:
+    ``2.74`` -> ``"2.74"``, ``9.5`` -> ``"9.50"``, ``0.0262`` -> ``"0.0262"``, ``1234.5`` ->
+    ``"1,235"`` (whole numbers from ``10**digits`` up)."""
+    if x is None or not math.isfinite(x):
+        return "n/a"
+    if x == 0:
+        return "0"
+    magnitude = math.floor(math.log10(abs(x)))
+    decimals = digits - 1 - magnitude
+    if decimals <= 0:
+        return f"{x:,.0f}"
+    text = f"{x:.{decimals}f}"
+    if math.floor(math.log10(abs(float(text)))) > magnitude:  # 9.996 -> "10.00": one less
+        text = f"{x:.{max(0, decimals - 1)}f}"
+    return text
+
+
 def format_duration(seconds: float) -> str:
-    """Format a duration: ``"42 s"``, ``"12.5 min"``, ``"9.5 h"``, ``"3.2 days"``, "2.1 years"."""
+    """Format a duration or a step time to 3 significant figures: ``"838 ms"``,
+    ``"2.74 s"``, ``"42.0 s"``, ``"12.5 min"``, ``"9.50 h"``, ``"3.20 days"``,
+    ``"2.10 years"``."""
     if seconds is None or not math.isfinite(seconds):
         return "n/a"
-    if seconds < 90:
-        return f"{seconds:.0f} s" if seconds >= 1 else f"{seconds * 1000:.0f} ms"
-    if seconds < 90 * 60:
-        return f"{seconds / 60:.1f} min"
-    if seconds < 48 * 3600:
-        return f"{seconds / 3600:.1f} h"
-    if seconds < 2 * 365 * 86400:
-        return f"{seconds / 86400:.1f} days"
-    return f"{seconds / (365 * 86400):.1f} years"
+    if seconds < 1:
+        return f"{format_sig(seconds * 1000)} ms"
+    for limit, size, unit in ((90, 1, "s"), (90 * 60, 60, "min"), (48 * 3600, 3600, "h"),
+                              (2 * 365 * 86400, 86400, "days")):
+        if seconds < limit:
+            return f"{format_sig(seconds / size)} {unit}"
+    return f"{format_sig(seconds / (365 * 86400))} years"
 
 
 CURRENCY_SYMBOLS = {"USD": "$", "CNY": "¥", "EUR": "€"}

@@ -61,18 +61,23 @@ def check_deepspeed(plan: Plan) -> None:
                          "and cannot be offloaded; use adamw with offload, or no offload")
 
 
-def deepspeed_config(plan: Plan, *, gradient_clipping: float = DEFAULT_GRADIENT_CLIPPING
-                     ) -> dict:
+def deepspeed_config(plan: Plan, *, gradient_clipping: float = DEFAULT_GRADIENT_CLIPPING,
+                     hybrid_group: int | None = None) -> dict:
     """The DeepSpeed config for ``plan`` as a dict (see the module docstring for fields).
 
     fp8 plans get the ``bf16`` block: their weights and non-matmul math are bf16, and the
     fp8 matmuls come from the model's own kernels (Transformer Engine), not from DeepSpeed.
+    ``hybrid_group``: a layout that shards inside nodes of that many GPUs and replicates
+    across nodes is written as ZeRO++'s hierarchical partitioning
+    (``zero_hpz_partition_size``, ZeRO-3).
 
     Raises:
         ValueError: see :func:`check_deepspeed`.
     """
     check_deepspeed(plan)
     zero: dict = {"stage": plan.zero_stage}
+    if hybrid_group and plan.zero_stage == 3:
+        zero["zero_hpz_partition_size"] = int(hybrid_group)
     if plan.offload in ("optimizer", "params"):
         zero["offload_optimizer"] = {"device": "cpu", "pin_memory": True}
     if plan.offload == "params":
@@ -91,11 +96,12 @@ def deepspeed_config(plan: Plan, *, gradient_clipping: float = DEFAULT_GRADIENT_
     return config
 
 
-def deepspeed_json(plan: Plan, *, gradient_clipping: float = DEFAULT_GRADIENT_CLIPPING) -> str:
+def deepspeed_json(plan: Plan, *, gradient_clipping: float = DEFAULT_GRADIENT_CLIPPING,
+                   hybrid_group: int | None = None) -> str:
     """:func:`deepspeed_config` as indented JSON text (JSON has no comments: the plan it
     matches is described by the launch snippet and the report)."""
-    return json.dumps(deepspeed_config(plan, gradient_clipping=gradient_clipping),
-                      indent=2) + "\n"
+    return json.dumps(deepspeed_config(plan, gradient_clipping=gradient_clipping,
+                                       hybrid_group=hybrid_group), indent=2) + "\n"
 
 
 def describe(plan: Plan) -> str:

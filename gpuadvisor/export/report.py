@@ -27,7 +27,13 @@ from datetime import datetime
 from gpuadvisor import __version__
 from gpuadvisor.core.estimate import TERMS, Estimate
 from gpuadvisor.core.plan import PRECISION_LABELS, TASK_LABELS
-from gpuadvisor.core.units import format_bytes, format_count, format_duration, format_money
+from gpuadvisor.core.units import (
+    format_bytes,
+    format_count,
+    format_duration,
+    format_money,
+    format_sig,
+)
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 TERM_LABELS = {"weights": "weights", "gradients": "gradients", "optimizer": "optimizer states",
@@ -161,7 +167,7 @@ def _memory_section(e: Estimate) -> _Section:
 def _time_section(e: Estimate) -> _Section:
     t = e.time
     rows = [("GPU timed", e.time_gpu.name), ("Wall-clock", format_duration(t.seconds)),
-            ("GPU-hours", f"{t.gpu_hours:,.1f}"),
+            ("GPU-hours", format_sig(t.gpu_hours)),
             ("Throughput", f"{format_count(t.tokens_per_s)} tokens/s (all GPUs)"),
             ("Achieved", f"{t.achieved_tflops_per_gpu:.1f} TFLOPS per GPU "
                          f"(efficiency {t.efficiency:.2f})"),

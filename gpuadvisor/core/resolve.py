@@ -1,0 +1,167 @@
+"""The one entry point: a plan on a GPU -> the one estimate every door shows.
+
+Every door (``estimate``, ``suggest``, each ``export`` and the report, the Plan page with its
+fit map, curves and levers, the Compare page, sweeps, the self-test) asks :func:`resolve`
+and renders what it returns. None of them decides a layout, a ZeRO stage or a fallback of
+its own: the rules live here, each under one name.
+
+- :func:`layout_wanted`: whether the parallel-layout model times the plan (training of a
+  layered model without CPU offload, on several GPUs or with pinned degrees; not with
+  ``mode="off"``). Flat data parallel is just ``tp = pp = cp = 1``.
+- :func:`layout_request`: what the plan pins. The micro-batch is the plan's (the user's
+  memory knob, and what ``per_device_train_batch_size`` / DeepSpeed's
+  ``train_micro_batch_size_per_gpu`` will say); the ZeRO stage is pinned when the plan names
+  one (``zero_stage > 0``) or the caller says stage 0 is meant; hybrid sharding is asked for,
+  never chosen (it trades memory for speed).
+- :func:`run_plan`: the plan as it will run, with the chosen layout written into it (ZeRO
+  stage, micro-batch, accumulation, degrees, global batch): what exports write.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions
+from .estimate import Estimate, estimate
+from .parallel.plan_time import LayoutRequest, layout_applies, with_layout
+from .parallel.search import Constraints
+from .plan import Plan, default_checkpointing
+
+#: Layout modes a door may ask for: ``auto`` searches the free degrees, ``manual`` uses the
+#: pinned ones (the rest 1), ``off`` keeps the flat data-parallel model with the plan's ZeRO.
+LAYOUT_MODES = ("auto", "manual", "off")
+
+
+@dataclass(frozen=True)
+class LayoutSettings:
+    """How several GPUs are laid out, beyond what the plan itself pins.
+
+    Attributes:
+        mode: one of :data:`LAYOUT_MODES`.
+        zero_pinned: the plan's ZeRO stage is a pin even when it is 0 (``--zero 0``); by
+            default stage 0 leaves the stage to the search.
+        hybrid_shard: shard inside a node, replicate across nodes (asked for, not chosen).
+        gpus_per_node: GPUs per node (None: 8, or the job's count when smaller).
+        network: network class between nodes (None: the GPU class's usual one).
+        kernels: ``eager`` or ``fused`` elementwise kernels.
+    """
+
+    mode: str = "auto"
+    zero_pinned: bool = False
+    hybrid_shard: bool = False
+    gpus_per_node: int | None = None
+    network: str | None = None
+    kernels: str = "eager"
+
+    def __post_init__(self) -> None:
+        if self.mode not in LAYOUT_MODES:
+            raise ValueError(f"layout: expected one of {', '.join(LAYOUT_MODES)}, "
+                             f"got {self.mode!r}")
+
+
+DEFAULT_LAYOUT = LayoutSettings()
+
+
+def layout_wanted(model, plan: Plan, settings: LayoutSettings = DEFAULT_LAYOUT) -> bool:
+    """Whether the layout model times ``plan``: a training plan it can time
+    (:func:`~.parallel.plan_time.layout_applies`) on several GPUs, or with a pinned degree,
+    manual mode or hybrid sharding; never with ``mode="off"``."""
+    if settings.mode == "off" or layout_applies(model, plan) is not None:
+        return False
+    return (plan.n_gpus > 1 or bool(plan.layout_pins) or settings.mode == "manual"
+            or settings.hybrid_shard)
+
+
+def layout_request(plan: Plan, settings: LayoutSettings = DEFAULT_LAYOUT) -> LayoutRequest:
+    """The layout request ``plan`` makes (see the module docstring for what is pinned)."""
+    zero = plan.zero_stage if (plan.zero_stage or settings.zero_pinned) else None
+    pins = Constraints(zero=zero, micro_batch=plan.micro_batch,
+                       hybrid_shard=bool(settings.hybrid_shard), **plan.layout_pins)
+    return LayoutRequest(mode="manual" if settings.mode == "manual" else "auto",
+                         constraints=pins, global_batch=plan.layout_global_batch,
+                         gpus_per_node=settings.gpus_per_node, network=settings.network,
+                         kernels=settings.kernels)
+
+
+def resolve(model, plan: Plan, gpu=None, assumptions: Assumptions = DEFAULT_ASSUMPTIONS, *,
+            settings: LayoutSettings = DEFAULT_LAYOUT, strict: bool = False,
+            **estimate_options) -> Estimate:
+    """The one estimate of ``plan`` on ``gpu``: memory per GPU, fit and time, laid out over
+    the plan's GPUs when :func:`layout_wanted` says so.
+
+    ``estimate_options`` go to :func:`~.estimate.estimate` (``measurement``,
+    ``reference_gpu``, ``host_bandwidth_gb_s``, ...).
+
+    When no layout holds the plan's global batch, ``strict`` raises ``ValueError`` (starting
+    ``layout:``); otherwise the flat estimate is returned with that warning.
+    """
+    result = _with_defaults(estimate(model, plan, gpu, assumptions, **estimate_options))
+    if not layout_wanted(model, plan, settings):
+        return result
+    try:
+        return with_layout(result, assumptions, layout_request(plan, settings))
+    except (ArithmeticError, ValueError) as exc:
+        warning = f"layout: {exc}"
+        if plan.layout_pins:
+            named = ", ".join(f"{k.upper()} {v}" for k, v in plan.layout_pins.items())
+            warning += f" (pinned: {named})"
+        if strict:
+            raise ValueError(warning) from None
+        return replace(result, warnings=[*result.warnings, warning])
+
+
+def _with_defaults(result: Estimate) -> Estimate:
+    """The estimate with the framework's own defaults named in its assumptions (the
+    checkpointing a plan gets when it sets none, and where that default is set)."""
+    plan = result.plan
+    if not plan.is_training:
+        return result
+    value, source = default_checkpointing(plan.task, plan.framework)
+    return replace(result, assumptions={**result.assumptions,
+                                        "checkpointing_default": f"{value} ({source})"})
+
+
+def run_plan(result: Estimate) -> Plan:
+    """The plan as it will run: the estimate's plan with its chosen layout written in
+    (ZeRO stage, micro-batch, accumulation, TP/PP/VPP/CP/EP and the global batch). A plan
+    without a layout runs as given."""
+    plan = result.plan
+    layout = getattr(result, "layout", None)
+    if layout is None:
+        return plan
+    lay = layout.chosen.layout
+    changes = dict(zero_stage=lay.zero, micro_batch=lay.micro_batch, grad_accum=lay.grad_accum,
+                   tp=lay.tp, pp=lay.pp, vpp=lay.vpp, cp=lay.cp, ep=lay.ep,
+                   layout_global_batch=int(layout.global_batch))
+    return plan.with_changes(**changes)
+
+
+def hybrid_shard(result: Estimate) -> bool:
+    """Whether the estimate's chosen layout shards inside nodes only (FSDP HYBRID_SHARD)."""
+    layout = getattr(result, "layout", None)
+    return bool(layout is not None and layout.chosen.layout.hybrid_shard)
+
+
+def model_parallel(result: Estimate) -> dict[str, int]:
+    """The chosen layout's model-parallel degrees above 1 (``{"tp": 2}``); empty for data
+    parallel alone."""
+    layout = getattr(result, "layout", None)
+    if layout is None:
+        return {}
+    lay = layout.chosen.layout
+    return {name: getattr(lay, name) for name in ("tp", "pp", "cp", "ep")
+            if getattr(lay, name) > 1}
+
+
+def resolve_data_parallel(model, plan: Plan, gpu=None,
+                          assumptions: Assumptions = DEFAULT_ASSUMPTIONS, *,
+                          settings: LayoutSettings = DEFAULT_LAYOUT,
+                          **estimate_options) -> Estimate:
+    """The fastest layout a data-parallel tool (DeepSpeed ZeRO, FSDP through accelerate)
+    can run: :func:`resolve` with tensor, pipeline, context and expert parallel pinned to 1."""
+    flat = plan.with_changes(tp=1, pp=1, vpp=None, cp=1, ep=1) if plan.n_gpus > 1 else plan
+    return resolve(model, flat, gpu, assumptions, settings=settings, **estimate_options)
+
+
+__all__ = ["DEFAULT_LAYOUT", "LAYOUT_MODES", "LayoutSettings", "hybrid_shard", "layout_request",
+           "layout_wanted", "model_parallel", "resolve", "resolve_data_parallel", "run_plan"]
