@@ -105,7 +105,7 @@ def test_suggestions_rig_and_probes_are_shown_and_escaped(result):
     page = html_report(result, rig=rig, probes=probes, suggestions=suggestions)
     text = " ".join(parse(page).text)
     for expected in ("rent 1 x RTX 4090 on RunPod", "cloud: 8 x A100 80GB <AWS>", "$14.00",
-                     "2.0 h", "RTX <3090>", "24.0 GiB", "host.cpu", "71.2", "TFLOPS"):
+                     "2.00 h", "RTX <3090>", "24.0 GiB", "host.cpu", "71.2", "TFLOPS"):
         assert expected in text
     assert "<AWS>" not in page and "<3090>" not in page
 
