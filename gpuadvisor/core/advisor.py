@@ -17,9 +17,9 @@ deadline); :func:`pareto` marks the options no other beats on both time and cost
 
 Interconnect: several consumer cards without NVLink exchange gradients over PCIe, and with
 peer-to-peer disabled by the GeForce driver the traffic goes GPU -> host memory -> GPU,
-crossing the link twice; the advisor times them at half their PCIe rate
-(:data:`HOST_BOUNCE_FACTOR`). A rented instance's own link (``Offer.interconnect``) replaces
-the card's: an A100 in a PCIe server has no NVLink even though the SXM module does. Jobs
+crossing the link twice; the estimate times them at half their PCIe rate
+(:data:`~.estimate.HOST_BOUNCE_FACTOR`, one rule for every door). A rented instance's own
+link (``Offer.interconnect``) replaces the card's: an A100 in a PCIe server has no NVLink even though the SXM module does. Jobs
 larger than one instance cross the network (``Assumptions.inter_node_gb_s``).
 
 Electricity: ``TDP x load_fraction x GPUs x hours`` at the user's price per kWh;
@@ -40,7 +40,7 @@ from .advisor_break_even import BreakEven, best_break_even, break_even
 from .advisor_types import Advice, Option, Suggestion
 from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions
 from .calibration import Measurement
-from .estimate import Estimate
+from .estimate import HOST_BOUNCE_FACTOR, Estimate
 from .fit import make_it_fit
 from .gpu import GpuSpec
 from .model import ModelSpec
@@ -49,8 +49,6 @@ from .plan import Plan
 from .resolve import resolve
 from .units import format_duration
 
-#: Peer traffic of consumer cards without a peer link crosses PCIe twice (via host memory).
-HOST_BOUNCE_FACTOR = 0.5
 #: Fraction of the board power (TDP) a card draws while training, on average.
 DEFAULT_LOAD_FRACTION = 0.85
 #: Default electricity price (USD per kWh) when the user has not set one.
@@ -155,15 +153,12 @@ def own_options(own: Sequence[GpuSpec]) -> list[Option]:
 
 
 def effective_gpu(option: Option) -> GpuSpec:
-    """The card as the job sees it: the instance's link for rentals, and consumer cards
-    without a peer link at half their PCIe rate (traffic via host memory)."""
+    """The card as the job sees it: the instance's link for rentals (consumer cards without
+    a peer link are timed by the estimate itself, :data:`~.estimate.HOST_BOUNCE_FACTOR`)."""
     gpu = option.gpu
     link = option.offer.interconnect if option.offer is not None else None
     if link in ("pcie", "none") and gpu.p2p_link != "none":
         gpu = replace(gpu, p2p_link="none", p2p_bandwidth_gb_s=None)
-    if (gpu.p2p_link == "none" and gpu.segment == "consumer" and gpu.pcie_lanes
-            and gpu.pcie_lanes > 1):
-        gpu = replace(gpu, pcie_lanes=int(gpu.pcie_lanes * HOST_BOUNCE_FACTOR))
     return gpu
 
 

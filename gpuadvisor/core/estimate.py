@@ -206,9 +206,20 @@ def _pick_measurements(measurement, gpu: GpuSpec, plan: Plan, dtype: str):
     return compute, bandwidth, "; ".join(notes) or None
 
 
+#: Peer traffic of consumer cards without a peer link crosses PCIe twice: the GeForce driver
+#: disables peer-to-peer, so it goes GPU -> host memory -> GPU (the flat model's link).
+HOST_BOUNCE_FACTOR = 0.5
+
+
 def _link(gpu: GpuSpec, assumptions: Assumptions) -> float:
+    """GPU-to-GPU bandwidth (GB/s per direction) of the flat data-parallel model: the peer
+    link, or PCIe, at :data:`HOST_BOUNCE_FACTOR` for consumer cards without a peer link."""
     link = gpu.interconnect_bandwidth_gb_s
-    return float(link) if link else float(assumptions.inter_node_gb_s)
+    if not link:
+        return float(assumptions.inter_node_gb_s)
+    if gpu.p2p_link == "none" and gpu.segment == "consumer":
+        return float(link) * HOST_BOUNCE_FACTOR
+    return float(link)
 
 
 def context_warning(model: ModelSpec, plan: Plan) -> str | None:

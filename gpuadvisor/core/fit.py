@@ -473,8 +473,18 @@ def _search(model, plan: Plan, gpu, assumptions, timed, atoms, goal: str,
                 break
     if not fitting:
         return (strongest, changed, result) if _fits(result, host_ram_bytes) else None
-    best = min(fitting, key=lambda f: (float(f[3].time.seconds), len(f[1])))
+    best = min(fitting, key=lambda f: (_cost_seconds(f[3]), len(f[1])))
     return best[1], best[2], best[3]
+
+
+def _cost_seconds(result) -> float:
+    """What a combination costs in time: the training job's seconds, or for inference the
+    seconds per sequence served (a smaller batch finishes its few sequences sooner but
+    serves fewer per second)."""
+    seconds = float(result.time.seconds)
+    if result.plan.is_training:
+        return seconds
+    return seconds / max(1, result.plan.micro_batch)
 
 
 def _steps(model, plan, combo, final: Plan, base, result) -> list[Lever]:
