@@ -15,9 +15,9 @@ from gpuadvisor.core.units import (
     format_bytes,
     format_count,
     format_duration,
-    format_sig,
     format_flops,
     format_money,
+    format_sig,
     parse_bytes,
     parse_count,
 )
