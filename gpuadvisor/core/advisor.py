@@ -20,7 +20,8 @@ peer-to-peer disabled by the GeForce driver the traffic goes GPU -> host memory 
 crossing the link twice; the estimate times them at half their PCIe rate
 (:data:`~.estimate.HOST_BOUNCE_FACTOR`, one rule for every door). A rented instance's own
 link (``Offer.interconnect``) replaces the card's: an A100 in a PCIe server has no NVLink
-even though the SXM module does. Jobs larger than one instance cross the network (``Assumptions.inter_node_gb_s``).
+even though the SXM module does. Jobs larger than one instance cross the network
+(``Assumptions.inter_node_gb_s``).
 
 Electricity: ``TDP x load_fraction x GPUs x hours`` at the user's price per kWh;
 ``load_fraction`` (default 0.85) because training holds a card near, not at, its board
