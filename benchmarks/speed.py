@@ -19,8 +19,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from gpuadvisor import catalog
-from gpuadvisor.core.estimate import estimate, sweep_fit_map, sweep_gpus
+from gpuadvisor.core.estimate import sweep_fit_map
 from gpuadvisor.core.plan import Plan
+from gpuadvisor.core.resolve import resolve
 
 FRAME_MS = 1000.0 / 60.0
 GOAL_MS = FRAME_MS / 4
@@ -40,7 +41,6 @@ def _time(fn, repeats: int) -> tuple[float, float]:
 def main() -> int:
     models = catalog.load_models()
     gpus = catalog.load_gpus()
-    gpu_list = list(gpus.values())
     micro_batches = np.arange(1, 65)
     seq_lens = np.unique(np.geomspace(128, 131072, 64).astype(int))
     cases = [
@@ -49,16 +49,16 @@ def main() -> int:
         ("mixtral-8x7b", Plan(task="lora", checkpointing="selective"), "a100-sxm-80gb"),
         ("qwen2.5-7b", Plan(task="infer", micro_batch=8, seq_len=8192), "rtx-4090"),
     ]
-    print(f"{len(gpu_list)} catalog GPUs; fit map {len(micro_batches)} x {len(seq_lens)}")
+    print(f"fit map {len(micro_batches)} x {len(seq_lens)}; the estimate is resolve's (every "
+          "door's, layouts included)")
     print(f"{'plan':<40}{'estimate':>12}{'sweep':>12}{'of a frame':>12}{'goal':>8}")
     worst = 0.0
     for model_id, plan, gpu_id in cases:
         model, gpu = models[model_id], gpus[gpu_id]
-        one, _ = _time(lambda m=model, p=plan, g=gpu: estimate(m, p, g), 200)
+        one, _ = _time(lambda m=model, p=plan, g=gpu: resolve(m, p, g), 200)
 
         def sweep(m=model, p=plan):
             sweep_fit_map(m, p, micro_batches, seq_lens)
-            sweep_gpus(m, p, gpu_list, (1, 2, 4, 8))
 
         both, _ = _time(sweep, 100)
         worst = max(worst, both)

@@ -513,8 +513,15 @@ class PlanState(Undoable, PlanSweeps):
             return []
         if self._levers is None:
             snap = self._snap
+            measured = [m for m in self._measurements if m.gpu_id == gpu.id] or None
+            options = dict(reference_gpu=self._reference_gpu, measurement=measured)
+
+            def timed(model, plan, gpu_, assumptions):
+                # As the page's own estimate is made: the same measurement and reference.
+                return _laid_out_estimate(model, plan, gpu_, assumptions, **options)
+
             self._levers = core_levers(snap.model, snap.plan, gpu, snap.assumptions,
-                                       timed=_laid_out_estimate)
+                                       timed=timed)
         return list(self._levers)
 
     def apply_lever(self, lever: Lever) -> bool:

@@ -89,8 +89,15 @@ def test_consumer_cards_without_a_peer_link_share_pcie_via_host_memory():
     assert rtx.interconnect_bandwidth_gb_s == GPUS["rtx-3090"].interconnect_bandwidth_gb_s
     new_4090 = Offer("n4090", "buy-new", "rtx-4090", "shop", 1800.0, "2026-11-01", "t")
     rtx4090 = effective_gpu(option(new_4090, 2))
-    # No NVLink on the 4090: PCIe 4.0 x16 = 31.5 GB/s, crossed twice -> 15.75 GB/s.
-    assert rtx4090.interconnect_bandwidth_gb_s == pytest.approx(16 * 1.969 / 2)
+    # No NVLink on the 4090: PCIe 4.0 x16 = 31.5 GB/s, crossed twice -> 15.75 GB/s. The rule
+    # is the estimate's (every door's), so the card itself keeps its PCIe rate.
+    assert rtx4090.interconnect_bandwidth_gb_s == pytest.approx(16 * 1.969)
+    from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS
+    from gpuadvisor.core.estimate import _link
+
+    assert _link(rtx4090, DEFAULT_ASSUMPTIONS) == pytest.approx(16 * 1.969 / 2)
+    assert _link(a100_pcie := GPUS["a100-pcie-80gb"], DEFAULT_ASSUMPTIONS) == pytest.approx(
+        a100_pcie.interconnect_bandwidth_gb_s)  # a datacenter card's P2P is not bounced
     pcie_box = replace(AWS_P4DE, interconnect="pcie")
     a100 = effective_gpu(option(pcie_box))
     assert a100.p2p_link == "none"  # an SXM module's NVLink is not there in a PCIe server

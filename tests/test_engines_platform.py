@@ -17,7 +17,7 @@ from gpuadvisor import catalog
 from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS as A
 from gpuadvisor.core.engines import sweep as engine_sweep
 from gpuadvisor.core.engines.select import engine_for, runs_on_engine
-from gpuadvisor.core.estimate import estimate, sweep_fit_map, sweep_gpus
+from gpuadvisor.core.estimate import estimate, sweep_fit_map
 from gpuadvisor.core.memory import memory_breakdown
 from gpuadvisor.core.model import model_shape
 from gpuadvisor.core.plan import Plan
@@ -117,38 +117,6 @@ def test_a_named_engine_is_used_as_named_on_an_apple_gpu():
 
 
 # --------------------------------------------------------------------------- sweeps
-@pytest.mark.parametrize("order", [("rtx-4090", "m2-max"), ("m2-max", "rtx-4090")])
-def test_sweep_gpus_over_nvidia_and_apple_matches_each_estimate(order):
-    gpus = [GPUS[g] for g in order]
-    counts = (1, 2)
-    sweep = sweep_gpus(LLAMA, INFER, gpus, counts)
-    assert sweep.gpu_ids == list(order)
-    for i, gpu in enumerate(gpus):
-        for j, n in enumerate(counts):
-            one = estimate(LLAMA, INFER.with_changes(n_gpus=n), gpu)
-            assert sweep.fits[i, j] == one.fits
-            assert sweep.seconds[i, j] == pytest.approx(one.time.seconds, rel=1e-12)
-            if i == 0:  # the memory row is the first GPU's
-                assert sweep.per_gpu_bytes[j] == pytest.approx(one.memory.total, rel=1e-12)
-    if order[0] == "m2-max":  # MLX on one chip: the weights are not split
-        assert sweep.per_gpu_bytes[0] == pytest.approx(mlx_total_by_hand(1, 1000))
-
-
-def test_a_catalog_sweep_with_apple_and_other_rows_matches_each_estimate():
-    gpus = list(GPUS.values())
-    assert {g.vendor for g in gpus} >= {"apple", "nvidia", "amd"}
-    # fp16: every card has the rate (a sweep times a bf16 plan on a card without bf16 at
-    # its fp16 rate, the estimate at the emulated fp32 rate, with a warning).
-    plan = INFER.with_changes(precision="fp16")
-    sweep = sweep_gpus(LLAMA, plan, gpus, (1,))
-    assert sweep.fits.shape == sweep.seconds.shape == (len(gpus), 1)
-    for i, gpu in enumerate(gpus):
-        one = estimate(LLAMA, plan, gpu)
-        assert one.engine_name == ("mlx" if gpu.vendor == "apple" else "transformers")
-        assert sweep.fits[i, 0] == one.fits, gpu.id
-        assert sweep.seconds[i, 0] == pytest.approx(one.time.seconds, rel=1e-9), gpu.id
-
-
 def test_fit_map_on_an_apple_gpu_is_mlxs_memory():
     grid = sweep_fit_map(LLAMA, INFER, [1, 2], [1000, 4000], gpu=GPUS["m2-max"])
     for i, b in enumerate((1, 2)):
@@ -187,15 +155,3 @@ def test_along_says_a_vllm_pool_without_room_for_one_sequence_does_not_fit():
         engine_sweep.along(SHAPE, plan, gpu, A, "n_gpus", [1])
 
 
-def test_a_single_chip_system_repeats_its_one_chip_answer_at_larger_counts():
-    # Several Apple chips are hypothetical (the estimate warns); the sweep answers for one
-    # chip at every count, within 0.1% of what each count's estimate says.
-    plan = INFER.with_changes(micro_batch=8, seq_len=8192)
-    gpu = GPUS["m2-max"]
-    counts = (1, 2, 8)
-    sweep = sweep_gpus(LLAMA, plan, [gpu], counts)
-    assert list(sweep.seconds[0]) == [sweep.seconds[0, 0]] * 3
-    assert list(sweep.fits[0]) == [sweep.fits[0, 0]] * 3
-    for j, n in enumerate(counts):
-        one = estimate(LLAMA, plan.with_changes(n_gpus=n), gpu)
-        assert sweep.seconds[0, j] == pytest.approx(one.time.seconds, rel=1e-3)

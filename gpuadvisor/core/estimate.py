@@ -2,7 +2,7 @@
 
 :func:`estimate` is what the CLI, the GUI and the exports call; it returns an
 :class:`Estimate` record with every figure and every assumption behind it. :func:`sweep_fit_map`
-and :func:`sweep_gpus` evaluate many variations of a plan at once with array arithmetic (the
+evaluates many variations of a plan at once with array arithmetic (the
 GUI redraws them on every slider move).
 """
 
@@ -503,108 +503,5 @@ def sweep_fit_map(model: ModelSpec, plan: Plan, micro_batches, seq_lens,
     )
 
 
-@dataclass(frozen=True)
-class GpuSweep:
-    """A plan on many GPUs at several GPU counts.
-
-    Attributes:
-        gpu_ids: the GPUs (rows).
-        counts: the GPU counts (columns).
-        per_gpu_bytes: memory per GPU for each count (does not depend on the GPU model).
-        fits: rows x columns booleans.
-        seconds: rows x columns wall-clock time.
-    """
-
-    gpu_ids: list
-    counts: np.ndarray
-    per_gpu_bytes: np.ndarray
-    fits: np.ndarray
-    seconds: np.ndarray
-
-
-@dataclass(frozen=True)
-class _GpuColumns:
-    """The figures :func:`sweep_gpus` reads, one read-only column (GPUs as rows) each."""
-
-    gpus: tuple  # the GpuSpec objects themselves: they key the memo by identity
-    capacity_bytes: np.ndarray
-    peak_tflops: dict  # peak_dtype(plan) -> column (16-bit, then fp32 where it has none)
-    bandwidth_gb_s: np.ndarray
-    link_gb_s: np.ndarray
-
-
-_COLUMNS: dict[tuple, _GpuColumns] = {}
-_COLUMNS_KEPT = 8
-
-
-def _gpu_columns(gpus: list[GpuSpec], assumptions: Assumptions) -> _GpuColumns:
-    """Column arrays of ``gpus``' figures, remembered for the same GPU objects.
-
-    The GUI sweeps the same catalog list on every redraw. GpuSpec is frozen and the memo
-    holds the objects, so an object's id cannot be reused while its columns are remembered.
-    """
-    key = (tuple(map(id, gpus)), assumptions.inter_node_gb_s)
-    columns = _COLUMNS.get(key)
-    if columns is not None:
-        return columns
-
-    def column(values) -> np.ndarray:
-        array = np.array(values, dtype=float)[:, None]
-        array.flags.writeable = False
-        return array
-
-    columns = _GpuColumns(
-        gpus=tuple(gpus),
-        capacity_bytes=column([g.memory_bytes for g in gpus]),
-        peak_tflops={dtype: column([g.peak_tflops(dtype) or g.peak_tflops("fp16")
-                                    or g.fp32_tflops for g in gpus])
-                     for dtype in ("fp32", "fp16", "bf16", "fp8")},
-        bandwidth_gb_s=column([g.memory_bandwidth_gb_s for g in gpus]),
-        link_gb_s=column([_link(g, assumptions) for g in gpus]),
-    )
-    if len(_COLUMNS) >= _COLUMNS_KEPT:
-        _COLUMNS.clear()
-    _COLUMNS[key] = columns
-    return columns
-
-
-def sweep_gpus(model: ModelSpec, plan: Plan, gpus: list[GpuSpec], counts=(1, 2, 4, 8),
-               assumptions: Assumptions = DEFAULT_ASSUMPTIONS) -> GpuSweep:
-    """Memory and time of ``plan`` on every GPU in ``gpus`` at each of ``counts`` GPUs.
-
-    An inference plan that runs on an engine on any of ``gpus`` (the engine may depend on
-    the GPU: :func:`.engines.select.engine_for`) is evaluated per GPU and count
-    (:func:`.engines.sweep.gpus_counts`; GPUs left on transformers get the generic rows).
-    """
-    shape = model_shape(model)
-    n = np.asarray(counts, dtype=float)
-    if plan.task == "infer" and any(runs_on_engine(plan, shape, g) for g in gpus):
-        per_gpu, fits, seconds = engine_sweep.gpus_counts(shape, plan, gpus, counts,
-                                                          assumptions)
-        return GpuSweep(gpu_ids=[g.id for g in gpus], counts=n, per_gpu_bytes=per_gpu,
-                        fits=fits, seconds=seconds)
-    columns = _gpu_columns(gpus, assumptions)
-    mem = memory_breakdown(shape, plan, assumptions, n_gpus=n)
-    per_gpu = np.broadcast_to(mem.total, n.shape)
-    fits = per_gpu[None, :] <= columns.capacity_bytes
-    peaks = columns.peak_tflops[peak_dtype(plan)]
-    if plan.task == "infer":
-        seconds = generic_time(shape, plan, peak_tflops=peaks,
-                               bandwidth_gb_s=columns.bandwidth_gb_s, weights_bytes=mem.weights,
-                               n_gpus=n, assumptions=assumptions).seconds
-    else:
-        seconds = training_time(shape, plan, peak_tflops=peaks,
-                                interconnect_gb_s_=columns.link_gb_s,
-                                assumptions=assumptions, n_gpus=n[None, :],
-                                bandwidth_gb_s=columns.bandwidth_gb_s).seconds
-    return GpuSweep(
-        gpu_ids=[g.id for g in gpus],
-        counts=n,
-        per_gpu_bytes=np.asarray(per_gpu),
-        fits=fits,
-        seconds=np.broadcast_to(seconds, fits.shape),
-    )
-
-
-__all__ = ["TERMS", "Estimate", "GpuSweep", "Measurement", "estimate", "measurement_problem",
-           "sweep_fit_map", "sweep_gpus", "timing_dtype", "verdict_for"]
+__all__ = ["HOST_BOUNCE_FACTOR", "TERMS", "Estimate", "Measurement", "estimate",
+           "measurement_problem", "sweep_fit_map", "timing_dtype", "verdict_for"]

@@ -35,11 +35,15 @@ LEVER_ORDER = (
     "lora",
     "qlora",
     "more_gpus",
+    "zero3",
     "offload",
+    "offload_params",
     # inference
     "quantize",
     "gpu_layers",
     "kv_8bit",
+    # several of the above together (make_it_fit's fastest combination)
+    "combination",
 )
 
 
@@ -59,6 +63,8 @@ class Lever:
         fits: whether the changed plan fits the GPU.
         seconds_before: time before.
         seconds_after: time after.
+        parts: for a ``combination`` of levers, ``(id, title)`` of each (in
+            :data:`LEVER_ORDER`); empty for a single lever.
     """
 
     id: str
@@ -72,6 +78,7 @@ class Lever:
     fits: bool
     seconds_before: float
     seconds_after: float
+    parts: tuple = ()
 
     @property
     def saved_bytes(self) -> float:
@@ -333,7 +340,8 @@ def levers(model: ModelSpec, plan: Plan, gpu: GpuSpec,
     timed = timed or resolve
     base = timed(model, plan, gpu, assumptions)
     out = []
-    for lever_id, title, detail, cost, changes in _candidates(model, plan, gpu, assumptions):
+    for lever_id, title, detail, cost, changes in (*_candidates(model, plan, gpu, assumptions),
+                                                   *_sharding_atoms(plan)):
         try:
             changed = _apply(plan, changes)
             # An engine may not run the changed plan (llama.cpp loads GGUF types only, ...):
@@ -346,7 +354,27 @@ def levers(model: ModelSpec, plan: Plan, gpu: GpuSpec,
         out.append(Lever(lever_id, title, detail, cost, changes, changed, base.memory.total,
                          after.memory.total, bool(after.fits), base.time.seconds,
                          after.time.seconds))
+    if base.fits is False and not any(lv.fits for lv in out):
+        combined = _combination(model, plan, gpu, assumptions, timed, base)
+        if combined is not None:
+            out.append(combined)
     return out
+
+
+def _combination(model, plan: Plan, gpu: GpuSpec, assumptions, timed, base) -> Lever | None:
+    """When no lever alone makes ``plan`` fit: :func:`make_it_fit`'s fastest combination
+    on the plan's own GPUs, as one lever (None when none fits or it is one lever)."""
+    advice = make_it_fit(model, plan, gpu, assumptions, timed=timed, max_gpus=plan.n_gpus)
+    if not advice.fits or len(advice.steps) < 2:
+        return None
+    before, after = plan.to_dict(), advice.plan.to_dict()
+    changes = {k: v for k, v in after.items() if before[k] != v}
+    result = advice.result
+    return Lever("combination", " + ".join(s.title for s in advice.steps),
+                 "; ".join(s.detail for s in advice.steps),
+                 "; ".join(s.cost for s in advice.steps), changes, advice.plan,
+                 base.memory.total, result.memory.total, True, base.time.seconds,
+                 result.time.seconds, parts=tuple((s.id, s.title) for s in advice.steps))
 
 
 @dataclass(frozen=True)

@@ -2482,51 +2482,61 @@ paying per token: {other}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/widgets/labels.py" line="107"/>
+        <source>CPU offload of parameters and optimizer</source>
+        <translation>参数和优化器卸载到 CPU</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="108"/>
+        <source>ZeRO-3 sharding</source>
+        <translation>ZeRO-3 分片</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="109"/>
         <source>4-bit weights</source>
         <translation>4 位权重</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="108"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="110"/>
         <source>8-bit KV cache</source>
         <translation>8 位 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="109"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="111"/>
         <source>some layers in host RAM (-ngl)</source>
         <translation>部分层放在主机内存（-ngl）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="112"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="114"/>
         <source>compute</source>
         <translation>计算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="113"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="115"/>
         <source>communication</source>
         <translation>通信</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="114"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="116"/>
         <source>memory bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="117"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="119"/>
         <source>assumed</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="118"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="120"/>
         <source>plan</source>
         <translation>方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="119"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="121"/>
         <source>catalog</source>
         <translation>目录</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="120"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="122"/>
         <source>measured</source>
         <translation>实测</translation>
     </message>
@@ -2728,27 +2738,27 @@ paying per token: {other}</source>
         <translation>{n} 张 GPU + ZeRO-3</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="536"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="538"/>
         <source>{n} layers on the GPU, the rest in host RAM (-ngl)</source>
         <translation>{n} 层放在 GPU，其余放在主机内存（-ngl）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="547"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="549"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="549"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="551"/>
         <source>still too big</source>
         <translation>仍放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="559"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="561"/>
         <source>cost: {cost}</source>
         <translation>代价：{cost}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="560"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="562"/>
         <source>time: {before} → {after}</source>
         <translation>时间：{before} → {after}</translation>
     </message>

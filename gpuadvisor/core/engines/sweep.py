@@ -2,12 +2,10 @@
 MLX): the engine is evaluated at each point, since its memory terms are not closed forms
 over arrays (a GGUF mixture per layer, vLLM's reserve, Ollama's context by VRAM).
 
-:func:`gpuadvisor.core.estimate.sweep_fit_map` and :func:`~gpuadvisor.core.estimate.
-sweep_gpus` call these for such plans, and the Plan page's memory curves call
-:func:`along`; an engine evaluation takes tens of microseconds (the GGUF tensor list is
-cached per model and file type). The engine can depend on the GPU (``auto`` runs Apple GPUs
-on MLX, :func:`~.select.engine_for`): a sweep over GPUs gives the rows whose engine is
-``transformers`` the generic model (:func:`.transformers.gpus_counts`).
+:func:`gpuadvisor.core.estimate.sweep_fit_map` calls these for such plans, and the Plan
+page's memory curves call :func:`along`; an engine evaluation takes tens of microseconds
+(the GGUF tensor list is cached per model and file type). The engine can depend on the GPU
+(``auto`` runs Apple GPUs on MLX, :func:`~.select.engine_for`).
 """
 
 from __future__ import annotations
@@ -16,9 +14,7 @@ import numpy as np
 
 from gpuadvisor.core.architecture import ModelShape
 from gpuadvisor.core.assumptions import Assumptions
-from gpuadvisor.core.engines import transformers
-from gpuadvisor.core.engines.combine import engine_time, engine_view
-from gpuadvisor.core.engines.select import engine_for
+from gpuadvisor.core.engines.combine import engine_view
 from gpuadvisor.core.gpu import GpuSpec
 from gpuadvisor.core.memory import TERMS, MemoryBreakdown
 from gpuadvisor.core.plan import Plan
@@ -80,66 +76,4 @@ def along(shape: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptions,
             fits.reshape(shape_))
 
 
-def gpus_counts(shape: ModelShape, plan: Plan, gpus: list[GpuSpec], counts,
-                assumptions: Assumptions):
-    """``(per_gpu_bytes, fits, seconds)`` of ``plan`` on each GPU (rows) at each count
-    (columns). ``per_gpu_bytes`` is the first GPU's (the sweep's contract: one row of
-    memory per count); ``fits`` and ``seconds`` are each GPU's own. A count the engine
-    refuses (e.g. more layers split than the model has) is a miss with infinite time.
-    GPUs whose engine is ``transformers`` (an NVIDIA card beside Apple ones under
-    ``auto``) get the generic model's rows, all at once."""
-    counts = [int(c) for c in np.atleast_1d(counts)]
-    fits = np.zeros((len(gpus), len(counts)), dtype=bool)
-    seconds = np.full((len(gpus), len(counts)), np.inf)
-    per_gpu = np.full(len(counts), np.nan)
-    generic = [i for i, gpu in enumerate(gpus)
-               if engine_for(plan, shape, gpu)[0] == "transformers"]
-    if generic:
-        mem, ok, time = transformers.gpus_counts(shape, plan, [gpus[i] for i in generic],
-                                                 counts, assumptions)
-        fits[generic], seconds[generic] = ok, time
-        if generic[0] == 0:
-            per_gpu[:] = mem
-    skip = set(generic)
-    variants: list[Plan | None] = []
-    for n in counts:  # once per count, not per GPU: a plan validates itself
-        try:
-            variants.append(plan.with_changes(n_gpus=n))
-        except ValueError:
-            variants.append(None)
-    for i, gpu in enumerate(gpus):
-        if i in skip:
-            continue
-        for j, variant in enumerate(variants):
-            if variant is None:
-                continue
-            if gpu.unified_memory and j > 0 and variants[0] is not None:
-                # A single-chip system (Apple) runs one GPU; more of them are hypothetical
-                # (the estimate warns) and its engine answers as for one: repeat that answer.
-                fits[i, j], seconds[i, j] = fits[i, 0], seconds[i, 0]
-                if i == 0:
-                    per_gpu[j] = per_gpu[0]
-                continue
-            try:
-                view = engine_view(shape, variant, gpu, assumptions)
-            except ValueError:
-                continue
-            result, memory = view.result, view.memory
-            if i == 0:
-                per_gpu[j] = memory.total
-            capacity = gpu.memory_bytes * result.capacity_fraction
-            fits[i, j] = memory.total <= capacity and not result.refuses
-            seconds[i, j] = engine_time(
-                shape, variant, result, peak_tflops=_peak(gpu, plan),
-                bandwidth_gb_s=gpu.memory_bandwidth_gb_s, measured_bandwidth=False,
-                assumptions=assumptions).seconds
-    return per_gpu, fits, seconds
-
-
-def _peak(gpu: GpuSpec, plan: Plan) -> float:
-    """The prefill peak: the plan's 16-bit rate, else fp16, else fp32."""
-    dtype = "fp32" if plan.precision == "fp32" else "bf16"
-    return float(gpu.peak_tflops(dtype) or gpu.peak_tflops("fp16") or gpu.fp32_tflops)
-
-
-__all__ = ["AXES", "along", "fit_map", "gpus_counts"]
+__all__ = ["AXES", "along", "fit_map"]

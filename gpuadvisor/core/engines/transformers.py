@@ -6,9 +6,7 @@ caching allocator's reserve) and decode time is ``bytes / (bandwidth x
 bandwidth_efficiency)`` with ``compute`` as the floor (:func:`gpuadvisor.core.compute.
 inference_time` without an engine's :class:`~.base.DecodeCost`). This module names the
 settings that model assumes, for the estimate's ``engine`` record, and holds its decode
-time (:func:`generic_time`) and its rows of a sweep over GPUs (:func:`gpus_counts`), which
-:func:`gpuadvisor.core.estimate.estimate`, :func:`~gpuadvisor.core.estimate.sweep_gpus` and
-:func:`.sweep.gpus_counts` share.
+time (:func:`generic_time`), which :func:`gpuadvisor.core.estimate.estimate` uses.
 """
 
 from __future__ import annotations
@@ -17,9 +15,8 @@ import numpy as np
 
 from gpuadvisor.core.architecture import ModelShape
 from gpuadvisor.core.assumptions import Assumptions
-from gpuadvisor.core.compute import TimeEstimate, inference_time, peak_dtype
-from gpuadvisor.core.gpu import GpuSpec
-from gpuadvisor.core.memory import kv_bytes_per_token, kv_cache_bytes, memory_breakdown
+from gpuadvisor.core.compute import TimeEstimate, inference_time
+from gpuadvisor.core.memory import kv_bytes_per_token, kv_cache_bytes
 from gpuadvisor.core.plan import Plan
 
 
@@ -62,30 +59,4 @@ def generic_time(shape: ModelShape, plan: Plan, *, peak_tflops, bandwidth_gb_s,
                           assumptions=assumptions)
 
 
-def sweep_peak_tflops(gpu: GpuSpec, plan: Plan) -> float:
-    """The peak a sweep times the generic model at: the plan's dtype
-    (:func:`~gpuadvisor.core.compute.peak_dtype`), else fp16, else fp32."""
-    return float(gpu.peak_tflops(peak_dtype(plan)) or gpu.peak_tflops("fp16")
-                 or gpu.fp32_tflops)
-
-
-def gpus_counts(shape: ModelShape, plan: Plan, gpus: list[GpuSpec], counts,
-                assumptions: Assumptions):
-    """``(per_gpu_bytes, fits, seconds)`` of an inference plan on the generic model for
-    each of ``gpus`` (rows) at each of ``counts`` GPUs (columns), with array arithmetic:
-    the memory does not depend on the GPU (one row), the fit is ``memory <= the GPU's
-    memory`` and the time :func:`generic_time` at :func:`sweep_peak_tflops`."""
-    n = np.asarray(counts, dtype=float)
-    mem = memory_breakdown(shape, plan, assumptions, n_gpus=n)
-    per_gpu = np.broadcast_to(np.asarray(mem.total, dtype=float), n.shape)
-    capacity = np.array([g.memory_bytes for g in gpus], dtype=float)[:, None]
-    peaks = np.array([sweep_peak_tflops(g, plan) for g in gpus], dtype=float)[:, None]
-    bandwidth = np.array([g.memory_bandwidth_gb_s for g in gpus], dtype=float)[:, None]
-    fits = per_gpu[None, :] <= capacity
-    seconds = generic_time(shape, plan, peak_tflops=peaks, bandwidth_gb_s=bandwidth,
-                           weights_bytes=mem.weights, n_gpus=n, assumptions=assumptions).seconds
-    return np.asarray(per_gpu), fits, np.broadcast_to(seconds, fits.shape)
-
-
-__all__ = ["generic_time", "gpus_counts", "kv_read_bytes_per_token", "settings",
-           "sweep_peak_tflops"]
+__all__ = ["generic_time", "kv_read_bytes_per_token", "settings"]

@@ -104,6 +104,8 @@ LEVERS = {
     "qlora": QT_TRANSLATE_NOOP("Labels", "QLoRA"),
     "more_gpus": QT_TRANSLATE_NOOP("Labels", "more GPUs with ZeRO-3"),
     "offload": QT_TRANSLATE_NOOP("Labels", "CPU offload of the optimizer"),
+    "offload_params": QT_TRANSLATE_NOOP("Labels", "CPU offload of parameters and optimizer"),
+    "zero3": QT_TRANSLATE_NOOP("Labels", "ZeRO-3 sharding"),
     "quantize": QT_TRANSLATE_NOOP("Labels", "4-bit weights"),
     "kv_8bit": QT_TRANSLATE_NOOP("Labels", "8-bit KV cache"),
     "gpu_layers": QT_TRANSLATE_NOOP("Labels", "some layers in host RAM (-ngl)"),

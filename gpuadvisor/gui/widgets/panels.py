@@ -532,6 +532,8 @@ def lever_title(lever) -> str:
             return QCoreApplication.translate(
                 "LeversPanel", "{n} GPUs, the model split across them").format(n=n)
         return QCoreApplication.translate("LeversPanel", "{n} GPUs with ZeRO-3").format(n=n)
+    if lever.id == "combination":  # the fastest set of levers that fits, named one by one
+        return " + ".join(L.label(L.LEVERS, part, title) for part, title in lever.parts)
     if lever.id == "gpu_layers":
         return QCoreApplication.translate(
             "LeversPanel", "{n} layers on the GPU, the rest in host RAM (-ngl)").format(
