@@ -189,8 +189,9 @@ def time_model_rows(rows, models, gpus) -> list[tuple]:
     from the row's tokens per step; fused kernels for Megatron-derived stacks: LLaMA's
     xformers code, GPT-NeoX (Pythia), TinyLlama's fused kernels; eager for Composer (MPT)).
     """
-    from gpuadvisor.core.parallel.plan_time import LayoutRequest, with_layout
+    from gpuadvisor.core.parallel.plan_time import LayoutRequest
     from gpuadvisor.core.parallel.search import Constraints
+    from gpuadvisor.core.resolve import with_layout
 
     out = []
     for row in rows:
@@ -492,8 +493,9 @@ def megatron_rows(models, gpus, path: Path = MEGATRON_PATH):
     and ``(id, reported TFLOP/s, TFLOP/s from the iteration time by the row's formula)`` for
     rows that publish both (a check of the FLOPs formula used for the conversions).
     """
-    from gpuadvisor.core.parallel.plan_time import LayoutRequest, with_layout
+    from gpuadvisor.core.parallel.plan_time import LayoutRequest
     from gpuadvisor.core.parallel.search import Constraints
+    from gpuadvisor.core.resolve import with_layout
 
     data = json.loads(path.read_text(encoding="utf-8"))
     compared, skipped, checks = [], [], []

@@ -34,7 +34,7 @@ from gpuadvisor import catalog  # noqa: E402
 from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS  # noqa: E402
 from gpuadvisor.core.engines import llamacpp  # noqa: E402
 from gpuadvisor.core.engines.combine import engine_time  # noqa: E402
-from gpuadvisor.core.engines.gguf_quant import gguf_file_bytes  # noqa: E402
+from gpuadvisor.core.gguf_quant import gguf_file_bytes  # noqa: E402
 from gpuadvisor.core.model import model_shape  # noqa: E402
 from gpuadvisor.core.plan import Plan  # noqa: E402
 

@@ -27,9 +27,10 @@ sys.path.insert(0, str(ROOT))
 from gpuadvisor import catalog  # noqa: E402
 from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS  # noqa: E402
 from gpuadvisor.core.estimate import estimate  # noqa: E402
-from gpuadvisor.core.parallel.plan_time import LayoutRequest, with_layout  # noqa: E402
+from gpuadvisor.core.parallel.plan_time import LayoutRequest  # noqa: E402
 from gpuadvisor.core.parallel.search import Constraints  # noqa: E402
 from gpuadvisor.core.plan import Plan  # noqa: E402
+from gpuadvisor.core.resolve import with_layout  # noqa: E402
 
 PATH = ROOT / "benchmarks" / "calibration" / "whole_runs.json"
 

@@ -6,14 +6,14 @@ import pytest
 from localmodels.gguf_bytes import TINY_WEIGHT_BYTES, write_tiny_llama
 
 from gpuadvisor import catalog
-from gpuadvisor.core.engines.gguf_quant import (
+from gpuadvisor.core.ggml_types import ggml_type_named, kind_tensor_bytes
+from gpuadvisor.core.gguf_quant import (
     file_type,
     gguf_bytes_by_type,
     gguf_file_bytes,
     gguf_tensors,
     use_more_bits,
 )
-from gpuadvisor.core.ggml_types import ggml_type_named, kind_tensor_bytes
 from gpuadvisor.core.model import model_shape
 from gpuadvisor.core.plan import QUANT, Plan
 from gpuadvisor.core.quant import QUANT_BYTES, quantized_weights

@@ -70,6 +70,7 @@ def test_import_linter_contract_holds():
                             timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "core is pure" in result.stdout
+    assert "core is layered: spec -> sizing -> timing -> resolve -> advice KEPT" in result.stdout
     assert "KEPT" in result.stdout
 
 

@@ -12,9 +12,9 @@ from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS
 from gpuadvisor.core.estimate import estimate
 from gpuadvisor.core.memory import memory_breakdown
 from gpuadvisor.core.parallel.layout import Layout
-from gpuadvisor.core.parallel.plan_time import with_layout
 from gpuadvisor.core.parallel.search import layout_memory_along
 from gpuadvisor.core.plan import Plan
+from gpuadvisor.core.resolve import with_layout
 from gpuadvisor.state import PlanState
 
 GiB = 2**30

@@ -20,7 +20,7 @@ OPTIMIZERS = ("adamw", "adamw8bit", "adafactor", "sgd", "lion")
 CHECKPOINTING = ("none", "selective", "full")
 ATTENTION = ("eager", "flash")
 #: GGUF file types (llama.cpp's ``llama-quantize`` names, lower case), largest first; their
-#: tensor mixtures are in :mod:`gpuadvisor.core.engines.gguf_quant`. ``mxfp4_moe`` is
+#: tensor mixtures are in :mod:`gpuadvisor.core.gguf_quant`. ``mxfp4_moe`` is
 #: llama.cpp's MXFP4_MOE (experts MXFP4, the rest Q8_0).
 GGUF_QUANTS = ("f16", "bf16", "q8_0", "q6_k", "q5_k_m", "q5_k_s", "q5_1", "q5_0", "q4_k_m",
                "q4_k_s", "q4_1", "q4_0", "iq4_xs", "iq4_nl", "q3_k_l", "q3_k_m", "q3_k_s",

@@ -9,7 +9,7 @@ own bytes per weight and the groups of block linears it covers in its
 
 from __future__ import annotations
 
-from .engines.gguf_quant import default_bytes_per_weight, gguf_file_bytes
+from .gguf_quant import default_bytes_per_weight, gguf_file_bytes
 from .model import ModelLike, model_shape
 from .plan import GGUF_QUANTS, Plan, exl2_bits, is_gguf_quant
 
@@ -28,7 +28,7 @@ from .plan import GGUF_QUANTS, Plan, exl2_bits, is_gguf_quant
 #:          = 1 + 4/16384 bytes.
 #:   GGUF file types (``q4_k_m`` ...): the bytes per weight of the file type's default ggml
 #:          type (Q4_K: 144 bytes per 256 weights = 4.5 bits); the exact mixture of a file is
-#:          :func:`quantized_weights` (:mod:`.engines.gguf_quant`).
+#:          :func:`quantized_weights` (:mod:`.gguf_quant`).
 #:   exl2 / exl2-<bits>: ExLlamaV2 at that mean rate, scales included (convert.py ``-b``;
 #:          default 4.125, turboderp/exllamav2 convert.py @09227a7).
 #: A checkpoint that ships quantized may say better (its group size): ModelShape's
@@ -79,7 +79,7 @@ def quantized_weights(model: ModelLike, quant: str) -> tuple[int, float]:
       routed experts), at its own bytes per weight (its group or block size);
     * a GGUF file type: a GGUF file stores every tensor (embeddings, head and norms too) in
       its mixture, so *every* parameter counts, at the file's mean bytes per parameter
-      (:func:`~.engines.gguf_quant.gguf_file_bytes` / parameters): their product is the
+      (:func:`~.gguf_quant.gguf_file_bytes` / parameters): their product is the
       file's tensor bytes exactly;
     * EXL2: the block linears at the rate's ``bits / 8`` (the head at 6 bits and the
       embeddings in host RAM are the exllamav2 engine's business).

@@ -22,8 +22,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions
-from .estimate import Estimate, estimate
-from .parallel.plan_time import LayoutRequest, layout_applies, with_layout
+from .compute import TimeEstimate, dataset_tokens
+from .estimate import Estimate, estimate, timing_dtype, verdict_for
+from .memory import MemoryBreakdown
+from .parallel.plan_time import LayoutEstimate, LayoutRequest, layout_estimate
 from .parallel.search import Constraints
 from .plan import Plan, default_checkpointing
 
@@ -64,7 +66,7 @@ DEFAULT_LAYOUT = LayoutSettings()
 
 def layout_wanted(model, plan: Plan, settings: LayoutSettings = DEFAULT_LAYOUT) -> bool:
     """Whether the layout model times ``plan``: a training plan it can time
-    (:func:`~.parallel.plan_time.layout_applies`) on several GPUs, or with a pinned degree,
+    (:func:`layout_applies`) on several GPUs, or with a pinned degree,
     manual mode or hybrid sharding; never with ``mode="off"``."""
     if settings.mode == "off" or layout_applies(model, plan) is not None:
         return False
@@ -163,5 +165,104 @@ def resolve_data_parallel(model, plan: Plan, gpu=None,
     return resolve(model, flat, gpu, assumptions, settings=settings, **estimate_options)
 
 
-__all__ = ["DEFAULT_LAYOUT", "LAYOUT_MODES", "LayoutSettings", "hybrid_shard", "layout_request",
-           "layout_wanted", "model_parallel", "resolve", "resolve_data_parallel", "run_plan"]
+# ------------------------------------------------------------- a layout on an estimate
+def apply_layout(estimate: Estimate, layout: LayoutEstimate) -> Estimate:
+    """The :class:`~.estimate.Estimate` with its time and memory per GPU taken
+    from ``layout`` (the fit verdict follows the layout's memory).
+
+    ``time``: seconds, GPU-hours, tokens/s, steps and step seconds of the layout (its MFU
+    is ``layout.chosen.mfu``); ``efficiency`` and ``achieved_tflops_per_gpu`` stay the
+    single GPU's (the rate the layout is anchored to); ``compute_seconds_per_step`` is compute +
+    memory-bound work and ``comm_seconds_per_step`` the exposed communication; ``bound``
+    the largest part. ``memory``: the layout's terms on its busiest GPU.
+    """
+    chosen = layout.chosen
+    parts = chosen.parts
+    step = chosen.step_seconds
+    comm = parts.tp_comm + parts.cp_comm + parts.ep_comm + parts.pp_comm + parts.dp_comm
+    time = TimeEstimate(
+        seconds=layout.seconds, gpu_hours=layout.gpu_hours, tokens_per_s=layout.tokens_per_s,
+        tokens_per_s_per_gpu=layout.tokens_per_s / layout.n_gpus, steps=layout.steps,
+        step_seconds=step, compute_seconds_per_step=parts.compute + parts.memory_bound,
+        comm_seconds_per_step=comm, flops_total=estimate.time.flops_total,
+        achieved_tflops_per_gpu=estimate.time.achieved_tflops_per_gpu,
+        efficiency=estimate.time.efficiency, interconnect_gb_s=layout.intra.busbw_gb_s,
+        bound=_bound(parts))
+    terms = chosen.memory
+    memory = MemoryBreakdown(
+        weights=terms["weights"], gradients=terms["gradients"], optimizer=terms["optimizer"],
+        activations=terms["activations"], logits=terms["logits"],
+        kv_cache=terms["kv_cache"], overhead=terms["overhead"],
+        context_bytes=estimate.memory.context_bytes)
+    capacity = estimate.capacity_bytes
+    fits = None if capacity is None else bool(memory.total <= capacity)
+    verdict = estimate.verdict if capacity is None else verdict_for(memory.total, capacity)
+    return replace(estimate, time=time, memory=memory, fits=fits, verdict=verdict,
+                   layout=layout)
+
+
+def _bound(parts) -> str:
+    """What limits the step: the largest of compute, memory-bound work, communication and
+    the pipeline bubble."""
+    shares = {"compute": parts.compute, "memory bandwidth": parts.memory_bound,
+              "communication": parts.tp_comm + parts.cp_comm + parts.ep_comm
+              + parts.pp_comm + parts.dp_comm, "pipeline bubble": parts.pp_bubble}
+    return max(shares, key=shares.get)
+
+
+def layout_applies(model, plan: Plan) -> str | None:
+    """Why the layout model cannot time ``plan`` (``None`` when it can).
+
+    It times training of transformer models (not models given by parameter count), without
+    CPU offload (whose transfers it does not model) and without an efficiency the plan sets
+    itself (which the flat model honours).
+    """
+    if not plan.is_training:
+        return "inference is timed by prefill and decode"
+    if getattr(model, "kind", "decoder") == "opaque":
+        return "a model given by parameter count has no layers to split"
+    if plan.offload != "none":
+        return "CPU offload is timed by the flat model"
+    if plan.efficiency is not None:
+        return "the plan gives its own efficiency"
+    return None
+
+
+def with_layout(estimate: Estimate, assumptions: Assumptions,
+                request: LayoutRequest | None = None, *, anchored: bool = True) -> Estimate:
+    """``estimate`` timed (and its memory per GPU sized) by the best or pinned layout.
+
+    ``anchored`` (default): the GPU's own work per token is the single-GPU estimate's (the
+    card's achievable rate: the assumed efficiency, or the probe's measurement; see
+    :func:`anchored_rates`), so one GPU and several are timed on one scale; the layouts add
+    their communication and bubble to it. ``anchored=False`` uses the published kernel
+    rates as they are (an upper bound for well-tuned code).
+
+    Returns ``estimate`` unchanged when :func:`layout_applies` says no.
+
+    Raises:
+        ValueError: no layout of the plan's GPUs holds the global batch.
+    """
+    request = request or LayoutRequest()
+    model, plan = estimate.model, estimate.plan
+    if layout_applies(model, plan) is not None:
+        return estimate
+    gpu = estimate.time_gpu
+    tokens, _ = dataset_tokens(model, plan)
+    t = estimate.time
+    per_gpu_tokens = plan.micro_batch * plan.seq_len * plan.grad_accum
+    anchor = float(t.compute_seconds_per_step) / per_gpu_tokens if anchored else None
+    found = layout_estimate(
+        model, plan, gpu, assumptions, dtype=timing_dtype(gpu, plan), tokens=tokens,
+        request=request, matmul_tflops=estimate.assumptions.get("measured_matmul_tflops"),
+        anchor_seconds_per_token=anchor)
+    if found is None:
+        batch = request.global_batch or plan.micro_batch * plan.grad_accum * plan.n_gpus
+        raise ValueError(f"no layout of {plan.n_gpus} GPUs holds a global batch of {batch} "
+                         "sequences (it must divide over the data-parallel ranks)")
+    return apply_layout(estimate, found)
+
+
+__all__ = ["DEFAULT_LAYOUT", "LAYOUT_MODES", "LayoutSettings", "apply_layout", "hybrid_shard",
+           "layout_applies", "layout_request", "layout_wanted", "model_parallel", "resolve",
+           "resolve_data_parallel", "run_plan", "with_layout"]

@@ -14,8 +14,9 @@ from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS, Assumptions
 from gpuadvisor.core.estimate import estimate
 from gpuadvisor.core.model import ModelSpec
 from gpuadvisor.core.parallel.insitu import gpu_rates, kernel_efficiency, one_gpu_work_seconds
-from gpuadvisor.core.parallel.plan_time import anchored_rates, with_layout
+from gpuadvisor.core.parallel.plan_time import anchored_rates
 from gpuadvisor.core.plan import Plan
+from gpuadvisor.core.resolve import with_layout
 from tests.test_compute import LLAMA2_7B, make_gpu
 
 GPU = make_gpu()  # 100 TFLOPS 16-bit peak, 2000 GB/s; no published fractions: the defaults

@@ -60,12 +60,12 @@ from gpuadvisor.core.engines.base import (
     gpu_class,
     host_memory,
 )
-from gpuadvisor.core.engines.gguf_quant import (
+from gpuadvisor.core.ggml_types import ggml_type_named
+from gpuadvisor.core.gguf_quant import (
     GGUF_FILE_TYPES,
     file_type,
     gguf_tensors,
 )
-from gpuadvisor.core.ggml_types import ggml_type_named
 from gpuadvisor.core.gpu import GpuSpec
 from gpuadvisor.core.plan import Plan, is_gguf_quant
 from gpuadvisor.core.units import GiB

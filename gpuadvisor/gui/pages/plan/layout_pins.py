@@ -183,7 +183,7 @@ class LayoutPins(QWidget):
     def sync(self, plan, model, estimate) -> None:
         """Show the plan's pins, or the chosen layout's degrees read-only (signals blocked);
         hidden unless the plan trains on several GPUs."""
-        from gpuadvisor.core.parallel.plan_time import layout_applies
+        from gpuadvisor.core.resolve import layout_applies
 
         shown = plan.is_training and plan.n_gpus > 1
         for widget in (self, self.mode_combo, self.mode_label):
