@@ -146,8 +146,9 @@ def _private_environment(root: Path) -> Iterator[None]:
 def _estimate_typical_plan() -> tuple[str, Mapping[str, int]]:
     from gpuadvisor import catalog
     from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS
-    from gpuadvisor.core.estimate import REFERENCE_GPU_ID, estimate
+    from gpuadvisor.core.estimate import REFERENCE_GPU_ID
     from gpuadvisor.core.plan import Plan
+    from gpuadvisor.core.resolve import resolve
 
     gpus, models, offers = catalog.load_gpus(), catalog.load_models(), catalog.load_offers()
     counts = {"GPUs": len(gpus), "models": len(models), "offers": len(offers)}
@@ -158,8 +159,8 @@ def _estimate_typical_plan() -> tuple[str, Mapping[str, int]]:
     # The sequence as the command line defaults it: 2048, or the model's context if shorter.
     seq_len = min(2048, getattr(model, "max_positions", 0) or 2048)
     plan = Plan(**TYPICAL_PLAN, seq_len=seq_len)
-    result = estimate(model, plan, gpu, DEFAULT_ASSUMPTIONS,
-                      reference_gpu=gpus[REFERENCE_GPU_ID]).to_json()
+    result = resolve(model, plan, gpu, DEFAULT_ASSUMPTIONS,
+                     reference_gpu=gpus[REFERENCE_GPU_ID]).to_json()
     per_gpu = result["memory"]["per_gpu_bytes"]
     seconds = result["time"]["seconds"]
     what = f"{TYPICAL_MODEL} {plan.task} on {TYPICAL_GPU}"

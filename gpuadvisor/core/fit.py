@@ -499,10 +499,39 @@ def _search(model, plan: Plan, gpu, assumptions, timed, atoms, goal: str,
             fitting.append((ids, combo, trial, found))
             if goal != "fastest":
                 break
+    pruned = _pruned(strongest, run, host_ram_bytes)
+    if pruned is not None:
+        combo, trial, found = pruned
+        fitting.append(({a[0] for a in combo}, combo, trial, found))
     if not fitting:
-        return (strongest, changed, result) if _fits(result, host_ram_bytes) else None
+        return None
     best = min(fitting, key=lambda f: (_cost_seconds(f[3]), len(f[1])))
     return best[1], best[2], best[3]
+
+
+#: The order in which :func:`_pruned` tries to drop levers from the strongest combination:
+#: what slows a step most first (offload, a quantized base, recomputation, ...).
+_DROP_FIRST = ("offload_params", "offload", "qlora", "lora", "checkpointing", "micro_batch",
+               "zero3", "optimizer_8bit", "flash_attention")
+
+
+def _pruned(strongest, run, host_ram_bytes):
+    """The strongest combination with every lever dropped that it can fit without, the
+    slowest levers tried first: a minimal combination however many levers it takes, in at
+    most one evaluation per lever (the small combinations are tried exhaustively before)."""
+    rank = {lever_id: i for i, lever_id in enumerate(_DROP_FIRST)}
+    kept = list(strongest)
+    plan, result = run(tuple(kept))
+    if not _fits(result, host_ram_bytes):
+        return None
+    for atom in sorted(strongest, key=lambda a: rank.get(a[0], len(rank))):
+        trial = tuple(a for a in kept if a is not atom)
+        if not trial:
+            continue
+        changed, found = run(trial)
+        if _fits(found, host_ram_bytes):
+            kept, plan, result = list(trial), changed, found
+    return tuple(kept), plan, result
 
 
 def _cost_seconds(result) -> float:

@@ -188,6 +188,15 @@ _LEVER_TEXTS = tuple((re.compile("^" + pattern + "$"), template) for pattern, te
     (r"slower: those layers are read at host-memory speed",
      QT_TRANSLATE_NOOP("LeverTexts", "slower: those layers are read at host-memory speed")),
     (r"(\d+)x the hardware", QT_TRANSLATE_NOOP("LeverTexts", "{a}x the hardware")),
+    (r"ZeRO stage (\d) -> 3 \(FSDP full shard over (\d+) GPUs\)",
+     QT_TRANSLATE_NOOP("LeverTexts", "ZeRO stage {a} -> 3 (FSDP full shard over {b} GPUs)")),
+    (r"more communication per step",
+     QT_TRANSLATE_NOOP("LeverTexts", "more communication per step")),
+    (r"parameters and optimizer states to CPU RAM \(ZeRO-3 / FSDP CPU offload\)",
+     QT_TRANSLATE_NOOP("LeverTexts",
+                       "parameters and optimizer states to CPU RAM (ZeRO-3 / FSDP CPU offload)")),
+    (r"much slower steps, needs host RAM",
+     QT_TRANSLATE_NOOP("LeverTexts", "much slower steps, needs host RAM")),
 ))
 
 
@@ -199,4 +208,7 @@ def lever_text(text: str) -> str:
         if match:
             values = dict(zip("abcd", match.groups(), strict=False))
             return _tr("LeverTexts", template).format(**values)
+    if "; " in text:  # a combination of levers: each part in turn
+        return QCoreApplication.translate("LeverTexts", "; ").join(
+            lever_text(part) for part in text.split("; "))
     return text

@@ -21,10 +21,11 @@ from functools import partial
 from typing import Any
 
 from gpuadvisor.core.calibration import measured_format
-from gpuadvisor.core.estimate import REFERENCE_GPU_ID, Estimate, estimate
+from gpuadvisor.core.estimate import REFERENCE_GPU_ID, Estimate
 from gpuadvisor.core.model import ModelSpec
 from gpuadvisor.core.plan import PRECISION_LABELS, Plan
 from gpuadvisor.core.quant import weight_quant
+from gpuadvisor.core.resolve import resolve
 from gpuadvisor.core.units import format_duration
 from gpuadvisor.planfile import PlanDocument
 
@@ -129,8 +130,8 @@ def estimate_for(document: PlanDocument, run: ProbeRun | None = None) -> Estimat
         gpu_id = plancheck.matched_gpu_id(run.hello, device_id, gpus)
     gpu_id = gpu_id or document.gpu_id
     gpu = gpus.get(gpu_id) if gpu_id else None
-    return estimate(document.model, document.plan, gpu, document.assumptions,
-                    reference_gpu=gpus[REFERENCE_GPU_ID])
+    return resolve(document.model, document.plan, gpu, document.assumptions,
+                   reference_gpu=gpus[REFERENCE_GPU_ID])
 
 
 def check_compare(run: ProbeRun, document: PlanDocument) -> PlanCheckComparison:

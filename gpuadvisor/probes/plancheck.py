@@ -17,10 +17,11 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from gpuadvisor.core.estimate import REFERENCE_GPU_ID, Estimate, estimate
+from gpuadvisor.core.estimate import REFERENCE_GPU_ID, Estimate
 from gpuadvisor.core.memory import uses_dropout
 from gpuadvisor.core.model import ModelSpec
 from gpuadvisor.core.plan import PRECISION_LABELS, TASK_LABELS, Plan
+from gpuadvisor.core.resolve import resolve
 from gpuadvisor.core.units import format_bytes, format_duration
 from gpuadvisor.planfile import PlanDocument
 
@@ -172,8 +173,8 @@ def estimate_for(document: PlanDocument, run: ProbeRun | None = None) -> Estimat
         gpu_id = matched_gpu_id(run.hello, device_id, gpus)
     gpu_id = gpu_id or document.gpu_id
     gpu = gpus.get(gpu_id) if gpu_id else None
-    return estimate(document.model, document.plan, gpu, document.assumptions,
-                    reference_gpu=gpus[REFERENCE_GPU_ID])
+    return resolve(document.model, document.plan, gpu, document.assumptions,
+                   reference_gpu=gpus[REFERENCE_GPU_ID])
 
 
 def matched_gpu_id(hello: Hello | None, device_id: str | None, gpus=None) -> str | None:

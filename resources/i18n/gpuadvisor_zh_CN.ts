@@ -2674,6 +2674,31 @@ paying per token: {other}</source>
         <source>{a}x the hardware</source>
         <translation>硬件为原来的 {a} 倍</translation>
     </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="192"/>
+        <source>ZeRO stage {a} -&gt; 3 (FSDP full shard over {b} GPUs)</source>
+        <translation>ZeRO 阶段 {a} → 3（在 {b} 块 GPU 上 FSDP 完全分片）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="194"/>
+        <source>more communication per step</source>
+        <translation>每步通信更多</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="196"/>
+        <source>parameters and optimizer states to CPU RAM (ZeRO-3 / FSDP CPU offload)</source>
+        <translation>参数和优化器状态放到 CPU 内存（ZeRO-3 / FSDP CPU 卸载）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="199"/>
+        <source>much slower steps, needs host RAM</source>
+        <translation>每步慢得多，需要主机内存</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="212"/>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
 </context>
 <context>
     <name>Levers</name>
