@@ -482,7 +482,7 @@ def _search(model, plan: Plan, gpu, assumptions, timed, atoms, goal: str,
     strongest = _strongest(atoms)
     if not strongest:
         return None
-    changed, result = run(strongest)
+    _, result = run(strongest)
     if result is None or not result.fits:  # GPU memory only: offload trades it for host RAM
         return None
     fitting: list = []
