@@ -124,7 +124,7 @@ def _private_environment(root: Path) -> Iterator[None]:
     """Settings, data and caches under ``root``; a headless Qt platform unless one was
     chosen. Restores the environment afterwards."""
     from gpuadvisor.probes.history import DATA_DIR_ENV
-    from gpuadvisor.settings import CONFIG_DIR_ENV
+    from gpuadvisor.workspace.settings import CONFIG_DIR_ENV
 
     changes = {CONFIG_DIR_ENV: str(root / "config"), DATA_DIR_ENV: str(root / "data"),
                # platformdirs' caches (compiled translations) on Linux and BSD:
@@ -213,7 +213,7 @@ def _render_pages(out_dir: Path) -> tuple[list[PageImage], str]:
 
     from gpuadvisor.gui import app as gui_app
     from gpuadvisor.gui.main_window import MainWindow
-    from gpuadvisor.settings import Settings
+    from gpuadvisor.workspace.settings import Settings
 
     qt_app = gui_app.create_application()
     previous_handler = gui_app.quiet_headless_platform(qt_app)

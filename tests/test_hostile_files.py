@@ -20,15 +20,15 @@ import pytest
 from gpuadvisor import catalog
 from gpuadvisor.catalog import UpdateError, update_catalog, updated_path
 from gpuadvisor.core.limits import LimitError, loads_json
-from gpuadvisor.planfile import PlanFileError, load_plan
 from gpuadvisor.probes import history
-from gpuadvisor.settings import Settings, load_settings
 from gpuadvisor.userfiles import (
     NotARegularFileError,
     check_replaceable,
     read_regular_file,
     write_atomic,
 )
+from gpuadvisor.workspace.planfile import PlanFileError, load_plan
+from gpuadvisor.workspace.settings import Settings, load_settings
 
 posix_only = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
 DEEP = "[" * 100_000 + "]" * 100_000

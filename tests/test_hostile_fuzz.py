@@ -292,7 +292,7 @@ _PLAN = {"schema_version": 1, "app": "gpuadvisor",
 @settings(FUZZ, max_examples=80)
 @given(text=_json_doc(_SETTINGS))
 def test_any_settings_file_loads_or_is_set_aside_with_one_message(text, tmp_path_factory):
-    from gpuadvisor.settings import Settings, load_settings
+    from gpuadvisor.workspace.settings import Settings, load_settings
 
     path = tmp_path_factory.mktemp("settings") / "settings.json"
     path.write_text(text, encoding="utf-8")
@@ -331,7 +331,7 @@ def test_any_history_file_is_read_or_set_aside_and_never_breaks_a_measurement(
 @settings(FUZZ, max_examples=80)
 @given(text=_json_doc(_PLAN))
 def test_any_plan_file_loads_or_is_refused_naming_the_file(text, tmp_path_factory):
-    from gpuadvisor.planfile import PlanFileError, load_plan, parse_plan_dict
+    from gpuadvisor.workspace.planfile import PlanFileError, load_plan, parse_plan_dict
 
     path = tmp_path_factory.mktemp("plan") / "fuzz.gpuplan"
     path.write_text(text, encoding="utf-8")

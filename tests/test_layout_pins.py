@@ -9,8 +9,8 @@ import pytest
 
 from gpuadvisor.cli import main
 from gpuadvisor.core.plan import Plan, layout_pin_problem
-from gpuadvisor.planfile import PlanFileError, load_plan, parse_plan_dict, save_plan
-from gpuadvisor.state import PlanState
+from gpuadvisor.workspace.planfile import PlanFileError, load_plan, parse_plan_dict, save_plan
+from gpuadvisor.workspace.state import PlanState
 
 
 def _pretrain(state: PlanState, n_gpus: int = 8) -> None:

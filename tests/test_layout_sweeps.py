@@ -15,7 +15,7 @@ from gpuadvisor.core.parallel.layout import Layout
 from gpuadvisor.core.parallel.search import layout_memory_along
 from gpuadvisor.core.plan import Plan
 from gpuadvisor.core.resolve import with_layout
-from gpuadvisor.state import PlanState
+from gpuadvisor.workspace.state import PlanState
 
 GiB = 2**30
 MODEL = catalog.load_models()["llama-3.1-70b"]
@@ -57,23 +57,23 @@ def state() -> PlanState:
 def test_the_curves_and_fit_map_pass_through_the_plans_layout_memory(state):
     total = state.estimate.memory.total
     assert state.estimate.layout is not None
-    assert float(state.memory_vs_micro_batch([1])[0]) == pytest.approx(total, rel=1e-9)
-    assert float(state.memory_vs_seq([4096])[0]) == pytest.approx(total, rel=1e-9)
-    grid = state.fit_map([1, 2], [2048, 4096])
+    assert float(state.sweeps.memory_vs_micro_batch([1])[0]) == pytest.approx(total, rel=1e-9)
+    assert float(state.sweeps.memory_vs_seq([4096])[0]) == pytest.approx(total, rel=1e-9)
+    grid = state.sweeps.fit_map([1, 2], [2048, 4096])
     assert grid[0, 1] == pytest.approx(total, rel=1e-9)
     # The flat (unsharded) model would put micro-batch 1 at ~157 GiB, over 80 GiB; in its
     # layout it fits, so a larger micro-batch fits too.
     assert total < 80 * GiB
-    largest = state.largest_fitting_micro_batch()
+    largest = state.sweeps.largest_fitting_micro_batch()
     assert largest is not None and largest >= 2
-    assert float(state.memory_vs_micro_batch([largest])[0]) <= H100.memory_bytes
-    assert float(state.memory_vs_micro_batch([largest + 1])[0]) > H100.memory_bytes
+    assert float(state.sweeps.memory_vs_micro_batch([largest])[0]) <= H100.memory_bytes
+    assert float(state.sweeps.memory_vs_micro_batch([largest + 1])[0]) > H100.memory_bytes
 
 
 def test_one_gpu_keeps_the_flat_model(state):
     assert state.update(n_gpus=1)
     flat = memory_breakdown(MODEL, state.plan, DEFAULT_ASSUMPTIONS)
-    assert float(state.memory_vs_micro_batch([1])[0]) == pytest.approx(flat.total, rel=1e-9)
+    assert float(state.sweeps.memory_vs_micro_batch([1])[0]) == pytest.approx(flat.total, rel=1e-9)
 
 
 def test_levers_start_from_the_layouts_memory(state):

@@ -25,7 +25,7 @@ from gpuadvisor.core.advisor import evaluate
 from gpuadvisor.core.advisor_types import Option
 from gpuadvisor.core.plan import Plan
 from gpuadvisor.core.units import format_bytes, format_duration
-from gpuadvisor.state import PlanState
+from gpuadvisor.workspace.state import PlanState
 
 MODELS = load_models()
 GPUS = load_gpus()

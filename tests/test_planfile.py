@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from gpuadvisor import planfile
 from gpuadvisor.core.model import ModelSpec
 from gpuadvisor.core.plan import Plan
-from gpuadvisor.planfile import (
+from gpuadvisor.workspace import planfile
+from gpuadvisor.workspace.planfile import (
     PlanFileError,
     load_plan,
     parse_plan_dict,
@@ -19,7 +19,7 @@ from gpuadvisor.planfile import (
     save_plan,
     write_atomic,
 )
-from gpuadvisor.state import PlanState
+from gpuadvisor.workspace.state import PlanState
 
 
 def _good() -> dict:

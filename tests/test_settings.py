@@ -14,7 +14,7 @@ import platformdirs
 import pytest
 
 from gpuadvisor import userfiles
-from gpuadvisor.settings import (
+from gpuadvisor.workspace.settings import (
     CONFIG_DIR_ENV,
     MAX_RECENT_FILES,
     Settings,
@@ -200,7 +200,7 @@ def test_a_long_list_in_the_file_is_trimmed_not_rejected(config_folder):
 
 # --------------------------------------------------------------------------- exchange rates
 def test_default_exchange_rates_offer_cny_and_eur_with_a_date():
-    from gpuadvisor.settings import DEFAULT_EXCHANGE_RATES, EXCHANGE_RATES_AS_OF
+    from gpuadvisor.workspace.settings import DEFAULT_EXCHANGE_RATES, EXCHANGE_RATES_AS_OF
 
     settings = Settings()
     assert settings.exchange_rates == DEFAULT_EXCHANGE_RATES == {"CNY": 7.1, "EUR": 0.86}
@@ -217,7 +217,7 @@ def test_money_in_the_display_currency_at_the_users_rate():
 
 
 def test_small_amounts_keep_their_cents_and_large_ones_get_separators():
-    from gpuadvisor.settings import format_money
+    from gpuadvisor.workspace.settings import format_money
 
     assert format_money(2.69) == "$2.69"
     assert format_money(0.9, "EUR") == "€0.90"

@@ -22,8 +22,8 @@ from gpuadvisor.core.estimate import estimate, sweep_fit_map
 from gpuadvisor.core.memory import TERMS, memory_breakdown
 from gpuadvisor.core.model import ModelSpec
 from gpuadvisor.core.plan import TASKS, Plan
-from gpuadvisor.planfile import PlanFileError
-from gpuadvisor.state import DEFAULT_PLAN, PlanState, couple_plan_changes
+from gpuadvisor.workspace.planfile import PlanFileError
+from gpuadvisor.workspace.state import DEFAULT_PLAN, PlanState, couple_plan_changes
 
 MODELS = load_models()
 GPUS = load_gpus()
@@ -279,7 +279,7 @@ def test_no_gpu_times_on_the_reference_a100(state, seen):
     assert state.capacity_bytes is None
     assert seen.changed[-1].fits is None
     assert seen.changed[-1].time_gpu.id == "a100-sxm-80gb"
-    assert state.largest_fitting_micro_batch() is None
+    assert state.sweeps.largest_fitting_micro_batch() is None
     assert state.levers() == []
 
 
@@ -355,13 +355,13 @@ def test_bad_config_json_is_reported_on_the_model_field_naming_the_file(
 def test_fit_map_is_core_sweep_fit_map(state):
     mbs, seqs = [1, 2, 4, 8], [512, 2048, 8192]
     expected = sweep_fit_map(MODELS["llama-3.1-8b"], DEFAULT_PLAN, mbs, seqs)
-    np.testing.assert_array_equal(state.fit_map(mbs, seqs), expected)
-    assert state.fit_map(mbs, seqs).shape == (4, 3)
+    np.testing.assert_array_equal(state.sweeps.fit_map(mbs, seqs), expected)
+    assert state.sweeps.fit_map(mbs, seqs).shape == (4, 3)
 
 
 def test_memory_vs_micro_batch_matches_one_estimate_per_point(state):
     values = [1, 2, 3, 16]
-    totals = state.memory_vs_micro_batch(values)
+    totals = state.sweeps.memory_vs_micro_batch(values)
     for b, total in zip(values, totals, strict=True):
         plan = DEFAULT_PLAN.with_changes(micro_batch=b)
         assert total == pytest.approx(memory_breakdown(MODELS["llama-3.1-8b"], plan).total)
@@ -369,13 +369,13 @@ def test_memory_vs_micro_batch_matches_one_estimate_per_point(state):
 
 def test_memory_vs_seq_gives_totals_and_every_term_as_arrays(state):
     values = np.array([256, 1024, 4096])
-    parts = state.breakdown_vs_seq(values)
+    parts = state.sweeps.breakdown_vs_seq(values)
     for name in TERMS:
         assert np.shape(getattr(parts, name)) == (3,)
     summed = sum(getattr(parts, name) for name in TERMS)
-    np.testing.assert_allclose(summed, state.memory_vs_seq(values))
-    assert np.all(np.diff(state.memory_vs_seq(values)) > 0)
-    per_b = state.breakdown_vs_micro_batch([1, 2])
+    np.testing.assert_allclose(summed, state.sweeps.memory_vs_seq(values))
+    assert np.all(np.diff(state.sweeps.memory_vs_seq(values)) > 0)
+    per_b = state.sweeps.breakdown_vs_micro_batch([1, 2])
     assert per_b.weights[0] == per_b.weights[1]  # weights do not grow with the batch
 
 
@@ -385,7 +385,7 @@ def _fits(plan: Plan) -> bool:
 
 def test_largest_fitting_micro_batch_fits_and_one_more_does_not(state):
     state.update(seq_len=4096)
-    b = state.largest_fitting_micro_batch()
+    b = state.sweeps.largest_fitting_micro_batch()
     base = DEFAULT_PLAN.with_changes(seq_len=4096)
     assert b >= 1
     assert _fits(base.with_changes(micro_batch=b))
@@ -393,7 +393,7 @@ def test_largest_fitting_micro_batch_fits_and_one_more_does_not(state):
 
 
 def test_largest_fitting_seq_fits_and_one_more_does_not(state):
-    s = state.largest_fitting_seq()
+    s = state.sweeps.largest_fitting_seq()
     assert s > 2048
     assert _fits(DEFAULT_PLAN.with_changes(seq_len=s))
     assert not _fits(DEFAULT_PLAN.with_changes(seq_len=s + 1))
@@ -402,14 +402,14 @@ def test_largest_fitting_seq_fits_and_one_more_does_not(state):
 def test_nothing_fits_gives_zero(state):
     state.set_model("llama-3.1-70b")
     state.update(task="full", checkpointing="none")
-    assert state.largest_fitting_micro_batch() == 0
-    assert state.largest_fitting_seq() == 0
+    assert state.sweeps.largest_fitting_micro_batch() == 0
+    assert state.sweeps.largest_fitting_seq() == 0
 
 
 def test_largest_fitting_micro_batch_stops_at_the_limit(state):
     state.set_model("gpt2")
     state.set_gpu("h200-sxm")
-    assert state.largest_fitting_micro_batch(limit=5) == 5
+    assert state.sweeps.largest_fitting_micro_batch(limit=5) == 5
 
 
 def test_levers_for_a_full_fine_tune_on_a_4090_and_applying_one(state, seen):
@@ -488,8 +488,9 @@ def test_state_settings_and_planfile_import_with_qt_blocked():
         "        if name.split('.')[0] in ('PySide6', 'pyqtgraph', 'torch'):\n"
         "            raise ImportError('blocked ' + name)\n"
         "sys.meta_path.insert(0, B())\n"
-        "import gpuadvisor.state, gpuadvisor.planfile, gpuadvisor.settings\n"
-        "gpuadvisor.state.PlanState().update(micro_batch=2)\n"
+        "import gpuadvisor.workspace.state, gpuadvisor.workspace.planfile\n"
+        "import gpuadvisor.workspace.settings\n"
+        "gpuadvisor.workspace.state.PlanState().update(micro_batch=2)\n"
         "print('ok')\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -11,8 +11,8 @@ import pytest
 from gpuadvisor.catalog import load_gpus, load_models
 from gpuadvisor.core.gpu import smallest_card
 from gpuadvisor.hardware import GpuInfo
-from gpuadvisor.state import DEFAULT_GPU_ID, PlanState
-from gpuadvisor.state_rig import DETECTED_PREFIX, DetectedRig
+from gpuadvisor.workspace.rig import DETECTED_PREFIX, DetectedRig
+from gpuadvisor.workspace.state import DEFAULT_GPU_ID, PlanState
 
 MODELS = load_models()
 GPUS = load_gpus()

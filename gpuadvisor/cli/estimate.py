@@ -176,7 +176,7 @@ class PlanFileDefaults(argparse.Action):
     """
 
     def __call__(self, parser, namespace, values, option_string=None) -> None:
-        from gpuadvisor.planfile import PlanFileError, load_plan, parse_plan_dict
+        from gpuadvisor.workspace.planfile import PlanFileError, load_plan, parse_plan_dict
 
         try:
             doc = parse_plan_dict(load_plan(values), path=values)

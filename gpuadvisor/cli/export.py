@@ -248,7 +248,7 @@ def _report_suggestions(model, plan, gpus, assumptions, limit: int = 10) -> list
     from gpuadvisor import catalog
     from gpuadvisor.core.advisor import advise
     from gpuadvisor.export.report import advice_rows
-    from gpuadvisor.settings import load_settings
+    from gpuadvisor.workspace.settings import load_settings
 
     try:
         offers = catalog.load_offers()

@@ -17,8 +17,8 @@ from .probe_run import (
 
 def plan_check_input(args: argparse.Namespace):
     """``probe --plan FILE``: the plan document and the worker options, or InputError."""
-    from gpuadvisor.planfile import PlanFileError, load_plan, parse_plan_dict
     from gpuadvisor.probes import decode_plan
+    from gpuadvisor.workspace.planfile import PlanFileError, load_plan, parse_plan_dict
 
     if args.probes or args.burn_in is not None or getattr(args, "inference", False):
         raise InputError("--plan: the plan check runs its probes on its own (plancheck and "

@@ -37,7 +37,7 @@ def find_probe_python() -> tuple[str, str]:
     import os
 
     from gpuadvisor.probes import interpreters
-    from gpuadvisor.settings import load_settings
+    from gpuadvisor.workspace.settings import load_settings
 
     settings, _ = load_settings()
     chosen, checked = interpreters.find_probe_interpreter(settings.probe_python)
@@ -58,7 +58,7 @@ def remember_probe_python(python: str) -> None:
     """Save ``python`` as the ``probe_python`` setting; a failure is one line on stderr."""
     import os
 
-    from gpuadvisor.settings import load_settings, save_settings
+    from gpuadvisor.workspace.settings import load_settings, save_settings
 
     settings, _ = load_settings()
     path = os.path.abspath(python)
@@ -77,7 +77,7 @@ def list_pythons(args: argparse.Namespace) -> int:
     import os
 
     from gpuadvisor.probes import interpreters
-    from gpuadvisor.settings import load_settings
+    from gpuadvisor.workspace.settings import load_settings
 
     settings, _ = load_settings()
     pythons = [Path(p) for p in interpreters.candidate_pythons()]

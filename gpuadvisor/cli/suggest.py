@@ -100,7 +100,7 @@ def command(args: argparse.Namespace) -> int:
     from gpuadvisor.core.advisor import advise, best_break_even
     from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS
     from gpuadvisor.report import advice_table
-    from gpuadvisor.settings import load_settings
+    from gpuadvisor.workspace.settings import load_settings
 
     model = load_model(args.model)
     _gpu, gpus = load_gpu(None)

@@ -53,7 +53,7 @@ from .units import format_duration
 #: Fraction of the board power (TDP) a card draws while training, on average.
 DEFAULT_LOAD_FRACTION = 0.85
 #: Default electricity price (USD per kWh) when the user has not set one.
-DEFAULT_USD_PER_KWH = 0.15  # the settings default (gpuadvisor.settings)
+DEFAULT_USD_PER_KWH = 0.15  # the settings default (gpuadvisor.workspace.settings)
 GOALS = ("cheapest", "fastest")
 OPTION_KINDS = ("own", "buy-new", "buy-used", "rent", "cloud")
 

@@ -204,7 +204,7 @@ def quiet_headless_platform(app):
 
 
 def _run(app, args) -> int:
-    from gpuadvisor.settings import load_settings
+    from gpuadvisor.workspace.settings import load_settings
 
     from .main_window import MainWindow
 
@@ -261,7 +261,7 @@ def _run(app, args) -> int:
 def is_first_start() -> bool:
     """Whether this is the app's first start here: no settings file yet (the window saves
     one when it closes). The first start shows the first-run panel."""
-    from gpuadvisor.settings import settings_path
+    from gpuadvisor.workspace.settings import settings_path
 
     return not settings_path().exists()
 

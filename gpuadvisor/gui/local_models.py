@@ -23,7 +23,7 @@ from gpuadvisor.localmodels import (
     resolve_model_ref,
     spec_from_local,
 )
-from gpuadvisor.planfile import PLAN_SUFFIX
+from gpuadvisor.workspace.planfile import PLAN_SUFFIX
 
 #: Under this name lupdate finds the literal (context, text) calls below.
 translate = QCoreApplication.translate

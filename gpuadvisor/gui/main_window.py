@@ -29,8 +29,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpuadvisor.settings import Settings, save_settings
-from gpuadvisor.state import PlanState
+from gpuadvisor.workspace.settings import Settings, save_settings
+from gpuadvisor.workspace.state import PlanState
 
 from .accessibility import describe_inputs
 from .edit_menu import UndoKeys

@@ -14,7 +14,7 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from gpuadvisor.planfile import PLAN_SUFFIX, PlanFileError, load_plan, save_plan
+from gpuadvisor.workspace.planfile import PLAN_SUFFIX, PlanFileError, load_plan, save_plan
 
 from .edit_menu import update_edit_actions
 from .local_models import (

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gpuadvisor.core.calibration import measured_format
 from gpuadvisor.core.estimate import REFERENCE_GPU_ID, Estimate
@@ -27,12 +27,14 @@ from gpuadvisor.core.plan import PRECISION_LABELS, Plan
 from gpuadvisor.core.quant import weight_quant
 from gpuadvisor.core.resolve import resolve
 from gpuadvisor.core.units import format_duration
-from gpuadvisor.planfile import PlanDocument
 
 from . import plancheck
 from .plancheck import ComparisonRow, PlanCheckComparison, add_row
 from .protocol import Result
 from .runner import ProbeRun
+
+if TYPE_CHECKING:  # a type only: the probes sit below the workspace
+    from gpuadvisor.workspace.planfile import PlanDocument
 
 #: The probes ``probe --plan`` runs for an inference plan, in order.
 PLAN_PROBES = ("decodecheck", "decode")

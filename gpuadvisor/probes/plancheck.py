@@ -15,7 +15,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gpuadvisor.core.estimate import REFERENCE_GPU_ID, Estimate
 from gpuadvisor.core.memory import uses_dropout
@@ -23,10 +23,12 @@ from gpuadvisor.core.model import ModelSpec
 from gpuadvisor.core.plan import PRECISION_LABELS, TASK_LABELS, Plan
 from gpuadvisor.core.resolve import resolve
 from gpuadvisor.core.units import format_bytes, format_duration
-from gpuadvisor.planfile import PlanDocument
 
 from .protocol import Hello, Result
 from .runner import ProbeRun
+
+if TYPE_CHECKING:  # a type only: the probes sit below the workspace
+    from gpuadvisor.workspace.planfile import PlanDocument
 
 #: The probes ``probe --plan`` runs, in order.
 PLAN_PROBES = ("plancheck", "step")

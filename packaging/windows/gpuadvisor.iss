@@ -19,7 +19,7 @@
 #endif
 #define AppName "GPU Advisor"
 #define GuiExe "gpuadvisor-gui.exe"
-; The file type of saved plans (gpuadvisor/planfile.py: PLAN_SUFFIX) and its ProgID.
+; The file type of saved plans (gpuadvisor/workspace/planfile.py: PLAN_SUFFIX) and its ProgID.
 #define PlanExt ".gpuplan"
 #define PlanProgId "GPUAdvisor.Plan"
 

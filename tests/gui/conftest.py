@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import QTimer
 
 from gpuadvisor.gui.main_window import MainWindow
-from gpuadvisor.settings import load_settings
+from gpuadvisor.workspace.settings import load_settings
 
 
 @pytest.fixture

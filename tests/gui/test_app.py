@@ -21,8 +21,8 @@ from PySide6.QtWidgets import QMessageBox
 from gpuadvisor import cli
 from gpuadvisor.gui import app as gui_app
 from gpuadvisor.gui.main_window import PAGES, MainWindow
-from gpuadvisor.settings import Settings
-from gpuadvisor.state import PlanState
+from gpuadvisor.workspace.settings import Settings
+from gpuadvisor.workspace.state import PlanState
 
 pytestmark = pytest.mark.qt_log_ignore(
     r"This plugin does not support (propagateSizeHints\(\)|raise\(\)|grabbing the keyboard)")
@@ -302,7 +302,7 @@ def test_a_broken_plan_given_to_a_screenshot_run_is_one_line_and_exit_2(qapp, tm
 
 
 def test_a_plan_given_to_a_screenshot_run_is_drawn(qapp, tmp_path, config_dir):
-    from gpuadvisor.planfile import save_plan
+    from gpuadvisor.workspace.planfile import save_plan
 
     state = PlanState()
     state.update(micro_batch=2)

@@ -16,8 +16,8 @@ from gpuadvisor.core.apis import ApiOffer
 from gpuadvisor.core.offers import Offer
 from gpuadvisor.gui.numbers import sig
 from gpuadvisor.gui.pages.compare import ComparePage
-from gpuadvisor.settings import Settings
-from gpuadvisor.state import PlanState
+from gpuadvisor.workspace.settings import Settings
+from gpuadvisor.workspace.state import PlanState
 
 TODAY = date(2026, 12, 3)
 GPUS = catalog.load_gpus()

@@ -20,8 +20,8 @@ from gpuadvisor import catalog
 from gpuadvisor.core.advisor import advise, pareto
 from gpuadvisor.core.offers import Offer
 from gpuadvisor.gui.pages.compare import ComparePage
-from gpuadvisor.settings import Settings, format_money
-from gpuadvisor.state import PlanState
+from gpuadvisor.workspace.settings import Settings, format_money
+from gpuadvisor.workspace.state import PlanState
 
 TODAY = date(2026, 12, 2)
 GPUS = catalog.load_gpus()

@@ -22,8 +22,8 @@ from gpuadvisor.core.offers import Offer
 from gpuadvisor.gui.main_window import MainWindow
 from gpuadvisor.gui.pages.compare import ComparePage
 from gpuadvisor.hardware import SimulatedBackend
-from gpuadvisor.settings import Settings
-from gpuadvisor.state import PlanState
+from gpuadvisor.workspace.settings import Settings
+from gpuadvisor.workspace.state import PlanState
 
 TODAY = date(2026, 12, 2)
 GPUS = catalog.load_gpus()

@@ -17,8 +17,8 @@ import pytest
 from PySide6.QtGui import QImage
 
 from gpuadvisor.gui import app as gui_app
-from gpuadvisor.planfile import PLAN_SUFFIX, save_plan
-from gpuadvisor.state import PlanState
+from gpuadvisor.workspace.planfile import PLAN_SUFFIX, save_plan
+from gpuadvisor.workspace.state import PlanState
 
 pytestmark = pytest.mark.qt_log_ignore(
     r"This plugin does not support (propagateSizeHints\(\)|raise\(\)|grabbing the keyboard)")

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from gpuadvisor.gui import i18n
-from gpuadvisor.settings import Settings
+from gpuadvisor.workspace.settings import Settings
 
 pytestmark = pytest.mark.qt_log_ignore(
     r"This plugin does not support (propagateSizeHints\(\)|raise\(\)|grabbing the keyboard)")

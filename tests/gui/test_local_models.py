@@ -16,8 +16,8 @@ from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 
 from gpuadvisor.gui.local_models import LOCAL_HEADER, LOCAL_PREFIX
-from gpuadvisor.planfile import save_plan
-from gpuadvisor.state import PlanState
+from gpuadvisor.workspace.planfile import save_plan
+from gpuadvisor.workspace.state import PlanState
 from tests.localmodels.gguf_bytes import TINY_PARAMS, write_tiny_llama
 from tests.localmodels.test_resolve import make_hf_repo, make_ollama_model
 

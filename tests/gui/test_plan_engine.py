@@ -10,7 +10,7 @@ import pytest
 
 from gpuadvisor.core import plan as P
 from gpuadvisor.gui.pages.plan import PlanPage
-from gpuadvisor.state import PlanState
+from gpuadvisor.workspace.state import PlanState
 
 pytestmark = pytest.mark.qt_log_ignore(
     r"This plugin does not support (propagateSizeHints\(\)|raise\(\)|grabbing the keyboard)")

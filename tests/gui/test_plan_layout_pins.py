@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt
 from gpuadvisor.gui.accessibility import undescribed
 from gpuadvisor.gui.pages.plan import PlanPage
 from gpuadvisor.gui.pages.plan.layout_pins import divisors
-from gpuadvisor.state import PlanState
+from gpuadvisor.workspace.state import PlanState
 
 pytestmark = pytest.mark.qt_log_ignore(
     r"This plugin does not support (propagateSizeHints\(\)|raise\(\)|grabbing the keyboard)")

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QApplication
 
 from gpuadvisor.core.units import GB, GiB
 from gpuadvisor.gui.pages.plan import CUSTOM_ITEM, PlanPage
-from gpuadvisor.state import PlanState
+from gpuadvisor.workspace.state import PlanState
 
 #: Qt's offscreen platform warns on every shown top-level window, and on the raise and the
 #: keyboard grab of a completer's popup; none of that is a fault of the page.
@@ -115,7 +115,7 @@ def test_default_plan_shows_the_verdict_time_and_every_chart(page, state):
     x, y = page.seq_chart.current_marker.getOriginalDataset()
     assert list(x) == [2048.0] and y[0] == pytest.approx(est.memory.total / GiB)
     assert page.mb_chart.oom_line.value() == pytest.approx(24.0)
-    largest = state.largest_fitting_micro_batch()
+    largest = state.sweeps.largest_fitting_micro_batch()
     assert page.mb_chart.fit_text().endswith(f": {largest}")
     assert page.fit_map.current_cell() is not None
     assert page.fit_map.category_grid().shape == (7, 8)
@@ -358,9 +358,9 @@ def test_units_in_gb_rescale_every_chart(qtbot, page, state):
 
 def test_the_curves_plot_the_states_sweeps(qtbot, page, state):
     x, y = page.mb_chart.curve.getData()
-    assert np.allclose(y, state.memory_vs_micro_batch(x) / GiB)
+    assert np.allclose(y, state.sweeps.memory_vs_micro_batch(x) / GiB)
     x, y = page.seq_chart.curve.getOriginalDataset()
-    assert np.allclose(y, state.memory_vs_seq(x) / GiB)
+    assert np.allclose(y, state.sweeps.memory_vs_seq(x) / GiB)
     assert 2048 in x
 
 

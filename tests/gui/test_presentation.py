@@ -15,7 +15,7 @@ import pytest
 from PySide6.QtCore import QRectF, QTimer
 
 from gpuadvisor.gui.main_window import MainWindow
-from gpuadvisor.settings import Settings
+from gpuadvisor.workspace.settings import Settings
 
 pytestmark = pytest.mark.qt_log_ignore(
     r"This plugin does not support (propagateSizeHints\(\)|raise\(\)|grabbing the keyboard)")

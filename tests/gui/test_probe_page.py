@@ -19,8 +19,8 @@ from gpuadvisor.gui.pages.probe_page import ProbePage
 from gpuadvisor.gui.probe_jobs import check_python
 from gpuadvisor.probes import history, runner
 from gpuadvisor.probes.protocol import Hello, Result
-from gpuadvisor.settings import Settings
-from gpuadvisor.state import PlanState
+from gpuadvisor.workspace.settings import Settings
+from gpuadvisor.workspace.state import PlanState
 from tests.fakes import fake_worker
 
 pytestmark = pytest.mark.qt_log_ignore(

@@ -17,8 +17,8 @@ from gpuadvisor.gui.main_window import MainWindow
 from gpuadvisor.gui.pages.rig_page import RigPage
 from gpuadvisor.hardware import nvml
 from gpuadvisor.hardware.base import HostInfo
-from gpuadvisor.settings import Settings
-from gpuadvisor.state import PlanState
+from gpuadvisor.workspace.settings import Settings
+from gpuadvisor.workspace.state import PlanState
 from tests.fakes import fake_pynvml as F
 
 pytestmark = pytest.mark.qt_log_ignore(

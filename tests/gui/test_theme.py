@@ -13,7 +13,7 @@ from PySide6.QtGui import QColor, QPalette
 from gpuadvisor.gui import appearance
 from gpuadvisor.gui.charts.style import chart_theme
 from gpuadvisor.gui.widgets.theme import style_sheet
-from gpuadvisor.settings import load_settings
+from gpuadvisor.workspace.settings import load_settings
 
 pytestmark = pytest.mark.qt_log_ignore(
     r"This plugin does not support (propagateSizeHints\(\)|raise\(\)|grabbing the keyboard)")

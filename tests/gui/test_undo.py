@@ -15,8 +15,8 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 from PySide6.QtTest import QTest
 
-from gpuadvisor.state import PlanState
-from gpuadvisor.state_history import History
+from gpuadvisor.workspace.history import History
+from gpuadvisor.workspace.state import PlanState
 
 pytestmark = pytest.mark.qt_log_ignore(
     r"This plugin does not support (propagateSizeHints\(\)|raise\(\)|grabbing the keyboard)")

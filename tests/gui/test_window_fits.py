@@ -13,7 +13,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtGui import QGuiApplication
 
 from gpuadvisor.gui.main_window import PAGES, MainWindow
-from gpuadvisor.settings import Settings
+from gpuadvisor.workspace.settings import Settings
 
 pytestmark = pytest.mark.qt_log_ignore(
     r"This plugin does not support (propagateSizeHints\(\)|raise\(\)|grabbing the keyboard)")

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 from gpuadvisor import catalog
 from gpuadvisor.gui import i18n
 from gpuadvisor.gui.main_window import MainWindow
-from gpuadvisor.settings import Settings
+from gpuadvisor.workspace.settings import Settings
 
 pytestmark = pytest.mark.qt_log_ignore(
     r"This plugin does not support (propagateSizeHints\(\)|raise\(\)|grabbing the keyboard)")

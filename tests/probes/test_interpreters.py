@@ -21,7 +21,7 @@ from gpuadvisor.probes.interpreters import (
     check_interpreter,
     find_probe_interpreter,
 )
-from gpuadvisor.settings import Settings, load_settings, save_settings
+from gpuadvisor.workspace.settings import Settings, load_settings, save_settings
 
 FAKE_WORKER = Path(__file__).resolve().parents[1] / "fakes" / "fake_worker.py"
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="shell-script interpreters")

@@ -184,7 +184,7 @@ def test_compare_without_a_plancheck_result_says_what_failed(tinyllama_estimate)
 
 
 def test_the_estimate_is_for_the_gpu_measured_else_the_plans(models):
-    from gpuadvisor.planfile import parse_plan_dict
+    from gpuadvisor.workspace.planfile import parse_plan_dict
 
     document = parse_plan_dict({"schema_version": 1, "model": {"preset": "tinyllama-1.1b"},
                                 "plan": {"seq_len": 2048}, "gpu": "rtx-4090"})

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 
 from gpuadvisor.core.token_costs import DEFAULT_LIFETIME_HOURS, DEFAULT_UTILIZATION
 from gpuadvisor.gui.widgets.flow import FlowLayout
-from gpuadvisor.settings import CURRENCIES, Settings
+from gpuadvisor.workspace.settings import CURRENCIES, Settings
 
 #: Under this name lupdate finds the literal (context, text) calls below.
 translate = QCoreApplication.translate

@@ -39,8 +39,8 @@ from gpuadvisor.core.advisor import GOALS, Advice, Suggestion, advise, pareto, r
 from gpuadvisor.core.apis import ApiOffer
 from gpuadvisor.core.offers import Offer
 from gpuadvisor.core.token_costs import TokenCost, TokenEconomics, is_inference
-from gpuadvisor.settings import Settings, format_money
 from gpuadvisor.userfiles import write_atomic
+from gpuadvisor.workspace.settings import Settings, format_money
 
 from . import catalogs, exports, showing, tokens
 from . import format as fmt
@@ -86,7 +86,7 @@ class ComparePage(QWidget):
         """Build the page.
 
         Args:
-            state: the shared :class:`~gpuadvisor.state.PlanState`.
+            state: the shared :class:`~gpuadvisor.workspace.state.PlanState`.
             settings: the user's settings (default: defaults).
             parent: Qt parent.
             offers: the offers to compare (default: the offers catalog with the user's

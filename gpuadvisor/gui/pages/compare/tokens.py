@@ -24,7 +24,7 @@ from gpuadvisor.core.token_costs import (
     token_pareto,
 )
 from gpuadvisor.gui.charts.compare_charts import Point
-from gpuadvisor.settings import format_money
+from gpuadvisor.workspace.settings import format_money
 
 from . import format_tokens as tok
 

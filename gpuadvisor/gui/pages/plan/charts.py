@@ -294,18 +294,18 @@ class PlanCharts(QWidget):
                                      [translate("PlanPage", "your plan")],
                                      capacity, gpu_name, estimate.verdict)
         elif chart is self.mb_chart:
-            largest_mb = state.largest_fitting_micro_batch()
+            largest_mb = state.sweeps.largest_fitting_micro_batch()
             xs = micro_batch_axis(plan.micro_batch, largest_mb)
-            self.mb_chart.set_data(xs, state.memory_vs_micro_batch(xs), capacity,
+            self.mb_chart.set_data(xs, state.sweeps.memory_vs_micro_batch(xs), capacity,
                                    largest_mb or None, plan.micro_batch, gpu_name=gpu_name)
         elif chart is self.seq_chart:
             self.seq_chart.setEnabled(not opaque)
             if opaque:
                 self.seq_chart.set_data([], [], capacity, None, None, gpu_name=gpu_name)
             else:
-                largest_seq = state.largest_fitting_seq()
+                largest_seq = state.sweeps.largest_fitting_seq()
                 seqs = seq_axis(plan.seq_len, estimate.model.max_positions)
-                self.seq_chart.set_data(seqs, state.memory_vs_seq(seqs), capacity,
+                self.seq_chart.set_data(seqs, state.sweeps.memory_vs_seq(seqs), capacity,
                                         largest_seq or None, plan.seq_len, gpu_name=gpu_name)
         elif chart is self.fit_map:
             self.fit_map.setEnabled(not opaque)
@@ -313,7 +313,7 @@ class PlanCharts(QWidget):
                 self.fit_map.set_data([], [], np.zeros((0, 0)), capacity, None)
             else:
                 mbs, sls = np.array(FIT_MAP_MICRO_BATCHES), np.array(FIT_MAP_SEQ_LENS)
-                self.fit_map.set_data(mbs, sls, state.fit_map(mbs, sls), capacity,
+                self.fit_map.set_data(mbs, sls, state.sweeps.fit_map(mbs, sls), capacity,
                                       (plan.micro_batch, plan.seq_len))
 
     def set_units(self, units: str) -> None:

@@ -1,6 +1,6 @@
 """The Plan page: the plan's inputs on the left, charts, time and "Make it fit" on the right.
 
-A thin view over :class:`gpuadvisor.state.PlanState`: user edits go straight to the state
+A thin view over :class:`gpuadvisor.workspace.state.PlanState`: user edits go straight to the state
 (``update``, ``set_model``, ``set_gpu``, ...); the state's ``changed`` signal schedules one
 redraw for however many changes arrive in the same pass of the event loop (a 0 ms single-shot
 timer owned by the page and stopped on close), and the redraw sets every widget from the state
@@ -65,7 +65,7 @@ class PlanPage(QWidget):
     ``page.time_panel``).
 
     Attributes:
-        state: the shared :class:`~gpuadvisor.state.PlanState`.
+        state: the shared :class:`~gpuadvisor.workspace.state.PlanState`.
         inputs: the input column's fields (in ``inputs_scroll``).
         errors: field name -> the :class:`ErrorLabel` under that field (plus "general").
         charts_area: the charts; vram_chart, mb_chart, seq_chart, fit_map: the charts.

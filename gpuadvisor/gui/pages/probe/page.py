@@ -36,9 +36,9 @@ from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QSplitter, QVBox
 
 from gpuadvisor.gui.pages.tasks import PageTasks
 from gpuadvisor.gui.probe_jobs import Interpreter, ProbeJob, ProbeQueue
-from gpuadvisor.planfile import PlanFileError, parse_plan_dict
 from gpuadvisor.probes import history, plancheck, runner, telemetry
 from gpuadvisor.probes.protocol import Hello
+from gpuadvisor.workspace.planfile import PlanFileError, parse_plan_dict
 
 from . import format as fmt
 from .controls import RunControls
@@ -94,7 +94,7 @@ class ProbePage(QWidget):
             telemetry_options: extra arguments for ``hardware.open_backend`` (tests).
         """
         super().__init__(parent)
-        from gpuadvisor.settings import Settings
+        from gpuadvisor.workspace.settings import Settings
 
         self.setObjectName("probePage")
         self.state = state

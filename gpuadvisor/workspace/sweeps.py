@@ -1,4 +1,4 @@
-"""Helpers of :class:`gpuadvisor.state.PlanState` that need none of its state: breakdowns
+"""Helpers of :class:`gpuadvisor.workspace.state.PlanState` that need none of its state: breakdowns
 as arrays for the charts, the largest value that fits, the parallel layout of a multi-GPU
 plan, and reading a ``config.json``. Qt-free."""
 
@@ -68,18 +68,31 @@ def read_config_json(file: Path) -> dict:
 
 
 class PlanSweeps:
-    """The plan state's chart helpers: the plan swept over one knob, delegated to core with
-    array arguments. A sweep over a knob does not depend on the plan's own value of it, so
-    a slider moving that knob finds its result kept (``_results``, shared with the state's
-    estimates). Mixed into :class:`gpuadvisor.state.PlanState`, which provides ``_snap``,
-    ``gpu``, ``_reference_gpu``, ``capacity_bytes`` and ``_results``.
+    """The charts' sweeps of the shared plan: the plan swept over one knob, delegated to
+    core with array arguments. A collaborator of :class:`gpuadvisor.workspace.state.PlanState`
+    (``state.sweeps``), reading only its public face: ``snapshot``, ``gpu``,
+    ``reference_gpu``, ``capacity_bytes`` and ``estimate``. A sweep over a knob does not
+    depend on the plan's own value of it, so a slider moving that knob finds its result kept.
 
     An inference plan on an engine (llama.cpp, vLLM, MLX on an Apple GPU, ...) is swept
     with the engine's memory on the GPU its estimate uses (the target, else the reference
     GPU): the fit map through :func:`~gpuadvisor.core.estimate.sweep_fit_map`, the curves
     and the largest fitting values through :func:`gpuadvisor.core.engines.sweep.along`
     (which also counts the share of memory the engine may fill and a refusal to start).
+    A multi-GPU training plan is swept in the layout its estimate chose (the VRAM bar's).
     Other plans keep the closed-form arrays."""
+
+    def __init__(self, state) -> None:
+        self._state = state
+        self._results: dict = {}
+
+    def forget(self) -> None:
+        """Drop the kept results (the rig or the measurements changed)."""
+        self._results.clear()
+
+    @property
+    def _snap(self):
+        return self._state.snapshot
 
     def fit_map(self, micro_batches, seq_lens) -> np.ndarray:
         """Bytes per GPU on a micro-batch (rows) x sequence-length (columns) grid."""
@@ -127,7 +140,7 @@ class PlanSweeps:
             layout, per_node = laid
             _, terms = layout_memory_along(snap.model, snap.plan, snap.assumptions, layout,
                                            per_node, **overrides)
-            context = self.estimate.memory.context_bytes
+            context = self._state.estimate.memory.context_bytes
             return MemoryBreakdown(
                 **{name: np.broadcast_to(np.asarray(terms[name], dtype=float), shape).copy()
                    for name in TERMS}, context_bytes=context)
@@ -145,7 +158,7 @@ class PlanSweeps:
         snap = self._snap
         if not snap.plan.is_training or snap.plan.n_gpus <= 1:
             return None
-        found = getattr(self.estimate, "layout", None)
+        found = getattr(self._state.estimate, "layout", None)
         if found is None:
             return None
         return found.chosen.layout, found.gpus_per_node
@@ -157,7 +170,7 @@ class PlanSweeps:
         snap = self._snap
         if snap.plan.task != "infer":
             return None
-        gpu = self.gpu or self._reference_gpu
+        gpu = self._state.gpu or self._state.reference_gpu
         if gpu is None or not runs_on_engine(snap.plan, model_shape(snap.model), gpu):
             return None
         return gpu
@@ -201,7 +214,7 @@ class PlanSweeps:
             laid = (replace(laid[0], micro_batch=1), laid[1])
         try:
             key = (name, snap.model, replace(snap.plan, **neutral), snap.assumptions,
-                   self.capacity_bytes, self._engine_gpu(), laid)
+                   self._state.capacity_bytes, self._engine_gpu(), laid)
             hash(key)
         except (TypeError, ValueError):
             return None
@@ -218,7 +231,7 @@ class PlanSweeps:
         return self._results[key]
 
     def _largest(self, axis: str, limit: int) -> int | None:
-        capacity = self.capacity_bytes
+        capacity = self._state.capacity_bytes
         if capacity is None:
             return None
         gpu = self._engine_gpu()

@@ -10,9 +10,9 @@ files).
 Views never compute estimates: the chart helpers (:meth:`PlanState.fit_map`,
 :meth:`PlanState.memory_vs_micro_batch`, ...) delegate to core with array arguments.
 
-The knock-on changes that keep a plan valid live in :mod:`gpuadvisor.plan_changes`, the
-detected cards offered as targets in :mod:`gpuadvisor.state_rig`, undo and redo (every change
-the user makes, levers and model loads included) in :mod:`gpuadvisor.state_history`.
+The knock-on changes that keep a plan valid live in :mod:`gpuadvisor.workspace.plan_changes`, the
+detected cards offered as targets in :mod:`gpuadvisor.workspace.rig`, undo and redo (every change
+the user makes, levers and model loads included) in :mod:`gpuadvisor.workspace.history`.
 
 This module imports no Qt (see napari's ``components/`` vs ``_qt/`` split), so it is tested
 without a display.
@@ -37,8 +37,9 @@ from gpuadvisor.core.gpu import GpuSpec
 from gpuadvisor.core.model import ModelSpec, spec_from_hf_config
 from gpuadvisor.core.plan import LAYOUT_PINS, Plan, default_checkpointing, layout_pin_problem
 from gpuadvisor.core.resolve import resolve
-from gpuadvisor.plan_changes import couple_plan_changes, error_field, plan_for_model
-from gpuadvisor.planfile import (
+from gpuadvisor.workspace.history import History, Undoable
+from gpuadvisor.workspace.plan_changes import couple_plan_changes, error_field, plan_for_model
+from gpuadvisor.workspace.planfile import (
     APP_ID,
     PLAN_FIELDS,
     PLAN_SCHEMA_VERSION,
@@ -47,9 +48,8 @@ from gpuadvisor.planfile import (
     did_you_mean,
     parse_plan_dict,
 )
-from gpuadvisor.state_history import History, Undoable
-from gpuadvisor.state_rig import DETECTED_PREFIX, DetectedRig
-from gpuadvisor.state_sweeps import (
+from gpuadvisor.workspace.rig import DETECTED_PREFIX, DetectedRig
+from gpuadvisor.workspace.sweeps import (
     MAX_CONFIG_JSON_BYTES,
     MAX_MICRO_BATCH_SEARCH,
     MAX_SEQ_SEARCH,
@@ -87,7 +87,7 @@ class _Snapshot:
 
 
 # --------------------------------------------------------------------------- the state
-class PlanState(Undoable, PlanSweeps):
+class PlanState(Undoable):
     """One shared plan: model, plan, GPU and assumptions, with its current estimate.
 
     Signals:
@@ -139,6 +139,8 @@ class PlanState(Undoable, PlanSweeps):
         self._auto_target = False
         self._measurements: list[Measurement] = []
         self._results: dict = {}  # recent estimates by inputs (see _compute)
+        #: The charts' sweeps of this plan (a collaborator reading the public face).
+        self.sweeps = PlanSweeps(self)
         self._estimate = self._compute(self._snap)
         self._levers: list[Lever] | None = None
         self._history = History()
@@ -227,6 +229,7 @@ class PlanState(Undoable, PlanSweeps):
         self._rig.offer(gpus)
         self._levers = None
         self._results.clear()
+        self.sweeps.forget()
         self.detected_changed.emit()
         current = self._snap.gpu_id
         picked = not self._auto_target and current in old_ids and current in self._rig
@@ -270,6 +273,17 @@ class PlanState(Undoable, PlanSweeps):
     def warnings(self) -> list[str]:
         """The current estimate's warnings (context length, missing bf16 units, ...)."""
         return list(self._estimate.warnings)
+
+    @property
+    def snapshot(self) -> _Snapshot:
+        """Everything the user chose, as one frozen record (model, plan, GPU id,
+        assumptions)."""
+        return self._snap
+
+    @property
+    def reference_gpu(self) -> GpuSpec | None:
+        """The GPU an estimate without a target is timed on."""
+        return self._reference_gpu
 
     @property
     def capacity_bytes(self) -> float | None:
@@ -469,6 +483,7 @@ class PlanState(Undoable, PlanSweeps):
             return
         self._measurements = kept
         self._results.clear()
+        self.sweeps.forget()
         result = self._compute(self._snap)
         self._install(self._snap, result)
 
@@ -477,7 +492,7 @@ class PlanState(Undoable, PlanSweeps):
         """Install ``snap`` if core can estimate it; else emit ``error`` and keep the old one.
 
         ``blame`` is the field name, or a function (message, changes) -> field name. An
-        accepted change is recorded for undo as ``what`` (see ``state_history.Change``); ``auto`` is
+        accepted change is recorded for undo as ``what`` (see ``history.Change``); ``auto`` is
         whether the target GPU is the state's own choice afterwards (None: as before).
         """
         if snap == self._snap:
@@ -531,7 +546,7 @@ class PlanState(Undoable, PlanSweeps):
 
     # ------------------------------------------------------------------ persistence
     def to_dict(self) -> dict:
-        """The state as plan-file data (see :mod:`gpuadvisor.planfile`)."""
+        """The state as plan-file data (see :mod:`gpuadvisor.workspace.planfile`)."""
         snap = self._snap
         model = ({"preset": snap.preset_id} if snap.preset_id is not None
                  else {"custom": custom_model_to_dict(snap.model)})

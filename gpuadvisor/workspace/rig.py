@@ -4,8 +4,9 @@
 named ``detected:<index>``, each with the :class:`~gpuadvisor.core.gpu.GpuSpec` its estimate
 uses: the matched catalog entry with the memory the driver reports, or, for an unmatched card,
 the reference GPU's peaks under the card's own name and memory. Used by
-:class:`gpuadvisor.state.PlanState`; Qt-free, and it imports nothing from ``hardware`` (the
-records are read by attribute), so the plan state stays free of driver bindings.
+:class:`gpuadvisor.workspace.state.PlanState`; Qt-free, and it imports nothing from
+``hardware`` (the records are read by attribute), so the plan state stays free of driver
+bindings.
 """
 
 from __future__ import annotations

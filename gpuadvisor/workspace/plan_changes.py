@@ -3,7 +3,7 @@
 :func:`couple_plan_changes` completes what the user asked for (a task switch clears the LoRA
 rank, ZeRO 0 turns offload off, ...), :func:`plan_for_model` adjusts a plan to a newly chosen
 model, and :func:`error_field` names the field a rejected change is reported on. Used by
-:class:`gpuadvisor.state.PlanState`; Qt-free like it.
+:class:`gpuadvisor.workspace.state.PlanState`; Qt-free like it.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from gpuadvisor.core.plan import (
     Plan,
     layout_pin_problem,
 )
-from gpuadvisor.planfile import plan_field_in_message
+from gpuadvisor.workspace.planfile import plan_field_in_message
 
 _ADAPTER_TASKS = ("lora", "qlora")
 
@@ -168,7 +168,7 @@ def _is_moe(model: ModelSpec) -> bool:
 def error_field(message: str, changes: Mapping[str, Any]) -> str:
     """The field to blame for a rejected plan change: a changed field the message names,
     else the only changed field, else any plan field the message names, else ``"plan"``
-    (see :meth:`gpuadvisor.state.PlanState.update`)."""
+    (see :meth:`gpuadvisor.workspace.state.PlanState.update`)."""
     named = plan_field_in_message(message, prefer=changes)
     if named in changes:
         return named

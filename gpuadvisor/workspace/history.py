@@ -1,6 +1,6 @@
 """Undo and redo for the shared plan: the changes the user made, as (before, after) pairs.
 
-:class:`History` keeps the user's accepted changes of :class:`gpuadvisor.state.PlanState`
+:class:`History` keeps the user's accepted changes of :class:`gpuadvisor.workspace.state.PlanState`
 (a field, a model, a GPU, an assumption, a "Make it fit" lever) as the state's snapshots
 before and after each one. Snapshots are immutable, so a change costs one small record, not
 a copy of the plan. Turning one knob several times in a row (a spin box's arrows held down,
@@ -160,7 +160,7 @@ class History:
 
 
 class Undoable:
-    """Undo and redo of :class:`gpuadvisor.state.PlanState` (mixed into it, which provides
+    """Undo and redo of :class:`gpuadvisor.workspace.state.PlanState` (mixed into it, which provides
     ``_history``, ``_snap``, ``_gpus``, ``_rig``, ``_auto_target``, ``_compute``,
     ``_install`` and the ``error``/``history_changed`` signals)."""
 
