@@ -212,7 +212,7 @@ def test_70b_qlora_on_two_24gb_cards_fits_with_the_levers_that_make_it_fit():
 
 def test_make_it_fit_on_the_plan_page_is_what_suggest_finds():
     """The Plan page's levers include what ``suggest`` gives the rig's row (a lever alone,
-    or, when no single one is enough, the fastest combination, listed last); applying it
+    or, when no single one is enough, the fastest combination, listed first); applying it
     makes the page's plan fit at the memory and time the row showed."""
     state = PlanState(MODELS, GPUS)
     state.set_model("llama-3.1-70b")
@@ -233,14 +233,14 @@ def test_make_it_fit_on_the_plan_page_is_what_suggest_finds():
 
 def test_a_combination_is_offered_when_no_lever_alone_fits():
     """Llama 3.1 8B full fine-tune on one 16 GB card: no lever alone is enough; the last
-    lever is the fastest combination that fits, and applying it fits."""
+    lever is the fastest combination that fits, listed first, and applying it fits."""
     state = PlanState(MODELS, GPUS)
     state.set_model("llama-3.1-8b")
     state.set_gpu("rtx-4080")
     assert state.update(task="full", checkpointing="none", micro_batch=4, seq_len=4096)
     levers = state.levers()
-    assert not any(lv.fits for lv in levers[:-1])
-    combined = levers[-1]
+    assert not any(lv.fits for lv in levers[1:])
+    combined = levers[0]
     assert combined.id == "combination" and combined.fits and len(combined.parts) >= 2
     assert state.apply_lever(combined)
     assert state.estimate.fits

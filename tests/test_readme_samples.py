@@ -36,11 +36,9 @@ def test_the_readme_has_samples_to_check():
 @pytest.mark.parametrize(("command", "shown"), _samples(), ids=lambda v: str(v)[:60])
 def test_a_readme_sample_is_what_the_command_prints(command, shown):
     out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        try:
-            main(shlex.split(command)[1:])
-        except SystemExit:
-            pass
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()), \
+            contextlib.suppress(SystemExit):
+        main(shlex.split(command)[1:])
     printed = [line.rstrip() for line in out.getvalue().splitlines()]
     at = 0
     for line in shown:

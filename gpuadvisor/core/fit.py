@@ -330,7 +330,9 @@ def _apply(plan: Plan, changes: dict) -> Plan:
 
 def levers(model: ModelSpec, plan: Plan, gpu: GpuSpec,
            assumptions: Assumptions = DEFAULT_ASSUMPTIONS, *, timed=None) -> list[Lever]:
-    """Every lever that applies to ``plan``, each evaluated alone, in :data:`LEVER_ORDER`.
+    """Every lever that applies to ``plan``, each evaluated alone, in :data:`LEVER_ORDER`;
+    when the plan does not fit and no lever alone makes it fit, the fastest combination that
+    does (:func:`make_it_fit` on the plan's GPUs, id ``combination``) comes first.
 
     ``timed(model, plan, gpu, assumptions)`` makes the estimate of the plan and of each
     changed plan (default :func:`~.estimate.estimate`); the Plan page passes one that runs
@@ -357,7 +359,7 @@ def levers(model: ModelSpec, plan: Plan, gpu: GpuSpec,
     if base.fits is False and not any(lv.fits for lv in out):
         combined = _combination(model, plan, gpu, assumptions, timed, base)
         if combined is not None:
-            out.append(combined)
+            out.insert(0, combined)  # the answer first; the single levers after it
     return out
 
 

@@ -402,7 +402,9 @@ def _esc(text: str) -> str:
 
 class LeverButton(QPushButton):
     """A lever's button: "title: before → after, verdict" on one line, or broken after the
-    colon onto two lines when the button is too narrow for one (never clipped)."""
+    colon onto two lines when the button is too narrow for one (never clipped); a
+    combination of levers ("A + B + C") then puts each lever on a line of its own. The
+    broken form does not depend on the width, so a resize never re-wraps it again."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -419,6 +421,7 @@ class LeverButton(QPushButton):
 
     def _two_lines(self) -> str:
         head, sep, tail = self._full.partition(": ")
+        head = head.replace(" + ", " +\n")
         return f"{head}:\n{tail}" if sep else self._full
 
     def minimumSizeHint(self) -> QSize:
@@ -487,6 +490,10 @@ class LeversPanel(QGroupBox):
                                         "larger batch or longer sequences:"))
         elif estimate.fits:
             self.header.setText(self.tr("It fits; nothing to change."))
+        elif levers and levers[0].id == "combination":
+            self.header.setText(self.tr("It does not fit, and no change alone is enough. The "
+                                        "first row is the fastest set of changes that fits; "
+                                        "the others each on its own (click to apply):"))
         elif levers:
             self.header.setText(self.tr("It does not fit. Each change below on its own, "
                                         "cheapest first (click to apply):"))
