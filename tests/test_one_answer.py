@@ -245,3 +245,24 @@ def test_a_combination_is_offered_when_no_lever_alone_fits():
     assert state.apply_lever(combined)
     assert state.estimate.fits
     assert _close(state.estimate.memory.total, combined.after_bytes)
+
+
+def test_a_bf16_lora_on_a_v100_is_timed_at_one_peak_everywhere():
+    """A V100 has no bf16 matrix units: bf16 runs emulated at its fp32 rate (15.7 TFLOPS,
+    NVIDIA V100 datasheet), not its 125 TFLOPS fp16 tensor rate. The estimate warns, and the
+    suggest row for the card gives the same hours (before, a GPU sweep timed it at fp16:
+    28 h against the estimate's 224 h)."""
+    from gpuadvisor.core.estimate import timing_peak
+
+    gpu = GPUS["v100-sxm2-32gb"]
+    plan = Plan(task="lora", precision="bf16", checkpointing="full", dataset_tokens=1e7)
+    peak, dtype = timing_peak(gpu, plan, warnings := [])
+    assert (peak, dtype) == (gpu.peak_tflops("fp32"), "fp32")
+    assert warnings and "no bf16 matrix units" in warnings[0]
+    _, out = _cli("estimate", "--model", "llama-3.1-8b", "--task", "lora", "--gpu",
+                  "v100-sxm2-32gb", "--tokens", "10M", "--no-measured", "--json")
+    est = json.loads(out)
+    assert est["assumptions"]["peak_tflops_dtype"] == "fp32"
+    row = evaluate(MODELS["llama-3.1-8b"], plan, Option("own", "own", gpu, 1, None, "V100"))
+    assert est["memory"]["fits"] and row.fits and not row.levers
+    assert _close(row.hours * 3600.0, est["time"]["seconds"])

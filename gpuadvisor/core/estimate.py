@@ -140,8 +140,13 @@ class Estimate:
         return data
 
 
-def _peak(gpu: GpuSpec, plan: Plan, warnings: list[str]) -> tuple[float, str]:
-    """The GPU's dense peak for the plan's precision, falling back with a warning."""
+def timing_peak(gpu: GpuSpec, plan: Plan, warnings: list[str] | None = None
+                ) -> tuple[float, str]:
+    """The one rule for the peak a plan is timed at: ``(TFLOPS, dtype)``, the GPU's dense
+    peak at the plan's precision; fp8 on a card without fp8 units falls back to its 16-bit
+    rate, bf16 on a card without bf16 units to its fp32 rate (emulated), each with a warning
+    appended to ``warnings``."""
+    warnings = [] if warnings is None else warnings
     dtype = peak_dtype(plan)
     value = gpu.peak_tflops(dtype)
     if value is None and dtype == "fp8":
@@ -161,7 +166,7 @@ def _peak(gpu: GpuSpec, plan: Plan, warnings: list[str]) -> tuple[float, str]:
 def timing_dtype(gpu: GpuSpec, plan: Plan) -> str:
     """The dtype whose peak times ``plan`` on ``gpu`` (after the fp8/bf16 fallbacks); a
     :class:`Measurement` is used only when its dtype equals this."""
-    return _peak(gpu, plan, [])[1]
+    return timing_peak(gpu, plan)[1]
 
 
 def measurement_problem(measurement: Measurement, gpu: GpuSpec, plan: Plan,
@@ -411,7 +416,7 @@ def estimate(
     else:
         memory = memory_breakdown(shape, plan, assumptions)
     flops = flops_per_token(shape, plan)
-    peak, peak_kind = _peak(time_gpu, plan, warnings)
+    peak, peak_kind = timing_peak(time_gpu, plan, warnings)
     efficiency = None
     measured, measured_bandwidth, measured_note = _pick_measurements(
         measurement, time_gpu, plan, peak_kind)
@@ -504,4 +509,5 @@ def sweep_fit_map(model: ModelSpec, plan: Plan, micro_batches, seq_lens,
 
 
 __all__ = ["HOST_BOUNCE_FACTOR", "TERMS", "Estimate", "Measurement", "estimate",
-           "measurement_problem", "sweep_fit_map", "timing_dtype", "verdict_for"]
+           "measurement_problem", "sweep_fit_map", "timing_dtype", "timing_peak",
+           "verdict_for"]
