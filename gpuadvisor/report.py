@@ -175,9 +175,12 @@ def estimate_table(e: Estimate, units: str = "GiB") -> str:
             f"{format_sig(t.efficiency)} of peak"
         )
     else:
+        counted = "model FLOPs ÷ peak"
+        if p.task == "qlora" or (p.is_adapter and p.effective_quant != "none"):
+            counted = "model FLOPs × the 4-bit dequantization overhead ÷ peak"
         lines.append(
             f"Time on {e.time_gpu.name}: {a['peak_tflops']:g} TFLOPS {a['peak_tflops_dtype']} "
-            f"peak × {format_sig(t.efficiency)} efficiency (model FLOPs ÷ peak) = "
+            f"peak × {format_sig(t.efficiency)} efficiency ({counted}) = "
             f"{format_sig(t.achieved_tflops_per_gpu)} TFLOPS per GPU"
         )
     if p.is_training:

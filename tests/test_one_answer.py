@@ -266,3 +266,31 @@ def test_a_bf16_lora_on_a_v100_is_timed_at_one_peak_everywhere():
     row = evaluate(MODELS["llama-3.1-8b"], plan, Option("own", "own", gpu, 1, None, "V100"))
     assert est["memory"]["fits"] and row.fits and not row.levers
     assert _close(row.hours * 3600.0, est["time"]["seconds"])
+
+
+@pytest.mark.parametrize("kind", ["launch", "skypilot", "accelerate", "vllm", "report"])
+def test_an_export_starts_with_the_line_that_reproduces_its_estimate(kind):
+    """Every export that can hold a comment names the ``gpuadvisor estimate`` line of the
+    plan it writes; running that line gives the estimate the export was priced at."""
+    import re
+    import shlex
+
+    if kind == "vllm":
+        flags = ["--model", "qwen3-8b", "--task", "infer", "--framework", "vllm", "--gpu",
+                 "rtx-4090", "--no-measured"]
+    else:
+        flags = ["--model", "llama-3.1-8b", "--task", "full", "--gpu", "h100-sxm", "--gpus",
+                 "8", "--no-measured"]
+    extra = ["--no-advice"] if kind == "report" else []
+    code, text = _cli("export", kind, *flags, *extra)
+    assert code == 0
+    found = re.search(r"Reproduce this estimate: (gpuadvisor estimate [^\n]*?)( -->)?\n", text)
+    assert found, text[:300]
+    line = shlex.split(found.group(1))
+    _, out = _cli(*line[1:], "--no-measured", "--json")
+    again = json.loads(out)
+    _, out = _cli("estimate", *flags, "--json")
+    first = json.loads(out)
+    assert _close(again["memory"]["per_gpu_bytes"], first["memory"]["per_gpu_bytes"])
+    assert _close(again["time"]["seconds"], first["time"]["seconds"])
+    assert again["time"].get("layout") == first["time"].get("layout")

@@ -86,7 +86,8 @@ def command(args: argparse.Namespace) -> int:
             raise InputError(f"--out: no such folder: {out.parent}")
     # Text that is not valid Unicode (a lone surrogate from a file name) is written as an
     # escape; the shell and YAML exports have quoted or refused it already.
-    text = _export_text(args).encode("utf-8", "backslashreplace").decode("utf-8")
+    text = _with_command(args, _export_text(args))
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
     if out is None:
         if args.json:
             print(json_text({"export": args.kind, "text": text}, indent=None))
@@ -102,6 +103,39 @@ def command(args: argparse.Namespace) -> int:
     else:
         print(f"Wrote {out}", file=sys.stderr)
     return 0
+
+
+def _with_command(args: argparse.Namespace, text: str) -> str:
+    """``text`` starting with the ``gpuadvisor estimate`` line that reproduces its estimate
+    (a comment in the export's own syntax; JSON has none, so the DeepSpeed config goes
+    without: the launch line and SkyPilot task that carry it do have it)."""
+    command = getattr(args, "reproduce", None)
+    if not command:
+        return text
+    from gpuadvisor.export.quoting import comment_text
+
+    line = f"Reproduce this estimate: {command}"
+    if args.kind in ("skypilot", "accelerate", "launch", "ollama", "llama-server", "vllm"):
+        return f"# {comment_text(line)}\n{text}"
+    if args.kind == "report":
+        comment = "<!-- " + comment_text(line).replace("-->", "-- >") + " -->\n"
+        doctype = "<!DOCTYPE html>\n"
+        if text.startswith(doctype):  # a comment before the doctype would switch modes
+            return doctype + comment + text[len(doctype):]
+        return comment + text
+    return text
+
+
+def _reproduce(args: argparse.Namespace, plan, gpu) -> None:
+    """Remember the estimate line of the plan an export writes (see :func:`_with_command`)."""
+    from gpuadvisor.export.command import estimate_command
+
+    if getattr(args, "plan_model", None) is not None:
+        return  # a custom model from a plan file: no --model reproduces it
+    try:
+        args.reproduce = estimate_command(args.model, plan, gpu.id if gpu else None)
+    except ValueError:
+        args.reproduce = None  # a name that cannot be written as a shell word
 
 
 def _export_offer(args: argparse.Namespace):
@@ -157,6 +191,7 @@ def _export_serve(args: argparse.Namespace, model) -> str:
     except ValueError as exc:
         raise InputError(f"plan: {exc}") from None
     result, _ = estimate_from_args(args, model, plan, gpu, gpus)
+    _reproduce(args, plan, gpu)
     if result.fits is False:
         print(f"gpuadvisor export: warning: {result.verdict} on {gpu.name} as planned",
               file=sys.stderr)
@@ -185,6 +220,8 @@ def _export_text(args: argparse.Namespace) -> str:
         plan, hybrid = _runnable_plan(args, model, plan, gpu, gpus)
     else:
         hybrid = None
+    if args.kind != "report":
+        _reproduce(args, plan, gpu)
     try:
         if args.kind == "report":
             return _export_report(args, model, plan, gpu, gpus)
@@ -213,7 +250,10 @@ def _export_report(args, model, plan, gpu, gpus) -> str:
     from gpuadvisor.export import html_report, markdown_report
 
     result, assumptions = estimate_from_args(args, model, plan, gpu, gpus)
+    from gpuadvisor.core.resolve import run_plan
     from gpuadvisor.userfiles import read_regular_file
+
+    _reproduce(args, run_plan(result), gpu)
 
     charts = []
     for name in args.chart:

@@ -277,8 +277,15 @@ def training_time(
     bandwidth_gb_s=None,
     host_link_gb_s=None,
     host_ram_gb_s=None,
+    compute_seconds=None,
 ) -> TimeEstimate:
     """Time to train on the plan's data set.
+
+    ``compute_seconds``: one GPU's step as the kernel model times it
+    (:func:`~.parallel.insitu.plan_kernel_seconds`); it is the step's compute, and the
+    efficiency reported is derived from it (``train FLOPs x dequantization factor / (peak x
+    seconds)``, so typing that efficiency back gives the same time). Without it, compute is
+    the step's FLOPs over ``peak x efficiency``.
 
     With CPU offload the step also carries :func:`offload_seconds_per_step` (the transfers
     over ``host_link_gb_s`` and the optimizer step on the CPU at ``host_ram_gb_s``).
@@ -293,14 +300,21 @@ def training_time(
     """
     n = plan.n_gpus if n_gpus is None else n_gpus
     m = model_shape(model)
-    eff = default_efficiency(plan, assumptions) if efficiency is None else efficiency
     per_token = flops_per_token(m, plan)
     tokens, _ = dataset_tokens(m, plan)
     tokens_per_micro = plan.micro_batch * (1 if m.kind == "opaque" else plan.seq_len)
-    achieved = np.asarray(peak_tflops, dtype=float) * 1e12 * eff
-    compute = per_token.train * tokens_per_micro * plan.grad_accum / achieved
+    step_flops = per_token.train * tokens_per_micro * plan.grad_accum
+    dequant = 1.0
     if plan.task == "qlora" or (plan.is_adapter and plan.effective_quant != "none"):
-        compute = compute * assumptions.qlora_dequant_overhead
+        dequant = assumptions.qlora_dequant_overhead
+    peak = np.asarray(peak_tflops, dtype=float) * 1e12
+    if compute_seconds is not None:
+        compute = np.asarray(compute_seconds, dtype=float)
+        eff = step_flops * dequant / (peak * compute)
+    else:
+        eff = default_efficiency(plan, assumptions) if efficiency is None else efficiency
+        compute = step_flops * dequant / (peak * eff)
+    achieved = peak * eff
     if m.kind != "opaque":
         compute = frameworks.step_seconds(m, plan, compute, achieved,
                                           bandwidth_gb_s=bandwidth_gb_s,

@@ -39,7 +39,7 @@ from .memory import (
     weight_quant,
 )
 from .model import ModelShape, ModelSpec, ParamCounts, model_shape
-from .parallel.insitu import plan_kernel_efficiency
+from .parallel.insitu import plan_kernel_seconds
 from .plan import Plan
 
 #: Above this share of the GPU's memory a plan that fits is called "tight": allocator
@@ -420,13 +420,14 @@ def estimate(
     efficiency = None
     measured, measured_bandwidth, measured_note = _pick_measurements(
         measurement, time_gpu, plan, peak_kind)
-    kernel_note = None
+    kernel_seconds = kernel_note = None
     if measured is None or measured.kind == "matmul":
-        # A measured matmul replaces the published matmul fraction in the kernel model.
-        efficiency, kernel_note = plan_kernel_efficiency(
-            model, shape, plan, time_gpu, peak_kind, flops, assumptions,
+        # The step is timed from its kernels (a measured matmul replaces the published
+        # matmul fraction); the efficiency shown is derived from that time.
+        kernel_seconds, kernel_note = plan_kernel_seconds(
+            model, shape, plan, time_gpu, peak_kind, assumptions,
             matmul_tflops=measured.achieved_tflops if measured is not None else None)
-    if measured is not None and efficiency is None:
+    if measured is not None and kernel_seconds is None:
         efficiency = achieved_tflops(measured, assumptions) / peak
     bandwidth_gb_s = time_gpu.memory_bandwidth_gb_s
     time_assumptions = assumptions
@@ -452,7 +453,10 @@ def estimate(
                              host_link_gb_s=time_gpu.pcie_bandwidth_gb_s,
                              host_ram_gb_s=(host_memory(time_gpu, host_bandwidth_gb_s)
                                             .bandwidth_gb_s if plan.offload != "none"
-                                            else None))
+                                            else None),
+                             compute_seconds=kernel_seconds)
+        if kernel_seconds is not None:
+            efficiency = float(time.efficiency)
     capacity = float(gpu.memory_bytes) if gpu is not None else None
     engine = view.result if view is not None else None
     if capacity is not None and engine is not None:

@@ -167,29 +167,27 @@ def kernel_source(gpu, dtype: str, insitu_factor: float,
             f"in-situ factor {insitu_factor:.2f}")
 
 
-def plan_kernel_efficiency(model, shape, plan: Plan, gpu: GpuSpec, dtype: str, flops,
-                           assumptions, matmul_tflops: float | None = None
-                           ) -> tuple[float | None, str | None]:
-    """The efficiency a 16-bit or fp8 training plan of a layered model reaches on ``gpu``
-    from its kernels (:func:`kernel_efficiency`; ``shape`` is the model's derived
-    ``ModelShape``, ``flops`` its FLOPs per token; ``matmul_tflops``: a probe's measured
-    matmul rate in place of the published fraction) and where it comes from; ``(None,
-    None)`` where the assumed efficiency applies (the estimate then uses it)."""
+def plan_kernel_seconds(model, shape, plan: Plan, gpu: GpuSpec, dtype: str, assumptions,
+                        matmul_tflops: float | None = None
+                        ) -> tuple[float | None, str | None]:
+    """One GPU's training step of a 16-bit or fp8 plan of a layered model, timed from its
+    kernels: ``work / k`` seconds (:func:`one_gpu_work_seconds` at ``gpu``'s kernel rates
+    over the in-situ factor ``k``; ``shape`` is the model's derived ``ModelShape``;
+    ``matmul_tflops``: a probe's measured matmul rate in place of the published fraction),
+    and where the rates come from; ``(None, None)`` where the assumed efficiency applies.
+
+    The estimate's step time is this figure; its efficiency (model FLOPs over peak) is
+    derived from it for display, not the other way round."""
     if not kernel_applies(shape, plan, dtype):
         return None, None
-    tokens = plan.micro_batch * plan.seq_len * plan.grad_accum
-    dequant = 1.0
-    if plan.task == "qlora" or (plan.is_adapter and plan.effective_quant != "none"):
-        dequant = assumptions.qlora_dequant_overhead
+    k = assumptions.insitu_factor
+    if not 0.0 < k <= 1.0:
+        return None, None
     try:
-        value = kernel_efficiency(model, plan, gpu, dtype,
-                                  train_flops_per_step=float(flops.train) * tokens,
-                                  insitu_factor=assumptions.insitu_factor,
-                                  dequant_factor=dequant, shape=shape,
-                                  matmul_tflops=matmul_tflops)
+        rates, _ = gpu_rates(gpu, dtype, matmul_tflops=matmul_tflops)
+        work = one_gpu_work_seconds(model, plan, rates, shape=shape)
     except ValueError:
         return None, None
-    if not 0.0 < value <= 1.0:
+    if not work > 0.0:
         return None, None
-    return value, kernel_source(gpu, dtype, assumptions.insitu_factor,
-                                matmul_tflops=matmul_tflops)
+    return work / k, kernel_source(gpu, dtype, k, matmul_tflops=matmul_tflops)
