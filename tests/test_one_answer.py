@@ -16,6 +16,7 @@ import json
 import math
 
 import pytest
+import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -154,6 +155,19 @@ def test_every_door_gives_the_estimates_memory_fit_layout_and_time(model_id, gpu
         assert ds["zero_optimization"]["stage"] == plan.zero_stage
         assert ds["train_micro_batch_size_per_gpu"] == plan.micro_batch
         assert ds["gradient_accumulation_steps"] == plan.grad_accum
+    # The accelerate config (DeepSpeed backend) runs the same stage and accumulation.
+    code, text = _cli("export", "accelerate", *_flags(model_id, gpu_id, p))
+    assert code == 0
+    acc = yaml.safe_load(text)
+    assert acc["num_processes"] == plan.n_gpus
+    stage = ds["zero_optimization"]["stage"]
+    if stage:
+        assert acc["distributed_type"] == "DEEPSPEED"
+        assert acc["deepspeed_config"]["zero_stage"] == stage
+        assert (acc["deepspeed_config"]["gradient_accumulation_steps"]
+                == ds["gradient_accumulation_steps"])
+    else:
+        assert acc["distributed_type"] in ("MULTI_GPU", "NO")
 
 
 def test_the_issue_example_8b_full_on_8_h100_agrees_at_every_door():
@@ -284,7 +298,8 @@ def test_an_export_starts_with_the_line_that_reproduces_its_estimate(kind):
     extra = ["--no-advice"] if kind == "report" else []
     code, text = _cli("export", kind, *flags, *extra)
     assert code == 0
-    found = re.search(r"Reproduce this estimate: (gpuadvisor estimate [^\n]*?)( -->)?\n", text)
+    found = re.search(r"Reproduce this estimate: (?:`` )?(gpuadvisor estimate [^\n`]*?)"
+                      r"(?: ``| -->)?\n", text)
     assert found, text[:300]
     line = shlex.split(found.group(1))
     _, out = _cli(*line[1:], "--no-measured", "--json")

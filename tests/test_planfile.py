@@ -172,3 +172,16 @@ def test_plan_field_in_message_prefers_the_fields_just_changed():
     assert plan_field_in_message(message, prefer=["zero_stage"]) == "zero_stage"
     assert plan_field_in_message("effective_quant is odd") is None
     assert plan_field_in_message("nothing here") is None
+
+
+def test_a_plan_file_without_checkpointing_gets_the_frameworks_default(tmp_path):
+    """One set of defaults: a hand-written plan file that leaves checkpointing out trains as
+    the command line and the app would (Hugging Face QLoRA: on; pre-training: off)."""
+    from gpuadvisor.core.plan import default_checkpointing
+    from gpuadvisor.workspace.planfile import parse_plan_dict
+
+    for task, expected in (("qlora", "full"), ("pretrain", "none")):
+        doc = parse_plan_dict({"schema_version": 1, "app": "gpuadvisor",
+                               "model": {"preset": "llama-3.1-8b"},
+                               "plan": {"task": task}}, path=tmp_path / "p.gpuplan")
+        assert doc.plan.checkpointing == expected == default_checkpointing(task)[0]

@@ -158,7 +158,8 @@ def test_format_flops(n, expected):
         (3.2 * 86400, "3.20 days"),
         (171.2 * 86400, "171 days"),
         (2.1 * 365 * 86400, "2.10 years"),
-        (89.99, "90.0 s"),
+        (59.99, "60.0 s"),  # 3 figures, still seconds: the unit follows the raw value
+        (75, "1.25 min"),
         (math.inf, "n/a"),
     ],
 )
@@ -168,8 +169,8 @@ def test_format_duration(seconds, expected):
 
 @pytest.mark.parametrize(
     ("value", "expected"),
-    [(2.74, "2.74"), (9.5, "9.50"), (0.61324882121238, "0.613"), (1234.5, "1,234"),
-     (9.996, "10.0"), (0.0, "0")],
+    [(2.74, "2.74"), (9.5, "9.50"), (0.61324882121238, "0.613"), (1234.5, "1,230"),
+     (52002, "52,000"), (9.996, "10.0"), (0.0, "0")],
 )
 def test_format_sig_keeps_three_significant_figures(value, expected):
     assert format_sig(value) == expected

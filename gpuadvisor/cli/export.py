@@ -118,11 +118,13 @@ def _with_command(args: argparse.Namespace, text: str) -> str:
     if args.kind in ("skypilot", "accelerate", "launch", "ollama", "llama-server", "vllm"):
         return f"# {comment_text(line)}\n{text}"
     if args.kind == "report":
-        comment = "<!-- " + comment_text(line).replace("-->", "-- >") + " -->\n"
         doctype = "<!DOCTYPE html>\n"
         if text.startswith(doctype):  # a comment before the doctype would switch modes
+            comment = "<!-- " + comment_text(line).replace("-->", "-- >") + " -->\n"
             return doctype + comment + text[len(doctype):]
-        return comment + text
+        title, sep, rest = text.partition("\n")  # Markdown: under the title, as code
+        code = comment_text(command).replace("``", "` `")
+        return f"{title}\n\nReproduce this estimate: `` {code} ``\n{sep}{rest}"
     return text
 
 

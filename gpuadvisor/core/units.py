@@ -95,36 +95,47 @@ def format_flops(n: float) -> str:
 
 
 def format_sig(x: float, digits: int = 3) -> str:
-    """``x`` to ``digits`` significant figures, trailing zeros kept and no exponent:
-    ``2.74`` -> ``"2.74"``, ``9.5`` -> ``"9.50"``, ``0.0262`` -> ``"0.0262"``, ``1234.5`` ->
-    ``"1,235"`` (whole numbers from ``10**digits`` up)."""
+    """``x`` to ``digits`` significant figures with thousands separators, trailing zeros kept
+    and no exponent: ``2.74``, ``9.50``, ``0.0262``, ``1,070``, ``52,000`` (the app's numbers
+    and the command line's are this one function)."""
     if x is None or not math.isfinite(x):
         return "n/a"
     if x == 0:
         return "0"
     magnitude = math.floor(math.log10(abs(x)))
     decimals = digits - 1 - magnitude
-    if decimals <= 0:
-        return f"{x:,.0f}"
-    text = f"{x:.{decimals}f}"
-    if math.floor(math.log10(abs(float(text)))) > magnitude:  # 9.996 -> "10.00": one less
-        text = f"{x:.{max(0, decimals - 1)}f}"
-    return text
+    rounded = round(x, decimals)
+    # Rounding may carry into the next power of ten (9.996 -> 10.0).
+    if rounded != 0 and math.floor(math.log10(abs(rounded))) > magnitude:
+        decimals -= 1
+        rounded = round(x, decimals)
+    return f"{rounded:,.{max(decimals, 0)}f}"
+
+
+#: Units of :func:`duration_parts`, with the largest duration each is used below (seconds).
+DURATION_UNITS = (("s", 60.0, 1.0), ("min", 3600.0, 60.0), ("h", 48 * 3600.0, 3600.0),
+                  ("days", 2 * 365 * 86400.0, 86400.0))
+
+
+def duration_parts(seconds: float) -> tuple[str, str] | None:
+    """A duration as ``(number, unit)`` with three significant figures in the unit that
+    reads best (``ms``, ``s``, ``min``, ``h``, ``days``, ``years``); None when unknown. The
+    one rule for durations: :func:`format_duration` and the app's translated text use it."""
+    if seconds is None or not math.isfinite(seconds) or seconds < 0:
+        return None
+    if seconds < 1:
+        return format_sig(seconds * 1000), "ms"
+    for unit, below, size in DURATION_UNITS:
+        if seconds < below:
+            return format_sig(seconds / size), unit
+    return format_sig(seconds / (365 * 86400)), "years"
 
 
 def format_duration(seconds: float) -> str:
-    """Format a duration or a step time to 3 significant figures: ``"838 ms"``,
-    ``"2.74 s"``, ``"42.0 s"``, ``"12.5 min"``, ``"9.50 h"``, ``"3.20 days"``,
-    ``"2.10 years"``."""
-    if seconds is None or not math.isfinite(seconds):
-        return "n/a"
-    if seconds < 1:
-        return f"{format_sig(seconds * 1000)} ms"
-    for limit, size, unit in ((90, 1, "s"), (90 * 60, 60, "min"), (48 * 3600, 3600, "h"),
-                              (2 * 365 * 86400, 86400, "days")):
-        if seconds < limit:
-            return f"{format_sig(seconds / size)} {unit}"
-    return f"{format_sig(seconds / (365 * 86400))} years"
+    """A duration or a step time to 3 significant figures: ``"838 ms"``, ``"2.74 s"``,
+    ``"12.5 min"``, ``"9.50 h"``, ``"3.20 days"``, ``"2.10 years"``; ``"n/a"`` if unknown."""
+    parts = duration_parts(seconds)
+    return "n/a" if parts is None else f"{parts[0]} {parts[1]}"
 
 
 CURRENCY_SYMBOLS = {"USD": "$", "CNY": "¥", "EUR": "€"}

@@ -21,25 +21,19 @@ import math
 
 from PySide6.QtCore import QCoreApplication
 
+from gpuadvisor.core.units import duration_parts, format_sig
+
 #: Under this name lupdate finds the literal (context, text) calls below.
 translate = QCoreApplication.translate
 
 
 def sig(value: float, digits: int = 3) -> str:
     """``value`` to ``digits`` significant figures, with thousands separators:
-    ``1.92``, ``27.7``, ``0.0452``, ``1,070``, ``52,000``."""
+    ``1.92``, ``27.7``, ``0.0452``, ``1,070``, ``52,000`` (:func:`~gpuadvisor.core.units.
+    format_sig`, the command line's too)."""
     if value is None or not math.isfinite(value):
         return unknown()
-    if value == 0:
-        return "0"
-    magnitude = math.floor(math.log10(abs(value)))
-    decimals = digits - 1 - magnitude
-    rounded = round(value, decimals)
-    # Rounding may carry into the next power of ten (9.996 -> 10.0).
-    if rounded != 0 and math.floor(math.log10(abs(rounded))) > magnitude:
-        decimals -= 1
-        rounded = round(value, decimals)
-    return f"{rounded:,.{max(decimals, 0)}f}"
+    return format_sig(value, digits)
 
 
 def unknown() -> str:
@@ -49,20 +43,17 @@ def unknown() -> str:
 
 def duration(seconds: float) -> str:
     """A duration with three significant figures in the unit that reads best: ``452 ms``,
-    ``1.92 s``, ``15.2 min``, ``27.7 h``, ``7.52 days``, ``2.10 years``."""
-    if seconds is None or not math.isfinite(seconds) or seconds < 0:
+    ``1.92 s``, ``15.2 min``, ``27.7 h``, ``7.52 days``, ``2.10 years``
+    (:func:`~gpuadvisor.core.units.duration_parts`: the command line's rule, translated)."""
+    parts = duration_parts(seconds)
+    if parts is None:
         return unknown()
-    if seconds < 1:
-        return translate("Numbers", "{n} ms").format(n=sig(seconds * 1000))
-    if seconds < 60:
-        return translate("Numbers", "{n} s").format(n=sig(seconds))
-    if seconds < 60 * 60:
-        return translate("Numbers", "{n} min").format(n=sig(seconds / 60))
-    if seconds < 48 * 3600:
-        return translate("Numbers", "{n} h").format(n=sig(seconds / 3600))
-    if seconds < 2 * 365 * 86400:
-        return translate("Numbers", "{n} days").format(n=sig(seconds / 86400))
-    return translate("Numbers", "{n} years").format(n=sig(seconds / (365 * 86400)))
+    number, unit = parts
+    template = {"ms": translate("Numbers", "{n} ms"), "s": translate("Numbers", "{n} s"),
+                "min": translate("Numbers", "{n} min"), "h": translate("Numbers", "{n} h"),
+                "days": translate("Numbers", "{n} days"),
+                "years": translate("Numbers", "{n} years")}[unit]
+    return template.format(n=number)
 
 
 def count(n: float) -> str:

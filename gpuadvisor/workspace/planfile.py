@@ -24,6 +24,7 @@ This module never imports Qt.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import errno
 import json
@@ -45,7 +46,7 @@ from gpuadvisor.core.limits import (
     loads_json,
 )
 from gpuadvisor.core.model import TABLE_ALIASES, ModelSpec, spec_from_table
-from gpuadvisor.core.plan import Plan, layout_pin_problem
+from gpuadvisor.core.plan import Plan, default_checkpointing, layout_pin_problem
 from gpuadvisor.userfiles import read_regular_file, write_atomic
 
 PLAN_SCHEMA_VERSION = 1
@@ -245,6 +246,13 @@ def custom_model_to_dict(model: ModelSpec) -> dict:
 def _parse_plan(value: Any, path) -> Plan:
     if not isinstance(value, dict):
         raise PlanFileError(path, f"'plan' must be an object, not {_json_type(value)}")
+    if "checkpointing" not in value and isinstance(value.get("task", "full"), str) \
+            and isinstance(value.get("framework", "auto"), str):
+        # A file that leaves it out gets the framework's own default, as the command line
+        # and the app do (Hugging Face fine-tunes: on).
+        with contextlib.suppress(KeyError):  # an unknown task or framework: Plan names it
+            value = {**value, "checkpointing": default_checkpointing(
+                value.get("task", "full"), value.get("framework", "auto"))[0]}
     try:
         plan = Plan.from_dict(value)
     except (TypeError, ValueError) as exc:
