@@ -109,7 +109,10 @@ def test_ollama_modelfile_sets_context_layers_and_server_settings(capsys):
                          "--framework", "ollama")
     assert code == 0, err
     lines = out.splitlines()
-    assert "FROM llama-3.1-8b" in lines
+    # The Ollama library's tag of the preset at Q4_K_M (catalog/serving.toml: llama3.1:8b is
+    # the Q4_K_M build, ollama.com/library/llama3.1/tags), never the preset id.
+    assert "FROM llama3.1:8b" in lines
+    assert "FROM llama-3.1-8b" not in lines
     assert "PARAMETER num_ctx 4096" in lines  # Ollama's default below 24 GiB of VRAM
     assert "PARAMETER num_gpu 33" in lines
     assert any("OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE=q8_0 OLLAMA_NUM_PARALLEL=1"
@@ -123,7 +126,8 @@ def test_vllm_serve_line(capsys):
                          "--gpu-memory-utilization", "0.85")
     assert code == 0, err
     line = out.strip().splitlines()[-1]
-    assert line == ("vllm serve llama-3.1-8b --max-model-len 8448 "
+    # The Hugging Face repository vLLM loads (catalog/serving.toml), not the preset id.
+    assert line == ("vllm serve meta-llama/Llama-3.1-8B-Instruct --max-model-len 8448 "
                     "--gpu-memory-utilization 0.85 --max-num-seqs 64 --kv-cache-dtype fp8 "
                     "--tensor-parallel-size 2 --quantization fp8")
 

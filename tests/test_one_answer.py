@@ -133,6 +133,13 @@ def test_every_door_gives_the_estimates_memory_fit_layout_and_time(model_id, gpu
         assert row.levers, "a plan that does not fit needs a lever to fit"
 
     if p["task"] == "infer":
+        kind = {"vllm": "vllm", "llama.cpp": "llama-server"}.get(p["framework"])
+        if kind is not None:
+            # A serving export names what the engine loads, never the preset id.
+            code, text = _cli("export", kind, *_flags(model_id, gpu_id, p))
+            if code == 0:
+                command = text.strip().splitlines()[-1].split()
+                assert model_id not in command
         return
     # The report renders the same memory and time.
     code, report = _cli("export", "report", *_flags(model_id, gpu_id, p), "--no-advice")

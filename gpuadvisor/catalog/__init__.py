@@ -55,6 +55,7 @@ from .schema import (
     FieldKind,
     Schema,
 )
+from .serving import load_serving
 from .updater import (
     ALLOW_HTTP_LOOPBACK_ENV,
     MAX_UPDATE_BYTES,
@@ -97,6 +98,7 @@ __all__ = [
     "load_gpus",
     "load_models",
     "load_offers",
+    "load_serving",
     "override_path",
     "update_catalog",
     "updated_path",

@@ -200,9 +200,34 @@ def _export_serve(args: argparse.Namespace, model) -> str:
     write = {"ollama": export.ollama_modelfile, "llama-server": export.llama_server_line,
              "vllm": export.vllm_serve_line}[args.kind]
     try:
-        return write(result, args.model)
+        return write(result, args.model, ids=_serving_ids(args.model))
     except ValueError as exc:
         raise InputError(f"export {args.kind}: {exc}") from None
+
+
+def _vllm_line_for_task(args, model, plan, gpu, gpus) -> str:
+    """The ``vllm serve`` line a SkyPilot task of an inference plan runs (the plan must be
+    estimated on vLLM, so its memory and time are vLLM's)."""
+    from gpuadvisor import export
+
+    result, _ = estimate_from_args(args, model, plan, gpu, gpus)
+    if result.engine_name != "vllm":
+        raise InputError(f"--framework: a SkyPilot task serves the model with vLLM; this "
+                         f"plan runs on {result.engine_name or 'no engine'}: give "
+                         "--framework vllm (or export llama-server / ollama for your own "
+                         "machine)")
+    return export.vllm_serve_line(result, args.model, ids=_serving_ids(args.model))
+
+
+def _serving_ids(model_ref: str):
+    """The serving identifiers of a preset id (None for a path, a repo id or a tag)."""
+    from gpuadvisor import catalog
+
+    try:
+        return catalog.load_serving().get(model_ref)
+    except catalog.CatalogError as exc:
+        print(f"gpuadvisor export: {exc}".replace("\n", "; "), file=sys.stderr)
+        return None
 
 
 def _export_text(args: argparse.Namespace) -> str:
@@ -232,11 +257,14 @@ def _export_text(args: argparse.Namespace) -> str:
         if args.kind == "skypilot":
             if gpu is None:
                 raise InputError("--gpu: a SkyPilot task needs a GPU: give --gpu ID or --offer ID")
+            serve = None
+            if not plan.is_training:
+                serve = _vllm_line_for_task(args, model, plan, gpu, gpus)
             return export.skypilot_task(
                 model, plan, gpu, offer, gpus_per_node=args.gpus_per_node,
                 cloud=args.cloud, spot=True if args.spot else None,
                 accelerator=args.accelerator, launcher=args.launcher,
-                backend=args.backend, script=args.script)
+                backend=args.backend, script=args.script, serve=serve)
         per_node = args.gpus_per_node or (offer.gpus_per_instance if offer else None)
         layout = export.node_layout(plan.n_gpus, per_node or export.DEFAULT_GPUS_PER_NODE)
         if args.kind == "accelerate":

@@ -2,18 +2,24 @@
 with the settings an inference estimate used.
 
 Each takes an :class:`~gpuadvisor.core.estimate.Estimate` whose engine is the one exported
-(its ``engine.flags`` hold what the memory and time were computed with) and the model as the
-user names it (a ``.gguf`` path, an Ollama tag, a Hugging Face repo id). Every value from
-outside is quoted for its format; a value that cannot be written safely raises
-``ValueError`` naming the field.
+(its ``engine.flags`` hold what the memory and time were computed with), the model as the
+user names it (a ``.gguf`` path, an Ollama tag, a Hugging Face repo id, or a preset id) and,
+for a preset, its :class:`~gpuadvisor.core.serving.ServingIds`: then the line names what the
+engine loads (the Hugging Face repo for vLLM, the GGUF repository and file of the estimate's
+GGUF type for llama-server, the Ollama library tag of that type), never the preset's own id,
+which no engine resolves. Every value from outside is quoted for its format; a value that
+cannot be written safely raises ``ValueError`` naming the field.
 
 Flags (llama.cpp ``tools/server/README.md``; vLLM ``vllm serve --help``; Ollama
 ``docs/modelfile.md`` and ``docs/faq.md``):
 
-* llama-server: ``-m``, ``-c`` (context of all slots together), ``-ngl``, ``-fa on|off``,
-  ``--cache-type-k/-v``, ``--n-cpu-moe``, ``-np`` (parallel slots).
+* llama-server: ``-m`` (a local file) or ``-hf REPO --hf-file FILE`` (downloaded from the
+  Hub; llama.cpp ``common/arg.cpp``), ``-c`` (context of all slots together), ``-ngl``,
+  ``-fa on|off``, ``--cache-type-k/-v``, ``--n-cpu-moe``, ``-np`` (parallel slots).
 * vllm serve: ``--max-model-len``, ``--gpu-memory-utilization``, ``--max-num-seqs``,
-  ``--kv-cache-dtype``, ``--tensor-parallel-size``, ``--quantization``.
+  ``--kv-cache-dtype``, ``--tensor-parallel-size``, ``--quantization``; a GGUF is served
+  from its local file with ``--tokenizer`` naming the original repository (vLLM's GGUF
+  guide), without ``--quantization``.
 * Ollama: ``PARAMETER num_ctx`` and ``num_gpu`` in the Modelfile; flash attention, the KV
   cache type and parallel requests are server settings (``OLLAMA_FLASH_ATTENTION``,
   ``OLLAMA_KV_CACHE_TYPE``, ``OLLAMA_NUM_PARALLEL``), written as the line that starts it.
@@ -65,11 +71,28 @@ def _header(result, what: str) -> list[str]:
             f"{result.time.decode_tokens_per_s:.0f} tokens/s decode)"]
 
 
-def llama_server_line(result, model_path: str) -> str:
+def _gguf_type(result) -> str | None:
+    """The GGUF type the estimate ran (``q4_k_m``), lower case, or None."""
+    flags = result.engine.flags if result.engine is not None else {}
+    name = flags.get("gguf") or result.plan.quant
+    return str(name).lower() if name else None
+
+
+def llama_server_line(result, model_path: str, ids=None) -> str:
     """``llama-server`` with the context, layers, flash attention, KV types, expert offload
-    and slots the estimate used."""
+    and slots the estimate used; a preset with a known GGUF file of the estimate's type is
+    downloaded from its repository (``-hf REPO --hf-file FILE``)."""
     f = _flags(result, "llama.cpp")
-    words = ["llama-server", "-m", shell_word(_model_text(model_path)),
+    found = ids.gguf_file(_gguf_type(result)) if ids is not None else None
+    if found is not None:
+        source = ["-hf", shell_word(_model_text(found[0], "gguf_repo")),
+                  "--hf-file", shell_word(_model_text(found[1], "gguf_file"))]
+    elif ids is not None:
+        raise ValueError(f"model: no {(_gguf_type(result) or 'GGUF').upper()} file of this "
+                         "preset is known; give --model the path of a .gguf file")
+    else:
+        source = ["-m", shell_word(_model_text(model_path))]
+    words = ["llama-server", *source,
              "-c", str(int(f["ctx_size"])), "-ngl", str(int(f["n_gpu_layers"])),
              "-fa", "on" if f["flash_attn"] else "off",
              "--cache-type-k", f["cache_type_k"], "--cache-type-v", f["cache_type_v"]]
@@ -81,12 +104,34 @@ def llama_server_line(result, model_path: str) -> str:
     return "\n".join([*lines, " ".join(words)]) + "\n"
 
 
-def ollama_modelfile(result, model_ref: str) -> str:
+def ollama_modelfile(result, model_ref: str, ids=None) -> str:
     """A Modelfile (``num_ctx``, ``num_gpu``) and, as comments, the server line with the
-    flash-attention, KV-cache and parallel settings the estimate used."""
+    flash-attention, KV-cache and parallel settings the estimate used. A preset is named by
+    its Ollama library tag of the estimate's GGUF type, or, where the library has none, by
+    the GGUF file to download from its repository."""
     f = _flags(result, "ollama")
     settings = result.engine.settings
-    ref = _model_text(model_ref)
+    notes: list[str] = []
+    if ids is not None:
+        quant = result.plan.quant
+        tag = ids.ollama_tag(quant)
+        file = ids.gguf_file(quant or _gguf_type(result))
+        if tag is not None:
+            ref = tag
+            if quant is None and ids.ollama_quant and ids.ollama_quant != _gguf_type(result):
+                notes.append(f"# {tag} holds {ids.ollama_quant.upper()} weights; the estimate "
+                             f"used {(_gguf_type(result) or 'its default').upper()}: give "
+                             f"--quant {ids.ollama_quant} to plan exactly this tag.")
+        elif file is not None:
+            ref = f"./{file[1]}"
+            notes.append(f"# Download first: huggingface-cli download {comment_text(file[0])} "
+                         f"{comment_text(file[1])} --local-dir .")
+        else:
+            raise ValueError("model: the Ollama library has no tag of this preset at "
+                             f"{(quant or 'its default type').upper()}, and no GGUF file is "
+                             "known; give --model an Ollama tag or a .gguf path")
+    else:
+        ref = _model_text(model_ref)
     quoted = ref if _PLAIN_REF.match(ref) else json.dumps(ref, ensure_ascii=False)
     env = [f"OLLAMA_FLASH_ATTENTION={1 if f['flash_attn'] else 0}",
            f"OLLAMA_KV_CACHE_TYPE={f['cache_type_k']}",
@@ -95,32 +140,47 @@ def ollama_modelfile(result, model_ref: str) -> str:
     lines += ["# Start the server with the settings the estimate used:",
               f"#   {' '.join(env)} ollama serve",
               "# then: ollama create NAME -f Modelfile",
+              *notes,
               f"FROM {quoted}",
               f"PARAMETER num_ctx {int(settings['num_ctx'])}",
               f"PARAMETER num_gpu {int(f['n_gpu_layers'])}"]
     return "\n".join(lines) + "\n"
 
 
-def vllm_serve_line(result, model_ref: str) -> str:
+def vllm_serve_line(result, model_ref: str, ids=None) -> str:
     """``vllm serve`` with the context, memory reserve, sequences, KV type, tensor
-    parallelism and quantization the estimate used."""
+    parallelism and quantization the estimate used; a preset is served from its Hugging
+    Face repository, a GGUF from its file with the repository's tokenizer."""
     f = _flags(result, "vllm")
-    words = ["vllm", "serve", shell_word(_model_text(model_ref)),
+    quant = result.plan.quant
+    notes: list[str] = []
+    tokenizer: list[str] = []
+    if ids is not None and quant and quant not in VLLM_QUANTIZATION and quant != "none":
+        found = ids.gguf_file(quant)
+        if found is None:
+            raise ValueError(f"model: no {quant.upper()} GGUF file of this preset is known; "
+                             "give --model the path of a .gguf file")
+        model = f"./{found[1]}"
+        tokenizer = ["--tokenizer", shell_word(_model_text(ids.hf_repo, "hf_repo"))]
+        notes.append(f"# Download first: huggingface-cli download {comment_text(found[0])} "
+                     f"{comment_text(found[1])} --local-dir .")
+    elif ids is not None:
+        model = ids.hf_repo
+    else:
+        model = model_ref
+    words = ["vllm", "serve", shell_word(_model_text(model)), *tokenizer,
              "--max-model-len", str(int(f["max_model_len"])),
              "--gpu-memory-utilization", f"{float(f['gpu_memory_utilization']):g}",
              "--max-num-seqs", str(int(f["max_num_seqs"])),
              "--kv-cache-dtype", str(f["kv_cache_dtype"]),
              "--tensor-parallel-size", str(int(f["tensor_parallel_size"]))]
-    quant = result.plan.quant
     if quant in VLLM_QUANTIZATION:
         words += ["--quantization", VLLM_QUANTIZATION[quant]]
-    elif quant and quant != "none":
-        words += ["--quantization", "gguf"]
     lines = _header(result, "vLLM server")
     capacity = result.engine.capacity_tokens
     if capacity:
         lines.append(f"# KV pool: {int(capacity):,} tokens in blocks of 16.")
-    return "\n".join([*lines, " ".join(words)]) + "\n"
+    return "\n".join([*lines, *notes, " ".join(words)]) + "\n"
 
 
 __all__ = ["SERVE_EXPORTS", "VLLM_QUANTIZATION", "llama_server_line", "ollama_modelfile",

@@ -121,8 +121,13 @@ def skypilot_task(model: ModelSpec, plan: Plan, gpu: GpuSpec, offer: Offer | Non
                   accelerator: str | None = None, launcher: str = "torchrun",
                   backend: str = "deepspeed", script: str = "train.py",
                   script_args: Sequence[str] = (), name: str | None = None,
-                  gradient_clipping: float = DEFAULT_GRADIENT_CLIPPING) -> str:
+                  gradient_clipping: float = DEFAULT_GRADIENT_CLIPPING,
+                  serve: str | None = None) -> str:
     """A SkyPilot task YAML that runs ``plan`` on ``gpu``, rented as ``offer`` says.
+
+    An inference plan is served, not trained: ``serve`` is its ``vllm serve`` line (from
+    :func:`~.serve.vllm_serve_line`, with the estimate's settings); the task installs vLLM,
+    opens :data:`SERVE_PORT` and runs the server there (its readiness: ``GET /health``).
 
     Args:
         model, plan, gpu: what to run and on which card.
@@ -143,9 +148,12 @@ def skypilot_task(model: ModelSpec, plan: Plan, gpu: GpuSpec, offer: Offer | Non
 
     Raises:
         ValueError: the offer is a card to buy or is for another GPU, no SkyPilot name for
-            the GPU, a GPU count that does not fill whole nodes, or a plan the DeepSpeed /
-            accelerate config refuses.
+            the GPU, a GPU count that does not fill whole nodes, a plan the DeepSpeed /
+            accelerate config refuses, or an inference plan without its serve line.
     """
+    if not plan.is_training and not serve:
+        raise ValueError("task: a SkyPilot task serves an inference plan with vLLM: estimate "
+                         "it with --framework vllm")
     if offer is not None:
         if not offer.is_rent:
             raise ValueError(f"offer: {offer.id} is a card to buy; SkyPilot rents cloud GPUs")
@@ -204,6 +212,8 @@ def skypilot_task(model: ModelSpec, plan: Plan, gpu: GpuSpec, offer: Offer | Non
     resources["accelerators"] = f"{accelerator}:{layout.gpus_per_node}"
     resources["use_spot"] = use_spot
 
+    if not plan.is_training:
+        return _serve_task(model, plan, header, resources, name, serve, layout)
     setup = ["set -e", "if [ -f requirements.txt ]; then pip install -r requirements.txt; fi",
              "pip install " + " ".join(_packages(plan, launcher, backend, gpu))]
     if launcher == "accelerate":
@@ -224,6 +234,35 @@ def skypilot_task(model: ModelSpec, plan: Plan, gpu: GpuSpec, offer: Offer | Non
     task["resources"] = resources
     task["setup"] = "\n".join(setup) + "\n"
     task["run"] = "\n".join(run) + "\n"
+    return dump(task, header)
+
+
+#: The port a served model listens on (vLLM's default).
+SERVE_PORT = 8000
+
+
+def _serve_task(model, plan, header, resources, name, serve, layout) -> str:
+    """The task of an inference plan: vLLM installed, the estimate's serve line on
+    :data:`SERVE_PORT`, open to the outside."""
+    if layout.nodes > 1:
+        raise ValueError("gpus: a vLLM server here runs on one node; ask for at most "
+                         f"{layout.gpus_per_node} GPUs")
+    command = serve.strip().splitlines()[-1]
+    downloads = [line[len("# Download first: "):] for line in serve.splitlines()
+                 if line.startswith("# Download first: ")]
+    header = [line for line in header if line != SCRIPT_NOTE]
+    header.append(f"Serves on port {SERVE_PORT} (OpenAI-compatible API); ready when "
+                  f"curl http://HEAD_IP:{SERVE_PORT}/health answers (sky status --ip NAME)")
+    header.append("A gated repository needs your Hugging Face token: sky launch --env "
+                  "HF_TOKEN ... passes the one set in your shell")
+    resources["ports"] = SERVE_PORT
+    setup = ["set -e", "pip install vllm"]
+    if downloads:
+        setup += ["pip install huggingface_hub", *downloads]
+    run = [f"{command} --host 0.0.0.0 --port {SERVE_PORT}"]
+    task: dict = {"name": _slug(name or f"{model.id}-{plan.task}"), "workdir": ".",
+                  "resources": resources, "setup": "\n".join(setup) + "\n",
+                  "run": "\n".join(run) + "\n"}
     return dump(task, header)
 
 
@@ -255,5 +294,5 @@ def _slug(text: str) -> str:
     return slug or "gpuadvisor-task"
 
 
-__all__ = ["DEFAULT_GPUS_PER_NODE", "SKYPILOT_ACCELERATORS", "SKYPILOT_CLOUDS",
+__all__ = ["DEFAULT_GPUS_PER_NODE", "SERVE_PORT", "SKYPILOT_ACCELERATORS", "SKYPILOT_CLOUDS",
            "SKYPILOT_VERSION", "skypilot_accelerator", "skypilot_cloud", "skypilot_task"]

@@ -1,0 +1,74 @@
+"""Inference exports serve: a SkyPilot task of an inference plan runs the estimate's vLLM
+server (not a training script), and every serving line names what its engine loads."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+
+import yaml
+
+from gpuadvisor import catalog
+from gpuadvisor.cli import main
+
+IDS = catalog.load_serving()
+
+
+def _cli(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(list(argv))
+        except SystemExit as exc:
+            code = int(exc.code or 0)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_a_skypilot_task_of_an_inference_plan_serves_it_with_vllm():
+    code, text, err = _cli("export", "skypilot", "--model", "qwen3-8b", "--task", "infer",
+                           "--framework", "vllm", "--gpu", "a100-sxm-80gb", "--no-measured")
+    assert code == 0, err
+    task = yaml.safe_load(text)
+    assert task["resources"]["ports"] == 8000
+    assert "pip install vllm" in task["setup"] and "torch" not in task["setup"]
+    run = task["run"].strip()
+    assert run.startswith(f"vllm serve {IDS['qwen3-8b'].hf_repo} ")
+    assert run.endswith("--host 0.0.0.0 --port 8000")
+    assert "torchrun" not in text and "train.py" not in text
+
+
+def test_a_skypilot_task_refuses_an_inference_plan_not_estimated_on_vllm():
+    code, _, err = _cli("export", "skypilot", "--model", "qwen3-8b", "--task", "infer",
+                        "--gpu", "a100-sxm-80gb", "--no-measured")
+    assert code == 2 and "--framework vllm" in err
+
+
+def test_a_gguf_on_vllm_is_served_from_its_file_with_the_original_tokenizer():
+    ids = IDS["llama-3.1-8b"]
+    repo, file = ids.gguf_file("q4_k_m")
+    code, text, err = _cli("export", "vllm", "--model", "llama-3.1-8b", "--task", "infer",
+                           "--framework", "vllm", "--quant", "q4_k_m", "--gpu", "rtx-4090",
+                           "--no-measured")
+    assert code == 0, err
+    line = text.strip().splitlines()[-1]
+    assert line.startswith(f"vllm serve ./{file} --tokenizer {ids.hf_repo} ")
+    assert "--quantization" not in line  # vLLM reads the GGUF's own types
+    assert f"huggingface-cli download {repo} {file}" in text
+
+
+def test_llama_server_downloads_the_gguf_of_the_estimates_type():
+    ids = IDS["qwen3-8b"]
+    found = ids.gguf_file("q4_k_m")
+    assert found is not None
+    code, text, err = _cli("export", "llama-server", "--model", "qwen3-8b", "--task", "infer",
+                           "--quant", "q4_k_m", "--gpu", "rtx-4090", "--no-measured")
+    assert code == 0, err
+    assert f"-hf {found[0]} --hf-file {found[1]}" in text.strip().splitlines()[-1]
+
+
+def test_a_gguf_type_with_no_known_file_is_refused_saying_what_to_give():
+    assert "iq2_xxs" not in IDS["qwen3-8b"].gguf_files
+    code, _, err = _cli("export", "llama-server", "--model", "qwen3-8b", "--task", "infer",
+                        "--quant", "iq2_xxs", "--gpu", "rtx-4090", "--no-measured")
+    assert code == 2 and "IQ2_XXS" in err and ".gguf" in err
