@@ -205,9 +205,9 @@ def _export_serve(args: argparse.Namespace, model) -> str:
         raise InputError(f"export {args.kind}: {exc}") from None
 
 
-def _vllm_line_for_task(args, model, plan, gpu, gpus) -> str:
+def _vllm_line_for_task(args, model, plan, gpu, gpus) -> tuple[str, float]:
     """The ``vllm serve`` line a SkyPilot task of an inference plan runs (the plan must be
-    estimated on vLLM, so its memory and time are vLLM's)."""
+    estimated on vLLM, so its memory and time are vLLM's), and its memory per GPU."""
     from gpuadvisor import export
 
     result, _ = estimate_from_args(args, model, plan, gpu, gpus)
@@ -216,7 +216,8 @@ def _vllm_line_for_task(args, model, plan, gpu, gpus) -> str:
                          f"plan runs on {result.engine_name or 'no engine'}: give "
                          "--framework vllm (or export llama-server / ollama for your own "
                          "machine)")
-    return export.vllm_serve_line(result, args.model, ids=_serving_ids(args.model))
+    return (export.vllm_serve_line(result, args.model, ids=_serving_ids(args.model)),
+            float(result.memory.total))
 
 
 def _serving_ids(model_ref: str):
@@ -243,8 +244,9 @@ def _export_text(args: argparse.Namespace) -> str:
         plan = plan_from_args(args, model)
     except ValueError as exc:
         raise InputError(f"plan: {exc}") from None
+    need = None
     if args.kind != "report" and plan.is_training:
-        plan, hybrid = _runnable_plan(args, model, plan, gpu, gpus)
+        plan, hybrid, need = _runnable_plan(args, model, plan, gpu, gpus)
     else:
         hybrid = None
     if args.kind != "report":
@@ -259,12 +261,13 @@ def _export_text(args: argparse.Namespace) -> str:
                 raise InputError("--gpu: a SkyPilot task needs a GPU: give --gpu ID or --offer ID")
             serve = None
             if not plan.is_training:
-                serve = _vllm_line_for_task(args, model, plan, gpu, gpus)
+                serve, need = _vllm_line_for_task(args, model, plan, gpu, gpus)
             return export.skypilot_task(
                 model, plan, gpu, offer, gpus_per_node=args.gpus_per_node,
                 cloud=args.cloud, spot=True if args.spot else None,
                 accelerator=args.accelerator, launcher=args.launcher,
-                backend=args.backend, script=args.script, serve=serve)
+                backend=args.backend, script=args.script, serve=serve,
+                need_bytes=need, catalog_gpus=gpus)
         per_node = args.gpus_per_node or (offer.gpus_per_instance if offer else None)
         layout = export.node_layout(plan.n_gpus, per_node or export.DEFAULT_GPUS_PER_NODE)
         if args.kind == "accelerate":
@@ -339,7 +342,8 @@ DATA_PARALLEL_TOOLS = {"deepspeed": "DeepSpeed", "accelerate": "accelerate",
 
 
 def _runnable_plan(args, model, plan, gpu, gpus):
-    """``(plan as it will run, hybrid shard group or None)``: the estimate's plan with its
+    """``(plan as it will run, hybrid shard group or None, memory per GPU in bytes)``: the
+    estimate's plan with its
     layout written in (:func:`gpuadvisor.core.resolve.run_plan`), so the export runs what
     ``estimate`` priced. When that layout uses tensor, pipeline, context or expert
     parallelism, which these tools cannot run, the fastest data-parallel layout is exported
@@ -377,4 +381,4 @@ def _runnable_plan(args, model, plan, gpu, gpus):
     group = None
     if hybrid_shard(result):
         group = result.layout.gpus_per_node
-    return run_plan(result), group
+    return run_plan(result), group, float(result.memory.total)

@@ -19,7 +19,7 @@ SkyPilot's reason. An fp8 plan installs Transformer Engine (NVIDIA) or torchao (
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS
 from gpuadvisor.core.gpu import GpuSpec
@@ -122,8 +122,14 @@ def skypilot_task(model: ModelSpec, plan: Plan, gpu: GpuSpec, offer: Offer | Non
                   backend: str = "deepspeed", script: str = "train.py",
                   script_args: Sequence[str] = (), name: str | None = None,
                   gradient_clipping: float = DEFAULT_GRADIENT_CLIPPING,
-                  serve: str | None = None) -> str:
+                  serve: str | None = None, need_bytes: float | None = None,
+                  catalog_gpus: Mapping[str, GpuSpec] | None = None) -> str:
     """A SkyPilot task YAML that runs ``plan`` on ``gpu``, rented as ``offer`` says.
+
+    ``need_bytes`` (the estimate's memory per GPU) and ``catalog_gpus`` (the GPU catalog):
+    where the cloud's name for the card also names a smaller one (Vast's ``A100`` is the
+    40 GB and the 80 GB card), a plan that needs more than the smaller card holds is
+    refused, naming the clouds that tell the two apart.
 
     An inference plan is served, not trained: ``serve`` is its ``vllm serve`` line (from
     :func:`~.serve.vllm_serve_line`, with the estimate's settings); the task installs vLLM,
@@ -173,12 +179,21 @@ def skypilot_task(model: ModelSpec, plan: Plan, gpu: GpuSpec, offer: Offer | Non
         notes.append(f"SkyPilot {SKYPILOT_VERSION}'s {sky_cloud.label} catalog lists no "
                      f"{gpu.name}: the cloud is left open (SkyPilot lists it on: {elsewhere})")
         infra, sky_cloud = None, None
+    if use_spot and sky_cloud is not None and not sky_cloud.spot:
+        spot_clouds = ", ".join(sorted(c.name for c in _NAMING.clouds.values()
+                                       if c.spot and gpu.id in c.accelerators))
+        raise ValueError(f"spot: SkyPilot {SKYPILOT_VERSION} refuses spot instances on "
+                         f"{sky_cloud.label} ('{sky_cloud.spot_reason}'); rent on demand "
+                         f"there, or spot on a cloud that has it "
+                         f"({spot_clouds or 'none lists this GPU'})")
     per_node = gpus_per_node or (offer.gpus_per_instance if offer else DEFAULT_GPUS_PER_NODE)
     per_node = _single_node(sky_cloud, gpu, plan.n_gpus, per_node, notes)
     layout = node_layout(plan.n_gpus, per_node)
     if accelerator is None:
         accelerator = (skypilot_accelerator(gpu, sky_cloud.name, layout.gpus_per_node)
                        if sky_cloud is not None else skypilot_accelerator(gpu))
+    if sky_cloud is not None and need_bytes and catalog_gpus:
+        _check_name_holds_the_plan(sky_cloud, gpu, need_bytes, catalog_gpus)
 
     header = [f"SkyPilot task written by gpuadvisor: {model.name}, {TASK_LABELS[plan.task]}",
               f"Plan: {describe(plan)} on {plan.n_gpus} x {gpu.name}"]
@@ -235,6 +250,30 @@ def skypilot_task(model: ModelSpec, plan: Plan, gpu: GpuSpec, offer: Offer | Non
     task["setup"] = "\n".join(setup) + "\n"
     task["run"] = "\n".join(run) + "\n"
     return dump(task, header)
+
+
+def _check_name_holds_the_plan(sky_cloud: SkyCloud, gpu: GpuSpec, need_bytes: float,
+                               catalog_gpus: Mapping[str, GpuSpec]) -> None:
+    """Refuse a task whose cloud may start a smaller card under the same name: SkyPilot
+    picks among every card the name covers, so the plan must fit the smallest of them."""
+    name = sky_cloud.accelerators.get(gpu.id)
+    if name is None:
+        return
+    covered = [catalog_gpus[g] for g, n in sky_cloud.accelerators.items()
+               if n == name and g in catalog_gpus]
+    smallest = min(covered, key=lambda g: g.memory_bytes, default=gpu)
+    if smallest.memory_bytes >= need_bytes or smallest.memory_bytes >= gpu.memory_bytes:
+        return
+    apart = sorted(c.name for c in _NAMING.clouds.values()
+                   if gpu.id in c.accelerators and all(
+                       c.accelerators.get(o.id) != c.accelerators[gpu.id]
+                       for o in covered if o.id != gpu.id))
+    raise ValueError(
+        f"cloud: on {sky_cloud.label}, {name!r} is also the {smallest.name} "
+        f"({smallest.memory_bytes / 2**30:.0f} GiB), which SkyPilot may start; the plan "
+        f"needs {need_bytes / 2**30:.1f} GiB per GPU. Rent it where the card has a name of "
+        f"its own ({', '.join(apart) or 'no cloud in SkyPilot ' + SKYPILOT_VERSION}), or "
+        f"give --accelerator with a name that only this card has")
 
 
 #: The port a served model listens on (vLLM's default).

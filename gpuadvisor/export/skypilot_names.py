@@ -40,6 +40,8 @@ class SkyCloud:
         max_gpus_per_node: the largest instance of one GPU kind the cloud sells.
         accelerators: catalog GPU id -> the cloud's accelerator name.
         count_names: ``"gpu-id:COUNT"`` -> a name used only for that GPU count.
+        spot: whether SkyPilot lets a task ask for spot instances there.
+        spot_reason: SkyPilot's words when it refuses them ("" when it does not).
     """
 
     name: str
@@ -50,6 +52,8 @@ class SkyCloud:
     max_gpus_per_node: int
     accelerators: Mapping[str, str]
     count_names: Mapping[str, str] = field(default_factory=dict)
+    spot: bool = True
+    spot_reason: str = ""
 
     def accelerator(self, gpu_id: str, count: int | None = None) -> str | None:
         """The cloud's name for ``count`` GPUs of ``gpu_id``, or None when it rents none."""
@@ -125,12 +129,18 @@ def parse_naming(text: str, source: str = NAMING_FILE) -> SkyNaming:
         if not multi and not reason:
             raise ValueError(f"{where}: 'multi_node_reason' is required when multi_node = false")
         providers = _require(table, "providers", list, where)
+        spot = table.get("spot", True)
+        if not isinstance(spot, bool):
+            raise ValueError(f"{where}: 'spot' must be true or false")
+        if not spot and not table.get("spot_reason"):
+            raise ValueError(f"{where}: 'spot_reason' is required when spot = false")
         clouds[name] = SkyCloud(
             name=name, label=_require(table, "label", str, where),
             providers=tuple(providers), multi_node=multi, multi_node_reason=reason,
             max_gpus_per_node=_require(table, "max_gpus_per_node", int, where),
             accelerators=_names(table.get("accelerators", {}), where + ".accelerators"),
-            count_names=_names(table.get("count_names", {}), where + ".count_names"))
+            count_names=_names(table.get("count_names", {}), where + ".count_names"),
+            spot=spot, spot_reason=str(table.get("spot_reason", "")))
     return SkyNaming(
         skypilot_version=_require(doc, "skypilot_version", str, source),
         catalog_schema=_require(doc, "catalog_schema", str, source),

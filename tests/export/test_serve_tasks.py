@@ -72,3 +72,22 @@ def test_a_gguf_type_with_no_known_file_is_refused_saying_what_to_give():
     code, _, err = _cli("export", "llama-server", "--model", "qwen3-8b", "--task", "infer",
                         "--quant", "iq2_xxs", "--gpu", "rtx-4090", "--no-measured")
     assert code == 2 and "IQ2_XXS" in err and ".gguf" in err
+
+
+def test_a_cloud_whose_name_also_covers_a_smaller_card_is_refused_when_it_would_not_fit():
+    """On Vast, SkyPilot's 'A100' is the 40 GB and the 80 GB card alike: a plan that needs
+    more than 40 GB per GPU could start on the smaller one, so the task is refused with the
+    clouds that name the 80 GB card apart; a plan that fits 40 GB is written."""
+    flags = ["--model", "llama-3.1-8b", "--task", "lora", "--gpu", "a100-sxm-80gb",
+             "--checkpointing", "none", "--cloud", "vast", "--no-measured"]
+    _, out, _ = _cli("estimate", *flags[:-3], "--micro-batch", "4", "--no-measured", "--json")
+    import json
+
+    need = json.loads(out)["memory"]["per_gpu_bytes"]
+    assert 40 * 2**30 < need < 80 * 2**30
+    code, _, err = _cli("export", "skypilot", *flags, "--micro-batch", "4")
+    assert code == 2 and "'A100' is also" in err and "aws" in err
+    code, text, err = _cli("export", "skypilot", *flags[:-3], "--task", "qlora",
+                           "--checkpointing", "full", "--cloud", "vast", "--no-measured")
+    assert code == 0, err
+    assert yaml.safe_load(text)["resources"]["accelerators"] == "A100:1"
