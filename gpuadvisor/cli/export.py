@@ -160,6 +160,10 @@ def _export_offer(args: argparse.Namespace):
         if named.id != offer.gpu_id:
             raise InputError(f"--gpu: offer {offer.id} is for {offer.gpu_id}, not {named.id}")
     args.gpu = offer.gpu_id
+    if args.gpus == 1 and offer.gpus_per_instance > 1:
+        # An instance is rented whole: its GPUs run the job (as suggest priced it), unless
+        # --gpus asks for another count.
+        args.gpus = offer.gpus_per_instance
     return offer
 
 
@@ -335,50 +339,31 @@ def _report_suggestions(model, plan, gpus, assumptions, limit: int = 10) -> list
     return advice_rows(advice.suggestions, limit)
 
 
-#: Exports whose tool runs data parallel and ZeRO/FSDP only (no tensor, pipeline,
-#: context or expert parallelism of its own).
-DATA_PARALLEL_TOOLS = {"deepspeed": "DeepSpeed", "accelerate": "accelerate",
-                       "launch": "the launch line", "skypilot": "the SkyPilot task"}
-
-
 def _runnable_plan(args, model, plan, gpu, gpus):
-    """``(plan as it will run, hybrid shard group or None, memory per GPU in bytes)``: the
-    estimate's plan with its
-    layout written in (:func:`gpuadvisor.core.resolve.run_plan`), so the export runs what
-    ``estimate`` priced. When that layout uses tensor, pipeline, context or expert
-    parallelism, which these tools cannot run, the fastest data-parallel layout is exported
-    instead and said so on stderr, with its own memory and time."""
-    from gpuadvisor.core.resolve import (
-        hybrid_shard,
-        model_parallel,
-        resolve_data_parallel,
-        run_plan,
-    )
-    from gpuadvisor.core.units import format_bytes, format_duration
+    """``(plan as it will run, hybrid shard group or None, memory per GPU in bytes)``
+    (:func:`gpuadvisor.export.runnable.runnable_plan`: the estimate's layout, or the fastest
+    data-parallel one when these tools cannot run it, said on stderr)."""
+    from gpuadvisor.core.resolve import resolve_data_parallel
+    from gpuadvisor.core.units import format_bytes
+    from gpuadvisor.export.runnable import runnable_plan
 
     result, assumptions = estimate_from_args(args, model, plan, gpu, gpus)
-    degrees = model_parallel(result)
-    if degrees:
+
+    def data_parallel():
         _, options = resolve_options(args, plan, gpu, gpus)
         try:
-            flat = resolve_data_parallel(model, plan, gpu, assumptions, strict=True,
+            return resolve_data_parallel(model, plan, gpu, assumptions, strict=True,
                                          **options)
         except ValueError as exc:
             raise InputError(f"export {args.kind}: {exc}") from None
-        named = " x ".join(f"{k.upper()} {v}" for k, v in degrees.items())
-        fit = "" if flat.fits is not False else " — it does not fit"
-        print(f"gpuadvisor export: the estimate's fastest layout uses {named}, which "
-              f"{DATA_PARALLEL_TOOLS[args.kind]} cannot run (Megatron-LM, NeMo or torchtitan "
-              f"can); this export runs the fastest data-parallel layout instead: "
-              f"{format_bytes(flat.memory.total)} per GPU, "
-              f"{format_duration(flat.time.seconds)}{fit}", file=sys.stderr)
-        result = flat
+
+    found = runnable_plan(result, args.kind, data_parallel)
+    if found.note:
+        print(f"gpuadvisor export: {found.note}", file=sys.stderr)
+    result = found.estimate
     if gpu is not None and result.fits is False:
         print(f"gpuadvisor export: warning: the plan needs "
               f"{format_bytes(result.memory.total)} per GPU and {gpu.name} has "
               f"{format_bytes(result.capacity_bytes, digits=0)}: it will not fit as planned "
               "(estimate --gpu lists the levers that make it fit)", file=sys.stderr)
-    group = None
-    if hybrid_shard(result):
-        group = result.layout.gpus_per_node
-    return run_plan(result), group, float(result.memory.total)
+    return found.plan, found.hybrid_group, float(result.memory.total)

@@ -253,6 +253,36 @@ def test_exports_write_files_that_parse_back(make_page, tmp_path):
     assert "data:image" not in (tmp_path / "report.md").read_text()
 
 
+def test_an_eight_gpu_option_exports_the_layout_it_was_priced_at(make_page, tmp_path):
+    """The AWS 8x A100 option of a full fine-tune of Llama 3.1 8B: the DeepSpeed config the
+    page writes is the estimate's layout on those 8 GPUs (ZeRO stage, micro-batch,
+    accumulation, global batch), as ``export deepspeed`` writes it, and the SkyPilot task
+    asks for the instance's 8 GPUs."""
+    import json
+
+    from gpuadvisor.core.advisor import estimate_of
+    from gpuadvisor.core.resolve import model_parallel
+
+    state = PlanState()
+    state.update(task="full", checkpointing="full", seq_len=2048)
+    page = make_page(state=state)
+    page.select("offer:aws-p4de")
+    s = page.selected()
+    assert s.fits and s.n_gpus == 8
+    result = estimate_of(state.model, s, state.assumptions)
+    assert page.export("deepspeed", tmp_path / "ds.json")
+    ds = json.loads((tmp_path / "ds.json").read_text())
+    assert not model_parallel(result)  # data parallel with ZeRO: DeepSpeed runs it as is
+    layout = result.layout.chosen.layout
+    assert ds["zero_optimization"]["stage"] == layout.zero
+    assert ds["train_micro_batch_size_per_gpu"] == layout.micro_batch
+    assert ds["gradient_accumulation_steps"] == layout.grad_accum
+    assert ds["train_batch_size"] == result.layout.global_batch
+    assert page.export("skypilot", tmp_path / "task.yaml")
+    task = yaml.safe_load((tmp_path / "task.yaml").read_text())
+    assert task["resources"]["accelerators"].endswith(":8")
+
+
 def test_an_export_that_cannot_be_made_writes_nothing_and_says_why(make_page, tmp_path):
     state = PlanState()
     state.update(task="infer")

@@ -10,7 +10,7 @@ from pathlib import Path
 from PySide6.QtCore import QBuffer, QCoreApplication, QIODevice
 from PySide6.QtWidgets import QFileDialog, QWidget
 
-from gpuadvisor.core.advisor import Suggestion, estimate_of
+from gpuadvisor.core.advisor import Suggestion, effective_gpu, estimate_of
 
 from .format import option_label
 
@@ -42,34 +42,53 @@ def ask_save_path(parent: QWidget, kind: str, suggested: str) -> str | None:
     return path or None
 
 
-def export_text(kind: str, s: Suggestion, model, *, report=None) -> str:
+def export_text(kind: str, s: Suggestion, model, *, report=None, assumptions=None) -> str:
     """The export of ``kind`` for suggestion ``s`` of a plan for ``model``; ``report()``
     writes the report (the page's, with its charts).
+
+    A training export writes the plan as the estimate lays it out on the option
+    (:func:`gpuadvisor.export.runnable.runnable_plan`, as the command line's ``export``):
+    its ZeRO stage, micro-batch, accumulation and hybrid sharding, or the fastest
+    data-parallel layout, said in a comment, where the tool cannot run the estimate's.
 
     Raises:
         ValueError: the plan cannot be written for that tool (e.g. DeepSpeed for
             inference), or the option does not fit.
     """
     from gpuadvisor import export
+    from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS
+    from gpuadvisor.core.resolve import resolve_data_parallel
+    from gpuadvisor.export.quoting import comment_text
+    from gpuadvisor.export.runnable import runnable_plan
 
     if not s.fits:
         raise ValueError(translate("ComparePage", "{name} does not fit this plan: pick an "
                                    "option that fits").format(name=option_label(s.option)))
-    plan, gpu, offer = s.plan, s.option.gpu, s.option.offer
-    rented = s.option.kind in ("rent", "cloud")
-    per_node = offer.gpus_per_instance if rented else max(plan.n_gpus, 1)
-    if kind == "skypilot":
-        return export.skypilot_task(model, plan, gpu, offer if rented else None)
-    if kind == "deepspeed":
-        return export.deepspeed_json(plan)
-    layout = export.node_layout(plan.n_gpus, per_node)
-    if kind == "accelerate":
-        return export.accelerate_yaml(plan, layout, gpu=gpu)
-    if kind == "launch":
-        return export.launch_script(plan, layout, title=f"{model.name}: {plan.task} on "
-                                    f"{s.option.label}")
     if kind == "report" and report is not None:
         return report()
+    assumptions = assumptions or DEFAULT_ASSUMPTIONS
+    plan, gpu, offer = s.plan, effective_gpu(s.option), s.option.offer
+    hybrid, note, need = None, None, None
+    if plan.is_training:
+        found = runnable_plan(
+            estimate_of(model, s, assumptions), kind,
+            lambda: resolve_data_parallel(model, s.plan, gpu, assumptions))
+        plan, hybrid, note = found.plan, found.hybrid_group, found.note
+        need = float(found.estimate.memory.total)
+    rented = s.option.kind in ("rent", "cloud")
+    per_node = offer.gpus_per_instance if rented else max(plan.n_gpus, 1)
+    lead = f"# Note: {comment_text(note)}\n" if note else ""
+    if kind == "skypilot":
+        return lead + export.skypilot_task(model, plan, s.option.gpu,
+                                           offer if rented else None, need_bytes=need)
+    if kind == "deepspeed":
+        return export.deepspeed_json(plan, hybrid_group=hybrid)
+    layout = export.node_layout(plan.n_gpus, per_node)
+    if kind == "accelerate":
+        return lead + export.accelerate_yaml(plan, layout, gpu=gpu)
+    if kind == "launch":
+        return lead + export.launch_script(plan, layout, title=f"{model.name}: {plan.task} "
+                                           f"on {s.option.label}")
     raise ValueError(f"unknown export {kind!r}")
 
 

@@ -515,7 +515,8 @@ class ComparePage(QWidget):
                 inference), or the option does not fit.
         """
         return exports.export_text(kind, s, self.state.model,
-                                   report=lambda: self._report(s, markdown=markdown))
+                                   report=lambda: self._report(s, markdown=markdown),
+                                   assumptions=self.state.assumptions)
 
     def _report(self, s: Suggestion, *, markdown: bool) -> str:
         charts = [(self.tr("Time against cost of every option"), self.scatter),
