@@ -87,3 +87,16 @@ def test_text_output_shows_the_decomposed_step(capsys):
     out, _ = capsys.readouterr()
     assert "Layout on 64 GPUs" in out and "step" in out and "MFU" in out
     assert "runner-up" in out
+
+
+@pytest.mark.parametrize(("flags", "named"), [(["--pp", "8k"], "--pp: pp 8000"),
+                                              (["--tp", "3"], "--tp: tp 3")])
+def test_a_pinned_degree_the_gpus_cannot_hold_is_refused_naming_its_flag(capsys, flags,
+                                                                         named):
+    from gpuadvisor.cli import main
+
+    code = main(["estimate", "--model", "llama-3.1-8b", "--task", "full", "--gpu", "h100-sxm",
+                 "--gpus", "8", *flags])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert named in err and "does not divide n_gpus 8" in err

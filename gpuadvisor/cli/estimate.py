@@ -285,6 +285,7 @@ def command(args: argparse.Namespace) -> int:
         plan = plan_from_args(args, model)
     except ValueError as exc:
         raise InputError(f"plan: {exc}") from None
+    check_layout_pins(plan)
     result, _assumptions = estimate_from_args(args, model, plan, gpu, gpus)
     host_ram = host_ram_check(result, args.units)
     advice = fit_advice(args, model, plan, gpu, gpus) if result.fits is False else None
@@ -309,6 +310,21 @@ def command(args: argparse.Namespace) -> int:
             print()
             print(advice_text(advice, args.units))
     return EXIT_NO_FIT if result.verdict == "does not fit" else 0
+
+
+def check_layout_pins(plan) -> None:
+    """Pinned degrees the GPU count cannot hold, refused naming their flag (``--pp 8k`` on
+    8 GPUs: "--pp: pp 8000 does not divide n_gpus 8")."""
+    from gpuadvisor.core.plan import layout_pin_problem
+    from gpuadvisor.workspace.planfile import plan_field_in_message
+
+    problem = layout_pin_problem(plan)
+    if problem is None:
+        return
+    name = plan_field_in_message(problem, prefer=("tp", "pp", "vpp", "cp", "ep"))
+    flag = {"layout_global_batch": "--global-batch", "n_gpus": "--gpus"}.get(
+        name or "", f"--{name}" if name else "layout")
+    raise InputError(f"{flag}: {problem}")
 
 
 def host_ram_check(result, units: str = "GiB"):
