@@ -275,7 +275,8 @@ def _export_text(args: argparse.Namespace) -> str:
         per_node = args.gpus_per_node or (offer.gpus_per_instance if offer else None)
         layout = export.node_layout(plan.n_gpus, per_node or export.DEFAULT_GPUS_PER_NODE)
         if args.kind == "accelerate":
-            return export.accelerate_yaml(plan, layout, backend=args.backend, gpu=gpu)
+            return export.accelerate_yaml(plan, layout, backend=args.backend, gpu=gpu,
+                                          hybrid_group=hybrid)
         return export.launch_script(plan, layout, launcher=args.launcher,
                                     backend=args.backend, script=args.script,
                                     title=f"{model.name}: {plan.task} on {plan.n_gpus} GPU(s)")
@@ -343,21 +344,21 @@ def _runnable_plan(args, model, plan, gpu, gpus):
     """``(plan as it will run, hybrid shard group or None, memory per GPU in bytes)``
     (:func:`gpuadvisor.export.runnable.runnable_plan`: the estimate's layout, or the fastest
     data-parallel one when these tools cannot run it, said on stderr)."""
-    from gpuadvisor.core.resolve import resolve_data_parallel
+    from gpuadvisor.core.resolve import resolve
     from gpuadvisor.core.units import format_bytes
     from gpuadvisor.export.runnable import runnable_plan
 
     result, assumptions = estimate_from_args(args, model, plan, gpu, gpus)
 
-    def data_parallel():
+    def resolve_with(**changes):
         _, options = resolve_options(args, plan, gpu, gpus)
         try:
-            return resolve_data_parallel(model, plan, gpu, assumptions, strict=True,
-                                         **options)
+            return resolve(model, plan.with_changes(**changes), gpu, assumptions,
+                           strict=True, **options)
         except ValueError as exc:
             raise InputError(f"export {args.kind}: {exc}") from None
 
-    found = runnable_plan(result, args.kind, data_parallel)
+    found = runnable_plan(result, args.kind, resolve_with, backend=args.backend)
     if found.note:
         print(f"gpuadvisor export: {found.note}", file=sys.stderr)
     result = found.estimate

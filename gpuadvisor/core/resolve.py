@@ -155,16 +155,6 @@ def model_parallel(result: Estimate) -> dict[str, int]:
             if getattr(lay, name) > 1}
 
 
-def resolve_data_parallel(model, plan: Plan, gpu=None,
-                          assumptions: Assumptions = DEFAULT_ASSUMPTIONS, *,
-                          settings: LayoutSettings = DEFAULT_LAYOUT,
-                          **estimate_options) -> Estimate:
-    """The fastest layout a data-parallel tool (DeepSpeed ZeRO, FSDP through accelerate)
-    can run: :func:`resolve` with tensor, pipeline, context and expert parallel pinned to 1."""
-    flat = plan.with_changes(tp=1, pp=1, vpp=None, cp=1, ep=1) if plan.n_gpus > 1 else plan
-    return resolve(model, flat, gpu, assumptions, settings=settings, **estimate_options)
-
-
 # ------------------------------------------------------------- a layout on an estimate
 def apply_layout(estimate: Estimate, layout: LayoutEstimate) -> Estimate:
     """The :class:`~.estimate.Estimate` with its time and memory per GPU taken
@@ -265,4 +255,4 @@ def with_layout(estimate: Estimate, assumptions: Assumptions,
 
 __all__ = ["DEFAULT_LAYOUT", "LAYOUT_MODES", "LayoutSettings", "apply_layout", "hybrid_shard",
            "layout_applies", "layout_request", "layout_wanted", "model_parallel", "resolve",
-           "resolve_data_parallel", "run_plan", "with_layout"]
+           "run_plan", "with_layout"]

@@ -10,10 +10,15 @@ config`` asks (``commands/config/cluster.py``), https://huggingface.co/docs/acce
 * ``deepspeed_config``: ``zero_stage``, ``offload_optimizer_device``,
   ``offload_param_device``, ``gradient_accumulation_steps``, ``gradient_clipping``,
   ``zero3_init_flag``, ``zero3_save_16bit_model``, ``deepspeed_multinode_launcher``.
-* ``fsdp_config``: ``fsdp_sharding_strategy`` (``FULL_SHARD`` = ZeRO-3, ``SHARD_GRAD_OP`` =
-  ZeRO-2), ``fsdp_offload_params`` (parameters, gradients and optimizer states together),
-  ``fsdp_auto_wrap_policy``, ``fsdp_backward_prefetch``, ``fsdp_state_dict_type``,
-  ``fsdp_use_orig_params``, ``fsdp_cpu_ram_efficient_loading``, ``fsdp_sync_module_states``.
+* ``fsdp_config`` for FSDP2 (``fsdp_version: 2``, ``torch.distributed.fsdp.fully_shard``;
+  accelerate 1.10 and newer, read from accelerate 1.16's ``commands/config/cluster.py``):
+  ``fsdp_reshard_after_forward`` (true = ZeRO-3 / FULL_SHARD, false = ZeRO-2 /
+  SHARD_GRAD_OP), ``fsdp_offload_params`` (parameters, gradients and optimizer states
+  together), ``fsdp_auto_wrap_policy``, ``fsdp_state_dict_type``,
+  ``fsdp_cpu_ram_efficient_loading``, ``fsdp_activation_checkpointing``.
+* ``parallelism_config`` (FSDP2 only): ``parallelism_config_dp_replicate_size``,
+  ``_dp_shard_size``, ``_tp_size``, ``_cp_size`` — hybrid sharding (replicas of shards) and
+  tensor / context parallelism, whose product is the GPU count.
 """
 
 from __future__ import annotations
@@ -28,7 +33,6 @@ from .yamltext import dump
 BACKENDS = ("deepspeed", "fsdp")
 MIXED_PRECISION = {"fp32": "no", "fp16": "fp16", "bf16": "bf16", "bf16-pure": "no",
                    "fp8": "fp8"}
-FSDP_SHARDING = {2: "SHARD_GRAD_OP", 3: "FULL_SHARD"}
 
 
 def distributed_type(plan: Plan, backend: str = "deepspeed") -> str:
@@ -56,7 +60,8 @@ def check_fsdp(plan: Plan) -> None:
 
 def accelerate_config(plan: Plan, layout: NodeLayout | None = None, *,
                       backend: str = "deepspeed", gpu: GpuSpec | None = None,
-                      gradient_clipping: float = DEFAULT_GRADIENT_CLIPPING) -> dict:
+                      gradient_clipping: float = DEFAULT_GRADIENT_CLIPPING,
+                      hybrid_group: int | None = None) -> dict:
     """The accelerate config for ``plan`` as a dict (see the module docstring).
 
     Args:
@@ -114,26 +119,55 @@ def accelerate_config(plan: Plan, layout: NodeLayout | None = None, *,
         config["deepspeed_config"] = ds
     elif kind == "FSDP":
         check_fsdp(plan)
+        # FSDP2 (fully_shard): ZeRO-3 reshards the parameters after the forward pass,
+        # ZeRO-2 (SHARD_GRAD_OP) keeps them gathered until the backward pass.
         config["fsdp_config"] = {
-            "fsdp_sharding_strategy": FSDP_SHARDING[plan.zero_stage],
+            "fsdp_version": 2,
+            "fsdp_reshard_after_forward": plan.zero_stage == 3,
             "fsdp_offload_params": plan.offload == "params",
             "fsdp_auto_wrap_policy": "TRANSFORMER_BASED_WRAP",
-            "fsdp_backward_prefetch": "BACKWARD_PRE",
             "fsdp_state_dict_type": "SHARDED_STATE_DICT",
-            "fsdp_use_orig_params": True,
             "fsdp_cpu_ram_efficient_loading": True,
-            "fsdp_sync_module_states": True,
+            "fsdp_activation_checkpointing": plan.checkpointing == "full",
         }
+        mesh = parallelism_sizes(plan, layout, hybrid_group)
+        if mesh is not None:
+            config["parallelism_config"] = {f"parallelism_config_{k}": v
+                                            for k, v in mesh.items()}
     return config
+
+
+def parallelism_sizes(plan: Plan, layout: NodeLayout, hybrid_group: int | None = None
+                      ) -> dict[str, int] | None:
+    """accelerate's N-D parallelism sizes for an FSDP2 plan with tensor or context
+    parallelism or hybrid sharding (``dp_replicate_size x dp_shard_size x tp_size x
+    cp_size = GPUs``); None for plain sharding over every GPU (no ``parallelism_config``).
+
+    ``hybrid_group``: GPUs a shard spans when the layout shards inside nodes only."""
+    tp, cp = plan.tp or 1, plan.cp or 1
+    if (plan.pp or 1) > 1 or (plan.ep or 1) > 1:
+        raise ValueError("layout: accelerate's FSDP2 runs data, tensor and context "
+                         "parallelism; pipeline and expert parallelism need Megatron-LM, "
+                         "NeMo or torchtitan")
+    dp = plan.n_gpus // (tp * cp)
+    shard = dp if not hybrid_group else max(1, hybrid_group // (tp * cp))
+    if tp == cp == 1 and shard == dp:
+        return None
+    if dp % shard or shard * (dp // shard) * tp * cp != layout.n_gpus:
+        raise ValueError(f"layout: {plan.n_gpus} GPUs do not split as dp {dp} x tp {tp} x "
+                         f"cp {cp} with shards of {shard}")
+    return {"dp_replicate_size": dp // shard, "dp_shard_size": shard, "tp_size": tp,
+            "cp_size": cp}
 
 
 def accelerate_yaml(plan: Plan, layout: NodeLayout | None = None, *,
                     backend: str = "deepspeed", gpu: GpuSpec | None = None,
                     gradient_clipping: float = DEFAULT_GRADIENT_CLIPPING,
-                    title: str = "") -> str:
+                    title: str = "", hybrid_group: int | None = None) -> str:
     """:func:`accelerate_config` as YAML, with comments on how to use it."""
     config = accelerate_config(plan, layout, backend=backend, gpu=gpu,
-                               gradient_clipping=gradient_clipping)
+                               gradient_clipping=gradient_clipping,
+                               hybrid_group=hybrid_group)
     header = [title or "accelerate config written by gpuadvisor",
               f"Plan: {describe(plan)}",
               f"Use: accelerate launch --config_file {ACCELERATE_FILE} train.py",
@@ -148,4 +182,4 @@ def accelerate_yaml(plan: Plan, layout: NodeLayout | None = None, *,
 
 
 __all__ = ["BACKENDS", "accelerate_config", "accelerate_yaml", "check_fsdp",
-           "distributed_type"]
+           "distributed_type", "parallelism_sizes"]

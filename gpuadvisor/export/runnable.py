@@ -44,27 +44,42 @@ class RunnablePlan:
 
 
 def runnable_plan(result: Estimate, kind: str,
-                  data_parallel: Callable[[], Estimate]) -> RunnablePlan:
+                  resolve_with: Callable[..., Estimate], *, backend: str = "deepspeed"
+                  ) -> RunnablePlan:
     """The plan export ``kind`` writes for the estimate ``result``.
 
-    ``data_parallel()`` resolves the same plan with tensor, pipeline, context and expert
-    parallelism pinned to 1 (:func:`gpuadvisor.core.resolve.resolve_data_parallel` with the
-    door's own options); it is asked only when ``result``'s layout needs them.
+    ``resolve_with(**plan_changes)`` resolves the same plan with some fields changed (the
+    door's own options: measurement, layout settings); it is asked only when the tool
+    cannot run ``result``'s layout. DeepSpeed and the launch line run data parallelism and
+    ZeRO: tensor, pipeline, context and expert parallelism are pinned to 1. accelerate with
+    the ``fsdp`` backend (FSDP2 and its N-D parallelism config) also runs tensor and context
+    parallelism, and has no ZeRO-1: a ZeRO-1 layout becomes ZeRO-2.
     """
-    note = None
-    degrees = model_parallel(result)
+    notes = []
+    runs = {"tp", "cp"} if (kind == "accelerate" and backend == "fsdp") else set()
+    degrees = {k: v for k, v in model_parallel(result).items() if k not in runs}
     if degrees and kind in DATA_PARALLEL_TOOLS:
-        flat = data_parallel()
+        pins = {name: 1 for name in ("tp", "pp", "cp", "ep") if name not in runs}
+        flat = resolve_with(**pins, vpp=None)
         named = " x ".join(f"{k.upper()} {v}" for k, v in degrees.items())
         fit = "" if flat.fits is not False else " — it does not fit"
-        note = (f"the estimate's fastest layout uses {named}, which "
-                f"{DATA_PARALLEL_TOOLS[kind]} cannot run (Megatron-LM, NeMo or torchtitan "
-                f"can); this export runs the fastest data-parallel layout instead: "
-                f"{format_bytes(flat.memory.total)} per GPU, "
-                f"{format_duration(flat.time.seconds)}{fit}")
+        tool = DATA_PARALLEL_TOOLS[kind]
+        others = ("accelerate with --backend fsdp (FSDP2), Megatron-LM, NeMo or torchtitan"
+                  if set(degrees) <= {"tp", "cp"} else "Megatron-LM, NeMo or torchtitan")
+        notes.append(f"the estimate's fastest layout uses {named}, which {tool} cannot run "
+                     f"({others} can); this export runs the fastest layout it can instead: "
+                     f"{format_bytes(flat.memory.total)} per GPU, "
+                     f"{format_duration(flat.time.seconds)}{fit}")
         result = flat
+    zero = result.layout.chosen.layout.zero if result.layout is not None else None
+    if runs and zero == 1:
+        plan = run_plan(result)
+        result = resolve_with(zero_stage=2, tp=plan.tp, cp=plan.cp, pp=plan.pp, ep=plan.ep)
+        notes.append(f"FSDP has no ZeRO-1: ZeRO-2 (reshard_after_forward false) instead, "
+                     f"{format_bytes(result.memory.total)} per GPU, "
+                     f"{format_duration(result.time.seconds)}")
     group = result.layout.gpus_per_node if hybrid_shard(result) else None
-    return RunnablePlan(run_plan(result), result, group, note)
+    return RunnablePlan(run_plan(result), result, group, "; ".join(notes) or None)
 
 
 __all__ = ["DATA_PARALLEL_TOOLS", "RunnablePlan", "runnable_plan"]

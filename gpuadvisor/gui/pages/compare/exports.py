@@ -57,7 +57,7 @@ def export_text(kind: str, s: Suggestion, model, *, report=None, assumptions=Non
     """
     from gpuadvisor import export
     from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS
-    from gpuadvisor.core.resolve import resolve_data_parallel
+    from gpuadvisor.core.resolve import resolve
     from gpuadvisor.export.quoting import comment_text
     from gpuadvisor.export.runnable import runnable_plan
 
@@ -72,7 +72,8 @@ def export_text(kind: str, s: Suggestion, model, *, report=None, assumptions=Non
     if plan.is_training:
         found = runnable_plan(
             estimate_of(model, s, assumptions), kind,
-            lambda: resolve_data_parallel(model, s.plan, gpu, assumptions))
+            lambda **changes: resolve(model, s.plan.with_changes(**changes), gpu,
+                                      assumptions))
         plan, hybrid, note = found.plan, found.hybrid_group, found.note
         need = float(found.estimate.memory.total)
     rented = s.option.kind in ("rent", "cloud")
@@ -85,7 +86,7 @@ def export_text(kind: str, s: Suggestion, model, *, report=None, assumptions=Non
         return export.deepspeed_json(plan, hybrid_group=hybrid)
     layout = export.node_layout(plan.n_gpus, per_node)
     if kind == "accelerate":
-        return lead + export.accelerate_yaml(plan, layout, gpu=gpu)
+        return lead + export.accelerate_yaml(plan, layout, gpu=gpu, hybrid_group=hybrid)
     if kind == "launch":
         return lead + export.launch_script(plan, layout, title=f"{model.name}: {plan.task} "
                                            f"on {s.option.label}")
