@@ -71,14 +71,35 @@ def test_zero3_parameter_offload_on_two_nodes_uses_the_standard_multinode_launch
     assert config["rdzv_backend"] == "static"
 
 
-def test_fsdp_backend_maps_zero3_to_full_shard_and_zero2_to_shard_grad_op():
+def test_fsdp_backend_is_fsdp2_resharding_for_zero3_and_not_for_zero2():
+    # FSDP2 (accelerate >= 1.10): reshard_after_forward true is FULL_SHARD (ZeRO-3), false
+    # SHARD_GRAD_OP (ZeRO-2); FSDP1's sharding_strategy key is not written.
     full = parsed(Plan(n_gpus=8, zero_stage=3, offload="params"), backend="fsdp")
     assert full["distributed_type"] == "FSDP"
-    assert full["fsdp_config"]["fsdp_sharding_strategy"] == "FULL_SHARD"
+    assert full["fsdp_config"]["fsdp_version"] == 2
+    assert full["fsdp_config"]["fsdp_reshard_after_forward"] is True
+    assert "fsdp_sharding_strategy" not in full["fsdp_config"]
     assert full["fsdp_config"]["fsdp_offload_params"] is True
     grad_op = parsed(Plan(n_gpus=8, zero_stage=2), backend="fsdp")
-    assert grad_op["fsdp_config"]["fsdp_sharding_strategy"] == "SHARD_GRAD_OP"
+    assert grad_op["fsdp_config"]["fsdp_reshard_after_forward"] is False
     assert grad_op["fsdp_config"]["fsdp_offload_params"] is False
+    assert "parallelism_config" not in grad_op  # plain sharding over every GPU
+
+
+def test_fsdp2_writes_the_n_d_mesh_of_a_tensor_parallel_or_hybrid_layout():
+    from gpuadvisor.export.launch import NodeLayout
+
+    tp = parsed(Plan(n_gpus=8, zero_stage=3, tp=4), backend="fsdp")
+    assert tp["parallelism_config"] == {
+        "parallelism_config_dp_replicate_size": 1, "parallelism_config_dp_shard_size": 2,
+        "parallelism_config_tp_size": 4, "parallelism_config_cp_size": 1}
+    hybrid = accelerate_config(Plan(n_gpus=16, zero_stage=3), NodeLayout(2, 8),
+                               backend="fsdp", hybrid_group=8)
+    mesh = hybrid["parallelism_config"]
+    assert (mesh["parallelism_config_dp_replicate_size"],
+            mesh["parallelism_config_dp_shard_size"]) == (2, 8)
+    with pytest.raises(ValueError, match="pipeline"):
+        accelerate_config(Plan(n_gpus=8, zero_stage=3, pp=2), backend="fsdp")
 
 
 @pytest.mark.parametrize("plan", [Plan(n_gpus=4, zero_stage=1),

@@ -3,6 +3,8 @@
 ``accelerate.commands.config.config_args.load_config_from_file`` is what ``accelerate
 launch --config_file`` reads (it refuses unknown top-level keys); the parsed config must have
 the estimate's GPUs, machines, ZeRO stage / FSDP2 resharding and N-D parallelism sizes.
+accelerate imports torch, so it reads the files in a child process (the app's own process
+must never import torch: tests/gui/test_app.py checks that).
 """
 
 from __future__ import annotations
@@ -10,9 +12,11 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import subprocess
+import sys
+import textwrap
 
 import pytest
-from accelerate.commands.config.config_args import load_config_from_file
 
 from gpuadvisor.cli import main
 
@@ -31,6 +35,46 @@ PLANS = [
 ]
 
 
+_READER = textwrap.dedent("""
+    import json, sys
+    from accelerate.commands.config.config_args import load_config_from_file
+    out = {}
+    for path in sys.argv[1:]:
+        c = load_config_from_file(path)
+        out[path] = {"num_processes": c.num_processes,
+                     "distributed_type": str(c.distributed_type).split(".")[-1],
+                     "deepspeed_config": c.deepspeed_config, "fsdp_config": c.fsdp_config,
+                     "parallelism_config": c.parallelism_config}
+    print(json.dumps(out))
+""")
+
+
+def _read_with_accelerate(paths) -> dict:
+    result = subprocess.run([sys.executable, "-c", _READER, *map(str, paths)],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    """Every plan's accelerate config for both backends, with its estimate, and what
+    accelerate read from each file (one child process for all of them)."""
+    folder = tmp_path_factory.mktemp("accelerate")
+    cases = {}
+    for label, flags in PLANS:
+        flags = [*flags, "--no-measured"]
+        _, out = _cli("estimate", *flags, "--json")
+        for backend in ("deepspeed", "fsdp"):
+            code, text = _cli("export", "accelerate", *flags, "--backend", backend)
+            path = folder / f"{label.replace(' ', '-')}-{backend}.yaml"
+            if code == 0:
+                path.write_text(text)
+            cases[(label, backend)] = (code, path, json.loads(out), flags)
+    read = _read_with_accelerate(p for code, p, _, _ in cases.values() if code == 0)
+    return cases, read
+
+
 def _cli(*argv: str) -> tuple[int, str]:
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
@@ -39,32 +83,27 @@ def _cli(*argv: str) -> tuple[int, str]:
 
 
 @pytest.mark.parametrize("backend", ["deepspeed", "fsdp"])
-@pytest.mark.parametrize(("label", "flags"), PLANS, ids=[p[0] for p in PLANS])
-def test_accelerate_reads_the_config_and_it_runs_the_estimates_layout(tmp_path, backend,
-                                                                      label, flags):
-    flags = [*flags, "--no-measured"]
-    code, text = _cli("export", "accelerate", *flags, "--backend", backend)
+@pytest.mark.parametrize("label", [p[0] for p in PLANS])
+def test_accelerate_reads_the_config_and_it_runs_the_estimates_layout(exported, backend,
+                                                                      label):
+    cases, read = exported
+    code, path, est, flags = cases[(label, backend)]
     if code == 2:
         # Refused with a reason (FSDP offloads parameters and optimizer together only).
-        assert backend == "fsdp" and "--offload" in " ".join(flags)
+        assert backend == "fsdp" and "--offload" in flags
         return
     assert code == 0
-    path = tmp_path / "accelerate.yaml"
-    path.write_text(text)
-    config = load_config_from_file(str(path))
-    _, out = _cli("estimate", *flags, "--json")
-    est = json.loads(out)
+    config = read[str(path)]
     n = est["plan"]["n_gpus"]
-    assert config.num_processes == n
+    assert config["num_processes"] == n
     layout = est["time"].get("layout")
     stage = layout["zero"] if layout else est["plan"]["zero_stage"]
-    kind = str(config.distributed_type).split(".")[-1]
+    kind = config["distributed_type"]
     if kind == "DEEPSPEED":
-        assert config.deepspeed_config["zero_stage"] == stage
+        assert config["deepspeed_config"]["zero_stage"] == stage
     elif kind == "FSDP":
-        fsdp = config.fsdp_config
-        assert fsdp["fsdp_version"] == 2
-        mesh = config.parallelism_config
+        assert config["fsdp_config"]["fsdp_version"] == 2
+        mesh = config["parallelism_config"]
         if mesh:
             sizes = [mesh[f"parallelism_config_{k}"] for k in
                      ("dp_replicate_size", "dp_shard_size", "tp_size", "cp_size")]
@@ -75,3 +114,14 @@ def test_accelerate_reads_the_config_and_it_runs_the_estimates_layout(tmp_path, 
                 assert sizes[0] > 1
     else:
         assert stage == 0 and kind in ("NO", "MULTI_GPU")
+
+
+def test_the_tensor_parallel_plan_is_read_as_its_mesh(exported):
+    """The TP 4 x DP 2 layout of Qwen2.5 32B on 8 H100s reaches accelerate as a mesh of
+    tensor 4 x shards 2 (not silently flattened to data parallel)."""
+    cases, read = exported
+    _, path, est, _ = cases[("tensor parallel", "fsdp")]
+    assert est["time"]["layout"]["tp"] == 4
+    mesh = read[str(path)]["parallelism_config"]
+    assert mesh["parallelism_config_tp_size"] == 4
+    assert mesh["parallelism_config_dp_shard_size"] == 2
