@@ -473,3 +473,25 @@ def test_cli_validate_reports_a_bad_offers_file_and_exits_2(tmp_path, capsys):
     assert main(["catalog", "validate", str(path)]) == 2
     assert "[my-offer] field 'price_usd': must be > 0 USD" in capsys.readouterr().err
     assert os.path.exists(path)
+
+
+def test_validate_flags_prices_older_than_90_days(tmp_path, capsys):
+    """``catalog validate`` on an offers file: OK, then one warning listing each price older
+    than 90 days (a price's age is shown, never refused), the fresh ones left out."""
+    from datetime import date, timedelta
+
+    from gpuadvisor.cli import main
+
+    fresh = (date.today() - timedelta(days=10)).isoformat()
+    old = (date.today() - timedelta(days=200)).isoformat()
+    entry = ('[{id}]\nkind = "rent"\ngpu_id = "h100-sxm"\nprovider = "RunPod"\n'
+             'price_usd = 2.0\ngpus_per_instance = 1\ninstance = "1x H100"\n'
+             'as_of = "{day}"\nsource = "s"\n')
+    path = tmp_path / "offers.toml"
+    path.write_text("schema_version = 1\n" + entry.format(id="fresh", day=fresh)
+                    + entry.format(id="old", day=old))
+    assert main(["catalog", "validate", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"{path}: OK" in out
+    assert "1 price(s) older than 90 days" in out
+    assert f"old: as of {old} (200 days)" in out and "fresh:" not in out

@@ -49,6 +49,8 @@ def command(args: argparse.Namespace) -> int:
                 print(line, file=sys.stderr)
             return EXIT_BAD_INPUT
         print(f"{args.path}: OK")
+        for line in _stale_prices(args.path):
+            print(line)
         return 0
     if args.catalog_verb == "list":
         items = _catalog_items(args.kind)
@@ -92,6 +94,30 @@ def _validate(path: str) -> list[str]:
         problems = [f"{display_name(path)}: has no entries; a catalog file needs at least "
                     "one (catalog update refuses such a file too)"]
     return problems
+
+
+def _stale_prices(path: str) -> list[str]:
+    """Warnings for an offers file's prices older than
+    :data:`~gpuadvisor.core.offers.STALE_AFTER_DAYS` (they still load: a price's age is
+    shown, not refused), oldest first."""
+    from datetime import date
+
+    from gpuadvisor import catalog
+    from gpuadvisor.catalog.files import kind_of
+    from gpuadvisor.core.offers import STALE_AFTER_DAYS, age_days, is_stale
+
+    if kind_of(path) != "offers":
+        return []
+    today = date.today()
+    offers = [o for o in catalog.load_offers(path).values() if is_stale(o, today)]
+    if not offers:
+        return []
+    offers.sort(key=lambda o: -age_days(o, today))
+    lines = [f"warning: {len(offers)} price(s) older than {STALE_AFTER_DAYS} days; refresh "
+             "them from their source:"]
+    lines += [f"  {o.id}: as of {o.as_of} ({age_days(o, today)} days), {o.source}"
+              for o in offers]
+    return lines
 
 
 def _show(args: argparse.Namespace) -> int:
