@@ -41,6 +41,30 @@ MAX_DIMS = 4
 KEEP_ARRAY_VALUES = 4096
 DEFAULT_ALIGNMENT = 32
 
+# Limits of a header, checked before any loop or allocation they govern. A declared count or
+# length must also fit in the bytes left in the file; these bound what a huge (or sparse, all
+# zeros) file could still declare. Each is far above what real files hold.
+#: A metadata key, in bytes: the GGUF specification's own limit ("at most 2^16-1 bytes",
+#: ggml-org/ggml docs/gguf.md).
+MAX_KEY_BYTES = 65_535
+#: A tensor name, in bytes: ggml's GGML_MAX_NAME is 64; 65,535 keeps any writer's names.
+MAX_TENSOR_NAME_BYTES = 65_535
+#: A string value kept in memory (general.name, a chat template: tens of KB at most).
+MAX_STRING_BYTES = 16 * 2**20
+#: Metadata entries: llama.cpp's converter writes about 30 to 60 (the tokenizer's arrays are
+#: one entry each); 65,536 is a thousand times that.
+MAX_METADATA_ENTRIES = 65_536
+#: Tensors: Llama 3.1 405B has 1,138 and DeepSeek-V3 1,025 (experts merged per layer);
+#: 262,144 is a hundred times the largest.
+MAX_TENSORS = 262_144
+#: Elements of one array: the largest real ones are vocabularies and merges (Gemma 3:
+#: 262,144 tokens; Llama 3: 280,147 merges); 4,194,304 is fifteen times that.
+MAX_ARRAY_LENGTH = 4_194_304
+#: Items read in the whole header (entries, array elements, tensors): a real header has under
+#: a million (a vocabulary, its scores, types and merges); the header is refused past this,
+#: so any file is judged in about two seconds.
+MAX_HEADER_ITEMS = 8_388_608
+
 # GGUF metadata value types: id -> (struct code, size); 8 = string, 9 = array.
 _SCALARS = {
     0: ("B", 1), 1: ("b", 1), 2: ("H", 2), 3: ("h", 2), 4: ("I", 4), 5: ("i", 4),
@@ -219,6 +243,7 @@ class _Parser:
     def __init__(self, view, path: str) -> None:
         self.view, self.path, self.pos, self.end = view, path, 4, len(view)
         self.order = "<"
+        self.items_left = MAX_HEADER_ITEMS
 
     def fail(self, what: str) -> GgufError:
         return GgufError(f"{self.path}: malformed GGUF header: {what}")
@@ -230,14 +255,27 @@ class _Parser:
         self.pos += size
         return value
 
-    def count(self, what: str, min_item_bytes: int) -> int:
+    def count(self, what: str, min_item_bytes: int, limit: int | None = None,
+              items: bool = False) -> int:
+        """A u64 count or length, checked against ``limit`` and the bytes left before it
+        is used; ``items``: the count is of things read one by one (it draws on the
+        header's :data:`MAX_HEADER_ITEMS`)."""
         n = self.take("Q", 8, what)
+        if limit is not None and n > limit:
+            raise self.fail(f"{what} is {n:,}, more than {limit:,} (no real GGUF file "
+                            "comes near it: a damaged or hostile file)")
         if n * min_item_bytes > self.end - self.pos:
-            raise self.fail(f"{what} is {n}, more than the file can hold")
+            raise self.fail(f"{what} is {n:,}, more than the file can hold")
+        if items:
+            self.items_left -= n
+            if self.items_left < 0:
+                raise self.fail(f"the header declares more than {MAX_HEADER_ITEMS:,} items "
+                                "(entries, array elements and tensors; real headers hold "
+                                "under a million)")
         return n
 
-    def string(self, what: str) -> str:
-        n = self.count(f"the length of {what}", 1)
+    def string(self, what: str, limit: int = MAX_STRING_BYTES) -> str:
+        n = self.count(f"the length of {what}", 1, limit)
         raw = bytes(self.view[self.pos:self.pos + n])
         self.pos += n
         return raw.decode("utf-8", errors="replace")
@@ -257,19 +295,19 @@ class _Parser:
             item = self.take("I", 4, f"the array type of '{key}'")
             if item in _SCALARS:
                 code, size = _SCALARS[item]
-                n = self.count(f"the length of '{key}'", size)
+                n = self.count(f"the length of '{key}'", size, MAX_ARRAY_LENGTH)
                 values = None
                 if n <= KEEP_ARRAY_VALUES:
                     values = struct.unpack_from(f"{self.order}{n}{code}", self.view, self.pos)
                 self.pos += n * size
                 return n, values
             if item == _STRING:
-                n = self.count(f"the length of '{key}'", 8)
+                n = self.count(f"the length of '{key}'", 8, MAX_ARRAY_LENGTH, items=True)
                 for _ in range(n):
                     self.skip_string(f"an element of '{key}'")
                 return n, None
             if item == _ARRAY:
-                n = self.count(f"the length of '{key}'", 12)
+                n = self.count(f"the length of '{key}'", 12, MAX_ARRAY_LENGTH, items=True)
                 for _ in range(n):
                     self._nested(key)
                 return n, None
@@ -281,10 +319,11 @@ class _Parser:
         item = self.take("I", 4, f"the array type inside '{key}'")
         if item in _SCALARS:
             size = _SCALARS[item][1]
-            n = self.count(f"a length inside '{key}'", size)
+            n = self.count(f"a length inside '{key}'", size, MAX_ARRAY_LENGTH)
             self.pos += n * size
         elif item == _STRING:
-            for _ in range(self.count(f"a length inside '{key}'", 8)):
+            for _ in range(self.count(f"a length inside '{key}'", 8, MAX_ARRAY_LENGTH,
+                                      items=True)):
                 self.skip_string(f"an element inside '{key}'")
         else:
             raise self.fail(f"'{key}' nests arrays more than two deep")
@@ -299,12 +338,12 @@ class _Parser:
                             "model again")
         if version not in (2, 3):
             raise self.fail(f"unknown version {version}")
-        n_tensors = self.count("the tensor count", 24)
-        n_kv = self.count("the metadata count", 13)
+        n_tensors = self.count("the tensor count", 24, MAX_TENSORS, items=True)
+        n_kv = self.count("the metadata count", 13, MAX_METADATA_ENTRIES, items=True)
         metadata: dict[str, object] = {}
         lengths: dict[str, int] = {}
         for i in range(n_kv):
-            key = self.string(f"metadata key {i}")
+            key = self.string(f"metadata key {i}", MAX_KEY_BYTES)
             type_id = self.take("I", 4, f"the type of '{key}'")
             value = self.value(type_id, key)
             if type_id == _ARRAY:
@@ -316,7 +355,7 @@ class _Parser:
                 metadata[key] = value
         tensors = []
         for i in range(n_tensors):
-            name = self.string(f"tensor name {i}")
+            name = self.string(f"tensor name {i}", MAX_TENSOR_NAME_BYTES)
             n_dims = self.take("I", 4, f"the dimensions of '{name}'")
             if not 1 <= n_dims <= MAX_DIMS:
                 raise self.fail(f"tensor '{name}' has {n_dims} dimensions (ggml allows 1 to "
