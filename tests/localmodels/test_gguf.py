@@ -248,7 +248,7 @@ def test_array_of_strings_longer_than_the_file_is_refused(tmp_path):
     # One metadata pair: key "k", an array (9) of strings (8) claiming 2**50 elements.
     data = _header(3, 0, 1) + struct.pack("<Q", 1) + b"k" + struct.pack("<IIQ", 9, 8, 2**50)
     path = _bad(tmp_path, "a.gguf", data + b"\0" * 64)
-    with pytest.raises(GgufError, match="the length of 'k' is 1125899906842624, more than"):
+    with pytest.raises(GgufError, match="the length of 'k' is 1,125,899,906,842,624, more than"):
         read_gguf_header(path)
 
 
