@@ -353,3 +353,32 @@ def test_a_server_that_drips_bytes_is_cut_off_at_the_deadline(folders, monkeypat
 
 def test_fifo_tests_are_skipped_only_where_fifos_do_not_exist():
     assert hasattr(os, "mkfifo") or sys.platform == "win32"
+
+
+def test_a_config_with_a_5000_digit_integer_or_a_list_as_its_name_is_refused_or_named(
+        tmp_path, capsys):
+    """A config.json holding a 5,000-digit integer is refused naming the file (it ended in
+    Python's integer-string limit); a list or object as ``_name_or_path`` on stdin names
+    nothing, and the model is still read (it ended in TypeError: unhashable type)."""
+    import io
+
+    from gpuadvisor.cli import main
+
+    fields = ('"model_type": "llama", "num_hidden_layers": 2, "num_attention_heads": 2, '
+              '"intermediate_size": 64, "vocab_size": 100, "max_position_embeddings": 2048')
+    path = tmp_path / "config.json"
+    path.write_text('{"hidden_size": ' + "9" * 5000 + ", " + fields + "}")
+    assert main(["estimate", "--model", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert str(path) in err and "5000 digits is too large" in err and err[-1] == "\n"
+    for name in ('["x"]', '{"a": 1}', "7"):
+        stdin = io.StringIO('{"_name_or_path": ' + name + ', "hidden_size": 64, ' + fields
+                            + "}")
+        import sys
+
+        saved, sys.stdin = sys.stdin, stdin
+        try:
+            assert main(["estimate", "--model", "-", "--json"]) == 0
+        finally:
+            sys.stdin = saved
+        assert '"params_total"' in capsys.readouterr().out

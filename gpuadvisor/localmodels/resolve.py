@@ -77,13 +77,17 @@ def parse_config_text(text: str, where: str) -> dict:
     Raises:
         ModelFileError: not JSON, or not a JSON object.
     """
+    from gpuadvisor.core.limits import LimitError, loads_json
+
     try:
-        config = json.loads(text)
+        # Strict: no NaN or Infinity, no number past what a field can hold (a 5,000-digit
+        # integer would otherwise end in Python's integer-string limit), bounded nesting.
+        config = loads_json(text)
     except json.JSONDecodeError as exc:
         raise ModelFileError(f"{where}: not valid JSON (line {exc.lineno}, column "
                              f"{exc.colno}): {exc.msg}") from None
-    except RecursionError:
-        raise ModelFileError(f"{where}: not a config.json (nested too deeply)") from None
+    except LimitError as exc:
+        raise ModelFileError(f"{where}: not a usable config.json: {exc}") from None
     if not isinstance(config, dict):
         raise ModelFileError(f"{where}: must hold a JSON object (a config.json)")
     return config
@@ -262,8 +266,9 @@ def spec_from_stdin(stream: TextIO) -> ModelSpec:
         raise ModelFileError("stdin: empty: expected a config.json")
     config = parse_config_text(text, "stdin")
     origin = config.get("_name_or_path")
-    model_id = (origin.rstrip("/").rsplit("/", 1)[-1] if isinstance(origin, str) and origin
-                else "stdin-model")
+    if not isinstance(origin, str) or not origin.strip():
+        origin = None  # a list, an object or a number names nothing: the id stands in
+    model_id = origin.rstrip("/").rsplit("/", 1)[-1] if origin else "stdin-model"
     return spec_from_config(config, "stdin", model_id, origin or model_id)
 
 
