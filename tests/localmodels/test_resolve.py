@@ -179,7 +179,7 @@ class _Terminal(io.StringIO):
     (io.StringIO("[1, 2]"), "must hold a JSON object"),
     (io.StringIO("{"), "not valid JSON"),
     (io.StringIO(" " * (6 * 1024 * 1024)), "too large"),
-    (io.StringIO("[" * 100000 + "]" * 100000), "nested too deeply"),
+    (io.StringIO("[" * 100000 + "]" * 100000), "nested deeper than 32 levels"),
 ])
 def test_bad_stdin_is_one_line(stdin, words):
     with pytest.raises(ModelFileError) as info:
