@@ -382,3 +382,28 @@ def test_a_config_with_a_5000_digit_integer_or_a_list_as_its_name_is_refused_or_
         finally:
             sys.stdin = saved
         assert '"params_total"' in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("verb", [["estimate"], ["suggest", "--no-rig"],
+                                  ["export", "report", "--no-advice"]])
+def test_a_model_name_with_terminal_escapes_is_printed_as_visible_text(capsys, verb):
+    """A ``_name_or_path`` holding a window-title change and red text: no door writes the
+    escape to the terminal; it is shown as ``\\x1b`` text."""
+    import io
+    import sys
+
+    from gpuadvisor.cli import main
+
+    hostile = "evil\x1b]0;pwned\x07\x1b[31m\nred\u202eok"
+    config = {"_name_or_path": hostile, "model_type": "llama", "hidden_size": 64,
+              "num_hidden_layers": 2, "num_attention_heads": 2, "intermediate_size": 64,
+              "vocab_size": 100, "max_position_embeddings": 2048}
+    saved, sys.stdin = sys.stdin, io.StringIO(json.dumps(config))
+    try:
+        main([*verb, "--model", "-"])
+    finally:
+        sys.stdin = saved
+    captured = capsys.readouterr()
+    for text in (captured.out, captured.err):
+        assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
+    assert "pwned" in captured.out and "x1b" in captured.out  # shown, as text

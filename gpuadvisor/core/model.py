@@ -33,6 +33,7 @@ from .blocks import describe
 from .hf_config import SUPPORTED_HF_MODEL_TYPES, checked_value, hf_spec_error, hf_spec_kwargs
 from .limits import MODEL_BOUNDS, check
 from .plan import QUANT, is_quant
+from .units import printable
 
 KINDS = ("decoder", "encoder", "opaque")
 MLP_KINDS = ("gelu", "gated")
@@ -184,6 +185,12 @@ class ModelSpec:
 
         if not self.id:
             raise ValueError("model: field 'id' must not be empty")
+        # Names come from files (a config.json's _name_or_path, a GGUF's general.name, a
+        # folder): every door prints them, so they hold no terminal escapes or line breaks.
+        for name in ("id", "name"):
+            value = getattr(self, name)
+            if isinstance(value, str) and not value.isprintable():
+                object.__setattr__(self, name, printable(value))
         # Physical ranges (core/limits.py): a layer count of 10**400 or a negative head size
         # is refused here, wherever the spec came from.
         for name, bound in MODEL_BOUNDS.items():

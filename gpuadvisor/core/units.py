@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 
 KiB = 1024
 MiB = 1024**2
@@ -92,6 +93,26 @@ def format_flops(n: float) -> str:
         if abs(n) >= size:
             return f"{n / size:.2f} {name}"
     return f"{n:.3g} FLOP"
+
+
+def printable(text: str) -> str:
+    """``text`` as one safe line for a terminal, a table or a label: every control, format,
+    line- or paragraph-separator character (``\\x1b``, ``\\n``, U+202E, U+2028) written as
+    a visible escape (``\\x1b``, ``\\n``, ``\\u202e``), so a name read from a file cannot
+    move the cursor, recolour the terminal, rename its window or reverse the text after it."""
+    text = str(text)
+    if text.isprintable():
+        return text
+    out = []
+    for char in text:
+        if unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"):
+            code = ord(char)
+            out.append({"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(char) or (
+                f"\\x{code:02x}" if code < 0x100 else
+                f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"))
+        else:
+            out.append(char)
+    return "".join(out)
 
 
 def format_sig(x: float, digits: int = 3) -> str:
