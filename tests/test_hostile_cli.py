@@ -142,3 +142,15 @@ def test_the_estimate_parser_has_no_stray_positional_argument(capsys):
     status, out, _err = run(capsys, "export", "launch", "--model", "gpt2", "--gpus", "16",
                             "--gpus-per-node", "4")
     assert status == 0 and "--nnodes 4" in out
+
+
+def test_a_refusal_repeats_no_line_break_or_escape_from_the_input(capsys):
+    """CR, LF, U+2028 and an escape sequence typed into a flag come back as visible text in
+    the one-line refusal."""
+    from gpuadvisor.cli import main
+
+    assert main(["estimate", "--model", "llama\r\u2028x\x1b[31m"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.endswith("\n")
+    assert "\r" not in err and "\u2028" not in err and "\x1b" not in err
+    assert "\\r\\u2028x\\x1b[31m" in err

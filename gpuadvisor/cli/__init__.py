@@ -16,6 +16,7 @@ import contextlib
 import sys
 
 from gpuadvisor import __version__
+from gpuadvisor.core.units import printable
 
 from . import catalog, detect, estimate, examples, export, gui, probe, shell, suggest
 from .args import EXIT_BAD_INPUT, InputError, Parser
@@ -92,10 +93,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 0
     except InputError as exc:
-        print(str(exc).replace("\n", " "), file=sys.stderr)
+        # One line, and no character from the input acts on the terminal (CR, LF, U+2028,
+        # escape sequences are written as visible escapes).
+        print(printable(str(exc).replace("\n", " ")), file=sys.stderr)
         return EXIT_BAD_INPUT
     except _catalog_error() as exc:
-        print(f"catalog: {exc}".replace("\n", " "), file=sys.stderr)
+        print(printable(f"catalog: {exc}".replace("\n", " ")), file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         return 0
@@ -103,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         # A path the user named that the system refuses (too long, a loop of links, ...):
         # every verb reports the files it knows; this is the one line for any other.
         where = f"{exc.filename}: " if exc.filename else ""
-        print(f"gpuadvisor: {where}{exc.strerror or exc}", file=sys.stderr)
+        print(printable(f"gpuadvisor: {where}{exc.strerror or exc}"), file=sys.stderr)
         return EXIT_BAD_INPUT
     except (OverflowError, RecursionError) as exc:
         # Every number is bounded at the door (gpuadvisor.core.limits); should one still
