@@ -186,6 +186,9 @@ def _export_serve(args: argparse.Namespace, model) -> str:
     from gpuadvisor import export
 
     engine = SERVE_KINDS[args.kind]
+    if args.model == "-":
+        raise InputError(f"--model: a config.json piped in names no model {engine} can load; "
+                         "give --model a preset id, a Hugging Face repo id or a file path")
     if args.framework not in ("auto", engine):
         raise InputError(f"--framework {args.framework}: export {args.kind} runs on {engine}")
     args.framework = engine

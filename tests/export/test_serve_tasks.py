@@ -91,3 +91,19 @@ def test_a_cloud_whose_name_also_covers_a_smaller_card_is_refused_when_it_would_
                            "--checkpointing", "full", "--cloud", "vast", "--no-measured")
     assert code == 0, err
     assert yaml.safe_load(text)["resources"]["accelerators"] == "A100:1"
+
+
+def test_a_serving_export_of_a_config_piped_in_is_refused():
+    """``--model -`` reads a config.json from stdin: no engine can load "-" (it used to write
+    ``vllm serve -``)."""
+    import sys
+
+    config = ('{"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 2, '
+              '"num_attention_heads": 2, "intermediate_size": 64, "vocab_size": 100, '
+              '"max_position_embeddings": 2048}')
+    saved, sys.stdin = sys.stdin, io.StringIO(config)
+    try:
+        code, out, err = _cli("export", "vllm", "--model", "-", "--task", "infer")
+    finally:
+        sys.stdin = saved
+    assert code == 2 and "--model" in err and "vllm serve" not in out
