@@ -114,6 +114,8 @@ class Assumptions:
             if name == "mixed_style":
                 clean[name] = value
                 continue
+            if isinstance(value, bool):  # JSON's true is not the number 1
+                raise ValueError(f"assumptions.{name}: {str(value).lower()} is not a number")
             try:
                 number = float(value)
             except (TypeError, ValueError):
