@@ -190,7 +190,7 @@ def test_a_plan_file_without_checkpointing_gets_the_frameworks_default(tmp_path)
 def test_a_boolean_assumption_in_a_plan_file_is_refused_naming_it(tmp_path):
     from gpuadvisor.workspace.planfile import PlanFileError, parse_plan_dict
 
-    with pytest.raises(PlanFileError, match="assumptions.insitu_factor: true is not a number"):
+    with pytest.raises(PlanFileError, match=r"assumptions\.insitu_factor: true is not a number"):
         parse_plan_dict({"schema_version": 1, "app": "gpuadvisor",
                          "model": {"preset": "llama-3.1-8b"}, "plan": {"task": "qlora"},
                          "assumptions": {"insitu_factor": True}}, path=tmp_path / "p.gpuplan")
