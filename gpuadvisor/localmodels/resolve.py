@@ -165,7 +165,7 @@ def spec_from_folder(folder: str | os.PathLike[str]) -> ModelSpec:
         repo_id = folder.name[len("models--"):].replace("--", "/")
         return _spec_from_snapshot(snapshot, repo_id)
     config = folder / "config.json"
-    if config.exists():
+    if config.exists() or config.is_symlink():  # a broken or looping link is named as such
         return spec_from_file(config)
     ggufs = sorted(p for p in _listing(folder) if p.name.lower().endswith(".gguf")
                    and not p.name.lower().startswith("mmproj"))
@@ -220,7 +220,7 @@ def spec_from_hf_cache(repo_id: str, revision: str | None = None, file: str | No
             f"or fetch the config first (huggingface-cli download {repo_id} config.json)")
     snapshot = hf_snapshot(folder, revision)
     if snapshot is None:
-        what = f"revision {revision!r}" if revision else "a snapshot"
+        what = f"revision {revision!r}" if revision else "snapshot"
         raise ModelFileError(f"{repo_id}: the cache folder {folder} has no {what}")
     return _spec_from_snapshot(snapshot, repo_id, file)
 

@@ -311,3 +311,13 @@ def test_broken_places_are_skipped(home):
     assert find_local_models() == []
     with pytest.raises(ModelFileError, match="names no model blob"):
         resolve_model_ref("gone:other")
+
+
+def test_a_looping_config_link_is_named_as_such_not_as_missing(tmp_path):
+    from gpuadvisor.localmodels.resolve import ModelFileError, spec_from_folder
+
+    (tmp_path / "config.json").symlink_to(tmp_path / "config.json")
+    with pytest.raises(ModelFileError) as err:
+        spec_from_folder(tmp_path)
+    assert "config.json: cannot read" in str(err.value)
+    assert "no config.json" not in str(err.value)
