@@ -15,6 +15,8 @@ import sys
 import textwrap
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from gpuadvisor.localmodels import gguf_file as G
 
@@ -92,3 +94,48 @@ def test_the_limits_are_far_above_real_files():
     assert G.MAX_TENSORS >= 100 * 1_138
     assert G.MAX_KEY_BYTES == 2**16 - 1
     assert G.MAX_HEADER_ITEMS >= 4 * (262_144 * 3 + 280_147)
+
+
+# --------------------------------------------------------------------------- generated
+_U64 = st.one_of(st.integers(0, 64), st.integers(0, 2**64 - 1),
+                 st.sampled_from([10**8, 10**9, 2**32, 2**63, 2**64 - 1]))
+
+
+@st.composite
+def hostile_headers(draw) -> bytes:
+    """A GGUF header of declared counts, types and lengths that real files never hold:
+    huge counts, unknown types, nested arrays, strings longer than the file."""
+    out = b"GGUF" + struct.pack("<IQQ", draw(st.sampled_from([2, 3, 1, 7, 0x03000000])),
+                                draw(_U64), draw(_U64))
+    for _ in range(draw(st.integers(0, 4))):
+        key = draw(st.binary(max_size=12))
+        out += struct.pack("<Q", draw(st.one_of(st.just(len(key)), _U64))) + key
+        value_type = draw(st.integers(0, 14))
+        out += struct.pack("<I", value_type)
+        if value_type == 9:  # an array: element type and a count
+            out += struct.pack("<IQ", draw(st.integers(0, 14)), draw(_U64))
+        out += draw(st.binary(max_size=24))
+    return out
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(headers=st.lists(hostile_headers(), min_size=1, max_size=5))
+def test_generated_hostile_headers_end_in_a_gguf_error_quickly(tmp_path, headers):
+    """Every generated header, written as a sparse 3 GiB file, is read (or refused with a
+    GgufError) by one child within its time budget; nothing else is raised."""
+    paths = []
+    for i, header in enumerate(headers):
+        paths.append(_sparse(tmp_path / f"h{i}.gguf", header))
+    code = textwrap.dedent(f"""
+        from gpuadvisor.localmodels.gguf_file import GgufError, read_gguf_header
+        for path in {paths!r}:
+            try:
+                read_gguf_header(path)
+            except GgufError:
+                pass
+        print("ok")
+    """)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=30)
+    assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr[-2000:]
