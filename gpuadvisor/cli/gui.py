@@ -15,7 +15,7 @@ from .args import InputError
 
 #: What a bare ``gpuadvisor`` shows in a terminal without a display: a typical hobbyist plan.
 HEADLESS_DEFAULT = ["estimate", "--model", "llama-3.1-8b", "--task", "qlora", "--gpu",
-                    "rtx-4090", "--checkpointing", "full"]
+                    "rtx-4090"]
 
 
 def add_parser(verbs) -> None:
@@ -54,7 +54,7 @@ def bare_command() -> list[str]:
     it says so in one line and shows a typical plan's estimate in the terminal instead."""
     from gpuadvisor.gui.app import display_problem  # plain Python: no Qt import
 
-    problem = display_problem()
+    problem = display_problem(seen=True)
     if problem is None:
         return ["gui"]
     print(f"{problem}. Showing: gpuadvisor {' '.join(HEADLESS_DEFAULT)}", file=sys.stderr)

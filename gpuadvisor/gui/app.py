@@ -109,19 +109,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def display_problem(environ=None, platform: str | None = None) -> str | None:
+def display_problem(environ=None, platform: str | None = None, *,
+                    seen: bool = False) -> str | None:
     """Why a window cannot be opened here (one line), or None when it can.
 
     Only X11/Wayland systems can lack a display; Windows and macOS always have one. A
-    headless Qt platform (``QT_QPA_PLATFORM=offscreen``, ``minimal``, ...) needs none.
+    headless Qt platform (``QT_QPA_PLATFORM=offscreen``, ``minimal``, ...) needs none, and
+    serves a window nobody sees: with ``seen`` (a window for a person, not a screenshot) it
+    is a problem too, whatever the system.
     """
     env = os.environ if environ is None else environ
     platform = sys.platform if platform is None else platform
-    if platform.startswith(("win", "darwin", "cygwin")):
-        return None
     requested = {part.split(":", 1)[0].strip().lower()
                  for part in env.get("QT_QPA_PLATFORM", "").split(";") if part.strip()}
-    if requested & HEADLESS_PLATFORMS:
+    headless = requested & HEADLESS_PLATFORMS
+    if headless and seen:
+        return (f"gpuadvisor: QT_QPA_PLATFORM={env.get('QT_QPA_PLATFORM')} draws no window "
+                "anyone can see; unset it to open the app, or use the command line "
+                "(gpuadvisor estimate --help)")
+    if platform.startswith(("win", "darwin", "cygwin")):
+        return None
+    if headless:
         return None
     if env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"):
         return None

@@ -105,6 +105,22 @@ def test_display_problem_knows_when_a_window_can_open(env, platform, ok):
     assert (gui_app.display_problem(env, platform) is None) is ok
 
 
+def test_a_bare_command_under_an_offscreen_platform_prints_the_estimate(tmp_path):
+    """QT_QPA_PLATFORM=offscreen (left set in a shell, or by a test runner): a bare
+    ``gpuadvisor`` would open a window nobody sees and never return; it prints the estimate
+    and says why, as without a display. A screenshot still renders offscreen."""
+    env = _env_without_display(GPUADVISOR_CONFIG_DIR=str(tmp_path), DISPLAY=":0",
+                               QT_QPA_PLATFORM="offscreen")
+    result = subprocess.run([sys.executable, "-m", "gpuadvisor"], capture_output=True,
+                            text=True, env=env, timeout=60, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "QT_QPA_PLATFORM=offscreen draws no window" in result.stderr
+    assert "Llama 3.1 8B" in result.stdout and "FITS" in result.stdout
+    assert gui_app.display_problem({"QT_QPA_PLATFORM": "offscreen"}, "win32",
+                                   seen=True) is not None
+    assert gui_app.display_problem({"QT_QPA_PLATFORM": "offscreen"}, "linux") is None
+
+
 def test_screenshot_renders_offscreen_and_writes_a_png(tmp_path):
     target = tmp_path / "plan.png"
     env = _env_without_display(GPUADVISOR_CONFIG_DIR=str(tmp_path / "config"))
