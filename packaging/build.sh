@@ -104,6 +104,7 @@ Architecture: $ARCH
 Maintainer: gpuadvisor developers <gpuadvisor@example.invalid>
 Installed-Size: $INSTALLED_KB
 Depends: $DEPENDS
+Recommends: fonts-noto-cjk
 Section: science
 Priority: optional
 Homepage: https://example.invalid/gpuadvisor

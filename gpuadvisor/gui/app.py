@@ -295,10 +295,13 @@ def _open_files_from_the_system(app, window) -> None:
 def _install_language(setting: str) -> None:
     """Load the user's language before any window exists (texts are translated when built)."""
     try:
-        from .i18n import install_language
+        from .i18n import install_language, missing_font
     except ImportError:  # translations not available in this build
         return
-    install_language(setting)
+    language = install_language(setting)
+    warning = missing_font(language)
+    if warning:
+        _say(warning)
 
 
 def _screenshot(app, window, path: str, size) -> int:

@@ -96,6 +96,24 @@ def resolve_language(setting: str) -> str:
 _installed: list[QTranslator] = []
 
 
+#: Languages whose script a Latin-only font cannot show, and Qt's writing system for each.
+CJK_LANGUAGES = {"zh_CN": "SimplifiedChinese"}
+
+
+def missing_font(language: str) -> str | None:
+    """A one-line warning when no installed font can show ``language``'s script (Chinese on
+    a Linux machine without a CJK font renders as empty boxes), else None."""
+    system = CJK_LANGUAGES.get(language)
+    if system is None:
+        return None
+    from PySide6.QtGui import QFontDatabase
+
+    if QFontDatabase.families(getattr(QFontDatabase.WritingSystem, system)):
+        return None
+    return (f"gpuadvisor: no installed font can show {language} text (it would show as "
+            "boxes): install Noto Sans CJK (Debian/Ubuntu: sudo apt install fonts-noto-cjk)")
+
+
 def install_language(setting: str) -> str:
     """Install the translator for ``setting`` on the running application.
 

@@ -248,3 +248,22 @@ def test_every_lever_text_the_advisor_writes_has_a_translation():
     assert any("; " in t for t in texts)
     unmatched = {t for t in parts if not any(p.match(t) for p, _ in _LEVER_TEXTS)}
     assert unmatched <= {"llama.cpp -ctk q8_0 -ctv q8_0"}  # a command line: not words
+
+
+def test_chinese_without_a_cjk_font_says_so_in_one_line(qapp, monkeypatch):
+    """Without any font for Simplified Chinese (a Linux machine with no CJK font), the app
+    says which package to install instead of drawing boxes; with one, nothing is said."""
+    from PySide6.QtGui import QFontDatabase
+
+    monkeypatch.setattr(QFontDatabase, "families", staticmethod(lambda *a: []))
+    warning = i18n.missing_font("zh_CN")
+    assert warning is not None and "fonts-noto-cjk" in warning and "\n" not in warning
+    monkeypatch.setattr(QFontDatabase, "families",
+                        staticmethod(lambda *a: ["Noto Sans CJK SC"]))
+    assert i18n.missing_font("zh_CN") is None
+    assert i18n.missing_font("en") is None
+
+
+def test_the_deb_recommends_a_cjk_font():
+    text = (ROOT / "packaging" / "build.sh").read_text(encoding="utf-8")
+    assert "Recommends: fonts-noto-cjk" in text
