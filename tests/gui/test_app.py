@@ -137,6 +137,10 @@ def test_screenshot_renders_offscreen_and_writes_a_png(tmp_path):
 def test_bare_gpuadvisor_and_gpuadvisor_gui_open_the_gui(monkeypatch):
     calls = []
     monkeypatch.setattr(gui_app, "run", lambda args: calls.append(args) or 0)
+    # A desktop session (the test runner's own offscreen platform would mean "no one sees
+    # the window": the terminal estimate instead, tested above).
+    monkeypatch.setenv("QT_QPA_PLATFORM", "xcb")
+    monkeypatch.setenv("DISPLAY", ":0")
     assert cli.main([]) == 0
     assert gui_app.main(["--page", "rig"]) == 0
     assert [c.verb for c in calls] == ["gui", "gui"]
