@@ -457,8 +457,8 @@ class PlanState(Undoable):
             key = None
         if key is not None and key in self._results:
             return self._results[key]
-        result = _laid_out_estimate(snap.model, snap.plan, gpu, snap.assumptions,
-                                    reference_gpu=self._reference_gpu, measurement=measured)
+        result = resolve(snap.model, snap.plan, gpu, snap.assumptions,
+                         reference_gpu=self._reference_gpu, measurement=measured)
         if key is not None:
             if len(self._results) >= RESULTS_KEPT:
                 self._results.pop(next(iter(self._results)))
@@ -528,15 +528,13 @@ class PlanState(Undoable):
             return []
         if self._levers is None:
             snap = self._snap
+            # Each lever is resolved as the page's own estimate: same measurement, same
+            # reference GPU (so a lever's "before" is the time shown).
             measured = [m for m in self._measurements if m.gpu_id == gpu.id] or None
-            options = dict(reference_gpu=self._reference_gpu, measurement=measured)
-
-            def timed(model, plan, gpu_, assumptions):
-                # As the page's own estimate is made: the same measurement and reference.
-                return _laid_out_estimate(model, plan, gpu_, assumptions, **options)
-
-            self._levers = core_levers(snap.model, snap.plan, gpu, snap.assumptions,
-                                       timed=timed)
+            self._levers = core_levers(
+                snap.model, snap.plan, gpu, snap.assumptions,
+                timed=lambda m, p, g, a: resolve(m, p, g, a, reference_gpu=self._reference_gpu,
+                                                 measurement=measured))
         return list(self._levers)
 
     def apply_lever(self, lever: Lever) -> bool:
@@ -599,10 +597,3 @@ __all__ = [
     "couple_plan_changes",
     "plan_for_model",
 ]
-
-
-def _laid_out_estimate(model, plan: Plan, gpu: GpuSpec | None, assumptions: Assumptions,
-                       **estimate_options) -> Estimate:
-    """The estimate as every door shows it (:func:`gpuadvisor.core.resolve.resolve`), for the
-    plan itself and for each lever, so a lever's memory and time are the layout's."""
-    return resolve(model, plan, gpu, assumptions, **estimate_options)
