@@ -147,23 +147,33 @@
         <translation>报价日期</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="166"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="149"/>
+        <source>Price seen on {date}</source>
+        <translation>价格见于 {date}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="171"/>
         <source>Per million input / output tokens</source>
         <translation>每百万输入 / 输出 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="229"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="234"/>
         <source>no ({need} of {have})</source>
         <translation>否（需 {need}，有 {have}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="233"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="238"/>
         <source>with {levers}</source>
         <translation>需 {levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="206"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="234"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="266"/>
+        <source>{mark}{days} days ago</source>
+        <translation>{mark}{days} 天前</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="211"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="239"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
@@ -173,24 +183,19 @@
         <translation>回本所需</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="237"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="242"/>
         <source>{gpus} ({instances} instances)</source>
         <translation>{gpus}（{instances} 个实例）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="247"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="252"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="254"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="259"/>
         <source>{date} (your price)</source>
         <translation>{date}（你的价格）</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="259"/>
-        <source>{mark}{date} · {days} days ago</source>
-        <translation>{mark}{date} · {days} 天前</translation>
     </message>
 </context>
 <context>
@@ -335,42 +340,43 @@ renting: {rent}</source>
 <context>
     <name>ComparePage</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="65"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="80"/>
         <source>your {cards}</source>
+        <extracomment>Words a table cell leaves out of a GPU&apos;s name (the maker and its brand; the model and its variant stay): &quot;NVIDIA GeForce RTX 3060 12GB&quot; is &quot;RTX 3060 12GB&quot; there.</extracomment>
         <translation>你的 {cards}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="70"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="85"/>
         <source>{n}x used {gpu}</source>
         <translation>{n} 张二手 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="71"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="86"/>
         <source>{n}x new {gpu}</source>
         <translation>{n} 张全新 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="73"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="88"/>
         <source>used {gpu}</source>
         <translation>二手 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="74"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="89"/>
         <source>new {gpu}</source>
         <translation>全新 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="78"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="93"/>
         <source>{name} (spot)</source>
         <translation>{name}（竞价）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="86"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="101"/>
         <source>{price} per card</source>
         <translation>每张 {price}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="88"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="103"/>
         <source>{price}/GPU-h</source>
         <translation>{price}/GPU·时</translation>
     </message>
@@ -392,7 +398,7 @@ renting: {rent}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="100"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="332"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="338"/>
         <source>Options</source>
         <translation>方案</translation>
     </message>
@@ -420,14 +426,14 @@ renting: {rent}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="72"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="302"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="317"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="243"/>
         <source>Cheapest</source>
         <translation>最便宜</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="73"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="301"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="316"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="240"/>
         <source>Fastest</source>
         <translation>最快</translation>
@@ -744,143 +750,149 @@ renting: {rent}</source>
         <translation>无法对比此规划：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="98"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="113"/>
         <source>&lt;b&gt;{model}&lt;/b&gt;, {task}, {precision} · {line}</source>
         <translation>&lt;b&gt;{model}&lt;/b&gt;，{task}，{precision} · {line}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="107"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="122"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="133"/>
         <source> with {levers}</source>
         <translation>，需 {levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="115"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="130"/>
         <source>{name} finishes in {time}{levers} for {power} of power</source>
         <translation>{name} 用 {time} 完成{levers}，电费 {power}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="119"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="134"/>
         <source>{name} ({price}) finishes in {time}{levers}, plus {power} of power</source>
         <translation>{name}（{price}）用 {time} 完成{levers}，另加电费 {power}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="123"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="138"/>
         <source> on {n} instances</source>
         <translation>，用 {n} 个实例</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="125"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="140"/>
         <source>renting {name} costs {cost} and takes {time}{instances}{levers}</source>
         <translation>租用 {name} 花费 {cost}，用时 {time}{instances}{levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="208"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="223"/>
         <source>GPU {index} ({name})</source>
         <translation>GPU {index}（{name}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="213"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="228"/>
         <source>⚠ Lost from the rig: {gone}. Your rig is compared as it is now: {rig}.</source>
         <translation>⚠ 已从配置中掉线：{gone}。按你现在的配置对比：{rig}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="215"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="230"/>
         <source>⚠ Lost from the rig: {gone}. No card of your rig is left to compare.</source>
         <translation>⚠ 已从配置中掉线：{gone}。你的配置中已没有可对比的显卡。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="225"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="240"/>
         <source>Buying {own} (selected) against renting {rent}, the cheapest rental</source>
         <translation>购买 {own}（所选）对比租用最便宜的 {rent}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="228"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="243"/>
         <source>Renting {rent} (selected) against buying {own}, the card that pays off soonest</source>
         <translation>租用 {rent}（所选）对比购买最快回本的 {own}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="231"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="246"/>
         <source>Buying {own} against renting {rent}: the pair that pays off soonest (select a card or a rental to weigh it)</source>
         <translation>购买 {own} 对比租用 {rent}：最快回本的一组（选中一张显卡或一个租用方案即可比较它）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="254"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="269"/>
         <source>No options to compare: the offers catalog is empty and no GPU was detected.</source>
         <translation>没有可对比的方案：报价目录为空，也没有检测到 GPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="257"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="272"/>
         <source>Nothing fits this plan. The closest is {name}: {need} per GPU needed, {have} available; “Make it fit” on the Plan page says what would.</source>
         <translation>这个规划哪里都放不下。最接近的是 {name}：每张 GPU 需要 {need}，只有 {have}；规划页的“如何放得下”会告诉你改什么。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="269"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="284"/>
         <source>Nothing shown runs this plan as it is. With a change to the plan: {why}. Tick “Allow changes to the plan” to rank such options with the others.</source>
         <translation>没有方案能按原样运行这个规划。修改规划后：{why}。勾选“允许修改规划”即可把这类方案与其他方案一起排名。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="276"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="291"/>
         <source>None of the options shown fits this plan: widen the filters.</source>
         <translation>显示的方案都放不下此规划：请放宽筛选条件。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="281"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="296"/>
         <source>the budget of {budget}</source>
         <translation>{budget} 的预算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="284"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="299"/>
         <source>the deadline of {time}</source>
         <translation>{time} 的截止时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="287"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="302"/>
         <source>Nothing shown meets {limits}. Closest: {why}.</source>
         <translation>没有方案满足{limits}。最接近的：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="289"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="304"/>
         <source> and </source>
         <translation>和</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="291"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="306"/>
         <source>cheapest</source>
         <translation>最便宜</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="292"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="307"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="233"/>
         <source>fastest</source>
         <translation>最快</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="293"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="308"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="234"/>
         <source>Best ({goal}): {why}.</source>
         <translation>最佳（{goal}）：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="303"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="318"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="245"/>
         <source>{label}: {why}.</source>
         <translation>{label}：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="314"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="329"/>
         <source>{shown} of {total} options shown; {fitting} fit the plan as asked</source>
         <translation>显示 {shown} / {total} 个方案；其中 {fitting} 个按原规划放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="317"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="332"/>
         <source>, {changed} more only with a change to the plan</source>
         <translation>，另有 {changed} 个只有修改规划才放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="319"/>
-        <source>. ★ = best trade-off (Pareto front). Prices in {code} at {rate} per USD.</source>
-        <translation>。★ = 最佳权衡（帕累托前沿）。价格以 {code} 计，汇率 {rate} 每美元。</translation>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="334"/>
+        <source>. ★ = best trade-off (Pareto front).</source>
+        <translation>。★ = 最佳权衡（帕累托前沿）。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="336"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="275"/>
+        <source>Prices in {code} at {rate} per USD.</source>
+        <translation>价格以 {code} 计，汇率 {rate} 每美元。</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="135"/>
@@ -888,22 +900,22 @@ renting: {rent}</source>
         <translation>请在图表或表格中选择一个方案。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="163"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="178"/>
         <source>spot: may be interrupted</source>
         <translation>竞价：可能被中断</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="166"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="181"/>
         <source>your price, {date}</source>
         <translation>你的价格，{date}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="168"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="183"/>
         <source>price seen {date}</source>
         <translation>报价日期 {date}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="170"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="185"/>
         <source>({days} days ago)</source>
         <translation>（{days} 天前）</translation>
     </message>
@@ -914,13 +926,13 @@ renting: {rent}</source>
         <translation>价格截至 {date}（{days} 天前，已超过 {limit} 天）：租用或购买前请核实当前价格。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="173"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="188"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="209"/>
         <source>older than {days} days: check it</source>
         <translation>已超过 {days} 天：请核实</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="176"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="191"/>
         <source>an estimate</source>
         <translation>估计值</translation>
     </message>
@@ -946,22 +958,22 @@ renting: {rent}</source>
         <translation>租金：{hours} × {instances} 个实例 × {price}/小时 = {total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="95"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="110"/>
         <source>&lt;b&gt;{model}&lt;/b&gt;, {task}, {precision}</source>
         <translation>&lt;b&gt;{model}&lt;/b&gt;，{task}，{precision}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="111"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="126"/>
         <source>{name} does not fit: {need} per GPU needed, {have} available</source>
         <translation>{name} 放不下：每张 GPU 需要 {need}，只有 {have}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="238"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="253"/>
         <source>No card to buy and rental to compare</source>
         <translation>没有可对比的购卡和租用方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="239"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="254"/>
         <source>Break-even needs a card to buy and a rental that both fit the plan among the options shown.</source>
         <translation>盈亏平衡需要在显示的方案中同时有放得下此规划的购卡方案和租用方案。</translation>
     </message>
@@ -1012,38 +1024,38 @@ renting: {rent}</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/exports.py" line="56"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/exports.py" line="65"/>
         <source>{name} does not fit this plan: pick an option that fits</source>
         <translation>{name} 放不下此规划：请选一个放得下的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="521"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="522"/>
         <source>Time against cost of every option</source>
         <translation>各方案的用时与费用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="222"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="522"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="237"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="523"/>
         <source>Owning against renting</source>
         <translation>买卡与租用对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="535"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="536"/>
         <source>Select an option first.</source>
         <translation>请先选择一个方案。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="546"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="547"/>
         <source>Cannot export {kind}: {error}</source>
         <translation>无法导出 {kind}：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="550"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="551"/>
         <source>Cannot write {path}: {error}</source>
         <translation>无法写入 {path}：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="555"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="556"/>
         <source>Wrote {path}</source>
         <translation>已写入 {path}</translation>
     </message>
@@ -1090,8 +1102,8 @@ renting: {rent}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="117"/>
-        <source>{mark}{date} · {days} days ago</source>
-        <translation>{mark}{date} · {days} 天前</translation>
+        <source>{mark}{days} days ago</source>
+        <translation>{mark}{days} 天前</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="125"/>
@@ -1180,61 +1192,61 @@ renting: {rent}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="269"/>
-        <source>. Costs per million generated tokens, each with its share of the prompt ({prompt}:{new}); rentals busy {util:.0%} of the time, cards over {hours:,.0f} h. ★ = best trade-off (Pareto front). Prices in {code} at {rate} per USD.</source>
-        <translation>。费用按每百万生成 token 计，每个 token 含其分摊的提示（{prompt}:{new}）；租用利用率 {util:.0%}，显卡寿命 {hours:,.0f} 小时。★ = 最佳权衡（帕累托前沿）。价格以 {code} 计，汇率 {rate} 每美元。</translation>
+        <source>. Costs per million generated tokens, each with its share of the prompt ({prompt}:{new}); rentals busy {util:.0%} of the time, cards over {hours:,.0f} h. ★ = best trade-off (Pareto front).</source>
+        <translation>。费用按每百万生成 token 计，每个 token 含其分摊的提示（{prompt}:{new}）；租用利用率 {util:.0%}，显卡寿命 {hours:,.0f} 小时。★ = 最佳权衡（帕累托前沿）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="283"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="285"/>
         <source>Owning against paying per token</source>
         <translation>自购与按 token 付费对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="286"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="288"/>
         <source>{own} (selected) against {other}, the cheapest per token</source>
         <translation>{own}（已选）对比每 token 最便宜的 {other}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="289"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="291"/>
         <source>{other} (selected) against buying {own}, the card that pays off soonest</source>
         <translation>{other}（已选）对比购买最快回本的显卡 {own}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="292"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="294"/>
         <source>Buying {own} against {other}</source>
         <translation>购买 {own} 对比 {other}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="301"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="303"/>
         <source>{other} costs {price} per million tokens, no more than the power for {own} ({power}): owning never pays off on price alone.</source>
         <translation>{other} 每百万 token {price}，不高于 {own} 的电费（{power}）：只看价格，自购永远不回本。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="307"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="309"/>
         <source>{own} is yours already and its power ({power} per million tokens) costs less than {other} ({price}): cheaper from the first token.</source>
         <translation>{own} 已经是你的，它的电费（每百万 token {power}）低于 {other}（{price}）：从第一个 token 起就更便宜。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="313"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="315"/>
         <source>After {tokens}, {own} ({price}) beats {other} ({hours} of generating on it).</source>
         <translation>生成 {tokens} 后，{own}（{price}）比 {other} 更划算（在它上面生成 {hours}）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="318"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="320"/>
         <source>That is longer than the {hours:,.0f} h lifetime you set.</source>
         <translation>这超过了你设定的 {hours:,.0f} 小时寿命。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="320"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="322"/>
         <source>Cards ÷ (price per token − power per token): {price} ÷ ({other} − {power}) per million.</source>
         <translation>显卡 ÷（每 token 价格 − 每 token 电费）：{price} ÷（{other} − {power}）每百万。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="329"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="331"/>
         <source>No card and per-token option to compare</source>
         <translation>没有可比较的显卡和按 token 付费方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="330"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="332"/>
         <source>Break-even needs a card (yours or to buy) and an API or rental among the options shown.</source>
         <translation>回本计算需要显示的方案中有一张显卡（自有或待购）和一个 API 或租用方案。</translation>
     </message>
@@ -1309,7 +1321,7 @@ paying per token: {other}</source>
 按 token 付费：{other}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="333"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="339"/>
         <source>Every option: click a row to see its details and the break-even; click a heading to sort</source>
         <translation>所有方案：点击一行查看详情和回本点；点击表头排序</translation>
     </message>
@@ -2722,73 +2734,73 @@ paying per token: {other}</source>
 <context>
     <name>LeversPanel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="453"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="456"/>
         <source>Make it fit</source>
         <extracomment>Levers shown on a projector (those that make the plan fit, cheapest first).</extracomment>
         <translation>如何放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="483"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="486"/>
         <source>Choose a target GPU to see what would make the plan fit.</source>
         <translation>选择目标 GPU，查看怎样才能放得下。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="486"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="489"/>
         <source>It fits. These changes would free memory for a larger batch or longer sequences:</source>
         <translation>放得下。以下改动可腾出显存，用于更大的批次或更长的序列：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="489"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="492"/>
         <source>It fits; nothing to change.</source>
         <translation>放得下，无需改动。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="491"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="494"/>
         <source>It does not fit, and no change alone is enough. The first row is the fastest set of changes that fits; the others each on its own (click to apply):</source>
         <translation>放不下，任何单项改动都不够。第一行是能放下的最快改动组合；其余各行是单项改动（点击应用）：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="495"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="498"/>
         <source>It does not fit. Each change below on its own, cheapest first (click to apply):</source>
         <translation>放不下。以下每项改动单独生效，代价小的在前（点击应用）：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="498"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="501"/>
         <source>It does not fit, and no single change helps: try a smaller model or a larger GPU.</source>
         <translation>放不下，且单项改动都不够：请换更小的模型或显存更大的 GPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="536"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="539"/>
         <source>{n} GPUs, the model split across them</source>
         <translation>{n} 张 GPU，模型分摊到各卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="538"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="541"/>
         <source>{n} GPUs with ZeRO-3</source>
         <translation>{n} 张 GPU + ZeRO-3</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="542"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="545"/>
         <source>{n} layers on the GPU, the rest in host RAM (-ngl)</source>
         <translation>{n} 层放在 GPU，其余放在主机内存（-ngl）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="553"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="556"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="555"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="558"/>
         <source>still too big</source>
         <translation>仍放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="565"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="568"/>
         <source>cost: {cost}</source>
         <translation>代价：{cost}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="566"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="569"/>
         <source>time: {before} → {after}</source>
         <translation>时间：{before} → {after}</translation>
     </message>
@@ -3372,61 +3384,61 @@ paying per token: {other}</source>
 <context>
     <name>Numbers</name>
     <message>
-        <location filename="../../gpuadvisor/gui/numbers.py" line="47"/>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="41"/>
         <source>unknown</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/numbers.py" line="56"/>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="52"/>
         <source>{n} ms</source>
         <translation>{n} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/numbers.py" line="58"/>
-        <location filename="../../gpuadvisor/gui/numbers.py" line="101"/>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="52"/>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="92"/>
         <source>{n} s</source>
         <translation>{n} 秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/numbers.py" line="60"/>
-        <location filename="../../gpuadvisor/gui/numbers.py" line="102"/>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="53"/>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="93"/>
         <source>{n} min</source>
         <translation>{n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/numbers.py" line="62"/>
-        <location filename="../../gpuadvisor/gui/numbers.py" line="103"/>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="53"/>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="94"/>
         <source>{n} h</source>
         <translation>{n} 小时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/numbers.py" line="64"/>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="54"/>
         <source>{n} days</source>
         <translation>{n} 天</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/numbers.py" line="65"/>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="55"/>
         <source>{n} years</source>
         <translation>{n} 年</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/numbers.py" line="104"/>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="95"/>
         <source>{n} d</source>
         <translation>{n} 天</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/numbers.py" line="105"/>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="96"/>
         <source>{n} wk</source>
         <translation>{n} 周</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/numbers.py" line="106"/>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="97"/>
         <source>{n} mo</source>
         <translation>{n} 个月</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/numbers.py" line="110"/>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="101"/>
         <source>{n} yr</source>
         <translation>{n} 年</translation>
     </message>

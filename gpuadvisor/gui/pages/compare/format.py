@@ -57,13 +57,28 @@ def _explain_tr(text: str) -> str:
     return translate(explain.CONTEXT, text)
 
 
-def option_label(option) -> str:
-    """An option's name for people, translated (the core's label, in English, otherwise)."""
-    gpu = option.gpu.name
+#: Words a table cell leaves out of a GPU's name (the maker and its brand; the model and
+#: its variant stay): "NVIDIA GeForce RTX 3060 12GB" is "RTX 3060 12GB" there.
+MAKER_WORDS = ("NVIDIA ", "GeForce ", "AMD ", "Radeon ", "Intel ")
+
+
+def short_gpu_name(name: str) -> str:
+    """``name`` without the maker's words and with "Workstation Edition" as "WS", for a
+    narrow cell (the full name stays in its tooltip)."""
+    for word in MAKER_WORDS:
+        name = name.replace(word, "")
+    return name.replace("Workstation Edition", "WS").strip() or name
+
+
+def option_label(option, *, short: bool = False) -> str:
+    """An option's name for people, translated (the core's label, in English, otherwise);
+    ``short``: the GPU named without its maker (:func:`short_gpu_name`), for the table."""
+    gpu = short_gpu_name(option.gpu.name) if short else option.gpu.name
     offer = option.offer
     if option.kind == "own":
+        cards = option.label.removeprefix("your ")
         return translate("ComparePage", "your {cards}").format(
-            cards=option.label.removeprefix("your "))
+            cards=short_gpu_name(cards) if short else cards)
     if option.kind in ("buy-new", "buy-used"):
         used = option.kind == "buy-used"
         if option.n_gpus > 1:
@@ -316,8 +331,10 @@ def count_text(shown: list[Suggestion], total: int, currency: str, rate: float,
     if changed:
         text += translate("ComparePage", ", {changed} more only with a change to the "
                           "plan").format(changed=changed)
-    text += translate("ComparePage", ". ★ = best trade-off (Pareto front). Prices in {code} "
-                      "at {rate} per USD.").format(code=currency, rate=f"{rate:g}")
+    text += translate("ComparePage", ". ★ = best trade-off (Pareto front).")
+    if currency != "USD":  # said only when the page converts
+        text += " " + translate("ComparePage", "Prices in {code} at {rate} per USD.").format(
+            code=currency, rate=f"{rate:g}")
     if warnings:
         text += " " + " ".join(warnings)
     return text

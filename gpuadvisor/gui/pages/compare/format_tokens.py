@@ -114,8 +114,8 @@ def price_seen(as_of: str, user: bool, today: date | None) -> tuple[str, bool]:
         return as_of, False
     days = (today - parse_day(as_of)).days
     stale = days > STALE_AFTER_DAYS
-    return translate("ComparePage", "{mark}{date} · {days} days ago").format(
-        mark="⚠ " if stale else "", date=as_of, days=days), stale
+    return translate("ComparePage", "{mark}{days} days ago").format(
+        mark="⚠ " if stale else "", days=days), stale
 
 
 def why_tokens(row: TokenCost, money, units: str = "GiB") -> str:
@@ -268,10 +268,12 @@ def count_text(shown: list[TokenCost], total: int, econ: TokenEconomics, currenc
                                                            fitting=fitting, apis=apis)
     text += translate("ComparePage", ". Costs per million generated tokens, each with its "
                       "share of the prompt ({prompt}:{new}); rentals busy {util:.0%} of the "
-                      "time, cards over {hours:,.0f} h. ★ = best trade-off (Pareto front). "
-                      "Prices in {code} at {rate} per USD.").format(
-        prompt=econ.prompt_tokens, new=econ.new_tokens, util=a.utilization,
-        hours=a.lifetime_hours, code=currency, rate=f"{rate:g}")
+                      "time, cards over {hours:,.0f} h. ★ = best trade-off (Pareto front)."
+                      ).format(prompt=econ.prompt_tokens, new=econ.new_tokens,
+                               util=a.utilization, hours=a.lifetime_hours)
+    if currency != "USD":  # said only when the page converts
+        text += " " + translate("ComparePage", "Prices in {code} at {rate} per USD.").format(
+            code=currency, rate=f"{rate:g}")
     if warnings:
         text += " " + " ".join(warnings)
     return text

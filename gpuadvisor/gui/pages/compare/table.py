@@ -144,6 +144,11 @@ class AdviceModel(QAbstractTableModel):
         if role == ID_ROLE:
             return s.option.id
         if role == Qt.ItemDataRole.ToolTipRole:
+            offer = s.option.offer
+            if name == "price_date" and offer is not None and not offer.user:
+                return self.tr("Price seen on {date}").format(date=offer.as_of)
+            if name == "option":
+                return f"{option_label(s.option)}\n{self._why(s)}"
             return self._why(s)
         if role == Qt.ItemDataRole.ForegroundRole:
             if name == "price_date" and s.stale:
@@ -221,7 +226,7 @@ class AdviceModel(QAbstractTableModel):
             star = "★ " if s.option.id in self._pareto else ""
             return f"{star}{row + 1}"
         if name == "option":
-            return option_label(s.option)
+            return option_label(s.option, short=True)  # the full name is in the tooltip
         if name == "kind":
             return kind_labels().get(s.option.kind, s.option.kind)
         if name == "fits":
@@ -256,8 +261,9 @@ class AdviceModel(QAbstractTableModel):
             mark = "⚠ " if s.stale else ""
             if age is None:
                 return offer.as_of
-            return self.tr("{mark}{date} · {days} days ago").format(
-                mark=mark, date=offer.as_of, days=age)
+            # The age alone: a narrow column elides from the middle, and an elided
+            # "2026-05-…5 days ago" reads as 5 days; the day is in the tooltip.
+            return self.tr("{mark}{days} days ago").format(mark=mark, days=age)
         return ""
 
     def _sort_key(self, s: Suggestion, name: str, row: int):
