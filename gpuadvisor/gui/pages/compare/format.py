@@ -63,11 +63,12 @@ MAKER_WORDS = ("NVIDIA ", "GeForce ", "AMD ", "Radeon ", "Intel ")
 
 
 def short_gpu_name(name: str) -> str:
-    """``name`` without the maker's words and with "Workstation Edition" as "WS", for a
-    narrow cell (the full name stays in its tooltip)."""
+    """``name`` without the maker's words, for a narrow cell (the full name stays in its
+    tooltip)."""
+    short = name
     for word in MAKER_WORDS:
-        name = name.replace(word, "")
-    return name.replace("Workstation Edition", "WS").strip() or name
+        short = short.replace(word, "")
+    return short.strip() or name
 
 
 def option_label(option, *, short: bool = False) -> str:
