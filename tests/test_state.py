@@ -522,3 +522,14 @@ def test_probe_measurements_of_the_targeted_gpu_time_the_plan():
     state.set_gpu("h100-sxm")
     assert state.estimate.time.seconds == pytest.approx(
         state.estimate.time.flops_total / 500e12, rel=1e-9)
+
+
+def test_a_config_json_the_command_line_refuses_is_refused_by_the_app_alike(state, seen,
+                                                                              tmp_path):
+    """One reader for a config.json: a 5,000-digit integer is refused naming the file (the
+    app's own lax copy used to end in Python's integer-string limit, without the file)."""
+    path = tmp_path / "config.json"
+    path.write_text('{"model_type": "llama", "hidden_size": ' + "9" * 5000 + "}")
+    assert not state.load_config_json(path)
+    field, message = seen.errors[-1]
+    assert field == "model" and str(path) in message and "5000 digits" in message

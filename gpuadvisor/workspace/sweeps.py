@@ -4,7 +4,6 @@ plan, and reading a ``config.json``. Qt-free."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -18,8 +17,8 @@ from gpuadvisor.core.gpu import GpuSpec
 from gpuadvisor.core.memory import TERMS, MemoryBreakdown, memory_breakdown
 from gpuadvisor.core.model import model_shape
 from gpuadvisor.core.parallel.search import layout_memory_along
+from gpuadvisor.localmodels.resolve import MAX_CONFIG_BYTES as MAX_CONFIG_JSON_BYTES
 
-MAX_CONFIG_JSON_BYTES = 5 * 1024 * 1024
 """config.json files larger than this are refused unread (real ones are a few kB)."""
 
 MAX_MICRO_BATCH_SEARCH = 1 << 16
@@ -48,23 +47,13 @@ def model_id_for_file(path: Path) -> str:
 
 
 def read_config_json(file: Path) -> dict:
-    """A config.json as a dict; problems raise ``ValueError`` naming the file."""
-    try:
-        if file.stat().st_size > MAX_CONFIG_JSON_BYTES:
-            raise ValueError(f"{file}: too large for a config.json")
-        config = json.loads(file.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ValueError(f"{file}: file not found") from None
-    except UnicodeDecodeError:
-        raise ValueError(f"{file}: not a text (UTF-8) file") from None
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{file}: not valid JSON (line {exc.lineno}, column {exc.colno}): "
-                         f"{exc.msg}") from None
-    except OSError as exc:
-        raise ValueError(f"{file}: cannot read: {exc.strerror or exc}") from None
-    if not isinstance(config, dict):
-        raise ValueError(f"{file}: must hold a JSON object (a config.json)")
-    return config
+    """A config.json as a dict; problems raise ``ValueError`` naming the file. The command
+    line's reader (:func:`gpuadvisor.localmodels.resolve.read_config_json`): one size limit
+    and one strict parser (no NaN, no 5,000-digit numbers, bounded nesting) for every door.
+    """
+    from gpuadvisor.localmodels.resolve import read_config_json as read
+
+    return read(Path(file))
 
 
 class PlanSweeps:
