@@ -100,3 +100,22 @@ def test_a_pinned_degree_the_gpus_cannot_hold_is_refused_naming_its_flag(capsys,
     assert code == 2
     err = capsys.readouterr().err
     assert named in err and "does not divide n_gpus 8" in err
+
+
+def test_the_probe_history_is_read_once_per_command(monkeypatch, capsys):
+    """An estimate that does not fit resolves many plans (its levers); an export whose
+    layout the tool cannot run resolves two: the history file is read once either way, so
+    a problem with it is said once."""
+    from gpuadvisor.cli import main
+    from gpuadvisor.probes import history
+
+    reads = []
+    monkeypatch.setattr(history, "measurements_for",
+                        lambda gpu_id, warnings=None: reads.append(gpu_id) or [])
+    main(["estimate", "--model", "llama-3.1-8b", "--task", "full", "--gpu", "rtx-4090"])
+    assert reads == ["rtx-4090"]
+    reads.clear()
+    main(["export", "deepspeed", "--model", "qwen2.5-32b", "--task", "full", "--gpu",
+          "h100-sxm", "--gpus", "8", "--micro-batch", "2", "--seq", "4096"])
+    assert reads == ["h100-sxm"]
+    capsys.readouterr()

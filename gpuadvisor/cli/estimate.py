@@ -367,7 +367,12 @@ def resolve_options(args: argparse.Namespace, plan, gpu, gpus) -> tuple:
         raise InputError(f"--assume: {exc}") from None
     measurement = None
     if gpu is not None and not args.no_measured:
-        measurement = stored_measurement(gpu, plan)
+        # The probe history is read once per command, however many plans it resolves
+        # (an export's runnable layout, the levers of a plan that does not fit).
+        kept = args.__dict__.setdefault("_measurements", {})
+        if gpu.id not in kept:
+            kept[gpu.id] = stored_measurement(gpu, plan)
+        measurement = kept[gpu.id]
     host_gb_s = getattr(args, "host_bandwidth", None)
     host_source = "--host-bandwidth"
     if host_gb_s is None and measurement:
