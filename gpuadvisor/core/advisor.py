@@ -41,7 +41,7 @@ from .advisor_break_even import BreakEven, best_break_even, break_even
 from .advisor_types import Advice, Option, Suggestion
 from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions
 from .calibration import Measurement
-from .estimate import HOST_BOUNCE_FACTOR, Estimate
+from .estimate import Estimate
 from .fit import make_it_fit
 from .gpu import GpuSpec
 from .model import ModelSpec
@@ -394,7 +394,7 @@ def estimate_of(model: ModelSpec, suggestion: Suggestion,
     return resolve(model, suggestion.plan, effective_gpu(suggestion.option), assumptions)
 
 
-__all__ = ["DEFAULT_LOAD_FRACTION", "DEFAULT_USD_PER_KWH", "GOALS", "HOST_BOUNCE_FACTOR",
+__all__ = ["DEFAULT_LOAD_FRACTION", "DEFAULT_USD_PER_KWH", "GOALS",
            "MAX_OWN_OPTIONS", "OPTION_KINDS", "Advice", "BreakEven", "Option", "Suggestion",
            "advise", "best_break_even", "break_even", "effective_gpu", "estimate_of",
            "evaluate", "explain", "options_for", "own_options", "pareto", "rank",
