@@ -64,4 +64,15 @@ def test_a_bad_entry_is_refused_naming_the_entry_and_field():
 def test_the_file_parses_and_every_key_is_a_preset():
     data = tomllib.loads((catalog.catalog_dir() / "serving.toml").read_text(encoding="utf-8"))
     assert data.pop("schema_version") == 1
+    assert set(data.pop("engines")) == set(serving.ENGINES)
     assert set(data) == set(IDS) and set(data) <= set(MODELS)
+
+
+def test_engine_releases_are_checked():
+    found, problems = serving._releases_of({"vllm": {"release": "1", "commit": "zz",
+                                                     "source": "s"}, "tgi": {}})
+    assert found == {}
+    assert "serving.toml: [engines.vllm].commit: 'zz' is not a commit hash" in problems
+    assert "serving.toml: [engines.tgi]: unknown engine (known: vllm, llama_cpp, ollama)" \
+        in problems
+    assert "serving.toml: [engines.ollama]: missing" in problems

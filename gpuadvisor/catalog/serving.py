@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from dataclasses import dataclass
 from typing import Any
 
 from gpuadvisor.core.serving import ServingIds
@@ -24,6 +25,50 @@ _GGUF = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]*\.gguf$")
 _KEYS = {"hf_repo", "source", "ollama", "ollama_quant", "ollama_tags", "gguf_repo",
          "gguf_files"}
 _cache: dict[str, ServingIds] | None = None
+_releases: dict[str, EngineRelease] | None = None
+#: The engines whose release the file names (``[engines.NAME]``), and the keys each has.
+ENGINES = ("vllm", "llama_cpp", "ollama")
+_RELEASE_KEYS = {"release", "commit", "source"}
+_COMMIT = re.compile(r"^[0-9a-f]{7,40}$")
+
+
+@dataclass(frozen=True)
+class EngineRelease:
+    """The engine release the serving exports' flags and values are checked against.
+
+    Attributes:
+        engine: ``vllm``, ``llama_cpp`` or ``ollama``.
+        release: its name (``0.34.0``).
+        commit: the source commit read (hex; vLLM's wheel records 9 digits).
+        source: where it was read.
+    """
+
+    engine: str
+    release: str
+    commit: str
+    source: str
+
+
+def _releases_of(table: Any) -> tuple[dict[str, EngineRelease], list[str]]:
+    if not isinstance(table, dict):
+        return {}, [f"{FILE}: [engines] must be a table"]
+    found, problems = {}, []
+    for name in sorted(set(table) | set(ENGINES)):
+        where = f"{FILE}: [engines.{name}]"
+        entry = table.get(name)
+        if name not in ENGINES:
+            problems.append(f"{where}: unknown engine (known: {', '.join(ENGINES)})")
+        elif not isinstance(entry, dict):
+            problems.append(f"{where}: missing")
+        elif set(entry) != _RELEASE_KEYS or not all(
+                isinstance(v, str) and v for v in entry.values()):
+            problems.append(f"{where}: needs exactly {', '.join(sorted(_RELEASE_KEYS))} "
+                            "(non-empty text)")
+        elif not _COMMIT.match(entry["commit"]):
+            problems.append(f"{where}.commit: {entry['commit']!r} is not a commit hash")
+        else:
+            found[name] = EngineRelease(name, **entry)
+    return found, problems
 
 
 def _check(entry: str, table: Any, models) -> tuple[ServingIds | None, list[str]]:
@@ -74,9 +119,9 @@ def load_serving() -> dict[str, ServingIds]:
             raise CatalogError([f"{FILE}: not valid TOML: {exc}"]) from None
         models = set(shipped_model_ids())
         found: dict[str, ServingIds] = {}
-        problems: list[str] = []
+        releases, problems = _releases_of(data.get("engines"))
         for entry, table in data.items():
-            if entry == "schema_version":
+            if entry in ("schema_version", "engines"):
                 continue
             ids, wrong = _check(entry, table, models)
             problems += wrong
@@ -84,8 +129,17 @@ def load_serving() -> dict[str, ServingIds]:
                 found[entry] = ids
         if problems:
             raise CatalogError(problems)
-        _cache = found
+        global _releases
+        _cache, _releases = found, releases
     return dict(_cache)
 
 
-__all__ = ["load_serving"]
+def engine_release(engine: str) -> EngineRelease:
+    """The release of ``engine`` (``vllm``, ``llama_cpp``, ``ollama``) the serving exports
+    are written for (``[engines]`` of catalog/serving.toml)."""
+    load_serving()
+    assert _releases is not None
+    return _releases[engine]
+
+
+__all__ = ["ENGINES", "EngineRelease", "engine_release", "load_serving"]

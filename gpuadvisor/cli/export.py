@@ -106,15 +106,22 @@ def command(args: argparse.Namespace) -> int:
 
 
 def _with_command(args: argparse.Namespace, text: str) -> str:
-    """``text`` starting with the ``gpuadvisor estimate`` line that reproduces its estimate
-    (a comment in the export's own syntax; JSON has none, so the DeepSpeed config goes
-    without: the launch line and SkyPilot task that carry it do have it)."""
+    """``text`` starting with the ``gpuadvisor estimate`` line that reproduces its estimate:
+    a comment in the export's own syntax. JSON has no comments, so the DeepSpeed config
+    starts with a ``"gpuadvisor"`` key holding the line (DeepSpeed's config reader keeps
+    unknown top-level keys and ignores them; tests/export/test_real_tools.py reads it with
+    DeepSpeed's own ``DeepSpeedConfig``)."""
     command = getattr(args, "reproduce", None)
     if not command:
         return text
     from gpuadvisor.export.quoting import comment_text
 
     line = f"Reproduce this estimate: {command}"
+    if args.kind == "deepspeed":
+        import json
+
+        config = json.loads(text)
+        return json.dumps({"gpuadvisor": line, **config}, indent=2) + "\n"
     if args.kind in ("skypilot", "accelerate", "launch", "ollama", "llama-server", "vllm"):
         return f"# {comment_text(line)}\n{text}"
     if args.kind == "report":

@@ -36,9 +36,14 @@ from .quoting import LINE_BREAKS, comment_text, shell_word
 SERVE_EXPORTS = {"ollama": "ollama", "llama-server": "llama.cpp", "vllm": "vllm"}
 #: vLLM ``--quantization`` for the plan's quant names (None: leave the flag out and let vLLM
 #: read the checkpoint's own ``quantization_config``).
-VLLM_QUANTIZATION = {"fp8": "fp8", "nf4": "bitsandbytes", "nf4-dq": "bitsandbytes",
-                     "int8": "bitsandbytes", "int4": "gptq", "int3": "gptq",
-                     "mxfp4": "mxfp4"}
+#: Values from ``QuantizationMethods`` in vllm/model_executor/layers/quantization/__init__.py
+#: of the release named in catalog/serving.toml ``[engines.vllm]`` (checked by
+#: tests/export/test_engine_flags.py against the list read from that release).
+VLLM_QUANTIZATION = {"fp8": "fp8", "int4": "gptq", "int3": "gptq", "mxfp4": "mxfp4"}
+#: Plan quantizations vLLM cannot load: bitsandbytes is no longer a quantization method
+#: there (neither ``--quantization`` nor ``--load-format`` takes it), and what it serves
+#: instead, for the refusal.
+VLLM_CANNOT = {"nf4": "int4", "nf4-dq": "int4", "int8": "fp8"}
 
 
 #: A model reference a Modelfile takes unquoted (a path or tag of plain characters).
@@ -153,6 +158,15 @@ def vllm_serve_line(result, model_ref: str, ids=None) -> str:
     Face repository, a GGUF from its file with the repository's tokenizer."""
     f = _flags(result, "vllm")
     quant = result.plan.quant
+    if quant in VLLM_CANNOT:
+        from gpuadvisor.catalog.serving import engine_release
+
+        release = engine_release("vllm")
+        raise ValueError(
+            f"quant: vLLM {release.release} cannot load {quant} weights (bitsandbytes is not "
+            f"among its quantization methods); estimate the plan with --quant "
+            f"{VLLM_CANNOT[quant]} (a {'GPTQ/AWQ' if VLLM_CANNOT[quant] == 'int4' else 'fp8'} "
+            f"checkpoint vLLM serves), or serve {quant} with Hugging Face transformers")
     notes: list[str] = []
     tokenizer: list[str] = []
     if ids is not None and quant and quant not in VLLM_QUANTIZATION and quant != "none":

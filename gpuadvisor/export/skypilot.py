@@ -37,6 +37,7 @@ from .launch import (
     node_layout,
     uses_deepspeed,
 )
+from .skypilot_catalog import InstalledCatalog, installed_catalog, names_like
 from .skypilot_names import SkyCloud, skypilot_naming
 from .yamltext import dump
 
@@ -192,7 +193,12 @@ def skypilot_task(model: ModelSpec, plan: Plan, gpu: GpuSpec, offer: Offer | Non
     if accelerator is None:
         accelerator = (skypilot_accelerator(gpu, sky_cloud.name, layout.gpus_per_node)
                        if sky_cloud is not None else skypilot_accelerator(gpu))
-    if sky_cloud is not None and need_bytes and catalog_gpus:
+    installed = (installed_catalog(sky_cloud.name, _NAMING.catalog_schema)
+                 if sky_cloud is not None else None)
+    if installed is not None:
+        notes.append(_check_installed_catalog(installed, sky_cloud, gpu, accelerator,
+                                              layout.gpus_per_node, use_spot, need_bytes))
+    elif sky_cloud is not None and need_bytes and catalog_gpus:
         _check_name_holds_the_plan(sky_cloud, gpu, need_bytes, catalog_gpus)
 
     header = [f"SkyPilot task written by gpuadvisor: {model.name}, {TASK_LABELS[plan.task]}",
@@ -274,6 +280,40 @@ def _check_name_holds_the_plan(sky_cloud: SkyCloud, gpu: GpuSpec, need_bytes: fl
         f"needs {need_bytes / 2**30:.1f} GiB per GPU. Rent it where the card has a name of "
         f"its own ({', '.join(apart) or 'no cloud in SkyPilot ' + SKYPILOT_VERSION}), or "
         f"give --accelerator with a name that only this card has")
+
+
+def _check_installed_catalog(installed: InstalledCatalog, sky_cloud: SkyCloud, gpu: GpuSpec,
+                             accelerator: str, per_node: int, use_spot: bool,
+                             need_bytes: float | None) -> str:
+    """Check the task against the cloud's table as the installed SkyPilot has it (the name,
+    the count per node, spot, the smallest card the name covers); the header line saying
+    so, or ``ValueError`` with SkyPilot's table as the reason."""
+    where = installed.described()
+    if accelerator not in installed.names():
+        alike = names_like(installed, gpu.memory_bytes / 2**30)
+        raise ValueError(
+            f"cloud: {where} lists no {accelerator!r} on {sky_cloud.label}"
+            + (f"; names there for a card of {gpu.memory_bytes / 2**30:.0f} GiB: "
+               f"{', '.join(alike)} (give one with --accelerator)" if alike else "")
+            + "; or leave --cloud out and SkyPilot picks a cloud that has it")
+    if not installed.rows_for(accelerator, per_node):
+        counts = ", ".join(str(c) for c in installed.counts(accelerator))
+        raise ValueError(f"gpus: {where} has no instance with {per_node} x {accelerator} "
+                         f"on {sky_cloud.label} (it has {counts} per instance)")
+    if use_spot and not installed.has_spot(accelerator, per_node):
+        raise ValueError(f"spot: {where} has no spot price for {per_node} x {accelerator} "
+                         f"on {sky_cloud.label}, so SkyPilot finds no spot instance for it; "
+                         "rent it on demand")
+    sizes = installed.card_sizes_gib(accelerator)
+    if need_bytes and sizes and sizes[0] * 2**30 < need_bytes:
+        raise ValueError(
+            f"cloud: on {sky_cloud.label}, {accelerator!r} also covers cards of "
+            f"{sizes[0]:g} GiB ({where}), which SkyPilot may start; the plan needs "
+            f"{need_bytes / 2**30:.1f} GiB per GPU. Give --accelerator with a name only "
+            "the larger card has, or rent it on another cloud")
+    host = installed.host_gib_per_gpu(accelerator, per_node)
+    return (f"Checked against {where}: {per_node} x {accelerator}"
+            + (f", from {host:.0f} GiB of host memory per GPU" if host else ""))
 
 
 #: The port a served model listens on (vLLM's default).
