@@ -142,7 +142,9 @@ def _reproduce(args: argparse.Namespace, plan, gpu) -> None:
     if getattr(args, "plan_model", None) is not None:
         return  # a custom model from a plan file: no --model reproduces it
     try:
-        args.reproduce = estimate_command(args.model, plan, gpu.id if gpu else None)
+        args.reproduce = estimate_command(args.model, plan, gpu.id if gpu else None,
+                                          hybrid_shard=bool(getattr(args, "hybrid_shard",
+                                                                    False)))
     except ValueError:
         args.reproduce = None  # a name that cannot be written as a shell word
 
@@ -281,7 +283,7 @@ def _export_text(args: argparse.Namespace) -> str:
                 cloud=args.cloud, spot=True if args.spot else None,
                 accelerator=args.accelerator, launcher=args.launcher,
                 backend=args.backend, script=args.script, serve=serve,
-                need_bytes=need, catalog_gpus=gpus)
+                need_bytes=need, catalog_gpus=gpus, hybrid_group=hybrid)
         per_node = args.gpus_per_node or (offer.gpus_per_instance if offer else None)
         layout = export.node_layout(plan.n_gpus, per_node or export.DEFAULT_GPUS_PER_NODE)
         if args.kind == "accelerate":
@@ -368,7 +370,10 @@ def _runnable_plan(args, model, plan, gpu, gpus):
         except ValueError as exc:
             raise InputError(f"export {args.kind}: {exc}") from None
 
-    found = runnable_plan(result, args.kind, resolve_with, backend=args.backend)
+    try:
+        found = runnable_plan(result, args.kind, resolve_with, backend=args.backend)
+    except ValueError as exc:
+        raise InputError(f"export {args.kind}: {exc}") from None
     if found.note:
         print(f"gpuadvisor export: {found.note}", file=sys.stderr)
     result = found.estimate

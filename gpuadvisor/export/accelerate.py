@@ -134,6 +134,18 @@ def accelerate_config(plan: Plan, layout: NodeLayout | None = None, *,
         if mesh is not None:
             config["parallelism_config"] = {f"parallelism_config_{k}": v
                                             for k, v in mesh.items()}
+    elif (plan.tp or 1) > 1 or (plan.cp or 1) > 1:
+        # Tensor parallelism with replicated (unsharded) data parallel ranks: plain
+        # multi-GPU with the N-D mesh (accelerate's ParallelismConfig accepts tp without
+        # dp_shard outside FSDP; FSDP2 would refuse a mesh with nothing to shard).
+        if (plan.cp or 1) > 1:
+            raise ValueError("layout: accelerate runs context parallelism under FSDP2 only: "
+                             "the plan needs ZeRO-2 or ZeRO-3 (--zero)")
+        tp = plan.tp or 1
+        config["parallelism_config"] = {
+            "parallelism_config_dp_replicate_size": plan.n_gpus // tp,
+            "parallelism_config_dp_shard_size": 1, "parallelism_config_tp_size": tp,
+            "parallelism_config_cp_size": 1}
     return config
 
 

@@ -38,12 +38,14 @@ def _number(value) -> str:
     return str(value)
 
 
-def estimate_command(model_ref: str, plan: Plan, gpu_id: str | None = None) -> str:
+def estimate_command(model_ref: str, plan: Plan, gpu_id: str | None = None, *,
+                     hybrid_shard: bool = False) -> str:
     """``gpuadvisor estimate ...`` for ``plan`` on ``gpu_id``, every word shell-quoted.
 
     ``model_ref`` is what ``--model`` was given (a preset id or a path). Training plans
     carry their data set (``--tokens``, or ``--samples``/``--epochs``) and their ZeRO stage
-    (``--zero``, given even at 0 so the line pins it).
+    (``--zero``, given even at 0 so the line pins it). ``hybrid_shard``: the layout shards
+    inside nodes and replicates across them (``--hybrid-shard``).
     """
     words = ["gpuadvisor", "estimate", "--model", model_ref]
     if gpu_id:
@@ -59,6 +61,8 @@ def estimate_command(model_ref: str, plan: Plan, gpu_id: str | None = None) -> s
         words += [flag, _number(value)]
     if plan.is_training:
         words += ["--zero", str(plan.zero_stage)]
+        if hybrid_shard:
+            words.append("--hybrid-shard")
         if plan.dataset_tokens is not None:
             words += ["--tokens", _number(plan.dataset_tokens)]
         elif plan.dataset_samples is not None:

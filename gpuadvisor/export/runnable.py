@@ -60,26 +60,85 @@ def runnable_plan(result: Estimate, kind: str,
     degrees = {k: v for k, v in model_parallel(result).items() if k not in runs}
     if degrees and kind in DATA_PARALLEL_TOOLS:
         pins = {name: 1 for name in ("tp", "pp", "cp", "ep") if name not in runs}
-        flat = resolve_with(**pins, vpp=None)
         named = " x ".join(f"{k.upper()} {v}" for k, v in degrees.items())
-        fit = "" if flat.fits is not False else " — it does not fit"
         tool = DATA_PARALLEL_TOOLS[kind]
         others = ("accelerate with --backend fsdp (FSDP2), Megatron-LM, NeMo or torchtitan"
                   if set(degrees) <= {"tp", "cp"} else "Megatron-LM, NeMo or torchtitan")
+        flat, changed = _fastest_that_fits(result, resolve_with, pins)
+        if flat.fits is False and result.fits is not False:
+            raise ValueError(
+                f"layout: the estimate's fastest layout uses {named}, which {tool} cannot "
+                f"run, and no layout it can run fits: the nearest needs "
+                f"{format_bytes(flat.memory.total)} per GPU of "
+                f"{format_bytes(flat.capacity_bytes, digits=0)}; use {others}")
         notes.append(f"the estimate's fastest layout uses {named}, which {tool} cannot run "
-                     f"({others} can); this export runs the fastest layout it can instead: "
-                     f"{format_bytes(flat.memory.total)} per GPU, "
-                     f"{format_duration(flat.time.seconds)}{fit}")
+                     f"({others} can); this export runs the fastest layout it can instead"
+                     + (f" ({', '.join(changed)})" if changed else "")
+                     + f": {format_bytes(flat.memory.total)} per GPU, "
+                     f"{format_duration(flat.time.seconds)}")
         result = flat
-    zero = result.layout.chosen.layout.zero if result.layout is not None else None
-    if runs and zero == 1:
+    chosen = result.layout.chosen.layout if result.layout is not None else None
+    zero = chosen.zero if chosen is not None else None
+    if runs and (zero == 1 or (zero == 0 and chosen.cp > 1)):
         plan = run_plan(result)
         result = resolve_with(zero_stage=2, tp=plan.tp, cp=plan.cp, pp=plan.pp, ep=plan.ep)
-        notes.append(f"FSDP has no ZeRO-1: ZeRO-2 (reshard_after_forward false) instead, "
+        why = ("FSDP has no ZeRO-1" if zero == 1 else
+               "accelerate runs context parallelism under FSDP2 only")
+        notes.append(f"{why}: ZeRO-2 (reshard_after_forward false) instead, "
                      f"{format_bytes(result.memory.total)} per GPU, "
                      f"{format_duration(result.time.seconds)}")
     group = result.layout.gpus_per_node if hybrid_shard(result) else None
     return RunnablePlan(run_plan(result), result, group, "; ".join(notes) or None)
+
+
+#: Checkpointing levels, least recomputation first.
+_CHECKPOINTING = ("none", "selective", "full")
+#: Offload levels, fastest first.
+_OFFLOAD = ("none", "optimizer", "params")
+
+
+def _fastest_that_fits(result: Estimate, resolve_with: Callable[..., Estimate],
+                       pins: dict) -> tuple[Estimate, list[str]]:
+    """The fastest data-parallel plan (``pins`` pinning the model-parallel degrees to 1)
+    that trains what ``result`` trains: the same global batch, model, task, optimizer and
+    precision, with the levers that change only memory and speed: more recomputation, a
+    smaller micro-batch with more accumulation, and CPU offload (tried only when nothing
+    fits without it). Returns the estimate and the changes made, in words; when nothing
+    fits, the estimate that needs least memory."""
+    plan = result.plan
+    batch = result.layout.global_batch if result.layout is not None else None
+    base = {**pins, "vpp": None, "layout_global_batch": batch}
+    micro_batches = sorted({m for m in (plan.micro_batch, 4, 2, 1) if m <= plan.micro_batch},
+                           reverse=True)
+    start = _CHECKPOINTING.index(plan.checkpointing) if plan.checkpointing in \
+        _CHECKPOINTING else 0
+    tried: list[tuple[Estimate, list[str]]] = []
+    for offload in _OFFLOAD[_OFFLOAD.index(plan.offload):]:
+        fits = []
+        for checkpointing in _CHECKPOINTING[start:]:
+            for micro in micro_batches:
+                changes = {**base, "micro_batch": micro, "checkpointing": checkpointing,
+                           "offload": offload}
+                if offload == "params":
+                    changes["zero_stage"] = 3
+                elif offload == "optimizer":
+                    changes["zero_stage"] = max(plan.zero_stage, 2)
+                try:
+                    found = resolve_with(**changes)
+                except ValueError:
+                    continue  # no layout holds the global batch at this micro-batch
+                words = [w for w, changed in (
+                    (f"micro-batch {micro}", micro != plan.micro_batch),
+                    (f"{checkpointing} checkpointing", checkpointing != plan.checkpointing),
+                    (f"{offload} offload to CPU", offload != plan.offload)) if changed]
+                tried.append((found, words))
+                if found.fits is not False:
+                    fits.append((found, words))
+        if fits:
+            return min(fits, key=lambda pair: pair[0].time.seconds)
+    if not tried:
+        return resolve_with(**base), []
+    return min(tried, key=lambda pair: pair[0].memory.total)
 
 
 __all__ = ["DATA_PARALLEL_TOOLS", "RunnablePlan", "runnable_plan"]

@@ -124,7 +124,8 @@ def skypilot_task(model: ModelSpec, plan: Plan, gpu: GpuSpec, offer: Offer | Non
                   script_args: Sequence[str] = (), name: str | None = None,
                   gradient_clipping: float = DEFAULT_GRADIENT_CLIPPING,
                   serve: str | None = None, need_bytes: float | None = None,
-                  catalog_gpus: Mapping[str, GpuSpec] | None = None) -> str:
+                  catalog_gpus: Mapping[str, GpuSpec] | None = None,
+                  hybrid_group: int | None = None) -> str:
     """A SkyPilot task YAML that runs ``plan`` on ``gpu``, rented as ``offer`` says.
 
     ``need_bytes`` (the estimate's memory per GPU) and ``catalog_gpus`` (the GPU catalog):
@@ -148,6 +149,8 @@ def skypilot_task(model: ModelSpec, plan: Plan, gpu: GpuSpec, offer: Offer | Non
         launcher, backend, script, script_args: the launch line (:mod:`.launch`).
         name: the task's name (default: from the model and task).
         gradient_clipping: written into the DeepSpeed/accelerate config.
+        hybrid_group: GPUs a ZeRO-3/FSDP shard spans when the layout shards inside nodes
+            and replicates across them (written into the DeepSpeed/accelerate config).
 
     Returns:
         The YAML text. The setup writes ``ds_config.json`` / ``accelerate.yaml`` on every
@@ -239,10 +242,11 @@ def skypilot_task(model: ModelSpec, plan: Plan, gpu: GpuSpec, offer: Offer | Non
              "pip install " + " ".join(_packages(plan, launcher, backend, gpu))]
     if launcher == "accelerate":
         setup += _heredoc(ACCELERATE_FILE, accelerate_yaml(
-            plan, layout, backend=backend, gpu=gpu, gradient_clipping=gradient_clipping))
+            plan, layout, backend=backend, gpu=gpu, gradient_clipping=gradient_clipping,
+            hybrid_group=hybrid_group))
     elif uses_deepspeed(plan, backend):
         setup += _heredoc(DEEPSPEED_FILE, deepspeed_json(
-            plan, gradient_clipping=gradient_clipping))
+            plan, gradient_clipping=gradient_clipping, hybrid_group=hybrid_group))
     run = []
     if layout.nodes > 1:
         run.append('MASTER_ADDR=$(echo "$SKYPILOT_NODE_IPS" | head -n1)')

@@ -81,7 +81,8 @@ def export_text(kind: str, s: Suggestion, model, *, report=None, assumptions=Non
     lead = f"# Note: {comment_text(note)}\n" if note else ""
     if kind == "skypilot":
         return lead + export.skypilot_task(model, plan, s.option.gpu,
-                                           offer if rented else None, need_bytes=need)
+                                           offer if rented else None, need_bytes=need,
+                                           hybrid_group=hybrid)
     if kind == "deepspeed":
         return export.deepspeed_json(plan, hybrid_group=hybrid)
     layout = export.node_layout(plan.n_gpus, per_node)
