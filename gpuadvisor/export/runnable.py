@@ -70,7 +70,9 @@ def runnable_plan(result: Estimate, kind: str,
                 f"layout: the estimate's fastest layout uses {named}, which {tool} cannot "
                 f"run, and no layout it can run fits: the nearest needs "
                 f"{format_bytes(flat.memory.total)} per GPU of "
-                f"{format_bytes(flat.capacity_bytes, digits=0)}; use {others}")
+                f"{format_bytes(flat.capacity_bytes, digits=0)}; the priced layout "
+                f"({format_bytes(result.memory.total)} per GPU, "
+                f"{format_duration(result.time.seconds)}) runs with {others}")
         notes.append(f"the estimate's fastest layout uses {named}, which {tool} cannot run "
                      f"({others} can); this export runs the fastest layout it can instead"
                      + (f" ({', '.join(changed)})" if changed else "")

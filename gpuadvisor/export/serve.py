@@ -46,6 +46,11 @@ VLLM_QUANTIZATION = {"fp8": "fp8", "int4": "gptq", "int3": "gptq", "mxfp4": "mxf
 VLLM_CANNOT = {"nf4": "int4", "nf4-dq": "int4", "int8": "fp8"}
 
 
+#: The engines' default ports: vLLM's ``--port`` (vllm/entrypoints/openai/cli_args.py),
+#: llama-server's ``--port`` (common/common.h ``port = 8080``), Ollama's OLLAMA_HOST
+#: (envconfig/config.go, ``127.0.0.1:11434``).
+VLLM_PORT, LLAMA_SERVER_PORT, OLLAMA_PORT = 8000, 8080, 11434
+
 #: A model reference a Modelfile takes unquoted (a path or tag of plain characters).
 _PLAIN_REF = re.compile(r"^[A-Za-z0-9._/:@+-]+$")
 
@@ -106,6 +111,8 @@ def llama_server_line(result, model_path: str, ids=None) -> str:
     words += ["-np", str(int(f["parallel"]))]
     lines = _header(result, f"llama.cpp server ({f['gguf']} GGUF)")
     lines.append("# -c is the context of all slots together (-np slots share it).")
+    lines.append(f"# Serves on http://127.0.0.1:{LLAMA_SERVER_PORT} (llama-server's default); "
+                 f"ready when curl http://127.0.0.1:{LLAMA_SERVER_PORT}/health answers.")
     return "\n".join([*lines, " ".join(words)]) + "\n"
 
 
@@ -119,22 +126,26 @@ def ollama_modelfile(result, model_ref: str, ids=None) -> str:
     notes: list[str] = []
     if ids is not None:
         quant = result.plan.quant
-        tag = ids.ollama_tag(quant)
-        file = ids.gguf_file(quant or _gguf_type(result))
+        priced = quant or _gguf_type(result)  # the GGUF type the estimate sized
+        tag = ids.ollama_tag(priced) if priced else ids.ollama_tag(None)
+        file = ids.gguf_file(priced)
         if tag is not None:
             ref = tag
-            if quant is None and ids.ollama_quant and ids.ollama_quant != _gguf_type(result):
-                notes.append(f"# {tag} holds {ids.ollama_quant.upper()} weights; the estimate "
-                             f"used {(_gguf_type(result) or 'its default').upper()}: give "
-                             f"--quant {ids.ollama_quant} to plan exactly this tag.")
         elif file is not None:
             ref = f"./{file[1]}"
             notes.append(f"# Download first: huggingface-cli download {comment_text(file[0])} "
                          f"{comment_text(file[1])} --local-dir .")
         else:
+            also = (f"; its default tag {ids.ollama} holds {ids.ollama_quant.upper()}: "
+                    f"estimate with --quant {ids.ollama_quant}"
+                    if ids.ollama and ids.ollama_quant else "")
             raise ValueError("model: the Ollama library has no tag of this preset at "
-                             f"{(quant or 'its default type').upper()}, and no GGUF file is "
-                             "known; give --model an Ollama tag or a .gguf path")
+                             f"{(priced or 'its default type').upper()}, and no GGUF file is "
+                             f"known{also}; or give --model an Ollama tag or a .gguf path")
+        if quant is None and ids.ollama and ids.ollama_quant and ref != ids.ollama:
+            notes.append(f"# The library's default tag {ids.ollama} holds "
+                         f"{ids.ollama_quant.upper()} weights (smaller and faster); estimate "
+                         f"with --quant {ids.ollama_quant} to plan that one.")
     else:
         ref = _model_text(model_ref)
     quoted = ref if _PLAIN_REF.match(ref) else json.dumps(ref, ensure_ascii=False)
@@ -144,6 +155,8 @@ def ollama_modelfile(result, model_ref: str, ids=None) -> str:
     lines = _header(result, "Ollama Modelfile")
     lines += ["# Start the server with the settings the estimate used:",
               f"#   {' '.join(env)} ollama serve",
+              f"# It listens on http://127.0.0.1:{OLLAMA_PORT}; ready when curl "
+              f"http://127.0.0.1:{OLLAMA_PORT}/api/version answers.",
               "# then: ollama create NAME -f Modelfile",
               *notes,
               f"FROM {quoted}",
@@ -191,6 +204,8 @@ def vllm_serve_line(result, model_ref: str, ids=None) -> str:
     if quant in VLLM_QUANTIZATION:
         words += ["--quantization", VLLM_QUANTIZATION[quant]]
     lines = _header(result, "vLLM server")
+    lines.append(f"# Serves on http://127.0.0.1:{VLLM_PORT} (vLLM's default); ready when curl "
+                 f"http://127.0.0.1:{VLLM_PORT}/health answers.")
     capacity = result.engine.capacity_tokens
     if capacity:
         lines.append(f"# KV pool: {int(capacity):,} tokens in blocks of 16.")

@@ -348,6 +348,10 @@ def test_a_tool_that_cannot_run_the_only_fitting_layout_refuses():
     assert f"uses TP {layout['tp']}, which DeepSpeed cannot run, and no layout it can run " \
            "fits" in err
     assert "accelerate with --backend fsdp" in err
+    # the alternative comes with its own numbers: the priced layout's memory and time
+    from gpuadvisor.core.units import format_bytes, format_duration
+    assert (f"the priced layout ({format_bytes(est['memory']['per_gpu_bytes'])} per GPU, "
+            f"{format_duration(est['time']['seconds'])})") in err
     code, text, err = _cli("export", "accelerate", *flags, "--backend", "fsdp")
     assert code == 0, err
     config = yaml.safe_load(text)

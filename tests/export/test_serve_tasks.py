@@ -107,3 +107,30 @@ def test_a_serving_export_of_a_config_piped_in_is_refused():
     finally:
         sys.stdin = saved
     assert code == 2 and "--model" in err and "vllm serve" not in out
+
+
+def test_an_ollama_modelfile_pulls_the_tag_of_the_type_the_estimate_sized():
+    """Without --quant an Ollama plan is sized as F16 weights: the Modelfile pulls the F16
+    tag (llama3.1:8b-instruct-fp16, catalog/serving.toml), not the default Q4_K_M tag it
+    did not price, and says how to plan the default one."""
+    ids = IDS["llama-3.1-8b"]
+    flags = ["--model", "llama-3.1-8b", "--task", "infer", "--framework", "ollama", "--gpu",
+             "rtx-3060-12gb", "--no-measured"]
+    code, text, _ = _cli("export", "ollama", *flags)
+    assert code == 0
+    assert f"FROM {ids.ollama_tags['f16']}" in text.splitlines()
+    assert f"default tag {ids.ollama} holds Q4_K_M" in text
+    code, text, _ = _cli("export", "ollama", *flags, "--quant", "q4_k_m")
+    assert f"FROM {ids.ollama}" in text.splitlines() and "default tag" not in text
+
+
+def test_an_ollama_type_the_library_lacks_is_refused_naming_the_default_tag():
+    # qwen3-8b's library lists no Q5_K_M tag and the preset names no such GGUF file
+    ids = IDS["qwen3-8b"]
+    assert "q5_k_m" not in ids.ollama_tags and ids.gguf_file("q5_k_m") is None
+    code, text, err = _cli("export", "ollama", "--model", "qwen3-8b", "--task", "infer",
+                           "--framework", "ollama", "--quant", "q5_k_m", "--gpu", "rtx-4090",
+                           "--no-measured")
+    assert code == 2 and text == ""
+    assert "no tag of this preset at Q5_K_M" in err
+    assert f"default tag {ids.ollama} holds {ids.ollama_quant.upper()}" in err
