@@ -186,7 +186,8 @@ def estimate_table(e: Estimate, units: str = "GiB") -> str:
     if p.is_training:
         source = a.get("dataset_tokens_source", "plan")
         unit = "samples" if e.model.kind == "opaque" else "tokens"
-        lines.append(f"  data          {format_count(a['dataset_tokens'])} {unit} ({source})")
+        lines.append(f"  data          {format_count(a['dataset_tokens'])} {unit} ({source})"
+                     + (f": {a['dataset']}" if a.get("dataset") else ""))
         lines.append(
             f"  total         {format_duration(t.seconds)} · {format_count(t.tokens_per_s)} "
             f"{unit}/s · {format_sig(t.gpu_hours)} GPU-hours · {format_flops(t.flops_total)}"

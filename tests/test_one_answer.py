@@ -188,7 +188,7 @@ def test_the_issue_example_8b_full_on_8_h100_agrees_at_every_door():
     estimate's layout (before, the report applied no layout and said 281 GiB, and the
     DeepSpeed config was ZeRO stage 0)."""
     flags = ["--model", "llama-3.1-8b", "--task", "full", "--gpu", "h100-sxm", "--gpus", "8",
-             "--no-measured"]
+             "--packing", "--no-measured"]  # full 2,048-token sequences, as the issue ran it
     _, out = _cli("estimate", *flags, "--json")
     est = json.loads(out)
     layout = est["time"]["layout"]
@@ -306,8 +306,11 @@ def test_an_export_starts_with_the_line_that_reproduces_its_estimate(kind):
         flags = ["--model", "qwen3-8b", "--task", "infer", "--framework", "vllm", "--gpu",
                  "rtx-4090", "--no-measured"]
     else:
+        # Alpaca packed into full 2,048-token sequences: the data-parallel layout these
+        # tools run is the estimate's own (padded micro-batches of ~130 tokens would make
+        # the step communication-bound and the search pick tensor/pipeline parallelism).
         flags = ["--model", "llama-3.1-8b", "--task", "full", "--gpu", "h100-sxm", "--gpus",
-                 "8", "--no-measured"]
+                 "8", "--packing", "--no-measured"]
     extra = ["--no-advice"] if kind == "report" else []
     code, text = _cli("export", kind, *flags, *extra)
     assert code == 0

@@ -106,8 +106,17 @@ def add_parser(verbs) -> argparse.ArgumentParser:
     data = est.add_mutually_exclusive_group()
     data.add_argument("--tokens", type=count("--tokens"), help="training tokens, e.g. 2T, 300M")
     data.add_argument("--samples", type=count("--samples"), help="samples per epoch")
+    from gpuadvisor.core.datasets import DATASETS
+
+    est.add_argument("--dataset", choices=sorted(DATASETS), default=None,
+                     help="train on this data set: its samples at their measured token "
+                          "lengths (default for fine-tunes: alpaca; with --samples, that "
+                          "many of its samples)")
+    est.add_argument("--packing", action="store_true", default=False,
+                     help="pack samples into full --seq sequences (TRL packing=True) "
+                          "instead of padding each micro-batch to its longest sample")
     est.add_argument("--epochs", type=count("--epochs", high=1e6), default=None,
-                     help="passes over --samples (default 1)")
+                     help="passes over --samples or --dataset (default 1)")
     est.add_argument("--lora-rank", type=int_in(1, 65_536),
                      help="LoRA rank for lora/qlora (default 16)")
     est.add_argument("--lora-targets", choices=P.LORA_TARGETS, default="all",
@@ -202,8 +211,9 @@ class PlanFileDefaults(argparse.Action):
             dest = _PLAN_DESTS.get(name, name)
             if dest in ("tokens", "samples", "epochs") and given_data:
                 continue
-            if name == "epochs" and plan["dataset_samples"] is None:
-                continue  # epochs count passes over samples only
+            if name == "epochs" and plan["dataset_samples"] is None \
+                    and plan.get("dataset") is None:
+                continue  # epochs count passes over samples or a data set only
             if hasattr(namespace, dest):
                 default(dest, value)
         default("gpu", doc.gpu_id)
@@ -223,9 +233,18 @@ def plan_from_args(args: argparse.Namespace, model):
         data["dataset_tokens"] = args.tokens
     if args.samples is not None:
         data["dataset_samples"] = args.samples
+    dataset = getattr(args, "dataset", None)
+    if dataset is not None:
+        if args.tokens is not None:
+            raise InputError("--dataset: give --dataset or --tokens, not both (--tokens is "
+                             "the whole job)")
+        data["dataset"] = dataset
+    if getattr(args, "packing", False):
+        data["packing"] = True
     if args.epochs is not None:
-        if args.samples is None:
-            raise InputError("--epochs: give --samples with --epochs (--tokens counts all epochs)")
+        if args.samples is None and dataset is None:
+            raise InputError("--epochs: give --samples or --dataset with --epochs (--tokens "
+                             "counts all epochs)")
         data["epochs"] = args.epochs
     return Plan(
         task=args.task,

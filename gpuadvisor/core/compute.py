@@ -17,6 +17,7 @@ import numpy as np
 from . import frameworks
 from .architecture import ModelShape
 from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions
+from .datasets import DATASETS, DEFAULT_FINETUNE_DATASET, Job, job_of
 from .memory import mixed_style, trainable_params, weight_bytes, weight_quant
 from .model import ModelLike, model_shape
 from .plan import Plan
@@ -149,17 +150,65 @@ def flops_per_token(model: ModelLike, plan: Plan, s=None) -> FlopsPerToken:
     return FlopsPerToken(fwd, mm, attn, train)
 
 
+def training_job(model: ModelLike, plan: Plan) -> Job:
+    """The tokens the plan's job processes and the sequence its steps are timed at
+    (:mod:`.datasets`):
+
+    - ``dataset_tokens``: as given, in sequences of ``seq_len``;
+    - ``dataset_samples`` without a data set: each sample counted at ``seq_len`` tokens
+      (the samples' lengths are unknown: the most they can hold);
+    - a data set (``dataset``, or Alpaca for a fine-tune that names none): its samples
+      (or ``dataset_samples`` of them) at their measured lengths, padded per micro-batch
+      or packed (``packing``);
+    - a pre-training plan with none: 20 tokens per parameter (Chinchilla);
+    - opaque models count samples, not tokens.
+    """
+    m = model_shape(model)
+    seq = float(plan.seq_len)
+    if plan.dataset_tokens is not None:
+        return Job(float(plan.dataset_tokens), seq, "plan",
+                   f"{plan.dataset_tokens:,.0f} tokens (given)")
+    if m.kind == "opaque":
+        samples = DEFAULT_FINETUNE_SAMPLES if plan.dataset_samples is None \
+            else plan.dataset_samples
+        return Job(samples * plan.epochs, seq, "plan" if plan.dataset_samples else "assumed",
+                   f"{samples:,.0f} samples x {plan.epochs:g} epoch(s)")
+    if plan.dataset is None and plan.dataset_samples is not None:
+        return Job(plan.dataset_samples * plan.epochs * seq, seq, "plan",
+                   f"{plan.dataset_samples:,.0f} samples x {plan.epochs:g} epoch(s), each "
+                   f"counted at --seq {plan.seq_len:,} tokens (name a --dataset, or give "
+                   "--tokens, for the samples' real lengths)",
+                   samples=float(plan.dataset_samples), per_sample=seq)
+    if plan.dataset is None and plan.task == "pretrain":
+        tokens = CHINCHILLA_TOKENS_PER_PARAM * m.params.total
+        return Job(tokens, seq, "assumed", f"{tokens / 1e9:.3g}B tokens: 20 per parameter "
+                   "(compute-optimal, Hoffmann et al. 2022)")
+    dataset = DATASETS[plan.dataset or DEFAULT_FINETUNE_DATASET]
+    return job_of(dataset, vocab_size=m.vocab_size, family=m.id, seq_len=plan.seq_len,
+                  micro_batch=plan.micro_batch, epochs=plan.epochs, packing=plan.packing,
+                  samples=plan.dataset_samples, origin="plan" if plan.dataset else "assumed")
+
+
 def dataset_tokens(model: ModelLike, plan: Plan) -> tuple[float, str]:
     """Training tokens (samples for opaque models) and where the figure came from."""
-    m = model_shape(model)
-    per_sample = 1.0 if m.kind == "opaque" else float(plan.seq_len)
-    if plan.dataset_tokens is not None:
-        return float(plan.dataset_tokens), "plan"
-    if plan.dataset_samples is not None:
-        return plan.dataset_samples * plan.epochs * per_sample, "plan"
-    if plan.task == "pretrain":
-        return CHINCHILLA_TOKENS_PER_PARAM * m.params.total, "assumed"
-    return DEFAULT_FINETUNE_SAMPLES * plan.epochs * per_sample, "assumed"
+    job = training_job(model, plan)
+    return job.tokens, job.origin
+
+
+def time_plan(model: ModelLike, plan: Plan) -> Plan:
+    """The plan as its steps are timed: a data set padded per micro-batch runs sequences of
+    its padded length, not ``seq_len`` (memory is still sized at ``seq_len``, where the
+    batch of the longest samples peaks). The job's tokens become ``dataset_tokens``."""
+    if not plan.is_training:
+        return plan
+    job = training_job(model, plan)
+    seq = max(1, round(job.seq))
+    if seq == plan.seq_len and plan.dataset is None and not plan.packing:
+        return plan
+    # Whole sequences of the rounded length, as many as the job has (the tokens move by
+    # under half a token per sample).
+    return plan.with_changes(seq_len=seq, dataset_tokens=job.tokens * seq / job.seq,
+                             dataset_samples=None, dataset=None, packing=False, epochs=1.0)
 
 
 def peak_dtype(plan: Plan) -> str:

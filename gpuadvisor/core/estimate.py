@@ -18,10 +18,11 @@ from .calibration import Measurement, achieved_tflops, select
 from .compute import (
     FlopsPerToken,
     TimeEstimate,
-    dataset_tokens,
     default_efficiency,
     flops_per_token,
     peak_dtype,
+    time_plan,
+    training_job,
     training_time,
 )
 from .engines import sweep as engine_sweep
@@ -271,10 +272,11 @@ def _assumptions_used(model: ModelShape, plan, assumptions, gpu, time_gpu, peak_
             used["quant_source"] = "as shipped (config.json quantization_config)"
     if plan.precision in ("fp16", "bf16") and plan.is_training and not plan.is_adapter:
         used["mixed_style"] = mixed_style(plan, assumptions)
-    tokens, origin = dataset_tokens(model, plan)
     if plan.is_training:
-        used["dataset_tokens"] = tokens
-        used["dataset_tokens_source"] = origin
+        job = training_job(model, plan)
+        used["dataset_tokens"] = job.tokens
+        used["dataset_tokens_source"] = job.origin
+        used["dataset"] = job.text
     if plan.task == "infer" and plan.kv_dtype is None and model.kind == "decoder":
         used["kv_dtype"] = "fp32" if plan.precision == "fp32" else "fp16"
     used["activation_bytes_per_element"] = 4 if plan.precision == "fp32" else 2
@@ -415,7 +417,10 @@ def estimate(
         warnings.extend(view.result.warnings)
     else:
         memory = memory_breakdown(shape, plan, assumptions)
-    flops = flops_per_token(shape, plan)
+    # Memory is sized at the plan's sequence length; its steps are timed at the sequences
+    # its data set makes (padded per micro-batch), on the job's tokens (compute.time_plan).
+    timed = time_plan(shape, plan)
+    flops = flops_per_token(shape, timed)
     peak, peak_kind = timing_peak(time_gpu, plan, warnings)
     efficiency = None
     measured, measured_bandwidth, measured_note = _pick_measurements(
@@ -425,7 +430,7 @@ def estimate(
         # The step is timed from its kernels (a measured matmul replaces the published
         # matmul fraction); the efficiency shown is derived from that time.
         kernel_seconds, kernel_note = plan_kernel_seconds(
-            model, shape, plan, time_gpu, peak_kind, assumptions,
+            model, shape, timed, time_gpu, peak_kind, assumptions,
             matmul_tflops=measured.achieved_tflops if measured is not None else None)
     if measured is not None and kernel_seconds is None:
         efficiency = achieved_tflops(measured, assumptions) / peak
@@ -446,7 +451,7 @@ def estimate(
     else:
         # The framework's speed terms (memory passes its kernels remove, offload traffic)
         # need the card's memory bandwidth and its host link.
-        time = training_time(shape, plan, peak_tflops=peak,
+        time = training_time(shape, timed, peak_tflops=peak,
                              interconnect_gb_s_=_link(time_gpu, assumptions),
                              assumptions=assumptions, efficiency=efficiency,
                              bandwidth_gb_s=time_gpu.memory_bandwidth_gb_s,

@@ -161,7 +161,12 @@ class Plan:
             (parameters too; needs ZeRO-3).
         dataset_tokens: training tokens in total (all epochs), if given that way.
         dataset_samples: samples per epoch, if given that way (with ``epochs``).
-        epochs: passes over ``dataset_samples``.
+        epochs: passes over ``dataset_samples`` (or over ``dataset``).
+        dataset: a known data set (:data:`~.datasets.DATASETS`): its samples and their
+            measured token lengths make the job (``dataset_samples`` may take a part of it).
+            A fine-tune that names no data set is timed on Alpaca's.
+        packing: samples are packed into full ``seq_len`` sequences instead of each
+            micro-batch being padded to its longest sample.
         new_tokens: inference: tokens generated per sequence.
         kv_dtype: inference KV-cache dtype (None = the compute dtype).
         efficiency: achieved fraction of the GPU's peak (None = a default, see assumptions).
@@ -207,6 +212,8 @@ class Plan:
     dataset_tokens: float | None = None
     dataset_samples: float | None = None
     epochs: float = 1.0
+    dataset: str | None = None
+    packing: bool = False
     new_tokens: int = 256
     kv_dtype: str | None = None
     efficiency: float | None = None
@@ -279,6 +286,16 @@ class Plan:
                 raise ValueError(f"{name} must be positive, got {value!r}")
         if not self.epochs > 0:
             raise ValueError(f"epochs must be positive, got {self.epochs!r}")
+        if self.dataset is not None:
+            from .datasets import DATASETS
+
+            if self.dataset not in DATASETS:
+                raise ValueError(f"dataset must be one of {', '.join(DATASETS)}, got "
+                                 f"{self.dataset!r}")
+            if self.dataset_tokens is not None:
+                raise ValueError("give the data set as dataset or dataset_tokens, not both")
+        if not isinstance(self.packing, bool):
+            raise ValueError(f"packing must be true or false, got {self.packing!r}")
         if self.efficiency is not None and not 0 < self.efficiency <= 1:
             raise ValueError(f"efficiency must be in (0, 1], got {self.efficiency!r}")
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions
-from .compute import TimeEstimate, dataset_tokens
+from .compute import TimeEstimate, dataset_tokens, time_plan
 from .estimate import Estimate, estimate, timing_dtype, verdict_for
 from .memory import MemoryBreakdown
 from .parallel.plan_time import LayoutEstimate, LayoutRequest, layout_estimate
@@ -238,14 +238,15 @@ def with_layout(estimate: Estimate, assumptions: Assumptions,
     if layout_applies(model, plan) is not None:
         return estimate
     gpu = estimate.time_gpu
-    tokens, _ = dataset_tokens(model, plan)
+    timed = time_plan(model, plan)  # steps at the data set's sequences; memory at seq_len
+    tokens, _ = dataset_tokens(model, timed)
     t = estimate.time
-    per_gpu_tokens = plan.micro_batch * plan.seq_len * plan.grad_accum
+    per_gpu_tokens = plan.micro_batch * timed.seq_len * plan.grad_accum
     anchor = float(t.compute_seconds_per_step) / per_gpu_tokens if anchored else None
     found = layout_estimate(
         model, plan, gpu, assumptions, dtype=timing_dtype(gpu, plan), tokens=tokens,
         request=request, matmul_tflops=estimate.assumptions.get("measured_matmul_tflops"),
-        anchor_seconds_per_token=anchor)
+        anchor_seconds_per_token=anchor, timed=timed)
     if found is None:
         batch = request.global_batch or plan.micro_batch * plan.grad_accum * plan.n_gpus
         raise ValueError(f"no layout of {plan.n_gpus} GPUs holds a global batch of {batch} "

@@ -65,9 +65,15 @@ def estimate_command(model_ref: str, plan: Plan, gpu_id: str | None = None, *,
             words.append("--hybrid-shard")
         if plan.dataset_tokens is not None:
             words += ["--tokens", _number(plan.dataset_tokens)]
-        elif plan.dataset_samples is not None:
-            words += ["--samples", _number(plan.dataset_samples),
-                      "--epochs", _number(plan.epochs)]
+        else:
+            if plan.dataset is not None:
+                words += ["--dataset", plan.dataset]
+            if plan.dataset_samples is not None:
+                words += ["--samples", _number(plan.dataset_samples)]
+            if plan.dataset is not None or plan.dataset_samples is not None:
+                words += ["--epochs", _number(plan.epochs)]
+        if plan.packing:
+            words.append("--packing")
     return " ".join(shell_word(word) for word in words)
 
 

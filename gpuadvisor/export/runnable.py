@@ -89,6 +89,17 @@ def runnable_plan(result: Estimate, kind: str,
         notes.append(f"{why}: ZeRO-2 (reshard_after_forward false) instead, "
                      f"{format_bytes(result.memory.total)} per GPU, "
                      f"{format_duration(result.time.seconds)}")
+    chosen = result.layout.chosen.layout if result.layout is not None else None
+    if (hybrid_shard(result) and chosen is not None and chosen.zero != 3
+            and kind in DATA_PARALLEL_TOOLS and not runs):
+        # DeepSpeed shards inside nodes only at ZeRO-3 (ZeRO++ zero_hpz_partition_size);
+        # FSDP2's hybrid mesh runs the other stages too.
+        plan = run_plan(result)
+        result = resolve_with(zero_stage=3, tp=plan.tp, cp=plan.cp, pp=plan.pp, ep=plan.ep)
+        notes.append(f"DeepSpeed shards inside nodes only at ZeRO-3 "
+                     f"(zero_hpz_partition_size): ZeRO-3 instead of ZeRO-{chosen.zero}, "
+                     f"{format_bytes(result.memory.total)} per GPU, "
+                     f"{format_duration(result.time.seconds)}")
     group = result.layout.gpus_per_node if hybrid_shard(result) else None
     return RunnablePlan(run_plan(result), result, group, "; ".join(notes) or None)
 

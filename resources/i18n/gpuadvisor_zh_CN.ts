@@ -340,43 +340,43 @@ renting: {rent}</source>
 <context>
     <name>ComparePage</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="80"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="81"/>
         <source>your {cards}</source>
         <extracomment>Words a table cell leaves out of a GPU&apos;s name (the maker and its brand; the model and its variant stay): &quot;NVIDIA GeForce RTX 3060 12GB&quot; is &quot;RTX 3060 12GB&quot; there.</extracomment>
         <translation>你的 {cards}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="85"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="86"/>
         <source>{n}x used {gpu}</source>
         <translation>{n} 张二手 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="86"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="87"/>
         <source>{n}x new {gpu}</source>
         <translation>{n} 张全新 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="88"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="89"/>
         <source>used {gpu}</source>
         <translation>二手 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="89"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="90"/>
         <source>new {gpu}</source>
         <translation>全新 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="93"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="94"/>
         <source>{name} (spot)</source>
         <translation>{name}（竞价）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="101"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="102"/>
         <source>{price} per card</source>
         <translation>每张 {price}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="103"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="104"/>
         <source>{price}/GPU-h</source>
         <translation>{price}/GPU·时</translation>
     </message>
@@ -426,14 +426,14 @@ renting: {rent}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="72"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="317"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="318"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="243"/>
         <source>Cheapest</source>
         <translation>最便宜</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="73"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="316"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="317"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="240"/>
         <source>Fastest</source>
         <translation>最快</translation>
@@ -750,146 +750,146 @@ renting: {rent}</source>
         <translation>无法对比此规划：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="113"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="114"/>
         <source>&lt;b&gt;{model}&lt;/b&gt;, {task}, {precision} · {line}</source>
         <translation>&lt;b&gt;{model}&lt;/b&gt;，{task}，{precision} · {line}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="122"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="123"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="133"/>
         <source> with {levers}</source>
         <translation>，需 {levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="130"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="131"/>
         <source>{name} finishes in {time}{levers} for {power} of power</source>
         <translation>{name} 用 {time} 完成{levers}，电费 {power}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="134"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="135"/>
         <source>{name} ({price}) finishes in {time}{levers}, plus {power} of power</source>
         <translation>{name}（{price}）用 {time} 完成{levers}，另加电费 {power}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="138"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="139"/>
         <source> on {n} instances</source>
         <translation>，用 {n} 个实例</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="140"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="141"/>
         <source>renting {name} costs {cost} and takes {time}{instances}{levers}</source>
         <translation>租用 {name} 花费 {cost}，用时 {time}{instances}{levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="223"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="224"/>
         <source>GPU {index} ({name})</source>
         <translation>GPU {index}（{name}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="228"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="229"/>
         <source>⚠ Lost from the rig: {gone}. Your rig is compared as it is now: {rig}.</source>
         <translation>⚠ 已从配置中掉线：{gone}。按你现在的配置对比：{rig}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="230"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="231"/>
         <source>⚠ Lost from the rig: {gone}. No card of your rig is left to compare.</source>
         <translation>⚠ 已从配置中掉线：{gone}。你的配置中已没有可对比的显卡。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="240"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="241"/>
         <source>Buying {own} (selected) against renting {rent}, the cheapest rental</source>
         <translation>购买 {own}（所选）对比租用最便宜的 {rent}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="243"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="244"/>
         <source>Renting {rent} (selected) against buying {own}, the card that pays off soonest</source>
         <translation>租用 {rent}（所选）对比购买最快回本的 {own}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="246"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="247"/>
         <source>Buying {own} against renting {rent}: the pair that pays off soonest (select a card or a rental to weigh it)</source>
         <translation>购买 {own} 对比租用 {rent}：最快回本的一组（选中一张显卡或一个租用方案即可比较它）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="269"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="270"/>
         <source>No options to compare: the offers catalog is empty and no GPU was detected.</source>
         <translation>没有可对比的方案：报价目录为空，也没有检测到 GPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="272"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="273"/>
         <source>Nothing fits this plan. The closest is {name}: {need} per GPU needed, {have} available; “Make it fit” on the Plan page says what would.</source>
         <translation>这个规划哪里都放不下。最接近的是 {name}：每张 GPU 需要 {need}，只有 {have}；规划页的“如何放得下”会告诉你改什么。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="284"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="285"/>
         <source>Nothing shown runs this plan as it is. With a change to the plan: {why}. Tick “Allow changes to the plan” to rank such options with the others.</source>
         <translation>没有方案能按原样运行这个规划。修改规划后：{why}。勾选“允许修改规划”即可把这类方案与其他方案一起排名。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="291"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="292"/>
         <source>None of the options shown fits this plan: widen the filters.</source>
         <translation>显示的方案都放不下此规划：请放宽筛选条件。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="296"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="297"/>
         <source>the budget of {budget}</source>
         <translation>{budget} 的预算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="299"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="300"/>
         <source>the deadline of {time}</source>
         <translation>{time} 的截止时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="302"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="303"/>
         <source>Nothing shown meets {limits}. Closest: {why}.</source>
         <translation>没有方案满足{limits}。最接近的：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="304"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="305"/>
         <source> and </source>
         <translation>和</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="306"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="307"/>
         <source>cheapest</source>
         <translation>最便宜</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="307"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="308"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="233"/>
         <source>fastest</source>
         <translation>最快</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="308"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="309"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="234"/>
         <source>Best ({goal}): {why}.</source>
         <translation>最佳（{goal}）：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="318"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="319"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="245"/>
         <source>{label}: {why}.</source>
         <translation>{label}：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="329"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="330"/>
         <source>{shown} of {total} options shown; {fitting} fit the plan as asked</source>
         <translation>显示 {shown} / {total} 个方案；其中 {fitting} 个按原规划放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="332"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="333"/>
         <source>, {changed} more only with a change to the plan</source>
         <translation>，另有 {changed} 个只有修改规划才放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="334"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="335"/>
         <source>. ★ = best trade-off (Pareto front).</source>
         <translation>。★ = 最佳权衡（帕累托前沿）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="336"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="337"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="275"/>
         <source>Prices in {code} at {rate} per USD.</source>
         <translation>价格以 {code} 计，汇率 {rate} 每美元。</translation>
@@ -900,22 +900,22 @@ renting: {rent}</source>
         <translation>请在图表或表格中选择一个方案。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="178"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="179"/>
         <source>spot: may be interrupted</source>
         <translation>竞价：可能被中断</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="181"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="182"/>
         <source>your price, {date}</source>
         <translation>你的价格，{date}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="183"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="184"/>
         <source>price seen {date}</source>
         <translation>报价日期 {date}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="185"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="186"/>
         <source>({days} days ago)</source>
         <translation>（{days} 天前）</translation>
     </message>
@@ -926,13 +926,13 @@ renting: {rent}</source>
         <translation>价格截至 {date}（{days} 天前，已超过 {limit} 天）：租用或购买前请核实当前价格。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="188"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="189"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="209"/>
         <source>older than {days} days: check it</source>
         <translation>已超过 {days} 天：请核实</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="191"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="192"/>
         <source>an estimate</source>
         <translation>估计值</translation>
     </message>
@@ -958,22 +958,22 @@ renting: {rent}</source>
         <translation>租金：{hours} × {instances} 个实例 × {price}/小时 = {total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="110"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="111"/>
         <source>&lt;b&gt;{model}&lt;/b&gt;, {task}, {precision}</source>
         <translation>&lt;b&gt;{model}&lt;/b&gt;，{task}，{precision}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="126"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="127"/>
         <source>{name} does not fit: {need} per GPU needed, {have} available</source>
         <translation>{name} 放不下：每张 GPU 需要 {need}，只有 {have}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="253"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="254"/>
         <source>No card to buy and rental to compare</source>
         <translation>没有可对比的购卡和租用方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="254"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="255"/>
         <source>Break-even needs a card to buy and a rental that both fit the plan among the options shown.</source>
         <translation>盈亏平衡需要在显示的方案中同时有放得下此规划的购卡方案和租用方案。</translation>
     </message>
@@ -1034,7 +1034,7 @@ renting: {rent}</source>
         <translation>各方案的用时与费用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="237"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="238"/>
         <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="523"/>
         <source>Owning against renting</source>
         <translation>买卡与租用对比</translation>
@@ -2734,73 +2734,73 @@ paying per token: {other}</source>
 <context>
     <name>LeversPanel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="456"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="482"/>
         <source>Make it fit</source>
         <extracomment>Levers shown on a projector (those that make the plan fit, cheapest first).</extracomment>
         <translation>如何放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="486"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="512"/>
         <source>Choose a target GPU to see what would make the plan fit.</source>
         <translation>选择目标 GPU，查看怎样才能放得下。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="489"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="515"/>
         <source>It fits. These changes would free memory for a larger batch or longer sequences:</source>
         <translation>放得下。以下改动可腾出显存，用于更大的批次或更长的序列：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="492"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="518"/>
         <source>It fits; nothing to change.</source>
         <translation>放得下，无需改动。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="494"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="520"/>
         <source>It does not fit, and no change alone is enough. The first row is the fastest set of changes that fits; the others each on its own (click to apply):</source>
         <translation>放不下，任何单项改动都不够。第一行是能放下的最快改动组合；其余各行是单项改动（点击应用）：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="498"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="524"/>
         <source>It does not fit. Each change below on its own, cheapest first (click to apply):</source>
         <translation>放不下。以下每项改动单独生效，代价小的在前（点击应用）：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="501"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="527"/>
         <source>It does not fit, and no single change helps: try a smaller model or a larger GPU.</source>
         <translation>放不下，且单项改动都不够：请换更小的模型或显存更大的 GPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="539"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="565"/>
         <source>{n} GPUs, the model split across them</source>
         <translation>{n} 张 GPU，模型分摊到各卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="541"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="567"/>
         <source>{n} GPUs with ZeRO-3</source>
         <translation>{n} 张 GPU + ZeRO-3</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="545"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="571"/>
         <source>{n} layers on the GPU, the rest in host RAM (-ngl)</source>
         <translation>{n} 层放在 GPU，其余放在主机内存（-ngl）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="556"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="582"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="558"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="584"/>
         <source>still too big</source>
         <translation>仍放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="568"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="594"/>
         <source>cost: {cost}</source>
         <translation>代价：{cost}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="569"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="595"/>
         <source>time: {before} → {after}</source>
         <translation>时间：{before} → {after}</translation>
     </message>
@@ -3497,350 +3497,380 @@ paying per token: {other}</source>
         <translation>显存 vs 序列长度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="104"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="106"/>
         <source>Model</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below. Id of the GPU picker&apos;s &quot;no GPU&quot; entry.</extracomment>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="116"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="118"/>
         <source>Type to search presets</source>
         <translation>输入以搜索预设模型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="118"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="120"/>
         <source>Type part of a name (e.g. &quot;llama 8b&quot;) and press Enter, or pick from the list</source>
         <translation>输入名称的一部分（如 “llama 8b”）后按回车，或从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="122"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="124"/>
         <source>Open config.json…</source>
         <translation>打开 config.json…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="123"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="125"/>
         <source>Use a Hugging Face config.json from disk</source>
         <translation>使用本地的 Hugging Face config.json</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="125"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="127"/>
         <source>Custom…</source>
         <translation>自定义…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="126"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="128"/>
         <source>Type in architecture numbers</source>
         <translation>手动输入架构参数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="153"/>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="162"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="155"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="164"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="158"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="160"/>
         <source>The software that runs the plan: a fine-tuning framework changes what is kept in memory (logits, checkpoints), an inference engine how weights and the KV cache are stored and how fast tokens come</source>
         <translation>运行该方案的软件：微调框架决定显存中保留什么（logits、检查点），推理引擎决定权重和 KV 缓存如何存放、token 生成多快</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="163"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="165"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="165"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="167"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="167"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="169"/>
         <source>Software</source>
         <translation>软件</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="171"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="173"/>
         <source>Batch</source>
         <translation>批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="175"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="177"/>
         <source>Sequences per GPU per forward/backward pass</source>
         <translation>每张 GPU 每次前向/反向传播的序列数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="180"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="182"/>
         <source>Micro-batches per optimizer step</source>
         <translation>每个优化器步的微批次数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="183"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="185"/>
         <source>Tokens per sequence</source>
         <translation>每个序列的 token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="187"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="189"/>
         <source>Inference: tokens generated per sequence</source>
         <translation>推理：每个序列生成的 token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="193"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="195"/>
         <source>Micro-batch</source>
         <translation>微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="195"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="197"/>
         <source>Grad. accumulation</source>
         <translation>梯度累积</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="197"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="199"/>
         <source>Sequence length</source>
         <translation>序列长度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="199"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="201"/>
         <source>New tokens</source>
         <translation>生成 token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="204"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="206"/>
         <source>Memory savers</source>
         <translation>显存优化</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="214"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="216"/>
         <source>Checkpointing</source>
         <translation>梯度检查点</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="215"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="217"/>
         <source>Attention</source>
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="216"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="218"/>
         <source>Quantization</source>
         <translation>量化</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="217"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="219"/>
         <source>LoRA rank</source>
         <translation>LoRA 秩</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="218"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="220"/>
         <source>LoRA targets</source>
         <translation>LoRA 目标模块</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="219"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="221"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="225"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="227"/>
         <source>Inference engine</source>
         <translation>推理引擎</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="229"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="231"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="231"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="233"/>
         <source>llama.cpp -ngl / Ollama num_gpu: layers kept on the GPU; the rest are read from host RAM for every token (slower)</source>
         <translation>llama.cpp -ngl / Ollama num_gpu：放在 GPU 上的层数；其余层每生成一个 token 都要从主机内存读取（更慢）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="237"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="239"/>
         <source>llama.cpp --n-cpu-moe: the experts of the first N layers stay in host RAM (a large MoE model on a small card)</source>
         <translation>llama.cpp --n-cpu-moe：前 N 层的专家留在主机内存中（用小显卡跑大型 MoE 模型）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="244"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="246"/>
         <source>default (0.90)</source>
         <translation>默认（0.90）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="247"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="249"/>
         <source>vLLM --gpu-memory-utilization: the share of the card vLLM takes; the KV cache gets what is left after weights and activations</source>
         <translation>vLLM --gpu-memory-utilization：vLLM 占用的显存比例；减去权重和激活值后剩下的给 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="250"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="252"/>
         <source>GPU layers</source>
         <translation>GPU 层数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="252"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="254"/>
         <source>MoE layers on CPU</source>
         <translation>CPU 上的 MoE 层数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="254"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="256"/>
         <source>vLLM memory share</source>
         <translation>vLLM 显存比例</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="258"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="260"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="260"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="262"/>
         <source>Type to search GPUs</source>
         <translation>输入以搜索 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="267"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="269"/>
         <source>Target GPU</source>
         <translation>目标 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="268"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="270"/>
         <source>Number of GPUs</source>
         <translation>GPU 数量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="270"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="272"/>
         <source>ZeRO / FSDP</source>
         <translation>ZeRO / FSDP</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="272"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="274"/>
         <source>CPU offload</source>
         <translation>CPU 卸载</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="282"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="284"/>
         <source>Data set</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="284"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="286"/>
+        <source>The data set the time is for: its samples at their measured token lengths (a fine-tune that names none is timed on Alpaca)</source>
+        <translation>时间所依据的数据集：按实测 token 长度计算其样本（未指定数据集的微调按 Alpaca 计时）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="289"/>
+        <source>Data</source>
+        <translation>数据</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="290"/>
+        <source>Pack samples into full sequences</source>
+        <translation>将样本打包成完整序列</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="293"/>
+        <source>Packing (TRL packing=True) fills every sequence with real tokens; without it each micro-batch is padded to its longest sample</source>
+        <translation>打包（TRL packing=True）让每个序列都填满真实 token；不打包时，每个微批次补齐到其中最长的样本</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="298"/>
         <source>Training tokens over all epochs, e.g. 2T, 300M</source>
         <translation>所有轮次合计的训练 token 数，如 2T、300M</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="287"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="301"/>
         <source>Samples per epoch, e.g. 52k</source>
         <translation>每轮的样本数，如 52k</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="292"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="306"/>
         <source>Tokens</source>
         <translation>token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="294"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="308"/>
         <source>or samples</source>
         <translation>或样本数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="296"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="310"/>
         <source>× epochs</source>
         <translation>× 轮数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="330"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="344"/>
+        <source>default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="349"/>
         <source>same as compute (16-bit)</source>
         <translation>同计算精度（16 位）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="356"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="375"/>
         <source>No GPU (memory only)</source>
         <translation>不选 GPU（仅估算显存）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="434"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="457"/>
         <source>automatic (Hugging Face + PEFT)</source>
         <translation>自动（Hugging Face + PEFT）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="435"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="458"/>
         <source>automatic (by the weights and the GPU)</source>
         <translation>自动（按权重格式和 GPU）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="507"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="533"/>
         <source>{count} active</source>
         <translation>激活 {count}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="511"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="537"/>
         <source>+ {count} vision</source>
         <translation>另加视觉部分 {count}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="76"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="62"/>
+        <source>Not given: assuming {amount} (see under the time). Pick a data set, or fill in tokens, or samples × epochs.</source>
+        <translation>未填写：假设为 {amount}（见时间下方）。请选择数据集，或填写 token 数，或样本数 × 轮数。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="77"/>
         <source>n/a</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="91"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="92"/>
         <source>Demo rig: {name} (free {free} / total {total})</source>
         <translation>演示配置：{name}（可用 {free} / 总计 {total}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="93"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="94"/>
         <source>This machine: {name} (free {free} / total {total})</source>
         <translation>本机：{name}（可用 {free} / 总计 {total}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="100"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="101"/>
         <source>Checked on your {name} ({total} total, {free} free now)</source>
         <translation>按你的 {name} 检查（总计 {total}，当前可用 {free}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="106"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="107"/>
         <source>unmatched card: memory from the driver, time from the {reference} peak</source>
         <translation>未匹配的显卡：显存取自驱动，时间按 {reference} 的峰值估算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="216"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="217"/>
         <source>No preset matches &quot;{text}&quot;</source>
         <translation>没有与“{text}”匹配的预设模型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="221"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="222"/>
         <source>No GPU in the catalog matches &quot;{text}&quot;</source>
         <translation>目录中没有与“{text}”匹配的 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="70"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="71"/>
         <source>&quot;{text}&quot; is not a count: type a number like 2T, 1.5B, 300M or 52k</source>
         <translation>“{text}”不是有效的数量：请输入 2T、1.5B、300M 或 52k 这样的数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="190"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="191"/>
         <source>Plan</source>
         <extracomment>Milliseconds without a change after which a burst of changes counts as over (the levers, deferred during the burst, are then evaluated). Plan fields whose widgets this page owns (error messages for other fields go to the top). A message for the window&apos;s status bar. The charts exist and show the plan (see ``defer_charts``). () -&gt; (total, available) bytes of this machine&apos;s RAM, for plans that offload to the CPU (tests replace it).</extracomment>
         <translation>规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="191"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="192"/>
         <source>Hide the plan&apos;s inputs</source>
         <translation>收起规划的输入</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="192"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="193"/>
         <source>Show the plan&apos;s inputs</source>
         <translation>展开规划的输入</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="314"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="316"/>
         <source>Applied: {lever}</source>
         <translation>已应用：{lever}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="320"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="322"/>
         <source>Open a Hugging Face config.json</source>
         <translation>打开 Hugging Face config.json</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="321"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="323"/>
         <source>Model config (*.json);;All files (*)</source>
         <translation>模型配置 (*.json);;所有文件 (*)</translation>
     </message>
@@ -3866,27 +3896,22 @@ paying per token: {other}</source>
         <translation>token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="62"/>
-        <source>Not given: assuming {amount}. Fill in tokens, or samples × epochs.</source>
-        <translation>未填写：假设为 {amount}。请填写 token 数，或样本数 × 轮数。</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="64"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="65"/>
         <source>Training on {amount} in all.</source>
         <translation>共训练 {amount}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="65"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="66"/>
         <source>Inference: no data set.</source>
         <translation>推理：无需数据集。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="114"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="115"/>
         <source>GPU {index} ({name})</source>
         <translation>GPU {index}（{name}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="116"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="117"/>
         <source>⚠ Lost from the rig (fell off the bus): {gone}; left out of the plan&apos;s choices</source>
         <translation>⚠ 已从配置中掉线（从总线上掉了）：{gone}；规划不再用它</translation>
     </message>
@@ -5255,208 +5280,228 @@ paying per token: {other}</source>
 <context>
     <name>TimePanel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="88"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="92"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="104"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="108"/>
         <source>Total time</source>
         <translation>总时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="105"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="109"/>
         <source>GPU-hours</source>
         <translation>卡时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="106"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="110"/>
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="107"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="111"/>
         <source>Compute</source>
         <translation>计算量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="115"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="119"/>
         <source>Steps</source>
         <translation>步数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="127"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="131"/>
         <source>Layout</source>
         <translation>并行布局</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="143"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="147"/>
         <source>Efficiency</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="158"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="162"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="159"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="163"/>
         <source>Use the assumed efficiency again</source>
         <translation>恢复为假设的效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="171"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="175"/>
         <source>Assumptions</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="218"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="222"/>
         <source>{rate} samples/s</source>
         <translation>{rate} 样本/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="219"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="223"/>
         <source>{rate} tokens/s</source>
         <translation>{rate} token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="225"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="229"/>
         <source>{steps} × {step} ÷ {goodput} goodput = {total} (bound by {bound})</source>
         <translation>{steps} × {step} ÷ {goodput} 有效训练时间比例 = {total}（受限于{bound}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="228"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="232"/>
         <source>{steps} × {step} = {total} (bound by {bound})</source>
         <translation>{steps} × {step} = {total}（受限于{bound}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="294"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="298"/>
         <source>{eff:.2f} → {tflops} TFLOPS per GPU</source>
         <translation>{eff:.2f} → 每张 GPU {tflops} TFLOPS</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="299"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="303"/>
         <source>in-situ factor</source>
         <translation>现场系数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="300"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="304"/>
         <source>{k:.2f} of the published kernel rates</source>
         <translation>公开内核速率的 {k:.2f}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="304"/>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="310"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="308"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="313"/>
         <source>{n} samples</source>
         <translation>{n} 个样本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="305"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="309"/>
         <source>{n} tokens</source>
         <translation>{n} 个 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="383"/>
-        <source>Assumed: {per} tokens per parameter (compute-optimal, Chinchilla), {tokens} tokens; type your own under Data set.</source>
-        <translation>假设：每个参数 {per} 个 token（算力最优，Chinchilla），共 {tokens} 个 token；可在“数据集”中填写你自己的。</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="388"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="391"/>
         <source>Assumed: {samples} samples (the size of Alpaca) × {epochs} epoch(s); type your own under Data set.</source>
         <translation>假设：{samples} 个样本（Alpaca 的规模）× {epochs} 轮；可在“数据集”中填写你自己的。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="392"/>
-        <source>Assumed: Alpaca, {samples} samples × {seq} tokens × {epochs} epoch(s); type your own under Data set.</source>
-        <translation>假设：Alpaca，{samples} 个样本 × {seq} 个 token × {epochs} 轮；可在“数据集”中填写你自己的。</translation>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="399"/>
+        <source>Assumed: {per} tokens per parameter (compute-optimal, Chinchilla), {tokens} tokens; type your own under Data set.</source>
+        <translation>假设：每个参数 {per} 个 token（算力最优，Chinchilla），共 {tokens} 个 token；可在“数据集”中填写你自己的。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="213"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="404"/>
+        <source>{name}: {tokens} tokens.</source>
+        <translation>{name}：{tokens} 个 token。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="408"/>
+        <source>packed into {seq}-token sequences</source>
+        <translation>打包成 {seq} token 的序列</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="411"/>
+        <source>each micro-batch of {b} padded to its longest sample</source>
+        <translation>每个微批次（{b} 个样本）补齐到其中最长的样本</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="413"/>
+        <source>{name}: {samples} samples × {per} tokens ({how}) × {epochs} epoch(s) = {tokens} tokens, counted with the {tokenizer} tokenizer.</source>
+        <translation>{name}：{samples} 个样本 × {per} 个 token（{how}）× {epochs} 轮 = {tokens} 个 token，按 {tokenizer} 分词器计数。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="420"/>
+        <source>Assumed: {job} Pick another under Data set, or type your own.</source>
+        <translation>假设：{job} 可在“数据集”中选择其他数据集，或填写你自己的。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="217"/>
         <source>{rate} generated tokens/s (decode)</source>
         <translation>{rate} 生成 token/s（解码）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="133"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="137"/>
         <source>How the job is split over the GPUs: the fastest way found that fits their memory (chosen), or the degrees you pinned in the Layout row with the rest searched (pinned): tensor (TP), pipeline (PP) and data parallel (DP) degrees, ZeRO/FSDP sharding and the micro-batch. The step is shown in parts: computing, memory-bound kernels, communication left over after overlap, and the pipeline&apos;s idle bubble.</source>
         <translation>任务如何切分到各块 GPU 上：放得下显存的最快方式（选出），或你在“布局”一行固定的并行度，其余仍会搜索（固定）：张量并行（TP）、流水线并行（PP）和数据并行（DP）的并行度、ZeRO/FSDP 切分以及微批次。一步按组成部分显示：计算、受访存限制的内核、重叠之后仍暴露的通信，以及流水线的空闲气泡。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="151"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="155"/>
         <source>Share of the GPU&apos;s dense peak that training achieves (model FLOPs utilisation). By default it comes from the plan&apos;s own kernels at the card&apos;s published rates times the in-situ factor (0.73); type a value to use your own.</source>
         <translation>训练达到的 GPU 稠密峰值比例（模型 FLOPs 利用率）。默认值来自方案自身的内核：按显卡公开的内核速率乘以现场系数（0.73）；输入一个数值即可使用你自己的值。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="215"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="219"/>
         <source>prefill {prefill} · decode bound by {bound}</source>
         <translation>预填充 {prefill} · 解码受限于{bound}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="260"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="264"/>
         <source>no data parallel</source>
         <translation>无数据并行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="262"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="266"/>
         <source>{zero} sharded within a node</source>
         <translation>{zero}（仅在节点内分片）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="264"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="268"/>
         <source>micro-batch {mb} × {ga}</source>
         <translation>微批次 {mb} × {ga}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="271"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="275"/>
         <source>step {step} = compute {compute} + memory-bound {memory} + communication {comm} + bubble {bubble}; MFU {mfu:.0%}</source>
         <translation>每步 {step} = 计算 {compute} + 访存受限 {memory} + 通信 {comm} + 流水线气泡 {bubble}；MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="277"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="281"/>
         <source>runner-up: {layout}: step {step}</source>
         <translation>次优：{layout}：每步 {step}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="287"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="291"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="288"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="292"/>
         <source>{tflops:g} TFLOPS {dtype} on {gpu}</source>
         <translation>{tflops:g} TFLOPS {dtype}（{gpu}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="293"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="297"/>
         <source>efficiency</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="311"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="314"/>
         <source>data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="313"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="316"/>
         <source>GPU link</source>
         <translation>GPU 互联</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="316"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="319"/>
         <source>overlap</source>
         <translation>通信重叠</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="319"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="322"/>
         <source>bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="322"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="325"/>
         <source>timed on</source>
         <translation>计时 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="324"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="327"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
     </message>
@@ -5464,22 +5509,22 @@ paying per token: {other}</source>
 <context>
     <name>VerdictBanner</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="55"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="59"/>
         <source>{need} per GPU · choose a GPU to check the fit</source>
         <translation>单卡需 {need} · 选择 GPU 以检查能否放下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="64"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="68"/>
         <source>Does not fit: needs {need} per GPU, {gpu} has {have} (short by {free})</source>
         <translation>放不下：单卡需 {need}，{gpu} 只有 {have}（差 {free}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="68"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="72"/>
         <source>Fits, but tight: {need} of {have} on {gpu} ({free} free)</source>
         <translation>放得下，但偏紧：需 {need}，{gpu} 有 {have}（剩余 {free}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="72"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="76"/>
         <source>Fits: {need} of {have} on {gpu} ({free} free)</source>
         <translation>放得下：需 {need}，{gpu} 有 {have}（剩余 {free}）</translation>
     </message>

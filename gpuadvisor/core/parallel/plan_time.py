@@ -151,7 +151,8 @@ def layout_estimate(model, plan: Plan, gpu: GpuSpec, assumptions: Assumptions, *
                     dtype: str, tokens: float, request: LayoutRequest = LayoutRequest(),
                     matmul_tflops: float | None = None, bandwidth_gb_s: float | None = None,
                     mixed_master: bool = True,
-                    anchor_seconds_per_token: float | None = None) -> LayoutEstimate | None:
+                    anchor_seconds_per_token: float | None = None,
+                    timed: Plan | None = None) -> LayoutEstimate | None:
     """The plan's time on ``plan.n_gpus`` of ``gpu`` with the best (or pinned) layout.
 
     ``anchor_seconds_per_token``: what one GPU's forward and backward work (compute and
@@ -162,9 +163,13 @@ def layout_estimate(model, plan: Plan, gpu: GpuSpec, assumptions: Assumptions, *
     shapes, communication, the bubble) to the card's achievable rate rather than to
     best-case kernel rates.
 
+    ``timed``: the plan as its steps are timed (:func:`..compute.time_plan`: sequences of
+    its data set's padded length); memory per layout is sized with ``plan``.
+
     Returns ``None`` when no layout can hold the global batch (it does not divide over
     the data-parallel ranks of any layout).
     """
+    timed = timed or plan
     n = plan.n_gpus
     global_batch = request.global_batch or plan.micro_batch * plan.grad_accum * n
     constraints = request.constraints
@@ -178,7 +183,7 @@ def layout_estimate(model, plan: Plan, gpu: GpuSpec, assumptions: Assumptions, *
     rates, source = gpu_rates(gpu, dtype, matmul_tflops=matmul_tflops,
                               bandwidth_gb_s=bandwidth_gb_s)
     if anchor_seconds_per_token:
-        rates, scale = anchored_rates(model, plan, rates, anchor_seconds_per_token,
+        rates, scale = anchored_rates(model, timed, rates, anchor_seconds_per_token,
                                       mixed_master=mixed_master)
         source = (f"one GPU's rate as the single-GPU estimate gives it (kernel rates x "
                   f"{scale:.2f}); {source}")
@@ -187,11 +192,12 @@ def layout_estimate(model, plan: Plan, gpu: GpuSpec, assumptions: Assumptions, *
     found = search_layouts(model, plan, n_gpus=n, global_batch=global_batch, rates=rates,
                            cluster=cluster, capacity_bytes=float(gpu.memory_bytes),
                            assumptions=assumptions, constraints=constraints, keep=3,
-                           mixed_master=mixed_master, kernels=request.kernels)
+                           mixed_master=mixed_master, kernels=request.kernels,
+                           time_seq=timed.seq_len)
     if not found:
         return None
     chosen = found[0]
-    per_step = global_batch * plan.seq_len
+    per_step = global_batch * timed.seq_len
     steps = tokens / per_step
     # The in-situ factor is measured against runs timed with this goodput (see .insitu).
     goodput = MULTI_NODE_GOODPUT if n > per_node else 1.0

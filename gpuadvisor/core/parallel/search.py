@@ -178,9 +178,13 @@ def layout_memory(model, plan: Plan, assumptions: Assumptions, shape: StepShape,
 def search_layouts(model, plan: Plan, *, n_gpus: int, global_batch: int, rates: GpuRates,
                    cluster: Cluster, capacity_bytes: float, assumptions: Assumptions,
                    constraints: Constraints = Constraints(), keep: int = 3,
-                   mixed_master: bool = True, kernels: str = "fused") -> list[LayoutResult]:
+                   mixed_master: bool = True, kernels: str = "fused",
+                   time_seq: int | None = None) -> list[LayoutResult]:
     """The ``keep`` fastest layouts that fit, fastest first; when none fits, the ``keep``
     that need the least memory per GPU (so the verdict names the closest one).
+
+    Memory is sized at the plan's sequence length; ``time_seq`` (default: the same) is the
+    sequence length the steps are timed at (a data set padded per micro-batch).
 
     Returns an empty list when no layout divides the global batch over the GPUs.
     """
@@ -200,7 +204,8 @@ def search_layouts(model, plan: Plan, *, n_gpus: int, global_batch: int, rates: 
     links = layout_links(cluster, tp=tp, cp=cp, ep=ep, dp=dp, pp=pp, shard=shard)
     e = 4.0 if plan.precision == "fp32" else 2.0
     parts = step_parts(
-        shape, seq=plan.seq_len, micro_batch=mb, grad_accum=ga, tp=tp, pp=pp, vpp=vpp, cp=cp,
+        shape, seq=time_seq or plan.seq_len, micro_batch=mb, grad_accum=ga, tp=tp, pp=pp,
+        vpp=vpp, cp=cp,
         ep=ep, dp=dp, zero=zero, shard=shard, hybrid=hybrid, sequence_parallel=True,
         rates=rates, links=links, activation_bytes=e,
         matmul_bytes=1.0 if plan.precision == "fp8" else e,

@@ -19,7 +19,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gpuadvisor.core.compute import CHINCHILLA_TOKENS_PER_PARAM, DEFAULT_FINETUNE_SAMPLES
+from gpuadvisor.core.compute import (
+    CHINCHILLA_TOKENS_PER_PARAM,
+    DEFAULT_FINETUNE_SAMPLES,
+    training_job,
+)
 from gpuadvisor.core.units import format_bytes
 from gpuadvisor.gui import numbers as N
 
@@ -303,11 +307,10 @@ class TimePanel(QGroupBox):
         if "dataset_tokens" in a:
             amount = (self.tr("{n} samples") if estimate.model.kind == "opaque"
                       else self.tr("{n} tokens")).format(n=N.count(a["dataset_tokens"]))
-            if (estimate.plan.task != "pretrain" and estimate.model.kind != "opaque"
-                    and a.get("dataset_tokens_source") == "assumed"):
-                # Alpaca's size (the line under the time says so): the same while the
-                # sequence length moves.
-                amount = self.tr("{n} samples").format(n=N.whole(DEFAULT_FINETUNE_SAMPLES))
+            job = training_job(estimate.model, estimate.plan)
+            if job.dataset and job.samples and estimate.model.kind != "opaque":
+                # the data set's samples (the line under the time gives its tokens)
+                amount = self.tr("{n} samples").format(n=N.whole(job.samples))
             rows.append((self.tr("data"), amount, a.get("dataset_tokens_source", "assumed")))
         if "interconnect_gb_s" in a:
             rows.append((self.tr("GPU link"), f"{a['interconnect_gb_s']:g} GB/s",
@@ -372,28 +375,51 @@ class AssumptionsTable(QWidget):
 
 
 def data_source_text(estimate) -> str:
-    """Where the data set behind the time comes from when the plan gives none, in a line:
-    "assumed: Alpaca, 52,002 samples × 2,048 tokens, 1 epoch; type your own under Data
-    set" ("" when the plan gives one, or for inference)."""
+    """The data set behind the time, in a line: which one, its samples at their measured
+    (padded or packed) length, its tokens and the tokenizer that counted them, and, when the
+    plan names none, that it is assumed ("" when the plan gives tokens or samples alone, or
+    for inference)."""
     a = estimate.assumptions
     plan = estimate.plan
-    if not plan.is_training or a.get("dataset_tokens_source") != "assumed":
+    if not plan.is_training or "dataset_tokens" not in a:
         return ""
-    if plan.task == "pretrain":
-        return QCoreApplication.translate(
-            "TimePanel", "Assumed: {per} tokens per parameter (compute-optimal, Chinchilla), "
-            "{tokens} tokens; type your own under Data set.").format(
-                per=f"{CHINCHILLA_TOKENS_PER_PARAM:g}", tokens=N.count(a["dataset_tokens"]))
+    translate = QCoreApplication.translate
+    assumed = a.get("dataset_tokens_source") == "assumed"
     if estimate.model.kind == "opaque":
-        return QCoreApplication.translate(
+        if not assumed:
+            return ""
+        return translate(
             "TimePanel", "Assumed: {samples} samples (the size of Alpaca) × {epochs} "
             "epoch(s); type your own under Data set.").format(
                 samples=N.whole(DEFAULT_FINETUNE_SAMPLES), epochs=f"{plan.epochs:g}")
-    return QCoreApplication.translate(
-        "TimePanel", "Assumed: Alpaca, {samples} samples × {seq} tokens × {epochs} epoch(s); "
-        "type your own under Data set.").format(
-            samples=N.whole(DEFAULT_FINETUNE_SAMPLES), seq=N.whole(plan.seq_len),
-            epochs=f"{plan.epochs:g}")
+    job = training_job(estimate.model, plan)
+    if not job.dataset:
+        if not assumed:
+            return ""
+        return translate(
+            "TimePanel", "Assumed: {per} tokens per parameter (compute-optimal, Chinchilla), "
+            "{tokens} tokens; type your own under Data set.").format(
+                per=f"{CHINCHILLA_TOKENS_PER_PARAM:g}", tokens=N.count(job.tokens))
+    if not job.samples:  # a pre-training corpus measured in tokens
+        text = translate("TimePanel", "{name}: {tokens} tokens.").format(
+            name=job.dataset, tokens=N.count(job.tokens))
+    else:
+        if job.packed:
+            how = translate("TimePanel", "packed into {seq}-token sequences").format(
+                seq=N.whole(plan.seq_len))
+        else:
+            how = translate("TimePanel", "each micro-batch of {b} padded to its longest "
+                            "sample").format(b=N.whole(plan.micro_batch))
+        text = translate(
+            "TimePanel", "{name}: {samples} samples × {per} tokens ({how}) × {epochs} "
+            "epoch(s) = {tokens} tokens, counted with the {tokenizer} tokenizer.").format(
+                name=job.dataset, samples=N.whole(job.samples),
+                per=N.whole(round(job.per_sample)), how=how, epochs=f"{plan.epochs:g}",
+                tokens=N.count(job.tokens), tokenizer=job.tokenizer)
+    if assumed:
+        return translate("TimePanel", "Assumed: {job} Pick another under Data set, or type "
+                         "your own.").format(job=text)
+    return text
 
 
 def _esc(text: str) -> str:

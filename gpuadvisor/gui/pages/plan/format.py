@@ -59,8 +59,9 @@ def data_note(plan, model, assumptions) -> str:
         source = assumptions.get("dataset_tokens_source", "assumed")
         amount = f"{count(assumptions['dataset_tokens'])} {unit}"
         if source == "assumed":
-            return translate("PlanPage", "Not given: assuming {amount}. Fill in tokens, or "
-                             "samples × epochs.").format(amount=amount)
+            return translate("PlanPage", "Not given: assuming {amount} (see under the time). "
+                             "Pick a data set, or fill in tokens, or samples × epochs."
+                             ).format(amount=amount)
         return translate("PlanPage", "Training on {amount} in all.").format(amount=amount)
     return translate("PlanPage", "Inference: no data set.") if not training else ""
 

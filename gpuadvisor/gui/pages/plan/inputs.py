@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, QSignalBlocker, QSize, Qt
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
@@ -21,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpuadvisor.core import plan as P
+from gpuadvisor.core.datasets import DATASETS
 from gpuadvisor.core.units import format_count
 from gpuadvisor.gui.local_models import ModelFiles, ModelPicker
 from gpuadvisor.gui.widgets import labels as L
@@ -280,6 +282,18 @@ class PlanInputs(QWidget):
 
     def _build_data_group(self) -> None:
         form = self._group(translate("PlanPage", "Data set"))
+        self.dataset_combo = QComboBox()
+        self.dataset_combo.setToolTip(translate(
+            "PlanPage", "The data set the time is for: its samples at their measured token "
+                        "lengths (a fine-tune that names none is timed on Alpaca)"))
+        self._add_field(form, translate("PlanPage", "Data"), self.dataset_combo, "dataset")
+        self.packing_check = QCheckBox(translate("PlanPage", "Pack samples into full "
+                                                 "sequences"))
+        self.packing_check.setObjectName("packing")
+        self.packing_check.setToolTip(translate(
+            "PlanPage", "Packing (TRL packing=True) fills every sequence with real tokens; "
+                        "without it each micro-batch is padded to its longest sample"))
+        form.addRow("", self.packing_check)
         self.tokens_edit = QLineEdit()
         self.tokens_edit.setToolTip(translate("PlanPage", "Training tokens over all epochs, "
                                               "e.g. 2T, 300M"))
@@ -325,6 +339,11 @@ class PlanInputs(QWidget):
         fill(self.lora_targets_combo, L.LORA_TARGETS, P.LORA_TARGETS)
         fill(self.zero_combo, L.ZERO, (0, 1, 2, 3))
         fill(self.offload_combo, L.OFFLOAD, P.OFFLOAD)
+        with QSignalBlocker(self.dataset_combo):
+            self.dataset_combo.clear()
+            self.dataset_combo.addItem(translate("PlanPage", "default"), None)
+            for spec in DATASETS.values():
+                self.dataset_combo.addItem(spec.name, spec.id)
         with QSignalBlocker(self.kv_dtype_combo):
             self.kv_dtype_combo.clear()
             self.kv_dtype_combo.addItem(translate("PlanPage", "same as compute (16-bit)"), None)
@@ -395,6 +414,10 @@ class PlanInputs(QWidget):
                     widget.setValue(value)
 
         combo(self.task_combo, plan.task)
+        combo(self.dataset_combo, plan.dataset)
+        if self.packing_check.isChecked() != plan.packing:
+            with QSignalBlocker(self.packing_check):
+                self.packing_check.setChecked(plan.packing)
         combo(self.precision_combo, plan.precision)
         combo(self.optimizer_combo, plan.optimizer)
         combo(self.checkpointing_combo, plan.checkpointing)
@@ -450,6 +473,9 @@ class PlanInputs(QWidget):
         self.gpu_memory_utilization_spin.setEnabled(not training and engine in ("auto",
                                                                                  "vllm"))
         self.tokens_edit.setEnabled(training and not opaque)
+        self.dataset_combo.setEnabled(training and not opaque
+                                      and plan.dataset_tokens is None)
+        self.packing_check.setEnabled(training and not opaque and plan.dataset_tokens is None)
         self.layout_pins.sync(plan, model, estimate)
         self.global_batch.setText(fmt.global_batch(plan))
         self.global_batch.setVisible(training)

@@ -51,7 +51,8 @@ LEVERS_SETTLE_MS = 150
 _FIELD_NAMES = (
     "model", "task", "precision", "optimizer", "micro_batch", "grad_accum", "seq_len",
     "checkpointing", "attention", "lora_rank", "lora_targets", "quant", "n_gpus",
-    "zero_stage", "offload", "dataset_tokens", "dataset_samples", "epochs", "gpu",
+    "zero_stage", "offload", "dataset", "packing", "dataset_tokens", "dataset_samples",
+    "epochs", "gpu",
     "new_tokens", "kv_dtype", "framework", "gpu_layers", "n_cpu_moe", "gpu_memory_utilization",
     "tp", "pp", "vpp", "cp", "ep", "layout_global_batch",
 )
@@ -226,7 +227,7 @@ class PlanPage(QWidget):
             (f.attention_combo, "attention"), (f.quant_combo, "quant"),
             (f.lora_targets_combo, "lora_targets"), (f.zero_combo, "zero_stage"),
             (f.offload_combo, "offload"), (f.kv_dtype_combo, "kv_dtype"),
-            (f.framework_combo, "framework"),
+            (f.framework_combo, "framework"), (f.dataset_combo, "dataset"),
         ):
             combo.activated.connect(
                 lambda _i, c=combo, n=name: self.edit(n, c.currentData()))
@@ -243,6 +244,7 @@ class PlanPage(QWidget):
         f.gpu_memory_utilization_spin.valueChanged.connect(
             lambda v: self.edit("gpu_memory_utilization", float(v) if v > 0 else None))
         f.epochs_spin.valueChanged.connect(lambda v: self.edit("epochs", float(v)))
+        f.packing_check.toggled.connect(lambda on: self.edit("packing", bool(on)))
         f.tokens_edit.editingFinished.connect(
             lambda: self._edit_count("dataset_tokens", f.tokens_edit))
         f.samples_edit.editingFinished.connect(
