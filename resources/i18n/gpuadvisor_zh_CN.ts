@@ -76,124 +76,124 @@
 <context>
     <name>AdviceModel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="95"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="104"/>
         <source>#</source>
         <extracomment>Starting widths of the table&apos;s columns, in pixels at the desktop font (the last one stretches). Widths in average characters of the font (so that they grow with presentation mode); the option&apos;s name takes what is left, never less than its minimum. Columns left out first when the table is narrow (a laptop, a projector): the name, the fit, the time and the cost (per token: the speed, the cost and the break-even) stay. Then, per token, the time to the first token and the fit. Columns of a training plan&apos;s table and of an inference plan&apos;s (per million tokens).</extracomment>
         <translation>#</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="95"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="104"/>
         <source>Option</source>
         <translation>方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="95"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="104"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="96"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="105"/>
         <source>Fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="96"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="105"/>
         <source>GPUs</source>
         <translation>GPU 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="96"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="105"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="97"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="106"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="97"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="106"/>
         <source>Tokens/s</source>
         <translation>tokens/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="98"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="107"/>
         <source>First token</source>
         <translation>首个 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="98"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="107"/>
         <source>Per M tokens</source>
         <translation>每百万 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="99"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="108"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="100"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="109"/>
         <source>Seller / cloud</source>
         <translation>卖家 / 云</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="100"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="109"/>
         <source>Region</source>
         <translation>地区</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="101"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="110"/>
         <source>Price seen</source>
         <translation>报价日期</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="149"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="158"/>
         <source>Price seen on {date}</source>
         <translation>价格见于 {date}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="171"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="180"/>
         <source>Per million input / output tokens</source>
         <translation>每百万输入 / 输出 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="234"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="243"/>
         <source>no ({need} of {have})</source>
         <translation>否（需 {need}，有 {have}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="238"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="247"/>
         <source>with {levers}</source>
         <translation>需 {levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="266"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="275"/>
         <source>{mark}{days} days ago</source>
         <translation>{mark}{days} 天前</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="211"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="239"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="220"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="248"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="99"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="108"/>
         <source>Pays off after</source>
         <translation>回本所需</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="242"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="251"/>
         <source>{gpus} ({instances} instances)</source>
         <translation>{gpus}（{instances} 个实例）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="252"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="261"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="259"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="268"/>
         <source>{date} (your price)</source>
         <translation>{date}（你的价格）</translation>
     </message>
@@ -201,134 +201,134 @@
 <context>
     <name>CompareCharts</name>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="53"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="54"/>
         <source>your rig</source>
         <extracomment>Colour, symbol and stacking order per option kind (Okabe–Ito colours). Your rig&apos;s black is drawn in the theme&apos;s ``mark`` colour (light on a dark plot). The limits&apos; colour on a light plot (drawn in the theme&apos;s ``reference_color``). A point within this many pixels of the cursor is the one hovered or clicked.</extracomment>
         <translation>你的机器</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="54"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="55"/>
         <source>buy new</source>
         <translation>买新卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="55"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="56"/>
         <source>buy used</source>
         <translation>买二手</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="56"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="57"/>
         <source>rent</source>
         <translation>租用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="57"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="58"/>
         <source>cloud</source>
         <translation>云</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="158"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="187"/>
         <source>Time against cost of every option</source>
         <extracomment>Durations people think in, in hours: 1, 10, 30 min; 1, 3, 10 h; 1, 3 days; 1, 2 weeks; 1, 3 months; 1 year.</extracomment>
         <translation>各方案的时间与成本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="299"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="328"/>
         <source>best trade-offs (Pareto front)</source>
         <translation>最佳权衡（帕累托前沿）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="312"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="341"/>
         <source>Time for the job (log scale)</source>
         <translation>任务用时（对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="313"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="342"/>
         <source>Cost of the job, {currency} (log)</source>
         <translation>任务费用，{currency}（对数）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="315"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="344"/>
         <source>Cost ({currency})</source>
         <translation>费用（{currency}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="329"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="358"/>
         <source>{name} ({time}, {cost})</source>
         <translation>{name}（{time}，{cost}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="332"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="361"/>
         <source>{n} options, time against cost. Fastest: {fastest}. Cheapest: {cheapest}. {front} on the Pareto front.</source>
         <translation>{n} 个方案的时间与成本。最快：{fastest}。最便宜：{cheapest}。{front} 个位于帕累托前沿。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="386"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="415"/>
         <source>{n} GPU(s)</source>
         <translation>{n} 张 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="388"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="417"/>
         <source>{time} · {cost}</source>
         <translation>{time} · {cost}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="391"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="420"/>
         <source>on the Pareto front: nothing is both faster and cheaper</source>
         <translation>位于帕累托前沿：没有既更快又更便宜的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="394"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="423"/>
         <source>over the budget or past the deadline</source>
         <translation>超出预算或截止时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="397"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="426"/>
         <source>fits only with a change to the plan (hollow)</source>
         <translation>只有修改规划才放得下（空心）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="423"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="452"/>
         <source>Break-even: owning against renting</source>
         <translation>回本点：自购与租用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="499"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="529"/>
         <source>own: {name}</source>
         <translation>自有：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="501"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="531"/>
         <source>rent: {name}</source>
         <translation>租用：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="505"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="535"/>
         <source>Jobs like this one</source>
         <translation>同类任务次数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="506"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="536"/>
         <source>Total cost ({currency})</source>
         <translation>总费用（{currency}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="510"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="540"/>
         <source>Renting stays cheaper: it costs less per job than the owned card&apos;s power</source>
         <translation>租用始终更便宜：每次任务的租金低于自有卡的电费</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="514"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="544"/>
         <source>Owning pays off after {jobs} jobs</source>
         <translation>{jobs} 次任务后买卡更划算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="525"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="555"/>
         <source>Owning {own}: {hardware} and {own_per_job} per job; renting {rent}: {rent_per_job} per job. {answer}.</source>
         <translation>自购 {own}：{hardware}，每个任务另加 {own_per_job}；租用 {rent}：每个任务 {rent_per_job}。{answer}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="555"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="585"/>
         <source>after {jobs} jobs
 owning: {own}
 renting: {rent}</source>
@@ -381,35 +381,42 @@ renting: {rent}</source>
         <translation>{price}/GPU·时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="40"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="37"/>
         <source>Compare</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="44"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="41"/>
         <source>Change the plan</source>
         <translation>修改规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="45"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="42"/>
         <source>Go to the Plan page: every option here is timed and priced for that plan</source>
         <translation>转到规划页：这里每个方案的时间和费用都按该规划计算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="100"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="338"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="75"/>
+        <source>Time and cost</source>
+        <translation>时间与成本</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="105"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="128"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="136"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="347"/>
         <source>Options</source>
         <translation>方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="120"/>
-        <source>Selected option and break-even</source>
-        <translation>所选方案与回本点</translation>
+        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="129"/>
+        <source>Selected option</source>
+        <translation>所选方案</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="48"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="115"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="120"/>
         <source>What matters to you</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
         <translation>你看重什么</translation>
@@ -571,63 +578,63 @@ renting: {rent}</source>
         <translation>{arrow} 你看重什么：{goal}；预算：{budget}；期限：{deadline}；{plan}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="93"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="91"/>
         <source>Write the selected option as a SkyPilot task, an accelerate or DeepSpeed config, a launch script or a report</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
         <translation>把选中的方案导出为 SkyPilot 任务、accelerate 或 DeepSpeed 配置、启动脚本或报告</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="96"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="94"/>
         <source>Export the selected option</source>
         <translation>导出所选方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="101"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="99"/>
         <source>SkyPilot task…</source>
         <translation>SkyPilot 任务…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="102"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="100"/>
         <source>accelerate config…</source>
         <translation>accelerate 配置…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="103"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="101"/>
         <source>DeepSpeed config…</source>
         <translation>DeepSpeed 配置…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="104"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="102"/>
         <source>Launch script…</source>
         <translation>启动脚本…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="105"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="103"/>
         <source>Report…</source>
         <translation>报告…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="106"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="104"/>
         <source>A SkyPilot task YAML that rents this option (rent and cloud options)</source>
         <translation>租用此方案的 SkyPilot 任务 YAML（租用和云方案）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="108"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="106"/>
         <source>A Hugging Face accelerate config for this plan</source>
         <translation>此规划的 Hugging Face accelerate 配置</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="110"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="108"/>
         <source>A DeepSpeed ZeRO config for this plan</source>
         <translation>此规划的 DeepSpeed ZeRO 配置</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="111"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="109"/>
         <source>The torchrun line that starts the training</source>
         <translation>启动训练的 torchrun 命令行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="113"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="111"/>
         <source>The plan, the options and these charts as one HTML file (or Markdown: end the name with .md)</source>
         <translation>把规划、各方案和这些图表存成一个 HTML 文件（或 Markdown：文件名以 .md 结尾）</translation>
     </message>
@@ -895,7 +902,7 @@ renting: {rent}</source>
         <translation>价格以 {code} 计，汇率 {rate} 每美元。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="135"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="133"/>
         <source>Select an option in the chart or the table.</source>
         <translation>请在图表或表格中选择一个方案。</translation>
     </message>
@@ -1035,6 +1042,7 @@ renting: {rent}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="238"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="78"/>
         <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="523"/>
         <source>Owning against renting</source>
         <translation>买卡与租用对比</translation>
@@ -1321,7 +1329,7 @@ paying per token: {other}</source>
 按 token 付费：{other}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="339"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="348"/>
         <source>Every option: click a row to see its details and the break-even; click a heading to sort</source>
         <translation>所有方案：点击一行查看详情和回本点；点击表头排序</translation>
     </message>

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, QPointF, Qt, Signal
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QWidget
 
 from gpuadvisor.gui.numbers import duration, hours_tick
@@ -122,10 +123,38 @@ class _LogAxis(pg.AxisItem):
             return [(1.0, ticks)]
         span = high - low
         major_steps = (1.0,) if span > 2.5 else (1.0, 3.0) if span > 1.2 else (1.0, 2.0, 5.0)
-        return [(1.0, _nice_ticks(low, high, major_steps))]
+        ticks = _nice_ticks(low, high, major_steps)
+        # A short axis (a projector's large font on a laptop) keeps every other tick
+        # until its labels have room: no label runs into the next.
+        if self.orientation in ("left", "right"):
+            room = QFontMetrics(self.style.get("tickFont") or QFont()).height() * 1.6
+            while len(ticks) > 2 and size / len(ticks) < room:
+                ticks = ticks[::2]
+        return [(1.0, ticks)]
 
     def tickStrings(self, values, scale, spacing):
         return [self.format_value(10.0 ** v) for v in values]
+
+
+def money_tick(money: Callable[[float], str], value: float) -> str:
+    """An amount on an axis, in one format for every tick: whole units from 1 up ("$1",
+    "$10", "$1,000"), cents only below ("$0.10"); a tick is a round number, its cents
+    always ".00" from 1 up."""
+    text = money(value)
+    if (abs(value) >= 1 or value == 0) and text.endswith(".00"):
+        text = text[:-3]
+    return text
+
+
+class _MoneyAxis(pg.AxisItem):
+    """A linear axis whose ticks read as amounts (:func:`money_tick`)."""
+
+    def __init__(self, orientation: str, money: Callable[[], Callable[[float], str]]) -> None:
+        super().__init__(orientation)
+        self._money = money
+
+    def tickStrings(self, values, scale, spacing):
+        return [money_tick(self._money(), v) for v in values]
 
 
 def hours_text(hours: float) -> str:
@@ -259,7 +288,7 @@ class CostTimeChart(ChartBase):
     # -- drawing --------------------------------------------------------------------------
 
     def _tick_money(self, value: float) -> str:
-        return self._money(value)
+        return money_tick(self._money, value)
 
     def _redraw(self) -> None:
         theme = self.theme
@@ -436,6 +465,7 @@ class BreakEvenChart(ChartBase):
         self.badge = pg.TextItem(anchor=(0, 0))
         self.badge.setParentItem(self.plot_item.vb)
         self.badge.setPos(8, 8)
+        self.plot_item.setAxisItems({"left": _MoneyAxis("left", lambda: self._money)})
         self.plot_item.getAxis("left").enableAutoSIPrefix(False)
         self.plot_item.getAxis("bottom").enableAutoSIPrefix(False)
         self._left_tick_sample = "$10,000"

@@ -1,6 +1,6 @@
-"""The Compare page's side of the chart: the selected option in detail, owning against
-renting (chart and sentence), and the export buttons. The page fills it and connects the
-buttons."""
+"""The Compare page's side of the chart: the selected option in detail and the export
+buttons; and owning against renting (chart and sentence) as a box the page shows in a tab
+beside the time-cost chart. The page fills them and connects the buttons."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QMenu,
     QScrollArea,
-    QSplitter,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -52,6 +51,7 @@ class DetailsPanel(QWidget):
         scroll = QScrollArea(self)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setMinimumHeight(70)
         self.details = QLabel(scroll)
         self.details.setObjectName("compareDetails")
@@ -68,22 +68,20 @@ class DetailsPanel(QWidget):
         self.break_even_title.setObjectName("breakEvenTitle")
         self.break_even_title.setProperty("role", "subheading")
         self.break_even_title.setWordWrap(True)
-        chart_box = QWidget(self)
-        box_layout = QVBoxLayout(chart_box)
-        box_layout.setContentsMargins(0, 0, 0, 0)
+        # The break-even (its title, chart and sentence) is a box of its own: the page
+        # shows it in a tab beside the time-cost chart, where it has the chart's height.
+        self.break_even_box = QWidget()
+        self.break_even_box.setObjectName("breakEvenBox")
+        box_layout = QVBoxLayout(self.break_even_box)
+        box_layout.setContentsMargins(0, 4, 0, 0)
         box_layout.setSpacing(2)
         box_layout.addWidget(self.break_even_title)
+        self.break_even_chart.setParent(self.break_even_box)
         box_layout.addWidget(self.break_even_chart, 1)
-        inner = QSplitter(Qt.Orientation.Vertical, self)
-        inner.setChildrenCollapsible(False)
-        inner.addWidget(scroll)
-        inner.addWidget(chart_box)
-        inner.setStretchFactor(0, 1)
-        inner.setStretchFactor(1, 3)
-        layout.addWidget(inner, 1)
-        self.break_even_label = QLabel(self)
+        self.break_even_label = QLabel(self.break_even_box)
         self.break_even_label.setWordWrap(True)
-        layout.addWidget(self.break_even_label)
+        box_layout.addWidget(self.break_even_label)
+        layout.addWidget(scroll, 1)
         layout.addWidget(self._build_exports(), 0, Qt.AlignmentFlag.AlignLeft)
 
     def _build_exports(self) -> QToolButton:
@@ -144,13 +142,9 @@ class DetailsPanel(QWidget):
         self.break_even_label.setText(text)
 
     def show_break_even_text(self, text: str) -> None:
-        """The break-even sentence under the chart, with the height it needs."""
+        """The break-even sentence under the chart (its layout gives it the height its
+        width needs)."""
         self.break_even_label.setText(text)
-        fit_label_height(self.break_even_label)
-
-    def resizeEvent(self, event) -> None:
-        super().resizeEvent(event)
-        fit_label_height(self.break_even_label)
 
 
 __all__ = ["EXPORT_KINDS", "DetailsPanel", "fit_label_height"]

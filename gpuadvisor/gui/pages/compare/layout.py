@@ -1,6 +1,7 @@
 """The Compare page's layout: its regions built and placed, and how they move on a projector
 (the inputs fold into a line, the selected option's details go to a tab beside the table,
-and the chart takes the whole width)."""
+and the charts take the whole width). The time-cost chart and the break-even are tabs of
+one place, so each has the whole chart height."""
 
 from __future__ import annotations
 
@@ -25,10 +26,6 @@ from .token_charts import OptionsChart
 
 #: Under this name lupdate finds the literal (context, text) calls below.
 translate = QCoreApplication.translate
-
-#: Rows of the table in view on a projector (the best options; the rest scroll).
-TABLE_ROWS_PROJECTED = 4
-
 
 def build_page(page) -> None:
     """Lay the page out (its widgets become its attributes, as the page documents)."""
@@ -68,10 +65,18 @@ def build_page(page) -> None:
     split.setChildrenCollapsible(False)
     top = QSplitter(Qt.Orientation.Horizontal, split)
     top.setChildrenCollapsible(False)
-    page.scatter = OptionsChart(top)
+    # The time-cost chart and the break-even share one place, as tabs: each gets the
+    # whole chart height (on a laptop the break-even under the details had a third of it).
+    page.chart_tabs = QTabWidget(top)
+    page.chart_tabs.setObjectName("compareChartTabs")
+    page.chart_tabs.setDocumentMode(True)
+    page.scatter = OptionsChart(page.chart_tabs)
     page.scatter.setMinimumSize(300, 180)
-    top.addWidget(page.scatter)
+    page.chart_tabs.addTab(page.scatter, translate("ComparePage", "Time and cost"))
     page.side = DetailsPanel()
+    page.chart_tabs.addTab(page.side.break_even_box,
+                           translate("ComparePage", "Owning against renting"))
+    top.addWidget(page.chart_tabs)
     page.details = page.side.details
     page.break_even_chart = page.side.break_even_chart
     page.break_even_label = page.side.break_even_label
@@ -114,12 +119,22 @@ def arrange(page, enabled: bool) -> None:
     page.options.filter_bar.setVisible(not enabled)
     page.constraints.setTitle("" if enabled else translate("ComparePage", "What matters to you"))
     page.constraints.set_foldable(enabled)
-    side = page.side_scroll
-    index = page.bottom_tabs.indexOf(side)
-    if enabled and index < 0:
-        page.bottom_tabs.addTab(side, translate("ComparePage", "Selected option and break-even"))
-    elif not enabled and index >= 0:
-        page.bottom_tabs.removeTab(index)
+    # On a projector the table and the selected option become tabs beside the charts:
+    # each then has the whole height (a laptop's 768 pixels hold a readable chart or
+    # a dozen rows of the table at a projector's font, not both).
+    side, tabs = page.side_scroll, page.chart_tabs
+    if enabled and tabs.indexOf(page.options) < 0:
+        page.bottom_tabs.removeTab(page.bottom_tabs.indexOf(page.options))
+        tabs.addTab(page.options, translate("ComparePage", "Options"))
+        tabs.addTab(side, translate("ComparePage", "Selected option"))
+        page.bottom_tabs.hide()
+    elif not enabled and tabs.indexOf(page.options) >= 0:
+        if tabs.currentIndex() > 1:
+            tabs.setCurrentIndex(0)
+        tabs.removeTab(tabs.indexOf(side))
+        tabs.removeTab(tabs.indexOf(page.options))
+        page.bottom_tabs.addTab(page.options, translate("ComparePage", "Options"))
+        page.bottom_tabs.show()
         page.top.insertWidget(1, side)
         side.show()
     page.plan_label.setText(fmt.plan_heading(page.state.plan, page.state.model,
@@ -128,19 +143,14 @@ def arrange(page, enabled: bool) -> None:
 
 
 def share_height(page) -> None:
-    """Charts above, table below: half each on the desktop; on a projector the table shows
-    its first few rows and the chart takes the rest."""
+    """Charts above, table below: half each on the desktop; on a projector the table is a
+    tab beside the charts, which take the whole height."""
     total = sum(page.splitter.sizes()) or 900
-    if page._presentation:
-        table = page.table
-        rows = table.verticalHeader().defaultSectionSize() * TABLE_ROWS_PROJECTED
-        bottom = (rows + table.horizontalHeader().sizeHint().height()
-                  + page.bottom_tabs.tabBar().sizeHint().height()
-                  + page.options.count_label.sizeHint().height() + 16)
-        bottom = min(bottom, total // 2)
-    else:
-        bottom = total // 2
+    bottom = 0 if page._presentation else total // 2  # on a projector: tabs, see arrange
     page.splitter.setSizes([total - bottom, bottom])
+    if page.top.count() > 1:  # the charts and the selected option's details: 3 to 2
+        width = sum(page.top.sizes()) or 1000
+        page.top.setSizes([width * 3 // 5, width - width * 3 // 5])
 
 
 __all__ = ["arrange", "build_page", "share_height"]

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
     QLabel,
+    QStyledItemDelegate,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -72,6 +73,14 @@ TOKEN_DROP_ORDER = (*DROP_ORDER, "ttft", "fits")
 #: Columns of a training plan's table and of an inference plan's (per million tokens).
 JOB_COLUMNS = frozenset({"time", "cost"})
 TOKEN_COLUMNS = frozenset({"speed", "ttft", "per_mtok", "pays_off"})
+
+
+class _ElideRight(QStyledItemDelegate):
+    """Cells cut at their end when too narrow (the table cuts names in the middle)."""
+
+    def initStyleOption(self, option, index) -> None:
+        super().initStyleOption(option, index)
+        option.textElideMode = Qt.TextElideMode.ElideRight
 
 
 class AdviceModel(QAbstractTableModel):
@@ -355,6 +364,10 @@ class OptionsPanel(QWidget):
         # Long names lose their middle ("RunPod NVIDIA RTX PRO … (spot)"): both ends say
         # what the option is.
         table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        # A seller or region reads from its start ("global market…", not "global …etplace").
+        self._read_from_start = _ElideRight(table)
+        for name in ("provider", "region"):
+            table.setItemDelegateForColumn(self.model.column(name), self._read_from_start)
         table.setWordWrap(False)
         for name, width in COLUMN_WIDTHS.items():
             table.setColumnWidth(self.model.column(name), width)
