@@ -1753,79 +1753,79 @@ paying per token: {other}</source>
 <context>
     <name>HistoryPanel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="50"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="53"/>
         <source>History</source>
-        <extracomment>The figure the history shows first: the first of these the device has.</extracomment>
+        <extracomment>The figure names and probe names for people, in the app&apos;s language.</extracomment>
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="57"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="60"/>
         <source>Device:</source>
         <translation>设备：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="63"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="66"/>
         <source>Figure:</source>
         <translation>指标：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="69"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="72"/>
         <source>Select two runs to compare them.</source>
         <translation>选中两次运行即可对比。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="80"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="83"/>
         <source>No runs recorded for this device yet. Press Quick: each run&apos;s results are kept here, per device, to compare over time.</source>
         <translation>此设备还没有记录。点击“快速”：每次运行的结果都按设备保存在这里，便于随时间对比。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="99"/>
-        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="224"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="102"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="227"/>
         <source>Figure</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="99"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="102"/>
         <source>Older run</source>
         <translation>较早的运行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="99"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="102"/>
         <source>Newer run</source>
         <translation>较新的运行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="99"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="102"/>
         <source>Change</source>
         <translation>变化</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="142"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="145"/>
         <source>The probe history could not be read: {error}</source>
         <translation>无法读取实测历史：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="156"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="159"/>
         <source>No runs recorded yet</source>
         <translation>尚无记录</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="223"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="226"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="223"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="226"/>
         <source>Probes</source>
         <translation>测试项</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="225"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="228"/>
         <source>PyTorch</source>
         <translation>PyTorch</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="249"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="252"/>
         <source>{older} → {newer}</source>
         <translation>{older} → {newer}</translation>
     </message>
@@ -2742,73 +2742,73 @@ paying per token: {other}</source>
 <context>
     <name>LeversPanel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="482"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="487"/>
         <source>Make it fit</source>
         <extracomment>Levers shown on a projector (those that make the plan fit, cheapest first).</extracomment>
         <translation>如何放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="512"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="517"/>
         <source>Choose a target GPU to see what would make the plan fit.</source>
         <translation>选择目标 GPU，查看怎样才能放得下。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="515"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="520"/>
         <source>It fits. These changes would free memory for a larger batch or longer sequences:</source>
         <translation>放得下。以下改动可腾出显存，用于更大的批次或更长的序列：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="518"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="523"/>
         <source>It fits; nothing to change.</source>
         <translation>放得下，无需改动。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="520"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="525"/>
         <source>It does not fit, and no change alone is enough. The first row is the fastest set of changes that fits; the others each on its own (click to apply):</source>
         <translation>放不下，任何单项改动都不够。第一行是能放下的最快改动组合；其余各行是单项改动（点击应用）：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="524"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="529"/>
         <source>It does not fit. Each change below on its own, cheapest first (click to apply):</source>
         <translation>放不下。以下每项改动单独生效，代价小的在前（点击应用）：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="527"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="532"/>
         <source>It does not fit, and no single change helps: try a smaller model or a larger GPU.</source>
         <translation>放不下，且单项改动都不够：请换更小的模型或显存更大的 GPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="565"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="570"/>
         <source>{n} GPUs, the model split across them</source>
         <translation>{n} 张 GPU，模型分摊到各卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="567"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="572"/>
         <source>{n} GPUs with ZeRO-3</source>
         <translation>{n} 张 GPU + ZeRO-3</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="571"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="576"/>
         <source>{n} layers on the GPU, the rest in host RAM (-ngl)</source>
         <translation>{n} 层放在 GPU，其余放在主机内存（-ngl）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="582"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="587"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="584"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="589"/>
         <source>still too big</source>
         <translation>仍放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="594"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="599"/>
         <source>cost: {cost}</source>
         <translation>代价：{cost}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="595"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="600"/>
         <source>time: {before} → {after}</source>
         <translation>时间：{before} → {after}</translation>
     </message>
@@ -4341,22 +4341,22 @@ paying per token: {other}</source>
         <translation>正在检查 {python}…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="135"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="171"/>
         <source>does not work: {error}</source>
         <translation>无法使用：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="138"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="174"/>
         <source>no PyTorch</source>
         <translation>未安装 PyTorch</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="140"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="176"/>
         <source>PyTorch {version}, {accelerators}</source>
         <translation>PyTorch {version}，{accelerators}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="143"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="179"/>
         <source>PyTorch {version}, CPU only</source>
         <translation>PyTorch {version}，仅 CPU</translation>
     </message>
@@ -4366,32 +4366,32 @@ paying per token: {other}</source>
         <translation>未找到 Python 环境</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="164"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="200"/>
         <source>No device to measure with this Python.</source>
         <translation>此 Python 没有可实测的设备。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="165"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="201"/>
         <source>Measures {device} on this machine, with PyTorch {torch}.</source>
         <translation>用 PyTorch {torch} 实测本机的 {device}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="169"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="205"/>
         <source>No GPU is visible to PyTorch here, so the CPU is measured.</source>
         <translation>PyTorch 在这里看不到 GPU，因此实测的是 CPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="172"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="208"/>
         <source>The Rig page shows the demo rig “{spec}”; probes always measure this machine&apos;s real devices.</source>
         <translation>本机页显示的是演示配置“{spec}”；实测始终测量本机的真实设备。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="180"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="216"/>
         <source>{python} has no PyTorch. Pick another Python above, or install PyTorch there: {python} -m pip install torch</source>
         <translation>{python} 没有安装 PyTorch。请在上方选择其他 Python，或在该环境中安装 PyTorch：{python} -m pip install torch</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="187"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="223"/>
         <source>No Python environment with PyTorch was found, so nothing can be measured yet. Install PyTorch in an environment (python -m pip install torch, or use your training environment), then choose its python with Browse… or press Rescan. gpuadvisor itself never loads PyTorch: the probes run in that environment.</source>
         <translation>未找到装有 PyTorch 的 Python 环境，因此暂时无法实测。请在某个环境中安装 PyTorch（python -m pip install torch，或使用你的训练环境），然后用“浏览…”选择其中的 python，或点击“重新扫描”。gpuadvisor 本身从不加载 PyTorch：实测在那个环境中运行。</translation>
     </message>
@@ -4411,17 +4411,17 @@ paying per token: {other}</source>
         <translation>不是文件夹：{path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="284"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="320"/>
         <source>The dataset disk reads {rate} MB/s; the plan needs {need} MB/s ({tokens} tokens/s as 2-byte token ids): the GPU will wait on the disk. Pre-tokenize, cache the data in RAM, or use a faster disk.</source>
         <translation>数据集磁盘读取速度为 {rate} MB/s；规划需要 {need} MB/s（{tokens} token/秒，按每个 token ID 2 字节计）：GPU 将等待磁盘。请预先分词、把数据缓存在内存中，或换用更快的磁盘。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="289"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="325"/>
         <source>The dataset disk reads {rate} MB/s; the plan needs {need} MB/s ({tokens} tokens/s as 2-byte token ids): not a bottleneck ({headroom:.0f}x headroom).</source>
         <translation>数据集磁盘读取速度为 {rate} MB/s；规划需要 {need} MB/s（{tokens} token/秒，按每个 token ID 2 字节计）：不是瓶颈（余量 {headroom:.0f} 倍）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="295"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="331"/>
         <source>The read was probably served from RAM (page cache): the disk itself may be slower.</source>
         <translation>这次读取可能来自内存（页面缓存）：磁盘本身可能更慢。</translation>
     </message>
@@ -4441,27 +4441,27 @@ paying per token: {other}</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="197"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="233"/>
         <source>quick probes</source>
         <translation>快速实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="198"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="234"/>
         <source>full probes</source>
         <translation>完整实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="199"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="235"/>
         <source>burn-in</source>
         <translation>烤机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="200"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="236"/>
         <source>plan check</source>
         <translation>方案核验</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="202"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="238"/>
         <source>Running {kind} on {device}…</source>
         <translation>正在 {device} 上运行{kind}…</translation>
     </message>
@@ -4476,27 +4476,27 @@ paying per token: {other}</source>
         <translation>{kind}：{message}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="210"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="246"/>
         <source>Cancelled after {seconds:.1f} s; nothing was saved.</source>
         <translation>运行 {seconds:.1f} 秒后已取消；未保存任何结果。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="213"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="249"/>
         <source>Finished in {seconds:.1f} s.</source>
         <translation>用时 {seconds:.1f} 秒完成。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="216"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="252"/>
         <source>Ended early: {reason}.</source>
         <translation>提前结束：{reason}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="219"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="255"/>
         <source>Finished with problems after {seconds:.1f} s (see below).</source>
         <translation>运行 {seconds:.1f} 秒后结束，但有问题（见下方）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="226"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="262"/>
         <source>{probe}: {kind} — {message}</source>
         <translation>{probe}：{kind} — {message}</translation>
     </message>
@@ -4516,27 +4516,27 @@ paying per token: {other}</source>
         <translation>结果已显示，但无法保存到实测历史：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="249"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="285"/>
         <source>Measured on {device} ({name}) with PyTorch {torch}</source>
         <translation>在 {device}（{name}）上用 PyTorch {torch} 实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="251"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="287"/>
         <source>catalog: {gpu}</source>
         <translation>目录：{gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="253"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="289"/>
         <source>no catalog peaks for this device</source>
         <translation>目录中没有此设备的峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="255"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="291"/>
         <source>saved to the history</source>
         <translation>已保存到历史</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="262"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="298"/>
         <source>Burn-in: {verdict}. Throughput {first} → {last} TFLOPS from the first window to the last ({slowdown:+.1f}%); ended by {why}.</source>
         <translation>烤机：{verdict}。吞吐量从第一个时间窗到最后一个为 {first} → {last} TFLOPS（{slowdown:+.1f}%）；结束原因：{why}。</translation>
     </message>
@@ -4551,7 +4551,7 @@ paying per token: {other}</source>
         <translation>无法与估算对比：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="302"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="338"/>
         <source>{model} — {plan}; estimate for {gpu}</source>
         <translation>{model} — {plan}；估算针对 {gpu}</translation>
     </message>
@@ -4576,17 +4576,17 @@ paying per token: {other}</source>
         <translation>差异</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="319"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="355"/>
         <source>The CPU is being measured: there are no GPU readings to show.</source>
         <translation>正在实测 CPU：没有 GPU 读数可显示。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="321"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="357"/>
         <source>No live readings: the GPU being measured was not found among {n} GPU(s) the driver reports.</source>
         <translation>没有实时读数：在驱动报告的 {n} 块 GPU 中找不到正在实测的那块。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="327"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="363"/>
         <source>GPU {index}: {name}</source>
         <translation>GPU {index}：{name}</translation>
     </message>
@@ -4596,37 +4596,138 @@ paying per token: {other}</source>
         <translation>温度、SM 频率、功耗和利用率，各自以占上限的百分比显示；悬停可查看读数。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="234"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="76"/>
+        <source>median</source>
+        <extracomment>Words of the probes&apos; figure names, for people (acronyms and formats stay as they are: bf16, h2d, gemv, pcie).</extracomment>
+        <translation>中位数</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="77"/>
+        <source>pinned</source>
+        <translation>锁页</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="78"/>
+        <source>pageable</source>
+        <translation>可分页</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="79"/>
+        <source>copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="80"/>
+        <source>read</source>
+        <translation>读取</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="81"/>
+        <source>triad</source>
+        <translation>三元运算</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="82"/>
+        <source>achieved</source>
+        <translation>实际</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="83"/>
+        <source>step</source>
+        <translation>训练步</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="84"/>
+        <source>decode</source>
+        <translation>解码</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="85"/>
+        <source>memory</source>
+        <translation>显存</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="86"/>
+        <source>bandwidth</source>
+        <translation>带宽</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="87"/>
+        <source>tokens</source>
+        <translation>token</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="88"/>
+        <source>per</source>
+        <translation>每</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="89"/>
+        <source>peak</source>
+        <translation>峰值</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="90"/>
+        <source>allocated</source>
+        <translation>已分配</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="91"/>
+        <source>reserved</source>
+        <translation>已保留</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="92"/>
+        <source>used</source>
+        <translation>已用</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="93"/>
+        <source>free</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="94"/>
+        <source>total</source>
+        <translation>总量</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="95"/>
+        <source>max</source>
+        <translation>最大</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="270"/>
         <source>{gpu} reached {temp:.0f} °C (limit {limit} °C)</source>
         <translation>{gpu} 达到 {temp:.0f} °C（上限 {limit} °C）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="240"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="276"/>
         <source>Temperature limit reached: {reason}; the burn-in was asked to stop…</source>
         <translation>达到温度上限：{reason}；已请求烤机停止…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="338"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="374"/>
         <source>up to {temp:.0f} °C</source>
         <translation>最高 {temp:.0f} °C</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="341"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="377"/>
         <source>SM clock {low}–{high} MHz</source>
         <translation>SM 频率 {low}–{high} MHz</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="344"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="380"/>
         <source>up to {watts:.0f} W</source>
         <translation>最高 {watts:.0f} W</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="346"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="382"/>
         <source>clocks held down: {reasons}</source>
         <translation>频率受限：{reasons}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="351"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="387"/>
         <source>Live readings during the run ({n}): {readings}.</source>
         <translation>运行期间的实时读数（{n} 次）：{readings}。</translation>
     </message>
@@ -5288,228 +5389,228 @@ paying per token: {other}</source>
 <context>
     <name>TimePanel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="92"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="97"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="108"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="113"/>
         <source>Total time</source>
         <translation>总时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="109"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="114"/>
         <source>GPU-hours</source>
         <translation>卡时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="110"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="115"/>
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="111"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="116"/>
         <source>Compute</source>
         <translation>计算量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="119"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="124"/>
         <source>Steps</source>
         <translation>步数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="131"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="136"/>
         <source>Layout</source>
         <translation>并行布局</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="147"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="152"/>
         <source>Efficiency</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="162"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="167"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="163"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="168"/>
         <source>Use the assumed efficiency again</source>
         <translation>恢复为假设的效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="175"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="180"/>
         <source>Assumptions</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="222"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="227"/>
         <source>{rate} samples/s</source>
         <translation>{rate} 样本/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="223"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="228"/>
         <source>{rate} tokens/s</source>
         <translation>{rate} token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="229"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="234"/>
         <source>{steps} × {step} ÷ {goodput} goodput = {total} (bound by {bound})</source>
         <translation>{steps} × {step} ÷ {goodput} 有效训练时间比例 = {total}（受限于{bound}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="232"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="237"/>
         <source>{steps} × {step} = {total} (bound by {bound})</source>
         <translation>{steps} × {step} = {total}（受限于{bound}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="298"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="303"/>
         <source>{eff:.2f} → {tflops} TFLOPS per GPU</source>
         <translation>{eff:.2f} → 每张 GPU {tflops} TFLOPS</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="303"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="308"/>
         <source>in-situ factor</source>
         <translation>现场系数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="304"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="309"/>
         <source>{k:.2f} of the published kernel rates</source>
         <translation>公开内核速率的 {k:.2f}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="308"/>
         <location filename="../../gpuadvisor/gui/widgets/panels.py" line="313"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="318"/>
         <source>{n} samples</source>
         <translation>{n} 个样本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="309"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="314"/>
         <source>{n} tokens</source>
         <translation>{n} 个 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="391"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="396"/>
         <source>Assumed: {samples} samples (the size of Alpaca) × {epochs} epoch(s); type your own under Data set.</source>
         <translation>假设：{samples} 个样本（Alpaca 的规模）× {epochs} 轮；可在“数据集”中填写你自己的。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="399"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="404"/>
         <source>Assumed: {per} tokens per parameter (compute-optimal, Chinchilla), {tokens} tokens; type your own under Data set.</source>
         <translation>假设：每个参数 {per} 个 token（算力最优，Chinchilla），共 {tokens} 个 token；可在“数据集”中填写你自己的。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="404"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="409"/>
         <source>{name}: {tokens} tokens.</source>
         <translation>{name}：{tokens} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="408"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="413"/>
         <source>packed into {seq}-token sequences</source>
         <translation>打包成 {seq} token 的序列</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="411"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="416"/>
         <source>each micro-batch of {b} padded to its longest sample</source>
         <translation>每个微批次（{b} 个样本）补齐到其中最长的样本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="413"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="418"/>
         <source>{name}: {samples} samples × {per} tokens ({how}) × {epochs} epoch(s) = {tokens} tokens, counted with the {tokenizer} tokenizer.</source>
         <translation>{name}：{samples} 个样本 × {per} 个 token（{how}）× {epochs} 轮 = {tokens} 个 token，按 {tokenizer} 分词器计数。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="420"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="425"/>
         <source>Assumed: {job} Pick another under Data set, or type your own.</source>
         <translation>假设：{job} 可在“数据集”中选择其他数据集，或填写你自己的。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="217"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="222"/>
         <source>{rate} generated tokens/s (decode)</source>
         <translation>{rate} 生成 token/s（解码）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="137"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="142"/>
         <source>How the job is split over the GPUs: the fastest way found that fits their memory (chosen), or the degrees you pinned in the Layout row with the rest searched (pinned): tensor (TP), pipeline (PP) and data parallel (DP) degrees, ZeRO/FSDP sharding and the micro-batch. The step is shown in parts: computing, memory-bound kernels, communication left over after overlap, and the pipeline&apos;s idle bubble.</source>
         <translation>任务如何切分到各块 GPU 上：放得下显存的最快方式（选出），或你在“布局”一行固定的并行度，其余仍会搜索（固定）：张量并行（TP）、流水线并行（PP）和数据并行（DP）的并行度、ZeRO/FSDP 切分以及微批次。一步按组成部分显示：计算、受访存限制的内核、重叠之后仍暴露的通信，以及流水线的空闲气泡。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="155"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="160"/>
         <source>Share of the GPU&apos;s dense peak that training achieves (model FLOPs utilisation). By default it comes from the plan&apos;s own kernels at the card&apos;s published rates times the in-situ factor (0.73); type a value to use your own.</source>
         <translation>训练达到的 GPU 稠密峰值比例（模型 FLOPs 利用率）。默认值来自方案自身的内核：按显卡公开的内核速率乘以现场系数（0.73）；输入一个数值即可使用你自己的值。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="219"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="224"/>
         <source>prefill {prefill} · decode bound by {bound}</source>
         <translation>预填充 {prefill} · 解码受限于{bound}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="264"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="269"/>
         <source>no data parallel</source>
         <translation>无数据并行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="266"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="271"/>
         <source>{zero} sharded within a node</source>
         <translation>{zero}（仅在节点内分片）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="268"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="273"/>
         <source>micro-batch {mb} × {ga}</source>
         <translation>微批次 {mb} × {ga}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="275"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="280"/>
         <source>step {step} = compute {compute} + memory-bound {memory} + communication {comm} + bubble {bubble}; MFU {mfu:.0%}</source>
         <translation>每步 {step} = 计算 {compute} + 访存受限 {memory} + 通信 {comm} + 流水线气泡 {bubble}；MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="281"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="286"/>
         <source>runner-up: {layout}: step {step}</source>
         <translation>次优：{layout}：每步 {step}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="291"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="296"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="292"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="297"/>
         <source>{tflops:g} TFLOPS {dtype} on {gpu}</source>
         <translation>{tflops:g} TFLOPS {dtype}（{gpu}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="297"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="302"/>
         <source>efficiency</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="314"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="319"/>
         <source>data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="316"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="321"/>
         <source>GPU link</source>
         <translation>GPU 互联</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="319"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="324"/>
         <source>overlap</source>
         <translation>通信重叠</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="322"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="327"/>
         <source>bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="325"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="330"/>
         <source>timed on</source>
         <translation>计时 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="327"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="332"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
     </message>
@@ -5517,24 +5618,29 @@ paying per token: {other}</source>
 <context>
     <name>VerdictBanner</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="59"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="60"/>
         <source>{need} per GPU · choose a GPU to check the fit</source>
         <translation>单卡需 {need} · 选择 GPU 以检查能否放下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="68"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="69"/>
         <source>Does not fit: needs {need} per GPU, {gpu} has {have} (short by {free})</source>
         <translation>放不下：单卡需 {need}，{gpu} 只有 {have}（差 {free}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="72"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="73"/>
         <source>Fits, but tight: {need} of {have} on {gpu} ({free} free)</source>
         <translation>放得下，但偏紧：需 {need}，{gpu} 有 {have}（剩余 {free}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="76"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="77"/>
         <source>Fits: {need} of {have} on {gpu} ({free} free)</source>
         <translation>放得下：需 {need}，{gpu} 有 {have}（剩余 {free}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="80"/>
+        <source>{model}, {task}: {verdict}</source>
+        <translation>{model}，{task}：{verdict}</translation>
     </message>
 </context>
 <context>
@@ -5558,7 +5664,7 @@ paying per token: {other}</source>
     <message>
         <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="222"/>
         <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="261"/>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="394"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="398"/>
         <source>target GPU</source>
         <translation>目标 GPU</translation>
     </message>
@@ -5583,37 +5689,37 @@ paying per token: {other}</source>
         <translation>{gpu} 有 {size}：{verdict}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="322"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="326"/>
         <source>{size} cards</source>
         <translation>{size} 显卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="335"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="339"/>
         <source>needs {total} per GPU</source>
         <translation>单卡需 {total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="344"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="348"/>
         <source>fits — {free} free</source>
         <translation>放得下 — 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="348"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="352"/>
         <source>tight — {free} free</source>
         <translation>偏紧 — 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="352"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="356"/>
         <source>does not fit by {over}</source>
         <translation>放不下，差 {over}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="382"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="386"/>
         <source>{term}: {size} ({share:.1f}%)</source>
         <translation>{term}：{size}（{share:.1f}%）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="397"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="401"/>
         <source>{gpu}: {size}</source>
         <translation>{gpu}：{size}</translation>
     </message>

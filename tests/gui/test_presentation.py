@@ -107,3 +107,25 @@ def test_a_line_labelled_in_place_is_not_repeated_in_the_legend(shown):
         names = [label.text for _, label in chart.legend.items]
         labelled = chart.oom_label.isVisible()
         assert ("out of memory" in names) != labelled, (chart.objectName(), names)
+
+
+@pytest.mark.parametrize("shown", [SIZES[0]], indirect=True, ids=["1920x1080-presentation"])
+def test_on_a_projector_the_banner_says_what_is_planned(shown):
+    """The audience sees no inputs: the banner names the model and task with the verdict;
+    the Compare page shows its table and charts as tabs of one place, each the whole
+    height."""
+    window, _ = shown
+    page = window.plan_page
+    state = window.state
+    text = page.banner.text()
+    assert text.startswith(f"{state.model.name}, QLoRA fine-tune: Fits: ")
+    compare = window.compare_page
+    tabs = compare.chart_tabs
+    names = [tabs.tabText(i) for i in range(tabs.count())]
+    assert names == ["Time and cost", "Owning against renting", "Options", "Selected option"]
+    assert compare.bottom_tabs.isHidden()
+    window.set_presentation(False, full_screen=False)
+    names = [tabs.tabText(i) for i in range(tabs.count())]
+    assert names == ["Time and cost", "Owning against renting"]
+    assert compare.bottom_tabs.indexOf(compare.options) == 0
+    assert not page.banner.text().startswith(state.model.name)

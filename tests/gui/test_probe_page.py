@@ -401,3 +401,19 @@ def test_what_the_page_says_is_written_without_qt_so_other_fronts_can_say_it():
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split("\n")[0] == "('Finished in 2.0 s.', 'ok')"
+
+
+def test_history_names_probes_and_figures_for_people_and_leaves_out_skipped_ones():
+    """The history's "Probes" column and figure labels: the probes' names and the figure
+    words in the app's language; a probe with no figures (host copies skipped on a CPU) is
+    not listed as run."""
+    from gpuadvisor.gui.pages.probe import format as pf
+
+    results = {"matmul": {"figures": {"bf16_median_tflops": 30.0}},
+               "transfer": {"figures": {}, "conditions": {"skipped": "no GPU"}},
+               "bandwidth": {"figures": {"triad_gb_s": 400.0}}}
+    assert pf.measured_probes(results) == "Matmul throughput, Memory bandwidth"
+    assert pf.figure_label("matmul", "bf16_median_tflops") == "Matmul throughput: bf16 median"
+    table = {"Matmul throughput": "矩阵乘吞吐量", "median": "中位数"}
+    zh = pf.figure_label("matmul", "bf16_median_tflops", lambda c, t: table.get(t, t))
+    assert zh == "矩阵乘吞吐量: bf16 中位数"

@@ -299,6 +299,8 @@ class CostTimeChart(ChartBase):
             color, symbol = KIND_STYLE[kind]
             if kind == "own":
                 color = theme.mark
+            elif kind == "buy-new":
+                color = theme.buy_new
             mine = [p for p in self._points if p.kind == kind]
             brushes = [pg.mkBrush(color if p.acceptable else _faded(color)) for p in mine]
             # The kind's colour as the item's own brush (the legend draws that), then each

@@ -309,9 +309,13 @@ class VramBreakdownChart(ChartBase):
         height_px = self.plot_item.vb.height()
         label_px = QFontMetrics(theme.font(theme.annotation_pt)).height() + 2
         gap = label_px / height_px * top if height_px > 4 * label_px else _MIN_LABEL_GAP * top
+        # A bar's total sits just above the bar, a label's height tall: a reference line
+        # through it would cross the number out, so that line is left out.
+        totals = [sum(bar.values()) / unit for bar in self._bars]
         for gib, line in zip(REFERENCE_CARD_GIB, self.reference_lines, strict=True):
             value = gib * GiB / unit
-            visible = value < top - gap and all(abs(value - other) >= gap for other in shown)
+            visible = (value < top - gap and all(abs(value - other) >= gap for other in shown)
+                       and not any(t - 0.2 * gap <= value <= t + gap for t in totals))
             label = self._reference_labels[REFERENCE_CARD_GIB.index(gib)]
             if styled:
                 line.setPen(pen)

@@ -53,7 +53,8 @@ class VerdictBanner(QLabel):
 
     def set_estimate(self, estimate, units: str, *, short: bool = False) -> None:
         """Show the verdict of ``estimate`` with sizes in ``units`` ("GiB" or "GB"); ``short``
-        names the GPU without its maker (one line on a projector)."""
+        (on a projector) starts with the model and task and names the GPU without its
+        maker."""
         need = format_bytes(estimate.memory.total, units)
         if estimate.gpu is None:
             text = self.tr("{need} per GPU · choose a GPU to check the fit").format(need=need)
@@ -75,6 +76,10 @@ class VerdictBanner(QLabel):
             else:
                 text = self.tr("Fits: {need} of {have} on {gpu} ({free} free)").format(**args)
                 kind = "fits"
+        if short:  # on a projector the audience sees no inputs: say what is planned
+            text = self.tr("{model}, {task}: {verdict}").format(
+                model=estimate.model.name, task=L.label(L.TASKS, estimate.plan.task),
+                verdict=text)
         self.setText(text)
         if self.property("verdict") != kind:
             self.setProperty("verdict", kind)

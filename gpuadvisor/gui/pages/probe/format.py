@@ -70,14 +70,50 @@ def unit_title(unit: str, translate: Translate = english) -> str:
     return translate(CONTEXT, UNIT_TITLES[unit]) if unit in UNIT_TITLES else unit
 
 
-def figure_label(probe: str, name: str) -> str:
-    """``bf16_median_tflops`` of matmul -> ``matmul: bf16 median`` (the unit goes on axes)."""
+#: Words of the probes' figure names, for people (acronyms and formats stay as they are:
+#: bf16, h2d, gemv, pcie).
+FIGURE_WORDS = {
+    "median": QT_TRANSLATE_NOOP("ProbePage", "median"),
+    "pinned": QT_TRANSLATE_NOOP("ProbePage", "pinned"),
+    "pageable": QT_TRANSLATE_NOOP("ProbePage", "pageable"),
+    "copy": QT_TRANSLATE_NOOP("ProbePage", "copy"),
+    "read": QT_TRANSLATE_NOOP("ProbePage", "read"),
+    "triad": QT_TRANSLATE_NOOP("ProbePage", "triad"),
+    "achieved": QT_TRANSLATE_NOOP("ProbePage", "achieved"),
+    "step": QT_TRANSLATE_NOOP("ProbePage", "step"),
+    "decode": QT_TRANSLATE_NOOP("ProbePage", "decode"),
+    "memory": QT_TRANSLATE_NOOP("ProbePage", "memory"),
+    "bandwidth": QT_TRANSLATE_NOOP("ProbePage", "bandwidth"),
+    "tokens": QT_TRANSLATE_NOOP("ProbePage", "tokens"),
+    "per": QT_TRANSLATE_NOOP("ProbePage", "per"),
+    "peak": QT_TRANSLATE_NOOP("ProbePage", "peak"),
+    "allocated": QT_TRANSLATE_NOOP("ProbePage", "allocated"),
+    "reserved": QT_TRANSLATE_NOOP("ProbePage", "reserved"),
+    "used": QT_TRANSLATE_NOOP("ProbePage", "used"),
+    "free": QT_TRANSLATE_NOOP("ProbePage", "free"),
+    "total": QT_TRANSLATE_NOOP("ProbePage", "total"),
+    "max": QT_TRANSLATE_NOOP("ProbePage", "max"),
+}
+
+
+def figure_label(probe: str, name: str, translate: Translate = english) -> str:
+    """``bf16_median_tflops`` of matmul -> ``Matmul throughput: bf16 median`` (the unit goes
+    on axes), each word for people where :data:`FIGURE_WORDS` has it."""
     short = name
     for suffix in ("_tflops", "_gb_s", "_bytes", "_pct", "_s"):
         if short.endswith(suffix):
             short = short[: -len(suffix)]
             break
-    return f"{probe}: {short.replace('_', ' ')}"
+    words = [translate(CONTEXT, FIGURE_WORDS[w]) if w in FIGURE_WORDS else w
+             for w in short.split("_")]
+    return f"{probe_name(probe, translate)}: {' '.join(words)}"
+
+
+def measured_probes(results: Mapping[str, Any], translate: Translate = english) -> str:
+    """The probes of a stored run that measured something, for people (a probe that was
+    skipped, e.g. host copies on a CPU, has no figures and is left out)."""
+    return probe_names([p for p, r in results.items()
+                        if isinstance(r, Mapping) and r.get("figures")], translate)
 
 
 def local_time(stamp: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -25,8 +25,11 @@ from PySide6.QtWidgets import (
 from gpuadvisor.probes import history
 from gpuadvisor.probes.compare import diff_runs, trend
 
-from .format import figure_label, local_time, number
+from .format import figure_label, local_time, measured_probes, number
 from .widgets import fill_table, make_table, note_label, set_severity
+
+#: The figure names and probe names for people, in the app's language.
+_tr = QCoreApplication.translate
 
 #: The figure the history shows first: the first of these the device has.
 PREFERRED_FIGURES = ("matmul.bf16_median_tflops", "matmul.fp16_median_tflops",
@@ -185,7 +188,7 @@ class HistoryPanel(QGroupBox):
             for probe, data in run.results.items():
                 units = data.get("units", {})
                 for name in data.get("figures", {}):
-                    found.setdefault(f"{probe}.{name}", (figure_label(probe, name),
+                    found.setdefault(f"{probe}.{name}", (figure_label(probe, name, _tr),
                                                           str(units.get(name, ""))))
         return found
 
@@ -226,7 +229,7 @@ class HistoryPanel(QGroupBox):
             rows = []
             for run in runs:
                 value = run.figure(*figure) if figure else None
-                rows.append([local_time(run.timestamp), ", ".join(run.results),
+                rows.append([local_time(run.timestamp), measured_probes(run.results, _tr),
                              "" if value is None else f"{value:g}",
                              str(run.versions.get("torch") or "")])
             fill_table(table, rows, right_from=2)
@@ -251,7 +254,7 @@ class HistoryPanel(QGroupBox):
             lines = []
             for diff in diff_runs(older, newer):
                 change = "" if diff.change_pct is None else f"{diff.change_pct:+.1f}%"
-                lines.append([f"{figure_label(diff.probe, diff.figure)} ({diff.unit})",
+                lines.append([f"{figure_label(diff.probe, diff.figure, _tr)} ({diff.unit})",
                               number(diff.a), number(diff.b), change])
             fill_table(self.compare_table, lines)
         self.compare_label.setVisible(pair)
