@@ -91,13 +91,13 @@ def add_parser(verbs) -> argparse.ArgumentParser:
     lay.add_argument("--global-batch", type=count("--global-batch"), default=None,
                      help="sequences per optimizer step (default: micro-batch x "
                           "grad-accum x GPUs)")
-    lay.add_argument("--gpus-per-node", type=positive_int, default=None,
+    lay.add_argument("--gpus-per-node", type=int_in(1, 72), default=None,
                      help="GPUs sharing a node's links (default 8, or the job's GPU count)")
     lay.add_argument("--kernels", choices=("eager", "fused"), default="eager",
                      help="elementwise kernels of the training code: eager PyTorch (Hugging "
                           "Face, plain modules; default) or fused (Megatron/Transformer "
                           "Engine, torch.compile, llm.c)")
-    lay.add_argument("--network", default=None,
+    lay.add_argument("--network", default=None, type=network_name,
                      help="network between nodes, per GPU: 100g, 200g, 400g, 800g, "
                           "ib-hdr-200g, roce-400g, ethernet-25g, ... (default by GPU class)")
     est.add_argument("--offload", choices=P.OFFLOAD, default="none",
@@ -220,6 +220,34 @@ class PlanFileDefaults(argparse.Action):
         namespace.assume = [*doc.assumption_overrides.items(), *namespace.assume]
 
 
+def network_name(text: str) -> str:
+    """``--network``: a known network class or alias (the message lists them)."""
+    from gpuadvisor.core.parallel.links import network
+
+    try:
+        network(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("network: ")) from None
+    return text
+
+
+def plan_problem(exc: Exception) -> InputError:
+    """A refused plan as one line naming the flag that sets the field at fault
+    (``--gpu-layers: gpu_layers is for inference plans, not 'full'``); ``plan:`` when no
+    field is named."""
+    import re
+
+    from gpuadvisor.core.plan import Plan
+
+    text = str(exc)
+    fields = Plan.__dataclass_fields__
+    for word in re.findall(r"[a-z_]+", text)[:3]:
+        if word in fields:
+            dest = _PLAN_DESTS.get(word, word)
+            return InputError(f"--{dest.replace('_', '-')}: {text}")
+    return InputError(f"plan: {text}")
+
+
 def plan_from_args(args: argparse.Namespace, model):
     """Build a Plan from parsed ``estimate`` flags; ValueError names the bad field."""
     from gpuadvisor.core.plan import Plan, default_checkpointing
@@ -300,11 +328,7 @@ def command(args: argparse.Namespace) -> int:
     """``estimate``: the estimate as a table, or one JSON object with ``--json``."""
     model = getattr(args, "plan_model", None) or load_model(args.model)
     gpu, gpus = load_gpu(args.gpu)
-    try:
-        plan = plan_from_args(args, model)
-    except ValueError as exc:
-        raise InputError(f"plan: {exc}") from None
-    check_layout_pins(plan)
+    plan = checked_plan(args, model)
     result, _assumptions = estimate_from_args(args, model, plan, gpu, gpus)
     host_ram = host_ram_check(result, args.units)
     advice = fit_advice(args, model, plan, gpu, gpus) if result.fits is False else None
@@ -329,6 +353,17 @@ def command(args: argparse.Namespace) -> int:
             print()
             print(advice_text(advice, args.units))
     return EXIT_NO_FIT if result.verdict == "does not fit" else 0
+
+
+def checked_plan(args: argparse.Namespace, model):
+    """The plan the flags give, refused (one line naming the flag) when a field or a pinned
+    layout degree is wrong: what every verb that estimates a plan starts from."""
+    try:
+        plan = plan_from_args(args, model)
+    except ValueError as exc:
+        raise plan_problem(exc) from None
+    check_layout_pins(plan)
+    return plan
 
 
 def check_layout_pins(plan) -> None:

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from .args import InputError, did_you_mean, json_text, load_gpu, load_model, path_text
-from .estimate import estimate_from_args, plan_from_args, resolve_options
+from .estimate import checked_plan, estimate_from_args, resolve_options
 
 EXPORT_KINDS = ("skypilot", "accelerate", "deepspeed", "launch", "report", "ollama",
                 "llama-server", "vllm")
@@ -204,10 +204,7 @@ def _export_serve(args: argparse.Namespace, model) -> str:
     if args.task != "infer":
         raise InputError(f"--task: export {args.kind} serves an inference plan (--task infer)")
     gpu, gpus = load_gpu(args.gpu)
-    try:
-        plan = plan_from_args(args, model)
-    except ValueError as exc:
-        raise InputError(f"plan: {exc}") from None
+    plan = checked_plan(args, model)
     result, _ = estimate_from_args(args, model, plan, gpu, gpus)
     _reproduce(args, plan, gpu)
     if result.fits is False:
@@ -256,10 +253,7 @@ def _export_text(args: argparse.Namespace) -> str:
     offer = _export_offer(args)
     model = load_model(args.model)
     gpu, gpus = load_gpu(args.gpu)
-    try:
-        plan = plan_from_args(args, model)
-    except ValueError as exc:
-        raise InputError(f"plan: {exc}") from None
+    plan = checked_plan(args, model)
     need = None
     if args.kind != "report" and plan.is_training:
         plan, hybrid, need = _runnable_plan(args, model, plan, gpu, gpus)
@@ -364,11 +358,10 @@ def _runnable_plan(args, model, plan, gpu, gpus):
 
     def resolve_with(**changes):
         _, options = resolve_options(args, plan, gpu, gpus)
-        try:
-            return resolve(model, plan.with_changes(**changes), gpu, assumptions,
-                           strict=True, **options)
-        except ValueError as exc:
-            raise InputError(f"export {args.kind}: {exc}") from None
+        # A ValueError (no layout holds the batch) goes back to runnable_plan, which tries
+        # another plan or refuses with the reason (said as ``export KIND: ...``).
+        return resolve(model, plan.with_changes(**changes), gpu, assumptions, strict=True,
+                       **options)
 
     try:
         found = runnable_plan(result, args.kind, resolve_with, backend=args.backend)

@@ -16,7 +16,7 @@ from .args import (
     positive_float,
     positive_int,
 )
-from .estimate import plan_from_args, stored_measurement
+from .estimate import checked_plan, stored_measurement
 
 
 def add_parser(verbs, est: argparse.ArgumentParser) -> None:
@@ -105,8 +105,8 @@ def command(args: argparse.Namespace) -> int:
     model = load_model(args.model)
     _gpu, gpus = load_gpu(None)
     token_assumed, assumed = suggest_tokens.split_assumptions(args.assume)
+    plan = checked_plan(args, model)
     try:
-        plan = plan_from_args(args, model)
         assumptions = DEFAULT_ASSUMPTIONS.with_overrides(assumed)
     except ValueError as exc:
         raise InputError(f"plan: {exc}") from None

@@ -442,6 +442,12 @@ def layout_pin_problem(plan: Plan) -> str | None:
         rest = n // ((plan.tp or 1) * (plan.pp or 1))
         return (f"ep {plan.ep} must divide the data- and context-parallel ranks, "
                 f"n_gpus / (tp x pp) = {rest}")
+    batch = plan.layout_global_batch
+    if batch is not None and batch > MAX_BATCH * plan.micro_batch * n:
+        # even one data-parallel rank per GPU would need more accumulation steps than a
+        # plan holds
+        return (f"layout_global_batch {batch:,} needs more than {MAX_BATCH:,} accumulation "
+                f"steps of micro-batch {plan.micro_batch} on {n} GPUs")
     return None
 
 

@@ -227,7 +227,7 @@ def test_two_runs_selected_in_the_history_are_compared_with_the_change(qtbot, ma
     panel.table.selectionModel().select(
         panel.table.model().index(1, 0),
         QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows)
-    assert panel.compared() == [("matmul: bf16 median (TFLOPS)", "2", "2.5", "+25.0%")]
+    assert panel.compared() == [("Matmul throughput: bf16 median (TFLOPS)", "2", "2.5", "+25.0%")]
     assert len(panel.chart.highlight.data) == 2
     x, y = panel.chart.curve.getData()
     assert list(y) == [2.0, 2.5] and x[0] < x[1]

@@ -24,8 +24,11 @@ def fill_grid(grid: QGridLayout, labels: list[tuple[QLabel, QLabel]], rows, pare
         value.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         k = len(labels)
-        grid.addWidget(name, k // columns, 2 * (k % columns))
-        grid.addWidget(value, k // columns, 2 * (k % columns) + 1)
+        # Name and value on one baseline: a name mixing scripts ("驱动 / CUDA") has a
+        # taller line than its value, and top alignment set it lower than the value.
+        grid.addWidget(name, k // columns, 2 * (k % columns), Qt.AlignmentFlag.AlignBaseline)
+        grid.addWidget(value, k // columns, 2 * (k % columns) + 1,
+                       Qt.AlignmentFlag.AlignBaseline)
         labels.append((name, value))
     for (name, value), (label, text) in zip(labels, rows, strict=False):
         name.setText(label)
