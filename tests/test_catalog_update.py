@@ -321,8 +321,10 @@ def test_oversize_download_without_content_length_is_cut_at_the_limit(server, in
     assert_untouched(installed)
 
 
-def test_default_size_cap_is_5_mb_and_timeout_20_s():
-    assert catalog.MAX_UPDATE_BYTES == 5 * 1024 * 1024
+def test_default_size_cap_is_the_catalog_files_and_timeout_20_s():
+    # ten times the largest shipped catalog file (gpus.toml), as core.limits says
+    largest = max(p.stat().st_size for p in catalog.catalog_dir().glob("*.toml"))
+    assert catalog.MAX_UPDATE_BYTES == 2 * 1024 * 1024 >= 10 * largest
     assert catalog.UPDATE_TIMEOUT_S == 20
 
 

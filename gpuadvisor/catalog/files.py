@@ -23,15 +23,15 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
-from gpuadvisor.core.limits import is_finite_number
+from gpuadvisor.core.limits import MAX_CATALOG_FILE_BYTES, is_finite_number
 from gpuadvisor.core.offers import Offer
 from gpuadvisor.userfiles import read_regular_file
 
 from .schema import KIND_NAMES, KINDS, CatalogError, parse_catalog
 
-#: Largest catalog file read (the shipped ones are under 100 kB each; ``catalog update``
-#: accepts 5 MiB).
-MAX_CATALOG_BYTES = 5 * 1024 * 1024
+#: Largest catalog file read (``core.limits``, with the reason; ``catalog update`` takes the
+#: same).
+MAX_CATALOG_BYTES = MAX_CATALOG_FILE_BYTES
 
 CatalogPath = str | os.PathLike[str] | Traversable
 """A catalog file: a path, a string, or a package resource."""

@@ -27,6 +27,7 @@ from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from gpuadvisor.core.limits import MAX_CATALOG_FILE_BYTES
 from gpuadvisor.userfiles import check_replaceable, read_regular_file, write_atomic
 
 from .files import check_bytes, check_offer_gpus, kind_of, load_checked
@@ -41,7 +42,7 @@ from .overrides import (
 from .schema import KINDS
 
 #: Largest catalog file ``catalog update`` accepts, in bytes.
-MAX_UPDATE_BYTES = 5 * 1024 * 1024
+MAX_UPDATE_BYTES = MAX_CATALOG_FILE_BYTES
 #: Seconds ``catalog update`` gives a download: the connection and each read wait at most this
 #: long, and the download is abandoned once this much time has passed in all (however
 #: slowly the bytes come).

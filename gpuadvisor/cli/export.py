@@ -7,6 +7,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from gpuadvisor.core.limits import MAX_CHART_FILE_BYTES
+
 from .args import InputError, did_you_mean, json_text, load_gpu, load_model, path_text
 from .estimate import checked_plan, estimate_from_args, resolve_options
 
@@ -16,7 +18,7 @@ EXPORT_KINDS = ("skypilot", "accelerate", "deepspeed", "launch", "report", "olla
 #: ``export --format ollama``).
 SERVE_KINDS = {"ollama": "ollama", "llama-server": "llama.cpp", "vllm": "vllm"}
 #: Largest PNG ``--chart`` embeds (a full-HD page is well under 2 MB).
-MAX_CHART_BYTES = 32 * 1024 * 1024
+MAX_CHART_BYTES = MAX_CHART_FILE_BYTES
 
 
 def add_parser(verbs, est: argparse.ArgumentParser) -> None:

@@ -21,6 +21,7 @@ import re
 from .hf_extras import shipped_quant, vision_params
 from .hf_families import EXTRA_NAMES, FAMILIES, GENERIC, HfFamily, text_kwargs
 from .hf_read import Reader, checked_value
+from .limits import MAX_CONFIG_JSON_BYTES
 
 SUPPORTED_HF_MODEL_TYPES = tuple(sorted(FAMILIES))
 #: The fields an unknown model_type needs to be read as a standard (Llama-style) decoder.
@@ -28,7 +29,7 @@ STANDARD_FIELDS = ("hidden_size", "num_hidden_layers", "num_attention_heads",
                    "intermediate_size", "vocab_size")
 #: Largest config.json accepted (real ones are a few kB; the largest, with per-layer
 #: lists, stay under 100 kB).
-MAX_CONFIG_BYTES = 4 * 1024 * 1024
+MAX_CONFIG_BYTES = MAX_CONFIG_JSON_BYTES
 
 
 def hf_config_from_bytes(data: bytes, name: str = "config.json") -> dict:

@@ -39,6 +39,27 @@ MAX_JSON_DEPTH = 32
 MAX_JSON_INT_DIGITS = 30
 
 
+# ------------------------------------------------------------- bytes read from outside files
+# Every reader of a user's or a download's file reads at most this many bytes and refuses a
+# larger file, naming it, before parsing a byte of it. With the JSON and TOML parsers at
+# 0.4 s per MB of dense tokens or better on a 2-core laptop, each file is then judged in
+# well under 2 seconds (tests/test_hostile_budgets.py reads hostile files of every size).
+#: settings.json holds a few KB (window state, recent files, prices of your own).
+MAX_SETTINGS_FILE_BYTES = 1 * 2**20
+#: A .gpuplan is about 2 KB; a custom model's config inline adds under 100 KB.
+MAX_PLAN_FILE_BYTES = 4 * 2**20
+#: A config.json is a few KB; the largest real ones (quantized MoE models listing the
+#: layers left unquantized) stay under 200 KB.
+MAX_CONFIG_JSON_BYTES = 5 * 2**20
+#: A probe-history file keeps at most 500 runs of a device, about 3 MB.
+MAX_HISTORY_FILE_BYTES = 8 * 2**20
+#: A catalog TOML (a user's own, or an update): the largest shipped one, gpus.toml, is
+#: 193 KB; 2 MiB is ten times that and parses in under a second whatever it holds.
+MAX_CATALOG_FILE_BYTES = 2 * 2**20
+#: A PNG chart embedded in a report.
+MAX_CHART_FILE_BYTES = 32 * 2**20
+
+
 class LimitError(ValueError):
     """A number or a document outside what gpuadvisor accepts; the text says which."""
 

@@ -19,6 +19,7 @@ import stat
 from pathlib import Path
 from typing import TextIO
 
+from gpuadvisor.core.limits import MAX_CONFIG_JSON_BYTES
 from gpuadvisor.core.model import ModelSpec, spec_from_hf_config
 
 from .found import (
@@ -34,7 +35,7 @@ from .gguf_file import MAGIC, GgufError, read_gguf_header
 from .gguf_spec import spec_from_gguf
 
 #: A config.json is a few kilobytes; anything over this is not one.
-MAX_CONFIG_BYTES = 5 * 1024 * 1024
+MAX_CONFIG_BYTES = MAX_CONFIG_JSON_BYTES
 
 # org/name, optionally @revision, optionally /file.gguf (how the app labels cached GGUFs).
 _REPO_ID = re.compile(

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from gpuadvisor.core.calibration import WEIGHT_FORMATS, Measurement
-from gpuadvisor.core.limits import is_finite_number, loads_json, measured
+from gpuadvisor.core.limits import MAX_HISTORY_FILE_BYTES, is_finite_number, loads_json, measured
 from gpuadvisor.userfiles import DATA_DIR_ENV, data_dir, read_regular_file, set_aside, write_atomic
 
 from .protocol import Hello
@@ -46,8 +46,8 @@ HISTORY_SCHEMA_VERSION = 1
 MAX_RUNS_PER_DEVICE = 500
 #: Matmul dtypes a run can calibrate, as named in the matmul probe's figures.
 MATMUL_DTYPES = ("fp32", "tf32", "fp16", "bf16", "fp8")
-#: Larger history files are set aside unread (500 runs take about 3 MB).
-MAX_HISTORY_BYTES = 64 * 1024 * 1024
+#: Larger history files are set aside unread (``core.limits``: 500 runs take about 3 MB).
+MAX_HISTORY_BYTES = MAX_HISTORY_FILE_BYTES
 #: Largest device memory believed (bytes); a larger figure is stored as unknown.
 _MAX_MEMORY_BYTES = 2**50
 

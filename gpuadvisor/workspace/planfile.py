@@ -39,6 +39,7 @@ from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS, Assumptions
 from gpuadvisor.core.gpu import GpuSpec
 from gpuadvisor.core.limits import (
     ASSUMPTION_BOUNDS,
+    MAX_PLAN_FILE_BYTES,
     MODEL_BOUNDS,
     PLAN_BOUNDS,
     LimitError,
@@ -58,7 +59,6 @@ APP_ID = "gpuadvisor"
 PLAN_SUFFIX = ".gpuplan"
 """File name suffix of plan files."""
 
-MAX_PLAN_FILE_BYTES = 4 * 1024 * 1024
 """Larger files are refused unread (a plan is a few kB; this guards against wrong files)."""
 
 PLAN_FIELDS = tuple(f.name for f in fields(Plan))

@@ -23,7 +23,13 @@ from typing import Any
 import platformdirs
 
 from gpuadvisor.core import units
-from gpuadvisor.core.limits import SETTINGS_BOUNDS, LimitError, check, loads_json
+from gpuadvisor.core.limits import (
+    MAX_SETTINGS_FILE_BYTES,
+    SETTINGS_BOUNDS,
+    LimitError,
+    check,
+    loads_json,
+)
 from gpuadvisor.core.token_costs import DEFAULT_LIFETIME_HOURS, DEFAULT_UTILIZATION
 from gpuadvisor.core.units import CURRENCY_SYMBOLS
 from gpuadvisor.userfiles import read_regular_file, set_aside, write_atomic
@@ -40,7 +46,7 @@ CONFIG_DIR_ENV = "GPUADVISOR_CONFIG_DIR"
 MAX_RECENT_FILES = 10
 """Length of the recent-files list."""
 
-MAX_SETTINGS_BYTES = 1024 * 1024
+MAX_SETTINGS_BYTES = MAX_SETTINGS_FILE_BYTES
 """Larger settings files are set aside unread (a real one is under 4 kB)."""
 
 LANGUAGES = ("system", "en", "zh_CN")
