@@ -60,6 +60,32 @@ MAX_CATALOG_FILE_BYTES = 2 * 2**20
 MAX_CHART_FILE_BYTES = 32 * 2**20
 
 
+# --------------------------------------------------------------------- a GGUF file header
+# Checked by gpuadvisor/localmodels/gguf_file.py before any loop or allocation they govern; a
+# declared count or length must also fit in the bytes left in the file. These bound what a
+# huge (or sparse, all zeros) file could still declare; each is far above what real files hold.
+#: A metadata key, in bytes: the GGUF specification's own limit ("at most 2^16-1 bytes",
+#: ggml-org/ggml docs/gguf.md).
+MAX_KEY_BYTES = 65_535
+#: A tensor name, in bytes: ggml's GGML_MAX_NAME is 64; 65,535 keeps any writer's names.
+MAX_TENSOR_NAME_BYTES = 65_535
+#: A string value kept in memory (general.name, a chat template: tens of KB at most).
+MAX_STRING_BYTES = 16 * 2**20
+#: Metadata entries: llama.cpp's converter writes about 30 to 60 (the tokenizer's arrays are
+#: one entry each); 65,536 is a thousand times that.
+MAX_METADATA_ENTRIES = 65_536
+#: Tensors: Llama 3.1 405B has 1,138 and DeepSeek-V3 1,025 (experts merged per layer);
+#: 262,144 is a hundred times the largest.
+MAX_TENSORS = 262_144
+#: Elements of one array: the largest real ones are vocabularies and merges (Gemma 3:
+#: 262,144 tokens; Llama 3: 280,147 merges); 4,194,304 is fifteen times that.
+MAX_ARRAY_LENGTH = 4_194_304
+#: Items read in the whole header (entries, array elements, tensors): a real header has under
+#: a million (a vocabulary, its scores, types and merges); the header is refused past this,
+#: so any file is judged in about two seconds.
+MAX_HEADER_ITEMS = 8_388_608
+
+
 class LimitError(ValueError):
     """A number or a document outside what gpuadvisor accepts; the text says which."""
 
