@@ -232,10 +232,22 @@ def test_dense_presets_match_published_counts_exactly():
 def test_mixtral_total_vs_active_parameters():
     counts = preset("mixtral-8x7b").params()
     assert counts.total == 46_702_792_704
-    # Mistral AI: "uses 12.9B parameters per token"; exact with 2 of 8 experts per layer.
-    assert counts.active == pytest.approx(12_879_925_248, rel=0.01)
     expert = 3 * 4096 * 14336  # gate, up, down of one expert
-    assert counts.total - counts.active == 32 * (8 - 2) * expert
+    embedding = 32_000 * 4096  # looked up, not multiplied: not active
+    assert counts.total - counts.active == 32 * (8 - 2) * expert + embedding
+    # Mistral AI: "uses 12.9B parameters per token", which counts the embedding table too:
+    # 12,879,925,248 with 2 of 8 experts per layer.
+    assert counts.active + embedding == 12_879_925_248
+
+
+def test_gpt_oss_active_parameters_are_the_model_cards():
+    """gpt-oss-20b: 20.9B total, 3.61B active (OpenAI, gpt-oss model card, arXiv 2508.10925,
+    Table 1: the unembedding counts, the input embedding, a row lookup, does not)."""
+    counts = preset("gpt-oss-20b").params()
+    assert counts.total == pytest.approx(20.91e9, rel=0.005)
+    assert counts.active == pytest.approx(3.61e9, rel=0.005)
+    dense = preset("llama-3.1-8b").params()
+    assert dense.active == dense.total
 
 
 def test_dense_model_active_equals_total():
@@ -357,7 +369,8 @@ def test_every_listed_hf_config_file_exists():
 def test_hf_import_keeps_mixtral_experts_and_active_count():
     spec = spec_from_hf_config(hf_config("mixtral-8x7b.json"), "mixtral")
     assert (spec.n_experts, spec.experts_per_token) == (8, 2)
-    assert spec.params().active == 12_879_925_248
+    # Mistral AI's 12.9B counts the input embedding table, which is looked up, not active
+    assert spec.params().active == 12_879_925_248 - 32_000 * 4096
 
 
 def test_hf_import_name_defaults_to_id_and_family_is_set():

@@ -203,7 +203,9 @@ def test_latent_attention_and_shared_experts_count_term_by_term():
     outside = 100 * h + 100 * h + h  # embedding, untied head, final norm
     counts = TINY_MLA.params()
     assert counts.total == outside + 4 * (attention + attn_norms + norms) + dense + 3 * moe
-    assert counts.active == outside + 4 * (attention + attn_norms + norms) + dense + 3 * moe_active
+    # active: the input embedding (100 x h) is looked up, not multiplied
+    assert counts.active == (outside - 100 * h + 4 * (attention + attn_norms + norms) + dense
+                             + 3 * moe_active)
     kinds = {(blk.experts, blk.d_ff, blk.shared_d_ff): n for blk, n in model_shape(TINY_MLA).blocks}
     assert kinds == {(1, 128, 0): 1, (8, 32, 32): 3}
     assert model_shape(TINY_MLA).block.experts == 8  # the most common kind

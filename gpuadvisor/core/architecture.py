@@ -39,9 +39,11 @@ class ParamCounts:
 
     Attributes:
         total: every parameter of the (text) model stored in memory.
-        active: parameters touched per token (== total for dense models; MoE: everything
-            but the routed experts a token skips: embeddings, LM head, attention, norms,
-            routers, dense MLPs, shared experts and k of the E routed experts per layer).
+        active: for a mixture of experts, the parameters a token's compute multiplies: the
+            LM head, attention, norms, routers, dense MLPs, shared experts and k of the E
+            routed experts per layer; not the input embedding table, which a token only
+            looks a row up in (OpenAI's convention: gpt-oss-20b 3.61B active). For a dense
+            model, the total.
         embedding: token (and position/type) embedding tables.
         lm_head: output projection when untied from the embedding (0 when tied or absent),
             its bias included.

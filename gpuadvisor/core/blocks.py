@@ -171,7 +171,16 @@ def _params(spec, blocks: tuple[tuple[BlockShape, int], ...]) -> ParamCounts:
     other_active = sum(count * block.other_params_active for block, count in blocks)
     other = other_blocks + other_global
     total = embedding + lm_head + linear + other
-    active = embedding + lm_head + linear_active + other_active + other_global
+    # Active: what a token's compute multiplies. The input embedding is a row lookup (one
+    # row of V x h per token), so it is left out; a tied table is multiplied as the LM head,
+    # so it counts once there. This is how OpenAI's gpt-oss model card counts them
+    # (gpt-oss-20b: 3.61B active = attention 0.64B + 4 of 32 experts of 19.12B MLP +
+    # unembedding 0.58B; arXiv 2508.10925, Table 1).
+    head_matmul = spec.vocab_size * h if (spec.tied_embeddings and spec.kind != "encoder") \
+        else 0
+    active = head_matmul + lm_head + linear_active + other_active + other_global
+    if linear_active == linear:
+        active = total  # a dense model: "active" is a mixture-of-experts notion
     return ParamCounts(
         total=total,
         active=active,
