@@ -350,3 +350,20 @@ def test_linear_groups_cover_every_block_linear():
     for file_name in META_COUNTS:
         shape = model_shape(spec(file_name))
         assert shape.linear_in_groups(LINEAR_GROUPS) == shape.params.linear_in_blocks
+
+
+@pytest.mark.parametrize(("file_name", "old", "new"), [
+    ("qwen3-30b-a3b.json", "num_experts", "num_local_experts"),
+    ("deepseek-r1.json", "n_routed_experts", "num_local_experts"),
+])
+def test_a_config_saved_by_transformers_5_names_its_experts_num_local_experts(file_name, old,
+                                                                             new):
+    """transformers 5 writes every MoE family's expert count as ``num_local_experts``; such
+    a file counts the same as the one its earlier release wrote."""
+    data = config(file_name)
+    renamed = {(new if key == old else key): value for key, value in data.items()}
+    assert old not in renamed
+    before = spec(file_name).params()
+    after = spec_from_hf_config(hf_config_from_bytes(json.dumps(renamed).encode()),
+                                "renamed").params()
+    assert (after.total, after.active) == (before.total, before.active)

@@ -215,7 +215,9 @@ def _moe(cfg: Reader, fam: HfFamily, n_layers: int, d_ff: int) -> dict[str, obje
                 "experts_per_token": cfg.first_int(("num_experts_per_tok",
                                                     "experts_per_token"))}
     if fam.moe == "qwen":
-        experts = cfg.int("num_experts")
+        # transformers 5 saves the expert count as num_local_experts (its name for every
+        # MoE family); earlier releases wrote num_experts
+        experts = cfg.first_int(("num_experts", "num_local_experts"))
         if experts <= 1:
             return {}
         step = cfg.int("decoder_sparse_step", 1, minimum=1)
@@ -229,7 +231,7 @@ def _moe(cfg: Reader, fam: HfFamily, n_layers: int, d_ff: int) -> dict[str, obje
         return out
     if fam.moe == "deepseek":
         expert_ff = cfg.int("moe_intermediate_size")
-        return {"n_experts": cfg.int("n_routed_experts"),
+        return {"n_experts": cfg.first_int(("n_routed_experts", "num_local_experts")),
                 "experts_per_token": cfg.int("num_experts_per_tok"), "moe_d_ff": expert_ff,
                 "dense_layers": min(cfg.int("first_k_dense_replace", 0), n_layers),
                 "shared_d_ff": cfg.int("n_shared_experts", 0) * expert_ff}
