@@ -58,6 +58,12 @@ MAX_HISTORY_FILE_BYTES = 8 * 2**20
 MAX_CATALOG_FILE_BYTES = 2 * 2**20
 #: A PNG chart embedded in a report.
 MAX_CHART_FILE_BYTES = 32 * 2**20
+#: A model store's manifest or ref file (Ollama's manifests, the Hugging Face cache's refs):
+#: a few hundred bytes each.
+MAX_MANIFEST_FILE_BYTES = 1 * 2**20
+#: One line from the probe worker: its results are a few KB (the largest, the data-read
+#: probe's, under 20 KB); a longer line is a protocol error, read no further.
+MAX_WORKER_LINE_BYTES = 1_000_000
 
 
 # --------------------------------------------------------------------- a GGUF file header

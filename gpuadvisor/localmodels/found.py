@@ -25,10 +25,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from gpuadvisor.core.limits import MAX_MANIFEST_FILE_BYTES
+
 #: At most this many models per place (a scan never runs long on a crowded disk).
 MAX_PER_PLACE = 500
-#: Manifests and refs larger than this are not read.
-MAX_SMALL_FILE_BYTES = 1 << 20
+#: Manifests and refs larger than this are not read (``core.limits``).
+MAX_SMALL_FILE_BYTES = MAX_MANIFEST_FILE_BYTES
 _WEIGHT_SUFFIXES = (".safetensors", ".bin", ".gguf", ".pt", ".pth")
 OLLAMA_MODEL_LAYER = "application/vnd.ollama.image.model"
 

@@ -29,13 +29,13 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpuadvisor.core.limits import LimitError, loads_json
+from gpuadvisor.core.limits import MAX_WORKER_LINE_BYTES, LimitError, loads_json
 
 #: Bumped on any change an older reader would misread. The worker carries the same number.
 PROTOCOL_VERSION = 1
 
-#: Longest line the runner accepts (bytes); a longer one is a protocol error.
-MAX_LINE_BYTES = 1_000_000
+#: Longest line the runner accepts (bytes; ``core.limits``); a longer one is a protocol error.
+MAX_LINE_BYTES = MAX_WORKER_LINE_BYTES
 #: Deepest nesting of arrays and objects in a line (the worker's use 5 or 6 levels).
 MAX_LINE_DEPTH = 32
 
