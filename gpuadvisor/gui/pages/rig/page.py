@@ -40,7 +40,7 @@ from . import format as fmt
 from .demo_picker import DemoRigPicker
 from .host_panel import HostPanel
 from .jobs import detect_open, sample_backend
-from .tiles import GpuTile
+from .tiles import GpuTile, chart_max_height
 from .widgets import translate
 
 #: Live readings per second.
@@ -249,6 +249,7 @@ class RigPage(QWidget):
         for tile in self.tiles:
             if tile.chart is not None:
                 tile.chart.set_presentation(enabled)
+                tile.chart.setMaximumHeight(chart_max_height(enabled, len(self.tiles)))
 
     def text(self) -> str:
         """Everything the page says (tests, clipboard)."""
@@ -389,6 +390,8 @@ class RigPage(QWidget):
                 self.tiles.append(tile)
                 chart = tile.ensure_chart()
                 chart.set_presentation(self._presentation)
+                chart.setMaximumHeight(chart_max_height(self._presentation,
+                                                        len(result.gpus)))
                 if not gpu.lost:
                     chart.add_sample(self._samples * SAMPLE_INTERVAL_MS / 1000, gpu)
         for tile, gpu in zip(self.tiles, result.gpus, strict=False):

@@ -24,6 +24,16 @@ from .widgets import fill_grid, translate
 ERROR_CODES = frozenset({"gpu_lost", "ecc_errors"})
 
 
+#: Tallest live chart: on the desktop, and on a projector with one card (its fonts are
+#: larger; with several cards the tiles share the page and keep the desktop's height).
+CHART_MAX_HEIGHT = {False: 230, True: 420}
+
+
+def chart_max_height(presentation: bool, cards: int) -> int:
+    """The live chart's tallest height for the page's mode and number of cards."""
+    return CHART_MAX_HEIGHT[presentation and cards <= 1]
+
+
 class GpuTile(QFrame):
     """One GPU: name, fields, catalog match, warnings and a live chart."""
 
@@ -50,6 +60,7 @@ class GpuTile(QFrame):
         self._grid.setHorizontalSpacing(10)
         self._grid.setVerticalSpacing(2)
         self._grid.setColumnStretch(1, 1)
+        self._grid.setColumnStretch(3, 1)
         self._labels: list[tuple[QLabel, QLabel]] = []
         layout.addLayout(self._grid)
         self.warnings = QVBoxLayout()
@@ -69,7 +80,7 @@ class GpuTile(QFrame):
             self.chart = LiveGpuChart(self)
             self.chart.setObjectName("liveChart")
             self.chart.setMinimumHeight(150)
-            self.chart.setMaximumHeight(230)
+            self.chart.setMaximumHeight(chart_max_height(False, 1))
             self._chart_box.addWidget(self.chart)
         return self.chart
 
@@ -80,7 +91,10 @@ class GpuTile(QFrame):
         self.badge.setText(self.tr("LOST"))
         self.badge.setVisible(gpu.lost)
         self.catalog.setText(fmt.catalog_text(gpu, catalog, translate))
-        fill_grid(self._grid, self._labels, fmt.gpu_rows(gpu, units, catalog, translate), self)
+        # Two (name, value) pairs per line: the readings take half the height, and the live
+        # chart under them stays in view on a laptop's 768 pixels.
+        fill_grid(self._grid, self._labels, fmt.gpu_rows(gpu, units, catalog, translate), self,
+                  columns=2)
         texts = fmt.warning_texts(warnings, translate)
         while len(self.warning_labels) < len(texts):
             label = QLabel(self)
