@@ -233,102 +233,102 @@
         <translation>各方案的时间与成本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="328"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="330"/>
         <source>best trade-offs (Pareto front)</source>
         <translation>最佳权衡（帕累托前沿）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="341"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="343"/>
         <source>Time for the job (log scale)</source>
         <translation>任务用时（对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="342"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="344"/>
         <source>Cost of the job, {currency} (log)</source>
         <translation>任务费用，{currency}（对数）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="344"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="346"/>
         <source>Cost ({currency})</source>
         <translation>费用（{currency}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="358"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="360"/>
         <source>{name} ({time}, {cost})</source>
         <translation>{name}（{time}，{cost}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="361"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="363"/>
         <source>{n} options, time against cost. Fastest: {fastest}. Cheapest: {cheapest}. {front} on the Pareto front.</source>
         <translation>{n} 个方案的时间与成本。最快：{fastest}。最便宜：{cheapest}。{front} 个位于帕累托前沿。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="415"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="417"/>
         <source>{n} GPU(s)</source>
         <translation>{n} 张 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="417"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="419"/>
         <source>{time} · {cost}</source>
         <translation>{time} · {cost}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="420"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="422"/>
         <source>on the Pareto front: nothing is both faster and cheaper</source>
         <translation>位于帕累托前沿：没有既更快又更便宜的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="423"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="425"/>
         <source>over the budget or past the deadline</source>
         <translation>超出预算或截止时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="426"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="428"/>
         <source>fits only with a change to the plan (hollow)</source>
         <translation>只有修改规划才放得下（空心）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="452"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="454"/>
         <source>Break-even: owning against renting</source>
         <translation>回本点：自购与租用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="529"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="531"/>
         <source>own: {name}</source>
         <translation>自有：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="531"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="533"/>
         <source>rent: {name}</source>
         <translation>租用：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="535"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="537"/>
         <source>Jobs like this one</source>
         <translation>同类任务次数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="536"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="538"/>
         <source>Total cost ({currency})</source>
         <translation>总费用（{currency}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="540"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="542"/>
         <source>Renting stays cheaper: it costs less per job than the owned card&apos;s power</source>
         <translation>租用始终更便宜：每次任务的租金低于自有卡的电费</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="544"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="546"/>
         <source>Owning pays off after {jobs} jobs</source>
         <translation>{jobs} 次任务后买卡更划算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="555"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="557"/>
         <source>Owning {own}: {hardware} and {own_per_job} per job; renting {rent}: {rent_per_job} per job. {answer}.</source>
         <translation>自购 {own}：{hardware}，每个任务另加 {own_per_job}；租用 {rent}：每个任务 {rent_per_job}。{answer}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="585"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="587"/>
         <source>after {jobs} jobs
 owning: {own}
 renting: {rent}</source>
@@ -1612,8 +1612,9 @@ paying per token: {other}</source>
         <translation>GPU {index}：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/tiles.py" line="80"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/tiles.py" line="91"/>
         <source>LOST</source>
+        <extracomment>Tallest live chart: on the desktop, and on a projector with one card (its fonts are larger; with several cards the tiles share the page and keep the desktop&apos;s height).</extracomment>
         <translation>已掉卡</translation>
     </message>
 </context>
@@ -1780,7 +1781,6 @@ paying per token: {other}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="102"/>
-        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="227"/>
         <source>Figure</source>
         <translation>指标</translation>
     </message>
@@ -1810,22 +1810,32 @@ paying per token: {other}</source>
         <translation>尚无记录</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="226"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="229"/>
         <source>When</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="226"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="229"/>
         <source>Probes</source>
         <translation>测试项</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="228"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="230"/>
+        <source>Value ({unit})</source>
+        <translation>数值（{unit}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="230"/>
+        <source>Value</source>
+        <translation>数值</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="231"/>
         <source>PyTorch</source>
         <translation>PyTorch</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="252"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/history_panel.py" line="264"/>
         <source>{older} → {newer}</source>
         <translation>{older} → {newer}</translation>
     </message>
@@ -5135,17 +5145,17 @@ paying per token: {other}</source>
         <translation>正在检测…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="320"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="321"/>
         <source>Cannot show that rig: {error}</source>
         <translation>无法显示该配置：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="322"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="323"/>
         <source>Detection failed</source>
         <translation>检测失败</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="343"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="344"/>
         <source>Live reading failed: {error}</source>
         <translation>实时读数失败：{error}</translation>
     </message>
@@ -5175,12 +5185,12 @@ paying per token: {other}</source>
         <translation>{where} · 后端：{backend} · {n} 个 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="371"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="372"/>
         <source>Hint: {hint}</source>
         <translation>提示：{hint}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="376"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="377"/>
         <source>No GPU found. Plans use a catalog GPU; pick a Demo rig above to see what this page shows for one.</source>
         <translation>未找到 GPU。规划将使用目录中的 GPU；在上方选择一个演示配置，看看本页会显示什么。</translation>
     </message>

@@ -222,9 +222,12 @@ class HistoryPanel(QGroupBox):
         table = self.table
         with QSignalBlocker(table):
             table.clearSelection()
+            # The figure is named in the picker above: its column says "Value (unit)", so
+            # the numbers stay in view on a projector.
+            unit = self.figures_of(runs).get(".".join(figure), ("", ""))[1] if figure else ""
             table.setHorizontalHeaderLabels([
                 self.tr("When"), self.tr("Probes"),
-                self.figure_combo.currentText() if figure else self.tr("Figure"),
+                self.tr("Value ({unit})").format(unit=unit) if unit else self.tr("Value"),
                 self.tr("PyTorch")])
             rows = []
             for run in runs:
@@ -237,6 +240,15 @@ class HistoryPanel(QGroupBox):
                 table.item(r, 3).setTextAlignment(Qt.AlignmentFlag.AlignLeft
                                                   | Qt.AlignmentFlag.AlignVCenter)
         table.resizeColumnsToContents()
+        # The probes' names are the longest cells: they give way (cut at their end, the
+        # full text in the cell's tooltip) before the value does.
+        widest = max(120, table.viewport().width() // 3)
+        if table.columnWidth(1) > widest:
+            table.setColumnWidth(1, widest)
+        for r in range(table.rowCount()):
+            item = table.item(r, 1)
+            if item is not None:
+                item.setToolTip(item.text())
         self._on_selection()
 
     def selected_rows(self) -> list[int]:

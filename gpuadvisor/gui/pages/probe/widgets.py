@@ -55,6 +55,7 @@ def make_table(columns: int, parent: QWidget, name: str) -> QTableWidget:
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     table.verticalHeader().hide()
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    table.setTextElideMode(Qt.TextElideMode.ElideRight)
     return table
 
 
