@@ -2752,73 +2752,73 @@ paying per token: {other}</source>
 <context>
     <name>LeversPanel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="487"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="436"/>
         <source>Make it fit</source>
         <extracomment>Levers shown on a projector (those that make the plan fit, cheapest first).</extracomment>
         <translation>如何放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="517"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="466"/>
         <source>Choose a target GPU to see what would make the plan fit.</source>
         <translation>选择目标 GPU，查看怎样才能放得下。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="520"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="469"/>
         <source>It fits. These changes would free memory for a larger batch or longer sequences:</source>
         <translation>放得下。以下改动可腾出显存，用于更大的批次或更长的序列：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="523"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="472"/>
         <source>It fits; nothing to change.</source>
         <translation>放得下，无需改动。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="525"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="474"/>
         <source>It does not fit, and no change alone is enough. The first row is the fastest set of changes that fits; the others each on its own (click to apply):</source>
         <translation>放不下，任何单项改动都不够。第一行是能放下的最快改动组合；其余各行是单项改动（点击应用）：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="529"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="478"/>
         <source>It does not fit. Each change below on its own, cheapest first (click to apply):</source>
         <translation>放不下。以下每项改动单独生效，代价小的在前（点击应用）：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="532"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="481"/>
         <source>It does not fit, and no single change helps: try a smaller model or a larger GPU.</source>
         <translation>放不下，且单项改动都不够：请换更小的模型或显存更大的 GPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="570"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="519"/>
         <source>{n} GPUs, the model split across them</source>
         <translation>{n} 张 GPU，模型分摊到各卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="572"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="521"/>
         <source>{n} GPUs with ZeRO-3</source>
         <translation>{n} 张 GPU + ZeRO-3</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="576"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="525"/>
         <source>{n} layers on the GPU, the rest in host RAM (-ngl)</source>
         <translation>{n} 层放在 GPU，其余放在主机内存（-ngl）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="587"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="536"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="589"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="538"/>
         <source>still too big</source>
         <translation>仍放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="599"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="548"/>
         <source>cost: {cost}</source>
         <translation>代价：{cost}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="600"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="549"/>
         <source>time: {before} → {after}</source>
         <translation>时间：{before} → {after}</translation>
     </message>
@@ -5399,228 +5399,228 @@ paying per token: {other}</source>
 <context>
     <name>TimePanel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="97"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="94"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="113"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="110"/>
         <source>Total time</source>
         <translation>总时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="114"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="111"/>
         <source>GPU-hours</source>
         <translation>卡时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="115"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="112"/>
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="116"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="113"/>
         <source>Compute</source>
         <translation>计算量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="124"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="121"/>
         <source>Steps</source>
         <translation>步数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="136"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="133"/>
         <source>Layout</source>
         <translation>并行布局</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="152"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="149"/>
         <source>Efficiency</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="167"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="164"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="168"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="165"/>
         <source>Use the assumed efficiency again</source>
         <translation>恢复为假设的效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="180"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="177"/>
         <source>Assumptions</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="227"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="224"/>
         <source>{rate} samples/s</source>
         <translation>{rate} 样本/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="228"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="225"/>
         <source>{rate} tokens/s</source>
         <translation>{rate} token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="234"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="231"/>
         <source>{steps} × {step} ÷ {goodput} goodput = {total} (bound by {bound})</source>
         <translation>{steps} × {step} ÷ {goodput} 有效训练时间比例 = {total}（受限于{bound}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="237"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="234"/>
         <source>{steps} × {step} = {total} (bound by {bound})</source>
         <translation>{steps} × {step} = {total}（受限于{bound}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="303"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="300"/>
         <source>{eff:.2f} → {tflops} TFLOPS per GPU</source>
         <translation>{eff:.2f} → 每张 GPU {tflops} TFLOPS</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="308"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="305"/>
         <source>in-situ factor</source>
         <translation>现场系数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="309"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="306"/>
         <source>{k:.2f} of the published kernel rates</source>
         <translation>公开内核速率的 {k:.2f}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="313"/>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="318"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="310"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="315"/>
         <source>{n} samples</source>
         <translation>{n} 个样本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="314"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="311"/>
         <source>{n} tokens</source>
         <translation>{n} 个 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="396"/>
+        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="31"/>
         <source>Assumed: {samples} samples (the size of Alpaca) × {epochs} epoch(s); type your own under Data set.</source>
         <translation>假设：{samples} 个样本（Alpaca 的规模）× {epochs} 轮；可在“数据集”中填写你自己的。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="404"/>
+        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="39"/>
         <source>Assumed: {per} tokens per parameter (compute-optimal, Chinchilla), {tokens} tokens; type your own under Data set.</source>
         <translation>假设：每个参数 {per} 个 token（算力最优，Chinchilla），共 {tokens} 个 token；可在“数据集”中填写你自己的。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="409"/>
+        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="44"/>
         <source>{name}: {tokens} tokens.</source>
         <translation>{name}：{tokens} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="413"/>
+        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="48"/>
         <source>packed into {seq}-token sequences</source>
         <translation>打包成 {seq} token 的序列</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="416"/>
+        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="51"/>
         <source>each micro-batch of {b} padded to its longest sample</source>
         <translation>每个微批次（{b} 个样本）补齐到其中最长的样本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="418"/>
+        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="53"/>
         <source>{name}: {samples} samples × {per} tokens ({how}) × {epochs} epoch(s) = {tokens} tokens, counted with the {tokenizer} tokenizer.</source>
         <translation>{name}：{samples} 个样本 × {per} 个 token（{how}）× {epochs} 轮 = {tokens} 个 token，按 {tokenizer} 分词器计数。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="425"/>
+        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="60"/>
         <source>Assumed: {job} Pick another under Data set, or type your own.</source>
         <translation>假设：{job} 可在“数据集”中选择其他数据集，或填写你自己的。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="222"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="219"/>
         <source>{rate} generated tokens/s (decode)</source>
         <translation>{rate} 生成 token/s（解码）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="142"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="139"/>
         <source>How the job is split over the GPUs: the fastest way found that fits their memory (chosen), or the degrees you pinned in the Layout row with the rest searched (pinned): tensor (TP), pipeline (PP) and data parallel (DP) degrees, ZeRO/FSDP sharding and the micro-batch. The step is shown in parts: computing, memory-bound kernels, communication left over after overlap, and the pipeline&apos;s idle bubble.</source>
         <translation>任务如何切分到各块 GPU 上：放得下显存的最快方式（选出），或你在“布局”一行固定的并行度，其余仍会搜索（固定）：张量并行（TP）、流水线并行（PP）和数据并行（DP）的并行度、ZeRO/FSDP 切分以及微批次。一步按组成部分显示：计算、受访存限制的内核、重叠之后仍暴露的通信，以及流水线的空闲气泡。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="160"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="157"/>
         <source>Share of the GPU&apos;s dense peak that training achieves (model FLOPs utilisation). By default it comes from the plan&apos;s own kernels at the card&apos;s published rates times the in-situ factor (0.73); type a value to use your own.</source>
         <translation>训练达到的 GPU 稠密峰值比例（模型 FLOPs 利用率）。默认值来自方案自身的内核：按显卡公开的内核速率乘以现场系数（0.73）；输入一个数值即可使用你自己的值。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="224"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="221"/>
         <source>prefill {prefill} · decode bound by {bound}</source>
         <translation>预填充 {prefill} · 解码受限于{bound}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="269"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="266"/>
         <source>no data parallel</source>
         <translation>无数据并行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="271"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="268"/>
         <source>{zero} sharded within a node</source>
         <translation>{zero}（仅在节点内分片）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="273"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="270"/>
         <source>micro-batch {mb} × {ga}</source>
         <translation>微批次 {mb} × {ga}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="280"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="277"/>
         <source>step {step} = compute {compute} + memory-bound {memory} + communication {comm} + bubble {bubble}; MFU {mfu:.0%}</source>
         <translation>每步 {step} = 计算 {compute} + 访存受限 {memory} + 通信 {comm} + 流水线气泡 {bubble}；MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="286"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="283"/>
         <source>runner-up: {layout}: step {step}</source>
         <translation>次优：{layout}：每步 {step}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="296"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="293"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="297"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="294"/>
         <source>{tflops:g} TFLOPS {dtype} on {gpu}</source>
         <translation>{tflops:g} TFLOPS {dtype}（{gpu}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="302"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="299"/>
         <source>efficiency</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="319"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="316"/>
         <source>data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="321"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="318"/>
         <source>GPU link</source>
         <translation>GPU 互联</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="324"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="321"/>
         <source>overlap</source>
         <translation>通信重叠</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="327"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="324"/>
         <source>bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="330"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="327"/>
         <source>timed on</source>
         <translation>计时 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="332"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="329"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
     </message>
@@ -5628,27 +5628,27 @@ paying per token: {other}</source>
 <context>
     <name>VerdictBanner</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="60"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="57"/>
         <source>{need} per GPU · choose a GPU to check the fit</source>
         <translation>单卡需 {need} · 选择 GPU 以检查能否放下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="69"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="66"/>
         <source>Does not fit: needs {need} per GPU, {gpu} has {have} (short by {free})</source>
         <translation>放不下：单卡需 {need}，{gpu} 只有 {have}（差 {free}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="73"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="70"/>
         <source>Fits, but tight: {need} of {have} on {gpu} ({free} free)</source>
         <translation>放得下，但偏紧：需 {need}，{gpu} 有 {have}（剩余 {free}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="77"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="74"/>
         <source>Fits: {need} of {have} on {gpu} ({free} free)</source>
         <translation>放得下：需 {need}，{gpu} 有 {have}（剩余 {free}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="80"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="77"/>
         <source>{model}, {task}: {verdict}</source>
         <translation>{model}，{task}：{verdict}</translation>
     </message>

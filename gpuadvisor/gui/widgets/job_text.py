@@ -1,0 +1,65 @@
+"""The training job behind a time, in words: which data set, how many samples at what
+length, how many tokens, and which tokenizer counted them (the time panel's line under the
+time)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication
+
+from gpuadvisor.core.compute import (
+    CHINCHILLA_TOKENS_PER_PARAM,
+    DEFAULT_FINETUNE_SAMPLES,
+    training_job,
+)
+from gpuadvisor.gui import numbers as N
+
+
+def data_source_text(estimate) -> str:
+    """The data set behind the time, in a line: which one, its samples at their measured
+    (padded or packed) length, its tokens and the tokenizer that counted them, and, when the
+    plan names none, that it is assumed ("" when the plan gives tokens or samples alone, or
+    for inference)."""
+    a = estimate.assumptions
+    plan = estimate.plan
+    if not plan.is_training or "dataset_tokens" not in a:
+        return ""
+    translate = QCoreApplication.translate
+    assumed = a.get("dataset_tokens_source") == "assumed"
+    if estimate.model.kind == "opaque":
+        if not assumed:
+            return ""
+        return translate(
+            "TimePanel", "Assumed: {samples} samples (the size of Alpaca) × {epochs} "
+            "epoch(s); type your own under Data set.").format(
+                samples=N.whole(DEFAULT_FINETUNE_SAMPLES), epochs=f"{plan.epochs:g}")
+    job = training_job(estimate.model, plan)
+    if not job.dataset:
+        if not assumed:
+            return ""
+        return translate(
+            "TimePanel", "Assumed: {per} tokens per parameter (compute-optimal, Chinchilla), "
+            "{tokens} tokens; type your own under Data set.").format(
+                per=f"{CHINCHILLA_TOKENS_PER_PARAM:g}", tokens=N.count(job.tokens))
+    if not job.samples:  # a pre-training corpus measured in tokens
+        text = translate("TimePanel", "{name}: {tokens} tokens.").format(
+            name=job.dataset, tokens=N.count(job.tokens))
+    else:
+        if job.packed:
+            how = translate("TimePanel", "packed into {seq}-token sequences").format(
+                seq=N.whole(plan.seq_len))
+        else:
+            how = translate("TimePanel", "each micro-batch of {b} padded to its longest "
+                            "sample").format(b=N.whole(plan.micro_batch))
+        text = translate(
+            "TimePanel", "{name}: {samples} samples × {per} tokens ({how}) × {epochs} "
+            "epoch(s) = {tokens} tokens, counted with the {tokenizer} tokenizer.").format(
+                name=job.dataset, samples=N.whole(job.samples),
+                per=N.whole(round(job.per_sample)), how=how, epochs=f"{plan.epochs:g}",
+                tokens=N.count(job.tokens), tokenizer=job.tokenizer)
+    if assumed:
+        return translate("TimePanel", "Assumed: {job} Pick another under Data set, or type "
+                         "your own.").format(job=text)
+    return text
+
+
+__all__ = ["data_source_text"]
