@@ -116,11 +116,22 @@ def test_compute_buffer_is_the_largest_live_set():
 
 
 @pytest.mark.parametrize("gpu_id, num_ctx", [("rtx-3060-12gb", 4096), ("rtx-4090", 32768),
-                                             ("a100-sxm-80gb", 262144)])
-def test_ollama_takes_its_context_by_vram(gpu_id, num_ctx):
-    r = llamacpp.evaluate(llama7b(), plan(framework="ollama"), GPUS[gpu_id], A, ollama=True)
+                                             ("a100-sxm-80gb", 131072)])
+def test_ollama_takes_its_context_by_vram_up_to_the_models(gpu_id, num_ctx):
+    # Llama 3.1 8B holds 131,072 tokens: Ollama's 262,144 above 48 GiB is cut to that
+    m = model_shape(MODELS["llama-3.1-8b"])
+    assert m.max_positions == 131072
+    r = llamacpp.evaluate(m, plan(framework="ollama"), GPUS[gpu_id], A, ollama=True)
     assert r.settings["num_ctx"] == num_ctx
     assert "num_ctx" in r.defaults
+
+
+def test_ollama_cuts_its_default_context_to_the_models():
+    # Llama 2 7B holds 4,096 tokens: on a 24 GiB card Ollama's 32,768 becomes 4,096
+    r = llamacpp.evaluate(llama7b(), plan(framework="ollama"), GPUS["rtx-4090"], A, ollama=True)
+    assert r.settings["num_ctx"] == 4096
+    assert "cut to the model's 4,096-token context" in r.defaults["num_ctx"]
+    assert llamacpp.ollama_num_ctx(GPUS["rtx-4090"], 100, 0)[0] == 32768  # unknown: default
 
 
 def test_ollama_offloads_as_many_layers_as_fit():

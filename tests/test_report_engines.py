@@ -49,12 +49,18 @@ def test_llama_cpp_layer_split_and_expert_offload():
 
 
 def test_ollama_names_its_context():
-    # Ollama's num_ctx is 4,096 below 24 GiB of VRAM (ollama docs/context-length.mdx).
+    # Ollama's num_ctx is 4,096 below 24 GiB of VRAM (ollama docs/context-length.mdx);
+    # without --quant it runs its default tag, llama3.1:8b = Q4_K_M (catalog/serving.toml).
     plan = Plan(task="infer", framework="ollama", gpu_layers=10)
     result = estimate(LLAMA, plan, GPUS["rtx-3060-12gb"])
+    assert LLAMA.ollama_quant == "q4_k_m"
     assert engine_lines(result) == [
-        "  engine: Ollama · GGUF F16 · -ngl 10: 10 of 32 layers on the GPU, 22 in host RAM · "
-        "KV f16 · num_ctx 4,096"]
+        "  engine: Ollama · GGUF Q4_K_M · -ngl 10: 10 of 32 layers on the GPU, 22 in host RAM "
+        "· KV f16 · num_ctx 4,096"]
+    # llama.cpp loads the file it is given: without --quant, F16
+    plain = estimate(LLAMA, Plan(task="infer", framework="llama.cpp", gpu_layers=10),
+                     GPUS["rtx-3060-12gb"])
+    assert "GGUF F16" in engine_lines(plain)[0]
 
 
 def test_vllm_gives_its_kv_pool_in_tokens():

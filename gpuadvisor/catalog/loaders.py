@@ -10,6 +10,9 @@ one file and raise :class:`~gpuadvisor.catalog.schema.CatalogError` listing ever
 
 from __future__ import annotations
 
+import functools
+from dataclasses import replace
+
 from gpuadvisor.core.apis import ApiOffer
 from gpuadvisor.core.gpu import GpuSpec
 from gpuadvisor.core.model import ModelSpec
@@ -79,8 +82,25 @@ def load_models(path: CatalogPath | None = None, *,
         CatalogError: If the file given cannot be read or has any problem (all are listed).
     """
     if path is None:
-        return in_effect("models", warnings)
+        return _with_ollama_tags(in_effect("models", warnings))
     return load_or_raise(path, "models", in_effect_gpu_ids)
+
+
+def _with_ollama_tags(models: dict[str, ModelSpec]) -> dict[str, ModelSpec]:
+    """The presets with the GGUF type of their default Ollama tag (catalog/serving.toml),
+    so an Ollama plan that names no quantization runs what ``ollama run`` pulls."""
+    from .serving import load_serving
+
+    serving = load_serving()
+    return {mid: _tagged(spec, serving[mid].ollama_quant)
+            if mid in serving and serving[mid].ollama_quant and not spec.ollama_quant
+            else spec for mid, spec in models.items()}
+
+
+@functools.lru_cache(maxsize=1024)
+def _tagged(spec: ModelSpec, quant: str) -> ModelSpec:
+    """``spec`` with its default Ollama tag's type (made once per preset and type)."""
+    return replace(spec, ollama_quant=quant)
 
 
 def load_offers(path: CatalogPath | None = None, *,

@@ -203,6 +203,8 @@ class ModelShape:
             unknown), held by inference plans that name no quantization.
         windowed: some layers attend over a window (sliding or chunked attention).
         has_moe: some layers are mixtures of experts.
+        max_positions: the context the model was trained for (0: unknown).
+        ollama_quant: the GGUF type of the default Ollama tag ("" = none).
     """
 
     id: str
@@ -225,6 +227,8 @@ class ModelShape:
     weights_file_bytes: int = 0
     windowed: bool = False
     has_moe: bool = False
+    max_positions: int = 0
+    ollama_quant: str = ""
 
     @property
     def is_opaque(self) -> bool:

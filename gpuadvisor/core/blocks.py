@@ -252,6 +252,8 @@ def describe(spec) -> ModelShape:
         weights_file_bytes=spec.weights_file_bytes,
         windowed=any(block.window for block, _ in blocks),
         has_moe=any(block.experts > 1 for block, _ in blocks),
+        max_positions=spec.max_positions,
+        ollama_quant=spec.ollama_quant,
     )
 
 

@@ -32,7 +32,7 @@ from .architecture import LINEAR_GROUPS, BlockShape, ModelShape, ParamCounts
 from .blocks import describe
 from .hf_config import SUPPORTED_HF_MODEL_TYPES, checked_value, hf_spec_error, hf_spec_kwargs
 from .limits import MODEL_BOUNDS, check
-from .plan import QUANT, is_quant
+from .plan import QUANT, is_gguf_quant, is_quant
 from .units import printable
 
 KINDS = ("decoder", "encoder", "opaque")
@@ -122,6 +122,9 @@ class ModelSpec:
             ``attn``, ``mlp``, ``shared``, ``experts`` ("" = all); the rest stay 16-bit.
         weights_file_bytes: the exact bytes of the weights as a file stores them (a GGUF's
             tensors; 0 = unknown): inference holds these when the plan names no ``quant``.
+        ollama_quant: the GGUF type of the model's default Ollama library tag ("" = none):
+            what ``ollama run`` pulls, so an Ollama plan that names no ``quant`` runs it
+            (the presets take it from catalog/serving.toml).
         extra: free-form details a catalog entry may carry (not compared or hashed).
     """
 
@@ -177,6 +180,7 @@ class ModelSpec:
     quant_bytes: float = 0.0
     quant_groups: str = ""
     weights_file_bytes: int = 0
+    ollama_quant: str = ""
     extra: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -264,6 +268,8 @@ class ModelSpec:
         if self.quant and (self.quant == "none" or not is_quant(self.quant)):
             raise bad("quant", f"must be one of {', '.join(QUANT[1:])} or exl2-<bits> "
                                "(or empty)")
+        if self.ollama_quant and not is_gguf_quant(self.ollama_quant):
+            raise bad("ollama_quant", "must be a GGUF file type (e.g. q4_k_m) or empty")
         file_bytes = self.weights_file_bytes
         if not isinstance(file_bytes, int) or isinstance(file_bytes, bool) or file_bytes < 0:
             raise bad("weights_file_bytes", "must be a whole number of bytes >= 0")

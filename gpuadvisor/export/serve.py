@@ -142,7 +142,7 @@ def ollama_modelfile(result, model_ref: str, ids=None) -> str:
             raise ValueError("model: the Ollama library has no tag of this preset at "
                              f"{(priced or 'its default type').upper()}, and no GGUF file is "
                              f"known{also}; or give --model an Ollama tag or a .gguf path")
-        if quant is None and ids.ollama and ids.ollama_quant and ref != ids.ollama:
+        if ids.ollama and ids.ollama_quant and ref != ids.ollama:
             notes.append(f"# The library's default tag {ids.ollama} holds "
                          f"{ids.ollama_quant.upper()} weights (smaller and faster); estimate "
                          f"with --quant {ids.ollama_quant} to plan that one.")

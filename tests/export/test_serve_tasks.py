@@ -110,18 +110,18 @@ def test_a_serving_export_of_a_config_piped_in_is_refused():
 
 
 def test_an_ollama_modelfile_pulls_the_tag_of_the_type_the_estimate_sized():
-    """Without --quant an Ollama plan is sized as F16 weights: the Modelfile pulls the F16
-    tag (llama3.1:8b-instruct-fp16, catalog/serving.toml), not the default Q4_K_M tag it
-    did not price, and says how to plan the default one."""
+    """Without --quant an Ollama plan runs what ``ollama run`` pulls, the default tag
+    (llama3.1:8b holds Q4_K_M, catalog/serving.toml), and the Modelfile pulls that very tag;
+    --quant f16 sizes F16 weights and pulls the F16 tag, naming the default one."""
     ids = IDS["llama-3.1-8b"]
     flags = ["--model", "llama-3.1-8b", "--task", "infer", "--framework", "ollama", "--gpu",
              "rtx-3060-12gb", "--no-measured"]
     code, text, _ = _cli("export", "ollama", *flags)
     assert code == 0
+    assert f"FROM {ids.ollama}" in text.splitlines() and "default tag" not in text
+    code, text, _ = _cli("export", "ollama", *flags, "--quant", "f16")
     assert f"FROM {ids.ollama_tags['f16']}" in text.splitlines()
     assert f"default tag {ids.ollama} holds Q4_K_M" in text
-    code, text, _ = _cli("export", "ollama", *flags, "--quant", "q4_k_m")
-    assert f"FROM {ids.ollama}" in text.splitlines() and "default tag" not in text
 
 
 def test_an_ollama_type_the_library_lacks_is_refused_naming_the_default_tag():

@@ -91,16 +91,22 @@ def _kv_elem_bytes(kv_dtype: str) -> float:
     return kind.type_size / kind.block_size
 
 
-def gguf_type_for(model: ModelShape, plan: Plan) -> tuple[str, float, str]:
+def gguf_type_for(model: ModelShape, plan: Plan, ollama: bool = False
+                  ) -> tuple[str, float, str]:
     """``(file type, scale, why)``: the GGUF file type whose mixture sizes the tensors, a
     factor that makes their sum the file's exact bytes (a GGUF file read from disk), and
-    where the choice came from."""
+    where the choice came from. An Ollama plan that names no type runs what ``ollama run``
+    pulls: the default library tag's type (``model.ollama_quant``)."""
     if is_gguf_quant(plan.quant):
         return plan.quant, 1.0, "plan"
     if plan.quant in (None, "mxfp4") and model.shipped_quant == "mxfp4":
         return "mxfp4_moe", 1.0, "the model ships MXFP4 experts (llama.cpp's MXFP4_MOE)"
     if plan.quant is None and model.weights_file_bytes:
         return "f16", 0.0, "the file's own tensors"
+    if ollama and plan.quant is None and model.ollama_quant:
+        return model.ollama_quant, 1.0, (f"the default Ollama tag's weights "
+                                         f"({model.ollama_quant.upper()}, "
+                                         "catalog/serving.toml)")
     if plan.quant in (None, "none"):
         return "f16", 1.0, "no quantization named: F16 (llama.cpp needs a GGUF file)"
     raise ValueError(f"quant {plan.quant!r} is not a GGUF file type: llama.cpp loads GGUF "
@@ -154,12 +160,18 @@ def compute_buffer_bytes(model: ModelShape, n_ctx: int, flash: bool,
     return 4.0 * (max(logits, mlp, scores) + 2 * u * h)
 
 
-def ollama_num_ctx(gpu: GpuSpec, tokens: int) -> tuple[int, str]:
-    """Ollama's context: its VRAM-based default, or the plan's tokens when more."""
+def ollama_num_ctx(gpu: GpuSpec, tokens: int, trained: int = 0) -> tuple[int, str]:
+    """Ollama's context: its VRAM-based default, or the plan's tokens when more; never
+    past the context the model was trained for (``trained``; Ollama cuts a larger
+    ``num_ctx`` to the model's ``context_length`` with "requested context size too large
+    for model", llm/server.go)."""
     vram_gib = gpu.memory_bytes / GiB
     default = next(ctx for limit, ctx in OLLAMA_CTX_BY_VRAM if vram_gib < limit)
     if tokens > default:
         return tokens, "the plan's tokens (num_ctx set above Ollama's default)"
+    if trained and default > trained:
+        return trained, (f"Ollama's default for {vram_gib:.0f} GiB of VRAM ({default:,}), "
+                         f"cut to the model's {trained:,}-token context")
     return default, f"Ollama's default for {vram_gib:.0f} GiB of VRAM"
 
 
@@ -210,7 +222,7 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     n, b = model.n_layers, plan.micro_batch
     settings: dict = {}
     defaults: dict = {}
-    ftype, scale, why = gguf_type_for(model, plan)
+    ftype, scale, why = gguf_type_for(model, plan, ollama)
     file_bytes = model.weights_file_bytes if scale == 0.0 else 0
     dense, experts, embd, out, rest = _layer_split(model, ftype, file_bytes)
     settings["gguf_file_type"] = file_type(ftype).label if not file_bytes else "file"
@@ -219,7 +231,7 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     per_seq = plan.seq_len + plan.new_tokens
     tokens = per_seq * b
     if ollama:
-        n_ctx_seq, ctx_why = ollama_num_ctx(gpu, per_seq)
+        n_ctx_seq, ctx_why = ollama_num_ctx(gpu, per_seq, model.max_positions)
         tokens = n_ctx_seq * b
         defaults["num_ctx"] = ctx_why
         settings["num_ctx"] = n_ctx_seq
