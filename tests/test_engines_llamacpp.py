@@ -181,3 +181,17 @@ def test_a_measured_bandwidth_replaces_the_class_streaming_rate():
     fixed = base.engine.decode.fixed_s
     read = (1 / base.time.decode_tokens_per_s - fixed) * 1008e9 * 0.978
     assert 1 / probed.time.decode_tokens_per_s == pytest.approx(read / 900e9 + fixed)
+
+
+def test_ollama_num_ctx_given_sizes_the_kv_cache_and_stops_at_the_models_context():
+    m = model_shape(MODELS["qwen3-8b"])  # 36 layers, 8 KV heads of 128, 40,960 tokens
+    gpu = GPUS["rtx-3060-12gb"]
+    r = llamacpp.evaluate(m, plan(framework="ollama", num_ctx=16384), gpu, A, ollama=True)
+    assert r.settings["num_ctx"] == 16384 and "num_ctx" not in r.defaults
+    # K and V of 36 layers x 8 heads x 128 at 2 bytes, for every one of the 16,384 cells
+    assert r.kv_cache == pytest.approx(36 * 8 * 128 * 2 * 2 * 16384)
+    cut = llamacpp.evaluate(m, plan(framework="ollama", num_ctx=100_000), gpu, A, ollama=True)
+    assert cut.settings["num_ctx"] == 40960
+    assert "cut to the model's 40,960-token context" in cut.defaults["num_ctx"]
+    with pytest.raises(ValueError, match="num_ctx is an Ollama setting"):
+        plan(framework="llama.cpp", num_ctx=8192)

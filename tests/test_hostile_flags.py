@@ -19,7 +19,8 @@ from gpuadvisor.cli import main
 
 FLAGS = ["--tp", "--pp", "--vpp", "--cp", "--ep", "--global-batch", "--gpus-per-node",
          "--network", "--kernels", "--layout", "--gpu-layers", "--n-cpu-moe",
-         "--gpu-memory-utilization", "--host-bandwidth", "--kv-dtype", "--framework",
+         "--gpu-memory-utilization", "--num-ctx", "--host-bandwidth", "--kv-dtype",
+         "--framework",
          "--quant", "--dataset", "--gpus", "--micro-batch", "--grad-accum", "--seq",
          "--tokens", "--samples", "--epochs", "--lora-rank", "--new-tokens", "--efficiency",
          "--zero"]

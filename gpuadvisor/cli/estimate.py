@@ -146,6 +146,9 @@ def add_parser(verbs) -> argparse.ArgumentParser:
                           "in host RAM")
     eng.add_argument("--gpu-memory-utilization", type=fraction, default=None, metavar="F",
                      help="vLLM: share of each GPU's memory it reserves (default 0.9)")
+    eng.add_argument("--num-ctx", type=int_in(1, L.MAX_SEQ_TOKENS, tokens=True), default=None,
+                     metavar="N", help="Ollama: its context, PARAMETER num_ctx (default: "
+                     "Ollama's for the card's memory, up to the model's own context)")
     eng.add_argument("--host-bandwidth", type=positive_float("--host-bandwidth", 100_000),
                      default=None, metavar="GB/S",
                      help="host RAM bandwidth for layers kept on the CPU (default: assumed "
@@ -297,6 +300,7 @@ def plan_from_args(args: argparse.Namespace, model):
         gpu_layers=getattr(args, "gpu_layers", None),
         n_cpu_moe=getattr(args, "n_cpu_moe", 0) or 0,
         gpu_memory_utilization=getattr(args, "gpu_memory_utilization", None),
+        num_ctx=getattr(args, "num_ctx", None),
         **_layout_pins(args),
         **data,
     )

@@ -12,7 +12,7 @@ import math
 import re
 from dataclasses import dataclass, fields, replace
 
-from .limits import MAX_BATCH, MAX_GPUS, PLAN_BOUNDS, check_table
+from .limits import MAX_BATCH, MAX_GPUS, MAX_SEQ_TOKENS, PLAN_BOUNDS, check_table
 
 TASKS = ("pretrain", "full", "lora", "qlora", "infer")
 PRECISIONS = ("fp32", "fp16", "bf16", "bf16-pure", "fp8")
@@ -191,6 +191,9 @@ class Plan:
             data-parallel degree is what is left, ``n_gpus / (tp x pp x cp)``. Whether the
             pins fit the GPU count is :func:`layout_pin_problem` (not checked here: a copy
             of the plan on one GPU, as the layout model makes, stays valid).
+        num_ctx: Ollama's context (its ``PARAMETER num_ctx``; None: Ollama's default for
+            the card's memory); its KV cache is allocated for all of it, up to the model's own
+            context.
         layout_global_batch: sequences per optimizer step the layout holds (None =
             :attr:`global_batch`, ``micro_batch x grad_accum x n_gpus``).
     """
@@ -221,6 +224,7 @@ class Plan:
     gpu_layers: int | None = None
     n_cpu_moe: int = 0
     gpu_memory_utilization: float | None = None
+    num_ctx: int | None = None
     tp: int | None = None
     pp: int | None = None
     vpp: int | None = None
@@ -314,10 +318,15 @@ class Plan:
         if util is not None and (isinstance(util, bool) or not isinstance(util, int | float)
                                  or not 0 < util <= 1):
             raise ValueError(f"gpu_memory_utilization must be in (0, 1], got {util!r}")
+        ctx = self.num_ctx
+        if ctx is not None and (isinstance(ctx, bool) or not isinstance(ctx, int)
+                                or not 1 <= ctx <= MAX_SEQ_TOKENS):
+            raise ValueError(f"num_ctx must be a whole number of tokens from 1 to "
+                             f"{MAX_SEQ_TOKENS:,}, got {ctx!r}")
         engine = self.framework
         if self.task != "infer":
             for name, unset in (("gpu_layers", None), ("n_cpu_moe", 0),
-                                ("gpu_memory_utilization", None)):
+                                ("gpu_memory_utilization", None), ("num_ctx", None)):
                 if getattr(self, name) != unset:
                     raise ValueError(f"{name} is for inference plans, not {self.task!r}")
             return
@@ -327,6 +336,9 @@ class Plan:
             raise ValueError(f"{name} is a llama.cpp/Ollama setting, not one of {engine}")
         if util is not None and engine not in ("vllm", "auto"):
             raise ValueError(f"gpu_memory_utilization is a vLLM setting, not one of {engine}")
+        if ctx is not None and engine != "ollama":
+            raise ValueError(f"num_ctx is an Ollama setting (its PARAMETER num_ctx), not one "
+                             f"of {engine}: give framework ollama")
         if self.kv_dtype in QUANTIZED_KV:
             if engine not in ("llama.cpp", "ollama", "exllamav2"):
                 raise ValueError(f"kv_dtype {self.kv_dtype} is llama.cpp's (or ExLlamaV2's) "

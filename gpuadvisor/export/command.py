@@ -22,7 +22,7 @@ _FLAGS = (
     ("n_gpus", "--gpus"), ("offload", "--offload"), ("new_tokens", "--new-tokens"),
     ("kv_dtype", "--kv-dtype"), ("efficiency", "--efficiency"), ("framework", "--framework"),
     ("gpu_layers", "--gpu-layers"), ("n_cpu_moe", "--n-cpu-moe"),
-    ("gpu_memory_utilization", "--gpu-memory-utilization"),
+    ("gpu_memory_utilization", "--gpu-memory-utilization"), ("num_ctx", "--num-ctx"),
     ("tp", "--tp"), ("pp", "--pp"), ("vpp", "--vpp"), ("cp", "--cp"), ("ep", "--ep"),
     ("layout_global_batch", "--global-batch"),
 )

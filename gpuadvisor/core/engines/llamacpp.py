@@ -160,11 +160,17 @@ def compute_buffer_bytes(model: ModelShape, n_ctx: int, flash: bool,
     return 4.0 * (max(logits, mlp, scores) + 2 * u * h)
 
 
-def ollama_num_ctx(gpu: GpuSpec, tokens: int, trained: int = 0) -> tuple[int, str]:
-    """Ollama's context: its VRAM-based default, or the plan's tokens when more; never
-    past the context the model was trained for (``trained``; Ollama cuts a larger
-    ``num_ctx`` to the model's ``context_length`` with "requested context size too large
-    for model", llm/server.go)."""
+def ollama_num_ctx(gpu: GpuSpec, tokens: int, trained: int = 0,
+                   given: int | None = None) -> tuple[int, str]:
+    """Ollama's context: the plan's ``num_ctx`` (``given``), else its VRAM-based default,
+    or the plan's tokens when more; never past the context the model was trained for
+    (``trained``; Ollama cuts a larger ``num_ctx`` to the model's ``context_length`` with
+    "requested context size too large for model", llm/server.go)."""
+    if given is not None:
+        if trained and given > trained:
+            return trained, (f"num_ctx {given:,} cut to the model's {trained:,}-token "
+                             "context")
+        return given, "plan"
     vram_gib = gpu.memory_bytes / GiB
     default = next(ctx for limit, ctx in OLLAMA_CTX_BY_VRAM if vram_gib < limit)
     if tokens > default:
@@ -231,9 +237,10 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     per_seq = plan.seq_len + plan.new_tokens
     tokens = per_seq * b
     if ollama:
-        n_ctx_seq, ctx_why = ollama_num_ctx(gpu, per_seq, model.max_positions)
+        n_ctx_seq, ctx_why = ollama_num_ctx(gpu, per_seq, model.max_positions, plan.num_ctx)
         tokens = n_ctx_seq * b
-        defaults["num_ctx"] = ctx_why
+        if ctx_why != "plan":
+            defaults["num_ctx"] = ctx_why
         settings["num_ctx"] = n_ctx_seq
         settings["num_parallel"] = b
     settings["n_ctx"] = tokens
