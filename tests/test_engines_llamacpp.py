@@ -195,3 +195,10 @@ def test_ollama_num_ctx_given_sizes_the_kv_cache_and_stops_at_the_models_context
     assert "cut to the model's 40,960-token context" in cut.defaults["num_ctx"]
     with pytest.raises(ValueError, match="num_ctx is an Ollama setting"):
         plan(framework="llama.cpp", num_ctx=8192)
+
+
+def test_ollama_warns_when_num_ctx_is_shorter_than_the_plan():
+    m = model_shape(MODELS["qwen3-8b"])
+    r = llamacpp.evaluate(m, plan(framework="ollama", num_ctx=64), GPUS["rtx-4090"], A,
+                          ollama=True)  # the plan holds 1 + 128 tokens
+    assert any("num_ctx 64 holds fewer tokens than the plan's 129" in w for w in r.warnings)

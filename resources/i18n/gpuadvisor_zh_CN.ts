@@ -3515,304 +3515,315 @@ paying per token: {other}</source>
         <translation>显存 vs 序列长度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="106"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="107"/>
         <source>Model</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below. Id of the GPU picker&apos;s &quot;no GPU&quot; entry.</extracomment>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="118"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="119"/>
         <source>Type to search presets</source>
         <translation>输入以搜索预设模型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="120"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="121"/>
         <source>Type part of a name (e.g. &quot;llama 8b&quot;) and press Enter, or pick from the list</source>
         <translation>输入名称的一部分（如 “llama 8b”）后按回车，或从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="124"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="125"/>
         <source>Open config.json…</source>
         <translation>打开 config.json…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="125"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="126"/>
         <source>Use a Hugging Face config.json from disk</source>
         <translation>使用本地的 Hugging Face config.json</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="127"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="128"/>
         <source>Custom…</source>
         <translation>自定义…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="128"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="129"/>
         <source>Type in architecture numbers</source>
         <translation>手动输入架构参数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="155"/>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="164"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="156"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="165"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="160"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="161"/>
         <source>The software that runs the plan: a fine-tuning framework changes what is kept in memory (logits, checkpoints), an inference engine how weights and the KV cache are stored and how fast tokens come</source>
         <translation>运行该方案的软件：微调框架决定显存中保留什么（logits、检查点），推理引擎决定权重和 KV 缓存如何存放、token 生成多快</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="165"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="166"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="167"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="168"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="169"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="170"/>
         <source>Software</source>
         <translation>软件</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="173"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="174"/>
         <source>Batch</source>
         <translation>批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="177"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="178"/>
         <source>Sequences per GPU per forward/backward pass</source>
         <translation>每张 GPU 每次前向/反向传播的序列数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="182"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="183"/>
         <source>Micro-batches per optimizer step</source>
         <translation>每个优化器步的微批次数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="185"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="186"/>
         <source>Tokens per sequence</source>
         <translation>每个序列的 token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="189"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="190"/>
         <source>Inference: tokens generated per sequence</source>
         <translation>推理：每个序列生成的 token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="195"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="196"/>
         <source>Micro-batch</source>
         <translation>微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="197"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="198"/>
         <source>Grad. accumulation</source>
         <translation>梯度累积</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="199"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="200"/>
         <source>Sequence length</source>
         <translation>序列长度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="201"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="202"/>
         <source>New tokens</source>
         <translation>生成 token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="206"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="207"/>
         <source>Memory savers</source>
         <translation>显存优化</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="216"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="217"/>
         <source>Checkpointing</source>
         <translation>梯度检查点</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="217"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="218"/>
         <source>Attention</source>
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="218"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="219"/>
         <source>Quantization</source>
         <translation>量化</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="219"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="220"/>
         <source>LoRA rank</source>
         <translation>LoRA 秩</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="220"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="221"/>
         <source>LoRA targets</source>
         <translation>LoRA 目标模块</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="221"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="222"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="227"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="228"/>
         <source>Inference engine</source>
         <translation>推理引擎</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="231"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="232"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="233"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="234"/>
         <source>llama.cpp -ngl / Ollama num_gpu: layers kept on the GPU; the rest are read from host RAM for every token (slower)</source>
         <translation>llama.cpp -ngl / Ollama num_gpu：放在 GPU 上的层数；其余层每生成一个 token 都要从主机内存读取（更慢）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="239"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="240"/>
         <source>llama.cpp --n-cpu-moe: the experts of the first N layers stay in host RAM (a large MoE model on a small card)</source>
         <translation>llama.cpp --n-cpu-moe：前 N 层的专家留在主机内存中（用小显卡跑大型 MoE 模型）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="246"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="247"/>
         <source>default (0.90)</source>
         <translation>默认（0.90）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="249"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="250"/>
         <source>vLLM --gpu-memory-utilization: the share of the card vLLM takes; the KV cache gets what is left after weights and activations</source>
         <translation>vLLM --gpu-memory-utilization：vLLM 占用的显存比例；减去权重和激活值后剩下的给 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="252"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="253"/>
         <source>GPU layers</source>
         <translation>GPU 层数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="254"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="255"/>
         <source>MoE layers on CPU</source>
         <translation>CPU 上的 MoE 层数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="256"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="257"/>
         <source>vLLM memory share</source>
         <translation>vLLM 显存比例</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="260"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="264"/>
+        <source>Ollama&apos;s num_ctx: the context it allocates a KV cache for (default: Ollama&apos;s for the card&apos;s memory, up to the model&apos;s own context)</source>
+        <translation>Ollama 的 num_ctx：为其分配 KV 缓存的上下文（默认：Ollama 按显卡显存给出的值，不超过模型自身的上下文）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="267"/>
+        <source>Ollama context</source>
+        <translation>Ollama 上下文</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="271"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="262"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="273"/>
         <source>Type to search GPUs</source>
         <translation>输入以搜索 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="269"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="280"/>
         <source>Target GPU</source>
         <translation>目标 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="270"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="281"/>
         <source>Number of GPUs</source>
         <translation>GPU 数量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="272"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="283"/>
         <source>ZeRO / FSDP</source>
         <translation>ZeRO / FSDP</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="274"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="285"/>
         <source>CPU offload</source>
         <translation>CPU 卸载</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="284"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="295"/>
         <source>Data set</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="286"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="297"/>
         <source>The data set the time is for: its samples at their measured token lengths (a fine-tune that names none is timed on Alpaca)</source>
         <translation>时间所依据的数据集：按实测 token 长度计算其样本（未指定数据集的微调按 Alpaca 计时）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="289"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="300"/>
         <source>Data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="290"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="301"/>
         <source>Pack samples into full sequences</source>
         <translation>将样本打包成完整序列</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="293"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="304"/>
         <source>Packing (TRL packing=True) fills every sequence with real tokens; without it each micro-batch is padded to its longest sample</source>
         <translation>打包（TRL packing=True）让每个序列都填满真实 token；不打包时，每个微批次补齐到其中最长的样本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="298"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="309"/>
         <source>Training tokens over all epochs, e.g. 2T, 300M</source>
         <translation>所有轮次合计的训练 token 数，如 2T、300M</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="301"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="312"/>
         <source>Samples per epoch, e.g. 52k</source>
         <translation>每轮的样本数，如 52k</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="306"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="317"/>
         <source>Tokens</source>
         <translation>token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="308"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="319"/>
         <source>or samples</source>
         <translation>或样本数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="310"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="321"/>
         <source>× epochs</source>
         <translation>× 轮数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="344"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="262"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="355"/>
         <source>default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="349"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="360"/>
         <source>same as compute (16-bit)</source>
         <translation>同计算精度（16 位）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="375"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="386"/>
         <source>No GPU (memory only)</source>
         <translation>不选 GPU（仅估算显存）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="457"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="469"/>
         <source>automatic (Hugging Face + PEFT)</source>
         <translation>自动（Hugging Face + PEFT）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="458"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="470"/>
         <source>automatic (by the weights and the GPU)</source>
         <translation>自动（按权重格式和 GPU）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="533"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="546"/>
         <source>{count} active</source>
         <translation>激活 {count}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="537"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="550"/>
         <source>+ {count} vision</source>
         <translation>另加视觉部分 {count}</translation>
     </message>
@@ -3847,12 +3858,12 @@ paying per token: {other}</source>
         <translation>未匹配的显卡：显存取自驱动，时间按 {reference} 的峰值估算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="217"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="218"/>
         <source>No preset matches &quot;{text}&quot;</source>
         <translation>没有与“{text}”匹配的预设模型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="222"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="223"/>
         <source>No GPU in the catalog matches &quot;{text}&quot;</source>
         <translation>目录中没有与“{text}”匹配的 GPU</translation>
     </message>
@@ -3862,33 +3873,33 @@ paying per token: {other}</source>
         <translation>“{text}”不是有效的数量：请输入 2T、1.5B、300M 或 52k 这样的数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="191"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="192"/>
         <source>Plan</source>
         <extracomment>Milliseconds without a change after which a burst of changes counts as over (the levers, deferred during the burst, are then evaluated). Plan fields whose widgets this page owns (error messages for other fields go to the top). A message for the window&apos;s status bar. The charts exist and show the plan (see ``defer_charts``). () -&gt; (total, available) bytes of this machine&apos;s RAM, for plans that offload to the CPU (tests replace it).</extracomment>
         <translation>规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="192"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="193"/>
         <source>Hide the plan&apos;s inputs</source>
         <translation>收起规划的输入</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="193"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="194"/>
         <source>Show the plan&apos;s inputs</source>
         <translation>展开规划的输入</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="316"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="319"/>
         <source>Applied: {lever}</source>
         <translation>已应用：{lever}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="322"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="325"/>
         <source>Open a Hugging Face config.json</source>
         <translation>打开 Hugging Face config.json</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="323"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="326"/>
         <source>Model config (*.json);;All files (*)</source>
         <translation>模型配置 (*.json);;所有文件 (*)</translation>
     </message>

@@ -337,6 +337,10 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
              "cache_type_k": settings["cache_type_k"], "cache_type_v": settings["cache_type_v"],
              "n_cpu_moe": plan.n_cpu_moe, "parallel": b, "gguf": settings["gguf_file_type"]}
     warnings = []
+    if ollama and settings["num_ctx"] < per_seq:
+        warnings.append(f"ollama: num_ctx {settings['num_ctx']:,} holds fewer tokens than the "
+                        f"plan's {per_seq:,} (prompt and new tokens): Ollama cuts the prompt "
+                        "to fit; raise num_ctx")
     if gpu_layers < n:
         warnings.append(f"{name}: {n - gpu_layers} of {n} layers in host RAM, read at "
                         f"{host.bandwidth_gb_s:.0f} GB/s each token")

@@ -55,7 +55,8 @@ class PlanInputs(QWidget):
         "grad_accum_spin", "seq_input", "new_tokens_spin", "global_batch",
         "checkpointing_combo", "attention_combo", "quant_combo", "lora_rank_spin",
         "lora_targets_combo", "kv_dtype_combo", "framework_combo", "gpu_layers_spin",
-        "n_cpu_moe_spin", "gpu_memory_utilization_spin", "gpu_combo", "n_gpus_spin", "zero_combo",
+        "n_cpu_moe_spin", "gpu_memory_utilization_spin", "num_ctx_spin", "gpu_combo",
+        "n_gpus_spin", "zero_combo",
         "offload_combo", "layout_pins", "tokens_edit", "samples_edit", "epochs_spin",
         "data_note", "errors", "inputs_layout",
     )
@@ -255,6 +256,16 @@ class PlanInputs(QWidget):
                         "n_cpu_moe")
         self._add_field(form, translate("PlanPage", "vLLM memory share"),
                         self.gpu_memory_utilization_spin, "gpu_memory_utilization")
+        self.num_ctx_spin = QSpinBox()
+        self.num_ctx_spin.setRange(0, P.MAX_SEQ_TOKENS)
+        self.num_ctx_spin.setSingleStep(1024)
+        self.num_ctx_spin.setSpecialValueText(translate("PlanPage", "default"))
+        self.num_ctx_spin.setKeyboardTracking(False)
+        self.num_ctx_spin.setToolTip(translate(
+            "PlanPage", "Ollama's num_ctx: the context it allocates a KV cache for (default: "
+            "Ollama's for the card's memory, up to the model's own context)"))
+        self._add_field(form, translate("PlanPage", "Ollama context"), self.num_ctx_spin,
+                        "num_ctx")
 
     def _build_gpu_group(self) -> None:
         form = self._group(translate("PlanPage", "GPUs"))
@@ -431,6 +442,7 @@ class PlanInputs(QWidget):
         spin(self.gpu_layers_spin, -1 if plan.gpu_layers is None else plan.gpu_layers)
         spin(self.n_cpu_moe_spin, plan.n_cpu_moe)
         spin(self.gpu_memory_utilization_spin, plan.gpu_memory_utilization or 0.0)
+        spin(self.num_ctx_spin, plan.num_ctx or 0)
         spin(self.micro_batch_spin, plan.micro_batch)
         spin(self.grad_accum_spin, plan.grad_accum)
         spin(self.lora_rank_spin, plan.effective_lora_rank)
@@ -472,6 +484,7 @@ class PlanInputs(QWidget):
                                        and counts.active < counts.total)  # experts to move
         self.gpu_memory_utilization_spin.setEnabled(not training and engine in ("auto",
                                                                                  "vllm"))
+        self.num_ctx_spin.setEnabled(not training and engine == "ollama")
         self.tokens_edit.setEnabled(training and not opaque)
         self.dataset_combo.setEnabled(training and not opaque
                                       and plan.dataset_tokens is None)

@@ -54,6 +54,7 @@ _FIELD_NAMES = (
     "zero_stage", "offload", "dataset", "packing", "dataset_tokens", "dataset_samples",
     "epochs", "gpu",
     "new_tokens", "kv_dtype", "framework", "gpu_layers", "n_cpu_moe", "gpu_memory_utilization",
+    "num_ctx",
     "tp", "pp", "vpp", "cp", "ep", "layout_global_batch",
 )
 
@@ -241,6 +242,8 @@ class PlanPage(QWidget):
         f.gpu_layers_spin.valueChanged.connect(
             lambda v: self.edit("gpu_layers", None if v < 0 else int(v)))
         f.n_cpu_moe_spin.valueChanged.connect(lambda v: self.edit("n_cpu_moe", int(v)))
+        f.num_ctx_spin.valueChanged.connect(
+            lambda v: self.edit("num_ctx", int(v) if v > 0 else None))
         f.gpu_memory_utilization_spin.valueChanged.connect(
             lambda v: self.edit("gpu_memory_utilization", float(v) if v > 0 else None))
         f.epochs_spin.valueChanged.connect(lambda v: self.edit("epochs", float(v)))
