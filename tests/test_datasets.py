@@ -8,8 +8,6 @@ the real Alpaca samples (benchmarks/calibration/alpaca_tokens/results.json, our 
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import math
 from pathlib import Path
@@ -17,11 +15,11 @@ from pathlib import Path
 import pytest
 
 from gpuadvisor.catalog import load_gpus, load_models
-from gpuadvisor.cli import main
 from gpuadvisor.core.compute import time_plan, training_job
 from gpuadvisor.core.datasets import ALPACA, GSM8K, LengthStats, tokenizer_family
 from gpuadvisor.core.plan import Plan
 from gpuadvisor.core.resolve import resolve
+from tests.cli_run import run_cli
 
 CALIBRATION = Path(__file__).parents[1] / "benchmarks" / "calibration"
 COUNT = json.loads((CALIBRATION / "alpaca_tokens" / "results.json").read_text())
@@ -29,14 +27,7 @@ GSM8K_COUNT = json.loads((CALIBRATION / "gsm8k_tokens" / "results.json").read_te
 MODELS, GPUS = load_models(), load_gpus()
 
 
-def _cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(list(argv))
-        except SystemExit as exc:
-            code = int(exc.code or 0)
-    return code, out.getvalue(), err.getvalue()
+_cli = run_cli
 
 
 @pytest.mark.parametrize("family", ["llama", "mistral", "gpt2"])

@@ -10,12 +10,9 @@ names the flag.
 
 from __future__ import annotations
 
-import contextlib
-import io
-
 import pytest
 
-from gpuadvisor.cli import main
+from tests.cli_run import run_cli
 
 FLAGS = ["--tp", "--pp", "--vpp", "--cp", "--ep", "--global-batch", "--gpus-per-node",
          "--network", "--kernels", "--layout", "--gpu-layers", "--n-cpu-moe",
@@ -37,13 +34,8 @@ BASE = {
 
 
 def _cli(*argv: str) -> tuple[int, str]:
-    err = io.StringIO()
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
-        try:
-            code = main(list(argv))
-        except SystemExit as exc:
-            code = int(exc.code or 0)
-    return code, err.getvalue()
+    code, _, err = run_cli(*argv)
+    return code, err
 
 
 CASES = [(verb, flag) for verb in BASE for flag in FLAGS

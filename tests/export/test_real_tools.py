@@ -21,8 +21,6 @@ run a plan that fits, it refuses. No export says "will not fit" of a plan the es
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import re
 import shlex
@@ -33,7 +31,7 @@ import textwrap
 import pytest
 import yaml
 
-from gpuadvisor.cli import main
+from tests.cli_run import run_cli
 
 TRAINING = {
     "QLoRA 8B, one RTX 4090": ["--model", "llama-3.1-8b", "--task", "qlora", "--gpu",
@@ -146,14 +144,7 @@ _READER = textwrap.dedent("""
 """)
 
 
-def _cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(list(argv))
-        except SystemExit as exc:
-            code = int(exc.code or 0)
-    return code, out.getvalue(), err.getvalue()
+_cli = run_cli
 
 
 def _reproduced(text: str) -> dict:

@@ -3,26 +3,17 @@ server (not a training script), and every serving line names what its engine loa
 
 from __future__ import annotations
 
-import contextlib
 import io
 
 import yaml
 
 from gpuadvisor import catalog
-from gpuadvisor.cli import main
+from tests.cli_run import run_cli
 
 IDS = catalog.load_serving()
 
 
-def _cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(list(argv))
-        except SystemExit as exc:
-            code = int(exc.code or 0)
-    return code, out.getvalue(), err.getvalue()
+_cli = run_cli
 
 
 def test_a_skypilot_task_of_an_inference_plan_serves_it_with_vllm():

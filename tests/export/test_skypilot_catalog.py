@@ -6,15 +6,13 @@ The tables under tests/export/skypilot_catalog are real rows of SkyPilot's hoste
 
 from __future__ import annotations
 
-import contextlib
-import io
 from pathlib import Path
 
 import pytest
 
-from gpuadvisor.cli import main
 from gpuadvisor.export import skypilot_catalog
 from gpuadvisor.export.skypilot_catalog import catalog_path, installed_catalog, parse_catalog
+from tests.cli_run import run_cli
 
 TABLES = Path(__file__).parent / "skypilot_catalog"
 
@@ -25,14 +23,7 @@ def sky_tables(monkeypatch):
     monkeypatch.setattr(skypilot_catalog, "skypilot_installed", lambda: "0.14.1")
 
 
-def _cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(list(argv))
-        except SystemExit as exc:
-            code = int(exc.code or 0)
-    return code, out.getvalue(), err.getvalue()
+_cli = run_cli
 
 
 def test_the_table_is_found_where_skypilot_keeps_it(sky_tables):
