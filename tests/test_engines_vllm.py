@@ -10,6 +10,7 @@ from gpuadvisor import catalog
 from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS as A
 from gpuadvisor.core.engines import exllamav2, mlx, vllm
 from gpuadvisor.core.estimate import estimate
+from gpuadvisor.core.gpu import DRIVER_RESERVE_MIB
 from gpuadvisor.core.model import model_shape
 from gpuadvisor.core.plan import Plan
 from gpuadvisor.core.units import GiB
@@ -38,12 +39,16 @@ def test_vllm_takes_its_whole_reserve_and_splits_it():
     plan_ = dict(task="infer", framework="vllm", micro_batch=32, seq_len=4096)
     result = estimate(MODELS["llama-3.1-8b"], Plan(**plan_), gpu)
     e = result.engine
-    budget = 0.9 * gpu.memory_bytes
-    assert result.memory.total == pytest.approx(budget)
+    # the budget is 0.9 of what CUDA reports (the driver's 81,920 MiB less its reserve);
+    # the CUDA context and the graphs captured after the pool live beside it
+    budget = 0.9 * (81_920 - DRIVER_RESERVE_MIB) * 2**20
+    assert gpu.usable_bytes == pytest.approx((81_920 - DRIVER_RESERVE_MIB) * 2**20)
+    assert result.memory.total == pytest.approx(
+        budget + e.terms["cuda_context"] + e.terms["cuda_graphs"])
     assert e.capacity_tokens == e.settings["kv_blocks"] * 16
     assert e.terms["kv_bytes_per_token"] == 2 * 32 * 1024 * 2  # 8 KV heads of 128, fp16
     assert e.kv_cache == pytest.approx(
-        budget - e.weights - e.activations - e.overhead)
+        budget - e.weights - e.activations - e.terms["non_torch"])
     assert result.assumptions["engine_gpu_memory_utilization_source"].startswith("default")
     assert result.fits
 
@@ -64,7 +69,8 @@ def test_a_lower_utilization_shrinks_the_pool_by_the_difference():
     lo = vllm.evaluate(model_shape(MODELS["llama-3.1-8b"]),
                        Plan(task="infer", framework="vllm", gpu_memory_utilization=0.5),
                        gpu, A)
-    assert hi.kv_cache - lo.kv_cache == pytest.approx(0.4 * gpu.memory_bytes)
+    # 0.4 of the 79.22 GiB CUDA reports on an H100 (vLLM's "total_gpu_memory (79.22GiB)")
+    assert hi.kv_cache - lo.kv_cache == pytest.approx(0.4 * 79.22 * GiB, rel=1e-4)
 
 
 def test_continuous_batching_shares_each_weight_read():

@@ -19,6 +19,7 @@ import pytest
 from gpuadvisor.catalog import load_gpus, load_models
 from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS
 from gpuadvisor.core.estimate import estimate, sweep_fit_map
+from gpuadvisor.core.gpu import DRIVER_RESERVE_MIB
 from gpuadvisor.core.memory import TERMS, memory_breakdown
 from gpuadvisor.core.model import ModelSpec
 from gpuadvisor.core.plan import TASKS, Plan
@@ -63,7 +64,8 @@ def test_new_state_is_llama_8b_qlora_with_full_checkpointing_on_an_rtx_4090(stat
     assert state.plan == Plan(task="qlora", checkpointing="full") == DEFAULT_PLAN
     assert state.gpu_id == "rtx-4090"
     assert state.gpu == GPUS["rtx-4090"]
-    assert state.capacity_bytes == GPUS["rtx-4090"].memory_bytes
+    # what CUDA can allocate: the driver's 24,564 MiB less its reserve
+    assert state.capacity_bytes == (24_564 - DRIVER_RESERVE_MIB) * 2**20
     assert not state.is_custom_model
     expected = estimate(MODELS["llama-3.1-8b"], DEFAULT_PLAN, GPUS["rtx-4090"])
     assert state.estimate.memory == expected.memory

@@ -168,6 +168,16 @@ def fraction(text: str) -> float:
     return value
 
 
+def engine_version(text: str) -> str:
+    """argparse type: an engine release like ``0.6.4``."""
+    from gpuadvisor.core.plan import ENGINE_VERSION
+
+    value = text.strip().lstrip("v")
+    if not ENGINE_VERSION.match(value):
+        raise argparse.ArgumentTypeError(f"must be a release like 0.6.4, got {text[:40]!r}")
+    return value
+
+
 def assumption(text: str) -> tuple[str, str]:
     """argparse type: ``NAME=VALUE`` -> ``(name, value)``.
 

@@ -15,6 +15,7 @@ from .args import (
     InputError,
     assumption,
     count,
+    engine_version,
     float_in,
     fraction,
     int_in,
@@ -149,6 +150,15 @@ def add_parser(verbs) -> argparse.ArgumentParser:
     eng.add_argument("--num-ctx", type=int_in(1, L.MAX_SEQ_TOKENS, tokens=True), default=None,
                      metavar="N", help="Ollama: its context, PARAMETER num_ctx (default: "
                      "Ollama's for the card's memory, up to the model's own context)")
+    eng.add_argument("--max-num-batched-tokens", type=int_in(1, L.MAX_SEQ_TOKENS, tokens=True),
+                     default=None, metavar="N",
+                     help="vLLM: tokens per scheduler step, the size of its profiling pass "
+                          "(default: the release's, 2,048 or 8,192 by the card)")
+    eng.add_argument("--enforce-eager", action="store_true",
+                     help="vLLM: no CUDA graphs (no graph memory; slower decoding)")
+    eng.add_argument("--engine-version", type=engine_version, default=None, metavar="X.Y.Z",
+                     help="vLLM: the release whose memory rules apply (default: the current "
+                          "one; before 0.8 a whole max_model_len is profiled)")
     eng.add_argument("--host-bandwidth", type=positive_float("--host-bandwidth", 100_000),
                      default=None, metavar="GB/S",
                      help="host RAM bandwidth for layers kept on the CPU (default: assumed "
@@ -301,6 +311,9 @@ def plan_from_args(args: argparse.Namespace, model):
         n_cpu_moe=getattr(args, "n_cpu_moe", 0) or 0,
         gpu_memory_utilization=getattr(args, "gpu_memory_utilization", None),
         num_ctx=getattr(args, "num_ctx", None),
+        max_num_batched_tokens=getattr(args, "max_num_batched_tokens", None),
+        enforce_eager=bool(getattr(args, "enforce_eager", False)),
+        engine_version=getattr(args, "engine_version", None),
         **_layout_pins(args),
         **data,
     )

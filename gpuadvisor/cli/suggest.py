@@ -64,8 +64,7 @@ def _own_rig(args: argparse.Namespace, gpus) -> tuple[list, str]:
         if args.simulate is not None:
             raise InputError("--simulate: a simulated rig is your own GPUs; leave out --no-rig")
         return [], "no rig (--no-rig)"
-    from dataclasses import replace as _replace
-
+    from gpuadvisor.core.gpu import with_reported_memory
     from gpuadvisor.hardware.detect import detect
 
     try:
@@ -83,7 +82,8 @@ def _own_rig(args: argparse.Namespace, gpus) -> tuple[list, str]:
         if spec is None or not info.memory_total_bytes:
             unmatched.append(info.name)
             continue
-        own.append(_replace(spec, memory_gib=info.memory_total_bytes / 2**30))
+        own.append(with_reported_memory(spec, info.memory_total_bytes,
+                                        "this machine's driver (NVML)"))
     where = "simulated" if args.simulate else "detected"
     note = (f"your rig ({where}): {', '.join(g.name for g in own)}" if own
             else f"no GPU {where}")

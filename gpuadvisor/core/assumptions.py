@@ -24,6 +24,13 @@ class Assumptions:
             ml-engineering, training/performance "Preloaded CUDA kernels memory usage".
         nccl_bytes: extra memory once torch.distributed/NCCL is initialised for multi-GPU
             jobs: 0.55 -> 2.00 GiB measured (same source, "torch.distributed memory usage").
+        vllm_non_torch_bytes: what vLLM's memory profile calls ``non_torch_memory``: memory
+            outside PyTorch's allocator that grows while vLLM loads and profiles the model
+            (cuBLAS workspaces, NCCL and custom all-reduce buffers). 0.2 GiB = the median
+            its logs print: 0.35 (RTX 3090, 0.6.4, vllm#10517), 0.16 (H100, 0.7 dev,
+            vllm#12126), 0.26 (80 GB card, 0.6.5, GPTQ Phi-4), 0.20 (24 GB cards with
+            TP, 0.8, vllm#14447), 0.01 GiB (T4, 0.7.2). ``check-log`` replaces it with the
+            figure your own log printed.
         allocator_reserve_fraction: memory PyTorch's caching allocator holds beyond what
             tensors use (fragmentation, rounding to blocks), as a fraction of tensor memory.
         mixed_style: how fp16/bf16 mixed precision keeps weights: ``amp`` (torch.autocast:
@@ -68,6 +75,7 @@ class Assumptions:
 
     cuda_context_bytes: float = 0.90 * GiB
     nccl_bytes: float = 1.45 * GiB
+    vllm_non_torch_bytes: float = 0.20 * GiB
     allocator_reserve_fraction: float = 0.05
     mixed_style: str = "auto"
     efficiency_train: float = 0.40

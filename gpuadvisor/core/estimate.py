@@ -462,7 +462,7 @@ def estimate(
                              compute_seconds=kernel_seconds)
         if kernel_seconds is not None:
             efficiency = float(time.efficiency)
-    capacity = float(gpu.memory_bytes) if gpu is not None else None
+    capacity = float(gpu.usable_bytes) if gpu is not None else None
     engine = view.result if view is not None else None
     if capacity is not None and engine is not None:
         capacity *= engine.capacity_fraction  # Apple: the share the GPU may wire

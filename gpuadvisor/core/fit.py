@@ -141,7 +141,7 @@ def _candidates(model: ModelSpec, plan: Plan, gpu: GpuSpec, assumptions: Assumpt
 
 def _capacity(capacity: GpuSpec | float) -> float:
     """Bytes of GPU memory: a GPU's, or a number of bytes (positive, finite)."""
-    value = float(capacity.memory_bytes) if isinstance(capacity, GpuSpec) else capacity
+    value = float(capacity.usable_bytes) if isinstance(capacity, GpuSpec) else capacity
     if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0 \
             or not np.isfinite(value):
         raise ValueError(f"capacity must be a GPU or a positive number of bytes, "

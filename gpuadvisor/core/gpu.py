@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol, TypeVar
 
 VENDORS = frozenset({"nvidia", "amd", "apple", "intel"})
@@ -123,6 +123,12 @@ class GpuSpec:
             Cores"), telling apart variants of one chip that drivers name alike; ``None``
             elsewhere.
         aliases: Device names as drivers report them, for detection matching.
+        reported_memory_mib: The total the driver reports (``nvidia-smi``'s ``Memory-Usage``
+            denominator, NVML ``memory.total``), MiB; ``None`` when not recorded.
+        cuda_memory_mib: The total CUDA reports (``cudaMemGetInfo`` / torch's
+            ``total_memory``, vLLM's ``total_gpu_memory``), MiB: all a process can
+            allocate; ``None`` when not recorded.
+        memory_report_source: Where the two reported totals come from.
         source: Where the figures come from (document name and URL).
         notes: Caveats, derivations and uncertain figures.
     """
@@ -154,6 +160,9 @@ class GpuSpec:
     unified_memory: bool = False
     gpu_cores: int | None = None
     aliases: tuple[str, ...] = field(default_factory=tuple)
+    reported_memory_mib: float | None = None
+    cuda_memory_mib: float | None = None
+    memory_report_source: str = ""
     source: str
     notes: str = ""
 
@@ -193,6 +202,17 @@ class GpuSpec:
         for name in ("memory_gib", "memory_bandwidth_gb_s", "fp32_tflops", "fp16_tensor_tflops"):
             object.__setattr__(self, name, _positive_float(name, getattr(self, name)))
         object.__setattr__(self, "tdp_w", _positive_float("tdp_w", self.tdp_w))
+        for name in ("reported_memory_mib", "cuda_memory_mib"):
+            value = getattr(self, name)
+            if value is not None:
+                value = _positive_float(name, value)
+                if value > self.memory_gib * 1024 * 1.05:
+                    raise SpecFieldError(name, f"{value:g} MiB is more than memory_gib "
+                                               f"{self.memory_gib:g} GiB")
+                object.__setattr__(self, name, value)
+        if (self.reported_memory_mib or self.cuda_memory_mib) and not self.memory_report_source:
+            raise SpecFieldError("memory_report_source", "name where the reported totals "
+                                                         "come from")
         for name in (
             "tf32_tensor_tflops",
             "bf16_tensor_tflops",
@@ -254,6 +274,16 @@ class GpuSpec:
     def memory_bytes(self) -> int:
         """Device memory in bytes: ``memory_gib * 2**30``, rounded to an integer."""
         return round(self.memory_gib * 2**30)
+
+    @property
+    def usable_bytes(self) -> int:
+        """What a process can allocate on this card, bytes (see :func:`usable_memory`)."""
+        return usable_memory(self)[0]
+
+    @property
+    def usable_source(self) -> str:
+        """Where :attr:`usable_bytes` comes from, for people."""
+        return usable_memory(self)[1]
 
     def peak_tflops(self, dtype: str) -> float | None:
         """Dense peak matrix rate for a training/inference dtype, in TFLOPS.
@@ -357,3 +387,72 @@ def _positive_float(name: str, value: object) -> float:
     if not math.isfinite(number) or number <= 0:
         raise SpecFieldError(name, f"must be a positive finite number, got {value!r}")
     return number
+
+
+#: CUDA's total below the driver's (MiB) on the cards where both were printed: the memory the
+#: driver keeps for itself (page tables, its own allocations) and no process can allocate.
+#: (NVML/nvidia-smi total, CUDA total), with the sources:
+CUDA_BELOW_DRIVER = {
+    # nvidia-smi 24576MiB (noonghunna/club-3090#390); vLLM "total_gpu_memory=23.58GiB"
+    # (vllm-project/vllm#10517, 0.6.4)
+    "rtx-3090": (24576.0, 23.58 * 1024),
+    # nvidia-smi 81559MiB (NVIDIA/nccl#1264); vLLM "total_gpu_memory (79.22GiB)"
+    # (vllm-project/vllm PR #10511 and #12126, H100 80GB)
+    "h100-sxm": (81559.0, 79.22 * 1024),
+    # nvidia-smi 40960MiB (modal-labs/modal-client#2797); deviceQuery "40339 MBytes
+    # (42298834944 bytes)" (bottlerocket-os/bottlerocket#3873)
+    "a100-sxm-40gb": (40960.0, 42298834944 / 2**20),
+    # nvidia-smi 183359MiB (NVIDIA/TensorRT-LLM#10278); cudaDeviceProp "178.35 GB" (GiB,
+    # pytorch/ao#4002)
+    "b200": (183359.0, 178.35 * 1024),
+    # nvidia-smi 97871MiB (NVIDIA/apex#1833); torch "total_memory=96768MB" (MiB,
+    # stas00/ml-engineering#60)
+    "gh200": (97871.0, 96768.0),
+}
+#: The driver's share where a card's CUDA total was not printed: the median of
+#: :data:`CUDA_BELOW_DRIVER` (430, 438, 621, 729, 1103 MiB -> 621 MiB).
+DRIVER_RESERVE_MIB = sorted(a - c for a, c in CUDA_BELOW_DRIVER.values())[
+    len(CUDA_BELOW_DRIVER) // 2]
+#: Inline ECC on GDDR datacenter cards (T4, A10, A10G, L4, L40S, A40: on by default) keeps
+#: one part in 16 for check bits: T4 15360 of 16384 MiB, L4 23034 and A10/A10G 23028 of
+#: 24576, L40S 46068 of 49152 (nvidia-smi totals, modal-labs/modal-client#2797).
+INLINE_ECC_SHARE = 1.0 / 16.0
+
+
+def usable_memory(gpu: GpuSpec) -> tuple[int, str]:
+    """``(bytes, source)``: what a process can allocate on ``gpu``.
+
+    NVIDIA: CUDA's total where the catalog records it; else the driver's reported total
+    less :data:`DRIVER_RESERVE_MIB`; else the nominal size less inline ECC's share on GDDR
+    datacenter cards (:data:`INLINE_ECC_SHARE`) and the driver's reserve. Other vendors and
+    unified memory: the nominal size (no reported totals recorded; Apple's wired share is
+    the engines' own rule).
+    """
+    if gpu.vendor != "nvidia" or gpu.unified_memory:
+        return gpu.memory_bytes, "the nominal size"
+    if gpu.cuda_memory_mib:
+        return round(gpu.cuda_memory_mib * 2**20), (
+            f"CUDA's total, {gpu.cuda_memory_mib:,.0f} MiB")
+    reserve = f"less the driver's {DRIVER_RESERVE_MIB:.0f} MiB"
+    if gpu.reported_memory_mib:
+        mib = gpu.reported_memory_mib - DRIVER_RESERVE_MIB
+        return round(mib * 2**20), (f"the driver's total {gpu.reported_memory_mib:,.0f} MiB "
+                                    f"{reserve}")
+    mib = gpu.memory_gib * 1024
+    how = f"{gpu.memory_gib:g} GiB"
+    if gpu.segment == "datacenter" and gpu.memory_type.upper().startswith("GDDR"):
+        mib *= 1.0 - INLINE_ECC_SHARE
+        how += " less inline ECC's 1/16"
+    return round((mib - DRIVER_RESERVE_MIB) * 2**20), f"{how} {reserve}"
+
+
+def with_reported_memory(gpu: GpuSpec, total_bytes: float, source: str, **changes) -> GpuSpec:
+    """``gpu`` as a detected card whose driver reports ``total_bytes``: its memory is that
+    total, and what a process can allocate follows from it (:func:`usable_memory`). The
+    catalog's CUDA total is kept only when the driver reports the catalog's total."""
+    mib = float(total_bytes) / 2**20
+    same = gpu.reported_memory_mib is not None and abs(gpu.reported_memory_mib - mib) < 1.0
+    return replace(gpu, memory_gib=float(total_bytes) / 2**30, reported_memory_mib=mib,
+                   cuda_memory_mib=gpu.cuda_memory_mib if same else None,
+                   memory_report_source=(gpu.memory_report_source if same else source),
+                   **changes)

@@ -61,6 +61,9 @@ MAX_CHART_FILE_BYTES = 32 * 2**20
 #: A model store's manifest or ref file (Ollama's manifests, the Hugging Face cache's refs):
 #: a few hundred bytes each.
 MAX_MANIFEST_FILE_BYTES = 1 * 2**20
+#: An engine log given to ``check-log``: a server's start-up takes a few hundred lines (under
+#: 100 KB); a day of request lines is a few MB. Read at about 20 MB/s by its line patterns.
+MAX_LOG_BYTES = 16 * 2**20
 #: One line from the probe worker: its results are a few KB (the largest, the data-read
 #: probe's, under 20 KB); a longer line is a protocol error, read no further.
 MAX_WORKER_LINE_BYTES = 1_000_000
@@ -210,6 +213,7 @@ _TiB = 1024**4
 ASSUMPTION_BOUNDS: dict[str, Bound] = {
     "cuda_context_bytes": Bound(0, _TiB, unit="bytes"),
     "nccl_bytes": Bound(0, _TiB, unit="bytes"),
+    "vllm_non_torch_bytes": Bound(0, _TiB, unit="bytes"),
     "allocator_reserve_fraction": Bound(0, 1),
     "efficiency_train": Bound(0, 1, low_open=True),
     "efficiency_fp8": Bound(0, 1, low_open=True),
@@ -382,6 +386,7 @@ def _check_depth(text: str, max_depth: int) -> None:
 
 
 __all__ = ["ASSUMPTION_BOUNDS", "MAX_BATCH", "MAX_COUNT", "MAX_DATASET", "MAX_GPUS",
-           "MAX_JSON_DEPTH", "MAX_JSON_INT_DIGITS", "MAX_SEQ_TOKENS", "MEASURED_BOUNDS",
+           "MAX_JSON_DEPTH", "MAX_JSON_INT_DIGITS", "MAX_LOG_BYTES", "MAX_SEQ_TOKENS",
+           "MEASURED_BOUNDS",
            "MODEL_BOUNDS", "PLAN_BOUNDS", "SETTINGS_BOUNDS", "Bound", "LimitError", "check",
            "check_table", "is_finite_number", "loads_json", "measured"]

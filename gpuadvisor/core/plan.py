@@ -30,6 +30,8 @@ GGUF_QUANTS = ("f16", "bf16", "q8_0", "q6_k", "q5_k_m", "q5_k_s", "q5_1", "q5_0"
 #: 4.125 bits per weight; ``exl2-<bits>`` (``exl2-4.65``) names another rate (2 to 8).
 QUANT = ("none", "int8", "nf4", "nf4-dq", "int4", "int3", "mxfp4", "fp8", *GGUF_QUANTS,
          "exl2")
+#: A release number as engines print it (``0.6.4``, ``0.10.1.1``, ``0.13.0+faa43dbf``).
+ENGINE_VERSION = re.compile(r"^\d{1,3}\.\d{1,3}(?:\.\d{1,4}){0,2}(?:[.+-][0-9A-Za-z.+-]{1,40})?$")
 #: ``exl2-<bits per weight>``: ExLlamaV2 quantizes to any mean rate (convert.py ``-b``).
 EXL2_PATTERN = re.compile(r"^exl2-(\d+(?:\.\d+)?)$")
 #: Mean bits per weight ExLlamaV2 accepts (convert.py warns outside 2-8).
@@ -196,6 +198,14 @@ class Plan:
             context.
         layout_global_batch: sequences per optimizer step the layout holds (None =
             :attr:`global_batch`, ``micro_batch x grad_accum x n_gpus``).
+        max_num_batched_tokens: vLLM's token budget per scheduler step
+            (``--max-num-batched-tokens``), the size of its profiling pass; None = the
+            release's default.
+        enforce_eager: vLLM ``--enforce-eager``: no CUDA graphs (no graph memory, every
+            kernel launched one by one).
+        engine_version: the vLLM release whose allocation rules apply (``0.6.4``); None =
+            the current one (V1). Releases before 0.8 (V0) profile a whole
+            ``max_model_len`` when chunked prefill is off.
     """
 
     task: str = "full"
@@ -231,6 +241,9 @@ class Plan:
     cp: int | None = None
     ep: int | None = None
     layout_global_batch: int | None = None
+    max_num_batched_tokens: int | None = None
+    enforce_eager: bool = False
+    engine_version: str | None = None
 
     def __post_init__(self) -> None:
         _check_choice("task", self.task, TASKS)
@@ -323,10 +336,25 @@ class Plan:
                                 or not 1 <= ctx <= MAX_SEQ_TOKENS):
             raise ValueError(f"num_ctx must be a whole number of tokens from 1 to "
                              f"{MAX_SEQ_TOKENS:,}, got {ctx!r}")
+        batched = self.max_num_batched_tokens
+        if batched is not None and (isinstance(batched, bool) or not isinstance(batched, int)
+                                    or not 1 <= batched <= MAX_SEQ_TOKENS):
+            raise ValueError(f"max_num_batched_tokens must be a whole number of tokens from 1 "
+                             f"to {MAX_SEQ_TOKENS:,}, got {batched!r}")
+        if not isinstance(self.enforce_eager, bool):
+            raise ValueError(f"enforce_eager must be true or false, got {self.enforce_eager!r}")
+        version = self.engine_version
+        if version is not None and (not isinstance(version, str)
+                                    or not ENGINE_VERSION.match(version)):
+            raise ValueError(f"engine_version must be a release like 0.6.4, got "
+                             f"{str(version)[:40]!r}")
         engine = self.framework
+        vllm_only = (("max_num_batched_tokens", None), ("enforce_eager", False),
+                     ("engine_version", None))
         if self.task != "infer":
             for name, unset in (("gpu_layers", None), ("n_cpu_moe", 0),
-                                ("gpu_memory_utilization", None), ("num_ctx", None)):
+                                ("gpu_memory_utilization", None), ("num_ctx", None),
+                                *vllm_only):
                 if getattr(self, name) != unset:
                     raise ValueError(f"{name} is for inference plans, not {self.task!r}")
             return
@@ -336,6 +364,10 @@ class Plan:
             raise ValueError(f"{name} is a llama.cpp/Ollama setting, not one of {engine}")
         if util is not None and engine not in ("vllm", "auto"):
             raise ValueError(f"gpu_memory_utilization is a vLLM setting, not one of {engine}")
+        for name, unset in vllm_only:
+            if getattr(self, name) != unset and engine != "vllm":
+                raise ValueError(f"{name} is a vLLM setting, not one of {engine}: give "
+                                 "framework vllm")
         if ctx is not None and engine != "ollama":
             raise ValueError(f"num_ctx is an Ollama setting (its PARAMETER num_ctx), not one "
                              f"of {engine}: give framework ollama")

@@ -25,6 +25,8 @@ _FLAGS = (
     ("gpu_memory_utilization", "--gpu-memory-utilization"), ("num_ctx", "--num-ctx"),
     ("tp", "--tp"), ("pp", "--pp"), ("vpp", "--vpp"), ("cp", "--cp"), ("ep", "--ep"),
     ("layout_global_batch", "--global-batch"),
+    ("max_num_batched_tokens", "--max-num-batched-tokens"),
+    ("engine_version", "--engine-version"),
 )
 #: What a plan field holds when the flag is left out (the line stays short).
 _DEFAULTS = {"precision": "bf16", "optimizer": "adamw", "micro_batch": 1, "grad_accum": 1,
@@ -74,6 +76,8 @@ def estimate_command(model_ref: str, plan: Plan, gpu_id: str | None = None, *,
                 words += ["--epochs", _number(plan.epochs)]
         if plan.packing:
             words.append("--packing")
+    if plan.enforce_eager:
+        words.append("--enforce-eager")
     return " ".join(shell_word(word) for word in words)
 
 

@@ -158,7 +158,8 @@ def _memory_section(e: Estimate) -> _Section:
     rows.append(("total", format_bytes(e.memory.total)))
     blocks: list[_Block] = [_Table(("term", "per GPU"), rows)]
     if e.gpu is not None:
-        blocks.append(f"{e.gpu.name} has {format_bytes(e.capacity_bytes)}: {e.verdict}.")
+        blocks.append(f"{e.gpu.name} has {format_bytes(e.capacity_bytes)} a process can "
+                      f"allocate ({e.gpu.usable_source}): {e.verdict}.")
     if e.memory.cpu_bytes:
         blocks.append(f"Host RAM for offload: {format_bytes(e.memory.cpu_bytes)}.")
     return "Memory per GPU", blocks

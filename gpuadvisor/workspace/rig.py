@@ -12,10 +12,12 @@ bindings.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 from typing import Any
 
-from gpuadvisor.core.gpu import GpuSpec, smallest_card
+from gpuadvisor.core.gpu import GpuSpec, smallest_card, with_reported_memory
+
+#: Where a detected card's memory comes from.
+DRIVER_SOURCE = "this machine's driver (NVML)"
 
 DETECTED_PREFIX = "detected:"
 """GPU ids of the cards detected in this machine (or the demo rig): ``detected:<index>``."""
@@ -113,19 +115,19 @@ class DetectedRig:
         return None if smallest is None else f"{DETECTED_PREFIX}{smallest.index}"
 
     def _spec_for(self, info) -> GpuSpec | None:
-        memory_gib = info.memory_total_bytes / 1024**3
         base = self._gpus.get(info.catalog_id) if info.catalog_id else None
         key = f"detected-{info.index}"
         try:
             if base is not None:
                 # The catalog's id: time assumptions then cite "catalog: <id>".
-                return replace(base, memory_gib=memory_gib)
+                return with_reported_memory(base, info.memory_total_bytes, DRIVER_SOURCE)
             reference = self._reference
             if reference is None:
                 return None
-            return replace(reference, id=key, name=info.name, memory_gib=memory_gib,
-                           aliases=(), notes=f"unmatched: memory from the driver; time uses "
-                           f"the {reference.name} peak as a stand-in")
+            return with_reported_memory(
+                reference, info.memory_total_bytes, DRIVER_SOURCE, id=key, name=info.name,
+                aliases=(), notes=f"unmatched: memory from the driver; time uses the "
+                f"{reference.name} peak as a stand-in")
         except (TypeError, ValueError):
             return None
 

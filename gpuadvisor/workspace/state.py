@@ -292,7 +292,7 @@ class PlanState(Undoable):
         if self.gpu is None:
             return None
         capacity = self.estimate.capacity_bytes
-        return float(self.gpu.memory_bytes) if capacity is None else float(capacity)
+        return float(self.gpu.usable_bytes) if capacity is None else float(capacity)
 
     # ------------------------------------------------------------------ changes
     def update(self, **plan_changes: Any) -> bool:

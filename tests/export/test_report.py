@@ -10,6 +10,7 @@ from html.parser import HTMLParser
 import pytest
 
 from gpuadvisor.core.estimate import REFERENCE_GPU_ID, estimate
+from gpuadvisor.core.gpu import DRIVER_RESERVE_MIB
 from gpuadvisor.core.plan import Plan
 from gpuadvisor.export import SuggestionRow, html_report, markdown_report, suggestion_row
 
@@ -80,7 +81,11 @@ def test_the_report_shows_plan_memory_time_and_the_verdict(result):
     for heading in ("## Plan", "## Memory per GPU", "## Time", "## Assumptions"):
         assert heading in text
     assert "QLoRA fine-tune" in text
-    assert f"NVIDIA GeForce RTX 4090 has 24.0 GiB: {result.verdict}." in text
+    # nvidia-smi reports 24,564 MiB on an RTX 4090; CUDA allocates that less the driver's own
+    usable = (24_564 - DRIVER_RESERVE_MIB) / 1024
+    assert (f"NVIDIA GeForce RTX 4090 has {usable:.1f} GiB a process can allocate (the "
+            f"driver's total 24,564 MiB less the driver's {DRIVER_RESERVE_MIB:.0f} MiB): "
+            f"{result.verdict}.") in text
     assert "Generated 2025-01-01 12:00" in text
 
 

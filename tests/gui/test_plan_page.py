@@ -17,6 +17,7 @@ import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
+from gpuadvisor.core.gpu import DRIVER_RESERVE_MIB
 from gpuadvisor.core.units import GB, GiB
 from gpuadvisor.gui.pages.plan import CUSTOM_ITEM, PlanPage
 from gpuadvisor.workspace.state import PlanState
@@ -114,7 +115,9 @@ def test_default_plan_shows_the_verdict_time_and_every_chart(page, state):
     assert list(x) == [1.0] and y[0] == pytest.approx(est.memory.total / GiB)
     x, y = page.seq_chart.current_marker.getOriginalDataset()
     assert list(x) == [2048.0] and y[0] == pytest.approx(est.memory.total / GiB)
-    assert page.mb_chart.oom_line.value() == pytest.approx(24.0)
+    # what CUDA can allocate on the 4090: nvidia-smi's 24,564 MiB less the driver's reserve
+    assert page.mb_chart.oom_line.value() == pytest.approx(
+        (24_564 - DRIVER_RESERVE_MIB) / 1024)
     largest = state.sweeps.largest_fitting_micro_batch()
     assert page.mb_chart.fit_text().endswith(f": {largest}")
     assert page.fit_map.current_cell() is not None
@@ -169,7 +172,9 @@ def test_typing_a_gpu_name_switches_the_target_and_the_capacity_lines(qtbot, pag
     type_into(qtbot, page.gpu_combo, "a100 80")
     assert state.gpu_id.startswith("a100") and "80" in state.gpu_id
     settle(qtbot, page)
-    assert page.mb_chart.oom_line.value() == pytest.approx(80.0)
+    # an A100 80GB: nvidia-smi's 81,920 MiB less the driver's reserve
+    assert page.mb_chart.oom_line.value() == pytest.approx(
+        (81_920 - DRIVER_RESERVE_MIB) / 1024)
     assert state.gpu.name in page.banner.text()
 
 

@@ -13,6 +13,7 @@ import sys
 import pytest
 from PySide6.QtCore import QTimer
 
+from gpuadvisor.core.gpu import DRIVER_RESERVE_MIB
 from gpuadvisor.gui.main_window import MainWindow
 from gpuadvisor.gui.pages.rig_page import RigPage
 from gpuadvisor.hardware import nvml
@@ -268,7 +269,8 @@ def test_an_unmatched_card_uses_driver_memory_and_says_where_time_comes_from(cat
                    memory_total_bytes=20 * 1024**3, memory_free_bytes=19 * 1024**3)
     state.set_detected([card])
     assert state.gpu_id == "detected:0"
-    assert state.capacity_bytes == pytest.approx(20 * 1024**3)
+    # the driver's 20 GiB less its own reserve
+    assert state.capacity_bytes == pytest.approx(20 * 1024**3 - DRIVER_RESERVE_MIB * 2**20)
     assert "unmatched" in state.gpu.notes
     assert state.to_dict()["gpu"] is None
 

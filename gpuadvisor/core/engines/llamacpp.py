@@ -397,7 +397,7 @@ def _routed_fraction(model: ModelShape, b: int) -> float:
 def _ollama_fit(gpu: GpuSpec, dense, experts, out, kv_layer, fixed, n_gpus, n_cpu_moe):
     """Ollama's ``num_gpu``: the most layers (from the last) whose weights and KV fit the
     GPUs' memory beside the context and compute buffer; the output layer when all fit."""
-    budget = gpu.memory_bytes * n_gpus - fixed * n_gpus
+    budget = gpu.usable_bytes * n_gpus - fixed * n_gpus
     n = len(dense)
     used = 0.0
     layers = 0

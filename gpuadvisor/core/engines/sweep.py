@@ -69,7 +69,7 @@ def along(shape: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptions,
             raise ValueError(f"{view.name} has no engine memory terms: use memory_breakdown")
         for name in names:
             terms[name][k] = getattr(memory, name)
-        fits[k] = memory.total <= gpu.memory_bytes * result.capacity_fraction \
+        fits[k] = memory.total <= gpu.usable_bytes * result.capacity_fraction \
             and not result.refuses
     shape_ = np.shape(values)
     return (MemoryBreakdown(**{name: a.reshape(shape_) for name, a in terms.items()}),

@@ -1,29 +1,41 @@
 """vLLM (``vllm serve``): a memory reserve carved into paged KV blocks, continuous batching.
 
-Memory (vLLM's start-up sequence, as its log prints it - vllm-project/vllm issue #12330 and
-kubernetes-sigs/gateway-api-inference-extension PR #550 quote it: "the current vLLM instance
-can use total_gpu_memory x gpu_memory_utilization; model weights take ...; non_torch_memory
-takes ...; PyTorch activation peak memory takes ...; the rest of the memory reserved for KV
-Cache is ..."):
+Memory (vLLM's start-up sequence, as its log prints it: "the current vLLM instance can use
+total_gpu_memory (79.22GiB) x gpu_memory_utilization (0.90) = 71.29GiB; model weights take
+...; non_torch_memory takes ...; PyTorch activation peak memory takes ...; the rest of the
+memory reserved for KV Cache is ..." - vllm-project/vllm PR #12126, issue #10517):
 
-* budget per GPU = ``gpu_memory_utilization`` (default 0.9) x the GPU's memory.
-* weights: the checkpoint's bytes (quantized as the plan says), split over
-  ``--tensor-parallel-size`` GPUs.
-* non-torch memory: the CUDA context, and NCCL's buffers with several GPUs (the
-  estimator's ``cuda_context_bytes`` and ``nccl_bytes``).
-* activation peak: the profiling forward pass of ``max_num_batched_tokens`` tokens (the
-  scheduler's budget: 2,048 for ``vllm serve``, 8,192 on GPUs of 70 GiB or more other than
-  A100 - ``EngineArgs.get_batch_defaults``, vllm/engine/arg_utils.py): the residual stream
-  and the MLP's gate/up/activation tensors of that many tokens at 2 bytes, plus the
-  sampler's fp32 logits for ``max_num_seqs`` sequences, held twice (logits and
-  probabilities).
-* CUDA graphs: decode graphs for batch sizes up to ``min(512, max_num_seqs)`` share one
-  memory pool holding the largest batch's activations, plus a fixed 0.2 GiB of graph state
-  (Llama-3.2-1B: "Graph capturing finished in 14 secs, took 0.21 GiB", vllm PR #11349).
-* KV cache: everything left, in blocks of 16 tokens (``--block-size`` default 16):
-  ``blocks = floor(left / (16 x bytes per token))``. vLLM refuses to start when one sequence
-  of ``max_model_len`` tokens does not fit; fewer than ``max_num_seqs`` such sequences fit
-  means requests wait (the estimate warns).
+* budget per GPU = ``gpu_memory_utilization`` (default 0.9) x the total CUDA reports
+  (:attr:`GpuSpec.usable_bytes`: 23.58 GiB on an RTX 3090, 79.22 GiB on an H100, not the
+  nominal 24 and 80). The CUDA context exists before vLLM's first snapshot and stays
+  outside the budget, in the share ``gpu_memory_utilization`` leaves.
+* weights: the checkpoint's bytes (quantized as the plan says), over
+  ``--tensor-parallel-size`` x ``--pipeline-parallel-size`` GPUs (pipeline stages hold
+  whole layers; the split is taken as even).
+* non-torch memory: what grows outside PyTorch's allocator while vLLM loads and profiles
+  (``Assumptions.vllm_non_torch_bytes``, 0.2 GiB from its logs; a log you give
+  ``check-log`` replaces it).
+* activation peak: the profiling forward pass of ``max_num_batched_tokens`` tokens: the
+  residual stream and the MLP's gate/up/activation tensors at 2 bytes, plus the sampler's
+  fp32 logits for ``max_num_seqs`` sequences, held twice (logits and probabilities). The
+  pass's size depends on the release: V1 (0.8 on) always schedules in chunks, so it is the
+  token budget (``--max-num-batched-tokens``; ``vllm serve``'s default 2,048, 8,192 on GPUs
+  of 70 GiB or more other than A100 - ``EngineArgs.get_batch_defaults``,
+  vllm/engine/arg_utils.py). V0 (before 0.8) turns chunked prefill on only past 32,768
+  tokens of context (512-token chunks); otherwise its budget is ``max(max_model_len,
+  2048)``, so a long context is profiled whole (RTX 3090, Llama 3.1 8B, 20,000 tokens:
+  2.07 GiB, vllm#10517; T4, Qwen2.5 1.5B, 32,768 tokens: 2.02 GiB).
+* KV cache: ``budget - weights - non-torch - activation peak``, in blocks of 16 tokens
+  (``--block-size`` default 16): ``blocks = floor(left / (16 x bytes per token))``. vLLM
+  prints the pool as "GPU KV cache size: N tokens" and "Maximum concurrency for
+  max_model_len tokens per request: N/max_model_len x". It refuses to start when one
+  sequence of ``max_model_len`` tokens does not fit; fewer than ``max_num_seqs`` such
+  sequences means requests wait (the estimate warns).
+* CUDA graphs (none with ``--enforce-eager``): captured after the KV pool is allocated
+  ("Graph capturing finished in 13 secs, took 0.27 GiB" follows the KV lines), from the
+  share the budget leaves: decode graphs for batch sizes up to ``min(512, max_num_seqs)``
+  share one pool holding the largest batch's activations, plus 0.2 GiB of graph state
+  (Llama-3.2-1B: "took 0.21 GiB", vllm PR #11349; Qwen2.5-1.5B on a T4: 0.17 GiB).
 
 Decode: one step serves every running sequence (continuous batching): the weights are read
 once per step and each sequence's KV once, so a step costs ``max(bytes / bandwidth, b x
@@ -58,10 +70,49 @@ KERNELS_PER_LAYER = 10
 WEIGHT_KERNELS_PER_LAYER = 4
 
 
+#: The first release whose engine is V1 by default (vLLM 0.8.0 release notes: "V1 is now
+#: the default engine").
+V1_RELEASE = (0, 8)
+#: V0's context length past which chunked prefill is on by default, and its chunk budget
+#: (vllm/engine/arg_utils.py of 0.5-0.7: ``max_model_len > 32K`` enables it;
+#: ``SchedulerConfig`` then defaults ``max_num_batched_tokens`` to 512).
+V0_CHUNKED_FROM = 32_768
+V0_CHUNKED_TOKENS = 512
+
+
+def release(version: str | None) -> tuple[int, ...] | None:
+    """``"0.6.4.post1"`` -> ``(0, 6, 4)``; ``None`` for the current release."""
+    if not version:
+        return None
+    parts = []
+    for word in version.split(".")[:3]:
+        digits = "".join(ch for ch in word if ch.isdigit()) if word[:1].isdigit() else ""
+        if not digits:
+            break
+        parts.append(int(digits))
+    return tuple(parts) or None
+
+
 def max_num_batched_tokens(gpu: GpuSpec) -> int:
-    """vLLM's default token budget per step for ``vllm serve`` on ``gpu``."""
+    """vLLM's default token budget per step for ``vllm serve`` on ``gpu`` (V1)."""
     large = gpu.memory_bytes >= 70 * GiB and "a100" not in gpu.id
     return BATCHED_TOKENS_LARGE if large else BATCHED_TOKENS_SMALL
+
+
+def profile_tokens(plan: Plan, gpu: GpuSpec, max_len: int) -> tuple[int, str]:
+    """``(tokens, why)``: the size of vLLM's profiling pass (see the module docstring)."""
+    if plan.max_num_batched_tokens is not None:
+        return plan.max_num_batched_tokens, "plan"
+    rel = release(plan.engine_version)
+    if rel is not None and rel < V1_RELEASE:
+        if max_len > V0_CHUNKED_FROM:
+            return V0_CHUNKED_TOKENS, (f"vLLM {plan.engine_version} (V0): chunked prefill "
+                                       f"past {V0_CHUNKED_FROM:,} tokens, in "
+                                       f"{V0_CHUNKED_TOKENS}-token chunks")
+        return max(max_len, BATCHED_TOKENS_SMALL), (
+            f"vLLM {plan.engine_version} (V0) without chunked prefill: max(max_model_len, "
+            f"{BATCHED_TOKENS_SMALL:,})")
+    return max_num_batched_tokens(gpu), f"vllm serve's default on {gpu.name}"
 
 
 def kv_pool(budget_bytes: float, weights: float, activation: float, non_torch: float,
@@ -96,7 +147,10 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     if exl2_bits(str(plan.quant)) is not None:
         raise ValueError(f"quant {plan.quant}: vLLM does not load EXL2 (use exllamav2, or "
                          "int4 for GPTQ/AWQ)")
-    tp = plan.n_gpus
+    pp = plan.pp or 1
+    if plan.n_gpus % pp:
+        raise ValueError(f"pp {pp} does not divide the plan's {plan.n_gpus} GPUs")
+    tp = plan.n_gpus // pp
     defaults: dict = {}
     util = plan.gpu_memory_utilization
     if util is None:
@@ -104,17 +158,21 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
         defaults["gpu_memory_utilization"] = "vLLM's default 0.9"
     seqs = plan.micro_batch
     max_len = plan.seq_len + plan.new_tokens
-    budget = util * gpu.memory_bytes
-    weights = weight_bytes(model, plan, assumptions, 1) / tp
-    non_torch = assumptions.cuda_context_bytes + (assumptions.nccl_bytes if tp > 1 else 0.0)
-    batched = max_num_batched_tokens(gpu)
-    defaults["max_num_batched_tokens"] = f"vllm serve's default on {gpu.name}"
+    total = float(gpu.usable_bytes)
+    budget = util * total
+    weights = weight_bytes(model, plan, assumptions, 1) / (tp * pp)
+    non_torch = assumptions.vllm_non_torch_bytes
+    context = assumptions.cuda_context_bytes
+    batched, why = profile_tokens(plan, gpu, max_len)
+    if why != "plan":
+        defaults["max_num_batched_tokens"] = why
     act = activation_peak(model, batched, seqs) / tp
-    capture = min(MAX_CAPTURE, seqs)
+    capture = 0 if plan.enforce_eager else min(MAX_CAPTURE, seqs)
     blk = model.block
-    graphs = CUDA_GRAPH_FIXED_BYTES + capture * (4 * model.d_model + 3 * blk.d_ff) * 2.0 / tp
-    per_token = model.kv_elements_per_token * kv_dtype_bytes(plan) / tp
-    kv, blocks, capacity = kv_pool(budget, weights, act, non_torch, graphs, per_token)
+    graphs = 0.0 if plan.enforce_eager else (
+        CUDA_GRAPH_FIXED_BYTES + capture * (4 * model.d_model + 3 * blk.d_ff) * 2.0 / tp)
+    per_token = model.kv_elements_per_token * kv_dtype_bytes(plan) / (tp * pp)
+    kv, blocks, capacity = kv_pool(budget, weights, act, non_torch, 0.0, per_token)
     warnings: list[str] = []
     refuses = None
     if capacity < max_len:
@@ -122,7 +180,12 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
                    f"sequence of max_model_len {max_len:,} needs more (lower --max-model-len, "
                    "raise --gpu-memory-utilization, use fp8 KV)")
         warnings.append(refuses)
-    elif capacity < seqs * max_len:
+    elif budget + context + graphs > total:
+        warnings.append(f"vLLM: gpu_memory_utilization {util:g} leaves "
+                        f"{(total - budget) / GiB:.2f} GiB beside its budget, less than the CUDA "
+                        f"context and graphs need ({(context + graphs) / GiB:.2f} GiB): it may "
+                        "run out of memory capturing graphs (lower it, or --enforce-eager)")
+    if refuses is None and capacity < seqs * max_len:
         warnings.append(f"vLLM's KV pool holds {capacity // max_len:,} full sequences of "
                         f"{max_len:,} tokens at once, fewer than max_num_seqs {seqs}: the rest "
                         "wait")
@@ -134,7 +197,12 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     settings = {"gpu_memory_utilization": util, "block_size": BLOCK_SIZE,
                 "max_num_seqs": seqs, "max_model_len": max_len,
                 "max_num_batched_tokens": batched, "tensor_parallel_size": tp,
-                "kv_cache_dtype": kv_type, "kv_blocks": blocks, "cuda_graph_max_batch": capture}
+                "pipeline_parallel_size": pp, "enforce_eager": plan.enforce_eager,
+                "kv_cache_dtype": kv_type, "kv_blocks": blocks, "cuda_graph_max_batch": capture,
+                "kv_cache_tokens": capacity,
+                "max_concurrency": round(capacity / max_len, 2) if max_len else 0.0,
+                "total_gpu_memory": total, "total_gpu_memory_source": gpu.usable_source,
+                "engine_version": plan.engine_version or "current (V1)"}
     decode = DecodeCost(
         bandwidth_efficiency=gc.read_fraction,
         kernels_per_step=KERNELS_PER_LAYER * layers + 4,
@@ -146,18 +214,21 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
                "host 1 ms per step (assumed)",
     )
     terms = {"budget": budget, "activation_peak": act, "non_torch": non_torch,
-             "cuda_graphs": graphs, "kv_pool": kv, "kv_bytes_per_token": per_token,
-             "unused_reserve": gpu.memory_bytes - budget}
+             "cuda_graphs": graphs, "cuda_context": context, "kv_pool": kv,
+             "kv_bytes_per_token": per_token, "total_gpu_memory": total,
+             "unused_reserve": max(total - budget - context - graphs, 0.0)}
     flags = {"max_model_len": max_len, "gpu_memory_utilization": util,
-             "max_num_seqs": seqs, "kv_cache_dtype": kv_type, "tensor_parallel_size": tp}
+             "max_num_seqs": seqs, "kv_cache_dtype": kv_type, "tensor_parallel_size": tp,
+             "pipeline_parallel_size": pp, "max_num_batched_tokens": plan.max_num_batched_tokens,
+             "enforce_eager": plan.enforce_eager}
     return EngineResult(
         engine="vllm",
         weights=weights,
         activations=act,
         logits=0.0,
         kv_cache=kv,
-        overhead=non_torch + graphs,
-        context=non_torch,
+        overhead=non_torch + graphs + context,
+        context=context,
         decode=decode,
         terms=terms,
         settings=settings,
@@ -171,5 +242,5 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     )
 
 
-__all__ = ["BLOCK_SIZE", "DEFAULT_GPU_MEMORY_UTILIZATION", "activation_peak", "evaluate",
-           "kv_pool", "max_num_batched_tokens"]
+__all__ = ["BLOCK_SIZE", "DEFAULT_GPU_MEMORY_UTILIZATION", "V1_RELEASE", "activation_peak",
+           "evaluate", "kv_pool", "max_num_batched_tokens", "profile_tokens", "release"]

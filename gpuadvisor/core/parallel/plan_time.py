@@ -190,7 +190,7 @@ def layout_estimate(model, plan: Plan, gpu: GpuSpec, assumptions: Assumptions, *
     cluster, intra, net, per_node = cluster_for(gpu, n, request.gpus_per_node,
                                                 request.network)
     found = search_layouts(model, plan, n_gpus=n, global_batch=global_batch, rates=rates,
-                           cluster=cluster, capacity_bytes=float(gpu.memory_bytes),
+                           cluster=cluster, capacity_bytes=float(gpu.usable_bytes),
                            assumptions=assumptions, constraints=constraints, keep=3,
                            mixed_master=mixed_master, kernels=request.kernels,
                            time_seq=timed.seq_len)

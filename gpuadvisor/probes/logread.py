@@ -1,0 +1,466 @@
+"""Engine logs read back: what vLLM, llama.cpp, Ollama or PyTorch say they allocated (Qt-free).
+
+:func:`read_log` finds which program wrote a log and reads, line by line, what it reports
+about memory: the device's total, weights, buffers, the KV cache and its capacity, layers on
+the GPU, a training run's peak. Only what the log states is kept (a figure it does not print
+stays absent); each figure remembers its line so a comparison can point at it. The plan a
+log belongs to and the comparison are in :mod:`gpuadvisor.probes.logcheck`.
+
+The forms read (each from logs posted in the engines' public issues; the tests hold
+excerpts with their sources):
+
+* **vLLM** (V0 and V1): the engine's config line (``Initializing a V1 LLM engine (v0.8.5)
+  with config: model='...', ..., tensor_parallel_size=1, ...``), ``non-default args`` /
+  ``args: Namespace(...)``, ``Model loading took X GiB`` (``Loading model weights took X
+  GB``), the memory profile (``total_gpu_memory (X GiB) x gpu_memory_utilization (0.90) =
+  ...; model weights take ...; non_torch_memory takes ...; PyTorch activation peak memory
+  takes ...; the rest of the memory reserved for KV Cache is ...``), ``# GPU blocks: N``,
+  ``GPU KV cache size: N tokens``, ``Maximum concurrency for N tokens per request: X``,
+  ``Graph capturing finished in N secs, took X GiB``, and the refusals (``max seq len ... is
+  larger than the maximum number of tokens that can be stored in KV cache``, ``No
+  available memory for the cache blocks``).
+* **llama.cpp** (``llama-server``, ``llama-cli``; the ``llm_load_*`` / ``load_tensors`` /
+  ``llama_context`` prefixes of every release since 2024): the device and its free memory,
+  the file type and size, ``n_layer``, ``offloaded N/M layers to GPU``, model buffers per
+  device, ``KV buffer size``, ``compute buffer size``, ``n_ctx``, ``n_seq_max``.
+* **Ollama**: its ``offload to <library>`` line (``layers.model``, ``layers.offload``,
+  ``memory.available``, ``memory.required.*``, ``memory.weights.*``, ``memory.graph.*``),
+  the ``starting llama server`` command (``--ctx-size``, ``--n-gpu-layers``,
+  ``--parallel``), its version, and the llama.cpp lines that follow.
+* **PyTorch**: ``torch.cuda.memory_summary()``'s table (the ``Allocated memory`` and
+  ``GPU reserved memory`` rows' peaks) and printed ``max_memory_allocated`` /
+  ``max_memory_reserved`` values with their unit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from gpuadvisor.core.limits import MAX_LOG_BYTES
+
+#: What :func:`read_log` tells apart.
+ENGINES = ("vllm", "llama.cpp", "ollama", "torch")
+
+_UNITS = {"b": 1, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12, "kib": 2**10, "mib": 2**20,
+          "gib": 2**30, "tib": 2**40, "k": 2**10, "m": 2**20, "g": 2**30}
+_SIZE = r"([0-9][0-9,]*(?:\.[0-9]+)?)\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)"
+
+
+class LogError(ValueError):
+    """A log that cannot be read: says what is wrong and where."""
+
+
+@dataclass
+class LogReading:
+    """What one log says.
+
+    Attributes:
+        engine: one of :data:`ENGINES`.
+        source: where the log came from (a path, ``-`` for standard input).
+        version: the engine's version when the log prints it.
+        model: the model as the log names it (a Hub id, a path, an Ollama blob, a GGUF's
+            ``general.name``).
+        gpu_name: the device as the log names it (``NVIDIA GeForce RTX 3090``).
+        settings: the engine settings the log states (``tensor_parallel_size``,
+            ``max_model_len``, ``gpu_memory_utilization``, ``kv_cache_dtype``,
+            ``enforce_eager``, ``quantization``, ``n_ctx``, ``n_parallel``,
+            ``n_gpu_layers``, ``file_type``, ...).
+        observed: the figures it reports, bytes unless the name says otherwise
+            (``total_memory``, ``free_memory``, ``weights``, ``non_torch``,
+            ``activation_peak``, ``kv_cache``, ``kv_tokens``, ``kv_blocks``,
+            ``max_concurrency``, ``cuda_graphs``, ``gpu_layers``, ``model_layers``,
+            ``gpu_model_buffer``, ``host_model_buffer``, ``compute_buffer``,
+            ``peak_allocated``, ``peak_reserved``, ...).
+        lines: figure or setting name -> the 1-based line it was read from.
+        refused: the engine's own words when it refused to start, else ``None``.
+    """
+
+    engine: str
+    source: str = "-"
+    version: str | None = None
+    model: str | None = None
+    gpu_name: str | None = None
+    settings: dict[str, Any] = field(default_factory=dict)
+    observed: dict[str, float] = field(default_factory=dict)
+    lines: dict[str, int] = field(default_factory=dict)
+    refused: str | None = None
+
+    def set(self, name: str, value: Any, line: int, *, table: str = "observed",
+            first: bool = False) -> None:
+        """Record ``name`` (the last value wins unless ``first``)."""
+        target = self.observed if table == "observed" else self.settings
+        if first and name in target:
+            return
+        target[name] = value
+        self.lines[name] = line
+
+    def to_json(self) -> dict[str, Any]:
+        return {"engine": self.engine, "source": self.source, "version": self.version,
+                "model": self.model, "gpu_name": self.gpu_name,
+                "settings": dict(self.settings), "observed": dict(self.observed),
+                "lines": dict(self.lines), "refused": self.refused}
+
+
+def size_bytes(number: str, unit: str) -> float:
+    """``("4,403.49", "MiB")`` -> bytes."""
+    return float(number.replace(",", "")) * _UNITS[unit.lower()]
+
+
+def _num(text: str) -> float:
+    return float(text.replace(",", ""))
+
+
+# --------------------------------------------------------------------------- detection
+_VLLM_MARK = re.compile(r"vllm|LLM engine|KV cache size|# GPU blocks|gpu_memory_utilization"
+                        r"|non_torch_memory|Maximum concurrency for", re.I)
+_OLLAMA_MARK = re.compile(r'msg="offload to |msg="starting llama server"|source=\S+\.go:\d+'
+                          r"|ollama", re.I)
+_LLAMA_MARK = re.compile(r"llm_load_|load_tensors:|llama_context:|llama_new_context|"
+                         r"llama_kv_cache|print_info:|ggml_cuda_init|offloaded \d+/\d+ layers")
+_TORCH_MARK = re.compile(r"max_memory_allocated|max_memory_reserved|PyTorch CUDA memory "
+                         r"summary|Allocated memory\s*\|", re.I)
+
+
+def detect(text: str) -> str | None:
+    """The program that wrote ``text`` (one of :data:`ENGINES`), or ``None``."""
+    if _OLLAMA_MARK.search(text) and (_LLAMA_MARK.search(text) or "offload to" in text):
+        return "ollama"
+    if _LLAMA_MARK.search(text):
+        return "llama.cpp"
+    if _VLLM_MARK.search(text) and not _TORCH_MARK.search(text):
+        return "vllm"
+    if _TORCH_MARK.search(text):
+        return "torch"
+    if _VLLM_MARK.search(text):
+        return "vllm"
+    return None
+
+
+def read_log(text: str, source: str = "-", engine: str | None = None) -> LogReading:
+    """Read ``text`` (a whole log or an excerpt) as ``engine`` (found when ``None``).
+
+    Raises:
+        LogError: an empty or oversized log, one no engine is recognized in, an unknown
+            ``engine``, or a log with no memory figure at all; the message names the
+            source.
+    """
+    if len(text.encode("utf-8", "replace")) > MAX_LOG_BYTES:
+        raise LogError(f"{source}: the log is over {MAX_LOG_BYTES // 2**20} MiB; give the "
+                       "part from the engine's start to its first request")
+    if not text.strip():
+        raise LogError(f"{source}: the log is empty")
+    if engine is not None and engine not in ENGINES:
+        raise LogError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    found = engine or detect(text)
+    if found is None:
+        raise LogError(f"{source}: no vLLM, llama.cpp, Ollama or PyTorch memory lines found "
+                       "(check-log reads a server's start-up log or a PyTorch memory summary)")
+    reading = LogReading(engine=found, source=source)
+    lines = text.splitlines()
+    if found == "vllm":
+        _read_vllm(lines, reading)
+    elif found == "torch":
+        _read_torch(lines, reading)
+    else:
+        if found == "ollama":
+            _read_ollama(lines, reading)
+        _read_llamacpp(lines, reading)
+    if not reading.observed and reading.refused is None:
+        raise LogError(f"{source}: a {found} log, but with no memory figures (give the lines "
+                       "the engine prints while it loads the model and sizes its cache)")
+    return reading
+
+
+# --------------------------------------------------------------------------- vLLM
+_V_VERSION = re.compile(r"(?:LLM engine \(v|vLLM API server version |version[= ]v?)"
+                        r"(\d+\.\d+(?:\.\d+)?[\w.+-]*)")
+_V_KEY = re.compile(r"\b(model|max_seq_len|max_model_len|tensor_parallel_size|"
+                    r"pipeline_parallel_size|gpu_memory_utilization|kv_cache_dtype|"
+                    r"quantization|enforce_eager|dtype|max_num_seqs|max_num_batched_tokens|"
+                    r"enable_chunked_prefill|block_size)\s*[=:]\s*'?\"?([^,'\"}\s)]+)")
+_V_WEIGHTS = re.compile(r"(?:Model loading took|Loading model weights took)\s+" + _SIZE)
+_V_TOTAL = re.compile(r"total_gpu_memory\s*(?:=|\(|\s)\s*" + _SIZE)
+_V_UTIL = re.compile(r"gpu_memory_utilization\s*(?:=|\(|\s)\s*([0-9.]+)")
+#: The memory profile in its three forms: a sentence (``model weights take 14.96GiB;
+#: non_torch_memory takes 0.16GiB; ...``, 0.7-0.8), a table of one figure per line (0.6.5,
+#: 0.7) and ``name=value`` pairs (``Memory profiling results: total_gpu_memory=23.58GiB ...
+#: peak_torch_memory=17.06GiB ... non_torch_memory=0.35GiB kv_cache_size=3.81GiB``, 0.6).
+_V_PARTS = {
+    "weights": re.compile(r"model weights take\s+" + _SIZE),
+    "non_torch": re.compile(r"non_torch_memory\s*(?:takes|=|\s)\s*" + _SIZE),
+    "activation_peak": re.compile(r"activation peak memory\s*(?:takes)?\s*" + _SIZE),
+    "peak_torch": re.compile(r"peak_torch_memory\s*=\s*" + _SIZE),
+    "kv_cache": re.compile(r"(?:reserved for KV Cache is|available_kv_cache_memory\s*=?|"
+                           r"kv_cache_size\s*=)\s*" + _SIZE),
+}
+_V_AVAILABLE = re.compile(r"Available KV cache memory:\s*" + _SIZE)
+_V_BLOCKS = re.compile(r"(?:^|#|\s)(?:GPU|CUDA) blocks:\s*([0-9,]+)")
+_V_TOKENS = re.compile(r"GPU KV cache size:\s*([0-9,]+)\s*tokens")
+_V_CONCURRENCY = re.compile(r"Maximum concurrency for\s*([0-9,]+)\s*tokens per request:\s*"
+                            r"([0-9.,]+)\s*x")
+_V_GRAPHS = re.compile(r"Graph capturing finished in\s*[0-9.]+\s*secs?(?:,\s*took\s+"
+                       + _SIZE + ")?")
+_V_REFUSED = re.compile(r"(The model's max seq len \(\d+\) is larger than the maximum number "
+                        r"of tokens that can be stored in KV cache \(\d+\)[^\n]*|"
+                        r"No available memory for the cache blocks[^\n]*|"
+                        r"[^\n]*KV cache is needed, which is larger than the available KV "
+                        r"cache memory[^\n]*)")
+_V_GPU = re.compile(r"(NVIDIA [A-Za-z0-9 \-]+?(?:GB|\b))(?:[,)\]]|\s{2}|$)")
+
+
+def _vsize(number: str, unit: str) -> float:
+    """A vLLM size: vLLM divides by 2**30 everywhere, also where it prints ``GB``
+    (``Loading model weights took %.4f GB`` with ``/ float(2**30)``, worker/model_runner.py
+    of 0.4-0.6)."""
+    return size_bytes(number, "GiB" if unit == "GB" else unit)
+
+
+def _read_vllm(lines: list[str], r: LogReading) -> None:
+    size_bytes = _vsize
+    for i, line in enumerate(lines, 1):
+        if r.version is None and (m := _V_VERSION.search(line)):
+            r.version = m.group(1).rstrip(".")
+        if "config" in line or "args" in line or "Namespace(" in line:
+            for m in _V_KEY.finditer(line):
+                _vllm_setting(r, m.group(1), m.group(2), i)
+        if m := _V_WEIGHTS.search(line):
+            r.set("weights", size_bytes(m.group(1), m.group(2)), i)
+        if m := _V_TOTAL.search(line):
+            r.set("total_memory", size_bytes(m.group(1), m.group(2)), i)
+        if m := _V_UTIL.search(line):
+            r.set("gpu_memory_utilization", float(m.group(1)), i, table="settings")
+        for name, pattern in _V_PARTS.items():
+            if m := pattern.search(line):
+                r.set(name, size_bytes(m.group(1), m.group(2)), i)
+        if m := _V_AVAILABLE.search(line):
+            r.set("kv_cache", size_bytes(m.group(1), m.group(2)), i)
+        if m := _V_BLOCKS.search(line):
+            r.set("kv_blocks", _num(m.group(1)), i)
+        if m := _V_TOKENS.search(line):
+            r.set("kv_tokens", _num(m.group(1)), i)
+        if m := _V_CONCURRENCY.search(line):
+            r.set("max_concurrency", _num(m.group(2)), i)
+            r.set("concurrency_tokens", _num(m.group(1)), i, table="settings")
+        if (m := _V_GRAPHS.search(line)) and m.group(1):
+            r.set("cuda_graphs", size_bytes(m.group(1), m.group(2)), i)
+        if r.refused is None and (m := _V_REFUSED.search(line)):
+            r.refused = m.group(1).strip()
+            r.lines["refused"] = i
+        if r.gpu_name is None and "NVIDIA" in line and (m := _V_GPU.search(line)):
+            r.gpu_name = m.group(1).strip()
+    if "activation_peak" not in r.observed and "peak_torch" in r.observed \
+            and "weights" in r.observed:  # 0.6: the peak holds the weights
+        r.set("activation_peak", r.observed["peak_torch"] - r.observed["weights"],
+              r.lines["peak_torch"])
+    if "kv_tokens" not in r.observed and "kv_blocks" in r.observed:
+        block = int(r.settings.get("block_size", 16))
+        r.set("kv_tokens", r.observed["kv_blocks"] * block, r.lines["kv_blocks"])
+
+
+def _vllm_setting(r: LogReading, key: str, raw: str, line: int) -> None:
+    value: Any = raw.strip("'\"")
+    if key == "model":
+        if r.model is None:
+            r.model = value
+            r.lines["model"] = line
+        return
+    if key == "dtype":
+        value = value.replace("torch.", "")
+    if value in ("None", "none"):
+        return
+    if value in ("True", "False", "true", "false"):
+        value = value.lower() == "true"
+    else:
+        with contextlib.suppress(ValueError):
+            value = float(value) if "." in value else int(value)
+    if key == "max_seq_len":
+        key = "max_model_len"
+    r.set(key, value, line, table="settings", first=True)
+
+
+# --------------------------------------------------------------------------- llama.cpp
+_L_DEVICE = re.compile(r"Device \d+:\s*(.+?),\s*(?:compute capability|gfx)")
+_L_FREE = re.compile(r"using device \w+ \((.+?)\)(?: \([^)]*\))? - ([0-9]+) MiB free")
+_L_FTYPE = re.compile(r"(?:model ftype|file type)\s*=\s*(.+?)\s*$")
+_L_FSIZE = re.compile(r"(?:model size|file size)\s*=\s*" + _SIZE)
+_L_PARAMS = re.compile(r"model params\s*=\s*([0-9.]+)\s*([KMBT])")
+_L_NAME = re.compile(r"general\.name\s*(?:=|str\s*=)\s*(.+?)\s*$")
+_L_NLAYER = re.compile(r"\bn_layer\s*=\s*(\d+)")
+_L_OFFLOADED = re.compile(r"offloaded\s+(\d+)/(\d+)\s+layers to GPU")
+_L_BUFFER = re.compile(r"(?:^|\s|:)([A-Za-z_]+[0-9]*)(?:_Mapped)?\s+(?:model\s+)?buffer size"
+                       r"\s*=\s*" + _SIZE)
+_L_KV = re.compile(r"([A-Za-z_]+[0-9]*)\s+KV buffer size\s*=\s*" + _SIZE)
+_L_KV_SELF = re.compile(r"KV self size\s*=\s*" + _SIZE)
+_L_COMPUTE = re.compile(r"([A-Za-z_]+[0-9]*)\s+compute buffer size\s*=\s*" + _SIZE)
+_L_CTX = re.compile(r"\bn_ctx\s*=\s*(\d+)")
+_L_SEQ = re.compile(r"\bn_seq_max\s*=\s*(\d+)")
+_L_TYPE_K = re.compile(r"type_k\s*=\s*'?(\w+)'?|K \((\w+)\)")
+_L_FLASH = re.compile(r"flash_attn\s*=\s*(\w+)")
+_HOST = ("CPU", "CUDA_Host", "ROCm_Host", "Metal_Host", "Vulkan_Host", "CPU_Mapped",
+         "CPU_REPACK", "AMX")
+
+
+def _is_host(name: str) -> bool:
+    return name in _HOST or name.endswith("_Host") or name.startswith("CPU")
+
+
+def _read_llamacpp(lines: list[str], r: LogReading) -> None:
+    gpu_model = host_model = gpu_kv = host_kv = gpu_compute = host_compute = 0.0
+    model_seen = kv_seen = compute_seen = False
+    free_total = 0.0
+    for i, line in enumerate(lines, 1):
+        if m := _L_DEVICE.search(line):
+            r.gpu_name = r.gpu_name or m.group(1).strip()
+        if m := _L_FREE.search(line):
+            r.gpu_name = r.gpu_name or m.group(1).strip()
+            free_total += float(m.group(2)) * 2**20
+            r.set("free_memory", free_total, i)
+        if m := _L_FTYPE.search(line):
+            r.set("file_type", m.group(1).strip(), i, table="settings", first=True)
+        if m := _L_FSIZE.search(line):
+            r.set("file_bytes", size_bytes(m.group(1), m.group(2)), i)
+        if m := _L_PARAMS.search(line):
+            scale = {"K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12}[m.group(2)]
+            r.set("params", float(m.group(1)) * scale, i)
+        if r.model is None and (m := _L_NAME.search(line)):
+            r.model = m.group(1).strip()
+            r.lines["model"] = i
+        if m := _L_NLAYER.search(line):
+            r.set("model_layers", float(m.group(1)), i)
+        if m := _L_OFFLOADED.search(line):
+            r.set("gpu_layers", float(m.group(1)), i)
+            r.set("offload_units", float(m.group(2)), i)
+        if (m := _L_KV.search(line)) and "KV self" not in line:
+            kv_seen = True
+            size = size_bytes(m.group(2), m.group(3))
+            if _is_host(m.group(1)):
+                host_kv += size
+            else:
+                gpu_kv += size
+            r.lines["kv_cache"] = i
+        elif m := _L_COMPUTE.search(line):
+            compute_seen = True
+            size = size_bytes(m.group(2), m.group(3))
+            if _is_host(m.group(1)):
+                host_compute += size
+            else:
+                gpu_compute += size
+            r.lines["compute_buffer"] = i
+        elif (m := _L_BUFFER.search(line)) and "output buffer" not in line \
+                and "KV" not in line:
+            model_seen = True
+            size = size_bytes(m.group(2), m.group(3))
+            if _is_host(m.group(1)):
+                host_model += size
+            else:
+                gpu_model += size
+            r.lines["gpu_model_buffer"] = i
+        if (m := _L_KV_SELF.search(line)) and not kv_seen:
+            r.set("kv_total", size_bytes(m.group(1), m.group(2)), i)
+        if m := _L_CTX.search(line):
+            r.set("n_ctx", int(m.group(1)), i, table="settings")
+        if m := _L_SEQ.search(line):
+            r.set("n_parallel", int(m.group(1)), i, table="settings")
+        if (m := _L_TYPE_K.search(line)) and "type_k" not in r.settings:
+            r.set("type_k", (m.group(1) or m.group(2)).lower(), i, table="settings")
+        if m := _L_FLASH.search(line):
+            r.set("flash_attn", m.group(1).lower() in ("1", "true", "enabled", "on"), i,
+                  table="settings")
+    if model_seen:
+        r.observed["gpu_model_buffer"] = gpu_model
+        r.observed["host_model_buffer"] = host_model
+    if kv_seen:
+        r.observed["kv_cache"] = gpu_kv
+        r.observed["host_kv_cache"] = host_kv
+    if compute_seen:
+        r.observed["compute_buffer"] = gpu_compute
+        r.observed["host_compute_buffer"] = host_compute
+
+
+# --------------------------------------------------------------------------- Ollama
+_O_OFFLOAD = re.compile(r'msg="offload to (\w+)"(.*)$')
+_O_FIELD = re.compile(r'([a-z.]+)=("[^"]*"|\S+)')
+_O_SERVER = re.compile(r'msg="starting llama server"\s+cmd="([^"]*)"')
+_O_VERSION = re.compile(r'(?:version=|Ollama version |ollama version is )"?v?(\d+\.\d+\.\d+'
+                        r'[\w.-]*)')
+_O_FLAG = re.compile(r"--(ctx-size|n-gpu-layers|parallel|batch-size|model|threads|"
+                     r"flash-attn|kv-cache-type)(?:[ =]+(\S+))?")
+_O_SIZES = re.compile(r"([0-9.]+)\s*(B|KiB|MiB|GiB|TiB)")
+_O_CTX = re.compile(r"(?:num_ctx|OLLAMA_CONTEXT_LENGTH|context_length)[=:]\s*(\d+)")
+
+
+def _ollama_size(value: str) -> float | None:
+    found = _O_SIZES.findall(value)
+    if not found:
+        return None
+    return sum(size_bytes(n, u) for n, u in found)
+
+
+def _read_ollama(lines: list[str], r: LogReading) -> None:
+    for i, line in enumerate(lines, 1):
+        if r.version is None and (m := _O_VERSION.search(line)):
+            r.version = m.group(1)
+        if m := _O_OFFLOAD.search(line):
+            r.set("library", m.group(1), i, table="settings")
+            fields = {k: v.strip('"') for k, v in _O_FIELD.findall(m.group(2))}
+            for key, name in (("layers.model", "offload_units"),
+                              ("layers.offload", "planned_gpu_layers")):
+                if fields.get(key, "").isdigit():
+                    r.set(name, float(fields[key]), i)
+            for key, name in (("memory.available", "available_memory"),
+                              ("memory.required.full", "ollama_required_full"),
+                              ("memory.required.partial", "ollama_required_partial"),
+                              ("memory.required.kv", "ollama_kv"),
+                              ("memory.weights.total", "ollama_weights_total"),
+                              ("memory.weights.repeating", "ollama_weights_repeating"),
+                              ("memory.weights.nonrepeating", "ollama_weights_nonrepeating"),
+                              ("memory.graph.full", "ollama_graph_full"),
+                              ("memory.graph.partial", "ollama_graph_partial"),
+                              ("memory.projector.weights", "ollama_projector")):
+                if key in fields and (size := _ollama_size(fields[key])) is not None:
+                    r.set(name, size, i)
+        if m := _O_SERVER.search(line):
+            for flag, value in _O_FLAG.findall(m.group(1)):
+                if flag == "model":
+                    r.model = r.model or value
+                    continue
+                if value and value.lstrip("-").isdigit():
+                    r.set(flag.replace("-", "_"), int(value), i, table="settings")
+                elif flag == "flash-attn":
+                    r.set("flash_attn", True, i, table="settings")
+                elif value:
+                    r.set(flag.replace("-", "_"), value, i, table="settings")
+        if (m := _O_CTX.search(line)) and "num_ctx" not in r.settings:
+            r.set("num_ctx", int(m.group(1)), i, table="settings")
+
+
+# --------------------------------------------------------------------------- PyTorch
+_T_SUMMARY_ROW = re.compile(r"\|\s*(Allocated memory|GPU reserved memory)\s*\|\s*([^|]+)\|"
+                            r"\s*([^|]+)\|")
+_T_LINE = re.compile(r"(max_memory_allocated|max_memory_reserved|memory_allocated|"
+                     r"memory_reserved)\b[^0-9\n]*([0-9][0-9,]*(?:\.[0-9]+)?)\s*"
+                     r"(B|KB|MB|GB|KiB|MiB|GiB|bytes)?", re.I)
+_T_SIZE = re.compile(r"([0-9][0-9,]*(?:\.[0-9]+)?)\s*(B|KiB|MiB|GiB|TiB)")
+
+
+def _read_torch(lines: list[str], r: LogReading) -> None:
+    for i, line in enumerate(lines, 1):
+        if m := _T_SUMMARY_ROW.search(line):
+            peak = _T_SIZE.search(m.group(3))
+            if peak:
+                name = "peak_allocated" if m.group(1) == "Allocated memory" else "peak_reserved"
+                r.set(name, size_bytes(peak.group(1), peak.group(2)), i)
+            continue
+        if m := _T_LINE.search(line):
+            what, number, unit = m.group(1).lower(), m.group(2), m.group(3)
+            if not what.startswith("max_"):
+                continue
+            unit = "B" if unit is None or unit.lower() == "bytes" else unit
+            name = "peak_allocated" if what == "max_memory_allocated" else "peak_reserved"
+            r.set(name, size_bytes(number, unit), i)
+
+
+__all__ = ["ENGINES", "LogError", "LogReading", "detect", "read_log", "size_bytes"]
