@@ -18,7 +18,7 @@ import sys
 from gpuadvisor import __version__
 from gpuadvisor.core.units import printable
 
-from . import catalog, detect, estimate, examples, export, gui, probe, shell, suggest
+from . import catalog, check_log, detect, estimate, examples, export, gui, probe, shell, suggest
 from .args import EXIT_BAD_INPUT, InputError, Parser
 from .estimate import plan_from_args
 from .gui import HEADLESS_DEFAULT
@@ -35,6 +35,7 @@ COMMANDS = {
     "gui": gui.command,
     "suggest": suggest.command,
     "export": export.command,
+    "check-log": check_log.command,
     "completion": lambda args: shell.command(args, build_parser()),
     "man": lambda args: shell.command(args, build_parser()),
 }
@@ -57,6 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     gui.add_parser(verbs)
     export.add_parser(verbs, est)
     suggest.add_parser(verbs, est)
+    check_log.add_parser(verbs)
     shell.add_parser(verbs)
     _add_examples(parser)
     return parser

@@ -299,8 +299,11 @@ def load_model(ref: str, stdin=None):
     return spec
 
 
-def load_gpu(ref: str | None):
+def load_gpu(ref: str | None, *, observed: bool = True):
     """``--gpu``: ``(the catalog GPU or None without one, every catalog GPU by id)``.
+
+    With ``observed``, a card whose memory an engine log showed (``check-log``) has the
+    memory CUDA reported there (:func:`gpuadvisor.probes.observed.with_observations`).
 
     ``ref`` is a catalog id or a GPU's name as drivers and reviews print it ("RTX 4090",
     "NVIDIA Tesla P40", "Tesla V100-SXM2-16GB"; :mod:`gpuadvisor.core.gpu_names`). A name
@@ -317,6 +320,13 @@ def load_gpu(ref: str | None):
     from gpuadvisor.core.gpu_names import GpuNameError, resolve_gpu_name
 
     gpus = catalog.load_gpus()
+    if observed:
+        from gpuadvisor.probes import observed as kept
+
+        warnings: list[str] = []
+        gpus = kept.with_observations(gpus, kept.load(warnings))
+        for warning in warnings:
+            print(f"gpuadvisor: {warning}", file=sys.stderr)
     if ref is None:
         return None, gpus
     try:

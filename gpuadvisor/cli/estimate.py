@@ -344,7 +344,7 @@ def _quant(args: argparse.Namespace) -> str | None:
 def command(args: argparse.Namespace) -> int:
     """``estimate``: the estimate as a table, or one JSON object with ``--json``."""
     model = getattr(args, "plan_model", None) or load_model(args.model)
-    gpu, gpus = load_gpu(args.gpu)
+    gpu, gpus = load_gpu(args.gpu, observed=not args.no_measured)
     plan = checked_plan(args, model)
     result, _assumptions = estimate_from_args(args, model, plan, gpu, gpus)
     host_ram = host_ram_check(result, args.units)
@@ -437,6 +437,13 @@ def resolve_options(args: argparse.Namespace, plan, gpu, gpus) -> tuple:
     except ValueError as exc:
         raise InputError(f"--assume: {exc}") from None
     measurement = None
+    if gpu is not None and not args.no_measured and plan.task == "infer" \
+            and plan.framework == "vllm" \
+            and "vllm_non_torch_bytes" not in dict(args.assume):
+        from gpuadvisor.probes import observed
+
+        assumptions, _ = observed.observed_assumptions(assumptions, observed.load(), gpu.id,
+                                                       "vllm")
     if gpu is not None and not args.no_measured:
         # The probe history is read once per command, however many plans it resolves
         # (an export's runnable layout, the levers of a plan that does not fit).

@@ -42,6 +42,11 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
                           "check a catalog file before using it")],
     "catalog update": [("gpuadvisor catalog update --from prices.toml",
                         "install newer prices from a file (nothing is downloaded unless asked)")],
+    "check-log": [("gpuadvisor check-log vllm.log --gpu rtx-3090",
+                   "vLLM's start-up log against the estimate of its plan"),
+                  ("gpuadvisor check-log server.log --json",
+                   "Ollama's or llama-server's log (model and GPU read from it), for "
+                   "scripts")],
     "detect": [("gpuadvisor detect", "the GPUs and host of this machine"),
                ("gpuadvisor detect --simulate '2x rtx-3090' --json", "a simulated rig")],
     "probe": [("gpuadvisor probe", "a quick probe of the first GPU (or the CPU)"),

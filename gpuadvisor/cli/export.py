@@ -205,7 +205,7 @@ def _export_serve(args: argparse.Namespace, model) -> str:
     args.framework = engine
     if args.task != "infer":
         raise InputError(f"--task: export {args.kind} serves an inference plan (--task infer)")
-    gpu, gpus = load_gpu(args.gpu)
+    gpu, gpus = load_gpu(args.gpu, observed=not getattr(args, "no_measured", False))
     plan = checked_plan(args, model)
     result, _ = estimate_from_args(args, model, plan, gpu, gpus)
     _reproduce(args, plan, gpu)
@@ -254,7 +254,7 @@ def _export_text(args: argparse.Namespace) -> str:
         return _export_serve(args, load_model(args.model))
     offer = _export_offer(args)
     model = load_model(args.model)
-    gpu, gpus = load_gpu(args.gpu)
+    gpu, gpus = load_gpu(args.gpu, observed=not getattr(args, "no_measured", False))
     plan = checked_plan(args, model)
     need = None
     if args.kind != "report" and plan.is_training:

@@ -312,6 +312,12 @@ def _assumptions_used(model: ModelShape, plan, assumptions, gpu, time_gpu, peak_
         used["measured_ignored"] = measured_note
     used["cuda_context_bytes"] = assumptions.cuda_context_bytes
     used["allocator_reserve_fraction"] = assumptions.allocator_reserve_fraction
+    if gpu is not None:
+        used["gpu_memory_usable"] = f"{gpu.usable_bytes / 2**30:.2f} GiB ({gpu.usable_source})"
+    if plan.task == "infer" and plan.framework == "vllm":
+        used["vllm_non_torch_bytes"] = assumptions.vllm_non_torch_bytes
+        if assumptions.vllm_non_torch_bytes != DEFAULT_ASSUMPTIONS.vllm_non_torch_bytes:
+            used["vllm_non_torch_source"] = "given (--assume) or observed (check-log)"
     if plan.n_gpus > 1:
         used["nccl_bytes"] = assumptions.nccl_bytes
         used["comm_overlap"] = assumptions.comm_overlap

@@ -431,8 +431,10 @@ def usable_memory(gpu: GpuSpec) -> tuple[int, str]:
     if gpu.vendor != "nvidia" or gpu.unified_memory:
         return gpu.memory_bytes, "the nominal size"
     if gpu.cuda_memory_mib:
+        seen = gpu.memory_report_source
         return round(gpu.cuda_memory_mib * 2**20), (
-            f"CUDA's total, {gpu.cuda_memory_mib:,.0f} MiB")
+            f"CUDA's total, {gpu.cuda_memory_mib:,.0f} MiB"
+            + (f", as {seen} showed" if seen.startswith("your ") else ""))
     reserve = f"less the driver's {DRIVER_RESERVE_MIB:.0f} MiB"
     if gpu.reported_memory_mib:
         mib = gpu.reported_memory_mib - DRIVER_RESERVE_MIB

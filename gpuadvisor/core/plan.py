@@ -471,8 +471,14 @@ def layout_pin_problem(plan: Plan) -> str | None:
     if not pins and plan.layout_global_batch is None:
         return None
     if not plan.is_training:
+        if plan.framework == "vllm" and set(pins) == {"pp"} \
+                and plan.layout_global_batch is None:
+            # vLLM's --pipeline-parallel-size: stages of whole layers, TP inside each
+            return (f"pp {plan.pp} does not divide n_gpus {plan.n_gpus}"
+                    if plan.n_gpus % plan.pp else None)
         name = next(iter(pins), "layout_global_batch")
-        return f"{name} pins a training layout; inference plans have none"
+        return (f"{name} pins a training layout; inference plans have none"
+                + (" (vLLM takes --pp)" if name != "pp" else ""))
     n = plan.n_gpus
     for name in ("tp", "pp", "cp", "ep"):
         value = pins.get(name)

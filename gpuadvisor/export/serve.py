@@ -201,6 +201,12 @@ def vllm_serve_line(result, model_ref: str, ids=None) -> str:
              "--max-num-seqs", str(int(f["max_num_seqs"])),
              "--kv-cache-dtype", str(f["kv_cache_dtype"]),
              "--tensor-parallel-size", str(int(f["tensor_parallel_size"]))]
+    if int(f.get("pipeline_parallel_size") or 1) > 1:
+        words += ["--pipeline-parallel-size", str(int(f["pipeline_parallel_size"]))]
+    if f.get("max_num_batched_tokens"):
+        words += ["--max-num-batched-tokens", str(int(f["max_num_batched_tokens"]))]
+    if f.get("enforce_eager"):
+        words.append("--enforce-eager")
     if quant in VLLM_QUANTIZATION:
         words += ["--quantization", VLLM_QUANTIZATION[quant]]
     lines = _header(result, "vLLM server")

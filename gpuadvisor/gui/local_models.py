@@ -23,10 +23,13 @@ from gpuadvisor.localmodels import (
     resolve_model_ref,
     spec_from_local,
 )
+from gpuadvisor.workspace.logs import looks_like_log
 from gpuadvisor.workspace.planfile import PLAN_SUFFIX
 
 #: Under this name lupdate finds the literal (context, text) calls below.
 translate = QCoreApplication.translate
+#: How much of a dropped file is read to tell an engine log.
+LOG_SNIFF_BYTES = 64 * 1024
 
 #: Id prefix of the picker's entries for models on this computer (``local:<index>``).
 LOCAL_PREFIX = "local:"
@@ -250,7 +253,9 @@ def dropped_paths(mime) -> list[Path]:
 
 def dropped_kind(path: Path) -> str | None:
     """What a dropped path opens as: ``"plan"`` (a .gpuplan), ``"model"`` (a folder, a
-    .json or .gguf file, or a file starting with GGUF's magic), or None."""
+    .json or .gguf file, or a file starting with GGUF's magic), ``"log"`` (an engine log
+    ``check-log`` reads: its first 64 KiB hold vLLM, llama.cpp, Ollama or PyTorch memory
+    lines), or None."""
     if path.suffix == PLAN_SUFFIX:
         return "plan"
     if path.is_dir() or path.suffix.lower() in (".json", ".gguf"):
@@ -258,7 +263,10 @@ def dropped_kind(path: Path) -> str | None:
     try:
         if path.is_file():
             with open(path, "rb") as handle:
-                return "model" if handle.read(4) == b"GGUF" else None
+                head = handle.read(LOG_SNIFF_BYTES)
+            if head[:4] == b"GGUF":
+                return "model"
+            return "log" if looks_like_log(head.decode("utf-8", "replace")) else None
     except OSError:
         return None
     return None
@@ -267,7 +275,7 @@ def dropped_kind(path: Path) -> str | None:
 def not_openable(path: Path) -> str:
     """The message for a dropped file that is neither a plan nor a model."""
     return translate("LocalModels", "Cannot open {path}: drop a plan ({suffix}), a "
-                     "config.json, a model folder or a .gguf file").format(
+                     "config.json, a model folder, a .gguf file or an engine's log").format(
         path=path, suffix=PLAN_SUFFIX)
 
 

@@ -218,7 +218,7 @@ class MainWindow(PlanFiles, QMainWindow):
         """Give the plan state what the probe history measured on catalog cards, so time
         estimates for a measured card use its measured training step (or matmul) and
         bandwidth. A history problem is one line in the status bar, never an error."""
-        from gpuadvisor.probes import history
+        from gpuadvisor.probes import history, observed
 
         warnings: list[str] = []
         try:
@@ -227,7 +227,7 @@ class MainWindow(PlanFiles, QMainWindow):
         except OSError as exc:
             warnings.append(str(exc))
             found = []
-        self.state.set_measurements(found)
+        self.state.set_measurements(found, observed.load(warnings))
         if warnings:
             self.status_label.setText(warnings[0])
 

@@ -218,8 +218,36 @@ class PlanFiles:
         if kind is None:
             self.report("error", cannot_open_title(), not_openable(path))
             return False
+        if kind == "log":
+            return self.check_log(path)
         self.status_label.setText(reading(path))
         self.model_files.open_path(path)
+        return True
+
+    def check_log(self, path: Path) -> bool:
+        """An engine log against the estimate of the plan it ran (``check-log``), shown in
+        :class:`~gpuadvisor.gui.log_check.LogCheckDialog`; the model and GPU the log does
+        not name are the current plan's. What it showed about the card is kept, and the
+        estimates use it at once."""
+        from gpuadvisor.core.limits import MAX_LOG_BYTES
+        from gpuadvisor.gui.log_check import LogCheckDialog
+        from gpuadvisor.userfiles import read_regular_file
+        from gpuadvisor.workspace.logs import check_log
+
+        title = QCoreApplication.translate("LogCheck", "Cannot check the log")
+        try:
+            text = read_regular_file(path, MAX_LOG_BYTES).decode("utf-8", "replace")
+            checked = check_log(text, str(path), fallback_model=self.state.model,
+                                fallback_gpu=self.state.gpu)
+        except (OSError, ValueError) as exc:
+            self.report("error", title, f"{path}: {getattr(exc, 'strerror', None) or exc}")
+            return False
+        self.load_measurements()
+        self.log_dialog = LogCheckDialog(checked.result, bool(checked.kept), self,
+                                         units=self.settings.units)
+        if self._interactive:
+            self.log_dialog.open()
+        self.status_label.setText(self.log_dialog.heading.text())
         return True
 
     def _on_dropped_model(self, spec, _what: str) -> None:

@@ -384,8 +384,8 @@ def _read_llamacpp(lines: list[str], r: LogReading) -> None:
 _O_OFFLOAD = re.compile(r'msg="offload to (\w+)"(.*)$')
 _O_FIELD = re.compile(r'([a-z.]+)=("[^"]*"|\S+)')
 _O_SERVER = re.compile(r'msg="starting llama server"\s+cmd="([^"]*)"')
-_O_VERSION = re.compile(r'(?:version=|Ollama version |ollama version is )"?v?(\d+\.\d+\.\d+'
-                        r'[\w.-]*)')
+_O_VERSION = re.compile(r'(?:version=|\(version |Ollama version |ollama version is )"?v?'
+                        r'(\d+\.\d+\.\d+)')
 _O_FLAG = re.compile(r"--(ctx-size|n-gpu-layers|parallel|batch-size|model|threads|"
                      r"flash-attn|kv-cache-type)(?:[ =]+(\S+))?")
 _O_SIZES = re.compile(r"([0-9.]+)\s*(B|KiB|MiB|GiB|TiB)")
@@ -424,8 +424,8 @@ def _read_ollama(lines: list[str], r: LogReading) -> None:
                     r.set(name, size, i)
         if m := _O_SERVER.search(line):
             for flag, value in _O_FLAG.findall(m.group(1)):
-                if flag == "model":
-                    r.model = r.model or value
+                if flag == "model":  # a blob path: the GGUF's general.name says more
+                    r.set("model_path", value, i, table="settings")
                     continue
                 if value and value.lstrip("-").isdigit():
                     r.set(flag.replace("-", "_"), int(value), i, table="settings")
@@ -443,7 +443,10 @@ _T_SUMMARY_ROW = re.compile(r"\|\s*(Allocated memory|GPU reserved memory)\s*\|\s
 _T_LINE = re.compile(r"(max_memory_allocated|max_memory_reserved|memory_allocated|"
                      r"memory_reserved)\b[^0-9\n]*([0-9][0-9,]*(?:\.[0-9]+)?)\s*"
                      r"(B|KB|MB|GB|KiB|MiB|GiB|bytes)?", re.I)
-_T_SIZE = re.compile(r"([0-9][0-9,]*(?:\.[0-9]+)?)\s*(B|KiB|MiB|GiB|TiB)")
+_T_SIZE = re.compile(r"([0-9][0-9,]*(?:\.[0-9]+)?)\s*(B|KiB|MiB|GiB|TiB|KB|MB|GB)\b")
+#: ``memory_summary`` before torch 2.1 printed KB/MB/GB for powers of 1,024 (``_format_size``
+#: divides by 1024).
+_T_BINARY = {"KB": "KiB", "MB": "MiB", "GB": "GiB"}
 
 
 def _read_torch(lines: list[str], r: LogReading) -> None:
@@ -452,7 +455,8 @@ def _read_torch(lines: list[str], r: LogReading) -> None:
             peak = _T_SIZE.search(m.group(3))
             if peak:
                 name = "peak_allocated" if m.group(1) == "Allocated memory" else "peak_reserved"
-                r.set(name, size_bytes(peak.group(1), peak.group(2)), i)
+                unit = _T_BINARY.get(peak.group(2), peak.group(2))
+                r.set(name, size_bytes(peak.group(1), unit), i)
             continue
         if m := _T_LINE.search(line):
             what, number, unit = m.group(1).lower(), m.group(2), m.group(3)

@@ -37,6 +37,7 @@ from gpuadvisor.core.gpu import GpuSpec
 from gpuadvisor.core.model import ModelSpec, spec_from_hf_config
 from gpuadvisor.core.plan import LAYOUT_PINS, Plan, default_checkpointing, layout_pin_problem
 from gpuadvisor.core.resolve import resolve
+from gpuadvisor.probes.observed import observed_assumptions, with_observations
 from gpuadvisor.workspace.history import History, Undoable
 from gpuadvisor.workspace.plan_changes import couple_plan_changes, error_field, plan_for_model
 from gpuadvisor.workspace.planfile import (
@@ -109,15 +110,9 @@ class PlanState(Undoable):
         models: dict[str, ModelSpec] | None = None,
         gpus: dict[str, GpuSpec] | None = None,
     ) -> None:
-        """Start with the default plan (Llama-3.1-8B, QLoRA, full checkpointing, RTX 4090).
-
-        Args:
-            models: model presets by id (default: the shipped catalog).
-            gpus: GPUs by id (default: the shipped catalog).
-
-        Raises:
-            ValueError: ``models`` is empty.
-        """
+        """Start with the default plan (Llama-3.1-8B, QLoRA, full checkpointing, RTX 4090)
+        over ``models`` and ``gpus`` by id (default: the shipped catalog); ValueError when
+        ``models`` is empty."""
         if models is None or gpus is None:
             from gpuadvisor import catalog
 
@@ -138,6 +133,7 @@ class PlanState(Undoable):
         # GPU count: the best card for one GPU), rather than one the user picked.
         self._auto_target = False
         self._measurements: list[Measurement] = []
+        self._observations: list[dict] = []  # what engine logs showed (check-log)
         self._results: dict = {}  # recent estimates by inputs (see _compute)
         #: The charts' sweeps of this plan (a collaborator reading the public face).
         self.sweeps = PlanSweeps(self)
@@ -450,14 +446,18 @@ class PlanState(Undoable):
             measured = [m for m in self._measurements if m.gpu_id == gpu.id] or None
         # Recent answers are kept: a slider moved back and forth asks for the same plans,
         # and a multi-GPU plan's layout search takes a few milliseconds.
+        assumptions = snap.assumptions
+        if gpu is not None and snap.plan.framework == "vllm":
+            assumptions, _ = observed_assumptions(assumptions, self._observations, gpu.id,
+                                                  "vllm")
         try:
-            key = (snap.model, snap.plan, gpu, snap.assumptions, tuple(measured or ()))
+            key = (snap.model, snap.plan, gpu, assumptions, tuple(measured or ()))
             hash(key)
         except TypeError:  # a custom model with unhashable extras
             key = None
         if key is not None and key in self._results:
             return self._results[key]
-        result = resolve(snap.model, snap.plan, gpu, snap.assumptions,
+        result = resolve(snap.model, snap.plan, gpu, assumptions,
                          reference_gpu=self._reference_gpu, measurement=measured)
         if key is not None:
             if len(self._results) >= RESULTS_KEPT:
@@ -471,17 +471,18 @@ class PlanState(Undoable):
         """Probe measurements the estimate may use (each names its catalog GPU)."""
         return tuple(self._measurements)
 
-    def set_measurements(self, measurements) -> None:
-        """Use these probe measurements (from the probe history) for time estimates.
-
-        Only measurements naming a catalog GPU (``gpu_id``) are kept: the estimate uses
-        those of the GPU the plan targets (a training step at the plan's dtype before a
-        matmul one; bandwidth for decoding). Emits ``changed`` when the estimate changes.
-        """
+    def set_measurements(self, measurements, observations=None) -> None:
+        """Use these probe measurements (from the probe history) for time, and what engine
+        logs showed about the cards (``check-log``) for memory. Only measurements naming a
+        catalog GPU (``gpu_id``) are kept: the estimate uses those of the GPU the plan
+        targets (a training step at the plan's dtype before a matmul one; bandwidth for
+        decoding). Emits ``changed`` when the estimate changes."""
         kept = [m for m in measurements if m.gpu_id is not None]
-        if kept == self._measurements:
+        seen = list(observations) if observations is not None else self._observations
+        if kept == self._measurements and seen == self._observations:
             return
-        self._measurements = kept
+        self._measurements, self._observations = kept, seen
+        self._gpus.update(with_observations(self._gpus, seen))  # the rig reads the same dict
         self._results.clear()
         self.sweeps.forget()
         result = self._compute(self._snap)

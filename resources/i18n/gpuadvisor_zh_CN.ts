@@ -2875,45 +2875,178 @@ paying per token: {other}</source>
 <context>
     <name>LocalModels</name>
     <message>
-        <location filename="../../gpuadvisor/gui/local_models.py" line="40"/>
+        <location filename="../../gpuadvisor/gui/local_models.py" line="43"/>
         <source>Hugging Face cache</source>
-        <extracomment>Under this name lupdate finds the literal (context, text) calls below. Id of the group&apos;s title row (not selectable).</extracomment>
+        <extracomment>Under this name lupdate finds the literal (context, text) calls below. Id prefix of the picker&apos;s entries for models on this computer (``local:&lt;index&gt;``). Id of the group&apos;s title row (not selectable).</extracomment>
         <translation>Hugging Face 缓存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/local_models.py" line="41"/>
+        <location filename="../../gpuadvisor/gui/local_models.py" line="44"/>
         <source>Ollama</source>
         <translation>Ollama</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/local_models.py" line="42"/>
+        <location filename="../../gpuadvisor/gui/local_models.py" line="45"/>
         <source>LM Studio</source>
         <translation>LM Studio</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/local_models.py" line="87"/>
+        <location filename="../../gpuadvisor/gui/local_models.py" line="90"/>
         <source>On this computer</source>
         <translation>本机上的模型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/local_models.py" line="269"/>
-        <source>Cannot open {path}: drop a plan ({suffix}), a config.json, a model folder or a .gguf file</source>
-        <translation>无法打开 {path}：请拖入规划文件（{suffix}）、config.json、模型文件夹或 .gguf 文件</translation>
+        <location filename="../../gpuadvisor/gui/local_models.py" line="277"/>
+        <source>Cannot open {path}: drop a plan ({suffix}), a config.json, a model folder, a .gguf file or an engine&apos;s log</source>
+        <translation>无法打开 {path}：请拖入计划（{suffix}）、config.json、模型文件夹、.gguf 文件或推理引擎日志</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/local_models.py" line="276"/>
+        <location filename="../../gpuadvisor/gui/local_models.py" line="284"/>
         <source>Cannot open model</source>
         <translation>无法打开模型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/local_models.py" line="281"/>
+        <location filename="../../gpuadvisor/gui/local_models.py" line="289"/>
         <source>Reading {path}…</source>
         <translation>正在读取 {path}…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/local_models.py" line="286"/>
+        <location filename="../../gpuadvisor/gui/local_models.py" line="294"/>
         <source>Model: {name}</source>
         <translation>模型：{name}</translation>
+    </message>
+</context>
+<context>
+    <name>LogCheck</name>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="30"/>
+        <source>total GPU memory (CUDA)</source>
+        <translation>GPU 总显存（CUDA）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="31"/>
+        <source>weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="32"/>
+        <source>non-torch memory</source>
+        <translation>非 PyTorch 显存</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="33"/>
+        <source>activation peak (profiling)</source>
+        <translation>激活峰值（预分析）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="35"/>
+        <source>KV cache</source>
+        <translation>KV 缓存</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="36"/>
+        <source>KV cache tokens</source>
+        <translation>KV 缓存词元数</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="37"/>
+        <source>maximum concurrency</source>
+        <translation>最大并发</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="38"/>
+        <source>CUDA graphs</source>
+        <translation>CUDA 图</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="39"/>
+        <source>layers on the GPU</source>
+        <translation>GPU 上的层</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="40"/>
+        <source>weights on the GPU</source>
+        <translation>GPU 上的权重</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="41"/>
+        <source>weights in host RAM</source>
+        <translation>主机内存中的权重</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="42"/>
+        <source>compute buffer</source>
+        <translation>计算缓冲区</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="43"/>
+        <source>peak allocated (PyTorch)</source>
+        <translation>已分配峰值（PyTorch）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="44"/>
+        <source>peak reserved (PyTorch)</source>
+        <translation>已保留峰值（PyTorch）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="56"/>
+        <source>{n} layers</source>
+        <translation>{n} 层</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="57"/>
+        <source>{n} tokens</source>
+        <translation>{n} 个词元</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="67"/>
+        <source>Planned vs observed</source>
+        <translation>计划与实测对比</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="70"/>
+        <source>{engine} log: {model} on {gpu}</source>
+        <translation>{engine} 日志：{model}，运行于 {gpu}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="78"/>
+        <source>Term</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="79"/>
+        <source>Planned</source>
+        <translation>计划</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="80"/>
+        <source>Observed</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="81"/>
+        <source>Difference</source>
+        <translation>差异</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="108"/>
+        <source>Assumed: {what}</source>
+        <translation>假定：{what}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="111"/>
+        <source>The engine refused to start: {why}</source>
+        <translation>引擎拒绝启动：{why}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="115"/>
+        <source>Kept: estimates for {gpu} now use what this log showed.</source>
+        <translation>已保存：{gpu} 的估算现在使用此日志显示的数据。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/window_files.py" line="237"/>
+        <source>Cannot check the log</source>
+        <translation>无法核对日志</translation>
     </message>
 </context>
 <context>

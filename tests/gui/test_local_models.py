@@ -18,6 +18,7 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from gpuadvisor.gui.local_models import LOCAL_HEADER, LOCAL_PREFIX
 from gpuadvisor.workspace.planfile import save_plan
 from gpuadvisor.workspace.state import PlanState
+from tests.cli_run import run_cli
 from tests.localmodels.gguf_bytes import TINY_PARAMS, write_tiny_llama
 from tests.localmodels.test_resolve import make_hf_repo, make_ollama_model
 
@@ -199,3 +200,57 @@ def test_dropping_something_else_is_refused(qtbot, window, tmp_path):
     gguf = write_tiny_llama(tmp_path / "t.gguf")
     assert _enter(window, gguf, notes)
     assert _enter(window, tmp_path)  # a folder may be a model folder
+
+
+LOGS = Path(__file__).parents[1] / "probes" / "logs"
+
+
+def test_dropping_an_ollama_log_shows_planned_vs_observed(qtbot, window, tmp_path):
+    # Ollama 0.5.4 on an RTX 4090 (tests/probes/logs/SOURCES.md): the log names its GPU and
+    # the GGUF's name; every figure is read from it
+    path = tmp_path / "server.log"
+    shutil.copy(LOGS / "ollama-0.5.4-rtx4090-llama3.1-8b.log", path)
+    assert _enter(window, path)
+    event = _drop(window, path)
+    assert event.isAccepted()
+    dialog = window.log_dialog
+    assert "NVIDIA GeForce RTX 4090" in dialog.heading.text()
+    table = dialog.table
+    rows = {table.item(i, 0).text(): [table.item(i, j).text() for j in (1, 2)]
+            for i in range(table.rowCount())}
+    assert rows["layers on the GPU"] == ["33 layers", "33 layers"]
+    assert rows["KV cache"][1] == "1.0 GiB"  # "CUDA0 KV buffer size = 1024.00 MiB"
+    assert window.status_label.text() == dialog.heading.text()
+
+
+def test_a_dropped_vllm_log_corrects_the_plan_pages_estimate_at_once(qtbot, window, tmp_path):
+    # vLLM 0.6.4 on an RTX 3090 printed non_torch_memory=0.35GiB (vllm#10517); the log
+    # names neither model nor GPU: the window's plan gives them, and a card the log does
+    # not name is not one whose figures are kept
+    window.state.set_model("llama-3.1-8b")
+    window.state.set_gpu("rtx-3090")
+    window.state.update(task="infer", framework="vllm")
+    path = tmp_path / "vllm.log"
+    shutil.copy(LOGS / "vllm-0.6.4-rtx3090-llama3.1-8b-20k.log", path)
+    assert window.open_dropped(path) is True
+    details = window.log_dialog.details.text()
+    assert "Kept" not in details and "nothing is kept" in details
+    assert window.state.estimate.assumptions["vllm_non_torch_bytes"] == pytest.approx(
+        0.2 * 2**30)
+    # the same log checked with its GPU named (check-log --gpu) is kept, and the window
+    # takes it at once
+    code, _, err = run_cli("check-log", str(path), "--gpu", "rtx-3090", "--model",
+                           "llama-3.1-8b")
+    assert code == 0, err
+    window.load_measurements()
+    assert window.state.estimate.assumptions["vllm_non_torch_bytes"] == pytest.approx(
+        0.35 * 2**30)
+
+
+def test_a_log_with_nothing_to_read_is_refused_naming_it(qtbot, window, tmp_path):
+    path = tmp_path / "vllm.log"
+    path.write_text("INFO vllm starting the API server\n")
+    assert window.open_dropped(path) is False
+    kind, title, text = window.last_message
+    assert (kind, title) == ("error", "Cannot check the log")
+    assert "vllm.log" in text and "no memory figures" in text

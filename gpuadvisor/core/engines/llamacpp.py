@@ -16,8 +16,12 @@ Memory on each GPU (ggml-org/llama.cpp ``src/llama-model.cpp``, ``src/llama-cont
 * compute buffer: the largest set of intermediate tensors alive at once in the worst-case
   graph (``n_ubatch`` = 512 tokens, f32): the logits ``n_ubatch x n_vocab`` (the graph is
   reserved with every token an output), the attention scores ``n_head x n_ubatch x n_ctx``
-  and their softmax without flash attention, the gated MLP's ``n_ubatch x 3 n_ff``, plus the
-  residual stream; the largest of these, at 4 bytes.
+  without flash attention (their softmax is computed in place: ggml-alloc gives an op that
+  can run in place, ``GGML_OP_SOFT_MAX`` among them, its parent's memory when nothing else
+  reads it), the gated MLP's ``n_ubatch x 3 n_ff``, plus the residual stream; the largest of
+  these, at 4 bytes. Ollama 0.5.4, Llama 3.1 8B, 8,192 cells, flash attention off: "CUDA0
+  compute buffer size = 560.00 MiB" for 4 x (32 x 512 x 8,192 + 2 x 512 x 4,096) = 528 MiB
+  (MagicWand18/Securetag-AI-Agent, runpod-deploy/logcompleto.md).
 * the CUDA context (the estimator's ``cuda_context_bytes``); no caching allocator reserve
   (ggml allocates its buffers exactly).
 
@@ -82,6 +86,9 @@ SAMPLING_S_PER_VOCAB = 3e-9
 OFFLOAD_MIN_BATCH = 32
 #: KV-cache element types: ggml type names.
 KV_TYPES = {"fp16": "F16", "bf16": "BF16", "fp32": "F32", "q8_0": "Q8_0", "q4_0": "Q4_0"}
+#: What Ollama keeps free on each CUDA or ROCm GPU before placing layers (discover/gpu.go:
+#: ``cudaMinimumMemory = 457 * format.MebiByte``, ``rocmMinimumMemory`` the same).
+OLLAMA_MINIMUM_MEMORY = 457 * 2**20
 #: Ollama's default context by VRAM (docs/context-length.mdx @948f6933).
 OLLAMA_CTX_BY_VRAM = ((24, 4096), (48, 32768), (math.inf, 262144))
 
@@ -156,7 +163,7 @@ def compute_buffer_bytes(model: ModelShape, n_ctx: int, flash: bool,
     u = min(ubatch, max(n_ctx, 1))
     logits = u * v
     mlp = u * 3 * (blk.d_ff * max(blk.experts_per_token, 1) if blk else 4 * h)
-    scores = 0 if flash or blk is None else 2 * blk.n_heads * u * n_ctx
+    scores = 0 if flash or blk is None else blk.n_heads * u * n_ctx
     return 4.0 * (max(logits, mlp, scores) + 2 * u * h)
 
 
@@ -267,7 +274,7 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
                          f"output layer); use at most {n + 1}, or leave it out for all")
     if ngl is None:
         if ollama:
-            ngl = _ollama_fit(gpu, dense, experts, out, kv_layer_bytes, context + compute,
+            ngl = _ollama_fit(gpu, dense, experts, out, kv_layer_bytes, compute,
                               plan.n_gpus, plan.n_cpu_moe)
             defaults["n_gpu_layers"] = "Ollama: as many layers as fit"
         else:
@@ -394,18 +401,25 @@ def _routed_fraction(model: ModelShape, b: int) -> float:
     return 1.0 - (1.0 - blk.experts_per_token / blk.experts) ** b
 
 
-def _ollama_fit(gpu: GpuSpec, dense, experts, out, kv_layer, fixed, n_gpus, n_cpu_moe):
-    """Ollama's ``num_gpu``: the most layers (from the last) whose weights and KV fit the
-    GPUs' memory beside the context and compute buffer; the output layer when all fit."""
-    budget = gpu.usable_bytes * n_gpus - fixed * n_gpus
+def _ollama_fit(gpu: GpuSpec, dense, experts, out, kv_layer, graph, n_gpus, n_cpu_moe):
+    """Ollama's ``num_gpu`` as its memory estimate places layers (llm/memory.go,
+    ``EstimateGPULayers``): on each GPU it first sets aside its minimum memory
+    (:data:`OLLAMA_MINIMUM_MEMORY`, standing for the runner's CUDA context), the compute
+    graph and one layer's size as a margin; then layers, each its weights and KV cache,
+    while they fit the memory free; the output layer only when every layer fits. The free
+    memory is what CUDA can allocate (:attr:`GpuSpec.usable_bytes`; an Ollama log's
+    ``memory.available`` where one is read back)."""
     n = len(dense)
+    sizes = [dense[i] + kv_layer[i] + (experts[i] if i >= n_cpu_moe else 0.0)
+             for i in range(n)]
+    margin = max(sizes, default=0.0)
+    budget = (gpu.usable_bytes - OLLAMA_MINIMUM_MEMORY - graph - margin) * n_gpus
     used = 0.0
     layers = 0
     for i in range(n - 1, -1, -1):
-        need = dense[i] + kv_layer[i] + (experts[i] if i >= n_cpu_moe else 0.0)
-        if used + need > budget:
+        if used + sizes[i] > budget:
             break
-        used += need
+        used += sizes[i]
         layers += 1
     if layers == n and used + out <= budget:
         return n + 1

@@ -1,0 +1,132 @@
+"""Planned vs observed in the window: the table a log dropped on it gives (``check-log``'s).
+
+:class:`LogCheckDialog` shows :class:`gpuadvisor.probes.logcheck.Check` as it is: each term
+the estimate planned beside what the engine reported, the difference, and (as the row's
+tooltip and the line below the table) what explains it. Non-modal: ``open()``.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QDialogButtonBox,
+    QHeaderView,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gpuadvisor.core.units import format_bytes
+from gpuadvisor.probes.logcheck import Check
+
+
+def term_names() -> dict[str, str]:
+    """Each row's term in the interface language, by its key."""
+    return {
+        "total_memory": QCoreApplication.translate("LogCheck", "total GPU memory (CUDA)"),
+        "weights": QCoreApplication.translate("LogCheck", "weights"),
+        "non_torch": QCoreApplication.translate("LogCheck", "non-torch memory"),
+        "activation_peak": QCoreApplication.translate("LogCheck",
+                                                      "activation peak (profiling)"),
+        "kv_cache": QCoreApplication.translate("LogCheck", "KV cache"),
+        "kv_tokens": QCoreApplication.translate("LogCheck", "KV cache tokens"),
+        "max_concurrency": QCoreApplication.translate("LogCheck", "maximum concurrency"),
+        "cuda_graphs": QCoreApplication.translate("LogCheck", "CUDA graphs"),
+        "gpu_layers": QCoreApplication.translate("LogCheck", "layers on the GPU"),
+        "gpu_model_buffer": QCoreApplication.translate("LogCheck", "weights on the GPU"),
+        "host_model_buffer": QCoreApplication.translate("LogCheck", "weights in host RAM"),
+        "compute_buffer": QCoreApplication.translate("LogCheck", "compute buffer"),
+        "peak_allocated": QCoreApplication.translate("LogCheck", "peak allocated (PyTorch)"),
+        "peak_reserved": QCoreApplication.translate("LogCheck", "peak reserved (PyTorch)"),
+    }
+
+
+def value_text(value: float | None, unit: str, units: str = "GiB") -> str:
+    if value is None:
+        return "–"
+    if unit == "bytes":
+        return format_bytes(value, units)
+    if unit == "x":
+        return f"{value:.2f}×"
+    if unit == "layers":
+        return QCoreApplication.translate("LogCheck", "{n} layers").format(n=f"{value:,.0f}")
+    return QCoreApplication.translate("LogCheck", "{n} tokens").format(n=f"{value:,.0f}")
+
+
+class LogCheckDialog(QDialog):
+    """The check of one log: the plan it ran, then planned vs observed term by term."""
+
+    def __init__(self, result: Check, kept: bool, parent: QWidget | None = None,
+                 units: str = "GiB") -> None:
+        super().__init__(parent)
+        self.setObjectName("logCheckDialog")
+        self.setWindowTitle(QCoreApplication.translate("LogCheck", "Planned vs observed"))
+        r = result.reading
+        version = f" {r.version}" if r.version else ""
+        self.heading = QLabel(QCoreApplication.translate(
+            "LogCheck", "{engine} log: {model} on {gpu}").format(
+            engine=f"{r.engine}{version}", model=result.model.name, gpu=result.gpu.name), self)
+        self.heading.setObjectName("logCheckHeading")
+        self.heading.setWordWrap(True)
+        font = self.heading.font()
+        font.setBold(True)
+        self.heading.setFont(font)
+        headers = [QCoreApplication.translate("LogCheck", "Term"),
+                   QCoreApplication.translate("LogCheck", "Planned"),
+                   QCoreApplication.translate("LogCheck", "Observed"),
+                   QCoreApplication.translate("LogCheck", "Difference")]
+        self.table = QTableWidget(len(result.rows), len(headers), self)
+        self.table.setObjectName("logCheckTable")
+        self.table.setHorizontalHeaderLabels(headers)
+        self.table.verticalHeader().hide()
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        names = term_names()
+        explained: list[str] = []
+        for i, row in enumerate(result.rows):
+            diff = row.difference
+            cells = [names.get(row.key, row.term), value_text(row.planned, row.unit, units),
+                     value_text(row.observed, row.unit, units),
+                     "" if diff is None else f"{diff:+.0%}"]
+            for j, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if j:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight
+                                          | Qt.AlignmentFlag.AlignVCenter)
+                if row.why:
+                    item.setToolTip(row.why)
+                self.table.setItem(i, j, item)
+            if row.why and diff is not None and abs(diff) >= 0.05:
+                explained.append(f"{cells[0]}: {row.why}")
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for j in range(1, len(headers)):
+            header.setSectionResizeMode(j, QHeaderView.ResizeMode.ResizeToContents)
+        lines = [*(QCoreApplication.translate("LogCheck", "Assumed: {what}").format(what=a)
+                   for a in result.assumed), *explained]
+        if r.refused:
+            lines.append(QCoreApplication.translate(
+                "LogCheck", "The engine refused to start: {why}").format(why=r.refused[:240]))
+        lines += result.notes
+        if kept:
+            lines.append(QCoreApplication.translate(
+                "LogCheck", "Kept: estimates for {gpu} now use what this log showed.").format(
+                gpu=result.gpu.name))
+        self.details = QLabel("\n".join(lines), self)
+        self.details.setObjectName("logCheckDetails")
+        self.details.setWordWrap(True)
+        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.details)
+        layout.addWidget(buttons)
+        self.resize(760, 420)
+
+
+__all__ = ["LogCheckDialog", "term_names", "value_text"]

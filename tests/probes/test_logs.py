@@ -1,0 +1,230 @@
+"""Engine logs read back (``check-log``): real excerpts (tests/probes/logs/SOURCES.md says
+where each was posted), the figures read from them by hand, and the plan each one ran held
+against the estimate."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gpuadvisor import catalog
+from gpuadvisor.core.gpu import DRIVER_RESERVE_MIB
+from gpuadvisor.probes import logcheck, observed
+from gpuadvisor.probes.logread import LogError, read_log
+from tests.cli_run import run_cli
+
+LOGS = Path(__file__).parent / "logs"
+GiB, MiB = 2**30, 2**20
+
+
+def read(name: str, engine: str | None = None):
+    return read_log((LOGS / name).read_text(), name, engine)
+
+
+# --------------------------------------------------------------------------- reading
+def test_vllm_0_6_profile_line_is_read_figure_by_figure():
+    r = read("vllm-0.6.4-rtx3090-llama3.1-8b-20k.log")
+    assert r.engine == "vllm"
+    # "Loading model weights took 14.9888 GB" (vLLM divides by 2**30 there)
+    assert r.observed["weights"] == pytest.approx(14.9888 * GiB)
+    assert r.observed["total_memory"] == pytest.approx(23.58 * GiB)
+    assert r.observed["non_torch"] == pytest.approx(0.35 * GiB)
+    assert r.observed["kv_cache"] == pytest.approx(3.81 * GiB)
+    # peak_torch_memory=17.06GiB holds the weights: the activation peak is the rest
+    assert r.observed["activation_peak"] == pytest.approx((17.06 - 14.9888) * GiB)
+    assert r.observed["kv_blocks"] == 1952 and r.observed["kv_tokens"] == 1952 * 16
+    assert r.observed["max_concurrency"] == 1.56
+    assert r.settings["gpu_memory_utilization"] == 0.9
+    assert r.settings["concurrency_tokens"] == 20000
+    assert r.refused is None
+
+
+def test_vllm_refusal_is_kept_in_its_own_words():
+    r = read("vllm-0.6.4-rtx3090-llama3.1-8b-29k-refused.log")
+    assert r.refused.startswith("The model's max seq len (29000) is larger than the maximum "
+                                "number of tokens that can be stored in KV cache (23648)")
+    assert r.observed["kv_tokens"] == 1478 * 16 == 23648
+
+
+def test_vllm_table_and_sentence_forms_of_the_profile():
+    table = read("vllm-0.6.5-h100-llama3-8b-table.log")
+    assert {k: round(table.observed[k] / GiB, 2) for k in
+            ("total_memory", "weights", "non_torch", "activation_peak", "kv_cache")} == {
+        "total_memory": 79.22, "weights": 14.96, "non_torch": 1.79,
+        "activation_peak": 1.26, "kv_cache": 53.29}
+    sentence = read("vllm-0.7-h100-vision-eager.log")
+    assert {k: round(sentence.observed[k] / GiB, 2) for k in
+            ("total_memory", "weights", "non_torch", "activation_peak", "kv_cache")} == {
+        "total_memory": 79.22, "weights": 19.86, "non_torch": 0.16,
+        "activation_peak": 36.63, "kv_cache": 14.65}
+    assert sentence.observed["kv_tokens"] == 6001 * 16  # "# CUDA blocks: 6001"
+
+
+def test_vllm_v1_lines_and_its_newer_refusal():
+    r = read("vllm-v1-fp8kv-refused.log")
+    assert r.observed["kv_cache"] == pytest.approx(10.55 * GiB)
+    assert r.observed["kv_tokens"] == 230_528
+    assert r.observed["max_concurrency"] == 2.31
+    assert "10.12 GiB KV cache is needed" in r.refused
+    tp = read("vllm-v1-2x3090-tp2.log")
+    assert tp.observed["kv_tokens"] == 75_840 and tp.observed["max_concurrency"] == 2.48
+
+
+def test_ollama_log_gives_its_estimate_and_llamacpp_buffers():
+    r = read("ollama-0.5.4-rtx4090-llama3.1-8b.log")
+    assert r.engine == "ollama" and r.version == "0.5.4"
+    assert r.gpu_name == "NVIDIA GeForce RTX 4090"
+    assert r.settings["n_ctx"] == 8192 and r.settings["n_parallel"] == 4
+    assert r.settings["file_type"] == "Q4_K - Medium"
+    assert r.observed["gpu_layers"] == 33 == r.observed["offload_units"]
+    # CUDA0 4403.49 MiB of weights + the LoRA's CUDA0 160.00 MiB
+    assert r.observed["gpu_model_buffer"] == pytest.approx((4403.49 + 160.0) * MiB)
+    assert r.observed["host_model_buffer"] == pytest.approx(281.81 * MiB)
+    assert r.observed["kv_cache"] == pytest.approx(1024 * MiB)
+    assert r.observed["compute_buffer"] == pytest.approx(560 * MiB)
+    assert r.observed["free_memory"] == pytest.approx(23818 * MiB)
+    assert r.observed["available_memory"] == pytest.approx(23.3 * GiB)
+
+
+def test_llamacpp_partial_offload_splits_host_and_device():
+    r = read("llamacpp-mixtral-partial.log")
+    assert r.engine == "llama.cpp"
+    assert (r.observed["gpu_layers"], r.observed["offload_units"]) == (10, 33)
+    assert r.observed["gpu_model_buffer"] == pytest.approx(14705.94 * MiB)
+    assert r.observed["host_model_buffer"] == pytest.approx(47324.64 * MiB)
+    assert r.observed["kv_cache"] == pytest.approx(20 * MiB)
+    assert r.observed["host_kv_cache"] == pytest.approx(44 * MiB)
+
+
+def test_torch_memory_summary_peaks_in_the_old_units():
+    r = read("torch-memory-summary-v100-oom.log")
+    assert r.engine == "torch"
+    # torch < 2.1 printed "MB" for 2**20 bytes (_format_size divides by 1024)
+    assert r.observed["peak_allocated"] == 15377 * MiB
+    assert r.observed["peak_reserved"] == 15560 * MiB
+
+
+def test_a_printed_max_memory_allocated_line_is_read():
+    r = read_log("step 10 torch.cuda.max_memory_allocated() = 12884901888\n", "x")
+    assert r.engine == "torch" and r.observed["peak_allocated"] == 12884901888
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "empty"),
+    ("hello\nworld\n", "no vLLM, llama.cpp, Ollama or PyTorch memory lines"),
+    ("INFO vllm starting\n", "no memory figures"),
+])
+def test_a_log_that_cannot_be_read_says_why_and_where(text, message):
+    with pytest.raises(LogError, match=message) as info:
+        read_log(text, "server.log")
+    assert "server.log" in str(info.value) or "empty" in str(info.value)
+
+
+# --------------------------------------------------------------------------- the check
+def _check(name: str, model: str, gpu: str, **base):
+    from gpuadvisor.core.plan import Plan
+
+    reading = read(name)
+    plan, assumed = logcheck.plan_of(reading, Plan(task="infer", **base))
+    return logcheck.check(reading, catalog.load_models()[model], catalog.load_gpus()[gpu],
+                          plan, assumed=assumed)
+
+
+def _row(result, key):
+    return next(r for r in result.rows if r.key == key)
+
+
+def test_vllm_kv_capacity_of_the_rtx_3090_log_beats_the_naive_sum():
+    result = _check("vllm-0.6.4-rtx3090-llama3.1-8b-20k.log", "llama-3.1-8b", "rtx-3090",
+                    framework="vllm", engine_version="0.6.4")
+    tokens = _row(result, "kv_tokens")
+    assert tokens.observed == 31_232
+    assert abs(tokens.difference) < 0.10
+    # The naive sum: 0.9 x the nominal 24 GiB less the weights, over 128 KiB per token
+    naive = (0.9 * 24 * GiB - 14.9888 * GiB) / (2 * 32 * 8 * 128 * 2)
+    assert abs(naive / 31_232 - 1) > 0.5
+    # the V0 release profiles the whole 20,000-token context (not V1's 2,048)
+    assert result.estimate.engine.settings["max_num_batched_tokens"] == 20_000
+    assert abs(_row(result, "activation_peak").difference) < 0.25
+    assert _row(result, "total_memory").difference == pytest.approx(0.0, abs=1e-3)
+
+
+def test_the_refused_rtx_3090_log_is_refused_by_the_estimate_too():
+    result = _check("vllm-0.6.4-rtx3090-llama3.1-8b-29k-refused.log", "llama-3.1-8b",
+                    "rtx-3090", framework="vllm", engine_version="0.6.4")
+    assert result.plan.seq_len + result.plan.new_tokens == 29_000
+    assert result.estimate.engine.refuses and not result.estimate.fits
+    assert abs(_row(result, "kv_tokens").difference) < 0.15
+
+
+def test_ollama_places_the_layers_the_log_shows():
+    full = _check("ollama-0.5.4-rtx4090-llama3.1-8b.log", "llama-3.1-8b", "rtx-4090")
+    assert full.plan.framework == "ollama" and full.plan.num_ctx == 2048
+    assert full.plan.micro_batch == 4 and full.plan.quant == "q4_k_m"
+    assert _row(full, "gpu_layers").planned == 33 == _row(full, "gpu_layers").observed
+    assert abs(_row(full, "kv_cache").difference) < 0.01
+    assert abs(_row(full, "compute_buffer").difference) < 0.10
+    partial = _check("ollama-rtx4060-laptop-phi4-partial.log", "phi-4", "rtx-4060-laptop")
+    layers = _row(partial, "gpu_layers")
+    assert layers.observed == 29 and abs(layers.planned - 29) <= 2
+
+
+def test_check_log_command_keeps_the_card_and_a_second_estimate_uses_it(tmp_path):
+    code, out, err = run_cli("check-log", str(LOGS / "vllm-0.6.4-rtx3090-llama3.1-8b-20k.log"),
+                             "--model", "llama-3.1-8b", "--gpu", "rtx-3090",
+                             "--engine-version", "0.6.4", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["gpu"] == "rtx-3090" and data["plan"]["engine_version"] == "0.6.4"
+    assert data["kept"]["non_torch"] == pytest.approx(0.35 * GiB)
+    plan = ["estimate", "--model", "llama-3.1-8b", "--task", "infer", "--framework", "vllm",
+            "--gpu", "rtx-3090", "--json"]
+    code, out, _ = run_cli(*plan)
+    used = json.loads(out)["assumptions"]
+    assert used["vllm_non_torch_bytes"] == pytest.approx(0.35 * GiB)
+    assert "observed" in used["vllm_non_torch_source"]
+    code, out, _ = run_cli(*plan, "--no-measured")
+    assert json.loads(out)["assumptions"]["vllm_non_torch_bytes"] == pytest.approx(0.2 * GiB)
+
+
+def test_check_log_names_the_flag_a_log_without_its_gpu_needs():
+    code, _, err = run_cli("check-log", str(LOGS / "vllm-0.6.4-rtx3090-llama3.1-8b-20k.log"),
+                           "--model", "llama-3.1-8b")
+    assert code == 2 and "give --gpu" in err
+    code, _, err = run_cli("check-log", str(LOGS / "nope.log"))
+    assert code == 2 and "nope.log" in err
+
+
+def test_an_observed_total_replaces_the_cards_and_says_whose(tmp_path):
+    gpus = catalog.load_gpus()
+    seen = [{"when": "2026-12-01T10:00:00Z", "engine": "vllm", "gpu_id": "rtx-4090",
+             "total_memory": 23.65 * GiB}]
+    assert gpus["rtx-4090"].usable_bytes == pytest.approx((24_564 - DRIVER_RESERVE_MIB) * MiB)
+    changed = observed.with_observations(gpus, seen)["rtx-4090"]
+    assert changed.usable_bytes == pytest.approx(23.65 * GiB, abs=MiB)
+    assert "your vllm log of 2026-12-01" in changed.usable_source
+
+
+def test_an_unreadable_observations_file_is_set_aside_not_overwritten():
+    file = observed.observations_file()
+    file.parent.mkdir(parents=True, exist_ok=True)
+    file.write_text("{not json")
+    warnings: list[str] = []
+    assert observed.load(warnings) == []
+    assert "kept as observations.json.bad-" in warnings[0]
+    assert any(p.name.startswith("observations.json.bad-") for p in file.parent.iterdir())
+
+
+@pytest.mark.parametrize("name, model, gpu", [
+    ("ollama-0.5.4-rtx4090-llama3.1-8b.log", "llama-3.1-8b", "rtx-4090"),
+    ("ollama-rtx4060-laptop-phi4-partial.log", "phi-4", "rtx-4060-laptop"),
+])
+def test_an_ollama_log_names_its_own_model_and_gpu(name, model, gpu):
+    # "general.name = Meta Llama 3.1 8B Instruct" / "Phi 4"; "Device 0: NVIDIA GeForce ..."
+    code, out, err = run_cli("check-log", str(LOGS / name), "--json", "--no-keep")
+    assert code == 0, err
+    data = json.loads(out)
+    assert (data["model"], data["gpu"]) == (model, gpu)
+    assert data["kept"] is None
