@@ -1,0 +1,104 @@
+"""Memory as engines allocate it: ``check-log`` on real logs, planned against observed.
+
+Runs :func:`gpuadvisor.workspace.logs.check_log` (what ``gpuadvisor check-log`` runs) on the
+logs in ``tests/probes/logs/`` (SOURCES.md names where each was posted) with the model, GPU
+and release the posts name, and prints per log the figure that decides a serving plan: vLLM's
+KV-cache capacity in tokens (against the naive sum, ``0.9 x the nominal memory - weights``
+over the cache bytes per token) and, for llama.cpp and Ollama, the layers placed on the GPU
+(against the naive division of the free memory by the mean layer size). Then the median
+absolute error of each. Nothing here is fitted to these logs.
+
+    python benchmarks/log_accuracy.py
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from gpuadvisor import catalog  # noqa: E402
+from gpuadvisor.core.model import model_shape  # noqa: E402
+from gpuadvisor.core.plan import Plan  # noqa: E402
+from gpuadvisor.workspace.logs import check_log  # noqa: E402
+
+LOGS = ROOT / "tests" / "probes" / "logs"
+GiB = 2**30
+
+#: (log, model preset, GPU, release, plan fields the post states and the log does not print)
+CASES = (
+    ("vllm-0.6.4-rtx3090-llama3.1-8b-20k.log", "llama-3.1-8b", "rtx-3090", "0.6.4", {}),
+    ("vllm-0.6.4-rtx3090-llama3.1-8b-29k-refused.log", "llama-3.1-8b", "rtx-3090", "0.6.4",
+     {}),
+    # `vllm serve meta-llama/Meta-Llama-3-8B` (its max_model_len 8,192); Llama 3.1 8B has
+    # the same shapes
+    ("vllm-0.6.5-h100-llama3-8b-table.log", "llama-3.1-8b", "h100-sxm", "0.6.5",
+     {"seq_len": 8192 - 256}),
+    ("ollama-0.5.4-rtx4090-llama3.1-8b.log", "llama-3.1-8b", None, None, {}),
+    ("ollama-rtx4060-laptop-phi4-partial.log", "phi-4", None, None, {}),
+)
+
+
+def _naive_tokens(result) -> float:
+    """``0.9 x nominal memory - the log's weights`` over the cache bytes per token."""
+    r, m = result.reading, model_shape(result.model)
+    per_token = m.kv_elements_per_token * 2.0 / result.plan.n_gpus
+    return (0.9 * result.gpu.memory_bytes - r.observed["weights"]) / per_token
+
+
+def _naive_layers(result) -> float:
+    r = result.reading
+    free = r.observed.get("available_memory") or r.observed.get("free_memory")
+    per_layer = (r.observed["gpu_model_buffer"] + r.observed["host_model_buffer"]) \
+        / result.model.n_layers
+    return min(free // per_layer, result.model.n_layers + 1)
+
+
+def main() -> int:
+    models, gpus = catalog.load_models(), catalog.load_gpus()
+    kv_errors: list[tuple[float, float]] = []
+    layer_errors: list[tuple[float, float]] = []
+    print(f"{'log':<50}{'figure':<16}{'observed':>10}{'estimate':>10}{'err':>7}"
+          f"{'naive':>10}{'err':>7}")
+    for name, model, gpu, version, fields in CASES:
+        base = Plan(task="infer", **fields)
+        checked = check_log((LOGS / name).read_text(), name, model=models[model],
+                            gpu=gpus[gpu] if gpu else None, base=base,
+                            engine_version=version, keep=False)
+        result = checked.result
+        rows = {row.key: row for row in result.rows}
+        if result.reading.engine == "vllm":
+            row = rows["kv_tokens"] if rows["kv_tokens"].observed else rows["kv_cache"]
+            observed = row.observed
+            planned = row.planned
+            if row.key == "kv_cache":  # no token count printed: the bytes stand for it
+                naive = 0.9 * result.gpu.memory_bytes - result.reading.observed["weights"]
+            else:
+                naive = _naive_tokens(result)
+            figure = "KV " + ("tokens" if row.key == "kv_tokens" else "GiB")
+            scale = 1 if row.key == "kv_tokens" else GiB
+            errs = (planned / observed - 1, naive / observed - 1)
+            kv_errors.append(errs)
+        else:
+            row = rows["gpu_layers"]
+            observed, planned, naive, scale = row.observed, row.planned, \
+                _naive_layers(result), 1
+            figure = "GPU layers"
+            errs = (planned / observed - 1, naive / observed - 1)
+            layer_errors.append(errs)
+        print(f"{name:<50}{figure:<16}{observed / scale:>10,.1f}{planned / scale:>10,.1f}"
+              f"{errs[0]:>+7.0%}{naive / scale:>10,.1f}{errs[1]:>+7.0%}")
+    for what, errors in (("vLLM KV capacity", kv_errors), ("layers on the GPU", layer_errors)):
+        if errors:
+            ours = statistics.median(abs(e[0]) for e in errors)
+            naive = statistics.median(abs(e[1]) for e in errors)
+            print(f"{what}: median |error| {ours:.1%} (naive {naive:.1%}) over "
+                  f"{len(errors)} log(s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
