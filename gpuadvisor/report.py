@@ -323,3 +323,19 @@ def layout_text(layout, units: str = "GiB") -> str:
                  f"{layout.rates.attention_fraction:.0%} on attention "
                  f"({layout.rates_source})")
     return "\n".join(lines)
+
+
+def serving_text(capacity) -> str:
+    """Serving many users at once (:class:`~gpuadvisor.core.serving_load.Capacity`): the
+    capacity sentence, then the curve it comes from."""
+    c = capacity
+    rows = (("users", lambda p: f"{p.users:>8}"),
+            ("tokens/s each", lambda p: f"{p.tokens_per_s_user:>8.1f}"),
+            ("tokens/s in all", lambda p: f"{p.tokens_per_s_total:>8,.0f}"),
+            ("first token (s)", lambda p: f"{p.first_token_s:>8.2f}"),
+            ("fits", lambda p: f"{'yes' if p.fits else p.limit:>8}"))
+    lines = ["", f"Serving many users (each: a {c.prompt:,}-token prompt and {c.new_tokens:,} "
+                 f"new tokens, read at {c.min_tokens_per_s:.1f} tokens/s or more)",
+             f"  {c.sentence()}"]
+    lines += [f"  {name:<16}" + "".join(cell(p) for p in c.curve) for name, cell in rows]
+    return "\n".join(lines)

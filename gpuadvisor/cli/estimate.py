@@ -159,6 +159,14 @@ def add_parser(verbs) -> argparse.ArgumentParser:
     eng.add_argument("--engine-version", type=engine_version, default=None, metavar="X.Y.Z",
                      help="vLLM: the release whose memory rules apply (default: the current "
                           "one; before 0.8 a whole max_model_len is profiled)")
+    eng.add_argument("--min-tokens-per-s", type=positive_float("--min-tokens-per-s", 100_000),
+                     default=None, metavar="F",
+                     help="vLLM / llama.cpp serving: the speed each user must keep (default: "
+                          "reading speed, 5.3 tokens/s)")
+    eng.add_argument("--max-first-token", type=positive_float("--max-first-token", 3600),
+                     default=None, metavar="S",
+                     help="vLLM / llama.cpp serving: the first token's ceiling in seconds "
+                          "(default 1)")
     eng.add_argument("--host-bandwidth", type=positive_float("--host-bandwidth", 100_000),
                      default=None, metavar="GB/S",
                      help="host RAM bandwidth for layers kept on the CPU (default: assumed "
@@ -349,17 +357,22 @@ def command(args: argparse.Namespace) -> int:
     result, _assumptions = estimate_from_args(args, model, plan, gpu, gpus)
     host_ram = host_ram_check(result, args.units)
     advice = fit_advice(args, model, plan, gpu, gpus) if result.fits is False else None
+    serving = serving_capacity(args, result, gpus)
     if args.json:
         data = result.to_json()
         if host_ram is not None:
             data["memory"]["host_ram"] = host_ram.to_json()
         if advice is not None:
             data["to_fit"] = advice_json(advice)
+        if serving is not None:
+            data["serving"] = serving.to_json()
         print(json_text(data))
     else:
-        from gpuadvisor.report import estimate_table
+        from gpuadvisor.report import estimate_table, serving_text
 
         print(estimate_table(result, units=args.units))
+        if serving is not None:
+            print(serving_text(serving))
         if result.layout is not None:
             from gpuadvisor.report import layout_text
 
@@ -370,6 +383,25 @@ def command(args: argparse.Namespace) -> int:
             print()
             print(advice_text(advice, args.units))
     return EXIT_NO_FIT if result.verdict == "does not fit" else 0
+
+
+def serving_capacity(args: argparse.Namespace, result, gpus):
+    """How many users the plan serves at once (:func:`gpuadvisor.core.serving_load.capacity`,
+    resolved as the estimate was), or None for a plan that does not serve many."""
+    from gpuadvisor.core import serving_load
+
+    if not serving_load.serves_many(result) or result.fits is False:
+        return None
+    assumptions, options = resolve_options(args, result.plan, result.gpu, gpus)
+    targets = {"min_tokens_per_s": getattr(args, "min_tokens_per_s", None),
+               "max_first_token_s": getattr(args, "max_first_token", None)}
+    try:
+        return serving_load.capacity(result, assumptions=assumptions,
+                                     **{k: v for k, v in targets.items() if v is not None},
+                                     **options)
+    except (ArithmeticError, ValueError) as exc:
+        print(f"gpuadvisor estimate: serving capacity: {exc}", file=sys.stderr)
+        return None
 
 
 def checked_plan(args: argparse.Namespace, model):

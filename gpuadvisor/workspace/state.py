@@ -5,17 +5,12 @@ and the user's assumption overrides. Every change goes through one method that v
 with core, recomputes the :class:`~gpuadvisor.core.estimate.Estimate` and emits ``changed``
 with it; a rejected change emits ``error(field, message)`` and leaves everything as it was.
 Nothing here raises to the GUI on bad input (only :meth:`PlanState.from_dict` raises, for
-files).
+files). Views never compute estimates: the chart helpers delegate to core.
 
-Views never compute estimates: the chart helpers (:meth:`PlanState.fit_map`,
-:meth:`PlanState.memory_vs_micro_batch`, ...) delegate to core with array arguments.
+Knock-on changes that keep a plan valid: :mod:`.plan_changes`; detected cards offered as
+targets: :mod:`.rig`; undo and redo (levers and model loads included): :mod:`.history`.
 
-The knock-on changes that keep a plan valid live in :mod:`gpuadvisor.workspace.plan_changes`, the
-detected cards offered as targets in :mod:`gpuadvisor.workspace.rig`, undo and redo (every change
-the user makes, levers and model loads included) in :mod:`gpuadvisor.workspace.history`.
-
-This module imports no Qt (see napari's ``components/`` vs ``_qt/`` split), so it is tested
-without a display.
+This module imports no Qt, so it is tested without a display.
 """
 
 from __future__ import annotations
@@ -433,23 +428,29 @@ class PlanState(Undoable):
         return self._commit(replace(self._snap, overrides=clean, assumptions=assumptions),
                             name, what=name)
 
-    def reset_assumptions(self) -> bool:
-        """Drop every assumption override."""
+    def reset_assumptions(self) -> bool:  # drop every assumption override
         return self._commit(replace(self._snap, overrides={}, assumptions=DEFAULT_ASSUMPTIONS),
                             "assumptions", what="assumptions")
 
     # ------------------------------------------------------------------ commit
-    def _compute(self, snap: _Snapshot) -> Estimate:
-        gpu = self._spec_for(snap.gpu_id)
-        measured = None
-        if gpu is not None:
-            measured = [m for m in self._measurements if m.gpu_id == gpu.id] or None
-        # Recent answers are kept: a slider moved back and forth asks for the same plans,
-        # and a multi-GPU plan's layout search takes a few milliseconds.
-        assumptions = snap.assumptions
-        if gpu is not None and snap.plan.framework == "vllm":
+    def resolve_inputs(self, plan: Plan, gpu: GpuSpec | None, assumptions=None) -> tuple:
+        """``(assumptions, options)`` :func:`resolve` takes for ``plan`` on ``gpu`` here: the
+        overrides, what logs showed (vLLM's non-torch memory), the reference GPU and the
+        probe's measurements of ``gpu`` (the serving curve resolves with them too)."""
+        assumptions = self._snap.assumptions if assumptions is None else assumptions
+        if gpu is not None and plan.framework == "vllm":
             assumptions, _ = observed_assumptions(assumptions, self._observations, gpu.id,
                                                   "vllm")
+        measured = None if gpu is None else (
+            [m for m in self._measurements if m.gpu_id == gpu.id] or None)
+        return assumptions, {"reference_gpu": self._reference_gpu, "measurement": measured}
+
+    def _compute(self, snap: _Snapshot) -> Estimate:
+        gpu = self._spec_for(snap.gpu_id)
+        assumptions, options = self.resolve_inputs(snap.plan, gpu, snap.assumptions)
+        measured = options["measurement"]
+        # Recent answers are kept: a slider moved back and forth asks for the same plans,
+        # and a multi-GPU plan's layout search takes a few milliseconds.
         try:
             key = (snap.model, snap.plan, gpu, assumptions, tuple(measured or ()))
             hash(key)
@@ -457,8 +458,7 @@ class PlanState(Undoable):
             key = None
         if key is not None and key in self._results:
             return self._results[key]
-        result = resolve(snap.model, snap.plan, gpu, assumptions,
-                         reference_gpu=self._reference_gpu, measurement=measured)
+        result = resolve(snap.model, snap.plan, gpu, assumptions, **options)
         if key is not None:
             if len(self._results) >= RESULTS_KEPT:
                 self._results.pop(next(iter(self._results)))

@@ -193,6 +193,29 @@ class PlanSweeps:
         return self._kept(key and (*key, limit),
                           lambda: self._largest("seq_len", limit))
 
+    def serving(self):
+        """How many users the plan serves at once (:func:`gpuadvisor.core.serving_load.
+        capacity`, resolved with the estimate's own inputs), or None for a plan that does
+        not serve many or does not fit."""
+        from gpuadvisor.core import serving_load
+
+        state = self._state
+        result = state.estimate
+        if not serving_load.serves_many(result) or result.fits is False:
+            return None
+        key = ("serving", result.model, result.plan, result.gpu,
+               self._snap.assumptions, tuple(state.measurements))
+        assumptions, options = state.resolve_inputs(result.plan, result.gpu)
+        try:
+            hash(key)
+        except TypeError:
+            key = None
+        try:
+            return self._kept(key, lambda: serving_load.capacity(
+                result, assumptions=assumptions, **options))
+        except (ArithmeticError, ValueError):
+            return None
+
     def _sweep_key(self, name: str, **neutral) -> tuple | None:
         """What a sweep over the ``neutral`` fields depends on: the plan without them, the
         model, the assumptions, the GPU's memory, the GPU an engine is evaluated on and the

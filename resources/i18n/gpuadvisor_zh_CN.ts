@@ -2752,73 +2752,73 @@ paying per token: {other}</source>
 <context>
     <name>LeversPanel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="436"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="460"/>
         <source>Make it fit</source>
         <extracomment>Levers shown on a projector (those that make the plan fit, cheapest first).</extracomment>
         <translation>如何放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="466"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="490"/>
         <source>Choose a target GPU to see what would make the plan fit.</source>
         <translation>选择目标 GPU，查看怎样才能放得下。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="469"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="493"/>
         <source>It fits. These changes would free memory for a larger batch or longer sequences:</source>
         <translation>放得下。以下改动可腾出显存，用于更大的批次或更长的序列：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="472"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="496"/>
         <source>It fits; nothing to change.</source>
         <translation>放得下，无需改动。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="474"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="498"/>
         <source>It does not fit, and no change alone is enough. The first row is the fastest set of changes that fits; the others each on its own (click to apply):</source>
         <translation>放不下，任何单项改动都不够。第一行是能放下的最快改动组合；其余各行是单项改动（点击应用）：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="478"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="502"/>
         <source>It does not fit. Each change below on its own, cheapest first (click to apply):</source>
         <translation>放不下。以下每项改动单独生效，代价小的在前（点击应用）：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="481"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="505"/>
         <source>It does not fit, and no single change helps: try a smaller model or a larger GPU.</source>
         <translation>放不下，且单项改动都不够：请换更小的模型或显存更大的 GPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="519"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="543"/>
         <source>{n} GPUs, the model split across them</source>
         <translation>{n} 张 GPU，模型分摊到各卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="521"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="545"/>
         <source>{n} GPUs with ZeRO-3</source>
         <translation>{n} 张 GPU + ZeRO-3</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="525"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="549"/>
         <source>{n} layers on the GPU, the rest in host RAM (-ngl)</source>
         <translation>{n} 层放在 GPU，其余放在主机内存（-ngl）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="536"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="560"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="538"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="562"/>
         <source>still too big</source>
         <translation>仍放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="548"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="572"/>
         <source>cost: {cost}</source>
         <translation>代价：{cost}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="549"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="573"/>
         <source>time: {before} → {after}</source>
         <translation>时间：{before} → {after}</translation>
     </message>
@@ -2946,7 +2946,7 @@ paying per token: {other}</source>
     <message>
         <location filename="../../gpuadvisor/gui/log_check.py" line="36"/>
         <source>KV cache tokens</source>
-        <translation>KV 缓存词元数</translation>
+        <translation>KV 缓存token 数</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/log_check.py" line="37"/>
@@ -2996,7 +2996,7 @@ paying per token: {other}</source>
     <message>
         <location filename="../../gpuadvisor/gui/log_check.py" line="57"/>
         <source>{n} tokens</source>
-        <translation>{n} 个词元</translation>
+        <translation>{n} 个 token</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/log_check.py" line="67"/>
@@ -5548,100 +5548,140 @@ paying per token: {other}</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="110"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="111"/>
         <source>Total time</source>
         <translation>总时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="111"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="112"/>
         <source>GPU-hours</source>
         <translation>卡时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="112"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="113"/>
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="113"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="114"/>
         <source>Compute</source>
         <translation>计算量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="121"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="122"/>
         <source>Steps</source>
         <translation>步数</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/widgets/panels.py" line="133"/>
+        <source>Users at once</source>
+        <translation>同时服务的用户</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="142"/>
         <source>Layout</source>
         <translation>并行布局</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="149"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="158"/>
         <source>Efficiency</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="164"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="173"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="165"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="174"/>
         <source>Use the assumed efficiency again</source>
         <translation>恢复为假设的效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="177"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="186"/>
         <source>Assumptions</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="224"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="233"/>
         <source>{rate} samples/s</source>
         <translation>{rate} 样本/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="225"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="234"/>
         <source>{rate} tokens/s</source>
         <translation>{rate} token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="231"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="240"/>
         <source>{steps} × {step} ÷ {goodput} goodput = {total} (bound by {bound})</source>
         <translation>{steps} × {step} ÷ {goodput} 有效训练时间比例 = {total}（受限于{bound}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="234"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="243"/>
         <source>{steps} × {step} = {total} (bound by {bound})</source>
         <translation>{steps} × {step} = {total}（受限于{bound}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="300"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="276"/>
+        <source>Every user waiting for an answer at once, each with the plan&apos;s prompt and new tokens; each keeps at least {rate} tokens/s (reading speed unless set). gpuadvisor estimate prints the whole curve.</source>
+        <translation>所有用户同时等待回答，每人使用方案的提示词和新生成 token 数；每人至少保持 {rate} token/秒（未设置时为阅读速度）。gpuadvisor estimate 会打印整条曲线。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="324"/>
         <source>{eff:.2f} → {tflops} TFLOPS per GPU</source>
         <translation>{eff:.2f} → 每张 GPU {tflops} TFLOPS</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="305"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="329"/>
         <source>in-situ factor</source>
         <translation>现场系数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="306"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="330"/>
         <source>{k:.2f} of the published kernel rates</source>
         <translation>公开内核速率的 {k:.2f}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="310"/>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="315"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="334"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="339"/>
         <source>{n} samples</source>
         <translation>{n} 个样本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="311"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="335"/>
         <source>{n} tokens</source>
         <translation>{n} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="584"/>
+        <source>No user at {context} tokens of context gets {rate} tokens/s</source>
+        <translation>在 {context} token 的上下文下，没有用户能达到 {rate} token/秒</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="587"/>
+        <source>{users} at {context} tokens of context: first token in {ttft} s, {rate} tokens/s each ({total} in all)</source>
+        <translation>{users}，上下文 {context} token：首个 token {ttft} 秒，每人 {rate} token/秒（合计 {total}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="590"/>
+        <source>1 user</source>
+        <translation>1 位用户</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="591"/>
+        <source>{n} users</source>
+        <translation>{n} 位用户</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="595"/>
+        <source> with {setting}</source>
+        <translation>（需 {setting}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="598"/>
+        <source>; the first token takes over {limit} s</source>
+        <translation>；首个 token超过 {limit} 秒</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="31"/>
@@ -5679,92 +5719,92 @@ paying per token: {other}</source>
         <translation>假设：{job} 可在“数据集”中选择其他数据集，或填写你自己的。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="219"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="228"/>
         <source>{rate} generated tokens/s (decode)</source>
         <translation>{rate} 生成 token/s（解码）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="139"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="148"/>
         <source>How the job is split over the GPUs: the fastest way found that fits their memory (chosen), or the degrees you pinned in the Layout row with the rest searched (pinned): tensor (TP), pipeline (PP) and data parallel (DP) degrees, ZeRO/FSDP sharding and the micro-batch. The step is shown in parts: computing, memory-bound kernels, communication left over after overlap, and the pipeline&apos;s idle bubble.</source>
         <translation>任务如何切分到各块 GPU 上：放得下显存的最快方式（选出），或你在“布局”一行固定的并行度，其余仍会搜索（固定）：张量并行（TP）、流水线并行（PP）和数据并行（DP）的并行度、ZeRO/FSDP 切分以及微批次。一步按组成部分显示：计算、受访存限制的内核、重叠之后仍暴露的通信，以及流水线的空闲气泡。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="157"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="166"/>
         <source>Share of the GPU&apos;s dense peak that training achieves (model FLOPs utilisation). By default it comes from the plan&apos;s own kernels at the card&apos;s published rates times the in-situ factor (0.73); type a value to use your own.</source>
         <translation>训练达到的 GPU 稠密峰值比例（模型 FLOPs 利用率）。默认值来自方案自身的内核：按显卡公开的内核速率乘以现场系数（0.73）；输入一个数值即可使用你自己的值。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="221"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="230"/>
         <source>prefill {prefill} · decode bound by {bound}</source>
         <translation>预填充 {prefill} · 解码受限于{bound}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="266"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="290"/>
         <source>no data parallel</source>
         <translation>无数据并行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="268"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="292"/>
         <source>{zero} sharded within a node</source>
         <translation>{zero}（仅在节点内分片）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="270"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="294"/>
         <source>micro-batch {mb} × {ga}</source>
         <translation>微批次 {mb} × {ga}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="277"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="301"/>
         <source>step {step} = compute {compute} + memory-bound {memory} + communication {comm} + bubble {bubble}; MFU {mfu:.0%}</source>
         <translation>每步 {step} = 计算 {compute} + 访存受限 {memory} + 通信 {comm} + 流水线气泡 {bubble}；MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="283"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="307"/>
         <source>runner-up: {layout}: step {step}</source>
         <translation>次优：{layout}：每步 {step}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="293"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="317"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="294"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="318"/>
         <source>{tflops:g} TFLOPS {dtype} on {gpu}</source>
         <translation>{tflops:g} TFLOPS {dtype}（{gpu}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="299"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="323"/>
         <source>efficiency</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="316"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="340"/>
         <source>data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="318"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="342"/>
         <source>GPU link</source>
         <translation>GPU 互联</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="321"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="345"/>
         <source>overlap</source>
         <translation>通信重叠</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="324"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="348"/>
         <source>bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="327"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="351"/>
         <source>timed on</source>
         <translation>计时 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="329"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="353"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
     </message>

@@ -104,3 +104,31 @@ def test_switching_back_to_training_resets_the_engine(qtbot, page):
     assert (plan.task, plan.framework, plan.gpu_layers) == ("qlora", "auto", None)
     assert page.inputs.framework_combo.currentData() == "auto"
     assert not page.inputs.engine_group.isVisible()
+
+
+def test_a_vllm_plan_says_how_many_users_it_serves_at_once(qtbot, page):
+    from gpuadvisor.core import serving_load
+    from gpuadvisor.core.resolve import resolve
+
+    panel = page.bottom.time_panel
+    assert not panel.serving.isVisible()  # a fine-tune serves nobody
+    page.state.set_gpu("h100-sxm")
+    choose(page.inputs.task_combo, "infer")
+    settle(qtbot, page)
+    choose(page.inputs.quant_combo, "none")
+    settle(qtbot, page)
+    choose(page.inputs.framework_combo, "vllm")
+    settle(qtbot, page)
+    page.state.update(seq_len=8192, new_tokens=512)
+    settle(qtbot, page)
+    assert panel.serving.isVisible()
+    # the command line's capacity of the same plan, resolved by core on its own
+    state = page.state
+    core = serving_load.capacity(resolve(state.model, state.plan, state.gpu))
+    text = panel.serving.text()
+    assert text.startswith(f"{core.users} users at 8,704 tokens of context: first token in "
+                           f"{core.point.first_token_s:.2f} s")
+    assert text.endswith(f"with --max-num-seqs {core.users}")
+    choose(page.inputs.task_combo, "qlora")
+    settle(qtbot, page)
+    assert not panel.serving.isVisible()

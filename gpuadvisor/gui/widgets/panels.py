@@ -99,6 +99,7 @@ class TimePanel(QGroupBox):
         self.total = _value_label(self, "timeTotal")
         self.total.setProperty("role", "headline")
         self.throughput = _value_label(self, "timeThroughput")
+        self.throughput.setWordWrap(True)
         self.gpu_hours = _value_label(self, "timeGpuHours")
         self.flops = _value_label(self, "timeFlops")
         self.steps = _value_label(self, "timeSteps")
@@ -128,6 +129,14 @@ class TimePanel(QGroupBox):
         self.data_source.setWordWrap(True)
         self.data_source.setProperty("role", "note")
         grid.addWidget(self.data_source, 4, 0, 1, 4)
+        # A server's plan (vLLM, llama-server): how many users it serves at once.
+        self.serving_title = QLabel(self.tr("Users at once"), self)
+        self.serving = _value_label(self, "timeServing")
+        self.serving.setWordWrap(True)
+        grid.addWidget(self.serving_title, 5, 0)
+        grid.addWidget(self.serving, 5, 1, 1, 3)
+        self.serving_title.hide()
+        self.serving.hide()
         # Several GPUs: the parallel layout the time comes from, its step in parts and the
         # runners-up (hidden for one GPU).
         self.layout_title = QLabel(self.tr("Layout"), self)
@@ -253,6 +262,21 @@ class TimePanel(QGroupBox):
         self.assumptions.set_rows(self._assumption_rows(estimate, units, overrides or {}))
         self.warnings.setText("\n".join(f"⚠ {w}" for w in estimate.warnings))
         self.warnings.setVisible(bool(estimate.warnings))
+
+    def set_serving(self, capacity) -> None:
+        """How many users the plan serves at once
+        (:class:`~gpuadvisor.core.serving_load.Capacity`), or None to hide the row."""
+        self.serving_title.setVisible(capacity is not None)
+        self.serving.setVisible(capacity is not None)
+        if capacity is None:
+            self.serving.setText("")
+            return
+        self.serving.setText(serving_sentence(capacity))
+        self.serving.setToolTip(self.tr(
+            "Every user waiting for an answer at once, each with the plan's prompt and new "
+            "tokens; each keeps at least {rate} tokens/s (reading speed unless set). "
+            "gpuadvisor estimate prints the whole curve.").format(
+            rate=f"{capacity.min_tokens_per_s:.1f}"))
 
     def _layout_html(self, layout) -> str:
         """The chosen layout, its step in parts, and the runners-up, as rich text."""
@@ -550,3 +574,28 @@ def lever_tooltip(lever) -> str:
             before=N.duration(lever.seconds_before),
             after=N.duration(lever.seconds_after)),
     ))
+
+
+def serving_sentence(capacity) -> str:
+    """The capacity sentence in the interface language (the command line's, translated)."""
+    c, p = capacity, capacity.point
+    context = f"{c.prompt + c.new_tokens:,}"
+    if p is None:
+        return QCoreApplication.translate(
+            "TimePanel", "No user at {context} tokens of context gets {rate} tokens/s").format(
+            context=context, rate=f"{c.min_tokens_per_s:.1f}")
+    text = QCoreApplication.translate(
+        "TimePanel", "{users} at {context} tokens of context: first token in {ttft} s, "
+        "{rate} tokens/s each ({total} in all)").format(
+        users=(QCoreApplication.translate("TimePanel", "1 user") if p.users == 1 else
+               QCoreApplication.translate("TimePanel", "{n} users").format(n=p.users)),
+        context=context, ttft=f"{p.first_token_s:.2f}", rate=f"{p.tokens_per_s_user:.0f}",
+        total=f"{p.tokens_per_s_total:,.0f}")
+    if c.setting:
+        text += QCoreApplication.translate("TimePanel", " with {setting}").format(
+            setting=c.setting)
+    if p.first_token_s > c.max_first_token_s:
+        text += QCoreApplication.translate(
+            "TimePanel", "; the first token takes over {limit} s").format(
+            limit=f"{c.max_first_token_s:g}")
+    return text

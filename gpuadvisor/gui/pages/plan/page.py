@@ -444,6 +444,7 @@ class PlanPage(QWidget):
         self._show_host_ram(estimate)
         self.charts_area.draw(state, estimate)
         self.bottom.time_panel.set_estimate(estimate, self._units, state.assumption_overrides)
+        self.bottom.time_panel.set_serving(state.sweeps.serving())
         mark_time_layout(self.bottom.time_panel, estimate)
         now = time.monotonic()
         burst = now - self._last_redraw_s < LEVERS_SETTLE_MS / 1000

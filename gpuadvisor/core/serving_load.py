@@ -1,0 +1,216 @@
+"""Serving many users at once: tokens per second each and in all, and the time to the first
+token, against the number of concurrent requests (vLLM's continuous batching, llama-server's
+parallel slots).
+
+Every point is the one estimate (:func:`~gpuadvisor.core.resolve.resolve`) of the plan
+serving ``n`` requests together (``micro_batch = n``: vLLM's running sequences, llama-server's
+``-np`` slots), each with the plan's prompt (``seq_len``) and output (``new_tokens``):
+
+* **a decode step** serving ``n`` sequences takes ``t(n) = n / decode tokens/s`` of that
+  estimate (the weights read once per step, each sequence's KV cache once, or the compute
+  when ``n`` is past the crossover; :func:`~gpuadvisor.core.compute.inference_time`).
+* **prefill interference** (steady state, every user always waiting for an answer, no think
+  time): each request also costs its prompt's prefill ``T_pf`` (the estimate's
+  ``prefill_seconds`` for one prompt). ``n`` users generating ``r`` tokens/s each finish
+  ``n r / new_tokens`` requests per second, each bringing a new prompt, so the GPU's time
+  splits as ``1 = (n r / new) T_pf + r t(n)``: ``r = 1 / (t(n) + n T_pf / new)`` per user,
+  ``n r`` in all.
+* **time to the first token**: the prompt is processed in chunks of ``C`` tokens
+  (vLLM's ``max_num_batched_tokens``; llama-server's ``n_batch``, 2,048), each chunk sharing
+  a step with the other ``n - 1`` users' decodes: ``TTFT = T_pf + ceil(prompt / C) x
+  t(n - 1)``.
+* **memory**: ``n`` requests hold ``n x (prompt + new)`` tokens of KV cache. vLLM's pool is
+  fixed (its ``kv_cache_tokens``): past it requests wait. llama-server allocates ``n_ctx``
+  for all slots: the estimate of ``n`` slots must fit the card.
+
+:func:`capacity` is the most users served within a speed floor per user and a first-token
+ceiling: by default reading speed, 238 words per minute (Brysbaert 2019, "How many words do
+we read per minute? A review and meta-analysis of reading rate", J. Memory and Language 109:
+silent reading of non-fiction) x 1.33 tokens per word (OpenAI's rule for English text, "1
+token ~= 3/4 words", help.openai.com "What are tokens and how to count them") = 5.3 tokens/s;
+and 1 second to the first token (Nielsen 1993, Usability Engineering ch. 5: the
+limit for the user's flow of thought to stay uninterrupted).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions
+from .estimate import Estimate
+from .plan import Plan
+from .resolve import resolve
+
+#: The engines served to many users at once.
+ENGINES = ("vllm", "llama.cpp")
+#: Reading speed in tokens per second (see the module docstring).
+READING_TOKENS_PER_S = 238.0 / 60.0 * 1.33
+#: The first-token ceiling, seconds (see the module docstring).
+FIRST_TOKEN_S = 1.0
+#: llama-server's prompt chunk (``--batch-size``, default 2048).
+LLAMA_SERVER_BATCH = 2048
+#: Concurrency points of the curve.
+USERS = (1, 2, 4, 8, 16, 32, 64, 128, 256)
+
+
+@dataclass(frozen=True)
+class LoadPoint:
+    """``users`` requests served at once.
+
+    Attributes:
+        users: concurrent requests.
+        tokens_per_s_user: generated tokens per second each user sees.
+        tokens_per_s_total: in all.
+        first_token_s: time to the first token of a new request.
+        step_s: one decode step serving them all.
+        kv_tokens: KV-cache tokens the requests hold.
+        fits: whether they fit (vLLM's pool; llama-server's memory).
+        limit: why not, when they do not (``"kv pool"``, ``"memory"``), else "".
+    """
+
+    users: int
+    tokens_per_s_user: float
+    tokens_per_s_total: float
+    first_token_s: float
+    step_s: float
+    kv_tokens: int
+    fits: bool
+    limit: str = ""
+
+
+@dataclass(frozen=True)
+class Capacity:
+    """The most users the plan serves within the targets, and the curve it was read from."""
+
+    users: int
+    point: LoadPoint | None
+    curve: tuple[LoadPoint, ...]
+    min_tokens_per_s: float
+    max_first_token_s: float
+    prompt: int
+    new_tokens: int
+    engine: str = "vllm"
+    slots: int = 1
+
+    @property
+    def setting(self) -> str:
+        """The engine flag that serves that many at once when the plan's own is lower
+        (vLLM's ``--max-num-seqs``, llama-server's ``-np``), or ""."""
+        if self.point is None or self.users <= self.slots:
+            return ""
+        flag = "--max-num-seqs" if self.engine == "vllm" else "-np"
+        return f"{flag} {self.users}"
+
+    def sentence(self) -> str:
+        """``8 users at 8,448 tokens of context: first token in 0.42 s, 35 tokens/s each``
+        (and what the first token misses, when it takes longer than the ceiling)."""
+        context = self.prompt + self.new_tokens
+        if self.point is None:
+            first = self.curve[0] if self.curve else None
+            why = (f"one request alone gets {first.tokens_per_s_user:.1f} tokens/s"
+                   if first is not None and first.fits else "one request does not fit")
+            return (f"no user at {context:,} tokens of context gets "
+                    f"{self.min_tokens_per_s:.1f} tokens/s: {why}")
+        p = self.point
+        who = "1 user" if p.users == 1 else f"{p.users} users"
+        text = (f"{who} at {context:,} tokens of context: first token in "
+                f"{p.first_token_s:.2f} s, {p.tokens_per_s_user:.0f} tokens/s each "
+                f"({p.tokens_per_s_total:,.0f} in all)")
+        if self.setting:
+            text += f" with {self.setting}"
+        if p.first_token_s > self.max_first_token_s:
+            text += f"; the first token takes over {self.max_first_token_s:g} s"
+        return text
+
+    def to_json(self) -> dict:
+        return {"users": self.users, "sentence": self.sentence(), "setting": self.setting,
+                "min_tokens_per_s": self.min_tokens_per_s,
+                "max_first_token_s": self.max_first_token_s, "prompt": self.prompt,
+                "new_tokens": self.new_tokens,
+                "curve": [p.__dict__.copy() for p in self.curve]}
+
+
+def serves_many(result: Estimate) -> bool:
+    """Whether the estimate is of an engine that serves many users at once."""
+    return result.plan.task == "infer" and result.engine_name in ENGINES \
+        and result.engine is not None
+
+
+def _chunk(result: Estimate) -> int:
+    if result.engine_name == "vllm":
+        return int(result.engine.settings["max_num_batched_tokens"])
+    return LLAMA_SERVER_BATCH
+
+
+def load_point(base: Estimate, users: int, assumptions: Assumptions = DEFAULT_ASSUMPTIONS,
+               **options) -> LoadPoint:
+    """The plan of ``base`` serving ``users`` requests at once (see the module docstring).
+    ``options`` go to :func:`~gpuadvisor.core.resolve.resolve` as ``base`` was made."""
+    plan = base.plan
+    many = _at(base, users, assumptions, **options)
+    one_prompt = _at(base, 1, assumptions, **options).time.prefill_seconds
+    step = users / many.time.decode_tokens_per_s
+    new = plan.new_tokens
+    per_user = 1.0 / (step + users * one_prompt / new)
+    others = step if users == 1 else (users - 1) / _at(
+        base, users - 1, assumptions, **options).time.decode_tokens_per_s
+    chunks = math.ceil(plan.seq_len / _chunk(base))
+    first = one_prompt + chunks * (others if users > 1 else 0.0)
+    kv = users * (plan.seq_len + new)
+    if base.engine_name == "vllm":
+        fits, limit = kv <= base.engine.capacity_tokens, "kv pool"
+    else:
+        fits, limit = bool(many.fits), "memory"
+    return LoadPoint(users, per_user, users * per_user, first, step, kv, fits,
+                     "" if fits else limit)
+
+
+def _at(base: Estimate, users: int, assumptions: Assumptions, **options) -> Estimate:
+    plan: Plan = replace(base.plan, micro_batch=users, dataset_samples=None)
+    if plan == base.plan:
+        return base
+    return resolve(base.model, plan, base.gpu, assumptions, **options)
+
+
+def curve(base: Estimate, users: Iterable[int] = USERS,
+          assumptions: Assumptions = DEFAULT_ASSUMPTIONS, **options) -> tuple[LoadPoint, ...]:
+    """:func:`load_point` at each of ``users``."""
+    return tuple(load_point(base, n, assumptions, **options) for n in users)
+
+
+def capacity(base: Estimate, *, min_tokens_per_s: float = READING_TOKENS_PER_S,
+             max_first_token_s: float = FIRST_TOKEN_S,
+             assumptions: Assumptions = DEFAULT_ASSUMPTIONS, **options) -> Capacity:
+    """The most users served at once with at least ``min_tokens_per_s`` each and the
+    requests fitting; found on :data:`USERS`, then narrowed between the last point that
+    holds and the first that does not. The first token's time is reported beside it, and
+    the sentence says when it is over ``max_first_token_s`` (a long prompt's prefill takes
+    what it takes whatever the load)."""
+    points = list(curve(base, USERS, assumptions, **options))
+
+    def good(p: LoadPoint) -> bool:
+        return p.fits and p.tokens_per_s_user >= min_tokens_per_s
+
+    best = None
+    for p in points:
+        if not good(p):
+            break
+        best = p
+    if best is not None and best.users < USERS[-1]:
+        lo, hi = best.users, next(u for u in USERS if u > best.users)
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            p = load_point(base, mid, assumptions, **options)
+            if good(p):
+                lo, best = mid, p
+            else:
+                hi = mid
+    return Capacity(best.users if best else 0, best, tuple(points), min_tokens_per_s,
+                    max_first_token_s, base.plan.seq_len, base.plan.new_tokens,
+                    base.engine_name, base.plan.micro_batch)
+
+
+__all__ = ["ENGINES", "FIRST_TOKEN_S", "READING_TOKENS_PER_S", "USERS", "Capacity",
+           "LoadPoint", "capacity", "curve", "load_point", "serves_many"]

@@ -1,0 +1,114 @@
+"""Serving many users at once: the steady-state split of the GPU's time, the KV pool as the
+limit, and the capacity sentence every door prints."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from gpuadvisor import catalog
+from gpuadvisor.core import serving_load as S
+from gpuadvisor.core.plan import Plan
+from gpuadvisor.core.resolve import resolve
+from tests.cli_run import run_cli
+
+MODELS, GPUS = catalog.load_models(), catalog.load_gpus()
+
+
+def base(gpu="h100-sxm", framework="vllm", seq=8192, new=512, **fields):
+    plan = Plan(task="infer", framework=framework, seq_len=seq, new_tokens=new, **fields)
+    return resolve(MODELS["llama-3.1-8b"], plan, GPUS[gpu])
+
+
+def test_a_point_splits_the_gpus_time_between_prompts_and_decode_steps():
+    b = base()
+    for users in (1, 8, 32):
+        p = S.load_point(b, users)
+        many = resolve(b.model, Plan(task="infer", framework="vllm", seq_len=8192,
+                                     new_tokens=512, micro_batch=users), b.gpu)
+        one = resolve(b.model, Plan(task="infer", framework="vllm", seq_len=8192,
+                                    new_tokens=512), b.gpu)
+        step = users / many.time.decode_tokens_per_s
+        assert p.step_s == pytest.approx(step)
+        # every second of the GPU: users x r / new prompts of T_pf each, and r decode steps
+        r = p.tokens_per_s_user
+        assert users * r / 512 * one.time.prefill_seconds + r * step == pytest.approx(1.0)
+        assert p.tokens_per_s_total == pytest.approx(users * r)
+    # one user alone waits only for its own prompt
+    assert S.load_point(b, 1).first_token_s == pytest.approx(
+        resolve(b.model, b.plan, b.gpu).time.prefill_seconds)
+
+
+def test_more_users_mean_more_tokens_in_all_and_fewer_each():
+    points = S.curve(base(), (1, 2, 4, 8, 16))
+    totals = [p.tokens_per_s_total for p in points]
+    each = [p.tokens_per_s_user for p in points]
+    assert totals == sorted(totals) and each == sorted(each, reverse=True)
+    firsts = [p.first_token_s for p in points]
+    assert firsts == sorted(firsts)  # each chunk of the prompt shares a step with more decodes
+
+
+def test_vllm_serves_as_many_as_its_kv_pool_holds():
+    b = base()
+    pool = b.engine.capacity_tokens
+    c = S.capacity(b, min_tokens_per_s=0.001)
+    # a slow enough floor: the pool decides, floor(pool tokens / (8,192 + 512))
+    assert c.users == pool // 8704
+    assert c.point.fits and not S.load_point(b, c.users + 1).fits
+    assert S.load_point(b, c.users + 1).limit == "kv pool"
+
+
+def test_the_speed_floor_decides_when_the_pool_is_large():
+    b = base(seq=512, new=256)
+    c = S.capacity(b, min_tokens_per_s=40.0)
+    assert c.point.tokens_per_s_user >= 40.0
+    assert S.load_point(b, c.users + 1).tokens_per_s_user < 40.0
+
+
+def test_llama_server_slots_are_limited_by_the_cards_memory():
+    b = base(gpu="rtx-4090", framework="llama.cpp", quant="q4_k_m")
+    c = S.capacity(b, min_tokens_per_s=0.001)
+    assert c.point.fits
+    over = S.load_point(b, c.users + 1)
+    assert not over.fits and over.limit == "memory"
+    # n slots hold n x (prompt + new) cells of cache, all allocated at start
+    assert over.kv_tokens == (c.users + 1) * 8704
+
+
+def test_the_sentence_names_users_context_first_token_and_speed():
+    c = S.capacity(base())
+    p = c.point
+    assert c.sentence() == (f"{p.users} users at 8,704 tokens of context: first token in "
+                            f"{p.first_token_s:.2f} s, {p.tokens_per_s_user:.0f} tokens/s each "
+                            f"({p.tokens_per_s_total:,.0f} in all) with --max-num-seqs "
+                            f"{p.users}")
+    # a plan that already runs that many says no flag
+    wide = S.capacity(base(micro_batch=256))
+    assert wide.users == c.users and wide.setting == ""
+    # reading speed: 238 words/min (Brysbaert 2019) x 1.33 tokens per word
+    assert S.READING_TOKENS_PER_S == pytest.approx(238 / 60 * 1.33)
+    slow = S.capacity(base(gpu="rtx-3090"), max_first_token_s=0.5)
+    assert slow.sentence().endswith("the first token takes over 0.5 s")
+
+
+def test_estimate_prints_and_returns_the_capacity():
+    flags = ["estimate", "--model", "llama-3.1-8b", "--task", "infer", "--framework", "vllm",
+             "--gpu", "h100-sxm", "--seq", "8192", "--new-tokens", "512"]
+    code, out, _ = run_cli(*flags, "--json")
+    assert code == 0
+    serving = json.loads(out)["serving"]
+    c = S.capacity(base())
+    assert serving["users"] == c.users and serving["sentence"] == c.sentence()
+    assert len(serving["curve"]) == len(S.USERS)
+    code, out, _ = run_cli(*flags, "--min-tokens-per-s", "50")
+    assert code == 0 and "read at 50.0 tokens/s or more" in out
+    assert S.capacity(base(), min_tokens_per_s=50).sentence() in out
+    code, out, _ = run_cli("estimate", "--model", "llama-3.1-8b", "--task", "infer",
+                           "--gpu", "rtx-4090", "--json")
+    assert "serving" not in json.loads(out)  # transformers serves one stream
+
+
+def test_users_grid_is_powers_of_two_to_vllms_default_max_num_seqs():
+    assert S.USERS == tuple(2**k for k in range(int(math.log2(256)) + 1))
