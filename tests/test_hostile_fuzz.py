@@ -144,7 +144,8 @@ def _leaves(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()):
 LEAVES = {" ".join(path): parser for path, parser in _leaves(build_parser()) if path}
 #: Examples per verb (fast ones get more); the whole file runs in about 20 s on 2 cores.
 EXAMPLES = {"estimate": 30, "suggest": 8, "export": 20, "catalog list": 6, "catalog show": 6,
-            "catalog validate": 14, "catalog update": 14, "detect": 6, "check-log": 12, "probe": 20, "gui": 10,
+            "catalog validate": 14, "catalog update": 14, "detect": 6, "check-log": 12,
+            "probe": 20, "gui": 10,
             "completion": 4, "man": 2}
 
 _GOOD = {"model": ["gpt2", "llama-3.1-8b", "qwen3-30b-a3b"], "gpu": ["rtx-4090", "h100-sxm"],

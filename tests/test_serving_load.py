@@ -88,7 +88,7 @@ def test_the_sentence_names_users_context_first_token_and_speed():
     wide = S.capacity(base(micro_batch=256))
     assert wide.users == c.users and wide.setting == ""
     # reading speed: 238 words/min (Brysbaert 2019) x 1.33 tokens per word
-    assert S.READING_TOKENS_PER_S == pytest.approx(238 / 60 * 1.33)
+    assert pytest.approx(238 / 60 * 1.33) == S.READING_TOKENS_PER_S
     slow = S.capacity(base(gpu="rtx-3090"), max_first_token_s=0.5)
     assert slow.sentence().endswith("the first token takes over 0.5 s")
 
@@ -111,4 +111,4 @@ def test_estimate_prints_and_returns_the_capacity():
 
 
 def test_users_grid_is_powers_of_two_to_vllms_default_max_num_seqs():
-    assert S.USERS == tuple(2**k for k in range(int(math.log2(256)) + 1))
+    assert tuple(2**k for k in range(int(math.log2(256)) + 1)) == S.USERS
