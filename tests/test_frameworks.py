@@ -110,6 +110,24 @@ def test_hf_qlora_weights_hold_the_fp32_upcast_and_a_bf16_copy_of_the_head():
         assert frameworks.kbit_upcast_weight_bytes(TINY, qlora(other)) == 0
 
 
+def test_qlora_sharded_by_fsdp_or_zero3_is_not_upcast():
+    # TRL's SFTTrainer skips prepare_model_for_kbit_training when the 4-bit base is sharded
+    # ("QLoRA + FSDP / DS-Zero3 - one should never call ... prepare_model_for_kbit_training",
+    # trl/trainer/sft_trainer.py): the unquantized parameters stay 16-bit, the stream bf16
+    one = qlora("hf")
+    sharded = one.with_changes(n_gpus=2, zero_stage=3)
+    assert frameworks.kbit_upcast_weight_bytes(TINY, one) > 0
+    assert frameworks.kbit_upcast_weight_bytes(TINY, sharded) == 0
+    nf4_dq = 0.5 + 1 / 64 + 4 / (64 * 256)
+    unquantized = TINY_TOTAL - LINEAR
+    expected = (LINEAR * nf4_dq + 2 * unquantized + 4 * ADAPTERS) / 2  # sharded over 2
+    assert memory_breakdown(TINY, sharded).weights == pytest.approx(expected, rel=1e-12)
+    # ZeRO-2 keeps the whole base on every GPU: TRL prepares (upcasts) it as on one GPU
+    zero2 = one.with_changes(n_gpus=2, zero_stage=2)
+    assert frameworks.kbit_upcast_weight_bytes(TINY, zero2) == \
+        frameworks.kbit_upcast_weight_bytes(TINY, one)
+
+
 def test_axolotl_qlora_casts_norms_back_so_its_residual_stream_is_bf16():
     plan = qlora("axolotl")
     generic = activation_bytes(TINY, plan, DEFAULTS)

@@ -112,3 +112,24 @@ def test_estimate_prints_and_returns_the_capacity():
 
 def test_users_grid_is_powers_of_two_to_vllms_default_max_num_seqs():
     assert tuple(2**k for k in range(int(math.log2(256)) + 1)) == S.USERS
+
+
+def test_per_token_prices_of_a_serving_plan_are_at_its_capacity():
+    code, out, err = run_cli("suggest", "--model", "llama-3.1-8b", "--task", "infer",
+                             "--framework", "vllm", "--seq", "2048", "--new-tokens", "512",
+                             "--no-rig", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    offers = catalog.load_offers()
+    row = next(r for r in data["per_token"]["rows"]
+               if r["fits"] and r["id"] == "offer:vast-rtx-4090")
+    offer = offers["vast-rtx-4090"]
+    b = resolve(MODELS["llama-3.1-8b"], Plan(task="infer", framework="vllm", seq_len=2048,
+                                             new_tokens=512), GPUS[offer.gpu_id])
+    c = S.capacity(b)
+    assert row["users"] == c.users
+    assert row["tokens_per_s"] == pytest.approx(c.point.tokens_per_s_total)
+    # rent per hour over the tokens of an hour at the default 50% utilization
+    utilization = data["per_token"]["assumptions"]["utilization"]
+    assert row["usd_per_mtok"] == pytest.approx(
+        offer.instance_price_usd / (c.point.tokens_per_s_total * 3600 * utilization) * 1e6)

@@ -119,8 +119,10 @@ def table(econ, money, limit: int) -> str:
              f"{econ.new_tokens:,} new tokens a request, each token with its share of the "
              f"prompt; rentals at {a.utilization:.0%} utilization; cards over "
              f"{a.lifetime_hours:,.0f} h; power at {money(a.usd_per_kwh, 3)}/kWh); "
-             f"{econ.goal} first"]
-    head = (f"    {'#':>2}  {'option':<44}{'kind':<10}{'tok/s':>8}{'1st token':>11}"
+             f"{econ.goal} first. A vLLM or llama-server plan is priced at the users it "
+             "serves at once, each at reading speed or more ('users'); others at the "
+             "plan's batch"]
+    head = (f"    {'#':>2}  {'option':<44}{'kind':<10}{'users':>6}{'tok/s':>8}{'1st token':>11}"
             f"{'$/Mtok':>10}  pays off vs the cheapest per-token option")
     lines += [head, "    " + "-" * (len(head) - 4)]
     shown = econ.rows[:limit]
@@ -128,8 +130,9 @@ def table(econ, money, limit: int) -> str:
         speed = f"{r.tokens_per_s:,.1f}" if r.tokens_per_s else "—"
         first = format_duration(r.ttft_s) if r.ttft_s is not None else "—"
         price = small_money(money, r.usd_per_mtok) if r.fits else "does not fit"
-        lines.append(f"    {n:>2}  {r.label[:43]:<44}{r.kind:<10}{speed:>8}{first:>11}"
-                     f"{price:>10}  {pays_off(r)}")
+        users = str(r.suggestion.users) if r.suggestion and r.suggestion.users else "—"
+        lines.append(f"    {n:>2}  {r.label[:43]:<44}{r.kind:<10}{users:>6}{speed:>8}"
+                     f"{first:>11}{price:>10}  {pays_off(r)}")
     if len(econ.rows) > limit:
         lines.append(f"  ... {len(econ.rows) - limit} more (--limit N, or --json)")
     if econ.no_api:
@@ -172,7 +175,8 @@ def row_json(r) -> dict:
     data = {"id": r.id, "kind": r.kind, "label": r.label, "fits": r.fits,
             "as_asked": r.as_asked, "usd_per_mtok": r.usd_per_mtok,
             "tokens_per_s": r.tokens_per_s, "decode_tokens_per_s": r.decode_tokens_per_s,
-            "ttft_s": r.ttft_s, "usd_per_hour": r.usd_per_hour,
+            "ttft_s": r.ttft_s, "users": r.suggestion.users if r.suggestion else None,
+            "usd_per_hour": r.usd_per_hour,
             "energy_usd_per_mtok": r.energy_usd_per_mtok,
             "wear_usd_per_mtok": r.wear_usd_per_mtok, "hardware_usd": r.hardware_usd,
             "break_even": _break_even_json(r.break_even)}
@@ -202,6 +206,7 @@ def suggestion_keys(econ, option_id: str) -> dict:
     if r is None:
         return {}
     return {"tokens_per_s": r.tokens_per_s, "ttft_s": r.ttft_s,
+            "users": r.suggestion.users if r.suggestion else None,
             "usd_per_mtok": r.usd_per_mtok, "energy_usd_per_mtok": r.energy_usd_per_mtok,
             "wear_usd_per_mtok": r.wear_usd_per_mtok,
             "break_even_mtok": r.break_even.mtok if r.break_even else None}

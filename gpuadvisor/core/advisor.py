@@ -37,6 +37,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 
+from . import serving_load
 from .advisor_break_even import BreakEven, best_break_even, break_even
 from .advisor_types import Advice, Option, Suggestion
 from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions
@@ -187,7 +188,7 @@ def evaluate(model: ModelSpec, plan: Plan, option: Option, *,
     if key not in cache.results:
         cache.results[key] = _fit(model, plan, gpu, option, assumptions, max_cards,
                                   measurements if option.kind == "own" else ())
-    fits, run_plan, levers, result = cache.results[key]
+    fits, run_plan, levers, result, served = cache.results[key]
     n = run_plan.n_gpus
     hours = float(result.time.seconds) / 3600.0
     instances = 1
@@ -212,10 +213,23 @@ def evaluate(model: ModelSpec, plan: Plan, option: Option, *,
         efficiency=float(result.time.efficiency),
         time_source=str(result.assumptions.get("efficiency_source", "assumed")),
         bound=str(result.time.bound),
-        tokens_per_s=float(result.time.tokens_per_s),
-        prefill_seconds=float(result.time.prefill_seconds),
-        decode_tokens_per_s=float(result.time.decode_tokens_per_s))
+        **_speed(result, served))
     return replace(suggestion, why=explain(suggestion))
+
+
+def _speed(result, served) -> dict:
+    """The token speed an inference option is priced at: a serving plan's at its capacity
+    (every user at reading speed: tokens/s in all, the first token at that load), else the
+    estimate's batch."""
+    point = served.point if served is not None else None
+    if point is not None:
+        return {"tokens_per_s": float(point.tokens_per_s_total),
+                "prefill_seconds": float(point.first_token_s),
+                "decode_tokens_per_s": float(point.tokens_per_s_total),
+                "users": int(served.users)}
+    return {"tokens_per_s": float(result.time.tokens_per_s),
+            "prefill_seconds": float(result.time.prefill_seconds),
+            "decode_tokens_per_s": float(result.time.decode_tokens_per_s)}
 
 
 #: Host RAM a desktop is assumed to have for CPU offload when the option says nothing:
@@ -261,8 +275,20 @@ def _fit(model, plan, gpu, option, assumptions, max_cards, measurements):
     advice = make_it_fit(model, base, gpu, assumptions, timed=timed, max_gpus=max_gpus,
                          host_ram_bytes=host_ram_for(option))
     if advice.fits:
-        return True, advice.plan, [s.title for s in advice.steps], advice.result
-    return False, base, [s.title for s in advice.steps], advice.result
+        return (True, advice.plan, [s.title for s in advice.steps], advice.result,
+                _served(advice.result, assumptions, measured))
+    return False, base, [s.title for s in advice.steps], advice.result, None
+
+
+def _served(result, assumptions, measured):
+    """A serving plan's capacity on the option (:func:`~.serving_load.capacity`, resolved
+    as the option's estimate was), or None for a plan that serves one batch."""
+    if not serving_load.serves_many(result):
+        return None
+    try:
+        return serving_load.capacity(result, assumptions=assumptions, measurement=measured)
+    except (ArithmeticError, ValueError):
+        return None
 
 
 def explain(s: Suggestion) -> str:

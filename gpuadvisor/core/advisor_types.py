@@ -71,6 +71,9 @@ class Suggestion:
             first token (0 otherwise).
         decode_tokens_per_s: inference: generated tokens per second while decoding, the
             whole batch together (0 otherwise).
+        users: a serving plan (vLLM, llama-server): the requests it serves at once within
+            reading speed each (:mod:`~.serving_load`); its token speed and first token are
+            at that load. 0: the plan's own batch.
     """
 
     option: Option
@@ -98,6 +101,7 @@ class Suggestion:
     tokens_per_s: float = 0.0
     prefill_seconds: float = 0.0
     decode_tokens_per_s: float = 0.0
+    users: int = 0
 
     @property
     def cost_usd(self) -> float:

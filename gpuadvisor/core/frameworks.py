@@ -280,7 +280,15 @@ def _applies(m: ModelShape, plan: Plan) -> Framework | None:
 
 
 def _kbit(fw: Framework, plan: Plan) -> bool:
-    return fw.kbit_fp32_upcast and plan.task == "qlora" and plan.precision != "fp32"
+    """Whether PEFT's ``prepare_model_for_kbit_training`` upcasts the plan's QLoRA model:
+    not when the quantized base is sharded over GPUs (ZeRO-3 / FSDP). TRL's SFTTrainer
+    finds such a model's 4-bit parameters loaded on the CPU or the meta device and skips
+    it: "QLoRA + FSDP / DS-Zero3 - one should never call peft_module_casting_to_bf16 or
+    prepare_model_for_kbit_training" (trl/trainer/sft_trainer.py, ``is_sharded_qlora``);
+    the unquantized parameters then stay in the 4-bit storage dtype's 16 bits."""
+    sharded = plan.n_gpus > 1 and plan.zero_stage >= 3
+    return (fw.kbit_fp32_upcast and plan.task == "qlora" and plan.precision != "fp32"
+            and not sharded)
 
 
 def _fused(fw: Framework, plan: Plan) -> bool:

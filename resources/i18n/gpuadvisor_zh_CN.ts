@@ -434,14 +434,14 @@ renting: {rent}</source>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="72"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="318"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="243"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="250"/>
         <source>Cheapest</source>
         <translation>最便宜</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="73"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="317"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="240"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="247"/>
         <source>Fastest</source>
         <translation>最快</translation>
     </message>
@@ -864,19 +864,19 @@ renting: {rent}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="308"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="233"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="240"/>
         <source>fastest</source>
         <translation>最快</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="309"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="234"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="241"/>
         <source>Best ({goal}): {why}.</source>
         <translation>最佳（{goal}）：{why}。</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="319"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="245"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="252"/>
         <source>{label}: {why}.</source>
         <translation>{label}：{why}。</translation>
     </message>
@@ -897,7 +897,7 @@ renting: {rent}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="337"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="275"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="282"/>
         <source>Prices in {code} at {rate} per USD.</source>
         <translation>价格以 {code} 计，汇率 {rate} 每美元。</translation>
     </message>
@@ -934,7 +934,7 @@ renting: {rent}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="189"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="209"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="216"/>
         <source>older than {days} days: check it</source>
         <translation>已超过 {days} 天：请核实</translation>
     </message>
@@ -1139,122 +1139,127 @@ renting: {rent}</source>
         <translation>其速度取决于服务商：这里不做估算。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="160"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="161"/>
+        <source>Speed: {speed} tokens/s ({per_hour} an hour) serving {users} users at once, each at reading speed or more; the first token after {ttft} at that load</source>
+        <translation>速度：{speed} tokens/秒（每小时 {per_hour} 个），同时服务 {users} 位用户，每人不低于阅读速度；在此负载下首个 token 用时 {ttft}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="166"/>
         <source>Speed: {speed} tokens/s ({per_hour} an hour), the first token after {ttft} (prefilling {prompt} prompt tokens × {batch})</source>
         <translation>速度：{speed} tokens/秒（每小时 {per_hour} 个），首个 token 用时 {ttft}（预填充 {prompt} 个提示 token × {batch}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="165"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="172"/>
         <source>{price}/h ÷ ({per_hour} tokens × {util:.0%} busy) = {result} per million tokens</source>
         <translation>{price}/小时 ÷（{per_hour} 个 token × {util:.0%} 利用率）= 每百万 token {result}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="172"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="179"/>
         <source>Power: {tdp:,.0f} W × {load:.0%} × {gpus} GPU(s) × {kwh}/kWh = {power}/h</source>
         <translation>电费：{tdp:,.0f} W × {load:.0%} × {gpus} 张 GPU × {kwh}/kWh = {power}/小时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="178"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="185"/>
         <source>Cards: {price} ÷ {hours:,.0f} h = {per_hour}/h</source>
         <translation>显卡：{price} ÷ {hours:,.0f} 小时 = {per_hour}/小时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="183"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="190"/>
         <source>Cards: no price in the offers catalog for them, so power alone</source>
         <translation>显卡：报价目录里没有它们的价格，只计电费</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="185"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="192"/>
         <source>{hourly}/h ÷ {per_hour} tokens = {result} per million tokens</source>
         <translation>{hourly}/小时 ÷ {per_hour} 个 token = 每百万 token {result}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="201"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="208"/>
         <source>Your cards are priced as the same cards bought: {note}</source>
         <translation>你的显卡按买同款的价格计：{note}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="228"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="235"/>
         <source>None of the options shown runs this plan: widen the filters, or “Make it fit” on the Plan page.</source>
         <translation>显示的方案都跑不了这个规划：放宽筛选，或看规划页的“如何放得下”。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="232"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="239"/>
         <source>cheapest per token</source>
         <translation>每 token 最便宜</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="249"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="256"/>
         <source>Yours: {why}.</source>
         <translation>你的：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="256"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="263"/>
         <source>No API in the catalog lists {model}.</source>
         <translation>目录里没有 API 提供 {model}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="266"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="273"/>
         <source>{shown} of {total} options shown; {fitting} fit the plan as asked; {apis} hosted APIs</source>
         <translation>显示 {total} 个方案中的 {shown} 个；{fitting} 个按原规划放得下；{apis} 个托管 API</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="269"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="276"/>
         <source>. Costs per million generated tokens, each with its share of the prompt ({prompt}:{new}); rentals busy {util:.0%} of the time, cards over {hours:,.0f} h. ★ = best trade-off (Pareto front).</source>
         <translation>。费用按每百万生成 token 计，每个 token 含其分摊的提示（{prompt}:{new}）；租用利用率 {util:.0%}，显卡寿命 {hours:,.0f} 小时。★ = 最佳权衡（帕累托前沿）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="285"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="292"/>
         <source>Owning against paying per token</source>
         <translation>自购与按 token 付费对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="288"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="295"/>
         <source>{own} (selected) against {other}, the cheapest per token</source>
         <translation>{own}（已选）对比每 token 最便宜的 {other}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="291"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="298"/>
         <source>{other} (selected) against buying {own}, the card that pays off soonest</source>
         <translation>{other}（已选）对比购买最快回本的显卡 {own}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="294"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="301"/>
         <source>Buying {own} against {other}</source>
         <translation>购买 {own} 对比 {other}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="303"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="310"/>
         <source>{other} costs {price} per million tokens, no more than the power for {own} ({power}): owning never pays off on price alone.</source>
         <translation>{other} 每百万 token {price}，不高于 {own} 的电费（{power}）：只看价格，自购永远不回本。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="309"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="316"/>
         <source>{own} is yours already and its power ({power} per million tokens) costs less than {other} ({price}): cheaper from the first token.</source>
         <translation>{own} 已经是你的，它的电费（每百万 token {power}）低于 {other}（{price}）：从第一个 token 起就更便宜。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="315"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="322"/>
         <source>After {tokens}, {own} ({price}) beats {other} ({hours} of generating on it).</source>
         <translation>生成 {tokens} 后，{own}（{price}）比 {other} 更划算（在它上面生成 {hours}）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="320"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="327"/>
         <source>That is longer than the {hours:,.0f} h lifetime you set.</source>
         <translation>这超过了你设定的 {hours:,.0f} 小时寿命。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="322"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="329"/>
         <source>Cards ÷ (price per token − power per token): {price} ÷ ({other} − {power}) per million.</source>
         <translation>显卡 ÷（每 token 价格 − 每 token 电费）：{price} ÷（{other} − {power}）每百万。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="331"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="338"/>
         <source>No card and per-token option to compare</source>
         <translation>没有可比较的显卡和按 token 付费方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="332"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="339"/>
         <source>Break-even needs a card (yours or to buy) and an API or rental among the options shown.</source>
         <translation>回本计算需要显示的方案中有一张显卡（自有或待购）和一个 API 或租用方案。</translation>
     </message>

@@ -157,10 +157,17 @@ def cost_lines(row: TokenCost, money, econ: TokenEconomics) -> list[str]:
         return []
     s = row.suggestion
     per_hour = f"{row.tokens_per_s * 3600:,.0f}"
-    lines = [translate("ComparePage", "Speed: {speed} tokens/s ({per_hour} an hour), the "
-                       "first token after {ttft} (prefilling {prompt} prompt tokens × {batch})"
-                       ).format(speed=speed(row), per_hour=per_hour, ttft=first_token(row),
-                                prompt=econ.prompt_tokens, batch=s.plan.micro_batch)]
+    if s.users:
+        lines = [translate("ComparePage", "Speed: {speed} tokens/s ({per_hour} an hour) "
+                           "serving {users} users at once, each at reading speed or more; "
+                           "the first token after {ttft} at that load").format(
+            speed=speed(row), per_hour=per_hour, users=s.users, ttft=first_token(row))]
+    else:
+        lines = [translate("ComparePage", "Speed: {speed} tokens/s ({per_hour} an hour), "
+                           "the first token after {ttft} (prefilling {prompt} prompt tokens × "
+                           "{batch})").format(speed=speed(row), per_hour=per_hour,
+                                              ttft=first_token(row), prompt=econ.prompt_tokens,
+                                              batch=s.plan.micro_batch)]
     if row.kind in ("rent", "cloud"):
         lines.append(translate(
             "ComparePage", "{price}/h ÷ ({per_hour} tokens × {util:.0%} busy) = {result} per "
