@@ -204,3 +204,16 @@ def test_ollama_warns_when_num_ctx_is_shorter_than_the_plan():
     r = llamacpp.evaluate(m, plan(framework="ollama", num_ctx=64), GPUS["rtx-4090"], A,
                           ollama=True)  # the plan holds 1 + 128 tokens
     assert any("num_ctx 64 holds fewer tokens than the plan's 129" in w for w in r.warnings)
+
+
+def test_gguf_engines_compute_in_fp16_so_turing_is_not_timed_at_fp32():
+    # ggml's CUDA kernels take fp16 activations: a bf16 plan on an RTX 2080 Ti (no bf16
+    # units) prefills at the card's fp16 tensor rate, 53.8 TFLOPS, not its fp32 13.4
+    from gpuadvisor.core.estimate import estimate
+
+    plan = Plan(task="infer", framework="llama.cpp", quant="q4_k_m", seq_len=512, new_tokens=1)
+    gpu = GPUS["rtx-2080-ti"]
+    result = estimate(MODELS["llama-3.1-8b"], plan, gpu)
+    assert result.assumptions["peak_tflops"] == 53.8 == gpu.fp16_tensor_tflops
+    assert result.assumptions["peak_tflops_dtype"] == "fp16"
+    assert not any("bf16" in w for w in result.warnings)

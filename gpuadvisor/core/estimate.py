@@ -141,6 +141,10 @@ class Estimate:
         return data
 
 
+#: Inference engines whose kernels compute in fp16 (see :func:`estimate`).
+FP16_ENGINES = ("llama.cpp", "ollama", "exllamav2")
+
+
 def timing_peak(gpu: GpuSpec, plan: Plan, warnings: list[str] | None = None
                 ) -> tuple[float, str]:
     """The one rule for the peak a plan is timed at: ``(TFLOPS, dtype)``, the GPU's dense
@@ -427,7 +431,12 @@ def estimate(
     # its data set makes (padded per micro-batch), on the job's tokens (compute.time_plan).
     timed = time_plan(shape, plan)
     flops = flops_per_token(shape, timed)
-    peak, peak_kind = timing_peak(time_gpu, plan, warnings)
+    # GGUF and EXL2 engines compute in fp16 whatever the plan's precision says (ggml's and
+    # ExLlamaV2's kernels take fp16 activations; neither has a bf16 path on Turing or older),
+    # so a card without bf16 units is not timed at its fp32 rate for them.
+    fp16_engine = view is not None and view.name in FP16_ENGINES and plan.precision != "fp32"
+    peak, peak_kind = timing_peak(time_gpu, replace(plan, precision="fp16") if fp16_engine
+                                  else plan, warnings)
     efficiency = None
     measured, measured_bandwidth, measured_note = _pick_measurements(
         measurement, time_gpu, plan, peak_kind)
