@@ -118,6 +118,10 @@ def add_parser(verbs) -> argparse.ArgumentParser:
                           "instead of padding each micro-batch to its longest sample")
     est.add_argument("--epochs", type=count("--epochs", high=1e6), default=None,
                      help="passes over --samples or --dataset (default 1)")
+    est.add_argument("--recompute-layers", type=int_in(1, 65_536), default=None, metavar="N",
+                     help="with --checkpointing full: recompute only N of the model's layers "
+                          "and keep the others' activations (Megatron-LM / NeMo "
+                          "--recompute-method block; default: every layer)")
     est.add_argument("--lora-rank", type=int_in(1, 65_536),
                      help="LoRA rank for lora/qlora (default 16)")
     est.add_argument("--lora-targets", choices=P.LORA_TARGETS, default="all",
@@ -322,6 +326,7 @@ def plan_from_args(args: argparse.Namespace, model):
         max_num_batched_tokens=getattr(args, "max_num_batched_tokens", None),
         enforce_eager=bool(getattr(args, "enforce_eager", False)),
         engine_version=getattr(args, "engine_version", None),
+        recompute_layers=getattr(args, "recompute_layers", None),
         **_layout_pins(args),
         **data,
     )

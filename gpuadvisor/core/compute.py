@@ -119,7 +119,8 @@ def flops_per_token(model: ModelLike, plan: Plan, s=None) -> FlopsPerToken:
     * full training: backward = 2 x forward (input and weight gradients), so 3 x forward.
     * LoRA/QLoRA: frozen weights need no weight gradient: ``4 x matmul + 3 x attention``
       plus ``6 x`` the adapter parameters.
-    * full recomputation adds a forward; selective recomputation adds the attention part.
+    * full recomputation adds a forward (of the recomputed layers' share, with
+      ``recompute_layers``); selective recomputation adds the attention part.
     * opaque models: forward = the published FLOPs per sample / tokens per sample (1).
     """
     m = model_shape(model)
@@ -144,7 +145,8 @@ def flops_per_token(model: ModelLike, plan: Plan, s=None) -> FlopsPerToken:
         train = 3.0 * fwd
         recompute_mm = mm
     if plan.checkpointing == "full":
-        train = train + recompute_mm + attn
+        share = plan.recomputed_layers(m.n_layers) / max(m.n_layers, 1)
+        train = train + share * (recompute_mm + attn)
     elif plan.checkpointing == "selective":
         train = train + attn
     return FlopsPerToken(fwd, mm, attn, train)

@@ -390,6 +390,9 @@ def training_activations(model: ModelLike, plan: Plan, b, s, e: float, generic):
     sbh = b * s * m.d_model
     full = plan.checkpointing == "full"
     if _kbit(fw, plan):
+        if plan.recompute_layers is not None:
+            raise ValueError("recompute_layers: Hugging Face QLoRA recomputes every layer "
+                             "(prepare_model_for_kbit_training's gradient checkpointing)")
         return _kbit_activations(m, plan, b, s) + extra, 0.0 * generic
     gpu = generic
     if _fused(fw, plan):
@@ -399,7 +402,12 @@ def training_activations(model: ModelLike, plan: Plan, b, s, e: float, generic):
                     for blk, count in m.blocks if blk.gated_mlp)
         widest = max((blk.d_ff * blk.experts_per_token for blk, _ in m.blocks
                       if blk.gated_mlp), default=0)
-        gpu = gpu - (2.0 * e * b * s * widest if full else saved)
+        if full:
+            # the recomputed block, and every block kept whole (partial recomputation)
+            kept_share = 1.0 - plan.recomputed_layers(m.n_layers) / m.n_layers
+            gpu = gpu - (2.0 * e * b * s * widest + kept_share * saved)
+        else:
+            gpu = gpu - saved
     host = 0.0 * generic
     if fw.offload_checkpoints and full:
         moved = max(m.n_layers - 1, 0)

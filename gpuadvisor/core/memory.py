@@ -381,7 +381,9 @@ def activation_bytes(model: ModelLike, plan: Plan, assumptions: Assumptions, b=N
     back-propagated (Korthikanti's ``34 sbh`` per layer); with FlashAttention there are no
     scores to drop, so selective changes nothing. Full
     recomputation keeps each block's input (``s b h`` per layer; Korthikanti's ``2sbh`` at
-    2 bytes) and, during the backward pass, one block's full set being recomputed.
+    2 bytes) and, during the backward pass, one block's full set being recomputed; with
+    ``recompute_layers`` N only the first N blocks are recomputed and the others keep their
+    whole set (Megatron-LM's ``--recompute-method block``).
 
     Inference: only a working set is alive — one block's tensors for the prompt (a bound).
     Opaque models use their published per-sample activations scaled by micro-batch.
@@ -391,6 +393,9 @@ def activation_bytes(model: ModelLike, plan: Plan, assumptions: Assumptions, b=N
     e = activation_dtype_bytes(plan)
     m = model_shape(model)
     if m.kind == "opaque":
+        if plan.recompute_layers is not None:
+            raise ValueError(f"recompute_layers: {m.id} is given by its size, without layers "
+                             "to recompute")
         per_sample = m.activation_bytes_per_sample * (e / 2.0)
         keep = assumptions.opaque_checkpoint_keep if plan.checkpointing == "full" else 1.0
         if plan.task == "infer":
@@ -408,7 +413,21 @@ def activation_bytes(model: ModelLike, plan: Plan, assumptions: Assumptions, b=N
     if plan.checkpointing == "full":
         full_block, full_extra = _largest_block(
             m, plan, b, s, "scores" if eager else "flash", masks)
-        return m.n_layers * b * s * m.d_model * e + full_block * e + full_extra + outside
+        recomputed = plan.recomputed_layers(m.n_layers)
+        kept = recomputed * b * s * m.d_model * e + full_block * e + full_extra + outside
+        if recomputed == m.n_layers:
+            return kept
+        # Partial recomputation (Megatron's block method): the first layers are recomputed,
+        # the rest keep every saved tensor, as without checkpointing.
+        left = recomputed
+        for blk, count in m.blocks:
+            skip = min(left, count)
+            left -= skip
+            if count - skip:
+                block, block_extra = _block_elements(blk, plan, b, s,
+                                                     "scores" if eager else "flash", masks)
+                kept = kept + (count - skip) * (block * e + block_extra)
+        return kept
     total = None
     for blk, count in m.blocks:
         block, block_extra = _block_elements(blk, plan, b, s, kind, masks)

@@ -203,6 +203,12 @@ class Plan:
             release's default.
         enforce_eager: vLLM ``--enforce-eager``: no CUDA graphs (no graph memory, every
             kernel launched one by one).
+        recompute_layers: with ``checkpointing`` full, recompute only this many of the
+            model's layers and keep every activation of the others (Megatron-LM / NeMo's
+            ``--recompute-granularity full --recompute-method block --recompute-num-layers``,
+            counted here over the whole model: per pipeline stage Megatron's N times the
+            stages); None = every layer. Hugging Face, Unsloth, Axolotl and torchtune
+            recompute every layer.
         engine_version: the vLLM release whose allocation rules apply (``0.6.4``); None =
             the current one (V1). Releases before 0.8 (V0) profile a whole
             ``max_model_len`` when chunked prefill is off.
@@ -244,6 +250,7 @@ class Plan:
     max_num_batched_tokens: int | None = None
     enforce_eager: bool = False
     engine_version: str | None = None
+    recompute_layers: int | None = None
 
     def __post_init__(self) -> None:
         _check_choice("task", self.task, TASKS)
@@ -291,6 +298,19 @@ class Plan:
         if self.task == "qlora" and (is_gguf_quant(self.quant) or exl2_bits(str(self.quant))):
             raise ValueError(f"quant {self.quant!r} is an inference format (llama.cpp/ExLlamaV2): "
                              "QLoRA trains on int8, nf4 or nf4-dq")
+        layers = self.recompute_layers
+        if layers is not None:
+            if isinstance(layers, bool) or not isinstance(layers, int) \
+                    or not 1 <= layers <= 65_536:
+                raise ValueError(f"recompute_layers must be a whole number of layers from 1 "
+                                 f"up, got {layers!r}")
+            if self.checkpointing != "full":
+                raise ValueError("recompute_layers: partial recomputation needs checkpointing "
+                                 f"full (it recomputes that many layers), not "
+                                 f"{self.checkpointing!r}")
+            if self.framework in ("unsloth", "axolotl", "torchtune"):
+                raise ValueError(f"recompute_layers: {self.framework} recomputes every layer "
+                                 "(Megatron-LM and NeMo recompute some)")
         if self.offload == "optimizer" and self.zero_stage == 0:
             raise ValueError("offload: optimizer offload needs zero_stage 1, 2 or 3 (DeepSpeed)")
         if self.offload == "params" and self.zero_stage != 3:
@@ -413,6 +433,16 @@ class Plan:
     def is_adapter(self) -> bool:
         """True for LoRA and QLoRA: the base weights are frozen."""
         return self.task in ("lora", "qlora")
+
+    def recomputed_layers(self, n_layers: int) -> int:
+        """Layers whose forward runs again in the backward pass under full checkpointing:
+        all ``n_layers``, or :attr:`recompute_layers` of them (0 without full
+        checkpointing)."""
+        if self.checkpointing != "full":
+            return 0
+        if self.recompute_layers is None:
+            return int(n_layers)
+        return min(int(self.recompute_layers), int(n_layers))
 
     @property
     def effective_quant(self) -> str:

@@ -27,6 +27,7 @@ _FLAGS = (
     ("layout_global_batch", "--global-batch"),
     ("max_num_batched_tokens", "--max-num-batched-tokens"),
     ("engine_version", "--engine-version"),
+    ("recompute_layers", "--recompute-layers"),
 )
 #: What a plan field holds when the flag is left out (the line stays short).
 _DEFAULTS = {"precision": "bf16", "optimizer": "adamw", "micro_batch": 1, "grad_accum": 1,

@@ -56,6 +56,19 @@ def runnable_plan(result: Estimate, kind: str,
     parallelism, and has no ZeRO-1: a ZeRO-1 layout becomes ZeRO-2.
     """
     notes = []
+    if result.plan.recompute_layers is not None and kind in DATA_PARALLEL_TOOLS:
+        # Hugging Face's gradient checkpointing (what these tools' scripts turn on)
+        # recomputes every layer: less memory than the priced plan, more time.
+        priced_with = resolve_with
+
+        def resolve_with(**changes):  # every layout below recomputes every layer too
+            return priced_with(**{"recompute_layers": None, **changes})
+
+        result = resolve_with()
+        notes.append(f"{DATA_PARALLEL_TOOLS[kind]} recomputes every layer (partial "
+                     "recomputation is Megatron-LM's and NeMo's): this export runs full "
+                     f"recomputation, {format_bytes(result.memory.total)} per GPU, "
+                     f"{format_duration(result.time.seconds)}")
     runs = {"tp", "cp"} if (kind == "accelerate" and backend == "fsdp") else set()
     degrees = {k: v for k, v in model_parallel(result).items() if k not in runs}
     if degrees and kind in DATA_PARALLEL_TOOLS:

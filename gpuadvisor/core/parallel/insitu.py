@@ -36,7 +36,7 @@ from gpuadvisor.core.gpu import GpuSpec
 from gpuadvisor.core.plan import Plan
 
 from .rates import comm_sm_share, fp8_matmul_fraction, kernel_fractions
-from .shape import optimizer_traffic, step_shape
+from .shape import optimizer_traffic, recompute_share, step_shape
 from .step import GpuRates, GroupLinks, step_parts
 
 #: Precisions whose published kernel fractions exist: 16-bit matmuls, and fp8 linears with
@@ -120,6 +120,7 @@ def _one_gpu_work(model, plan: Plan, rates: GpuRates, mixed_master: bool, kernel
         sequence_parallel=True, rates=replace(rates, kernel_launch_s=0.0), links=nowhere,
         activation_bytes=e, matmul_bytes=1.0 if plan.precision == "fp8" else e,
         flash=plan.attention == "flash", recompute=plan.checkpointing,
+        recompute_share=recompute_share(shape, plan),
         optimizer_bytes_per_param=optimizer_traffic(plan, mixed_master), kernels=kernels)
     return float(one.compute + one.memory_bound)
 

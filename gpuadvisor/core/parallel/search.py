@@ -20,7 +20,13 @@ from gpuadvisor.core.plan import Plan
 
 from .cluster import Cluster, layout_links
 from .layout import Layout, layers_in_flight
-from .shape import activation_parts, optimizer_traffic, per_param_state_bytes, step_shape
+from .shape import (
+    activation_parts,
+    optimizer_traffic,
+    per_param_state_bytes,
+    recompute_share,
+    step_shape,
+)
 from .step import GpuRates, StepParts, StepShape, local_params, step_parts
 
 #: Largest micro-batch the search tries (sequences); beyond it memory, not speed, decides.
@@ -210,6 +216,7 @@ def search_layouts(model, plan: Plan, *, n_gpus: int, global_batch: int, rates: 
         rates=rates, links=links, activation_bytes=e,
         matmul_bytes=1.0 if plan.precision == "fp8" else e,
         flash=plan.attention == "flash", recompute=plan.checkpointing,
+        recompute_share=recompute_share(shape, plan),
         optimizer_bytes_per_param=optimizer_traffic(plan, mixed_master),
         grad_bytes_per_param=4.0 if (plan.precision == "fp32" or plan.is_adapter) else 2.0,
         param_bytes_per_param=e, kernels=kernels)

@@ -101,6 +101,14 @@ def activation_parts(model, plan: Plan, assumptions: Assumptions, micro_batch, s
     return acts, logits
 
 
+def recompute_share(shape, plan: Plan) -> float:
+    """The share of the model's blocks recomputed under full checkpointing (1 = all; with
+    ``Plan.recompute_layers``, those layers of the model's); ``shape`` is its
+    :class:`~.step.StepShape`."""
+    layers = shape.n_layers
+    return plan.recomputed_layers(layers) / layers if layers else 1.0
+
+
 def optimizer_traffic(plan: Plan, mixed_master: bool) -> float:
     """Bytes the optimizer update moves per trainable parameter for this plan."""
     grad = 4.0 if (plan.precision == "fp32" or plan.is_adapter) else 2.0

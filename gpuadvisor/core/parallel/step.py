@@ -382,7 +382,7 @@ KERNELS_PER_BLOCK = 36
 def step_parts(shape: StepShape, *, seq, micro_batch, grad_accum, tp, pp, vpp, cp, ep, dp,
                zero, shard, hybrid, sequence_parallel, rates: GpuRates, links: GroupLinks,
                activation_bytes=2.0, matmul_bytes=2.0, flash=True, recompute="none",
-               optimizer_bytes_per_param=16.0, grad_bytes_per_param=2.0,
+               recompute_share=1.0, optimizer_bytes_per_param=16.0, grad_bytes_per_param=2.0,
                param_bytes_per_param=2.0, kernels="fused") -> StepParts:
     """Seconds per optimizer step of the busiest GPU, by part (see the module docstring).
 
@@ -399,6 +399,8 @@ def step_parts(shape: StepShape, *, seq, micro_batch, grad_accum, tp, pp, vpp, c
         flash: fused attention kernel (else eager).
         recompute: ``none``, ``selective`` (attention recomputed) or ``full`` (the block's
             forward runs again in the backward).
+        recompute_share: with ``full``, the share of the blocks recomputed (partial
+            recomputation, ``Plan.recompute_layers``; 1 = all).
         optimizer_bytes_per_param: bytes the optimizer update reads and writes per trainable
             parameter (AdamW with fp32 master weights: read and write master, m, v = 24,
             read the gradient, write the 16-bit copy; see :func:`optimizer_traffic_bytes`).
@@ -423,19 +425,21 @@ def step_parts(shape: StepShape, *, seq, micro_batch, grad_accum, tp, pp, vpp, c
 
     lin_f, lin_b = _block_linears(shape, tokens, tp_, ep_, trainable, rates, matmul_bytes)
     att_f, att_b = _attention_seconds(shape, tokens, seq, tp_, rates, flash, e)
-    recompute_f = {"none": 0.0, "selective": att_f, "full": lin_f + att_f}[recompute]
+    # The share of a block's forward run again: the recomputed blocks' share under full
+    # checkpointing (every term below that grows with recomputation scales with it).
+    again = recompute_share if recompute == "full" else 0.0
+    recompute_f = att_f if recompute == "selective" else again * (lin_f + att_f)
     block_compute = lin_f + lin_b + att_f + att_b + recompute_f
 
     elem = elementwise_bytes_per_token(shape, tp_, sequence_parallel, e, kernels) * tokens
-    block_memory = (elem * (3.0 + (1.0 if recompute == "full" else 0.0))) / rates.bandwidth_b_s
+    block_memory = (elem * (3.0 + again)) / rates.bandwidth_b_s
     if matmul_bytes == 1.0:  # fp8 linears: Transformer Engine's cast-transpose kernels
         casts = fp8_cast_bytes_per_token(shape, tp_) * tokens
-        block_memory = block_memory + casts * (1.0 + (0.5 if recompute == "full" else 0.0)) \
-            / rates.bandwidth_b_s
+        block_memory = block_memory + casts * (1.0 + 0.5 * again) / rates.bandwidth_b_s
     if shape.frozen_bytes_per_param:
         # QLoRA: each use of a frozen weight dequantizes it: read the packed weight, write the
         # 16-bit copy the GEMM then reads (forward, input gradient, and a recomputed forward).
-        uses = 2.0 + (1.0 if recompute == "full" else 0.0)
+        uses = 2.0 + again
         per_block = (shape.block_params / tp_ + shape.expert_params / (tp_ * ep_))
         block_memory = block_memory + uses * per_block * (
             shape.frozen_bytes_per_param + 2.0) / rates.bandwidth_b_s
@@ -444,7 +448,7 @@ def step_parts(shape: StepShape, *, seq, micro_batch, grad_accum, tp, pp, vpp, c
     # (an all-reduce, or with SP an all-gather + reduce-scatter: the same volume).
     act_bytes = tokens * shape.d_model * e
     tp_one = coll.all_reduce_s(act_bytes, tp_, links.tp_busbw, links.tp_latency)
-    tp_block = (4.0 + (2.0 if recompute == "full" else 0.0)) * tp_one
+    tp_block = (4.0 + 2.0 * again) * tp_one
     # Context parallel: K and V of the local chunk travel cp-1 hops forward, twice backward,
     # hidden behind the attention kernel.
     kv_bytes = tokens * 2.0 * shape.kv_dim / tp_ * e
@@ -501,7 +505,7 @@ def step_parts(shape: StepShape, *, seq, micro_batch, grad_accum, tp, pp, vpp, c
     # Model FLOPs per GPU per step: 2 x forward GEMM work (x3 with weight gradients).
     flops_token = _model_flops_per_token(shape, seq, flash, trainable)
     flops_gpu = flops_token * tokens * m / (tp_ * pp_)
-    hw_extra = {"none": 0.0, "selective": 0.0, "full": 1.0 / 3.0}[recompute]
+    hw_extra = again / 3.0
     step = m * micro + pp_bubble + pp_comm + dp_comm + optimizer
     return StepParts(
         compute=m * micro_compute, memory_bound=m * micro_memory,
