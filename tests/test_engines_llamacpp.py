@@ -217,3 +217,30 @@ def test_gguf_engines_compute_in_fp16_so_turing_is_not_timed_at_fp32():
     assert result.assumptions["peak_tflops"] == 53.8 == gpu.fp16_tensor_tflops
     assert result.assumptions["peak_tflops_dtype"] == "fp16"
     assert not any("bf16" in w for w in result.warnings)
+
+
+def test_a_vision_models_projector_sits_on_the_first_gpu_and_ollama_reserves_it():
+    # Gemma 3 12B's 421,290,864-parameter vision tower in its f16 mmproj file: Ollama logs
+    # it as "projector.weights=795.9 MiB" (ollama/ollama PR #12000, issue #9818)
+    from dataclasses import replace as with_fields
+
+    from gpuadvisor.core.model import model_shape
+
+    spec = MODELS["gemma-3-12b"]
+    m = model_shape(spec)
+    plan = Plan(task="infer", framework="ollama", quant="q4_k_m", seq_len=2048,
+                new_tokens=256)
+    gpu = GPUS["rtx-3060-12gb"]
+    r = llamacpp.evaluate(m, plan, gpu, A, ollama=True)
+    projector = 2 * 421_290_864
+    assert r.terms["projector"] == projector
+    assert projector / 2**20 == pytest.approx(795.9, rel=0.01)
+    bare = llamacpp.evaluate(model_shape(with_fields(spec, vision_params=0)), plan, gpu, A,
+                             ollama=True)
+    assert r.weights == pytest.approx(bare.weights + projector)
+    # on a card the layers fill, the projector takes layers' room before them
+    small = GPUS["rtx-3060-8gb"]
+    with_tower = llamacpp.evaluate(m, plan, small, A, ollama=True)
+    without = llamacpp.evaluate(model_shape(with_fields(spec, vision_params=0)), plan, small,
+                                A, ollama=True)
+    assert with_tower.settings["n_gpu_layers"] < without.settings["n_gpu_layers"]

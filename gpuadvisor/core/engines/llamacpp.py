@@ -86,6 +86,10 @@ SAMPLING_S_PER_VOCAB = 3e-9
 OFFLOAD_MIN_BATCH = 32
 #: KV-cache element types: ggml type names.
 KV_TYPES = {"fp16": "F16", "bf16": "BF16", "fp32": "F32", "q8_0": "Q8_0", "q4_0": "Q4_0"}
+#: Bytes per parameter of a vision projector file (``mmproj-*-f16.gguf``, as llama.cpp's
+#: converter and Ollama's library ship them): Gemma 3's 421M-parameter SigLIP tower is
+#: Ollama's "projector.weights=795.9 MiB" (ollama/ollama issues #9818, PR #12000 logs).
+PROJECTOR_BYTES_PER_PARAM = 2.0
 #: What Ollama keeps free on each CUDA or ROCm GPU before placing layers (discover/gpu.go:
 #: ``cudaMinimumMemory = 457 * format.MebiByte``, ``rocmMinimumMemory`` the same).
 OLLAMA_MINIMUM_MEMORY = 457 * 2**20
@@ -268,13 +272,18 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     kv_layer_bytes = _kv_per_layer(model, kv_cells(tokens), kv_type)
     context = assumptions.cuda_context_bytes if gpu.ecosystem != "mps" else 0.0
     compute = compute_buffer_bytes(model, kv_cells(tokens), flash)
+    # A multimodal model's vision tower runs from its projector file on the first GPU
+    # (llama.cpp --mmproj; Ollama reserves it before any layer: "projector.weights").
+    projector = PROJECTOR_BYTES_PER_PARAM * model.params.vision
+    if projector:
+        settings["mmproj"] = "f16"
     ngl = plan.gpu_layers
     if ngl is not None and ngl > n + 1:
         raise ValueError(f"gpu_layers {ngl} exceeds {model.id}'s {n} layers ({n + 1} with the "
                          f"output layer); use at most {n + 1}, or leave it out for all")
     if ngl is None:
         if ollama:
-            ngl = _ollama_fit(gpu, dense, experts, out, kv_layer_bytes, compute,
+            ngl = _ollama_fit(gpu, dense, experts, out, kv_layer_bytes, compute + projector,
                               plan.n_gpus, plan.n_cpu_moe)
             defaults["n_gpu_layers"] = "Ollama: as many layers as fit"
         else:
@@ -290,9 +299,11 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     out = out + rest  # the output norm (and position tables) go with the output layer
     if out_on_gpu:
         gpu_weights += out
+    projector_on_gpu = projector if ngl > 0 else 0.0
+    gpu_weights += projector_on_gpu
     host_weights = embd + sum(dense[i] for i in range(first_gpu)) \
         + sum(experts[i] for i in range(n) if i < first_gpu or i in cpu_moe) \
-        + (0.0 if out_on_gpu else out)
+        + (0.0 if out_on_gpu else out) + (projector - projector_on_gpu)
     kv_gpu = sum(kv_layer_bytes[i] for i in on_gpu)
     kv_token = _kv_per_layer(model, 1, kv_type, window=False)
     kv_read = sum(kv_token[i] for i in on_gpu)
@@ -338,6 +349,7 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     settings["host_bandwidth_source"] = host.source
     settings["cuda_graphs"] = graphs
     terms = {"compute_buffer": compute, "kv_cache": kv_gpu, "cuda_context": context,
+             "projector": projector,
              "host_weights": host_weights, "host_kv_cache": kv_host,
              "token_embd_host": embd}
     flags = {"ctx_size": tokens, "n_gpu_layers": ngl, "flash_attn": flash,
