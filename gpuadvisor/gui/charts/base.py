@@ -308,16 +308,20 @@ class ChartBase(QWidget):
         keep_out = None
         if badge is not None and badge.isVisible():
             keep_out = QRectF(badge.pos(), badge.textItem.boundingRect().size())
+        others = self._edge_keep_outs()
         for item in self._edge_labels:
             if item.edge_value is None or item.edge_suppressed:
                 item.hide()
                 continue
             x = x1 - inset if item.edge_side == "right" else x0 + inset
             below = item.edge_below
-            if keep_out is not None and getattr(item, "edge_flips", False):
-                # Over its line unless the corner badge is there: then under it.
+            if (keep_out is not None or others) and getattr(item, "edge_flips", False):
+                # Over its line unless the corner badge (or another label of the chart) is
+                # there: then under it.
                 item.edge_below = False
-                below = keep_out.intersects(self._edge_label_rect(item, x))
+                over = self._edge_label_rect(item, x)
+                below = (keep_out is not None and keep_out.intersects(over)) or any(
+                    r.intersects(over) for r in others)
             item.edge_below = below
             anchor = (1 if item.edge_side == "right" else 0, 0 if below else 1)
             if tuple(item.anchor) != anchor:
@@ -327,6 +331,22 @@ class ChartBase(QWidget):
             # plot): the badge is the headline, and the line still shows (its hover names it).
             item.setVisible(keep_out is None
                             or not keep_out.intersects(self._edge_label_rect(item, x)))
+        # A line label that had to flip under its line wins over the other lines' labels
+        # it now lands on (those lines still show; their hover names them).
+        flipped = [self._edge_label_rect(i, x1 - inset if i.edge_side == "right" else
+                                         x0 + inset)
+                   for i in self._edge_labels if getattr(i, "edge_flips", False)
+                   and i.isVisible() and i.edge_below]
+        for item in self._edge_labels:
+            if flipped and not getattr(item, "edge_flips", False) and item.isVisible():
+                x = x1 - inset if item.edge_side == "right" else x0 + inset
+                if any(r.intersects(self._edge_label_rect(item, x)) for r in flipped):
+                    item.setVisible(False)
+
+    def _edge_keep_outs(self) -> list[QRectF]:
+        """Other labels of the chart (view-box pixels) an edge label that flips keeps
+        clear of; none by default."""
+        return []
 
     def _edge_label_rect(self, item: pg.TextItem, x: float) -> QRectF:
         """Where an edge label at view x ``x`` lies, in view-box pixels."""

@@ -121,20 +121,21 @@ class TimePanel(QGroupBox):
                 self._flops_title = title
         steps_title = QLabel(self.tr("Steps"), self)
         self._row_names.append(steps_title)
-        grid.addWidget(steps_title, 2, 0)
-        grid.addWidget(self.steps, 2, 1, 1, 3)
+        grid.addWidget(steps_title, 3, 0)
+        grid.addWidget(self.steps, 3, 1, 1, 3)
         # The data set the headline time rests on, when the plan gives none: which, how
         # big, and where to type one's own.
         self.data_source = _value_label(self, "timeDataSource")
         self.data_source.setWordWrap(True)
         self.data_source.setProperty("role", "note")
-        grid.addWidget(self.data_source, 4, 0, 1, 4)
+        grid.addWidget(self.data_source, 5, 0, 1, 4)
         # A server's plan (vLLM, llama-server): how many users it serves at once.
         self.serving_title = QLabel(self.tr("Users at once"), self)
         self.serving = _value_label(self, "timeServing")
         self.serving.setWordWrap(True)
-        grid.addWidget(self.serving_title, 5, 0)
-        grid.addWidget(self.serving, 5, 1, 1, 3)
+        # right under the throughput: a server's headline, seen without scrolling
+        grid.addWidget(self.serving_title, 2, 0)
+        grid.addWidget(self.serving, 2, 1, 1, 3)
         self.serving_title.hide()
         self.serving.hide()
         # Several GPUs: the parallel layout the time comes from, its step in parts and the
@@ -151,8 +152,8 @@ class TimePanel(QGroupBox):
             "ZeRO/FSDP sharding and the micro-batch. The step is shown in parts: computing, "
             "memory-bound kernels, communication left over after overlap, and the pipeline's "
             "idle bubble."))
-        grid.addWidget(self.layout_title, 3, 0, Qt.AlignmentFlag.AlignTop)
-        grid.addWidget(self.layout_text, 3, 1, 1, 3)
+        grid.addWidget(self.layout_title, 4, 0, Qt.AlignmentFlag.AlignTop)
+        grid.addWidget(self.layout_text, 4, 1, 1, 3)
 
         eff_row = QHBoxLayout()
         eff_title = QLabel(self.tr("Efficiency"), self)
