@@ -39,6 +39,9 @@ CASES = (
      {"seq_len": 8192 - 256}),
     ("ollama-0.5.4-rtx4090-llama3.1-8b.log", "llama-3.1-8b", None, None, {}),
     ("ollama-rtx4060-laptop-phi4-partial.log", "phi-4", None, None, {}),
+    # the log gives Ollama's placement and the free memory only: an 11 GB / an 80 GB card
+    ("ollama-0.11-gemma3-12b-11gb-estimate.log", "gemma-3-12b", "rtx-2080-ti", None, {}),
+    ("ollama-llama3.2-3b-80gb-estimate.log", "llama-3.2-3b", "a100-sxm-80gb", None, {}),
 )
 
 
@@ -50,11 +53,13 @@ def _naive_tokens(result) -> float:
 
 
 def _naive_layers(result) -> float:
+    """The free memory over the mean layer (the model file's bytes, or Ollama's own
+    ``memory.weights.total`` when the log stops before the file is read)."""
     r = result.reading
     free = r.observed.get("available_memory") or r.observed.get("free_memory")
-    per_layer = (r.observed["gpu_model_buffer"] + r.observed["host_model_buffer"]) \
-        / result.model.n_layers
-    return min(free // per_layer, result.model.n_layers + 1)
+    total = (r.observed.get("gpu_model_buffer", 0.0) + r.observed.get("host_model_buffer", 0.0)
+             or r.observed["ollama_weights_total"])
+    return min(free // (total / result.model.n_layers), result.model.n_layers + 1)
 
 
 def main() -> int:

@@ -335,6 +335,10 @@ def _llama_rows(result: Check) -> None:
     if free and r.engine == "ollama":
         why_layers = (f"placed in the {format_bytes(free)} the log says were free, less "
                       "Ollama's 457 MiB minimum, the compute graph and one layer's margin")
+    if "gpu_layers" not in r.observed and "planned_gpu_layers" in r.observed:
+        # an Ollama log cut before llama.cpp's lines: Ollama's own placement (layers.offload)
+        r.observed["gpu_layers"] = r.observed["planned_gpu_layers"]
+        r.lines["gpu_layers"] = r.lines.get("planned_gpu_layers", 0)
     _add(result, "layers on the GPU", "gpu_layers", planned_layers, unit="layers",
          why=why_layers)
     _add(result, "weights on the GPU", "gpu_model_buffer", e.weights * result.plan.n_gpus,

@@ -116,7 +116,7 @@ def _num(text: str) -> float:
 # --------------------------------------------------------------------------- detection
 _VLLM_MARK = re.compile(r"vllm|LLM engine|KV cache size|# GPU blocks|gpu_memory_utilization"
                         r"|non_torch_memory|Maximum concurrency for", re.I)
-_OLLAMA_MARK = re.compile(r'msg="offload to |msg="starting llama server"|source=\S+\.go:\d+'
+_OLLAMA_MARK = re.compile(r'msg="?offload[ "]|msg="starting llama server"|source=\S+\.go:\d+'
                           r"|ollama", re.I)
 _LLAMA_MARK = re.compile(r"llm_load_|load_tensors:|llama_context:|llama_new_context|"
                          r"llama_kv_cache|print_info:|ggml_cuda_init|offloaded \d+/\d+ layers")
@@ -126,7 +126,7 @@ _TORCH_MARK = re.compile(r"max_memory_allocated|max_memory_reserved|PyTorch CUDA
 
 def detect(text: str) -> str | None:
     """The program that wrote ``text`` (one of :data:`ENGINES`), or ``None``."""
-    if _OLLAMA_MARK.search(text) and (_LLAMA_MARK.search(text) or "offload to" in text):
+    if _OLLAMA_MARK.search(text) and (_LLAMA_MARK.search(text) or "offload" in text):
         return "ollama"
     if _LLAMA_MARK.search(text):
         return "llama.cpp"
@@ -381,7 +381,8 @@ def _read_llamacpp(lines: list[str], r: LogReading) -> None:
 
 
 # --------------------------------------------------------------------------- Ollama
-_O_OFFLOAD = re.compile(r'msg="offload to (\w+)"(.*)$')
+#: ``msg="offload to cuda" layers...`` (to 0.10) or ``msg=offload library=cuda layers...``.
+_O_OFFLOAD = re.compile(r'msg="?offload(?: to (\w+)"|(?=\s))(.*)$')
 _O_FIELD = re.compile(r'([a-z.]+)=("[^"]*"|\S+)')
 _O_SERVER = re.compile(r'msg="starting llama server"\s+cmd="([^"]*)"')
 _O_VERSION = re.compile(r'(?:version=|\(version |Ollama version |ollama version is )"?v?'
@@ -404,8 +405,10 @@ def _read_ollama(lines: list[str], r: LogReading) -> None:
         if r.version is None and (m := _O_VERSION.search(line)):
             r.version = m.group(1)
         if m := _O_OFFLOAD.search(line):
-            r.set("library", m.group(1), i, table="settings")
             fields = {k: v.strip('"') for k, v in _O_FIELD.findall(m.group(2))}
+            library = m.group(1) or fields.get("library")
+            if library:
+                r.set("library", library, i, table="settings")
             for key, name in (("layers.model", "offload_units"),
                               ("layers.offload", "planned_gpu_layers")):
                 if fields.get(key, "").isdigit():

@@ -228,3 +228,18 @@ def test_an_ollama_log_names_its_own_model_and_gpu(name, model, gpu):
     data = json.loads(out)
     assert (data["model"], data["gpu"]) == (model, gpu)
     assert data["kept"] is None
+
+
+@pytest.mark.parametrize("name, model, gpu, observed", [
+    # an 11 GB card (the log gives only its free memory, 11.1 GiB); the 1.0 GiB projector
+    # graph Ollama also reserves is not modelled: one layer more is placed
+    ("ollama-0.11-gemma3-12b-11gb-estimate.log", "gemma-3-12b", "rtx-2080-ti", 48),
+    ("ollama-llama3.2-3b-80gb-estimate.log", "llama-3.2-3b", "a100-sxm-80gb", 29),
+])
+def test_ollamas_own_placement_line_is_held_against_ours(name, model, gpu, observed):
+    reading = read(name)
+    assert reading.observed["planned_gpu_layers"] == observed  # "layers.offload=N"
+    assert reading.settings["library"] == "cuda"
+    result = _check(name, model, gpu)
+    row = _row(result, "gpu_layers")
+    assert row.observed == observed and abs(row.planned - observed) <= 1
