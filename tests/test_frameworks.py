@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from gpuadvisor.cli import main
-from gpuadvisor.core import frameworks
+from gpuadvisor.core import framework_speed, frameworks
 from gpuadvisor.core.assumptions import Assumptions
 from gpuadvisor.core.compute import training_time
 from gpuadvisor.core.fit import largest_fitting_micro_batch, longest_fitting_seq
@@ -183,7 +183,7 @@ def test_unsloth_keeps_block_inputs_of_2_mib_or_less_on_the_gpu():
     s = LONG // 2  # 2 x 65536 x 8 x 2 bytes = 2 MiB exactly: not offloaded
     short = qlora("unsloth", seq_len=s)
     mem = memory_breakdown(TINY6, short)
-    assert mem.cpu_bytes == 0 and frameworks.offload_bytes_per_step(TINY6, short) == 0
+    assert mem.cpu_bytes == 0 and framework_speed.offload_bytes_per_step(TINY6, short) == 0
     generic = activation_bytes(TINY6, short, DEFAULTS)  # all six inputs on the GPU
     fused = B * s * 2 * 2 * F  # the recomputed block keeps no act(gate) and product
     backward = B * s * 2 * (H + F + H)
@@ -340,37 +340,37 @@ def test_hf_time_is_unchanged_and_unsloth_removes_memory_passes_at_the_bandwidth
     uns_plan = plan.with_changes(framework="unsloth")
     uns = training_time(llama8, uns_plan, **kwargs)
     tokens = 2 * 2048 * 4
-    saved = tokens * frameworks.fused_bytes_saved_per_token(llama8, uns_plan) / (300e9 * 0.8)
+    saved = tokens * framework_speed.fused_bytes_saved_per_token(llama8, uns_plan) / (300e9 * 0.8)
     cce = tokens * 2 * 4096 * 128256 / (121e12 * DEFAULTS.efficiency_train)
     assert uns.step_seconds == pytest.approx(hf.step_seconds - saved + cce, rel=1e-9)
 
 
 def test_offloaded_checkpoints_cost_time_only_beyond_the_compute():
     plan = qlora("unsloth", seq_len=LONG, micro_batch=B)
-    moved = frameworks.offload_bytes_per_step(TINY, plan)
+    moved = framework_speed.offload_bytes_per_step(TINY, plan)
     assert moved == 2 * (L - 1) * B * LONG * H * 2  # out and back, all but the last block
-    saved = B * LONG * frameworks.fused_bytes_saved_per_token(TINY, plan) / (1e9 * 0.8)
-    step = frameworks.step_seconds(TINY, plan, 1.0, 1e15, bandwidth_gb_s=1e3,
+    saved = B * LONG * framework_speed.fused_bytes_saved_per_token(TINY, plan) / (1e9 * 0.8)
+    step = framework_speed.step_seconds(TINY, plan, 1.0, 1e15, bandwidth_gb_s=1e3,
                                    host_link_gb_s=1.0)
     assert step == pytest.approx(1.0 + 2 * H * V * B * LONG / 1e15 - saved / 1e3)  # hidden
-    slow = frameworks.step_seconds(TINY, plan, 1e-9, 1e15, bandwidth_gb_s=1.0,
+    slow = framework_speed.step_seconds(TINY, plan, 1e-9, 1e15, bandwidth_gb_s=1.0,
                                    host_link_gb_s=1e-9)
     assert slow == pytest.approx(moved / 1.0)  # copy takes moved bytes at 1 B/s
     # Without the GPU's bandwidth the framework leaves the step as it is.
-    assert frameworks.step_seconds(TINY, plan, 1.0, 1e15, host_link_gb_s=1e-9) == 1.0
+    assert framework_speed.step_seconds(TINY, plan, 1.0, 1e15, host_link_gb_s=1e-9) == 1.0
 
 
 def test_fused_savings_count_the_loss_passes_only_for_cut_cross_entropy():
-    assert frameworks.fused_bytes_saved_per_token(TINY, qlora("hf")) == 0
-    assert frameworks.fused_bytes_saved_per_token(TINY, qlora("torchtune")) == 0
-    with_cce = frameworks.fused_bytes_saved_per_token(TINY, qlora("unsloth"))
+    assert framework_speed.fused_bytes_saved_per_token(TINY, qlora("hf")) == 0
+    assert framework_speed.fused_bytes_saved_per_token(TINY, qlora("torchtune")) == 0
+    with_cce = framework_speed.fused_bytes_saved_per_token(TINY, qlora("unsloth"))
     assert with_cce > 40 * V
-    assert frameworks.extra_flops_per_token(TINY, qlora("unsloth")) == 2 * H * V
+    assert framework_speed.extra_flops_per_token(TINY, qlora("unsloth")) == 2 * H * V
 
 
 def test_step_seconds_broadcast_over_gpu_arrays():
     plan = qlora("unsloth")
-    out = frameworks.step_seconds(TINY, plan, np.array([1.0, 2.0]), 1e12,
+    out = framework_speed.step_seconds(TINY, plan, np.array([1.0, 2.0]), 1e12,
                                   bandwidth_gb_s=np.array([100.0, 1000.0]))
     assert out.shape == (2,) and np.all(out < np.array([1.0, 2.0]) + 1e-3)
 

@@ -8,12 +8,8 @@ import pytest
 
 from gpuadvisor import catalog
 from gpuadvisor.core.estimate import estimate, sweep_fit_map
-from gpuadvisor.core.memory import (
-    DTYPE_BYTES,
-    kv_bytes_per_token,
-    kv_cache_bytes,
-    memory_breakdown,
-)
+from gpuadvisor.core.kvcache import DTYPE_BYTES, kv_bytes_per_token, kv_cache_bytes
+from gpuadvisor.core.memory import memory_breakdown
 from gpuadvisor.core.plan import Plan
 
 LLAMA = catalog.load_models()["llama-3.1-8b"]

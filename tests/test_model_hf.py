@@ -137,7 +137,7 @@ def test_deepseek_v3_has_three_dense_layers_shared_expert_and_latent_attention()
 def test_deepseek_v3_kv_cache_per_token_is_the_compressed_latent():
     # MLA caches the latent (kv_lora_rank 512) and the shared rotary key (64) per layer:
     # 61 layers x (512 + 64) elements x 2 bytes = 70,272 bytes per token.
-    from gpuadvisor.core.memory import kv_cache_bytes
+    from gpuadvisor.core.kvcache import kv_cache_bytes
     from gpuadvisor.core.plan import Plan
 
     s = spec("deepseek-r1.json")
@@ -179,7 +179,7 @@ def test_gemma3_keeps_one_global_layer_in_six_and_counts_the_vision_tower_apart(
 
 
 def test_windowed_layers_cache_at_most_their_window():
-    from gpuadvisor.core.memory import kv_cache_bytes
+    from gpuadvisor.core.kvcache import kv_cache_bytes
     from gpuadvisor.core.plan import Plan
 
     s = spec("gemma-3-27b-it.json")

@@ -15,7 +15,8 @@ from gpuadvisor.core.architecture import ModelShape
 from gpuadvisor.core.estimate import estimate
 from gpuadvisor.core.fit import levers
 from gpuadvisor.core.gpu import GpuSpec
-from gpuadvisor.core.memory import kv_cache_bytes, memory_breakdown
+from gpuadvisor.core.kvcache import kv_cache_bytes
+from gpuadvisor.core.memory import memory_breakdown
 from gpuadvisor.core.model import ModelSpec, model_shape
 from gpuadvisor.core.plan import Plan
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from gpuadvisor.core.estimate import estimate
 from gpuadvisor.core.gpu import GpuSpec
-from gpuadvisor.core.memory import kv_cache_bytes
+from gpuadvisor.core.kvcache import kv_cache_bytes
 from gpuadvisor.core.model import ModelSpec, model_shape, spec_from_hf_config
 from gpuadvisor.core.plan import Plan
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import frameworks
+from . import framework_speed
 from .architecture import ModelShape
 from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions
 from .datasets import DATASETS, DEFAULT_FINETUNE_DATASET, Job, job_of
@@ -343,7 +343,7 @@ def training_time(
 
     ``step = compute + max(0, comm - overlap x compute)`` where compute is the step's FLOPs
     per GPU over ``peak x efficiency`` (x the QLoRA dequantization factor), changed by the
-    plan's fine-tuning framework (:func:`~.frameworks.step_seconds`: fused kernels' saved
+    plan's fine-tuning framework (:func:`~.framework_speed.step_seconds`: fused kernels' saved
     memory passes at ``bandwidth_gb_s``, offloaded checkpoints over ``host_link_gb_s``; with
     no bandwidth given the framework changes nothing), and comm is
     :func:`comm_bytes_per_step` over the interconnect. Steps = tokens / (global batch x
@@ -367,14 +367,14 @@ def training_time(
         compute = step_flops * dequant / (peak * eff)
     achieved = peak * eff
     if m.kind != "opaque":
-        compute = frameworks.step_seconds(m, plan, compute, achieved,
+        compute = framework_speed.step_seconds(m, plan, compute, achieved,
                                           bandwidth_gb_s=bandwidth_gb_s,
                                           host_link_gb_s=host_link_gb_s,
                                           bandwidth_efficiency=assumptions.bandwidth_efficiency)
     if plan.offload != "none":
         compute = compute + offload_seconds_per_step(
             m, plan, assumptions, n, compute,
-            host_link_gb_s=frameworks.DEFAULT_HOST_LINK_GB_S if host_link_gb_s is None
+            host_link_gb_s=framework_speed.DEFAULT_HOST_LINK_GB_S if host_link_gb_s is None
             else host_link_gb_s,
             host_ram_gb_s=CPU_ADAM_HOST_GB_S if host_ram_gb_s is None else host_ram_gb_s)
     link = interconnect_gb_s(interconnect_gb_s_, n, assumptions)

@@ -1,4 +1,5 @@
-"""Fine-tuning frameworks: what each keeps in GPU memory during a training step, and how fast.
+"""Fine-tuning frameworks: what each keeps in GPU memory during a training step (how fast its
+kernels run the step: :mod:`.framework_speed`).
 
 The memory model of :mod:`.memory` is the Hugging Face path (transformers + PEFT + TRL). The
 other frameworks run the same model with different code, and the differences are a handful
@@ -245,14 +246,14 @@ def framework_named(name: str) -> Framework:
     return found
 
 
-def _training(plan: Plan) -> Framework | None:
+def training_framework(plan: Plan) -> Framework | None:
     """The framework of a training plan, ``None`` for inference."""
     return framework_of(plan) if plan.is_training else None
 
 
 def costed_plan(plan: Plan) -> Plan:
     """The plan as the framework runs it: torchtune trains 16-bit plans in pure bf16."""
-    fw = _training(plan)
+    fw = training_framework(plan)
     if fw is not None and fw.pure_bf16 and plan.precision in ("fp16", "bf16"):
         return plan.with_changes(precision="bf16-pure")
     return plan
@@ -261,7 +262,7 @@ def costed_plan(plan: Plan) -> Plan:
 def adapter_param_bytes(plan: Plan) -> float:
     """Bytes per LoRA weight and per adapter gradient element: 4 (PEFT keeps adapters in
     fp32), 2 under torchtune (bf16 everywhere); 4 in fp32 training."""
-    fw = _training(plan)
+    fw = training_framework(plan)
     if fw is None or plan.precision == "fp32":
         return 4.0
     return fw.adapter_bytes
@@ -275,7 +276,7 @@ def adapter_state_scale(plan: Plan) -> float:
 
 def _applies(m: ModelShape, plan: Plan) -> Framework | None:
     """The framework when its activation and loss terms apply (training a decoder)."""
-    fw = _training(plan)
+    fw = training_framework(plan)
     return fw if fw is not None and m.kind == "decoder" else None
 
 
@@ -295,7 +296,7 @@ def _fused(fw: Framework, plan: Plan) -> bool:
     return fw.fused_lora and plan.is_adapter and plan.lora_targets == "all"
 
 
-def _routed_f(blk: BlockShape) -> int:
+def routed_width(blk: BlockShape) -> int:
     """MLP width a token passes through: k routed experts plus a shared expert."""
     return blk.d_ff * blk.experts_per_token + blk.shared_d_ff
 
@@ -326,7 +327,7 @@ def kbit_block_bytes(blk: BlockShape, plan: Plan, b, s, attention: str):
     module docstring). ``attention``: ``flash``, ``scores`` (eager) or ``recompute`` (eager,
     scores rebuilt: only Q, K, V kept)."""
     h, q, k, a = blk.d_model, blk.q_dim, blk.kv_dim, blk.n_heads
-    f = _routed_f(blk)
+    f = routed_width(blk)
     targets, r = plan.lora_targets, plan.effective_lora_rank
     qkv_casts = 2 if targets == "qv" else 3
     mlp_lora = targets == "all"
@@ -352,11 +353,11 @@ def kbit_block_bytes(blk: BlockShape, plan: Plan, b, s, attention: str):
 def backward_bytes(model: ModelLike, plan: Plan, b, s, e: float):
     """One block's backward working set (module docstring), for the widest block kind."""
     m = model_shape(model)
-    fw = _training(plan)
+    fw = training_framework(plan)
     if fw is None or not fw.derived or m.kind == "opaque":
         return 0.0 * b * s
     h = m.d_model
-    f = max(_routed_f(blk) for blk, _ in m.blocks)
+    f = max(routed_width(blk) for blk, _ in m.blocks)
     gated = any(blk.gated_mlp for blk, _ in m.blocks)
     output = h if plan.checkpointing == "full" else 0
     if m.kind == "decoder" and _fused(fw, plan) and gated:
@@ -448,7 +449,7 @@ def kbit_upcast_weight_bytes(model: ModelLike, plan: Plan) -> float:
     bytes for every parameter left unquantized (embedding, LM head, norms, a vision tower)
     and the bf16 copy of the LM head autocast makes for its matmul, ``2 x V x h``."""
     m = model_shape(model)
-    fw = _training(plan)
+    fw = training_framework(plan)
     if fw is None or m.kind == "opaque" or not _kbit(fw, plan):
         return 0.0
     quantized, _ = quantized_weights(m, weight_quant(m, plan))
@@ -460,7 +461,7 @@ def dequant_buffer_bytes(model: ModelLike, plan: Plan) -> float:
     """The 16-bit copy of the largest quantized block linear a training step dequantizes
     (0 without a quantized base or for inference)."""
     m = model_shape(model)
-    fw = _training(plan)
+    fw = training_framework(plan)
     if fw is None or not fw.derived or plan.effective_quant == "none" or m.kind == "opaque":
         return 0.0
     largest = 0
@@ -470,110 +471,11 @@ def dequant_buffer_bytes(model: ModelLike, plan: Plan) -> float:
     return 2.0 * largest
 
 
-# --------------------------------------------------------------------------- speed
-def fused_bytes_saved_per_token(model: ModelLike, plan: Plan) -> float:
-    """Bytes per training token the unfused PyTorch ops move that Unsloth's kernels do not.
-
-    Per block, counting reads + writes of 16-bit tensors (fp32 where HF upcasts):
-
-    * RMSNorm, two per block: HF's ``LlamaRMSNorm`` runs ``to(fp32)``, ``pow``, ``mean``,
-      ``x * rsqrt``, ``to(bf16)``, ``weight *``: 36 bytes per element forward, ~72 backward;
-      a fused kernel reads 2 and writes 2 forward, moves 6 backward: 32 + 66 saved.
-    * Rotary embedding on Q and K: ``q * cos + rotate_half(q) * sin`` is ~6 passes (24 bytes
-      per element) against one in-place pass (4), forward and backward: 20 + 20 saved.
-    * SwiGLU: ``silu(gate)`` then ``* up`` (10 bytes per f element) against one kernel (6):
-      4 saved forward, 4 backward.
-    * LoRA: PEFT scales ``lora_B``'s output, adds it to the base output and (4-bit) clones
-      the result: 14 bytes per output element forward, 4 backward; Unsloth's ``addmm_``
-      writes into the matmul's output: all saved.
-    * Cross-entropy (once per token): the fp32 upcast, log-softmax and their backward move
-      ~40 bytes per vocabulary entry that Cut Cross-Entropy never writes.
-
-    Forward passes count twice with full checkpointing (the recomputation).
-    """
-    m = model_shape(model)
-    fw = _training(plan)
-    if fw is None or not fw.fused_elementwise or not plan.is_adapter or m.kind != "decoder":
-        return 0.0
-    forwards = 2 if plan.checkpointing == "full" else 1
-    total = 0.0
-    for blk, count in m.blocks:
-        h, f = blk.d_model, _routed_f(blk)
-        outputs = blk.q_dim + 2 * blk.kv_dim + h  # q, k, v, o outputs
-        if plan.lora_targets == "qv":
-            outputs = 2 * blk.q_dim if blk.q_dim == blk.kv_dim else blk.q_dim + blk.kv_dim
-        if plan.lora_targets == "all":
-            outputs += (blk.mlp_matrices - 1) * f + h
-        per = (2 * h * (32 * forwards + 66) + (blk.q_dim + blk.kv_dim) * 20 * (forwards + 1)
-               + (f * (4 * forwards + 4) if blk.gated_mlp else 0)
-               + outputs * (14 * forwards + 4))
-        total += count * per
-    if fw.loss == "cce":
-        total += 40.0 * m.vocab_size
-    return float(total)
-
-
-def extra_flops_per_token(model: ModelLike, plan: Plan) -> float:
-    """FLOPs per token a framework adds: Cut Cross-Entropy recomputes the logits in the
-    backward pass (``2 h V``)."""
-    m = model_shape(model)
-    fw = _training(plan)
-    if fw is None or fw.loss != "cce" or m.kind != "decoder":
-        return 0.0
-    return 2.0 * m.d_model * m.vocab_size
-
-
-def offload_bytes_per_step(model: ModelLike, plan: Plan) -> float:
-    """Bytes offloaded checkpoints move over the host link per optimizer step: each
-    offloaded block input out in the forward pass and back in the backward pass,
-    ``2 (L - 1) b s h x 2``."""
-    m = model_shape(model)
-    fw = _training(plan)
-    if (fw is None or not fw.offload_checkpoints or plan.checkpointing != "full"
-            or m.kind != "decoder"):
-        return 0.0
-    per_input = plan.micro_batch * plan.seq_len * m.d_model * 2.0
-    if per_input <= UNSLOTH_OFFLOAD_MIN_BYTES:
-        return 0.0
-    return 2.0 * max(m.n_layers - 1, 0) * per_input * plan.grad_accum
-
-
-def step_seconds(model: ModelLike, plan: Plan, compute_s, achieved_flops, *,
-                 bandwidth_gb_s=None, host_link_gb_s=None, bandwidth_efficiency: float = 0.8):
-    """A training step's compute time under the plan's framework.
-
-    ``compute_s`` is the Hugging Face step (matmul FLOPs over the achieved rate); the
-    framework removes :func:`fused_bytes_saved_per_token` at the GPU's achieved bandwidth
-    (``bandwidth_gb_s x bandwidth_efficiency``), adds :func:`extra_flops_per_token` at
-    ``achieved_flops`` (FLOP/s) and the part of the :func:`offload_bytes_per_step` transfer
-    (over ``host_link_gb_s``, PCIe 4.0 x16 when unknown) that outlasts the step's compute.
-    The removed passes never take more than half the step. Without a bandwidth the step is
-    left as it is (the frameworks differ by memory traffic, which needs one). Arrays
-    broadcast.
-    """
-    fw = _training(plan)
-    if fw is None or fw.id in ("auto", "hf", "axolotl") or bandwidth_gb_s is None:
-        return compute_s
-    m = model_shape(model)
-    tokens = plan.micro_batch * plan.seq_len * plan.grad_accum
-    achieved = np.asarray(achieved_flops, dtype=float)
-    step = compute_s + tokens * extra_flops_per_token(m, plan) / achieved
-    saved = tokens * fused_bytes_saved_per_token(m, plan) / (
-        np.asarray(bandwidth_gb_s, dtype=float) * 1e9 * bandwidth_efficiency)
-    step = np.maximum(step - saved, 0.5 * compute_s)
-    moved = offload_bytes_per_step(m, plan)
-    if moved:
-        link = DEFAULT_HOST_LINK_GB_S if host_link_gb_s is None else host_link_gb_s
-        transfer = moved / (np.asarray(link, dtype=float) * 1e9)
-        step = step + np.maximum(0.0, transfer - step)
-    return step
-
-
 # --------------------------------------------------------------------------- assumptions
 def framework_assumptions(model: ModelLike, plan: Plan) -> dict[str, object]:
     """Name -> value for every framework default a training estimate used (empty for
     inference), for the estimate's ``assumptions``."""
-    fw = _training(plan)
+    fw = training_framework(plan)
     if fw is None:
         return {}
     m = model_shape(model)

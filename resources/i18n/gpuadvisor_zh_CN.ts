@@ -2757,73 +2757,73 @@ paying per token: {other}</source>
 <context>
     <name>LeversPanel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="460"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="461"/>
         <source>Make it fit</source>
         <extracomment>Levers shown on a projector (those that make the plan fit, cheapest first).</extracomment>
         <translation>如何放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="490"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="491"/>
         <source>Choose a target GPU to see what would make the plan fit.</source>
         <translation>选择目标 GPU，查看怎样才能放得下。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="493"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="494"/>
         <source>It fits. These changes would free memory for a larger batch or longer sequences:</source>
         <translation>放得下。以下改动可腾出显存，用于更大的批次或更长的序列：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="496"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="497"/>
         <source>It fits; nothing to change.</source>
         <translation>放得下，无需改动。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="498"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="499"/>
         <source>It does not fit, and no change alone is enough. The first row is the fastest set of changes that fits; the others each on its own (click to apply):</source>
         <translation>放不下，任何单项改动都不够。第一行是能放下的最快改动组合；其余各行是单项改动（点击应用）：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="502"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="503"/>
         <source>It does not fit. Each change below on its own, cheapest first (click to apply):</source>
         <translation>放不下。以下每项改动单独生效，代价小的在前（点击应用）：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="505"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="506"/>
         <source>It does not fit, and no single change helps: try a smaller model or a larger GPU.</source>
         <translation>放不下，且单项改动都不够：请换更小的模型或显存更大的 GPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="543"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="544"/>
         <source>{n} GPUs, the model split across them</source>
         <translation>{n} 张 GPU，模型分摊到各卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="545"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="546"/>
         <source>{n} GPUs with ZeRO-3</source>
         <translation>{n} 张 GPU + ZeRO-3</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="549"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="550"/>
         <source>{n} layers on the GPU, the rest in host RAM (-ngl)</source>
         <translation>{n} 层放在 GPU，其余放在主机内存（-ngl）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="560"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="561"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="562"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="563"/>
         <source>still too big</source>
         <translation>仍放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="572"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="573"/>
         <source>cost: {cost}</source>
         <translation>代价：{cost}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="573"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="574"/>
         <source>time: {before} → {after}</source>
         <translation>时间：{before} → {after}</translation>
     </message>
@@ -5583,108 +5583,108 @@ paying per token: {other}</source>
         <translation>同时服务的用户</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="142"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="143"/>
         <source>Layout</source>
         <translation>并行布局</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="158"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="159"/>
         <source>Efficiency</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="173"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="174"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="174"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="175"/>
         <source>Use the assumed efficiency again</source>
         <translation>恢复为假设的效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="186"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="187"/>
         <source>Assumptions</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="233"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="234"/>
         <source>{rate} samples/s</source>
         <translation>{rate} 样本/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="234"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="235"/>
         <source>{rate} tokens/s</source>
         <translation>{rate} token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="240"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="241"/>
         <source>{steps} × {step} ÷ {goodput} goodput = {total} (bound by {bound})</source>
         <translation>{steps} × {step} ÷ {goodput} 有效训练时间比例 = {total}（受限于{bound}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="243"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="244"/>
         <source>{steps} × {step} = {total} (bound by {bound})</source>
         <translation>{steps} × {step} = {total}（受限于{bound}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="276"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="277"/>
         <source>Every user waiting for an answer at once, each with the plan&apos;s prompt and new tokens; each keeps at least {rate} tokens/s (reading speed unless set). gpuadvisor estimate prints the whole curve.</source>
         <translation>所有用户同时等待回答，每人使用方案的提示词和新生成 token 数；每人至少保持 {rate} token/秒（未设置时为阅读速度）。gpuadvisor estimate 会打印整条曲线。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="324"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="325"/>
         <source>{eff:.2f} → {tflops} TFLOPS per GPU</source>
         <translation>{eff:.2f} → 每张 GPU {tflops} TFLOPS</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="329"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="330"/>
         <source>in-situ factor</source>
         <translation>现场系数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="330"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="331"/>
         <source>{k:.2f} of the published kernel rates</source>
         <translation>公开内核速率的 {k:.2f}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="334"/>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="339"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="335"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="340"/>
         <source>{n} samples</source>
         <translation>{n} 个样本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="335"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="336"/>
         <source>{n} tokens</source>
         <translation>{n} 个 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="584"/>
+        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="70"/>
         <source>No user at {context} tokens of context gets {rate} tokens/s</source>
         <translation>在 {context} token 的上下文下，没有用户能达到 {rate} token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="587"/>
+        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="73"/>
         <source>{users} at {context} tokens of context: first token in {ttft} s, {rate} tokens/s each ({total} in all)</source>
         <translation>{users}，上下文 {context} token：首个 token {ttft} 秒，每人 {rate} token/秒（合计 {total}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="590"/>
+        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="76"/>
         <source>1 user</source>
         <translation>1 位用户</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="591"/>
+        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="77"/>
         <source>{n} users</source>
         <translation>{n} 位用户</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="595"/>
+        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="81"/>
         <source> with {setting}</source>
         <translation>（需 {setting}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="598"/>
+        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="84"/>
         <source>; the first token takes over {limit} s</source>
         <translation>；首个 token超过 {limit} 秒</translation>
     </message>
@@ -5724,92 +5724,92 @@ paying per token: {other}</source>
         <translation>假设：{job} 可在“数据集”中选择其他数据集，或填写你自己的。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="228"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="229"/>
         <source>{rate} generated tokens/s (decode)</source>
         <translation>{rate} 生成 token/s（解码）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="148"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="149"/>
         <source>How the job is split over the GPUs: the fastest way found that fits their memory (chosen), or the degrees you pinned in the Layout row with the rest searched (pinned): tensor (TP), pipeline (PP) and data parallel (DP) degrees, ZeRO/FSDP sharding and the micro-batch. The step is shown in parts: computing, memory-bound kernels, communication left over after overlap, and the pipeline&apos;s idle bubble.</source>
         <translation>任务如何切分到各块 GPU 上：放得下显存的最快方式（选出），或你在“布局”一行固定的并行度，其余仍会搜索（固定）：张量并行（TP）、流水线并行（PP）和数据并行（DP）的并行度、ZeRO/FSDP 切分以及微批次。一步按组成部分显示：计算、受访存限制的内核、重叠之后仍暴露的通信，以及流水线的空闲气泡。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="166"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="167"/>
         <source>Share of the GPU&apos;s dense peak that training achieves (model FLOPs utilisation). By default it comes from the plan&apos;s own kernels at the card&apos;s published rates times the in-situ factor (0.73); type a value to use your own.</source>
         <translation>训练达到的 GPU 稠密峰值比例（模型 FLOPs 利用率）。默认值来自方案自身的内核：按显卡公开的内核速率乘以现场系数（0.73）；输入一个数值即可使用你自己的值。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="230"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="231"/>
         <source>prefill {prefill} · decode bound by {bound}</source>
         <translation>预填充 {prefill} · 解码受限于{bound}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="290"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="291"/>
         <source>no data parallel</source>
         <translation>无数据并行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="292"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="293"/>
         <source>{zero} sharded within a node</source>
         <translation>{zero}（仅在节点内分片）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="294"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="295"/>
         <source>micro-batch {mb} × {ga}</source>
         <translation>微批次 {mb} × {ga}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="301"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="302"/>
         <source>step {step} = compute {compute} + memory-bound {memory} + communication {comm} + bubble {bubble}; MFU {mfu:.0%}</source>
         <translation>每步 {step} = 计算 {compute} + 访存受限 {memory} + 通信 {comm} + 流水线气泡 {bubble}；MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="307"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="308"/>
         <source>runner-up: {layout}: step {step}</source>
         <translation>次优：{layout}：每步 {step}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="317"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="318"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="318"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="319"/>
         <source>{tflops:g} TFLOPS {dtype} on {gpu}</source>
         <translation>{tflops:g} TFLOPS {dtype}（{gpu}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="323"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="324"/>
         <source>efficiency</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="340"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="341"/>
         <source>data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="342"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="343"/>
         <source>GPU link</source>
         <translation>GPU 互联</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="345"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="346"/>
         <source>overlap</source>
         <translation>通信重叠</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="348"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="349"/>
         <source>bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="351"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="352"/>
         <source>timed on</source>
         <translation>计时 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="353"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="354"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
     </message>
@@ -5863,7 +5863,7 @@ paying per token: {other}</source>
     <message>
         <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="222"/>
         <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="261"/>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="398"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="412"/>
         <source>target GPU</source>
         <translation>目标 GPU</translation>
     </message>
@@ -5888,37 +5888,37 @@ paying per token: {other}</source>
         <translation>{gpu} 有 {size}：{verdict}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="326"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="340"/>
         <source>{size} cards</source>
         <translation>{size} 显卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="339"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="353"/>
         <source>needs {total} per GPU</source>
         <translation>单卡需 {total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="348"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="362"/>
         <source>fits — {free} free</source>
         <translation>放得下 — 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="352"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="366"/>
         <source>tight — {free} free</source>
         <translation>偏紧 — 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="356"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="370"/>
         <source>does not fit by {over}</source>
         <translation>放不下，差 {over}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="386"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="400"/>
         <source>{term}: {size} ({share:.1f}%)</source>
         <translation>{term}：{size}（{share:.1f}%）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="401"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="415"/>
         <source>{gpu}: {size}</source>
         <translation>{gpu}：{size}</translation>
     </message>

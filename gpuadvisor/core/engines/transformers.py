@@ -16,7 +16,7 @@ import numpy as np
 from gpuadvisor.core.architecture import ModelShape
 from gpuadvisor.core.assumptions import Assumptions
 from gpuadvisor.core.compute import TimeEstimate, inference_time
-from gpuadvisor.core.memory import kv_bytes_per_token, kv_cache_bytes
+from gpuadvisor.core.kvcache import kv_bytes_per_token, kv_cache_bytes
 from gpuadvisor.core.plan import Plan
 
 
@@ -35,10 +35,10 @@ def settings(plan: Plan, assumptions: Assumptions) -> tuple[dict, dict]:
 
 def kv_read_bytes_per_token(shape: ModelShape, plan: Plan, n_gpus):
     """KV-cache bytes one decode step reads per token of context and sequence on each GPU:
-    the cache of one sequence at one token (:func:`~gpuadvisor.core.memory.kv_cache_bytes`
+    the cache of one sequence at one token (:func:`~gpuadvisor.core.kvcache.kv_cache_bytes`
     at ``b = s = 1``, which holds ``1 + new_tokens`` tokens) over those tokens, split over
     ``n_gpus`` (a number or an array); a windowed model's all-global figure
-    (:func:`~gpuadvisor.core.memory.kv_bytes_per_token`: the time model caps its windows);
+    (:func:`~gpuadvisor.core.kvcache.kv_bytes_per_token`: the time model caps its windows);
     0 for a model without a KV cache."""
     n = np.asarray(n_gpus, dtype=float) if np.ndim(n_gpus) else float(n_gpus)
     if shape.kind != "decoder":

@@ -54,7 +54,8 @@ from gpuadvisor.core.architecture import ModelShape
 from gpuadvisor.core.assumptions import Assumptions
 from gpuadvisor.core.engines.base import DecodeCost, EngineResult, gpu_class
 from gpuadvisor.core.gpu import GpuSpec
-from gpuadvisor.core.memory import kv_dtype_bytes, weight_bytes
+from gpuadvisor.core.kvcache import kv_dtype_bytes
+from gpuadvisor.core.memory import weight_bytes
 from gpuadvisor.core.plan import Plan, exl2_bits
 from gpuadvisor.core.units import GiB
 

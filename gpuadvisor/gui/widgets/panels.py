@@ -25,7 +25,7 @@ from gpuadvisor.gui import numbers as N
 
 from . import labels as L
 from .fields import ErrorLabel
-from .job_text import data_source_text
+from .job_text import data_source_text, serving_sentence
 
 
 def _value_label(parent: QWidget, name: str) -> QLabel:
@@ -576,27 +576,3 @@ def lever_tooltip(lever) -> str:
             after=N.duration(lever.seconds_after)),
     ))
 
-
-def serving_sentence(capacity) -> str:
-    """The capacity sentence in the interface language (the command line's, translated)."""
-    c, p = capacity, capacity.point
-    context = f"{c.prompt + c.new_tokens:,}"
-    if p is None:
-        return QCoreApplication.translate(
-            "TimePanel", "No user at {context} tokens of context gets {rate} tokens/s").format(
-            context=context, rate=f"{c.min_tokens_per_s:.1f}")
-    text = QCoreApplication.translate(
-        "TimePanel", "{users} at {context} tokens of context: first token in {ttft} s, "
-        "{rate} tokens/s each ({total} in all)").format(
-        users=(QCoreApplication.translate("TimePanel", "1 user") if p.users == 1 else
-               QCoreApplication.translate("TimePanel", "{n} users").format(n=p.users)),
-        context=context, ttft=f"{p.first_token_s:.2f}", rate=f"{p.tokens_per_s_user:.0f}",
-        total=f"{p.tokens_per_s_total:,.0f}")
-    if c.setting:
-        text += QCoreApplication.translate("TimePanel", " with {setting}").format(
-            setting=c.setting)
-    if p.first_token_s > c.max_first_token_s:
-        text += QCoreApplication.translate(
-            "TimePanel", "; the first token takes over {limit} s").format(
-            limit=f"{c.max_first_token_s:g}")
-    return text
