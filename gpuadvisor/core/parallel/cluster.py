@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .links import WIDE_GROUP
 from .step import GroupLinks
 
 
@@ -43,6 +44,7 @@ class Cluster:
     net_latency_s: float
     intra_name: str = ""
     net_name: str = ""
+    intra_wide_busbw_gb_s: float | None = None
 
 
 def group_bandwidth(cluster: Cluster, size, stride):
@@ -54,9 +56,11 @@ def group_bandwidth(cluster: Cluster, size, stride):
     per_node = np.minimum(size, np.maximum(1.0, np.floor(g / stride)))
     nodes = np.ceil(size / per_node)
     across = nodes > 1
-    busbw = np.where(across, np.minimum(cluster.intra_busbw_gb_s,
-                                        per_node * cluster.net_busbw_gb_s),
-                     cluster.intra_busbw_gb_s)
+    intra = cluster.intra_busbw_gb_s
+    if cluster.intra_wide_busbw_gb_s is not None:
+        # more GPUs than one CPU socket holds cross the sockets' link (LinkClass)
+        intra = np.where(per_node > WIDE_GROUP, cluster.intra_wide_busbw_gb_s, intra)
+    busbw = np.where(across, np.minimum(intra, per_node * cluster.net_busbw_gb_s), intra)
     # A group of ranks that are each alone in their node uses only the network.
     busbw = np.where(across & (per_node <= 1), cluster.net_busbw_gb_s, busbw)
     latency = np.where(across, cluster.net_latency_s, cluster.intra_latency_s)

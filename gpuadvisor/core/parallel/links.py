@@ -28,6 +28,9 @@ class LinkClass:
         source: where the figure comes from.
         per_node: the figure is one NIC shared by the whole node (plain Ethernet), not
             one per GPU.
+        wide_busbw_gb_s: groups of more than :data:`WIDE_GROUP` GPUs of one node, where they
+            differ (PCIe servers hang four cards off each CPU socket: eight cross the
+            sockets' link); None = the same.
     """
 
     name: str
@@ -36,6 +39,11 @@ class LinkClass:
     latency_s: float
     source: str
     per_node: bool = False
+    wide_busbw_gb_s: float | None = None
+
+
+#: The most GPUs of a PCIe node on one CPU socket (see ``LinkClass.wide_busbw_gb_s``).
+WIDE_GROUP = 4
 
 
 _INTRA = (
@@ -48,6 +56,12 @@ _INTRA = (
     # gen5 28 of 63 (44%, 8x RTX 5090, LNK004): the midpoint fraction (35%) of 31.5 GB/s.
     LinkClass("pcie4", "PCIe 4.0 through the host", 11.0, 6e-6,
               "derived: 35% of 31.5 GB/s, between measured gen3 (LNK001) and gen5 (LNK004)"),
+    # Datacenter and workstation cards keep peer-to-peer over PCIe (GeForce drivers turn it
+    # off): L40S, PCIe only, nccl-tests all_reduce at 256 MiB: 2 GPUs 21.48, 4 GPUs 21.72,
+    # 8 GPUs 14.43 GB/s (LNK049-051).
+    LinkClass("pcie4-p2p", "PCIe 4.0 with peer-to-peer", 21.5, 6e-6,
+              "LNK049-051: L40S, uccl-project/uccl sm_budget_results.md (native NCCL, median "
+              "of 3 runs)", wide_busbw_gb_s=14.4),
     # 8x RTX 5090 on PCIe 5.0: 28 GB/s (LNK004); workstation RTX PRO 6000 with P2P: 41 GB/s,
     # 24.6 us at 256 B over 6 tree hops (LNK006).
     LinkClass("pcie5", "PCIe 5.0 through the host", 28.0, 4e-6, "LNK004: 8x RTX 5090, "
@@ -128,11 +142,14 @@ def network(name: str) -> LinkClass:
     return NETWORKS[key]
 
 
-def intra_link(p2p_link: str | None, pcie_gen: int | None, name: str = "") -> LinkClass:
+def intra_link(p2p_link: str | None, pcie_gen: int | None, name: str = "", *,
+               segment: str | None = None, vendor: str | None = None) -> LinkClass:
     """The intra-node class for a GPU from its catalog fields.
 
     NVLink kinds map directly; an NVLink bridge on A100/H100 PCIe boards uses their own
-    measured pairs; otherwise PCIe of the card's generation (through the host).
+    measured pairs; otherwise PCIe of the card's generation: peer-to-peer on NVIDIA's
+    datacenter and workstation cards, through the host elsewhere (GeForce drivers disable
+    peer-to-peer).
     """
     if p2p_link in ("nvlink2", "nvlink3", "nvlink4", "nvlink5"):
         return INTRA_LINKS[p2p_link]
@@ -145,9 +162,10 @@ def intra_link(p2p_link: str | None, pcie_gen: int | None, name: str = "") -> Li
     gen = pcie_gen or 4
     if gen <= 3:
         return INTRA_LINKS["pcie3"]
+    peer = vendor == "nvidia" and segment in ("datacenter", "workstation")
     if gen == 4:
-        return INTRA_LINKS["pcie4"]
-    return INTRA_LINKS["pcie5"]
+        return INTRA_LINKS["pcie4-p2p" if peer else "pcie4"]
+    return INTRA_LINKS["pcie5-p2p" if peer else "pcie5"]
 
 
 def default_network(p2p_link: str | None, segment: str | None = None) -> LinkClass:

@@ -140,11 +140,12 @@ def cluster_for(gpu: GpuSpec, n_gpus: int, gpus_per_node: int | None = None,
                 network_name: str | None = None) -> tuple[Cluster, LinkClass, LinkClass, int]:
     """The cluster a job of ``n_gpus`` of ``gpu`` runs in: node size and link classes."""
     per_node = gpus_per_node or min(8, n_gpus)
-    intra = intra_link(gpu.p2p_link, gpu.pcie_gen, gpu.name)
+    intra = intra_link(gpu.p2p_link, gpu.pcie_gen, gpu.name, segment=gpu.segment,
+                       vendor=gpu.vendor)
     net = network(network_name) if network_name else default_network(gpu.p2p_link)
     net_busbw = net.busbw_gb_s / per_node if net.per_node else net.busbw_gb_s
     return (Cluster(per_node, intra.busbw_gb_s, intra.latency_s, net_busbw, net.latency_s,
-                    intra.label, net.label), intra, net, per_node)
+                    intra.label, net.label, intra.wide_busbw_gb_s), intra, net, per_node)
 
 
 def layout_estimate(model, plan: Plan, gpu: GpuSpec, assumptions: Assumptions, *,
