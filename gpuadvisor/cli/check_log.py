@@ -83,7 +83,9 @@ def command(args: argparse.Namespace) -> int:
                             base=base, engine_version=args.engine_version,
                             keep=not args.no_keep)
     except ValueError as exc:
-        raise InputError(f"check-log: {args.log}: {exc}") from None
+        text = str(exc)  # a log's own errors name it already
+        where = "" if text.startswith(f"{args.log}:") else f"{args.log}: "
+        raise InputError(f"check-log: {where}{text}") from None
     for warning in checked.warnings:
         print(f"gpuadvisor check-log: {warning}", file=sys.stderr)
     result, kept = checked.result, checked.kept
