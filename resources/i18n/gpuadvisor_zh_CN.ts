@@ -3608,47 +3608,57 @@ paying per token: {other}</source>
         <translation>正在绘制图表…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="135"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="138"/>
         <source>micro-batch</source>
         <translation>微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="137"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="140"/>
         <source>sequence length</source>
         <translation>序列长度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="144"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="151"/>
         <source>Memory per GPU</source>
         <translation>单卡显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="145"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="152"/>
         <source>What fits: micro-batch × sequence length (cells: {unit} per GPU)</source>
         <translation>能放下什么：微批次 × 序列长度（格中为单卡 {unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="172"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="156"/>
+        <source>Users at once: tokens per second</source>
+        <translation>同时服务的用户：每秒 token 数</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="182"/>
         <source>What fits ({unit})</source>
         <translation>能放下什么（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="173"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="183"/>
+        <source>Users at once</source>
+        <translation>同时服务的用户</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="184"/>
         <source>By micro-batch</source>
         <translation>按微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="174"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="185"/>
         <source>By sequence length</source>
         <translation>按序列长度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="147"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="154"/>
         <source>Memory vs micro-batch</source>
         <translation>显存 vs 微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="148"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="155"/>
         <source>Memory vs sequence length</source>
         <translation>显存 vs 序列长度</translation>
     </message>
@@ -4108,7 +4118,7 @@ paying per token: {other}</source>
         <translation>一个样本 = {unit}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="294"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="320"/>
         <source>your plan</source>
         <translation>当前方案</translation>
     </message>
@@ -5356,6 +5366,84 @@ paying per token: {other}</source>
         <location filename="../../gpuadvisor/gui/data_words.py" line="33"/>
         <source>used market</source>
         <translation>二手市场</translation>
+    </message>
+</context>
+<context>
+    <name>ServingChart</name>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="29"/>
+        <source>Serving curve</source>
+        <translation>服务负载曲线</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="73"/>
+        <source>no user gets {rate} tokens/s</source>
+        <translation>没有用户能达到 {rate} token/秒</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="76"/>
+        <source>{users} at once, {rate} tokens/s or more each</source>
+        <translation>同时 {users}，每人不低于 {rate} token/秒</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="78"/>
+        <source>1 user</source>
+        <translation>1 位用户</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="79"/>
+        <source>{n} users</source>
+        <translation>{n} 位用户</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="87"/>
+        <source>Tokens per second against users at once: {a} in all for 1 user, {b} in all for {n} users ({each} each). {badge}.</source>
+        <translation>每秒 token 数随同时用户数的变化：1 位用户时合计 {a}，{n} 位用户时合计 {b}（每人 {each}）。{badge}。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="138"/>
+        <source>reading speed {rate} tokens/s</source>
+        <translation>阅读速度 {rate} token/秒</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="148"/>
+        <source>tokens/s in all</source>
+        <translation>合计 token/秒</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="149"/>
+        <source>tokens/s each</source>
+        <translation>每人 token/秒</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="150"/>
+        <source>users served</source>
+        <translation>可服务的用户</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="151"/>
+        <source>requests do not fit</source>
+        <translation>请求放不下</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="153"/>
+        <source>users at once</source>
+        <translation>同时用户数</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="154"/>
+        <source>tokens/s</source>
+        <translation>token/秒</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="187"/>
+        <source>{users} users: {total} tokens/s in all, {each} each; first token {ttft} s</source>
+        <translation>{users} 位用户：合计 {total} token/秒，每人 {each}；首个 token {ttft} 秒</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="193"/>
+        <source> (their requests do not fit)</source>
+        <translation>（这些请求放不下）</translation>
     </message>
 </context>
 <context>

@@ -132,3 +132,34 @@ def test_a_vllm_plan_says_how_many_users_it_serves_at_once(qtbot, page):
     choose(page.inputs.task_combo, "qlora")
     settle(qtbot, page)
     assert not panel.serving.isVisible()
+
+
+def test_a_servers_plan_shows_its_load_curve_in_the_micro_batch_charts_place(qtbot, page):
+    from gpuadvisor.core import serving_load
+    from gpuadvisor.core.resolve import resolve
+
+    charts = page.charts_area
+    charts.ensure()
+    assert charts.mb_chart.isVisible() and not charts.serving_chart.isVisible()
+    page.state.set_gpu("h100-sxm")
+    choose(page.inputs.task_combo, "infer")
+    settle(qtbot, page)
+    choose(page.inputs.quant_combo, "none")
+    settle(qtbot, page)
+    choose(page.inputs.framework_combo, "vllm")
+    settle(qtbot, page)
+    page.state.update(seq_len=2048, new_tokens=256)
+    settle(qtbot, page)
+    assert charts.serving_chart.isVisible() and not charts.mb_chart.isVisible()
+    state = page.state
+    core = serving_load.capacity(resolve(state.model, state.plan, state.gpu))
+    users, total = charts.serving_chart.total_curve.getOriginalDataset()
+    assert list(users) == [p.users for p in core.curve]
+    assert list(total) == pytest.approx([p.tokens_per_s_total for p in core.curve])
+    x, y = charts.serving_chart.capacity_marker.getOriginalDataset()
+    assert list(x) == [core.users] and y[0] == pytest.approx(core.point.tokens_per_s_user)
+    assert charts.serving_chart.badge_text() == (
+        f"{core.users} users at once, 5.3 tokens/s or more each")
+    choose(page.inputs.task_combo, "qlora")
+    settle(qtbot, page)
+    assert charts.mb_chart.isVisible() and not charts.serving_chart.isVisible()

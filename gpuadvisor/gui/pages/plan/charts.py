@@ -90,6 +90,8 @@ class PlanCharts(QWidget):
         self.charts: list = []
         self.chart_titles: dict[str, QLabel] = {}
         self.paged = False  # tabs instead of the grid (see _arrange)
+        self._serving = False  # a server's plan: the load curve in the micro-batch's place
+        self._served = None  # its Capacity (state.sweeps.serving())
         self._arrange_pending = False
         self.tabs = QTabBar(self)
         self.tabs.setObjectName("chartTabs")
@@ -125,6 +127,7 @@ class PlanCharts(QWidget):
         # pyqtgraph is imported here, not at module level: see the module's docstring.
         from gpuadvisor.gui.charts.curves import MemoryCurveChart
         from gpuadvisor.gui.charts.fit_map import FitMapChart
+        from gpuadvisor.gui.charts.serving import ServingChart
         from gpuadvisor.gui.charts.vram_bar import VramBreakdownChart
 
         grid, units = self._grid, self._units
@@ -138,7 +141,11 @@ class PlanCharts(QWidget):
                                                                   "sequence length"),
                                           log_x=True, units=units)
         self.fit_map = FitMapChart(self, units=units)
-        self.charts = [self.vram_chart, self.mb_chart, self.seq_chart, self.fit_map]
+        # A server's plan (vLLM, llama-server) shows its load curve where a training plan
+        # shows memory against the micro-batch.
+        self.serving_chart = ServingChart(self, units=units)
+        self.charts = [self.vram_chart, self.mb_chart, self.seq_chart, self.fit_map,
+                       self.serving_chart]
         # The fit map's cells hold memory per GPU: its title says in which unit.
         self._titles = {
             "vramChart": translate("PlanPage", "Memory per GPU"),
@@ -146,9 +153,11 @@ class PlanCharts(QWidget):
                                      "(cells: {unit} per GPU)"),
             "microBatchChart": translate("PlanPage", "Memory vs micro-batch"),
             "seqChart": translate("PlanPage", "Memory vs sequence length"),
+            "servingChart": translate("PlanPage", "Users at once: tokens per second"),
         }
         for chart, name in ((self.vram_chart, "vramChart"), (self.fit_map, "fitMapChart"),
-                            (self.mb_chart, "microBatchChart"), (self.seq_chart, "seqChart")):
+                            (self.mb_chart, "microBatchChart"), (self.seq_chart, "seqChart"),
+                            (self.serving_chart, "servingChart")):
             chart.setObjectName(name)
             chart.setMinimumSize(160, 110)
             chart.set_presentation(self._presentation)
@@ -156,7 +165,7 @@ class PlanCharts(QWidget):
             label.setProperty("role", "chartTitle")
             label.setWordWrap(True)  # never wider than its column
             self.chart_titles[name] = label
-        self._tab_charts = [self.fit_map, self.mb_chart, self.seq_chart]
+        self._tab_charts = [self.fit_map, self._second(), self.seq_chart]
         for _chart in self._tab_charts:
             self.tabs.addTab("")
         self._set_titles()
@@ -169,13 +178,20 @@ class PlanCharts(QWidget):
             label.setText(self._titles[name].format(unit=self._units))
             # A screen reader names the chart by its title (its description is its data).
             self.findChild(QWidget, name).setAccessibleName(label.text())
+        second = self._second().objectName()
         short = (translate("PlanPage", "What fits ({unit})").format(unit=self._units),
-                 translate("PlanPage", "By micro-batch"),
+                 translate("PlanPage", "Users at once") if self._serving
+                 else translate("PlanPage", "By micro-batch"),
                  translate("PlanPage", "By sequence length"))
         for index, text in enumerate(short):
             self.tabs.setTabText(index, text)
             self.tabs.setTabToolTip(index, self._titles[
-                ("fitMapChart", "microBatchChart", "seqChart")[index]].format(unit=self._units))
+                ("fitMapChart", second, "seqChart")[index]].format(unit=self._units))
+
+    def _second(self):
+        """The chart of the grid's lower-left place: the load curve of a server's plan,
+        memory against the micro-batch otherwise."""
+        return self.serving_chart if self._serving else self.mb_chart
 
     def _want_paged(self) -> bool:
         """Whether the grid would leave a plot shorter than :data:`MIN_PLOT_PX`."""
@@ -204,11 +220,16 @@ class PlanCharts(QWidget):
             grid.setRowStretch(row, 0)
         self.paged = paged
         titles = self.chart_titles
+        second = self._second()
+        spare = self.mb_chart if second is self.serving_chart else self.serving_chart
+        spare.hide()
+        titles[spare.objectName()].hide()
+        self._tab_charts = [self.fit_map, second, self.seq_chart]
         if not paged:
             self.tabs.hide()
             for row, col, chart, name in ((0, 0, self.vram_chart, "vramChart"),
                                           (0, 1, self.fit_map, "fitMapChart"),
-                                          (2, 0, self.mb_chart, "microBatchChart"),
+                                          (2, 0, second, second.objectName()),
                                           (2, 1, self.seq_chart, "seqChart")):
                 grid.addWidget(titles[name], row, col)
                 grid.addWidget(chart, row + 1, col)
@@ -273,6 +294,11 @@ class PlanCharts(QWidget):
         if not self.charts:
             return
         self._drawn_with = (state, estimate)
+        self._served = state.sweeps.serving()
+        if (self._served is not None) != self._serving:
+            self._serving = self._served is not None
+            self._set_titles()
+            self._arrange(self.paged)
         self._stale = set(self.charts)
         self._draw_stale()
 
@@ -307,6 +333,8 @@ class PlanCharts(QWidget):
                 seqs = seq_axis(plan.seq_len, estimate.model.max_positions)
                 self.seq_chart.set_data(seqs, state.sweeps.memory_vs_seq(seqs), capacity,
                                         largest_seq or None, plan.seq_len, gpu_name=gpu_name)
+        elif chart is self.serving_chart:
+            self.serving_chart.set_data(self._served)
         elif chart is self.fit_map:
             self.fit_map.setEnabled(not opaque)
             if opaque:

@@ -1,0 +1,198 @@
+"""A server's load curve: tokens per second, in all and for each user, against the users it
+serves at once, with the reading-speed floor and the capacity marked
+(:class:`gpuadvisor.core.serving_load.Capacity`)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import QWidget
+
+from .base import BADGE_MARGIN, ChartBase
+from .items import PowerOfTwoAxis, format_number, nice_ceiling
+from .style import CATEGORY_COLORS, DOES_NOT_FIT, FITS
+
+
+class ServingChart(ChartBase):
+    """Tokens/s in all and per user against concurrent users (log2 x, log10 y).
+
+    Attributes:
+        total_curve, user_curve: the two curves (``getOriginalDataset()``: users, tokens/s).
+        floor_line: the per-user speed floor (reading speed unless set), in log10 units.
+        capacity_marker: one point at the capacity (users, tokens/s each).
+    """
+
+    def __init__(self, parent: QWidget | None = None, *, units: str = "GiB") -> None:
+        super().__init__(parent, units=units,
+                         axis_items={"bottom": PowerOfTwoAxis(orientation="bottom")})
+        self.setAccessibleName(QCoreApplication.translate("ServingChart", "Serving curve"))
+        self._capacity = None
+        self.total_curve = pg.PlotDataItem(symbol="o")
+        self.total_curve.setZValue(10)
+        self.user_curve = pg.PlotDataItem(symbol="s")
+        self.user_curve.setZValue(11)
+        self.full_points = pg.PlotDataItem(pen=None, symbol="x")  # requests that do not fit
+        self.full_points.setZValue(12)
+        self.floor_line = pg.InfiniteLine(angle=0, movable=False)
+        self.floor_line.setZValue(5)
+        self.capacity_marker = pg.PlotDataItem(pen=None, symbol="star")
+        self.capacity_marker.setZValue(30)
+        for item in (self.total_curve, self.user_curve, self.full_points,
+                     self.capacity_marker):
+            self.plot_item.addItem(item)
+        self.plot_item.addItem(self.floor_line, ignoreBounds=True)
+        self.floor_label = self._add_edge_label("right")
+        self.floor_label.edge_below = True  # the slower users' curve runs above it
+        self.floor_label.setZValue(20)
+        self._badge = pg.TextItem(anchor=(0, 0))
+        self._badge.setParentItem(self.plot_item.vb)
+        self._badge.setPos(BADGE_MARGIN + 2, BADGE_MARGIN)
+        self._badge.setZValue(900)
+        self._badge.textItem.document().setDocumentMargin(6)
+        self._edge_badge = self._badge
+        self.plot_item.setLogMode(x=True, y=True)
+        self._left_tick_sample = "10000"
+        self._apply_axis_style()
+        self._redraw()
+
+    # -- public API ----------------------------------------------------------------------
+
+    def set_data(self, capacity) -> None:
+        """Draw a :class:`~gpuadvisor.core.serving_load.Capacity` (None: nothing)."""
+        self._start_data()
+        self._capacity = capacity
+        self._redraw()
+
+    def badge_text(self) -> str:
+        """The capacity in a line ("51 users at 5.3 tokens/s or more each")."""
+        c = self._capacity
+        if c is None:
+            return ""
+        if c.point is None:
+            return QCoreApplication.translate(
+                "ServingChart", "no user gets {rate} tokens/s").format(
+                rate=f"{c.min_tokens_per_s:.1f}")
+        return QCoreApplication.translate(
+            "ServingChart", "{users} at once, {rate} tokens/s or more each").format(
+            users=(QCoreApplication.translate("ServingChart", "1 user") if c.users == 1 else
+                   QCoreApplication.translate("ServingChart", "{n} users").format(n=c.users)),
+            rate=f"{c.min_tokens_per_s:.1f}")
+
+    def describe(self) -> str:
+        c = self._capacity
+        if c is None or not c.curve:
+            return ""
+        first, last = c.curve[0], c.curve[-1]
+        return QCoreApplication.translate(
+            "ServingChart", "Tokens per second against users at once: {a} in all for 1 user, "
+            "{b} in all for {n} users ({each} each). {badge}.").format(
+            a=format_number(first.tokens_per_s_total), b=format_number(last.tokens_per_s_total),
+            n=last.users, each=format_number(last.tokens_per_s_user), badge=self.badge_text())
+
+    # -- drawing --------------------------------------------------------------------------
+
+    def _redraw(self) -> None:
+        theme = self.theme
+        c = self._capacity
+        points = c.curve if c is not None else ()
+        users = np.array([p.users for p in points], dtype=float)
+        total = np.array([p.tokens_per_s_total for p in points], dtype=float)
+        each = np.array([p.tokens_per_s_user for p in points], dtype=float)
+        fits = np.array([p.fits for p in points], dtype=bool)
+        if self._changed("style", (theme.line_px, theme.marker_size, theme.curve,
+                                   theme.foreground, theme.background)):
+            self.total_curve.setPen(pg.mkPen(theme.curve, width=theme.line_px))
+            self.total_curve.setSymbolBrush(theme.curve)
+            self.total_curve.setSymbolPen(pg.mkPen(theme.background))
+            self.total_curve.setSymbolSize(theme.marker_size)
+            self.user_curve.setPen(pg.mkPen(theme.foreground, width=theme.line_px,
+                                            style=Qt.PenStyle.DashLine))
+            self.user_curve.setSymbolBrush(theme.foreground)
+            self.user_curve.setSymbolSize(theme.marker_size)
+            self.full_points.setSymbolPen(pg.mkPen(CATEGORY_COLORS[DOES_NOT_FIT], width=2))
+            self.full_points.setSymbolBrush(None)
+            self.full_points.setSymbolSize(theme.marker_size * 1.6)
+            self.capacity_marker.setSymbolBrush(CATEGORY_COLORS[FITS])
+            self.capacity_marker.setSymbolPen(pg.mkPen(theme.background))
+            self.capacity_marker.setSymbolSize(theme.marker_size * 2.2)
+            self.floor_line.setPen(pg.mkPen(theme.reference_color, width=theme.reference_px,
+                                            style=Qt.PenStyle.DashLine))
+            self.floor_label.setFont(theme.font(theme.annotation_pt))
+            self.floor_label.setColor(theme.reference_color)
+            self.floor_label.fill = pg.mkBrush(*theme.label_fill[:3], 200)
+            self._badge.setFont(self._badge_font())
+            self._badge.setColor(theme.foreground)
+            self._badge.fill = pg.mkBrush(*theme.label_fill[:3], 220)
+        self.total_curve.setData(users, total)
+        self.user_curve.setData(users, each)
+        gone = ~fits
+        self.full_points.setData(users[gone], total[gone])
+        if c is not None and c.point is not None:
+            self.capacity_marker.setData([float(c.point.users)], [c.point.tokens_per_s_user])
+        else:
+            self.capacity_marker.setData([], [])
+        if c is not None:
+            self.floor_line.show()
+            self.floor_line.setValue(np.log10(c.min_tokens_per_s))
+            self._set_text(self.floor_label, QCoreApplication.translate(
+                "ServingChart", "reading speed {rate} tokens/s").format(
+                rate=f"{c.min_tokens_per_s:.1f}"))
+            self.floor_label.edge_value = float(np.log10(c.min_tokens_per_s))
+        else:
+            self.floor_line.hide()
+            self.floor_label.edge_value = None
+        self._set_text(self._badge, self.badge_text())
+        self._badge.setVisible(bool(self.badge_text()))
+        self._set_legend([
+            (self.total_curve, QCoreApplication.translate("ServingChart", "tokens/s in all")),
+            (self.user_curve, QCoreApplication.translate("ServingChart", "tokens/s each")),
+            (self.capacity_marker, QCoreApplication.translate("ServingChart", "users served")),
+            (self.full_points, QCoreApplication.translate("ServingChart", "requests do not fit")),
+        ])
+        self._set_axis_labels(QCoreApplication.translate("ServingChart", "users at once"),
+                              QCoreApplication.translate("ServingChart", "tokens/s"))
+        self._frame()
+        self._place_edge_labels()
+        self._update_description()
+
+    def _frame(self) -> None:
+        c = self._capacity
+        if c is None or not c.curve:
+            return
+        self._fit_badge(self._badge)
+        values = [p.tokens_per_s_total for p in c.curve] + [
+            p.tokens_per_s_user for p in c.curve] + [c.min_tokens_per_s]
+        high = np.log10(nice_ceiling(max(values)))
+        least = np.log10(min(v for v in values if v > 0))
+        # The badge takes the top left corner and the floor's label sits under its line:
+        # each gets its share of the plot's height beyond the data.
+        plot_px = max(self.plot_item.vb.height(), 1.0)
+        badge_px = self._badge.textItem.boundingRect().height() + 2 * BADGE_MARGIN
+        label_px = self.floor_label.textItem.boundingRect().height() + 4
+        above = min(badge_px / plot_px, 0.45) if self._badge.isVisible() else 0.05
+        below = min(label_px / plot_px, 0.3)
+        total = max(high - least, 0.5) / (1.0 - above - below)
+        top, low = high + above * total, least - below * total
+        self._set_range((0.0 - 0.15, np.log10(c.curve[-1].users) + 0.15), (low, top))
+
+    def _hover_text_at(self, x: float, y: float) -> str | None:
+        c = self._capacity
+        if c is None or not c.curve:
+            return None
+        xs = np.log10([p.users for p in c.curve])
+        i = int(np.argmin(np.abs(xs - x)))
+        if abs(xs[i] - x) > 0.12:
+            return None
+        p = c.curve[i]
+        text = QCoreApplication.translate(
+            "ServingChart", "{users} users: {total} tokens/s in all, {each} each; first token "
+            "{ttft} s").format(users=p.users, total=format_number(p.tokens_per_s_total),
+                               each=format_number(p.tokens_per_s_user),
+                               ttft=f"{p.first_token_s:.2f}")
+        if not p.fits:
+            text += QCoreApplication.translate("ServingChart", " (their requests do not fit)")
+        return text
+
+
+__all__ = ["ServingChart"]
