@@ -110,3 +110,20 @@ def test_mlx_int4_is_four_and_a_half_bits_with_the_embedding():
     assert r.weights == pytest.approx(quantized * 4.5 / 8 + (p.total - quantized) * 2)
     with pytest.raises(ValueError, match="Apple silicon"):
         mlx.evaluate(m, Plan(task="infer", framework="mlx"), GPUS["rtx-4090"], A)
+
+
+def test_the_profiling_peak_is_the_forward_or_the_sampler_whichever_is_larger():
+    # The sampler's top-p/top-k pass holds 38 bytes per logit (vllm sampler.py
+    # _apply_top_k_top_p: logits 4, sort 4 + int64 indices 8, masks 1 + 1, probabilities 4,
+    # cumulative sum 4, inverse indices 8, gathered logits 4), after the forward is freed.
+    m = model_shape(MODELS["llama-3.1-8b"])
+    sampler = 256 * 128_256 * 38
+    stream_8k = 8192 * (4 * 4096 + 3 * 14_336) * 2
+    assert stream_8k < sampler
+    assert vllm.activation_peak(m, 8192, 256) == sampler
+    # vLLM 0.6.5 on an H100 logged "PyTorch activation peak memory 1.26GiB" (PR #10511)
+    assert sampler / GiB == pytest.approx(1.26, rel=0.1)
+    stream_20k = 20_000 * (4 * 4096 + 3 * 14_336) * 2
+    assert vllm.activation_peak(m, 20_000, 256) == stream_20k
+    # 0.6.4 on an RTX 3090 at 20,000 tokens: peak_torch 17.06 - weights 14.9888 GiB
+    assert stream_20k / GiB == pytest.approx(17.06 - 14.9888, rel=0.1)

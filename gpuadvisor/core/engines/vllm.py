@@ -15,12 +15,19 @@ memory reserved for KV Cache is ..." - vllm-project/vllm PR #12126, issue #10517
 * non-torch memory: what grows outside PyTorch's allocator while vLLM loads and profiles
   (``Assumptions.vllm_non_torch_bytes``, 0.2 GiB from its logs; a log you give
   ``check-log`` replaces it).
-* activation peak: the profiling forward pass of ``max_num_batched_tokens`` tokens: the
-  residual stream and the MLP's gate/up/activation tensors at 2 bytes, plus the sampler's
-  fp32 logits for ``max_num_seqs`` sequences, held twice (logits and probabilities). The
-  pass's size depends on the release: V1 (0.8 on) always schedules in chunks, so it is the
-  token budget (``--max-num-batched-tokens``; ``vllm serve``'s default 2,048, 8,192 on GPUs
-  of 70 GiB or more other than A100 - ``EngineArgs.get_batch_defaults``,
+* activation peak: the larger of the profiling forward pass of ``max_num_batched_tokens``
+  tokens (the residual stream and the MLP's gate/up/activation tensors at 2 bytes) and the
+  sampler run after it, once the forward's tensors are freed. vLLM profiles the sampler
+  with top-p and top-k on (``SamplingParams(top_p=0.99, top_k=vocab - 1)``), so for
+  ``max_num_seqs`` rows of the vocabulary it holds, in ``_apply_top_k_top_p``
+  (model_executor/layers/sampler.py): the fp32 logits (4 bytes), their sort (4) and sort
+  indices (int64, 8), the top-k mask (1), the sorted probabilities (4) and their cumulative
+  sum (4), the top-p mask (1), the inverse indices (8) and the logits gathered back (4): 38
+  bytes per element. On the logs: 0.91 GiB for Phi-4 at 2,048 tokens (logged 0.94), 1.16
+  GiB for Llama 3 8B at 8,192 (1.26), the forward's 2.02 GiB for Qwen2.5 1.5B at 32,768
+  (2.02). The pass's size depends on the release: V1 (0.8 on) always schedules in chunks,
+  so it is the token budget (``--max-num-batched-tokens``; ``vllm serve``'s default 2,048,
+  8,192 on GPUs of 70 GiB or more other than A100 - ``EngineArgs.get_batch_defaults``,
   vllm/engine/arg_utils.py). V0 (before 0.8) turns chunked prefill on only past 32,768
   tokens of context (512-token chunks); otherwise its budget is ``max(max_model_len,
   2048)``, so a long context is profiled whole (RTX 3090, Llama 3.1 8B, 20,000 tokens:
@@ -128,13 +135,18 @@ def kv_pool(budget_bytes: float, weights: float, activation: float, non_torch: f
     return left, blocks, blocks * block_size
 
 
+#: Bytes per vocabulary entry and sequence the sampler's top-p/top-k pass holds.
+SAMPLER_BYTES_PER_LOGIT = 4 + 4 + 8 + 1 + 4 + 4 + 1 + 8 + 4
+
+
 def activation_peak(model: ModelShape, tokens: int, seqs: int) -> float:
-    """The profiling pass's activation peak (see the module docstring), bytes."""
+    """The profiling pass's activation peak (see the module docstring), bytes: the larger of
+    the forward's stream and the sampler's working set."""
     blk = model.block
     f = blk.d_ff * max(blk.experts_per_token, 1) + blk.shared_d_ff if blk else 4 * model.d_model
     stream = tokens * (4 * model.d_model + 3 * f) * 2.0
-    sampler = seqs * model.vocab_size * 4.0 * 2
-    return stream + sampler
+    sampler = seqs * model.vocab_size * float(SAMPLER_BYTES_PER_LOGIT)
+    return max(stream, sampler)
 
 
 def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptions
