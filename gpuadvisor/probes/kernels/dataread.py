@@ -231,7 +231,7 @@ def probe_dataread(torch, device, suite: dict, channel, options: dict) -> dict:
         "path": path, "files_found": len(files), "files_empty": files_empty,
         "files_unreadable": len(unreadable), "unreadable": unreadable[:5],
         "folders_unlisted": problems[:5], "block_bytes": opts["block_bytes"],
-        "max_bytes": max_bytes, "max_seconds": max_seconds, "seconds": round(elapsed, 6),
+        "max_bytes": max_bytes, "max_seconds": max_seconds, "seconds": kit.sig(elapsed, 6),
         "stopped_by": stopped_by,
         "timing": "open + sequential reads per file; walking the folder and dropping the "
                   "cache not counted",
