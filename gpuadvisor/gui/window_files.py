@@ -238,7 +238,7 @@ class PlanFiles:
         try:
             text = read_regular_file(path, MAX_LOG_BYTES).decode("utf-8", "replace")
             checked = check_log(text, str(path), fallback_model=self.state.model,
-                                fallback_gpu=self.state.gpu)
+                                fallback_gpu=self.state.gpu, fallback_plan=self.state.plan)
         except (OSError, ValueError) as exc:
             self.report("error", title, f"{path}: {getattr(exc, 'strerror', None) or exc}")
             return False

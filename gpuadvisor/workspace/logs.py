@@ -35,12 +35,14 @@ def check_log(text: str, source: str, *, engine: str | None = None,
               model: ModelSpec | None = None, gpu: GpuSpec | None = None,
               base: Plan | None = None, engine_version: str | None = None,
               keep: bool = True, fallback_model: ModelSpec | None = None,
-              fallback_gpu: GpuSpec | None = None) -> LogCheck:
+              fallback_gpu: GpuSpec | None = None,
+              fallback_plan: Plan | None = None) -> LogCheck:
     """Check ``text`` (a log from ``source``) against the estimate of the plan it ran.
 
     ``model`` / ``gpu`` are what the user named (they win over the log); the log's own
     names come next; ``fallback_model`` / ``fallback_gpu`` (the window's current plan) last.
-    ``base`` holds what the log does not say.
+    ``base`` holds what the log does not say; a PyTorch log, which says nothing of its plan,
+    takes ``base`` or else ``fallback_plan`` (a training plan).
 
     Raises:
         ValueError: the log cannot be read (:class:`~gpuadvisor.probes.logread.LogError`),
@@ -48,6 +50,13 @@ def check_log(text: str, source: str, *, engine: str | None = None,
             PlanNotFound`), or its plan cannot be estimated; the message says which.
     """
     reading = logread.read_log(text, source, engine)
+    if reading.engine == "torch" and (base is None or not base.is_training) \
+            and fallback_plan is not None and fallback_plan.is_training:
+        base = fallback_plan
+    if reading.engine == "torch" and (base is None or not base.is_training):
+        raise ValueError("a PyTorch memory log names no plan: give --task (pretrain, full, "
+                         "lora or qlora) with the plan's --model, --gpu, --micro-batch and "
+                         "--seq")
     guessed: list[str] = []
     if model is None:
         try:

@@ -254,3 +254,15 @@ def test_a_log_with_nothing_to_read_is_refused_naming_it(qtbot, window, tmp_path
     kind, title, text = window.last_message
     assert (kind, title) == ("error", "Cannot check the log")
     assert "vllm.log" in text and "no memory figures" in text
+
+
+def test_a_dropped_pytorch_summary_is_held_against_the_windows_training_plan(qtbot, window,
+                                                                              tmp_path):
+    path = tmp_path / "memory.txt"
+    shutil.copy(LOGS / "torch-memory-summary-v100-oom.log", path)
+    window.state.set_gpu("v100-sxm2-16gb")
+    assert window.state.plan.is_training  # the default plan: a QLoRA fine-tune
+    assert window.open_dropped(path) is True
+    table = window.log_dialog.table
+    assert table.item(0, 0).text() == "peak allocated (PyTorch)"
+    assert table.item(0, 2).text() == "15.0 GiB"  # 15377 MB (2**20 bytes) in the summary

@@ -243,3 +243,24 @@ def test_ollamas_own_placement_line_is_held_against_ours(name, model, gpu, obser
     result = _check(name, model, gpu)
     row = _row(result, "gpu_layers")
     assert row.observed == observed and abs(row.planned - observed) <= 1
+
+
+def test_a_pytorch_summary_needs_the_training_plan_it_came_from():
+    log = str(LOGS / "torch-memory-summary-v100-oom.log")
+    code, _, err = run_cli("check-log", log, "--model", "gpt2-xl", "--gpu", "v100-sxm2-16gb")
+    assert code == 2 and "give --task" in err
+    code, out, err = run_cli("check-log", log, "--model", "gpt2-xl", "--gpu", "v100-sxm2-16gb",
+                             "--task", "full", "--micro-batch", "2", "--seq", "1024",
+                             "--json", "--no-keep")
+    assert code == 0, err
+    row = next(r for r in json.loads(out)["rows"] if r["key"] == "peak_allocated")
+    assert row["observed"] == 15377 * MiB
+    from gpuadvisor.core.plan import Plan
+    from gpuadvisor.core.resolve import resolve
+
+    est = resolve(catalog.load_models()["gpt2-xl"],
+                  Plan(task="full", micro_batch=2, seq_len=1024),
+                  catalog.load_gpus()["v100-sxm2-16gb"])
+    # PyTorch's allocator does not count the CUDA context the estimate holds
+    assert row["planned"] == pytest.approx(est.memory.total
+                                           - est.assumptions["cuda_context_bytes"])
