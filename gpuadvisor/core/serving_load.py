@@ -145,17 +145,24 @@ def _chunk(result: Estimate) -> int:
 
 
 def load_point(base: Estimate, users: int, assumptions: Assumptions = DEFAULT_ASSUMPTIONS,
-               **options) -> LoadPoint:
+               *, _seen: dict | None = None, **options) -> LoadPoint:
     """The plan of ``base`` serving ``users`` requests at once (see the module docstring).
-    ``options`` go to :func:`~gpuadvisor.core.resolve.resolve` as ``base`` was made."""
+    ``options`` go to :func:`~gpuadvisor.core.resolve.resolve` as ``base`` was made;
+    ``_seen`` keeps the estimates of a curve, each user count resolved once."""
+    seen = {} if _seen is None else _seen
+
+    def at(n: int) -> Estimate:
+        if n not in seen:
+            seen[n] = _at(base, n, assumptions, **options)
+        return seen[n]
+
     plan = base.plan
-    many = _at(base, users, assumptions, **options)
-    one_prompt = _at(base, 1, assumptions, **options).time.prefill_seconds
+    many = at(users)
+    one_prompt = at(1).time.prefill_seconds
     step = users / many.time.decode_tokens_per_s
     new = plan.new_tokens
     per_user = 1.0 / (step + users * one_prompt / new)
-    others = step if users == 1 else (users - 1) / _at(
-        base, users - 1, assumptions, **options).time.decode_tokens_per_s
+    others = step if users == 1 else (users - 1) / at(users - 1).time.decode_tokens_per_s
     chunks = math.ceil(plan.seq_len / _chunk(base))
     first = one_prompt + chunks * (others if users > 1 else 0.0)
     kv = users * (plan.seq_len + new)
@@ -177,7 +184,8 @@ def _at(base: Estimate, users: int, assumptions: Assumptions, **options) -> Esti
 def curve(base: Estimate, users: Iterable[int] = USERS,
           assumptions: Assumptions = DEFAULT_ASSUMPTIONS, **options) -> tuple[LoadPoint, ...]:
     """:func:`load_point` at each of ``users``."""
-    return tuple(load_point(base, n, assumptions, **options) for n in users)
+    seen: dict = options.pop("_seen", None) or {}
+    return tuple(load_point(base, n, assumptions, _seen=seen, **options) for n in users)
 
 
 def capacity(base: Estimate, *, min_tokens_per_s: float = READING_TOKENS_PER_S,
@@ -188,7 +196,8 @@ def capacity(base: Estimate, *, min_tokens_per_s: float = READING_TOKENS_PER_S,
     holds and the first that does not. The first token's time is reported beside it, and
     the sentence says when it is over ``max_first_token_s`` (a long prompt's prefill takes
     what it takes whatever the load)."""
-    points = list(curve(base, USERS, assumptions, **options))
+    seen: dict = {}
+    points = list(curve(base, USERS, assumptions, _seen=seen, **options))
 
     def good(p: LoadPoint) -> bool:
         return p.fits and p.tokens_per_s_user >= min_tokens_per_s
@@ -202,7 +211,7 @@ def capacity(base: Estimate, *, min_tokens_per_s: float = READING_TOKENS_PER_S,
         lo, hi = best.users, next(u for u in USERS if u > best.users)
         while hi - lo > 1:
             mid = (lo + hi) // 2
-            p = load_point(base, mid, assumptions, **options)
+            p = load_point(base, mid, assumptions, _seen=seen, **options)
             if good(p):
                 lo, best = mid, p
             else:

@@ -308,9 +308,14 @@ def _is_host(name: str) -> bool:
 
 
 def _read_llamacpp(lines: list[str], r: LogReading) -> None:
-    gpu_model = host_model = gpu_kv = host_kv = gpu_compute = host_compute = 0.0
-    model_seen = kv_seen = compute_seen = False
+    # buffer sizes by kind (model weights, KV cache, compute) and place (GPU or host)
+    buffers: dict[str, list[float]] = {}
     free_total = 0.0
+
+    def add(kind: str, device: str, number: str, unit: str, line: int) -> None:
+        sizes = buffers.setdefault(kind, [0.0, 0.0])
+        sizes[1 if _is_host(device) else 0] += size_bytes(number, unit)
+        r.lines[kind] = line
     for i, line in enumerate(lines, 1):
         if m := _L_DEVICE.search(line):
             r.gpu_name = r.gpu_name or m.group(1).strip()
@@ -334,31 +339,13 @@ def _read_llamacpp(lines: list[str], r: LogReading) -> None:
             r.set("gpu_layers", float(m.group(1)), i)
             r.set("offload_units", float(m.group(2)), i)
         if (m := _L_KV.search(line)) and "KV self" not in line:
-            kv_seen = True
-            size = size_bytes(m.group(2), m.group(3))
-            if _is_host(m.group(1)):
-                host_kv += size
-            else:
-                gpu_kv += size
-            r.lines["kv_cache"] = i
+            add("kv_cache", *m.groups(), i)
         elif m := _L_COMPUTE.search(line):
-            compute_seen = True
-            size = size_bytes(m.group(2), m.group(3))
-            if _is_host(m.group(1)):
-                host_compute += size
-            else:
-                gpu_compute += size
-            r.lines["compute_buffer"] = i
+            add("compute_buffer", *m.groups(), i)
         elif (m := _L_BUFFER.search(line)) and "output buffer" not in line \
                 and "KV" not in line:
-            model_seen = True
-            size = size_bytes(m.group(2), m.group(3))
-            if _is_host(m.group(1)):
-                host_model += size
-            else:
-                gpu_model += size
-            r.lines["gpu_model_buffer"] = i
-        if (m := _L_KV_SELF.search(line)) and not kv_seen:
+            add("gpu_model_buffer", *m.groups(), i)
+        if (m := _L_KV_SELF.search(line)) and "kv_cache" not in buffers:
             r.set("kv_total", size_bytes(m.group(1), m.group(2)), i)
         if m := _L_CTX.search(line):
             r.set("n_ctx", int(m.group(1)), i, table="settings")
@@ -369,15 +356,11 @@ def _read_llamacpp(lines: list[str], r: LogReading) -> None:
         if m := _L_FLASH.search(line):
             r.set("flash_attn", m.group(1).lower() in ("1", "true", "enabled", "on"), i,
                   table="settings")
-    if model_seen:
-        r.observed["gpu_model_buffer"] = gpu_model
-        r.observed["host_model_buffer"] = host_model
-    if kv_seen:
-        r.observed["kv_cache"] = gpu_kv
-        r.observed["host_kv_cache"] = host_kv
-    if compute_seen:
-        r.observed["compute_buffer"] = gpu_compute
-        r.observed["host_compute_buffer"] = host_compute
+    for kind, host in (("gpu_model_buffer", "host_model_buffer"),
+                       ("kv_cache", "host_kv_cache"),
+                       ("compute_buffer", "host_compute_buffer")):
+        if kind in buffers:
+            r.observed[kind], r.observed[host] = buffers[kind]
 
 
 # --------------------------------------------------------------------------- Ollama

@@ -40,6 +40,19 @@ def choose(combo, value) -> None:
     combo.activated.emit(index)
 
 
+def serve_with_vllm(qtbot, page, **plan) -> None:
+    """An H100 serving the plan's model with vLLM, chosen as a user does."""
+    page.state.set_gpu("h100-sxm")
+    choose(page.inputs.task_combo, "infer")
+    settle(qtbot, page)
+    choose(page.inputs.quant_combo, "none")
+    settle(qtbot, page)
+    choose(page.inputs.framework_combo, "vllm")
+    settle(qtbot, page)
+    page.state.update(**plan)
+    settle(qtbot, page)
+
+
 def enabled_frameworks(page) -> set[str]:
     combo = page.inputs.framework_combo
     return {combo.itemData(i) for i in range(combo.count()) if combo.model().item(i).isEnabled()}
@@ -112,15 +125,7 @@ def test_a_vllm_plan_says_how_many_users_it_serves_at_once(qtbot, page):
 
     panel = page.bottom.time_panel
     assert not panel.serving.isVisible()  # a fine-tune serves nobody
-    page.state.set_gpu("h100-sxm")
-    choose(page.inputs.task_combo, "infer")
-    settle(qtbot, page)
-    choose(page.inputs.quant_combo, "none")
-    settle(qtbot, page)
-    choose(page.inputs.framework_combo, "vllm")
-    settle(qtbot, page)
-    page.state.update(seq_len=8192, new_tokens=512)
-    settle(qtbot, page)
+    serve_with_vllm(qtbot, page, seq_len=8192, new_tokens=512)
     assert panel.serving.isVisible()
     # the command line's capacity of the same plan, resolved by core on its own
     state = page.state
@@ -141,15 +146,7 @@ def test_a_servers_plan_shows_its_load_curve_in_the_micro_batch_charts_place(qtb
     charts = page.charts_area
     charts.ensure()
     assert charts.mb_chart.isVisible() and not charts.serving_chart.isVisible()
-    page.state.set_gpu("h100-sxm")
-    choose(page.inputs.task_combo, "infer")
-    settle(qtbot, page)
-    choose(page.inputs.quant_combo, "none")
-    settle(qtbot, page)
-    choose(page.inputs.framework_combo, "vllm")
-    settle(qtbot, page)
-    page.state.update(seq_len=2048, new_tokens=256)
-    settle(qtbot, page)
+    serve_with_vllm(qtbot, page, seq_len=2048, new_tokens=256)
     assert charts.serving_chart.isVisible() and not charts.mb_chart.isVisible()
     state = page.state
     core = serving_load.capacity(resolve(state.model, state.plan, state.gpu))
