@@ -12,8 +12,8 @@ from gpuadvisor.core.limits import MAX_CHART_FILE_BYTES
 from .args import InputError, did_you_mean, json_text, load_gpu, load_model, path_text
 from .estimate import checked_plan, estimate_from_args, resolve_options
 
-EXPORT_KINDS = ("skypilot", "accelerate", "deepspeed", "launch", "report", "ollama",
-                "llama-server", "vllm")
+EXPORT_KINDS = ("skypilot", "accelerate", "deepspeed", "launch", "megatron", "report",
+                "ollama", "llama-server", "vllm")
 #: Inference-serving exports and the engine each runs (``export ollama``, or
 #: ``export --format ollama``).
 SERVE_KINDS = {"ollama": "ollama", "llama-server": "llama.cpp", "vllm": "vllm"}
@@ -26,10 +26,11 @@ def add_parser(verbs, est: argparse.ArgumentParser) -> None:
     (argparse ``parents``; est's -h comes along, so the export parser adds none)."""
     exp = verbs.add_parser(
         "export", parents=[est], add_help=False, conflict_handler="resolve",
-        help="write a SkyPilot task, accelerate/DeepSpeed config, launch line, report, or "
-             "an Ollama Modelfile / llama-server / vllm serve line",
+        help="write a SkyPilot task, accelerate/DeepSpeed config, launch line, Megatron-LM "
+             "launch, report, or an Ollama Modelfile / llama-server / vllm serve line",
         description="Turn a plan into a SkyPilot task YAML, an accelerate config YAML, a "
-                    "DeepSpeed ZeRO JSON, the torchrun/accelerate launch line, a "
+                    "DeepSpeed ZeRO JSON, the torchrun/accelerate launch line, a Megatron-LM "
+                    "launch (tensor/pipeline/context/expert parallel layouts as priced), a "
                     "Markdown/HTML report, or (inference plans) an Ollama Modelfile, a "
                     "llama-server line or a vllm serve line with the settings the estimate "
                     "used. Prints to stdout unless --out is given.")
@@ -48,8 +49,12 @@ def add_parser(verbs, est: argparse.ArgumentParser) -> None:
     exp.add_argument("--accelerator", metavar="NAME",
                      help="skypilot: SkyPilot's GPU name when gpuadvisor knows none "
                           "(see 'sky show-gpus -a')")
-    exp.add_argument("--launcher", choices=("torchrun", "accelerate"), default="torchrun",
-                     help="how the launch line starts the training script")
+    exp.add_argument("--launcher", choices=("torchrun", "accelerate", "megatron"),
+                     default="torchrun",
+                     help="how the launch line or SkyPilot task starts training: torchrun or "
+                          "accelerate launch with your script, or megatron (Megatron-LM's "
+                          "pretrain_gpt.py with the estimate's layout, tensor and pipeline "
+                          "parallelism included; the same as export megatron)")
     exp.add_argument("--backend", choices=("deepspeed", "fsdp"), default="deepspeed",
                      help="what runs a ZeRO stage under accelerate (default: deepspeed)")
     exp.add_argument("--script", default="train.py", type=path_text("--script"),
@@ -124,7 +129,8 @@ def _with_command(args: argparse.Namespace, text: str) -> str:
 
         config = json.loads(text)
         return json.dumps({"gpuadvisor": line, **config}, indent=2) + "\n"
-    if args.kind in ("skypilot", "accelerate", "launch", "ollama", "llama-server", "vllm"):
+    if args.kind in ("skypilot", "accelerate", "launch", "megatron", "ollama", "llama-server",
+                     "vllm"):
         return f"# {comment_text(line)}\n{text}"
     if args.kind == "report":
         doctype = "<!DOCTYPE html>\n"
@@ -256,9 +262,21 @@ def _export_text(args: argparse.Namespace) -> str:
     model = load_model(args.model)
     gpu, gpus = load_gpu(args.gpu, observed=not getattr(args, "no_measured", False))
     plan = checked_plan(args, model)
-    need = None
+    need = found = None
+    if args.kind == "launch" and args.launcher == "megatron":
+        args.kind = "megatron"
+    if args.kind not in ("skypilot", "launch", "megatron") and args.launcher == "megatron":
+        raise InputError(f"--launcher megatron: export {args.kind} has no launcher; give "
+                         "export megatron or export skypilot --launcher megatron")
+    megatron = args.kind == "megatron" or (args.kind == "skypilot"
+                                           and args.launcher == "megatron")
+    if megatron and not plan.is_training:
+        raise InputError("--task: a Megatron-LM launch trains; an inference plan is served "
+                         "(export vllm, llama-server or ollama)")
     if args.kind != "report" and plan.is_training:
-        plan, hybrid, need = _runnable_plan(args, model, plan, gpu, gpus)
+        found = _runnable_plan(args, model, plan, gpu, gpus,
+                               kind="megatron" if megatron else args.kind)
+        plan, hybrid, need = found.plan, found.hybrid_group, float(found.estimate.memory.total)
     else:
         hybrid = None
     if args.kind != "report":
@@ -276,20 +294,36 @@ def _export_text(args: argparse.Namespace) -> str:
                 serve, need = _vllm_line_for_task(args, model, plan, gpu, gpus)
             return export.skypilot_task(
                 model, plan, gpu, offer, gpus_per_node=args.gpus_per_node,
+                megatron=_megatron_writer(model, plan, found, skypilot=True) if megatron
+                else None,
                 cloud=args.cloud, spot=True if args.spot else None,
                 accelerator=args.accelerator, launcher=args.launcher,
                 backend=args.backend, script=args.script, serve=serve,
                 need_bytes=need, catalog_gpus=gpus, hybrid_group=hybrid)
         per_node = args.gpus_per_node or (offer.gpus_per_instance if offer else None)
         layout = export.node_layout(plan.n_gpus, per_node or export.DEFAULT_GPUS_PER_NODE)
+        title = f"{model.name}: {plan.task} on {plan.n_gpus} GPU(s)"
+        if args.kind == "megatron":
+            return _megatron_writer(model, plan, found, title=title)(layout)
         if args.kind == "accelerate":
             return export.accelerate_yaml(plan, layout, backend=args.backend, gpu=gpu,
                                           hybrid_group=hybrid)
         return export.launch_script(plan, layout, launcher=args.launcher,
-                                    backend=args.backend, script=args.script,
-                                    title=f"{model.name}: {plan.task} on {plan.n_gpus} GPU(s)")
+                                    backend=args.backend, script=args.script, title=title)
     except ValueError as exc:
         raise InputError(f"export {args.kind}: {exc}") from None
+
+
+def _megatron_writer(model, plan, found, *, skypilot: bool = False, title: str = ""):
+    """The Megatron-LM script of the runnable plan ``found`` for given nodes."""
+    from gpuadvisor.export import megatron_script
+    from gpuadvisor.export.runnable import chosen_layout, packed_steps
+
+    chosen = chosen_layout(found.estimate)
+    steps = packed_steps(found.estimate, chosen)
+    data = found.estimate.assumptions.get("dataset")
+    return lambda nodes: megatron_script(model, plan, chosen, nodes, steps=steps,
+                                         skypilot=skypilot, title=title, data=data)
 
 
 def _export_report(args, model, plan, gpu, gpus) -> str:
@@ -348,10 +382,10 @@ def _report_suggestions(model, plan, gpus, assumptions, limit: int = 10) -> list
     return advice_rows(advice.suggestions, limit)
 
 
-def _runnable_plan(args, model, plan, gpu, gpus):
-    """``(plan as it will run, hybrid shard group or None, memory per GPU in bytes)``
+def _runnable_plan(args, model, plan, gpu, gpus, *, kind: str):
+    """The :class:`~gpuadvisor.export.runnable.RunnablePlan` export ``args.kind`` writes
     (:func:`gpuadvisor.export.runnable.runnable_plan`: the estimate's layout, or the fastest
-    data-parallel one when these tools cannot run it, said on stderr)."""
+    data-parallel one when the tool cannot run it, said on stderr)."""
     from gpuadvisor.core.resolve import resolve
     from gpuadvisor.core.units import format_bytes
     from gpuadvisor.export.runnable import runnable_plan
@@ -366,7 +400,7 @@ def _runnable_plan(args, model, plan, gpu, gpus):
                        **options)
 
     try:
-        found = runnable_plan(result, args.kind, resolve_with, backend=args.backend)
+        found = runnable_plan(result, kind, resolve_with, backend=args.backend)
     except ValueError as exc:
         raise InputError(f"export {args.kind}: {exc}") from None
     if found.note:
@@ -377,4 +411,4 @@ def _runnable_plan(args, model, plan, gpu, gpus):
               f"{format_bytes(result.memory.total)} per GPU and {gpu.name} has "
               f"{format_bytes(result.capacity_bytes, digits=0)}: it will not fit as planned "
               "(estimate --gpu lists the levers that make it fit)", file=sys.stderr)
-    return found.plan, found.hybrid_group, float(result.memory.total)
+    return found

@@ -4,6 +4,8 @@
 * :func:`accelerate_yaml` / :func:`accelerate_config` — a Hugging Face accelerate config.
 * :func:`deepspeed_json` / :func:`deepspeed_config` — a DeepSpeed ZeRO config.
 * :func:`launch_line` / :func:`launch_script` — the ``torchrun`` or ``accelerate launch`` line.
+* :func:`megatron_script` — Megatron-LM's ``pretrain_gpt.py`` with the estimate's layout
+  (tensor, pipeline, context and expert parallelism as priced).
 * :func:`markdown_report` / :func:`html_report` — a report with the charts embedded.
 * :func:`ollama_modelfile`, :func:`llama_server_line`, :func:`vllm_serve_line` — serving an
   inference plan with the settings its estimate used.
@@ -16,6 +18,7 @@ target tool cannot run as planned raise ``ValueError`` with the field's name fir
 from .accelerate import accelerate_config, accelerate_yaml
 from .deepspeed import deepspeed_config, deepspeed_json
 from .launch import NodeLayout, launch_line, launch_script, node_layout
+from .megatron import megatron_script
 from .report import SuggestionRow, html_report, markdown_report, suggestion_row
 from .serve import SERVE_EXPORTS, llama_server_line, ollama_modelfile, vllm_serve_line
 from .skypilot import (
@@ -29,6 +32,7 @@ from .skypilot import (
 __all__ = ["DEFAULT_GPUS_PER_NODE", "SERVE_EXPORTS", "SKYPILOT_ACCELERATORS", "NodeLayout",
            "SuggestionRow", "accelerate_config", "accelerate_yaml", "deepspeed_config",
            "deepspeed_json", "html_report", "launch_line", "launch_script",
-           "llama_server_line", "markdown_report", "node_layout", "ollama_modelfile",
+           "llama_server_line", "markdown_report", "megatron_script", "node_layout",
+           "ollama_modelfile",
            "skypilot_accelerator", "skypilot_cloud", "skypilot_task", "suggestion_row",
            "vllm_serve_line"]

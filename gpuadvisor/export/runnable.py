@@ -12,10 +12,12 @@ memory and time, and a note saying so.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from gpuadvisor.core.estimate import Estimate
+from gpuadvisor.core.parallel.layout import Layout
 from gpuadvisor.core.plan import Plan
 from gpuadvisor.core.resolve import hybrid_shard, model_parallel, run_plan
 from gpuadvisor.core.units import format_bytes, format_duration
@@ -77,6 +79,8 @@ def runnable_plan(result: Estimate, kind: str,
         tool = DATA_PARALLEL_TOOLS[kind]
         others = ("accelerate with --backend fsdp (FSDP2), Megatron-LM, NeMo or torchtitan"
                   if set(degrees) <= {"tp", "cp"} else "Megatron-LM, NeMo or torchtitan")
+        hint = ("; 'gpuadvisor export megatron' writes it for Megatron-LM"
+                if not result.plan.is_adapter else "")
         flat, changed = _fastest_that_fits(result, resolve_with, pins)
         if flat.fits is False and result.fits is not False:
             raise ValueError(
@@ -85,9 +89,9 @@ def runnable_plan(result: Estimate, kind: str,
                 f"{format_bytes(flat.memory.total)} per GPU of "
                 f"{format_bytes(flat.capacity_bytes, digits=0)}; the priced layout "
                 f"({format_bytes(result.memory.total)} per GPU, "
-                f"{format_duration(result.time.seconds)}) runs with {others}")
+                f"{format_duration(result.time.seconds)}) runs with {others}{hint}")
         notes.append(f"the estimate's fastest layout uses {named}, which {tool} cannot run "
-                     f"({others} can); this export runs the fastest layout it can instead"
+                     f"({others} can{hint}); this export runs the fastest layout it can instead"
                      + (f" ({', '.join(changed)})" if changed else "")
                      + f": {format_bytes(flat.memory.total)} per GPU, "
                      f"{format_duration(flat.time.seconds)}")
@@ -115,6 +119,27 @@ def runnable_plan(result: Estimate, kind: str,
                      f"{format_duration(result.time.seconds)}")
     group = result.layout.gpus_per_node if hybrid_shard(result) else None
     return RunnablePlan(run_plan(result), result, group, "; ".join(notes) or None)
+
+
+def chosen_layout(result: Estimate) -> Layout:
+    """The layout ``result`` was timed with: the chosen one, or for a plan without a layout
+    search (one GPU, ``--layout off``) its GPUs as data-parallel replicas."""
+    if result.layout is not None:
+        return result.layout.chosen.layout
+    plan = result.plan
+    return Layout(dp=plan.n_gpus, zero=plan.zero_stage if plan.n_gpus > 1 else 0,
+                  micro_batch=plan.micro_batch, grad_accum=plan.grad_accum)
+
+
+def packed_steps(result: Estimate, layout: Layout) -> int:
+    """Optimizer steps that train ``result``'s tokens packed into full sequences (how
+    Megatron-LM's GPT data sets feed them): the job's tokens over ``global batch x seq``;
+    the estimate's own steps when it counts no tokens. A last partial step still runs."""
+    tokens = result.assumptions.get("dataset_tokens")
+    if not tokens:
+        return max(1, math.ceil(result.time.steps - 1e-9))
+    per_step = layout.global_batch * result.plan.seq_len
+    return max(1, math.ceil(float(tokens) / per_step - 1e-9))
 
 
 #: Checkpointing levels, least recomputation first.
@@ -167,4 +192,5 @@ def _fastest_that_fits(result: Estimate, resolve_with: Callable[..., Estimate],
     return min(tried, key=lambda pair: pair[0].memory.total)
 
 
-__all__ = ["DATA_PARALLEL_TOOLS", "RunnablePlan", "runnable_plan"]
+__all__ = ["DATA_PARALLEL_TOOLS", "RunnablePlan", "chosen_layout", "packed_steps",
+           "runnable_plan"]

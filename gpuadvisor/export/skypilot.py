@@ -19,7 +19,7 @@ SkyPilot's reason. An fp8 plan installs Transformer Engine (NVIDIA) or torchao (
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS
 from gpuadvisor.core.gpu import GpuSpec
@@ -33,6 +33,7 @@ from .launch import (
     ACCELERATE_FILE,
     DEEPSPEED_FILE,
     SCRIPT_NOTE,
+    NodeLayout,
     launch_line,
     node_layout,
     uses_deepspeed,
@@ -125,7 +126,8 @@ def skypilot_task(model: ModelSpec, plan: Plan, gpu: GpuSpec, offer: Offer | Non
                   gradient_clipping: float = DEFAULT_GRADIENT_CLIPPING,
                   serve: str | None = None, need_bytes: float | None = None,
                   catalog_gpus: Mapping[str, GpuSpec] | None = None,
-                  hybrid_group: int | None = None) -> str:
+                  hybrid_group: int | None = None,
+                  megatron: Callable[[NodeLayout], str] | None = None) -> str:
     """A SkyPilot task YAML that runs ``plan`` on ``gpu``, rented as ``offer`` says.
 
     ``need_bytes`` (the estimate's memory per GPU) and ``catalog_gpus`` (the GPU catalog):
@@ -151,6 +153,9 @@ def skypilot_task(model: ModelSpec, plan: Plan, gpu: GpuSpec, offer: Offer | Non
         gradient_clipping: written into the DeepSpeed/accelerate config.
         hybrid_group: GPUs a ZeRO-3/FSDP shard spans when the layout shards inside nodes
             and replicates across them (written into the DeepSpeed/accelerate config).
+        megatron: with ``launcher`` ``megatron``, builds the Megatron-LM script for the
+            task's nodes (:func:`~.megatron.megatron_script` with ``skypilot=True``); the
+            task runs it in NVIDIA's PyTorch container on a Megatron-LM checkout.
 
     Returns:
         The YAML text. The setup writes ``ds_config.json`` / ``accelerate.yaml`` on every
@@ -238,6 +243,11 @@ def skypilot_task(model: ModelSpec, plan: Plan, gpu: GpuSpec, offer: Offer | Non
 
     if not plan.is_training:
         return _serve_task(model, plan, header, resources, name, serve, layout)
+    if launcher == "megatron":
+        if megatron is None:
+            raise ValueError("launcher: a Megatron-LM task needs its script")
+        return _megatron_task(model, plan, header, resources, name, megatron(layout), layout,
+                              infra)
     setup = ["set -e", "if [ -f requirements.txt ]; then pip install -r requirements.txt; fi",
              "pip install " + " ".join(_packages(plan, launcher, backend, gpu))]
     if launcher == "accelerate":
@@ -259,6 +269,42 @@ def skypilot_task(model: ModelSpec, plan: Plan, gpu: GpuSpec, offer: Offer | Non
     task["resources"] = resources
     task["setup"] = "\n".join(setup) + "\n"
     task["run"] = "\n".join(run) + "\n"
+    return dump(task, header)
+
+
+#: Clouds whose SkyPilot driver runs no Docker image: ``CloudImplementationFeatures.
+#: DOCKER_IMAGE`` among the unsupported features in ``sky/clouds/<cloud>.py``
+#: (``_CLOUD_UNSUPPORTED_FEATURES``; IBM and OCI ``_unsupported_features_for_resources``;
+#: Slurm where its cluster has no container runtime), SkyPilot 0.14.1.
+NO_DOCKER_CLOUDS = frozenset({"cudo", "hyperbolic", "ibm", "oci", "primeintellect", "scp",
+                              "shadeform", "slurm", "verda", "vsphere"})
+
+
+def _megatron_task(model, plan, header, resources, name, script: str, layout, infra) -> str:
+    """A task that runs Megatron-LM's ``pretrain_gpt.py`` (``script``) in NVIDIA's PyTorch
+    container, on a checkout of the commit whose options the script uses."""
+    from .megatron import MEGATRON_COMMIT, NGC_IMAGE
+
+    if infra in NO_DOCKER_CLOUDS:
+        raise ValueError(f"cloud: SkyPilot runs no Docker image on {infra}, and Megatron-LM's "
+                         f"task runs in NVIDIA's PyTorch container ({NGC_IMAGE}); rent on a "
+                         "cloud that runs containers (aws, gcp, azure, lambda, runpod, "
+                         "kubernetes, ...)")
+    header = [line for line in header if line != SCRIPT_NOTE and not line.startswith("fp8:")]
+    header.append(f"Runs Megatron-LM's pretrain_gpt.py (commit {MEGATRON_COMMIT[:12]}) in "
+                  f"{NGC_IMAGE}, which has Transformer Engine")
+    resources["image_id"] = f"docker:{NGC_IMAGE}"
+    setup = ["set -e", "export PIP_CONSTRAINT=",
+             "if [ ! -d Megatron-LM ]; then git clone https://github.com/NVIDIA/Megatron-LM.git"
+             " Megatron-LM; fi",
+             f"git -C Megatron-LM checkout {MEGATRON_COMMIT}",
+             'pip install --no-build-isolation -e "./Megatron-LM[training]"']
+    task: dict = {"name": _slug(name or f"{model.id}-{plan.task}"), "workdir": "."}
+    if layout.nodes > 1:
+        task["num_nodes"] = layout.nodes
+    task["resources"] = resources
+    task["setup"] = "\n".join(setup) + "\n"
+    task["run"] = script
     return dump(task, header)
 
 

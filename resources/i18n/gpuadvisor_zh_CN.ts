@@ -579,9 +579,9 @@ renting: {rent}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="91"/>
-        <source>Write the selected option as a SkyPilot task, an accelerate or DeepSpeed config, a launch script or a report</source>
+        <source>Write the selected option as a SkyPilot task, an accelerate or DeepSpeed config, a launch script, a Megatron-LM launch or a report</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
-        <translation>把选中的方案导出为 SkyPilot 任务、accelerate 或 DeepSpeed 配置、启动脚本或报告</translation>
+        <translation>将所选方案导出为 SkyPilot 任务、accelerate 或 DeepSpeed 配置、启动脚本、Megatron-LM 启动脚本或报告</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="94"/>
@@ -610,31 +610,41 @@ renting: {rent}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="103"/>
+        <source>Megatron-LM launch…</source>
+        <translation>Megatron-LM 启动脚本…</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="104"/>
         <source>Report…</source>
         <translation>报告…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="104"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="105"/>
         <source>A SkyPilot task YAML that rents this option (rent and cloud options)</source>
         <translation>租用此方案的 SkyPilot 任务 YAML（租用和云方案）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="106"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="107"/>
         <source>A Hugging Face accelerate config for this plan</source>
         <translation>此规划的 Hugging Face accelerate 配置</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="108"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="109"/>
         <source>A DeepSpeed ZeRO config for this plan</source>
         <translation>此规划的 DeepSpeed ZeRO 配置</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="109"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="110"/>
         <source>The torchrun line that starts the training</source>
         <translation>启动训练的 torchrun 命令行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="111"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="112"/>
+        <source>Megatron-LM&apos;s training script with this estimate&apos;s layout: tensor and pipeline parallelism as priced (full fine-tunes and pre-training)</source>
+        <translation>按本估算的并行布局运行 Megatron-LM 训练脚本：张量并行与流水线并行与估价时一致（全参数微调与预训练）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="116"/>
         <source>The plan, the options and these charts as one HTML file (or Markdown: end the name with .md)</source>
         <translation>把规划、各方案和这些图表存成一个 HTML 文件（或 Markdown：文件名以 .md 结尾）</translation>
     </message>
@@ -902,7 +912,7 @@ renting: {rent}</source>
         <translation>价格以 {code} 计，汇率 {rate} 每美元。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="133"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="138"/>
         <source>Select an option in the chart or the table.</source>
         <translation>请在图表或表格中选择一个方案。</translation>
     </message>
@@ -1017,23 +1027,29 @@ renting: {rent}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/exports.py" line="37"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/exports.py" line="38"/>
         <source>Shell script (*.sh)</source>
         <translation>Shell 脚本 (*.sh)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/exports.py" line="38"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/exports.py" line="39"/>
         <source>HTML report (*.html);;Markdown report (*.md)</source>
         <translation>HTML 报告 (*.html);;Markdown 报告 (*.md)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/exports.py" line="40"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/exports.py" line="41"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/exports.py" line="65"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/exports.py" line="66"/>
         <source>{name} does not fit this plan: pick an option that fits</source>
         <translation>{name} 放不下此规划：请选一个放得下的方案</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/exports.py" line="81"/>
+        <source>A Megatron-LM launch trains; this plan serves a model</source>
+        <translation>Megatron-LM 启动脚本用于训练；此计划是模型推理服务</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="522"/>
@@ -5436,12 +5452,12 @@ paying per token: {other}</source>
         <translation>token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="187"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="188"/>
         <source>{users} users: {total} tokens/s in all, {each} each; first token {ttft} s</source>
         <translation>{users} 位用户：合计 {total} token/秒，每人 {each}；首个 token {ttft} 秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="193"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="194"/>
         <source> (their requests do not fit)</source>
         <translation>（这些请求放不下）</translation>
     </message>

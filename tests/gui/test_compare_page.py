@@ -302,6 +302,36 @@ def test_an_eight_gpu_option_exports_the_layout_it_was_priced_at(make_page, tmp_
     assert task["resources"]["accelerators"].endswith(":8")
 
 
+def test_the_megatron_launch_runs_the_layout_the_option_was_priced_at(make_page, tmp_path):
+    """The AWS 8x A100 option of a full fine-tune of Llama 3.1 8B at 4,096 tokens: the
+    Megatron-LM script the page writes carries the estimate's own layout, degree by degree,
+    and an inference plan is refused with the reason."""
+    import re
+
+    from gpuadvisor.core.advisor import estimate_of
+
+    state = PlanState()
+    state.update(task="full", checkpointing="full", seq_len=4096)
+    page = make_page(state=state)
+    page.select("offer:aws-p4de")
+    s = page.selected()
+    lay = estimate_of(state.model, s, state.assumptions).layout.chosen.layout
+    assert page.export("megatron", tmp_path / "megatron.sh")
+    text = (tmp_path / "megatron.sh").read_text()
+    for flag, value in (("--tensor-model-parallel-size", lay.tp),
+                        ("--pipeline-model-parallel-size", lay.pp),
+                        ("--micro-batch-size", lay.micro_batch),
+                        ("--global-batch-size", lay.global_batch),
+                        ("--seq-length", 4096)):
+        assert re.search(rf"{flag} {value}\b", text), (flag, value)
+    assert "--nproc-per-node 8" in text
+    state.update(task="infer")
+    page = make_page(state=state)
+    page.select(next(x.option.id for x in page.advice.suggestions if x.fits))
+    assert not page.export("megatron", tmp_path / "infer.sh")
+    assert "Megatron-LM launch trains" in page.last_error
+
+
 def test_an_export_that_cannot_be_made_writes_nothing_and_says_why(make_page, tmp_path):
     state = PlanState()
     state.update(task="infer")

@@ -22,7 +22,7 @@ from .token_charts import TokensBreakEvenChart
 translate = QCoreApplication.translate
 
 #: Export kinds of the buttons, in order.
-EXPORT_KINDS = ("skypilot", "accelerate", "deepspeed", "launch", "report")
+EXPORT_KINDS = ("skypilot", "accelerate", "deepspeed", "launch", "megatron", "report")
 
 
 def fit_label_height(label: QLabel) -> None:
@@ -90,7 +90,7 @@ class DetailsPanel(QWidget):
         self.export_button.setObjectName("exportButton")
         self.export_button.setToolTip(translate(
             "ComparePage", "Write the selected option as a SkyPilot task, an accelerate or "
-            "DeepSpeed config, a launch script or a report"))
+            "DeepSpeed config, a launch script, a Megatron-LM launch or a report"))
         self.export_button.setText(translate("ComparePage", "Export the selected option"))
         self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.export_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
@@ -100,6 +100,7 @@ class DetailsPanel(QWidget):
                  "accelerate": translate("ComparePage", "accelerate config…"),
                  "deepspeed": translate("ComparePage", "DeepSpeed config…"),
                  "launch": translate("ComparePage", "Launch script…"),
+                 "megatron": translate("ComparePage", "Megatron-LM launch…"),
                  "report": translate("ComparePage", "Report…")}
         tips = {"skypilot": translate("ComparePage", "A SkyPilot task YAML that rents this "
                                       "option (rent and cloud options)"),
@@ -108,6 +109,10 @@ class DetailsPanel(QWidget):
                 "deepspeed": translate("ComparePage", "A DeepSpeed ZeRO config for this plan"),
                 "launch": translate("ComparePage", "The torchrun line that starts the "
                                     "training"),
+                "megatron": translate("ComparePage", "Megatron-LM's training script with "
+                                      "this estimate's layout: tensor and pipeline "
+                                      "parallelism as priced (full fine-tunes and "
+                                      "pre-training)"),
                 "report": translate("ComparePage", "The plan, the options and these charts as "
                                     "one HTML file (or Markdown: end the name with .md)")}
         self.export_buttons: dict[str, QAction] = {}

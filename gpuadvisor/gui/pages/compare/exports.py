@@ -19,7 +19,7 @@ translate = QCoreApplication.translate
 
 #: File name ending of each export (a report may also end in .md: Markdown).
 SUFFIXES = {"skypilot": ".yaml", "accelerate": ".yaml", "deepspeed": ".json",
-            "launch": ".sh", "report": ".html"}
+            "launch": ".sh", "megatron": ".sh", "report": ".html"}
 
 
 def suggested_name(kind: str, s: Suggestion) -> str:
@@ -35,6 +35,7 @@ def ask_save_path(parent: QWidget, kind: str, suggested: str) -> str | None:
                "accelerate": translate("ComparePage", "accelerate config (*.yaml)"),
                "deepspeed": translate("ComparePage", "DeepSpeed config (*.json)"),
                "launch": translate("ComparePage", "Shell script (*.sh)"),
+               "megatron": translate("ComparePage", "Shell script (*.sh)"),
                "report": translate("ComparePage",
                                    "HTML report (*.html);;Markdown report (*.md)")}
     path, _ = QFileDialog.getSaveFileName(parent, translate("ComparePage", "Export"),
@@ -59,7 +60,7 @@ def export_text(kind: str, s: Suggestion, model, *, report=None, assumptions=Non
     from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS
     from gpuadvisor.core.resolve import resolve
     from gpuadvisor.export.quoting import comment_text
-    from gpuadvisor.export.runnable import runnable_plan
+    from gpuadvisor.export.runnable import chosen_layout, packed_steps, runnable_plan
 
     if not s.fits:
         raise ValueError(translate("ComparePage", "{name} does not fit this plan: pick an "
@@ -76,6 +77,9 @@ def export_text(kind: str, s: Suggestion, model, *, report=None, assumptions=Non
                                       assumptions))
         plan, hybrid, note = found.plan, found.hybrid_group, found.note
         need = float(found.estimate.memory.total)
+    elif kind == "megatron":
+        raise ValueError(translate("ComparePage", "A Megatron-LM launch trains; this plan "
+                                   "serves a model"))
     rented = s.option.kind in ("rent", "cloud")
     per_node = offer.gpus_per_instance if rented else max(plan.n_gpus, 1)
     lead = f"# Note: {comment_text(note)}\n" if note else ""
@@ -91,6 +95,12 @@ def export_text(kind: str, s: Suggestion, model, *, report=None, assumptions=Non
     if kind == "launch":
         return lead + export.launch_script(plan, layout, title=f"{model.name}: {plan.task} "
                                            f"on {s.option.label}")
+    if kind == "megatron":
+        chosen = chosen_layout(found.estimate)
+        return export.megatron_script(
+            model, plan, chosen, layout, steps=packed_steps(found.estimate, chosen),
+            title=f"{model.name}: {plan.task} on {s.option.label}",
+            data=found.estimate.assumptions.get("dataset"))
     raise ValueError(f"unknown export {kind!r}")
 
 
