@@ -99,7 +99,9 @@ def mixed_style(plan: Plan, assumptions: Assumptions) -> str:
 
 
 def activation_dtype_bytes(plan: Plan) -> float:
-    """Bytes per saved activation element: 4 in fp32, 2 otherwise (fp8 keeps bf16 copies)."""
+    """Bytes per saved activation element: 4 in fp32, 2 otherwise (fp8 keeps the residual
+    stream, norms and attention in bf16; its linear layers' saved inputs are 1-byte, see
+    :func:`_block_elements`)."""
     return 4.0 if plan.precision == "fp32" else 2.0
 
 
@@ -270,7 +272,7 @@ def cpu_offload_bytes(model: ModelLike, plan: Plan, assumptions: Assumptions):
 
 # --------------------------------------------------------------------------- activations
 def _block_elements(blk: BlockShape | ModelLike, plan: Plan, b, s, attention: str,
-                    masks: bool):
+                    masks: bool, fused_mlp: bool = False):
     """Saved elements of one transformer block for the backward pass, plus fixed-size bytes.
 
     ``blk`` is one kind of block, or a model (its most common kind).
@@ -313,6 +315,14 @@ def _block_elements(blk: BlockShape | ModelLike, plan: Plan, b, s, attention: st
     With LoRA/QLoRA, a frozen linear layer saves nothing for its own backward (only its
     weight is needed for the input gradient), so a matmul input is kept only when an adapter
     is attached there; each adapter adds its ``s b r`` intermediate.
+
+    ``fused_mlp``: a fused SwiGLU saves only its input (gate and up outputs) and rebuilds
+    ``act(gate)`` in its backward pass, ``2 s b f`` instead of ``3 s b f`` (Megatron-Core
+    ``megatron/core/fusions/fused_bias_swiglu.py``, ``SwiGLUFunction`` saves ``input``).
+
+    Under fp8 (Transformer Engine) the inputs the linear layers save for their weight
+    gradients (q/k/v, output projection, MLP input and down projection) are their 1-byte
+    fp8 casts, returned in the extra bytes; FlashAttention still keeps its 16-bit output.
     """
     if not isinstance(blk, BlockShape):
         blk = model_shape(blk).block
@@ -325,8 +335,10 @@ def _block_elements(blk: BlockShape | ModelLike, plan: Plan, b, s, attention: st
     sb = b * s
     routed = sb * blk.experts_per_token  # MoE: each token passes through k experts
     elems = sb * h  # attention norm input
-    elems = elems + sb * h  # q/k/v input: every LoRA target set adapts a projection of it
     extra = 0.0 * sb
+    # Inputs saved by the block's linear layers for their weight gradients (q/k/v, output
+    # projection, MLP in and down): 16-bit, or 1 byte under fp8 (below).
+    lin = sb * h  # q/k/v input: every LoRA target set adapts a projection of it
     if attention == "scores":
         elems = elems + sb * 3 * q + a * s * s * b * (2 if masks else 1)
     elif attention == "recompute":
@@ -334,16 +346,28 @@ def _block_elements(blk: BlockShape | ModelLike, plan: Plan, b, s, attention: st
     else:
         elems = elems + sb * (q + 2 * k)
         extra = extra + 4.0 * a * sb
-    elems = elems + (sb * q if keep_out_in else 0)
-    elems = elems + sb * h + (routed * h if keep_mlp_in else 0)
-    if blk.gated_mlp:
-        elems = elems + routed * f * (3 + (1 if keep_mlp_in else 0))
-    else:
-        elems = elems + routed * f * (1 + (1 if keep_mlp_in else 0))
+    lin = lin + (sb * q if keep_out_in else 0)
+    elems = elems + sb * h
+    lin = lin + (routed * h if keep_mlp_in else 0)
+    gated = 2 if fused_mlp else 3
+    elems = elems + routed * f * (gated if blk.gated_mlp else 1)
+    lin = lin + (routed * f if keep_mlp_in else 0)
     shared = blk.shared_d_ff
     if shared:
-        inner = (3 if blk.gated_mlp else 1) + (1 if keep_mlp_in else 0)
-        elems = elems + (sb * h if keep_mlp_in else 0) + sb * shared * inner
+        elems = elems + sb * shared * (gated if blk.gated_mlp else 1)
+        lin = lin + ((sb * h + sb * shared) if keep_mlp_in else 0)
+    if plan.precision == "fp8" and not adapter:
+        # Transformer Engine's fp8 linears save their input as the fp8 cast they multiplied
+        # (columnwise data, 1 byte; the row-wise copy is discarded), not the 16-bit tensor:
+        # transformer_engine/pytorch/module/linear.py at NVIDIA/TransformerEngine@d0067d0d
+        # (``inputmat.update_usage(rowwise_usage=False, columnwise_usage=True)``, saved when
+        # ``backward_needs_input = weight.requires_grad``). The attention output stays
+        # 16-bit as FlashAttention's own saved output beside the projection's fp8 copy.
+        extra = extra + 1.0 * lin
+        if attention == "flash" and keep_out_in:
+            elems = elems + sb * q
+    else:
+        elems = elems + lin
     if adapter:
         per_token = {"qv": 2, "attn": 4,
                      "all": 4 + blk.mlp_matrices * (blk.experts_per_token
@@ -365,8 +389,10 @@ def uses_dropout(model: ModelLike) -> bool:
     return model_shape(model).dropout
 
 
-def activation_bytes(model: ModelLike, plan: Plan, assumptions: Assumptions, b=None, s=None):
-    """Activation memory of one micro-batch on one GPU.
+def activation_bytes(model: ModelLike, plan: Plan, assumptions: Assumptions, b=None, s=None,
+                     *, fused_mlp: bool = False):
+    """Activation memory of one micro-batch on one GPU (``fused_mlp``: a fused SwiGLU, see
+    :func:`_block_elements`).
 
     Training, no checkpointing: ``L x`` the block's saved tensors (:func:`_block_elements`)
     plus the embedding output and the final norm's input (``2 s b h``). Selective
@@ -405,7 +431,7 @@ def activation_bytes(model: ModelLike, plan: Plan, assumptions: Assumptions, b=N
     outside = 2 * b * s * m.d_model * e
     if plan.checkpointing == "full":
         full_block, full_extra = _largest_block(
-            m, plan, b, s, "scores" if eager else "flash", masks)
+            m, plan, b, s, "scores" if eager else "flash", masks, fused_mlp)
         recomputed = plan.recomputed_layers(m.n_layers)
         kept = recomputed * b * s * m.d_model * e + full_block * e + full_extra + outside
         if recomputed == m.n_layers:
@@ -418,12 +444,13 @@ def activation_bytes(model: ModelLike, plan: Plan, assumptions: Assumptions, b=N
             left -= skip
             if count - skip:
                 block, block_extra = _block_elements(blk, plan, b, s,
-                                                     "scores" if eager else "flash", masks)
+                                                     "scores" if eager else "flash", masks,
+                                                     fused_mlp)
                 kept = kept + (count - skip) * (block * e + block_extra)
         return kept
     total = None
     for blk, count in m.blocks:
-        block, block_extra = _block_elements(blk, plan, b, s, kind, masks)
+        block, block_extra = _block_elements(blk, plan, b, s, kind, masks, fused_mlp)
         term = count * (block * e + block_extra)
         total = term if total is None else total + term
     total = total + outside
@@ -433,12 +460,13 @@ def activation_bytes(model: ModelLike, plan: Plan, assumptions: Assumptions, b=N
     return total
 
 
-def _largest_block(m: ModelShape, plan: Plan, b, s, attention: str, masks: bool):
+def _largest_block(m: ModelShape, plan: Plan, b, s, attention: str, masks: bool,
+                   fused_mlp: bool = False):
     """Elements and extra bytes of the block kind with the most saved elements (one block's
     working set: inference, or the block recomputed under full checkpointing)."""
     best = None
     for blk, _ in m.blocks:
-        found = _block_elements(blk, plan, b, s, attention, masks)
+        found = _block_elements(blk, plan, b, s, attention, masks, fused_mlp)
         if best is None:
             best = found
         else:

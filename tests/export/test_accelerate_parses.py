@@ -101,13 +101,16 @@ def test_accelerate_reads_the_config_and_it_runs_the_estimates_layout(exported, 
     layout = est["time"].get("layout")
     stage = layout["zero"] if layout else est["plan"]["zero_stage"]
     kind = config["distributed_type"]
-    if layout and layout["tp"] > 1 and backend == "deepspeed":
-        # DeepSpeed cannot run TP: the file runs the fastest data-parallel plan that fits,
-        # the one its reproducing line names (export/runnable.py)
+    hybrid_below_3 = bool(layout and layout["hybrid_shard"] and layout["zero"] != 3)
+    if layout and (layout["tp"] > 1 or hybrid_below_3) and backend == "deepspeed":
+        # DeepSpeed cannot run TP, and shards inside nodes only at ZeRO-3: the file runs the
+        # fastest plan it can, the one its reproducing line names (export/runnable.py)
         line = path.read_text().splitlines()
         reproduce = next(x for x in line if "gpuadvisor estimate" in x)
         stage = int(reproduce.split("--zero ")[1].split()[0])
         assert "--tp 1" in reproduce
+        if hybrid_below_3:
+            assert stage == 3
     if kind == "DEEPSPEED":
         assert config["deepspeed_config"]["zero_stage"] == stage
     elif kind == "FSDP":

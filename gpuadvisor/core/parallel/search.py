@@ -27,7 +27,7 @@ from .shape import (
     recompute_share,
     step_shape,
 )
-from .step import GpuRates, StepParts, StepShape, local_params, step_parts
+from .step import GpuRates, StepParts, StepShape, blocks_per_stage, local_params, step_parts
 
 #: Largest micro-batch the search tries (sequences); beyond it memory, not speed, decides.
 MAX_MICRO_BATCH = 64
@@ -129,15 +129,17 @@ def _candidates(shape: StepShape, n_gpus: int, global_batch: int, seq: int, clus
 
 def layout_memory(model, plan: Plan, assumptions: Assumptions, shape: StepShape, *, tp, pp,
                   vpp, cp, ep, dp, zero, shard, micro_batch, grad_accum, sequence_parallel=True,
-                  seq_len=None):
+                  seq_len=None, kernels: str = "eager"):
     """Bytes per GPU (busiest rank) for layouts given as arrays; returns ``(total, terms)``.
 
-    * weights, gradients, optimizer: the single-GPU bytes per parameter
-      (:func:`.shape.per_param_state_bytes`) x the parameters on this rank
+    * weights, gradients, optimizer: the single-GPU bytes per parameter at the layout's
+      ZeRO stage (:func:`.shape.per_param_state_bytes`) x the parameters on this rank
       (:func:`.step.local_params`), divided by the ZeRO group for the sharded states
-      (stage 1: optimizer; 2: + gradients; 3: + weights; Rajbhandari et al. 2020, §5).
+      (stage 1: optimizer; 2: + gradients; 3: + weights; Rajbhandari et al. 2020, §5): the
+      data- and context-parallel ranks (``shard x cp``; experts ``shard x cp / ep``).
     * activations: one micro-batch of ``s / cp`` tokens through all blocks
-      (:func:`..memory.activation_bytes`) x the blocks in flight on the first pipeline
+      (:func:`..memory.activation_bytes`; the SwiGLU fused with pipeline parallelism or
+      ``kernels`` fused, as Megatron-Core runs it) x the blocks in flight on the first pipeline
       rank / L (:func:`.layout.layers_in_flight`), split by ``tp`` with sequence
       parallelism (Korthikanti et al. 2022: ``sbh (34/t + 5as/(ht))``), otherwise only the
       24 of 34 parts inside the tensor-parallel regions.
@@ -147,16 +149,37 @@ def layout_memory(model, plan: Plan, assumptions: Assumptions, shape: StepShape,
 
     ``seq_len`` (an array, optional) replaces the plan's sequence length, for sweeps.
     """
-    per = per_param_state_bytes(model, plan, assumptions)
-    params_here = local_params(shape, tp, pp, ep)
-    shard = np.asarray(shard, dtype=float)
     zero = np.asarray(zero)
-    weights = per["weights"] * params_here / np.where(zero >= 3, shard, 1.0)
-    gradients = per["gradients"] * params_here / np.where(zero >= 2, shard, 1.0)
-    optimizer = per["optimizer"] * params_here / np.where(zero >= 1, shard, 1.0)
+    amp, master = (per_param_state_bytes(model, plan, assumptions, z) for z in (0, 1))
+    per = {k: np.where(zero >= 1, master[k], amp[k]) for k in amp}
+    params_here = local_params(shape, tp, pp, ep)
+    # Context-parallel ranks hold the same parameters (they split the sequence), so ZeRO
+    # shards over the data- and context-parallel ranks together: Megatron-Core's
+    # distributed optimizer uses the data-parallel group "with context parallel", FSDP2
+    # meshes (torchtitan, accelerate) shard over dp_shard x cp. Experts are replicated
+    # over dp x cp / ep ranks only.
+    experts_here = (blocks_per_stage(shape.n_layers, pp) * shape.expert_params
+                    / (np.asarray(tp, dtype=float) * np.asarray(ep, dtype=float)))
+    replicas = np.asarray(shard, dtype=float) * np.asarray(cp, dtype=float)
+    expert_replicas = np.maximum(1.0, replicas / np.asarray(ep, dtype=float))
+
+    def sharded(bytes_per_param, stage):
+        on = zero >= stage
+        return bytes_per_param * ((params_here - experts_here) / np.where(on, replicas, 1.0)
+                                  + experts_here / np.where(on, expert_replicas, 1.0))
+
+    weights = sharded(per["weights"], 3)
+    gradients = sharded(per["gradients"], 2)
+    optimizer = sharded(per["optimizer"], 1)
     seq = (plan.seq_len if seq_len is None else np.asarray(seq_len, dtype=float)) \
         / np.asarray(cp, dtype=float)
     acts, logits = activation_parts(model, plan, assumptions, np.asarray(micro_batch), seq)
+    if model_shape(model).block is not None and model_shape(model).block.gated_mlp:
+        # Pipeline parallelism runs in Megatron-LM / NeMo (or torchtitan, compiled), whose
+        # SwiGLU is fused; so does any layout with fused kernels.
+        fused, _ = activation_parts(model, plan, assumptions, np.asarray(micro_batch), seq,
+                                    fused_mlp=True)
+        acts = np.where((np.asarray(pp) > 1) | (kernels == "fused"), fused, acts)
     flight = layers_in_flight(shape.n_layers, 1, 1) if np.ndim(pp) == 0 and pp == 1 else None
     if flight is None:
         pp_ = np.asarray(pp, dtype=float)
@@ -222,7 +245,7 @@ def search_layouts(model, plan: Plan, *, n_gpus: int, global_batch: int, rates: 
         param_bytes_per_param=e, kernels=kernels)
     total, terms = layout_memory(model, plan, assumptions, shape, tp=tp, pp=pp, vpp=vpp, cp=cp,
                                  ep=ep, dp=dp, zero=zero, shard=shard, micro_batch=mb,
-                                 grad_accum=ga)
+                                 grad_accum=ga, kernels=kernels)
     fits = total <= capacity_bytes
     step = np.asarray(parts.step, dtype=float)
     total = np.broadcast_to(total, step.shape)
@@ -253,7 +276,8 @@ def search_layouts(model, plan: Plan, *, n_gpus: int, global_batch: int, rates: 
 
 
 def layout_memory_along(model, plan: Plan, assumptions: Assumptions, layout: Layout,
-                        gpus_per_node: int, *, micro_batch=None, seq_len=None):
+                        gpus_per_node: int, *, micro_batch=None, seq_len=None,
+                        kernels: str = "eager"):
     """Bytes per GPU of ``plan`` run in ``layout`` with the micro-batch and/or sequence length
     swept (arrays that broadcast; ``None`` keeps the layout's / the plan's): the Plan page's
     curves and fit map follow the layout the time was computed for.
@@ -268,4 +292,5 @@ def layout_memory_along(model, plan: Plan, assumptions: Assumptions, layout: Lay
                          vpp=layout.vpp, cp=layout.cp, ep=layout.ep, dp=layout.dp,
                          zero=layout.zero, shard=shard, micro_batch=mb,
                          grad_accum=layout.grad_accum,
-                         sequence_parallel=layout.sequence_parallel, seq_len=seq_len)
+                         sequence_parallel=layout.sequence_parallel, seq_len=seq_len,
+                         kernels=kernels)

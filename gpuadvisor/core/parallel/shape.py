@@ -78,13 +78,17 @@ def _mixed_stack(m):
     return block, expert, active / max(block.expert_weights, 1)
 
 
-def per_param_state_bytes(model, plan: Plan, assumptions: Assumptions) -> dict[str, float]:
+def per_param_state_bytes(model, plan: Plan, assumptions: Assumptions,
+                          zero: int = 0) -> dict[str, float]:
     """Bytes per parameter of weights, gradients and optimizer states on one unsharded GPU.
 
     Taken from :mod:`..memory` (so the layout's memory agrees with the single-GPU
-    breakdown term by term) and divided by the parameter count.
+    breakdown term by term) and divided by the parameter count. ``zero`` is the layout's
+    ZeRO stage: it decides how 16-bit mixed precision keeps its fp32 copy
+    (:func:`..memory.mixed_style`: torch.amp's fp32 weights without ZeRO, 16-bit weights
+    and an fp32 master copy among the optimizer states with it).
     """
-    single = plan.with_changes(n_gpus=1, zero_stage=0, offload="none")
+    single = plan.with_changes(n_gpus=1, zero_stage=min(int(zero), 1), offload="none")
     total = float(model_shape(model).params.total)
     return {
         "weights": float(weight_bytes(model, single, assumptions, 1)) / total,
@@ -93,10 +97,13 @@ def per_param_state_bytes(model, plan: Plan, assumptions: Assumptions) -> dict[s
     }
 
 
-def activation_parts(model, plan: Plan, assumptions: Assumptions, micro_batch, seq):
-    """Activations (all blocks, one micro-batch) and logits buffers on one GPU, unsplit."""
+def activation_parts(model, plan: Plan, assumptions: Assumptions, micro_batch, seq, *,
+                     fused_mlp: bool = False):
+    """Activations (all blocks, one micro-batch) and logits buffers on one GPU, unsplit
+    (``fused_mlp``: the SwiGLU fused, as Megatron-Core runs it)."""
     single = plan.with_changes(n_gpus=1, zero_stage=0)
-    acts = activation_bytes(model, single, assumptions, b=micro_batch, s=seq)
+    acts = activation_bytes(model, single, assumptions, b=micro_batch, s=seq,
+                            fused_mlp=fused_mlp)
     logits = logits_bytes(model, single, b=micro_batch, s=seq)
     return acts, logits
 
