@@ -59,8 +59,9 @@ def test_virtual_stages_need_a_pinned_pipeline():
 @pytest.mark.parametrize("pins, n_gpus, named", [
     ({"tp": 3}, 16, "tp 3 does not divide n_gpus 16"),
     ({"tp": 4, "pp": 8}, 16, "tp 4 x pp 8 = 32 GPUs per replica"),
-    # 16 / (tp 2 x pp 2) = 4 data- and context-parallel ranks: 8 experts groups cannot fit.
-    ({"tp": 2, "pp": 2, "ep": 8}, 16, "n_gpus / (tp x pp) = 4"),
+    # 16 / pp 2 = 8 tensor-, data- and context-parallel ranks: 16 expert groups cannot fit,
+    # even folded over the tensor-parallel ranks.
+    ({"tp": 2, "pp": 2, "ep": 16}, 16, "n_gpus / pp = 8"),
 ])
 def test_pins_the_gpu_count_cannot_hold_are_named(pins, n_gpus, named):
     problem = layout_pin_problem(Plan(task="pretrain", n_gpus=n_gpus, **pins))

@@ -518,10 +518,10 @@ def layout_pin_problem(plan: Plan) -> str | None:
     if n % product:
         named = " x ".join(f"{k} {v}" for k, v in pins.items() if k in ("tp", "pp", "cp"))
         return f"{named} = {product} GPUs per replica does not divide n_gpus {n}"
-    if plan.ep is not None and (n // ((plan.tp or 1) * (plan.pp or 1))) % plan.ep:
-        rest = n // ((plan.tp or 1) * (plan.pp or 1))
-        return (f"ep {plan.ep} must divide the data- and context-parallel ranks, "
-                f"n_gpus / (tp x pp) = {rest}")
+    if plan.ep is not None and (n // (plan.pp or 1)) % plan.ep:
+        rest = n // (plan.pp or 1)
+        return (f"ep {plan.ep} must divide the tensor-, data- and context-parallel ranks, "
+                f"n_gpus / pp = {rest}")
     batch = plan.layout_global_batch
     if batch is not None and batch > MAX_BATCH * plan.micro_batch * n:
         # even one data-parallel rank per GPU would need more accumulation steps than a

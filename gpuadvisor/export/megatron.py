@@ -16,7 +16,8 @@ the plan               Megatron-LM
 TP, SP                 ``--tensor-model-parallel-size``, ``--sequence-parallel``
 PP, VPP                ``--pipeline-model-parallel-size``,
                        ``--num-virtual-stages-per-pipeline-rank``
-CP, EP                 ``--context-parallel-size``, ``--expert-model-parallel-size``
+CP, EP                 ``--context-parallel-size``, ``--expert-model-parallel-size`` (folded
+                       over the tensor-parallel ranks: ``--expert-tensor-parallel-size 1``)
 ZeRO-1                 ``--use-distributed-optimizer`` (sharded over the data-parallel group;
                        hybrid: ``--num-distributed-optimizer-instances``, one per shard group)
 ZeRO-2 / ZeRO-3        Megatron-FSDP: ``--use-megatron-fsdp --data-parallel-sharding-strategy
@@ -211,6 +212,9 @@ def _parallel_args(lay: Layout, gpus_per_node: int) -> list[str]:
         # token on every rank).
         words += ["--expert-model-parallel-size", str(lay.ep),
                   "--moe-token-dispatcher-type", "alltoall"]
+        if lay.tp > 1 and lay.etp != lay.tp:
+            # the expert groups span the tensor-parallel ranks: each expert whole
+            words += ["--expert-tensor-parallel-size", str(lay.etp)]
     if lay.zero == 1:
         words.append("--use-distributed-optimizer")
         if lay.hybrid_shard:

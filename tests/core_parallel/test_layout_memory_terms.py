@@ -115,3 +115,29 @@ def test_experts_shard_only_over_their_replicas(models):
     dense = shape.n_layers * shape.block_params + shape.outside_params
     got = _memory(m, plan, dp=16, ep=16)
     assert got["optimizer"] == pytest.approx(12 * (experts + dense / 16), rel=0.01)
+
+
+def test_expert_parallelism_folds_over_tensor_parallel_ranks_when_it_must():
+    """EP 32 on TP 2 x DP 16 cannot come from the 16 data-parallel ranks alone: the expert
+    groups span the tensor-parallel pairs and each expert stays whole (Megatron-Core's MoE
+    parallel folding, expert tensor parallel 1). EP 8 divides DP 16: experts split like the
+    attention (ETP 2). EP 64 fits neither way."""
+    from gpuadvisor.core.parallel.layout import Layout
+
+    assert Layout(tp=2, dp=16, ep=32).etp == 1
+    assert Layout(tp=2, dp=16, ep=8).etp == 2
+    assert "EP 32 (ETP 1)" in Layout(tp=2, dp=16, ep=32).describe()
+    with pytest.raises(ValueError, match="tp x dp x cp"):
+        Layout(tp=2, dp=16, ep=64)
+
+
+def test_folded_experts_are_whole_on_each_rank(models):
+    """Qwen3-235B-A22B (128 experts per layer) on TP 2 x PP 8 x DP 16 with EP 32: each rank
+    holds 128 / 32 = 4 whole experts of each of its 94 / 8 -> 12 layers, not half of 8."""
+    from gpuadvisor.core.parallel.step import local_params
+
+    m = models["qwen3-235b-a22b"]
+    shape = step_shape(m, Plan(task="pretrain", n_gpus=256))
+    folded = local_params(shape, 2, 8, 32, etp=1)
+    dense = local_params(shape, 2, 8, 1) - 12 * shape.expert_params / 2
+    assert folded - dense == pytest.approx(12 * shape.expert_params / 32, rel=1e-12)

@@ -52,6 +52,10 @@ PLANS = {
     "GPT-2 pretrain on one RTX 4090, selective recomputation": [
         "--model", "gpt2", "--task", "pretrain", "--gpu", "rtx-4090", "--tokens", "1B",
         "--checkpointing", "selective"],
+    "Qwen3-235B-A22B pretrain fp8, 256x H100, EP 32 folded over TP 2": [
+        "--model", "qwen3-235b-a22b", "--task", "pretrain", "--precision", "fp8", "--gpu",
+        "h100-sxm", "--gpus", "256", "--tokens", "100B", "--seq", "4096", "--tp", "2",
+        "--pp", "8", "--vpp", "4", "--ep", "32", "--zero", "1", "--global-batch", "8192"],
     "8B full, 16x H100, ZeRO-1 optimizer offload": [
         "--model", "llama-3.1-8b", "--task", "full", "--gpu", "h100-sxm", "--gpus", "16",
         "--layout", "manual", "--zero", "1", "--offload", "optimizer"],
@@ -294,3 +298,15 @@ def test_the_no_docker_clouds_are_skypilots_own():
             found.add(cls.__name__.lower())
     assert sky.__version__.startswith("0.14.")  # the release the set was read from
     assert found == NO_DOCKER_CLOUDS
+
+
+def test_folded_experts_are_written_whole(exported):
+    """EP 32 over TP 2 x DP 16 runs with Megatron-Core's folding: expert tensor parallel 1."""
+    v = _values(_torchrun(exported["Qwen3-235B-A22B pretrain fp8, 256x H100, EP 32 folded "
+                                   "over TP 2"][0]))
+    assert v["--expert-model-parallel-size"] == "32"
+    assert v["--expert-tensor-parallel-size"] == "1"
+    assert v["--tensor-model-parallel-size"] == "2"
+    plain = _values(_torchrun(exported["Qwen3-30B-A3B pretrain, 16x H100 (experts "
+                                       "parallel)"][0]))
+    assert "--expert-tensor-parallel-size" not in plain

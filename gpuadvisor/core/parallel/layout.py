@@ -5,12 +5,15 @@ The layout's degrees multiply to the GPU count: ``tp x pp x cp x dp = n_gpus``
 pipeline parallel; Narayanan et al. 2021, "Efficient Large-Scale Language Model Training on
 GPU Clusters Using Megatron-LM", §3). Expert parallelism reuses the data-parallel ranks (an
 MoE layer's experts are split over ``ep`` of the ``dp x cp`` ranks; Megatron-Core MoE docs),
-so it does not change the product.
+or, folded, the tensor-parallel ranks too (:func:`expert_tp`), so it does not change the
+product.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+import numpy as np
 
 ZERO_STAGES = (0, 1, 2, 3)
 
@@ -24,7 +27,8 @@ class Layout:
         pp: pipeline stages (consecutive blocks per stage).
         vpp: virtual stages per pipeline rank (interleaved 1F1B; 1 = plain 1F1B).
         cp: context-parallel ranks (the sequence split; ring attention).
-        ep: expert-parallel ranks (MoE experts split over ``ep`` data-parallel ranks).
+        ep: expert-parallel ranks (MoE experts split over ``ep`` data-parallel ranks, or
+            over data- and tensor-parallel ranks: :func:`expert_tp`).
         dp: data-parallel replicas (each sees different samples).
         zero: ZeRO stage over the data-parallel group: 0 = DDP, 1 = optimizer states
             sharded, 2 = + gradients, 3 = + parameters (= FSDP full shard).
@@ -57,8 +61,14 @@ class Layout:
             raise ValueError(f"layout zero must be one of 0, 1, 2, 3, got {self.zero!r}")
         if self.vpp > 1 and self.pp == 1:
             raise ValueError("layout vpp > 1 needs pp > 1 (virtual stages interleave a pipeline)")
-        if (self.dp * self.cp) % self.ep:
-            raise ValueError(f"layout ep={self.ep} must divide dp x cp = {self.dp * self.cp}")
+        if (self.tp * self.dp * self.cp) % self.ep:
+            raise ValueError(f"layout ep={self.ep} must divide tp x dp x cp = "
+                             f"{self.tp * self.dp * self.cp}")
+
+    @property
+    def etp(self) -> int:
+        """Tensor-parallel ranks each expert is split over (:func:`expert_tp`)."""
+        return int(expert_tp(self.tp, self.dp, self.cp, self.ep))
 
     @property
     def n_gpus(self) -> int:
@@ -80,7 +90,8 @@ class Layout:
         if self.cp > 1:
             parts.append(f"CP {self.cp}")
         if self.ep > 1:
-            parts.append(f"EP {self.ep}")
+            parts.append(f"EP {self.ep}" + (" (ETP 1)" if self.tp > 1 and self.etp == 1
+                                             else ""))
         parts.append(f"DP {self.dp}")
         zero = {0: "DDP", 1: "ZeRO-1", 2: "ZeRO-2", 3: "ZeRO-3/FSDP"}[self.zero]
         if self.dp == 1:
@@ -96,6 +107,21 @@ class Layout:
                 "dp": self.dp, "zero": self.zero, "hybrid_shard": self.hybrid_shard,
                 "sequence_parallel": self.sequence_parallel,
                 "micro_batch": self.micro_batch, "grad_accum": self.grad_accum}
+
+
+def expert_tp(tp, dp, cp, ep):
+    """Tensor-parallel ranks each expert is split over (arrays broadcast).
+
+    Experts are split like the attention, over the ``tp`` ranks, with ``ep`` expert groups
+    taken from the data- and context-parallel ranks, when ``ep`` divides ``dp x cp``.
+    Otherwise the expert groups span the tensor-parallel ranks too and each expert stays
+    whole (expert tensor parallel 1): Megatron-Core's MoE parallel folding (Liu et al. 2025,
+    arXiv:2504.14960; ``--expert-tensor-parallel-size 1``), which needs ``ep`` to divide
+    ``tp x dp x cp``.
+    """
+    tp = np.asarray(tp)
+    folded = (np.asarray(dp) * np.asarray(cp)) % np.asarray(ep) != 0
+    return np.where(folded, 1, tp)
 
 
 def shard_group(layout: Layout, gpus_per_node: int) -> int:

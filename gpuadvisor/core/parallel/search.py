@@ -19,7 +19,7 @@ from gpuadvisor.core.model import model_shape
 from gpuadvisor.core.plan import Plan
 
 from .cluster import Cluster, layout_links
-from .layout import Layout, layers_in_flight
+from .layout import Layout, expert_tp, layers_in_flight
 from .shape import (
     activation_parts,
     optimizer_traffic,
@@ -100,7 +100,8 @@ def _candidates(shape: StepShape, n_gpus: int, global_batch: int, seq: int, clus
                     vpps = [constraints.vpp]
                 eps = [1]
                 if shape.n_experts > 1:
-                    eps = [e for e in _divisors(dp * cp) if shape.n_experts % e == 0]
+                    # folded over the tensor-parallel ranks too (layout.expert_tp)
+                    eps = [e for e in _divisors(tp * dp * cp) if shape.n_experts % e == 0]
                 if constraints.ep is not None:
                     eps = [constraints.ep]
                 mbs = [b for b in _divisors(per_replica, MAX_MICRO_BATCH)]
@@ -152,16 +153,19 @@ def layout_memory(model, plan: Plan, assumptions: Assumptions, shape: StepShape,
     zero = np.asarray(zero)
     amp, master = (per_param_state_bytes(model, plan, assumptions, z) for z in (0, 1))
     per = {k: np.where(zero >= 1, master[k], amp[k]) for k in amp}
-    params_here = local_params(shape, tp, pp, ep)
+    etp = expert_tp(tp, dp, cp, ep).astype(float)
+    params_here = local_params(shape, tp, pp, ep, etp)
     # Context-parallel ranks hold the same parameters (they split the sequence), so ZeRO
     # shards over the data- and context-parallel ranks together: Megatron-Core's
     # distributed optimizer uses the data-parallel group "with context parallel", FSDP2
     # meshes (torchtitan, accelerate) shard over dp_shard x cp. Experts are replicated
     # over dp x cp / ep ranks only.
     experts_here = (blocks_per_stage(shape.n_layers, pp) * shape.expert_params
-                    / (np.asarray(tp, dtype=float) * np.asarray(ep, dtype=float)))
+                    / (etp * np.asarray(ep, dtype=float)))
     replicas = np.asarray(shard, dtype=float) * np.asarray(cp, dtype=float)
-    expert_replicas = np.maximum(1.0, replicas / np.asarray(ep, dtype=float))
+    # an expert shard is held by dp x cp x (tp / etp) / ep ranks
+    expert_replicas = np.maximum(
+        1.0, replicas * np.asarray(tp, dtype=float) / etp / np.asarray(ep, dtype=float))
 
     def sharded(bytes_per_param, stage):
         on = zero >= stage
@@ -195,7 +199,7 @@ def layout_memory(model, plan: Plan, assumptions: Assumptions, shape: StepShape,
     multi = (tp_ * np.asarray(pp) * np.asarray(cp) * np.asarray(dp)) > 1
     context = assumptions.cuda_context_bytes + np.where(multi, assumptions.nccl_bytes, 0.0)
     extra = np.where((zero == 0) & (np.asarray(dp) > 1), gradients, 0.0)
-    block16 = 2.0 * (shape.block_params + shape.expert_params / np.asarray(ep)) / tp_
+    block16 = 2.0 * (shape.block_params / tp_ + shape.expert_params / np.asarray(ep) / etp)
     extra = extra + np.where(zero >= 3, 2.0 * block16, 0.0)
     overhead = context + assumptions.allocator_reserve_fraction * tensors + extra
     terms = {"weights": weights, "gradients": gradients, "optimizer": optimizer,

@@ -39,6 +39,7 @@ import numpy as np
 
 from . import collectives as coll
 from .gemm import gemm_seconds, training_gemm_seconds
+from .layout import expert_tp
 
 #: PyTorch DDP's default gradient bucket: 25 MiB (``bucket_cap_mb=25``, torch.nn.parallel.
 #: DistributedDataParallel docs). The last bucket's all-reduce cannot overlap the backward.
@@ -171,8 +172,14 @@ class StepShape:
     rmsnorm: bool = True
 
 
-def _block_linears(shape: StepShape, tokens, tp, ep, trainable: bool, rates: GpuRates, e):
-    """Forward and backward seconds of one block's linear layers for ``tokens`` tokens."""
+def _block_linears(shape: StepShape, tokens, tp, ep, trainable: bool, rates: GpuRates, e,
+                   etp=None):
+    """Forward and backward seconds of one block's linear layers for ``tokens`` tokens.
+
+    Experts split over ``etp`` tensor-parallel ranks (default ``tp``); with ``etp`` 1 each
+    expert is whole and its rank sees the tokens of its own sequence-parallel share
+    (``tokens / tp`` of the tensor-parallel group's), gathered over its ``ep`` group."""
+    etp = tp if etp is None else etp
     h, q, k, f = shape.d_model, shape.q_dim, shape.kv_dim, shape.d_ff
     gpu = {"peak_flops": rates.peak_flops, "matmul_fraction": rates.matmul_fraction,
            "bandwidth_b_s": rates.bandwidth_b_s, "element_bytes": e}
@@ -184,9 +191,11 @@ def _block_linears(shape: StepShape, tokens, tp, ep, trainable: bool, rates: Gpu
     up = (shape.mlp_mats - 1) * f / tp  # gate and up fused (gated), or the single up matrix
     if shape.n_experts > 1:
         experts_here = shape.n_experts / ep
-        routed = tokens * shape.top_k * ep / shape.n_experts  # tokens per local expert
-        a1, b1 = training_gemm_seconds(routed, up, h, trainable=trainable, **gpu)
-        a2, b2 = training_gemm_seconds(routed, h, f / tp, trainable=trainable, **gpu)
+        # tokens per local expert (the expert group's tokens, k of E experts each)
+        routed = tokens * etp / tp * shape.top_k * ep / shape.n_experts
+        up_e = (shape.mlp_mats - 1) * f / etp
+        a1, b1 = training_gemm_seconds(routed, up_e, h, trainable=trainable, **gpu)
+        a2, b2 = training_gemm_seconds(routed, h, f / etp, trainable=trainable, **gpu)
         fwd = fwd + experts_here * (a1 + a2)
         bwd = bwd + experts_here * (b1 + b2)
     else:
@@ -308,17 +317,19 @@ def blocks_per_stage(n_layers: int, pp):
     return np.ceil(n_layers / np.asarray(pp, dtype=float))
 
 
-def local_params(shape: StepShape, tp, pp, ep):
+def local_params(shape: StepShape, tp, pp, ep, etp=None):
     """Parameters held by the busiest GPU before ZeRO sharding.
 
     ``L/pp`` blocks, each with its attention/norm part split over ``tp`` and its experts over
-    ``tp x ep``; the embedding and LM head split over ``tp`` (vocabulary-parallel) and, with
-    a pipeline, only the larger of the two on one stage (first or last).
+    ``etp x ep`` (``etp``: default ``tp``); the embedding and LM head split over ``tp``
+    (vocabulary-parallel) and, with a pipeline, only the larger of the two on one stage
+    (first or last).
     """
     tp = np.asarray(tp, dtype=float)
     pp = np.asarray(pp, dtype=float)
+    etp = tp if etp is None else np.asarray(etp, dtype=float)
     blocks = blocks_per_stage(shape.n_layers, pp) * (shape.block_params / tp
-                                    + shape.expert_params / (tp * np.asarray(ep, dtype=float)))
+                                    + shape.expert_params / (etp * np.asarray(ep, dtype=float)))
     outside = np.where(pp > 1, shape.outside_params / 2.0, shape.outside_params) / tp
     return blocks + outside
 
@@ -422,8 +433,10 @@ def step_parts(shape: StepShape, *, seq, micro_batch, grad_accum, tp, pp, vpp, c
     m = np.asarray(grad_accum, dtype=float)
     tokens = mb * seq / cp_
     trainable = shape.adapter_rank == 0
+    etp_ = expert_tp(tp_, dp, cp_, ep_).astype(float)
 
-    lin_f, lin_b = _block_linears(shape, tokens, tp_, ep_, trainable, rates, matmul_bytes)
+    lin_f, lin_b = _block_linears(shape, tokens, tp_, ep_, trainable, rates, matmul_bytes,
+                                  etp_)
     att_f, att_b = _attention_seconds(shape, tokens, seq, tp_, rates, flash, e)
     # The share of a block's forward run again: the recomputed blocks' share under full
     # checkpointing (every term below that grows with recomputation scales with it).
@@ -440,7 +453,7 @@ def step_parts(shape: StepShape, *, seq, micro_batch, grad_accum, tp, pp, vpp, c
         # QLoRA: each use of a frozen weight dequantizes it: read the packed weight, write the
         # 16-bit copy the GEMM then reads (forward, input gradient, and a recomputed forward).
         uses = 2.0 + again
-        per_block = (shape.block_params / tp_ + shape.expert_params / (tp_ * ep_))
+        per_block = (shape.block_params / tp_ + shape.expert_params / (etp_ * ep_))
         block_memory = block_memory + uses * per_block * (
             shape.frozen_bytes_per_param + 2.0) / rates.bandwidth_b_s
 
@@ -458,7 +471,7 @@ def step_parts(shape: StepShape, *, seq, micro_batch, grad_accum, tp, pp, vpp, c
     cp_block = cp_block + rates.comm_sm_share * cp_hidden
     # Expert parallel: dispatch + combine, forward and backward.
     if shape.n_experts > 1:
-        a2a_bytes = tokens * shape.top_k * shape.d_model * e
+        a2a_bytes = tokens * etp_ / tp_ * shape.top_k * shape.d_model * e
         ep_block = 4.0 * coll.all_to_all_s(a2a_bytes, ep_, links.ep_busbw, links.ep_latency)
     else:
         ep_block = 0.0 * tokens
@@ -487,7 +500,7 @@ def step_parts(shape: StepShape, *, seq, micro_batch, grad_accum, tp, pp, vpp, c
     pp_comm = np.where(pp_ > 1, 2.0 * m * np.asarray(vpp, dtype=float)
                        * coll.send_recv_s(p2p_bytes, links.pp_busbw, links.pp_latency), 0.0)
 
-    params_here = local_params(shape, tp_, pp_, ep_)
+    params_here = local_params(shape, tp_, pp_, ep_, etp_)
     trainable_here = (params_here if trainable
                       else shape.trainable_params / (tp_ * pp_))
     forward_s = blocks_here * (lin_f + att_f) + head_f
