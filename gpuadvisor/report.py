@@ -81,7 +81,8 @@ def _engine_line(e: Estimate) -> str | None:
     if r.engine in ("llama.cpp", "ollama"):
         parts += _llamacpp_parts(e, settings)
     elif r.engine == "vllm":
-        quant = e.plan.effective_quant
+        # the weights the estimate ran: the plan's, or the checkpoint's own (shipped) format
+        quant = e.assumptions.get("quant", e.plan.effective_quant)
         plain = "fp32" if e.plan.precision == "fp32" else "16-bit"
         parts.append(f"{plain if quant == 'none' else quant} weights")
         kv = settings["kv_cache_dtype"]

@@ -22,6 +22,7 @@ from gpuadvisor.core.advisor import (
     break_even,
     effective_gpu,
     evaluate,
+    options_for,
     own_options,
     pareto,
     rank,
@@ -284,3 +285,14 @@ def test_identical_cards_are_tried_in_powers_of_two():
         ("own", 3), ("own:2xrtx-3090", 2), ("own:1xrtx-3090", 1)]
     assert options[0].label == f"your 3x {GPUS['rtx-3090'].name}"
     assert own_options([]) == []
+
+
+def test_a_unified_memory_system_is_bought_once():
+    """A DGX Spark (or a Mac) is a whole computer: one per option, where a card comes 1, 2
+    and 4 at a time."""
+    gpus = catalog.load_gpus()
+    offers = catalog.load_offers()
+    spark = [o for o in options_for(gpus, [offers["new-dgx-spark"]], max_cards=4)]
+    assert [o.n_gpus for o in spark] == [1]
+    cards = [o for o in options_for(gpus, [offers["new-rtx-5090"]], max_cards=4)]
+    assert [o.n_gpus for o in cards] == [1, 2, 4]

@@ -180,3 +180,50 @@ def test_vision_tower_is_resident_but_not_in_the_text_counts():
     e = estimate(s, INFER, GPUS["h100-sxm"])
     assert e.to_json()["params_vision"] == counts.vision
     assert e.to_json()["params_total"] == counts.total
+
+
+# --------------------------------------------------------------------------------- NVFP4
+#: NVFP4 (NVIDIA, Blackwell): E2M1 4-bit values, one FP8 E4M3 scale per 16 values and one
+#: fp32 scale per tensor: 4 + 8/16 = 4.5 bits per weight.
+NVFP4_BITS = 4.5
+
+
+def test_plan_offers_nvfp4_at_four_and_a_half_bits():
+    assert "nvfp4" in QUANT
+    assert QUANT_BYTES["nvfp4"] * 8 == pytest.approx(NVFP4_BITS)
+
+
+@pytest.mark.parametrize("qc", [
+    # NVIDIA TensorRT Model Optimizer checkpoints
+    {"quant_method": "modelopt", "quant_algo": "NVFP4", "group_size": 16,
+     "exclude_modules": ["lm_head"]},
+    # llm-compressor's NVFP4
+    {"quant_method": "compressed-tensors", "format": "nvfp4-pack-quantized",
+     "ignore": ["lm_head"]},
+])
+def test_an_nvfp4_checkpoint_keeps_its_block_linears_at_four_and_a_half_bits(qc):
+    """Llama 3.1 8B as an NVFP4 checkpoint: the block linears at 4.5 bits, the embedding,
+    the LM head and the norms at 16 bits."""
+    s = spec("llama-3.1-8b.json", quantization_config=qc)
+    assert s.quant == "nvfp4"
+    p = model_shape(s).params
+    expected = p.linear_in_blocks * NVFP4_BITS / 8 + (p.total - p.linear_in_blocks) * 2
+    assert float(weight_bytes(s, INFER, None)) == pytest.approx(expected, rel=1e-9)
+
+
+def test_a_modelopt_fp8_checkpoint_is_one_byte_a_weight():
+    s = spec("llama-3.1-8b.json", quantization_config={"quant_method": "modelopt",
+                                                       "quant_algo": "FP8"})
+    assert s.quant == "fp8"
+    p = model_shape(s).params
+    expected = p.linear_in_blocks * 1.0 + (p.total - p.linear_in_blocks) * 2
+    assert float(weight_bytes(s, INFER, None)) == pytest.approx(expected, rel=1e-9)
+
+
+def test_an_unknown_modelopt_algorithm_is_named_and_counted_at_16_bits():
+    warnings: list[str] = []
+    cfg = json.loads((HF_CONFIGS / "llama-3.1-8b.json").read_text(encoding="utf-8"))
+    cfg["quantization_config"] = {"quant_method": "modelopt", "quant_algo": "W4A8_AWQ"}
+    s = spec_from_hf_config(cfg, "q", warnings=warnings)
+    assert s.quant == ""
+    assert any("W4A8_AWQ" in w for w in warnings)

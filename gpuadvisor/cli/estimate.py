@@ -128,7 +128,7 @@ def add_parser(verbs) -> argparse.ArgumentParser:
                      help="adapted matrices: qv, attn (q,k,v,o) or all linear layers")
     est.add_argument("--quant", type=quant_name, metavar="QUANT",
                      help="base-weight quantization: none, int8, nf4, nf4-dq, int4, int3, "
-                          "mxfp4, fp8; a GGUF file type (q4_k_m, q8_0, iq4_xs, ...: "
+                          "mxfp4, nvfp4, fp8; a GGUF file type (q4_k_m, q8_0, iq4_xs, ...: "
                           "runs on llama.cpp unless --framework says otherwise); exl2 or "
                           "exl2-<bits> (ExLlamaV2)")
     est.add_argument("--bpw", type=float_in(*P.EXL2_BITS_RANGE), default=None,

@@ -63,8 +63,9 @@ OPTION_KINDS = ("own", "buy-new", "buy-used", "rent", "cloud")
 def options_for(gpus: Mapping[str, GpuSpec], offers: Iterable[Offer], *,
                 own: Sequence[GpuSpec] = (), max_cards: int = 4) -> list[Option]:
     """Every option: the own rig (if any cards), each buy offer at 1, 2, 4 ... ``max_cards``
-    cards, and each rent/cloud offer (one instance; :func:`evaluate` rents more when
-    needed). Offers of GPUs missing from ``gpus`` are skipped."""
+    cards (a unified-memory system once), and each rent/cloud offer (one instance;
+    :func:`evaluate` rents more when needed). Offers of GPUs missing from ``gpus`` are
+    skipped."""
     if max_cards < 1:
         raise ValueError(f"max_cards must be at least 1, got {max_cards}")
     options = own_options(own)
@@ -75,7 +76,8 @@ def options_for(gpus: Mapping[str, GpuSpec], offers: Iterable[Offer], *,
             continue
         if offer.is_buy:
             condition = "used" if offer.kind == "buy-used" else "new"
-            for n in counts:
+            # a unified-memory system (a Mac, a DGX Spark) is one computer: one per option
+            for n in ([1] if gpu.unified_memory else counts):
                 prefix = f"{n}x " if n > 1 else ""
                 options.append(Option(f"{offer.kind}:{offer.id}:x{n}", offer.kind, gpu, n,
                                       offer, f"{prefix}{condition} {gpu.name}"))

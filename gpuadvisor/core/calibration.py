@@ -158,7 +158,7 @@ _ONE_BYTE = frozenset({"int8", "q8_0", "fp8", "f8", "e4m3", "e5m2"})
 _SIXTEEN_BIT = {"none": "fp16", "fp16": "fp16", "f16": "fp16", "half": "fp16",
                 "bf16": "bf16", "fp32": "fp16", "f32": "fp16", "tf32": "fp16"}
 _BLOCK_QUANT_PREFIXES = ("q2", "q3", "q4", "q5", "q6", "iq", "tq", "nf4", "int4", "int3",
-                         "mxfp4", "fp4", "exl2", "gptq", "awq")
+                         "mxfp4", "nvfp4", "fp4", "exl2", "gptq", "awq")
 
 
 def measured_format(weight_format: str) -> str:

@@ -447,6 +447,18 @@ def offload_seconds_per_step(model: ModelLike, plan: Plan, assumptions: Assumpti
     return overlapped + back + cpu
 
 
+def routed_expert_fraction(model: ModelLike, b) -> float:
+    """Share of an MoE model's routed-expert bytes a decode step of ``b`` tokens reads: each
+    token picks k of E experts, so an expert is unread with probability ``(1 - k/E)^b``
+    (uniform routing)."""
+    m = model_shape(model)
+    moe = [blk for blk, _ in m.blocks if blk.experts > 1]
+    if not moe:
+        return 1.0
+    blk = moe[0]
+    return 1.0 - (1.0 - blk.experts_per_token / blk.experts) ** np.asarray(b, dtype=float)
+
+
 def decode_weight_fraction(model: ModelLike, plan: Plan, b=None):
     """Share of the resident weight bytes one decode step reads (1 for dense models).
 
@@ -488,8 +500,13 @@ def inference_time(
     assumptions: Assumptions = DEFAULT_ASSUMPTIONS,
     efficiency: float | None = None,
     decode=None,
+    expert_bytes=None,
 ) -> TimeEstimate:
     """Time to serve ``micro_batch`` sequences: prefill the prompt, decode ``new_tokens``.
+
+    ``expert_bytes``: the routed experts' share of ``resident_bytes`` as the engine stores
+    them (a GGUF file's own mixture); the step then reads the rest and the routed share of
+    those (:func:`routed_expert_fraction`).
 
     Prefill is compute-bound: ``b s x forward FLOPs / (peak x efficiency)``. Each decode step
     reads every resident weight byte (of an MoE, only the experts its tokens are routed to:
@@ -518,8 +535,11 @@ def inference_time(
     decode_fwd = per_token.forward
     if m.kind != "opaque":
         decode_fwd = per_token.matmul_forward + _attention_flops(m, mean_ctx, 1.0, decode=True)
-    if m.has_moe:
+    if m.has_moe and expert_bytes is not None:
         # An MoE decode step reads only the experts its b tokens are routed to.
+        resident_bytes = (resident_bytes - expert_bytes
+                          + expert_bytes * routed_expert_fraction(m, b))
+    elif m.has_moe:
         resident_bytes = resident_bytes * decode_weight_fraction(m, plan, b)
     if m.windowed:
         # kv_bytes_per_token is the all-global figure; windowed layers keep their window.

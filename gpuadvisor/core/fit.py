@@ -132,7 +132,8 @@ def _candidates(model: ModelSpec, plan: Plan, gpu: GpuSpec, assumptions: Assumpt
                                               "lora_rank": plan.lora_rank or 16})
     if more_gpus:
         yield from _more_gpus(model, plan, gpu, assumptions)
-    if plan.offload == "none" and plan.optimizer != "adafactor":
+    # Unified memory (Apple, GB10): "CPU RAM" is the same memory; offloading frees nothing.
+    if plan.offload == "none" and plan.optimizer != "adafactor" and not gpu.unified_memory:
         zero = max(plan.zero_stage, 2 if plan.n_gpus == 1 else plan.zero_stage or 2)
         yield ("offload", "CPU offload of the optimizer",
                f"optimizer states to CPU RAM (DeepSpeed ZeRO-{zero} offload)",
@@ -343,7 +344,7 @@ def levers(model: ModelSpec, plan: Plan, gpu: GpuSpec,
     base = timed(model, plan, gpu, assumptions)
     out = []
     for lever_id, title, detail, cost, changes in (*_candidates(model, plan, gpu, assumptions),
-                                                   *_sharding_atoms(plan)):
+                                                   *_sharding_atoms(plan, gpu)):
         try:
             changed = _apply(plan, changes)
             # An engine may not run the changed plan (llama.cpp loads GGUF types only, ...):
@@ -408,17 +409,18 @@ MAX_COMBINATIONS = 64
 GPU_COUNTS = (2, 4, 8, 16)
 
 
-def _sharding_atoms(plan: Plan):
+def _sharding_atoms(plan: Plan, gpu: GpuSpec | None = None):
     """Levers for several GPUs that the single levers leave out: ZeRO-3 / FSDP full
     sharding, and parameter + optimizer offload to CPU RAM (ZeRO-Infinity / FSDP CPU
-    offload). Parameter offload also works on one GPU (DeepSpeed ZeRO-3 offload)."""
+    offload; not on unified memory, where it frees nothing). Parameter offload also works
+    on one GPU (DeepSpeed ZeRO-3 offload)."""
     if not plan.is_training:
         return
     if plan.n_gpus > 1 and plan.zero_stage < 3 and plan.offload == "none":
         yield ("zero3", f"ZeRO-3 sharding over {plan.n_gpus} GPUs",
                f"ZeRO stage {plan.zero_stage} -> 3 (FSDP full shard over {plan.n_gpus} GPUs)",
                "more communication per step", {"zero_stage": 3})
-    if plan.offload != "params":
+    if plan.offload != "params" and not (gpu is not None and gpu.unified_memory):
         yield ("offload_params", "CPU offload of parameters and optimizer",
                "parameters and optimizer states to CPU RAM (ZeRO-3 / FSDP CPU offload)",
                "much slower steps, needs host RAM", {"offload": "params", "zero_stage": 3})
@@ -581,7 +583,7 @@ def make_it_fit(model: ModelSpec, plan: Plan, gpu: GpuSpec,
     for n in counts:
         start = plan if n == plan.n_gpus else plan.with_changes(n_gpus=n)
         atoms = list(_candidates(model, start, gpu, assumptions, more_gpus=False))
-        atoms += list(_sharding_atoms(start))
+        atoms += list(_sharding_atoms(start, gpu))
         more = []
         if n != plan.n_gpus:
             more = [("more_gpus", f"{n} GPUs", f"{plan.n_gpus} -> {n} GPUs",

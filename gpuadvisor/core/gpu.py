@@ -426,9 +426,9 @@ def usable_memory(gpu: GpuSpec) -> tuple[int, str]:
     less :data:`DRIVER_RESERVE_MIB`; else the nominal size less inline ECC's share on GDDR
     datacenter cards (:data:`INLINE_ECC_SHARE`) and the driver's reserve. Other vendors and
     unified memory: the nominal size (no reported totals recorded; Apple's wired share is
-    the engines' own rule).
+    the engines' own rule); NVIDIA's unified GB10 reports CUDA's total (the OS's MemTotal).
     """
-    if gpu.vendor != "nvidia" or gpu.unified_memory:
+    if gpu.vendor != "nvidia" or (gpu.unified_memory and not gpu.cuda_memory_mib):
         return gpu.memory_bytes, "the nominal size"
     if gpu.cuda_memory_mib:
         seen = gpu.memory_report_source
@@ -453,6 +453,10 @@ def with_reported_memory(gpu: GpuSpec, total_bytes: float, source: str, **change
     total, and what a process can allocate follows from it (:func:`usable_memory`). The
     catalog's CUDA total is kept only when the driver reports the catalog's total."""
     mib = float(total_bytes) / 2**20
+    if gpu.vendor == "nvidia" and gpu.unified_memory:
+        # GB10: the total detection found is CUDA's own (the OS's MemTotal)
+        return replace(gpu, memory_gib=float(total_bytes) / 2**30, cuda_memory_mib=mib,
+                       memory_report_source=source, **changes)
     same = gpu.reported_memory_mib is not None and abs(gpu.reported_memory_mib - mib) < 1.0
     return replace(gpu, memory_gib=float(total_bytes) / 2**30, reported_memory_mib=mib,
                    cuda_memory_mib=gpu.cuda_memory_mib if same else None,

@@ -128,6 +128,13 @@ def vision_params(model_type: str, top: Reader, text_hidden: int,
 MXFP4_BYTES = 0.5 + 1 / 32
 
 
+def _nvfp4_bytes(q: Reader, key: str = "group_size") -> float:
+    """NVFP4: 4-bit E2M1 values + one FP8 E4M3 scale per group (16; the per-tensor fp32
+    scale is negligible)."""
+    group = q.int(key, 16, minimum=1)
+    return 0.5 + 1.0 / group
+
+
 def _fp8_bytes(q: Reader) -> float:
     """FP8 e4m3 weights and one fp32 scale per block (128 x 128 in DeepSeek/Qwen3-FP8)."""
     block = q.list("weight_block_size", item="int")
@@ -167,6 +174,11 @@ def shipped_quant(top: Reader, warnings: list[str]) -> dict[str, object]:
     * ``gptq`` / ``awq``: ``bits`` per weight + an fp16 scale and a ``bits``-wide zero point
       per ``group_size`` weights (``group_size`` -1: one per row, negligible).
     * ``bitsandbytes``: NF4/FP4 4-bit (double quantization when set) or LLM.int8.
+    * ``modelopt`` (NVIDIA TensorRT Model Optimizer checkpoints): ``quant_algo`` ``NVFP4``
+      (4-bit values + an FP8 scale per ``group_size`` 16 weights) or ``FP8`` (one scale per
+      tensor); ``exclude_modules`` stay 16-bit.
+    * ``compressed-tensors`` with ``format`` ``nvfp4-pack-quantized`` (llm-compressor's
+      NVFP4); ``ignore`` stays 16-bit.
 
     Linear layers named in ``modules_to_not_convert`` stay 16-bit; embeddings, the LM
     head, norms and routers always do. An unknown method is reported and ignored.
@@ -190,6 +202,20 @@ def shipped_quant(top: Reader, warnings: list[str]) -> dict[str, object]:
         group = q.int("group_size", 128, minimum=-1)
         per_group = (2.0 + bits / 8.0) / group if group > 0 else 0.0
         out = {"quant": name, "quant_bytes": bits / 8.0 + per_group}
+    elif method == "modelopt":
+        algo = q.str("quant_algo", "").upper()
+        skip = q.list("exclude_modules", item="str") or skip
+        if algo == "NVFP4":
+            out = {"quant": "nvfp4", "quant_bytes": _nvfp4_bytes(q)}
+        elif algo == "FP8":
+            out = {"quant": "fp8", "quant_bytes": 1.0}
+        else:
+            warnings.append(f"quantization_config: modelopt quant_algo {algo or '(none)'!r} "
+                            "is not modelled; weights counted at 16-bit")
+            return {}
+    elif method == "compressed-tensors" and q.str("format", "") == "nvfp4-pack-quantized":
+        skip = q.list("ignore", item="str") or skip
+        out = {"quant": "nvfp4", "quant_bytes": 0.5 + 1 / 16}
     elif method == "bitsandbytes":
         skip = skip or q.list("llm_int8_skip_modules", item="str") or []
         if q.bool("load_in_4bit", False):

@@ -28,7 +28,8 @@ GGUF_QUANTS = ("f16", "bf16", "q8_0", "q6_k", "q5_k_m", "q5_k_s", "q5_1", "q5_0"
                "iq2_xs", "iq2_xxs", "iq1_m", "iq1_s", "mxfp4_moe")
 #: Base-weight quantizations. ``exl2`` is ExLlamaV2's format at its converter's default
 #: 4.125 bits per weight; ``exl2-<bits>`` (``exl2-4.65``) names another rate (2 to 8).
-QUANT = ("none", "int8", "nf4", "nf4-dq", "int4", "int3", "mxfp4", "fp8", *GGUF_QUANTS,
+QUANT = ("none", "int8", "nf4", "nf4-dq", "int4", "int3", "mxfp4", "nvfp4", "fp8",
+         *GGUF_QUANTS,
          "exl2")
 #: A release number as engines print it (``0.6.4``, ``0.10.1.1``, ``0.13.0+faa43dbf``).
 ENGINE_VERSION = re.compile(r"^\d{1,3}\.\d{1,3}(?:\.\d{1,4}){0,2}(?:[.+-][0-9A-Za-z.+-]{1,40})?$")
@@ -152,7 +153,8 @@ class Plan:
         lora_targets: adapted matrices: ``qv``, ``attn`` (q,k,v,o) or ``all`` linear layers.
         quant: base-weight quantization: ``none``, ``int8``, ``nf4``, ``nf4-dq`` (double quant),
             GPTQ/AWQ-style ``int4``/``int3`` with group-wise scales, ``mxfp4`` (4-bit values
-            + an 8-bit scale per 32: gpt-oss's experts) or block-scaled ``fp8`` (e4m3 +
+            + an 8-bit scale per 32: gpt-oss's experts), ``nvfp4`` (4-bit values + an FP8
+            scale per 16: Blackwell's NVFP4 checkpoints) or block-scaled ``fp8`` (e4m3 +
             an fp32 scale per 128 x 128 block: DeepSeek-V3, Qwen3-FP8). ``qlora`` defaults
             to ``nf4-dq``; ``infer`` may use any, and uses the model's shipped quantization
             when it names none.

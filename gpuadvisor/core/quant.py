@@ -24,6 +24,9 @@ from .plan import GGUF_QUANTS, Plan, exl2_bits, is_gguf_quant
 #:          of 128 weights (the usual group size) = bits/8 + 4/128 bytes.
 #:   mxfp4  OCP microscaling FP4 (gpt-oss's experts): 4-bit E2M1 values + one 8-bit E8M0
 #:          scale per block of 32 = 0.5 + 1/32 bytes (4.25 bits; gpt-oss model card).
+#:   nvfp4  NVIDIA's FP4 (Blackwell): 4-bit E2M1 values + one FP8 E4M3 scale per block of
+#:          16 + one fp32 scale per tensor = 0.5 + 1/16 bytes (4.5 bits; NVIDIA Transformer
+#:          Engine and TensorRT Model Optimizer docs, "NVFP4").
 #:   fp8    e4m3 values + one fp32 scale per 128 x 128 block (DeepSeek-V3, Qwen3-FP8)
 #:          = 1 + 4/16384 bytes.
 #:   GGUF file types (``q4_k_m`` ...): the bytes per weight of the file type's default ggml
@@ -50,6 +53,7 @@ QUANT_BYTES = _QuantBytes({
     "int4": 0.5 + 4 / 128,
     "int3": 0.375 + 4 / 128,
     "mxfp4": 0.5 + 1 / 32,
+    "nvfp4": 0.5 + 1 / 16,
     "fp8": 1.0 + 4 / (128 * 128),
     **{name: default_bytes_per_weight(name) for name in GGUF_QUANTS},
     "exl2": 4.125 / 8.0,

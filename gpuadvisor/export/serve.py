@@ -39,7 +39,8 @@ SERVE_EXPORTS = {"ollama": "ollama", "llama-server": "llama.cpp", "vllm": "vllm"
 #: Values from ``QuantizationMethods`` in vllm/model_executor/layers/quantization/__init__.py
 #: of the release named in catalog/serving.toml ``[engines.vllm]`` (checked by
 #: tests/export/test_engine_flags.py against the list read from that release).
-VLLM_QUANTIZATION = {"fp8": "fp8", "int4": "gptq", "int3": "gptq", "mxfp4": "mxfp4"}
+VLLM_QUANTIZATION = {"fp8": "fp8", "int4": "gptq", "int3": "gptq", "mxfp4": "mxfp4",
+                     "nvfp4": "modelopt_fp4"}
 #: Plan quantizations vLLM cannot load: bitsandbytes is no longer a quantization method
 #: there (neither ``--quantization`` nor ``--load-format`` takes it), and what it serves
 #: instead, for the refusal.
@@ -182,6 +183,11 @@ def vllm_serve_line(result, model_ref: str, ids=None) -> str:
             f"checkpoint vLLM serves), or serve {quant} with Hugging Face transformers")
     notes: list[str] = []
     tokenizer: list[str] = []
+    if quant == "nvfp4" and ids is not None:
+        # vLLM loads NVFP4 weights quantized ahead of time, not a 16-bit repository
+        raise ValueError("quant: vLLM serves NVFP4 from a checkpoint quantized to it (NVIDIA "
+                         "TensorRT Model Optimizer or llm-compressor); give --model that "
+                         "checkpoint's folder or config.json")
     if ids is not None and quant and quant not in VLLM_QUANTIZATION and quant != "none":
         found = ids.gguf_file(quant)
         if found is None:
@@ -193,6 +199,9 @@ def vllm_serve_line(result, model_ref: str, ids=None) -> str:
                      f"{comment_text(found[1])} --local-dir .")
     elif ids is not None:
         model = ids.hf_repo
+    elif str(model_ref).replace("\\", "/").rsplit("/", 1)[-1] == "config.json":
+        # vLLM loads a model folder (its config.json, tokenizer and weights together)
+        model = str(model_ref)[:-len("config.json")].rstrip("/\\") or "."
     else:
         model = model_ref
     words = ["vllm", "serve", shell_word(_model_text(model)), *tokenizer,

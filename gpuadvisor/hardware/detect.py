@@ -272,11 +272,13 @@ def detect(
     finally:
         if backend is not None:
             backend.close()
-    gpus = matched_gpus(gpus, _catalog(hints) if gpus else None)
+    catalog = _catalog(hints) if gpus else None
+    gpus = matched_gpus(gpus, catalog)
     if host is None:
         from .host import collect_host
 
         host = collect_host(data_dir, probe_torch=probe_torch, python=python, run=run)
+    gpus = unified_memory_from_host(gpus, host, catalog)
     warnings = [w for g in gpus for w in health_warnings(g)]
     hints += rig_hints(gpus)
     return DetectionResult(
@@ -288,6 +290,29 @@ def detect(
         hidden=tuple(getattr(backend, "hidden", ())),
         cuda_visible_devices=getattr(backend, "cuda_visible_devices", None),
     )
+
+
+def unified_memory_from_host(gpus, host: HostInfo, catalog) -> list[GpuInfo]:
+    """An NVIDIA GPU with unified memory (GB10, DGX Spark) whose driver reports no memory
+    total (NVML: NOT_SUPPORTED, nvidia-smi "Not Supported") takes the host's: CUDA reports
+    the operating system's MemTotal as the GPU's total there (torch ``total_memory`` 119.70
+    GiB on a 128 GB DGX Spark, GuigsEvt/dgx_spark_config issue 1), and its free memory is
+    the host's available memory."""
+    from dataclasses import replace
+
+    if not catalog or host is None or not host.ram_total_bytes:
+        return list(gpus)
+    out = []
+    for gpu in gpus:
+        spec = catalog.get(gpu.catalog_id) if gpu.catalog_id else None
+        if (gpu.vendor == "nvidia" and gpu.memory_total_bytes is None and spec is not None
+                and spec.unified_memory):
+            gpu = replace(gpu, memory_total_bytes=int(host.ram_total_bytes),
+                          memory_free_bytes=(int(host.ram_available_bytes)
+                                             if host.ram_available_bytes else None),
+                          unified_memory=True)
+        out.append(gpu)
+    return out
 
 
 def rig_hints(gpus: list[GpuInfo]) -> list[str]:

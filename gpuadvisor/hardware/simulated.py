@@ -94,6 +94,8 @@ def _live(spec: GpuSpec, index: int, tick: int, scenario: Scenario | None) -> di
     """Plausible idle readings that wobble with ``tick`` (the refresh number)."""
     unsupported = scenario.unsupported if scenario else frozenset()
     total = int(spec.memory_gib * GIB)
+    if spec.vendor == "nvidia" and spec.unified_memory and spec.cuda_memory_mib:
+        total = int(spec.cuda_memory_mib * MIB)  # what a GB10's detection finds (CUDA's)
     used = (448 + 64 * index + 32 * (tick % 3)) * MIB
     nvidia = spec.vendor == "nvidia"
     values: dict = {
@@ -126,6 +128,13 @@ def _live(spec: GpuSpec, index: int, tick: int, scenario: Scenario | None) -> di
     return values
 
 
+def _cc_major(spec: GpuSpec) -> int:
+    try:
+        return int(str(spec.compute_capability or "0").split(".")[0])
+    except ValueError:
+        return 0
+
+
 def simulated_gpu(spec: GpuSpec, index: int, tick: int = 1,
                   scenario: Scenario | None = None) -> GpuInfo:
     """A :class:`GpuInfo` for catalog entry ``spec`` as card ``index`` at refresh ``tick``."""
@@ -140,8 +149,11 @@ def simulated_gpu(spec: GpuSpec, index: int, tick: int = 1,
         catalog_id=spec.id,
         uuid=f"GPU-51a1a7ed-{index:04d}-4000-8000-{zlib.crc32(spec.id.encode()):012d}",
         pci_bus_id=None if spec.unified_memory else f"00000000:{index + 1:02x}:00.0",
-        driver_version="550.54.15" if nvidia else None,
-        cuda_driver_version="12.4" if nvidia else None,
+        # Blackwell's sm_12x needs a 570+ driver: GB10 as nvidia-smi printed it (580.95.05,
+        # CUDA 13.0: ggml-org/llama.cpp benches/dgx-spark.md @4c7e9893)
+        driver_version=(("580.95.05" if _cc_major(spec) >= 12 else "550.54.15")
+                        if nvidia else None),
+        cuda_driver_version=("13.0" if _cc_major(spec) >= 12 else "12.4") if nvidia else None,
         compute_capability=spec.compute_capability,
         pcie_gen_current=1 if spec.pcie_gen else None,  # idle cards drop to gen 1
         pcie_gen_max=spec.pcie_gen,

@@ -274,8 +274,8 @@ class FakeNvml:
 
     def nvmlDeviceGetMemoryInfo(self, h, version=None):
         d = self._dev(h)
-        return _Struct(total=d.memory_total, used=d.memory_used,
-                       free=d.memory_total - d.memory_used)
+        total = self._get(h, "memory_total")  # a Raise: NVML reports no framebuffer (GB10)
+        return _Struct(total=total, used=d.memory_used, free=total - d.memory_used)
 
     def nvmlDeviceGetCudaComputeCapability(self, h):
         return self._get(h, "cuda_cc")
@@ -492,6 +492,20 @@ def a100_mig(slices: list[FakeMigDevice | None] | None = None, **kw: Any) -> Fak
             "power_constraints_mw": (100_000, 400_000), "ecc_mode": (1, 1),
             "ecc_uncorrected": 0, "mig_mode": (1, 1), "max_mig_devices": 7,
             "mig_devices": slices, "persistence": NVML_FEATURE_ENABLED, "slowdown_c": 92}
+    base.update(kw)
+    return FakeDevice(**base)
+
+
+def gb10(**kw: Any) -> FakeDevice:
+    """NVIDIA GB10 (DGX Spark): unified memory, so NVML answers NOT_SUPPORTED for the memory
+    info (nvidia-smi prints "Not Supported"; XuehaiPan/nvitop PR 208, leptonai/gpud PR 1170),
+    and there is no PCIe link to report; compute capability 12.1, 48 SMs (torch device
+    properties in GuigsEvt/dgx_spark_config issue 1)."""
+    base = {"name": "NVIDIA GB10", "uuid": "GPU-gb10aaaa-0000-0000-0000-000000000001",
+            "bus_id": "0000000F:01:00.0", "memory_total": NA, "memory_used": 0,
+            "cuda_cc": (12, 1), "sm_count": 48, "pcie_gen_current": NA, "pcie_gen_max": NA,
+            "pcie_width_current": NA, "pcie_width_max": NA, "power_limit_mw": NA,
+            "power_default_mw": NA, "power_constraints_mw": NA}
     base.update(kw)
     return FakeDevice(**base)
 

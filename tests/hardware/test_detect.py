@@ -260,3 +260,24 @@ def test_cli_detect_bad_simulate_spec_exits_2_naming_the_token(capsys):
     assert cli.main(["detect", "--simulate", "3x rtx-9999"]) == 2
     err = capsys.readouterr().err
     assert "'rtx-9999'" in err and err.count("\n") == 1
+
+
+def test_a_dgx_spark_is_matched_though_nvml_reports_no_memory(install_nvml, tmp_path):
+    """GB10's memory is unified: NVML's memory info is NOT_SUPPORTED. The card is still
+    found by its name, its total comes from the catalog (CUDA's total on DGX OS), and
+    nothing crashes."""
+    install_nvml([F.gb10()])
+    from dataclasses import replace
+
+    # CUDA reports the operating system's MemTotal as the GPU's total on a DGX Spark
+    host = replace(HOST, ram_total_bytes=122572 * MIB, ram_available_bytes=110 * 1024**3)
+    result = detect(host=host, system="Linux", env=NO_ENV, sysfs_root=tmp_path)
+    (gpu,) = result.gpus
+    assert gpu.name == "NVIDIA GB10" and gpu.catalog_id == "gb10"
+    assert gpu.memory_total_bytes == 122572 * MIB and gpu.compute_capability == "12.1"
+    assert gpu.memory_free_bytes == 110 * 1024**3 and gpu.unified_memory
+    from gpuadvisor.catalog import load_gpus
+    from gpuadvisor.core.gpu import usable_memory
+
+    usable, why = usable_memory(load_gpus()["gb10"])
+    assert usable == 122572 * MIB and "CUDA's total" in why

@@ -128,6 +128,8 @@ TABLE = [
     ("NVIDIA RTX 2000 Ada Generation", 16380, "rtx-2000-ada"),
     ("NVIDIA RTX 4500 Ada Generation", 24570, "rtx-4500-ada"),
     ("NVIDIA RTX PRO 6000 Blackwell Server Edition", 97887, "rtx-pro-6000-blackwell-server"),
+    # DGX Spark: NVML reports no memory total (unified; XuehaiPan/nvitop PR 208)
+    ("NVIDIA GB10", None, "gb10"),
     ("NVIDIA RTX PRO 4500 Blackwell", 32607, "rtx-pro-4500-blackwell"),
     ("NVIDIA A2", 15356, "a2"),
     ("NVIDIA A16", 15356, "a16"),

@@ -245,6 +245,9 @@ class EngineResult:
             every layer and they work at once: a step reads the per-GPU bytes) or ``layer``
             (each holds whole layers and they work in turn: a step reads all of them).
         warnings: what the user should know.
+        expert_weights: the routed experts' share of ``weights`` as the engine stores them
+            (None: the engine does not say; the decode step's read is then scaled by
+            :func:`~..compute.decode_weight_fraction`).
     """
 
     engine: str
@@ -266,6 +269,7 @@ class EngineResult:
     capacity_fraction: float = 1.0
     split: str = "tensor"
     warnings: list = field(default_factory=list)
+    expert_weights: float | None = None
 
     def to_json(self) -> dict:
         """JSON-ready: the engine, its terms, settings and decode terms."""

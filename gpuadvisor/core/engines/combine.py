@@ -79,6 +79,8 @@ def engine_time(shape: ModelShape, plan: Plan, result: EngineResult, *, peak_tfl
     return inference_time(
         shape, plan, peak_tflops=peak_tflops, bandwidth_gb_s=bandwidth_gb_s,
         resident_bytes=result.weights * together,
+        expert_bytes=None if result.expert_weights is None else
+        result.expert_weights * together,
         kv_bytes_per_token=result.kv_bytes_per_token,
         assumptions=assumptions, decode=decode)
 

@@ -372,6 +372,7 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
         overhead=context,
         context=context,
         host_bytes=host_weights + kv_host,
+        expert_weights=sum(experts[i] for i in on_gpu if i not in cpu_moe) / n_gpus,
         decode=decode,
         terms=terms,
         settings=settings,
@@ -379,7 +380,7 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
         flags=flags,
         split="layer",
         kv_bytes_per_token=kv_read,
-        capacity_fraction=APPLE_GPU_WIRED_FRACTION if gpu.unified_memory else 1.0,
+        capacity_fraction=APPLE_GPU_WIRED_FRACTION if gpu.vendor == "apple" else 1.0,
         warnings=warnings,
     )
 

@@ -49,7 +49,7 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
         ValueError: a GPU without unified memory (MLX runs on Apple silicon), or a quant
             mlx-lm has no format for.
     """
-    if not gpu.unified_memory:
+    if gpu.vendor != "apple":
         raise ValueError(f"MLX runs on Apple silicon; {gpu.name} is not an Apple GPU")
     if model.kind != "decoder" or model.block is None:
         raise ValueError(f"mlx-lm runs decoder language models; {model.id} is not one")
@@ -87,6 +87,9 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     return EngineResult(
         engine="mlx", weights=weights, activations=working, logits=0.0, kv_cache=kv,
         overhead=0.0, decode=decode,
+        # the routed experts, stored at the same width as every quantized linear
+        expert_weights=sum(count * blk.experts * blk.expert_weights
+                           for blk, count in model.blocks if blk.experts > 1) * per_weight,
         terms={"working_set": working, "kv_cache": kv,
                "usable_bytes": USABLE_FRACTION * gpu.memory_bytes},
         settings=settings, defaults=defaults, capacity_fraction=USABLE_FRACTION,

@@ -49,6 +49,7 @@ QUANT = {
     "int4": QT_TRANSLATE_NOOP("Labels", "int4 (GPTQ/AWQ)"),
     "int3": QT_TRANSLATE_NOOP("Labels", "int3 (GPTQ)"),
     "mxfp4": QT_TRANSLATE_NOOP("Labels", "MXFP4 (4.25-bit)"),
+    "nvfp4": QT_TRANSLATE_NOOP("Labels", "NVFP4 (4.5-bit)"),
     "fp8": QT_TRANSLATE_NOOP("Labels", "FP8 (block-scaled)"),
 }
 FRAMEWORKS = {
