@@ -435,8 +435,15 @@ def estimate(
     # ExLlamaV2's kernels take fp16 activations; neither has a bf16 path on Turing or older),
     # so a card without bf16 units is not timed at its fp32 rate for them.
     fp16_engine = view is not None and view.name in FP16_ENGINES and plan.precision != "fp32"
-    peak, peak_kind = timing_peak(time_gpu, replace(plan, precision="fp16") if fp16_engine
-                                  else plan, warnings)
+    timed_as = replace(plan, precision="fp16") if fp16_engine else plan
+    if (view is not None and view.name == "vllm" and weight_quant(shape, plan) == "fp8"
+            and time_gpu.peak_tflops("fp8")):
+        # vLLM's FP8 is W8A8 on cards with fp8 units (compute capability 8.9 on: Ada,
+        # Hopper, Blackwell): the prompt's GEMMs run at the fp8 rate. Older cards run FP8
+        # Marlin, weight-only (W8A16), at the 16-bit rate (vLLM docs, features/quantization/
+        # fp8.md "FP8 W8A8").
+        timed_as = replace(plan, precision="fp8")
+    peak, peak_kind = timing_peak(time_gpu, timed_as, warnings)
     efficiency = None
     measured, measured_bandwidth, measured_note = _pick_measurements(
         measurement, time_gpu, plan, peak_kind)
