@@ -176,9 +176,11 @@ def add_parser(verbs) -> argparse.ArgumentParser:
                      help="host RAM bandwidth for layers kept on the CPU (default: assumed "
                           "from the GPU's class; a host-memory probe measures it)")
     est.add_argument("--framework", choices=P.FRAMEWORKS, default="auto",
-                     help="software that runs it: hf, unsloth, torchtune, axolotl (training); "
-                          "transformers, llama.cpp, ollama, vllm, exllamav2, mlx (inference); "
-                          "default: hf for training; for inference by the weights' format "
+                     help="software that runs it: hf, unsloth, torchtune, axolotl, megatron "
+                          "(training; only megatron runs tensor, pipeline, context and expert "
+                          "parallelism); transformers, llama.cpp, ollama, vllm, exllamav2, mlx "
+                          "(inference); default: megatron to pre-train or with --tp/--pp/"
+                          "--cp/--ep, else hf; for inference by the weights' format "
                           "(GGUF: llama.cpp, EXL2: ExLlamaV2) and the platform (Apple: MLX), "
                           "else transformers")
     est.add_argument("--efficiency", type=fraction, help="achieved fraction of peak, e.g. 0.4")

@@ -38,6 +38,12 @@ bytes per 16-bit activation element):
     December 2024, unsloth.ai/blog/llama3-3): logits are computed block by block in on-chip
     memory and recomputed in the backward pass; what stays is the fp32 log-sum-exp per token,
     ``4 b s`` bytes.
+  - ``megatron``: the vocabulary-parallel cross-entropy upcasts each rank's bf16 logits to
+    fp32 (``calculate_logits_max``: ``vocab_parallel_logits.float()``, 4 beside the 2 the
+    output layer wrote) and turns them into the softmax in place (``torch.exp(..., out=)``),
+    the one tensor its backward pass keeps: ``6 b s V`` at the peak (over ``tp`` ranks with
+    tensor parallelism), ``4 b s V`` in fp32 where the cast copies nothing
+    (NVIDIA/Megatron-LM @d98e8a64 ``megatron/core/tensor_parallel/cross_entropy.py``).
   - ``torchtune``: ``CEWithChunkedOutputLoss`` (the Llama 3.1 QLoRA recipe's loss,
     pytorch/torchtune@0b3e04ad ``recipes/configs/llama3_1/8B_qlora_single_device.yaml``):
     the model returns the logits as ``n = 8`` bf16 chunks (2), each chunk is upcast (4/n at a
@@ -156,10 +162,11 @@ class Framework:
     """How one fine-tuning framework runs a training step.
 
     Attributes:
-        id: ``hf``, ``unsloth``, ``torchtune`` or ``axolotl``.
+        id: ``hf``, ``unsloth``, ``torchtune``, ``axolotl`` or ``megatron``.
         name: for people.
         loss: ``upcast`` (full logits upcast to fp32), ``cce`` (Cut Cross-Entropy: no
-            logits kept) or ``chunked`` (logits in chunks, upcast one chunk at a time).
+            logits kept), ``chunked`` (logits in chunks, upcast one chunk at a time) or
+            ``vocab_parallel`` (Megatron's: an fp32 copy turned into the softmax in place).
         loss_chunks: chunks of the ``chunked`` loss.
         offload_checkpoints: full checkpointing keeps the block inputs in host RAM.
         fused_lora: LoRA autograd functions that keep only the MLP's input and its gate and
@@ -218,6 +225,12 @@ FRAMEWORKS = {
         False, False, False, 4.0, False, False, "gradient_checkpointing: true",
         "examples/llama-3/qlora.yml; src/axolotl/utils/models.py "
         "(prepare_model_for_kbit_training)"),
+    "megatron": Framework(
+        "megatron", "Megatron-LM / NeMo (tensor, pipeline, context and expert parallel)",
+        "vocab_parallel", 1, False, False, False, 4.0, False, False,
+        "--recompute-granularity full --recompute-method uniform",
+        "NVIDIA/Megatron-LM @d98e8a64 megatron/core/tensor_parallel/cross_entropy.py "
+        "(VocabParallelCrossEntropy); megatron/training/arguments.py"),
 }
 assert tuple(FRAMEWORKS) == TRAIN_FRAMEWORKS
 
@@ -316,6 +329,9 @@ def loss_bytes(model: ModelLike, plan: Plan, b, s, hf_bytes):
         return hf_bytes
     if fw.loss == "cce":
         return 4.0 * b * s + 0.0 * hf_bytes
+    if fw.loss == "vocab_parallel":
+        per = 4.0 if plan.precision == "fp32" else 6.0
+        return per * b * s * m.vocab_size + 0.0 * hf_bytes
     if plan.precision == "fp32":
         return 8.0 * b * s * m.vocab_size + 0.0 * hf_bytes
     return (6.0 + 4.0 / fw.loss_chunks) * b * s * m.vocab_size + 0.0 * hf_bytes
@@ -490,6 +506,8 @@ def framework_assumptions(model: ModelLike, plan: Plan) -> dict[str, object]:
             "cce": "Cut Cross-Entropy: fp32 log-sum-exp per token, no logits kept",
             "chunked": f"{fw.loss_chunks} bf16 chunks, one upcast at a time, fp32 "
                        "log-softmax kept (6.5 B/entry)",
+            "vocab_parallel": "vocabulary-parallel: bf16 logits + an fp32 copy made the "
+                              "softmax in place (6 B/entry, over the tensor-parallel ranks)",
         }[fw.loss]
     if plan.checkpointing == "full" and fw.derived:
         used["checkpointing_as"] = fw.checkpointing

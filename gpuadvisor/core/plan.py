@@ -49,7 +49,14 @@ QUANTIZED_KV = ("q8_0", "q4_0")
 ALL_KV_DTYPES = (*KV_DTYPES, *QUANTIZED_KV)
 #: Software that runs the plan. ``auto`` picks by task and platform (see
 #: :attr:`Plan.effective_framework`). Training frameworks and inference engines apart:
-TRAIN_FRAMEWORKS = ("hf", "unsloth", "torchtune", "axolotl")
+TRAIN_FRAMEWORKS = ("hf", "unsloth", "torchtune", "axolotl", "megatron")
+#: Training frameworks that run tensor, pipeline, context and expert parallelism; the others
+#: (Hugging Face Trainer with DeepSpeed or FSDP, Unsloth, torchtune, Axolotl) run data
+#: parallelism with ZeRO/FSDP sharding.
+MODEL_PARALLEL_FRAMEWORKS = ("megatron",)
+#: Degrees a framework runs when they are pinned but does not choose by itself: tensor and
+#: context parallelism under accelerate's FSDP2 (its N-D ``parallelism_config``).
+PINNABLE_DEGREES = {"hf": ("tp", "cp"), "axolotl": ("tp", "cp")}
 INFER_ENGINES = ("transformers", "llama.cpp", "ollama", "vllm", "exllamav2", "mlx")
 FRAMEWORKS = ("auto", *TRAIN_FRAMEWORKS, *INFER_ENGINES)
 
@@ -94,15 +101,38 @@ FRAMEWORK_CHECKPOINTING = {
         "full", "torchtune recipe configs: enable_activation_checkpointing: True")),
     "axolotl": dict.fromkeys(("pretrain", "full", "lora", "qlora"), (
         "none", "Axolotl config: gradient_checkpointing defaults to false")),
+    "megatron": {
+        "pretrain": ("none", "Megatron-LM: --recompute-granularity defaults to None "
+                             "(megatron/training/arguments.py @d98e8a64)"),
+        **dict.fromkeys(("full", "lora", "qlora"), (
+            "full", "Megatron-Bridge fine-tuning recipes recompute (llama3_70b_peft_8gpu_"
+                    "h100_bf16_config: recompute_granularity full, recompute_method block; "
+                    "src/megatron/bridge/perf_recipes/llama/h100/llama3.py @067f987d)"))},
 }
 
 
-def default_checkpointing(task: str, framework: str = "auto") -> tuple[str, str]:
+def auto_training_framework(task: str, pins: dict | None = None) -> str:
+    """The framework an ``auto`` training plan runs on: Megatron-LM / NeMo for
+    pre-training and for a plan that pins tensor, pipeline, context or expert parallelism
+    (the tools that run them), Hugging Face transformers + PEFT for the other fine-tunes
+    and for QLoRA (a 4-bit base Megatron does not train)."""
+    if task == "qlora":
+        return "hf"
+    model_parallel = any((pins.get(k) or 1) > 1 for k in ("tp", "pp", "vpp", "cp", "ep")
+                         ) if pins else False
+    return "megatron" if task == "pretrain" or model_parallel else "hf"
+
+
+def default_checkpointing(task: str, framework: str = "auto",
+                          pins: dict | None = None) -> tuple[str, str]:
     """``(checkpointing, source)`` the framework uses for ``task`` when the user sets none
-    (:data:`FRAMEWORK_CHECKPOINTING`); inference has none."""
+    (:data:`FRAMEWORK_CHECKPOINTING`); inference has none. ``pins``: the plan's pinned
+    layout degrees, which decide what ``auto`` runs on (:func:`auto_training_framework`)."""
     if task == "infer":
         return "none", "inference keeps no activations for a backward pass"
-    name = "hf" if framework in ("auto", *INFER_ENGINES) else framework
+    if framework == "auto":
+        framework = auto_training_framework(task, pins)
+    name = "hf" if framework in INFER_ENGINES else framework
     return FRAMEWORK_CHECKPOINTING[name][task]
 
 
@@ -266,6 +296,10 @@ class Plan:
         if self.task == "infer" and self.framework in TRAIN_FRAMEWORKS:
             raise ValueError(f"framework {self.framework!r} is for training; for inference "
                              f"choose one of {', '.join(INFER_ENGINES)}")
+        if self.task == "qlora" and self.framework == "megatron":
+            raise ValueError("framework megatron: Megatron-LM / NeMo train 16-bit or fp8 "
+                             "bases, not QLoRA's 4-bit one; choose hf, unsloth, torchtune or "
+                             "axolotl (or task lora)")
         if self.task != "infer" and self.framework in INFER_ENGINES:
             raise ValueError(f"framework {self.framework!r} is an inference engine; for "
                              f"training choose one of {', '.join(TRAIN_FRAMEWORKS)}")
@@ -455,12 +489,15 @@ class Plan:
 
     @property
     def effective_framework(self) -> str:
-        """The framework after defaults: ``hf`` for training, ``transformers`` for inference
-        (the engine an ``auto`` inference plan runs on also depends on its weights and GPU:
-        :func:`gpuadvisor.core.engines.select.engine_for`)."""
+        """The framework after defaults: for training :func:`auto_training_framework`
+        (``megatron`` to pre-train or with model-parallel pins, else ``hf``),
+        ``transformers`` for inference (the engine an ``auto`` inference plan runs on also
+        depends on its weights and GPU: :func:`gpuadvisor.core.engines.select.engine_for`)."""
         if self.framework != "auto":
             return self.framework
-        return "transformers" if self.task == "infer" else "hf"
+        if self.task == "infer":
+            return "transformers"
+        return auto_training_framework(self.task, self.layout_pins)
 
     @property
     def effective_lora_rank(self) -> int:
@@ -511,6 +548,18 @@ def layout_pin_problem(plan: Plan) -> str | None:
         name = next(iter(pins), "layout_global_batch")
         return (f"{name} pins a training layout; inference plans have none"
                 + (" (vLLM takes --pp)" if name != "pp" else ""))
+    framework = plan.effective_framework
+    allowed = PINNABLE_DEGREES.get(framework, ())
+    parallel = [k for k in ("tp", "pp", "vpp", "cp", "ep")
+                if (pins.get(k) or 1) > 1 and k not in allowed]
+    if parallel and framework not in MODEL_PARALLEL_FRAMEWORKS:
+        runs = (" (tensor and context parallelism with accelerate's FSDP2 when pinned)"
+                if allowed else "")
+        return (f"{parallel[0]}: framework {framework} runs data parallelism (DeepSpeed or "
+                f"FSDP){runs}; pipeline, expert and the other model-parallel layouts run in "
+                "Megatron-LM / NeMo (framework megatron)"
+                + (", which trains 16-bit or fp8 bases, not QLoRA's 4-bit one"
+                   if plan.task == "qlora" else ""))
     n = plan.n_gpus
     for name in ("tp", "pp", "cp", "ep"):
         value = pins.get(name)

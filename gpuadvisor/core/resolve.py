@@ -27,7 +27,7 @@ from .estimate import Estimate, estimate, timing_dtype, verdict_for
 from .memory import MemoryBreakdown
 from .parallel.plan_time import LayoutEstimate, LayoutRequest, layout_estimate
 from .parallel.search import Constraints
-from .plan import Plan, default_checkpointing
+from .plan import MODEL_PARALLEL_FRAMEWORKS, Plan, default_checkpointing
 
 #: Layout modes a door may ask for: ``auto`` searches the free degrees, ``manual`` uses the
 #: pinned ones (the rest 1), ``off`` keeps the flat data-parallel model with the plan's ZeRO.
@@ -77,8 +77,14 @@ def layout_wanted(model, plan: Plan, settings: LayoutSettings = DEFAULT_LAYOUT) 
 def layout_request(plan: Plan, settings: LayoutSettings = DEFAULT_LAYOUT) -> LayoutRequest:
     """The layout request ``plan`` makes (see the module docstring for what is pinned)."""
     zero = plan.zero_stage if (plan.zero_stage or settings.zero_pinned) else None
+    degrees = dict(plan.layout_pins)
+    if plan.is_training and plan.effective_framework not in MODEL_PARALLEL_FRAMEWORKS:
+        # Hugging Face (DeepSpeed, FSDP), Unsloth, torchtune and Axolotl run data
+        # parallelism with ZeRO/FSDP: the search lays out only what they can run (a pinned
+        # tensor or context degree runs under accelerate's FSDP2).
+        degrees = {k: degrees.get(k) or 1 for k in ("tp", "pp", "vpp", "cp", "ep")}
     pins = Constraints(zero=zero, micro_batch=plan.micro_batch,
-                       hybrid_shard=bool(settings.hybrid_shard), **plan.layout_pins)
+                       hybrid_shard=bool(settings.hybrid_shard), **degrees)
     return LayoutRequest(mode="manual" if settings.mode == "manual" else "auto",
                          constraints=pins, global_batch=plan.layout_global_batch,
                          gpus_per_node=settings.gpus_per_node, network=settings.network,
@@ -118,7 +124,7 @@ def _with_defaults(result: Estimate) -> Estimate:
     plan = result.plan
     if not plan.is_training:
         return result
-    value, source = default_checkpointing(plan.task, plan.framework)
+    value, source = default_checkpointing(plan.task, plan.framework, plan.layout_pins)
     return replace(result, assumptions={**result.assumptions,
                                         "checkpointing_default": f"{value} ({source})"})
 

@@ -2363,236 +2363,241 @@ paying per token: {other}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/widgets/labels.py" line="61"/>
+        <source>Megatron-LM / NeMo</source>
+        <translation>Megatron-LM / NeMo</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="62"/>
         <source>transformers (generate)</source>
         <translation>transformers（generate）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="62"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="63"/>
         <source>llama.cpp</source>
         <translation>llama.cpp</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="63"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="64"/>
         <source>Ollama</source>
         <translation>Ollama</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="64"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="65"/>
         <source>vLLM</source>
         <translation>vLLM</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="65"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="66"/>
         <source>ExLlamaV2</source>
         <translation>ExLlamaV2</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="66"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="67"/>
         <source>MLX (Apple)</source>
         <translation>MLX（Apple）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="69"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="70"/>
         <source>q, v projections</source>
         <translation>q、v 投影</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="70"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="71"/>
         <source>attention (q, k, v, o)</source>
         <translation>注意力（q、k、v、o）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="71"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="72"/>
         <source>all linear layers</source>
         <translation>所有线性层</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="74"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="75"/>
         <source>none (plain DDP)</source>
         <translation>无（普通 DDP）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="75"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="76"/>
         <source>ZeRO-1: optimizer</source>
         <translation>ZeRO-1：优化器</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="76"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="77"/>
         <source>ZeRO-2: + gradients</source>
         <translation>ZeRO-2：+ 梯度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="77"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="78"/>
         <source>ZeRO-3 / FSDP: all</source>
         <translation>ZeRO-3 / FSDP：全部</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="80"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="81"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="81"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="82"/>
         <source>optimizer → CPU</source>
         <translation>优化器 → CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="82"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="83"/>
         <source>optimizer + weights → CPU</source>
         <translation>优化器 + 权重 → CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="85"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="86"/>
         <source>weights</source>
         <translation>权重</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="86"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="87"/>
         <source>gradients</source>
         <translation>梯度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="87"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="88"/>
         <source>optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="88"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="89"/>
         <source>activations</source>
         <translation>激活值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="89"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="90"/>
         <source>logits / loss</source>
         <translation>logits / 损失</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="90"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="91"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="91"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="92"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="94"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="95"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="95"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="96"/>
         <source>fits, but tight</source>
         <translation>放得下，但偏紧</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="96"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="97"/>
         <source>does not fit</source>
         <translation>放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="97"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="98"/>
         <source>no GPU chosen</source>
         <translation>未选 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="100"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="101"/>
         <source>FlashAttention</source>
         <translation>FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="101"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="102"/>
         <source>gradient checkpointing</source>
         <translation>梯度检查点</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="102"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="103"/>
         <source>smaller micro-batch, more accumulation</source>
         <translation>减小微批次、增加梯度累积</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="103"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="104"/>
         <source>8-bit AdamW</source>
         <translation>8-bit AdamW</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="104"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="105"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="105"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="106"/>
         <source>QLoRA</source>
         <translation>QLoRA</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="106"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="107"/>
         <source>more GPUs with ZeRO-3</source>
         <translation>更多 GPU + ZeRO-3</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="107"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="108"/>
         <source>CPU offload of the optimizer</source>
         <translation>优化器卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="108"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="109"/>
         <source>CPU offload of parameters and optimizer</source>
         <translation>参数和优化器卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="109"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="110"/>
         <source>ZeRO-3 sharding</source>
         <translation>ZeRO-3 分片</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="110"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="111"/>
         <source>4-bit weights</source>
         <translation>4 位权重</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="111"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="112"/>
         <source>8-bit KV cache</source>
         <translation>8 位 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="112"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="113"/>
         <source>some layers in host RAM (-ngl)</source>
         <translation>部分层放在主机内存（-ngl）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="115"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="116"/>
         <source>compute</source>
         <translation>计算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="116"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="117"/>
         <source>communication</source>
         <translation>通信</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="117"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="118"/>
         <source>memory bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="120"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="121"/>
         <source>assumed</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="121"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="122"/>
         <source>plan</source>
         <translation>方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="122"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="123"/>
         <source>catalog</source>
         <translation>目录</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="123"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="124"/>
         <source>measured</source>
         <translation>实测</translation>
     </message>

@@ -26,8 +26,10 @@ PLANS = [
                              "h100-sxm", "--gpus", "8"]),
     ("16 GPUs on two nodes", ["--model", "llama-3.1-8b", "--task", "full", "--gpu",
                              "h100-sxm", "--gpus", "16"]),
+    # accelerate's FSDP2 runs a pinned tensor degree (N-D parallelism_config)
     ("tensor parallel", ["--model", "qwen2.5-32b", "--task", "full", "--gpu", "h100-sxm",
-                         "--gpus", "8", "--micro-batch", "2", "--seq", "4096"]),
+                         "--gpus", "8", "--micro-batch", "2", "--seq", "4096",
+                         "--framework", "hf", "--tp", "2"]),
     ("hybrid shard", ["--model", "llama-3.1-8b", "--task", "full", "--gpu", "h100-sxm",
                       "--gpus", "16", "--hybrid-shard"]),
     ("optimizer offload", ["--model", "llama-3.1-8b", "--task", "full", "--gpu", "rtx-4090",

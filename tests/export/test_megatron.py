@@ -29,7 +29,8 @@ SOURCE = EngineList("megatron_pretrain_gpt_flags.txt")
 #: Plans whose fastest layout Megatron-LM runs as priced (each names what it exercises).
 PLANS = {
     "8B full, 8x H100 (TP x PP x VPP)": ["--model", "llama-3.1-8b", "--task", "full",
-                                         "--gpu", "h100-sxm", "--gpus", "8"],
+                                         "--framework", "megatron", "--gpu", "h100-sxm",
+                                         "--gpus", "8"],
     "70B pretrain fp8, 64x H100, pinned TP 4 x PP 8 x VPP 5 ZeRO-1": [
         "--model", "llama-3.1-70b", "--task", "pretrain", "--precision", "fp8", "--gpu",
         "h100-sxm", "--gpus", "64", "--tokens", "1T", "--seq", "8192", "--checkpointing",
@@ -240,7 +241,8 @@ def test_what_megatron_cannot_run_is_refused_with_the_reason(flags, why):
 
 
 def test_the_data_parallel_exports_name_the_megatron_export():
-    code, _, err = run_cli("export", "deepspeed", *PLANS["8B full, 8x H100 (TP x PP x VPP)"],
+    code, _, err = run_cli("export", "deepspeed", "--model", "llama-3.1-8b", "--task", "full",
+                           "--gpu", "h100-sxm", "--gpus", "8", "--tp", "2", "--pp", "4",
                            "--no-measured")
     assert code == 0
     assert "cannot run" in err and "gpuadvisor export megatron" in err

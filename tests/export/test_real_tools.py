@@ -325,12 +325,13 @@ def test_a_serving_task_runs_the_priced_vllm_server(exported, label):
 
 
 def test_a_tool_that_cannot_run_the_only_fitting_layout_refuses():
-    """A 32k-token LoRA of an 8B model on four RTX 4090s fits only with tensor parallelism:
-    DeepSpeed cannot run that, and every data-parallel layout (even with full recomputation,
-    micro-batch 1 and CPU offload) needs more than 24 GiB, so the DeepSpeed export refuses
-    (before, it wrote a config that would not fit); accelerate's FSDP2 runs the TP layout."""
+    """A 32k-token LoRA of an 8B model on four RTX 4090s fits with tensor parallelism
+    (pinned: accelerate's FSDP2 runs it): DeepSpeed cannot run that, and every data-parallel
+    layout (even with full recomputation, micro-batch 1 and CPU offload) needs more than
+    24 GiB, so the DeepSpeed export refuses (before, it wrote a config that would not fit);
+    accelerate's FSDP2 runs the TP layout."""
     flags = ["--model", "llama-3.1-8b", "--task", "lora", "--gpu", "rtx-4090", "--gpus", "4",
-             "--seq", "32768", "--no-measured"]
+             "--seq", "32768", "--framework", "hf", "--tp", "4", "--no-measured"]
     code, out, _ = _cli("estimate", *flags, "--json")
     est = json.loads(out)
     layout = est["time"]["layout"]

@@ -58,6 +58,7 @@ FRAMEWORKS = {
     "unsloth": QT_TRANSLATE_NOOP("Labels", "Unsloth"),
     "torchtune": QT_TRANSLATE_NOOP("Labels", "torchtune"),
     "axolotl": QT_TRANSLATE_NOOP("Labels", "Axolotl"),
+    "megatron": QT_TRANSLATE_NOOP("Labels", "Megatron-LM / NeMo"),
     "transformers": QT_TRANSLATE_NOOP("Labels", "transformers (generate)"),
     "llama.cpp": QT_TRANSLATE_NOOP("Labels", "llama.cpp"),
     "ollama": QT_TRANSLATE_NOOP("Labels", "Ollama"),
