@@ -24,27 +24,15 @@ sys.path.insert(0, str(ROOT))
 from gpuadvisor import catalog  # noqa: E402
 from gpuadvisor.core.model import model_shape  # noqa: E402
 from tests.cli_run import run_cli  # noqa: E402
+from tests.test_completed_runs import _flags as flags  # noqa: E402  (the test's own flags)
 
 GiB = 2**30
 DATA = ROOT / "benchmarks" / "calibration" / "completed_runs.json"
 
 
-def flags(row: dict) -> list[str]:
-    """The ``estimate`` flags of a completed run."""
-    out = ["--model", row["preset"], "--task", row["task"], "--gpu", row["gpu"],
-           "--gpus", str(row["n_gpus"]), "--global-batch", str(row["global_batch"]),
-           "--micro-batch", str(row["micro_batch"]), "--seq", str(row["seq"]),
-           "--tp", str(row["tp"]), "--pp", str(row["pp"]), "--cp", str(row["cp"]),
-           "--ep", str(row["ep"]), "--precision", row["precision"], "--zero", "1",
-           "--tokens", "1B", "--no-measured"]
-    if row["vpp"] > 1:
-        out += ["--vpp", str(row["vpp"])]
-    return out
-
-
 def estimate(row: dict) -> tuple[dict | None, str]:
     """The estimate's JSON (None when the layout cannot be given) and the CLI's message."""
-    code, out, err = run_cli("estimate", *flags(row), "--json")
+    code, out, err = run_cli("estimate", *flags(row))
     if code not in (0, 3):
         return None, err.strip().splitlines()[-1] if err.strip() else f"exit {code}"
     return json.loads(out), ""
