@@ -422,3 +422,14 @@ def test_the_time_panel_names_the_in_situ_factor_the_efficiency_rests_on(page, s
     k = state.estimate.assumptions["insitu_factor"]
     assert "in-situ factor" in text
     assert f"{k:.2f} of the published kernel rates" in text
+
+
+def test_the_cards_line_names_the_chip_without_its_variant(qtbot, page, state):
+    """A unified-memory system's name carries its variant in parentheses ("NVIDIA GB10 (DGX
+    Spark, 128 GB)"); the card's line on the memory chart names the chip and its usable
+    size, and the banner keeps the whole name."""
+    assert state.set_gpu("gb10")
+    settle(qtbot, page)
+    label = page.vram_chart.capacity_label.toPlainText()
+    assert label == "GB10 119.7 GiB"  # CUDA's total on a DGX Spark (catalog, 122,572 MiB)
+    assert "GB10 (DGX Spark, 128 GB)" in page.banner.text()

@@ -13,12 +13,16 @@ picked with tabs. A chart that is not shown is not drawn: it is drawn when it is
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer, Signal
 from PySide6.QtWidgets import QGridLayout, QLabel, QTabBar, QWidget
 
 from .format import short_gpu_name
+
+#: A parenthesized variant at the end of a GPU's name.
+_PARENS = re.compile(r"\s*\([^)]*\)\s*$")
 
 #: Under this name lupdate finds the literal (context, text) calls below.
 translate = QCoreApplication.translate
@@ -313,7 +317,10 @@ class PlanCharts(QWidget):
     def _draw_one(self, chart, state, estimate) -> None:
         plan = estimate.plan
         capacity = state.capacity_bytes
-        gpu_name = short_gpu_name(state.gpu.name) if state.gpu is not None else None
+        # The card's line names the chip: a variant's details in parentheses ("(DGX Spark,
+        # 128 GB)", "(40-core GPU, 128 GB)") are in the banner, and the size is beside it.
+        gpu_name = (_PARENS.sub("", short_gpu_name(state.gpu.name)).strip()
+                    if state.gpu is not None else None)
         opaque = estimate.model.kind == "opaque"
         if chart is self.vram_chart:
             self.vram_chart.set_data(estimate.memory.as_dict(),
