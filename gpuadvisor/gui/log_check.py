@@ -7,7 +7,7 @@ tooltip and the line below the table) what explains it. Non-modal: ``open()``.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -43,6 +43,48 @@ def term_names() -> dict[str, str]:
         "peak_allocated": QCoreApplication.translate("LogCheck", "peak allocated (PyTorch)"),
         "peak_reserved": QCoreApplication.translate("LogCheck", "peak reserved (PyTorch)"),
     }
+
+
+#: The explanations :mod:`gpuadvisor.probes.logcheck` writes, as templates lupdate finds
+#: (context "LogCheckWhy"); the row's ``why_args`` fill them in.
+WHY_TEMPLATES = (
+    QT_TRANSLATE_NOOP("LogCheckWhy", "the estimate used {source}; CUDA reported {seen} - "
+                      "kept, estimates for {gpu} use it from now on"),
+    QT_TRANSLATE_NOOP("LogCheckWhy", "the checkpoint's bytes differ from the plan's weights: "
+                      "check --quant (the log's quantization: {quantization}) and the model"),
+    QT_TRANSLATE_NOOP("LogCheckWhy", "vLLM's non-torch growth (cuBLAS, NCCL buffers) on this "
+                      "machine - kept, vLLM estimates on this GPU use it from now on"),
+    QT_TRANSLATE_NOOP("LogCheckWhy", "profiling pass of {tokens} tokens ({how})"),
+    QT_TRANSLATE_NOOP("LogCheckWhy", "what the budget leaves after the rows above"),
+    QT_TRANSLATE_NOOP("LogCheckWhy", "KV cache / (16 x bytes per token) blocks of 16"),
+    QT_TRANSLATE_NOOP("LogCheckWhy", "KV cache tokens / max_model_len"),
+    QT_TRANSLATE_NOOP("LogCheckWhy", "captured after the KV pool, beside the budget"),
+    QT_TRANSLATE_NOOP("LogCheckWhy", "placed in the {free} the log says were free, less "
+                      "Ollama's 457 MiB minimum, the compute graph and one layer's margin"),
+    QT_TRANSLATE_NOOP("LogCheckWhy", "the GGUF's tensors of the layers on the GPU (and the "
+                      "output layer)"),
+    QT_TRANSLATE_NOOP("LogCheckWhy", "the token embedding (kept on the CPU) and the layers "
+                      "left there"),
+    QT_TRANSLATE_NOOP("LogCheckWhy", "the model file holds {seen}, the plan's {plan_bytes}: "
+                      "give --quant (the log's file type: {ftype})"),
+    QT_TRANSLATE_NOOP("LogCheckWhy", "the model file holds {seen}, the plan's {plan_bytes}: "
+                      "give --quant (the log does not print the file type)"),
+    QT_TRANSLATE_NOOP("LogCheckWhy", "n_ctx {cells} cells x the GPU layers' K and V ({kind})"),
+    QT_TRANSLATE_NOOP("LogCheckWhy", "the worst-case graph of a 512-token micro-batch"),
+    QT_TRANSLATE_NOOP("LogCheckWhy", "the estimate's total less the CUDA context (PyTorch "
+                      "does not count it)"),
+)
+
+
+def why_text(row) -> str:
+    """A row's explanation in the window's language (English when no template matches)."""
+    if not row.why_template:
+        return row.why
+    try:
+        return QCoreApplication.translate("LogCheckWhy", row.why_template).format(
+            **row.why_args)
+    except (KeyError, IndexError, ValueError):  # a translation that lost a placeholder
+        return row.why
 
 
 def value_text(value: float | None, unit: str, units: str = "GiB") -> str:
@@ -97,10 +139,10 @@ class LogCheckDialog(QDialog):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight
                                           | Qt.AlignmentFlag.AlignVCenter)
                 if row.why:
-                    item.setToolTip(row.why)
+                    item.setToolTip(why_text(row))
                 self.table.setItem(i, j, item)
             if row.why and diff is not None and abs(diff) >= 0.05:
-                explained.append(f"{cells[0]}: {row.why}")
+                explained.append(f"{cells[0]}: {why_text(row)}")
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         for j in range(1, len(headers)):

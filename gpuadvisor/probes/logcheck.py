@@ -61,6 +61,8 @@ class Row:
         unit: ``bytes``, ``tokens``, ``layers`` or ``x``.
         line: the log line the observation is on (0 when derived).
         why: what explains the difference (empty when there is none to explain).
+        why_template, why_args: ``why`` before its values were put in (``why =
+            why_template.format(**why_args)``), so a window can translate the sentence.
     """
 
     term: str
@@ -70,6 +72,8 @@ class Row:
     unit: str
     line: int = 0
     why: str = ""
+    why_template: str = ""
+    why_args: dict = field(default_factory=dict, compare=False)
 
     @property
     def difference(self) -> float | None:
@@ -274,14 +278,17 @@ def check(reading: LogReading, model: ModelSpec, gpu: GpuSpec, plan: Plan,
 
 
 def _add(result: Check, term: str, key: str, planned, unit: str = "bytes",
-         why: str = "") -> None:
+         why: str = "", **why_args) -> None:
+    """One row; ``why`` is a sentence template its ``why_args`` fill in (str.format)."""
     r = result.reading
     observed = r.observed.get(key)
     if observed is None and planned is None:
         return
+    if observed is None:
+        why, why_args = "", {}
     result.rows.append(Row(term, key, None if planned is None else float(planned),
                            None if observed is None else float(observed), unit,
-                           r.lines.get(key, 0), why if observed is not None else ""))
+                           r.lines.get(key, 0), why.format(**why_args), why, why_args))
 
 
 def _vllm_rows(result: Check) -> None:
@@ -290,12 +297,13 @@ def _vllm_rows(result: Check) -> None:
     seen_total = r.observed.get("total_memory")
     why_total = ""
     if seen_total and abs(seen_total / total - 1) > 0.002:
-        why_total = (f"the estimate used {result.gpu.usable_source}; CUDA reported "
-                     f"{format_bytes(seen_total)} - kept, estimates for {result.gpu.name} "
-                     "use it from now on")
-    _add(result, "total GPU memory (CUDA)", "total_memory", total, why=why_total)
-    _add(result, "weights", "weights", e.weights,
-         why=_why_weights(result))
+        why_total = ("the estimate used {source}; CUDA reported {seen} - kept, estimates "
+                     "for {gpu} use it from now on")
+    _add(result, "total GPU memory (CUDA)", "total_memory", total, why=why_total,
+         source=result.gpu.usable_source, seen=format_bytes(seen_total or 0),
+         gpu=result.gpu.name)
+    _add(result, "weights", "weights", e.weights, why=_why_weights(result),
+         quantization=r.settings.get("quantization", "none"))
     nt = e.terms["non_torch"]
     _add(result, "non-torch memory", "non_torch", nt,
          why=("vLLM's non-torch growth (cuBLAS, NCCL buffers) on this machine - kept, "
@@ -303,8 +311,9 @@ def _vllm_rows(result: Check) -> None:
               if "non_torch" in r.observed and abs(r.observed["non_torch"] - nt) > 0.05 * GiB
               else ""))
     how = est.assumptions.get("engine_max_num_batched_tokens_source", "the release's default")
-    why_act = f"profiling pass of {e.settings['max_num_batched_tokens']:,} tokens ({how})"
-    _add(result, "activation peak (profiling)", "activation_peak", e.activations, why=why_act)
+    _add(result, "activation peak (profiling)", "activation_peak", e.activations,
+         why="profiling pass of {tokens} tokens ({how})",
+         tokens=f"{e.settings['max_num_batched_tokens']:,}", how=how)
     _add(result, "KV cache", "kv_cache", e.terms["kv_pool"],
          why="what the budget leaves after the rows above")
     _add(result, "KV cache tokens", "kv_tokens", e.capacity_tokens, unit="tokens",
@@ -322,7 +331,7 @@ def _why_weights(result: Check) -> str:
     if not seen or not planned or abs(planned / seen - 1) < 0.03:
         return ""
     return ("the checkpoint's bytes differ from the plan's weights: check --quant (the log's "
-            f"quantization: {r.settings.get('quantization', 'none')}) and the model")
+            "quantization: {quantization}) and the model")
 
 
 def _llama_rows(result: Check) -> None:
@@ -333,29 +342,31 @@ def _llama_rows(result: Check) -> None:
     free = r.observed.get("free_memory") or r.observed.get("available_memory")
     why_layers = ""
     if free and r.engine == "ollama":
-        why_layers = (f"placed in the {format_bytes(free)} the log says were free, less "
-                      "Ollama's 457 MiB minimum, the compute graph and one layer's margin")
+        why_layers = ("placed in the {free} the log says were free, less Ollama's 457 MiB "
+                      "minimum, the compute graph and one layer's margin")
     if "gpu_layers" not in r.observed and "planned_gpu_layers" in r.observed:
         # an Ollama log cut before llama.cpp's lines: Ollama's own placement (layers.offload)
         r.observed["gpu_layers"] = r.observed["planned_gpu_layers"]
         r.lines["gpu_layers"] = r.lines.get("planned_gpu_layers", 0)
     _add(result, "layers on the GPU", "gpu_layers", planned_layers, unit="layers",
-         why=why_layers)
+         why=why_layers, free=format_bytes(free or 0))
     _add(result, "weights on the GPU", "gpu_model_buffer", e.weights * result.plan.n_gpus,
          why="the GGUF's tensors of the layers on the GPU (and the output layer)")
     file_why = "the token embedding (kept on the CPU) and the layers left there"
     seen = r.observed.get("gpu_model_buffer", 0.0) + r.observed.get("host_model_buffer", 0.0)
     planned = e.weights * result.plan.n_gpus + e.terms["host_weights"]
+    ftype = r.settings.get("file_type")
     if seen and abs(planned / seen - 1) > 0.05:
-        ftype = r.settings.get("file_type")
-        file_why = (f"the model file holds {format_bytes(seen)}, the plan's "
-                    f"{format_bytes(planned)}: give --quant"
-                    + (f" (the log's file type: {ftype})" if ftype else " (the log does not "
-                       "print the file type)"))
+        file_why = ("the model file holds {seen}, the plan's {plan_bytes}: give --quant (the "
+                    "log's file type: {ftype})" if ftype else
+                    "the model file holds {seen}, the plan's {plan_bytes}: give --quant (the "
+                    "log does not print the file type)")
     _add(result, "weights in host RAM", "host_model_buffer", e.terms["host_weights"],
-         why=file_why)
+         why=file_why, seen=format_bytes(seen), plan_bytes=format_bytes(planned),
+         ftype=ftype or "")
     _add(result, "KV cache on the GPU", "kv_cache", e.kv_cache * result.plan.n_gpus,
-         why=f"n_ctx {s['n_ctx']:,} cells x the GPU layers' K and V ({s['cache_type_k']})")
+         why="n_ctx {cells} cells x the GPU layers' K and V ({kind})",
+         cells=f"{s['n_ctx']:,}", kind=s["cache_type_k"])
     _add(result, "compute buffer", "compute_buffer", e.activations,
          why="the worst-case graph of a 512-token micro-batch")
 

@@ -3020,57 +3020,57 @@ paying per token: {other}</source>
         <translation>已保留峰值（PyTorch）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="56"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="98"/>
         <source>{n} layers</source>
         <translation>{n} 层</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="57"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="99"/>
         <source>{n} tokens</source>
         <translation>{n} 个 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="67"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="109"/>
         <source>Planned vs observed</source>
         <translation>计划与实测对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="70"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="112"/>
         <source>{engine} log: {model} on {gpu}</source>
         <translation>{engine} 日志：{model}，运行于 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="78"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="120"/>
         <source>Term</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="79"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="121"/>
         <source>Planned</source>
         <translation>计划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="80"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="122"/>
         <source>Observed</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="81"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="123"/>
         <source>Difference</source>
         <translation>差异</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="108"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="150"/>
         <source>Assumed: {what}</source>
         <translation>假定：{what}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="111"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="153"/>
         <source>The engine refused to start: {why}</source>
         <translation>引擎拒绝启动：{why}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="115"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="157"/>
         <source>Kept: estimates for {gpu} now use what this log showed.</source>
         <translation>已保存：{gpu} 的估算现在使用此日志显示的数据。</translation>
     </message>
@@ -3078,6 +3078,90 @@ paying per token: {other}</source>
         <location filename="../../gpuadvisor/gui/window_files.py" line="237"/>
         <source>Cannot check the log</source>
         <translation>无法核对日志</translation>
+    </message>
+</context>
+<context>
+    <name>LogCheckWhy</name>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="51"/>
+        <source>the estimate used {source}; CUDA reported {seen} - kept, estimates for {gpu} use it from now on</source>
+        <extracomment>The explanations :mod:`gpuadvisor.probes.logcheck` writes, as templates lupdate finds (context &quot;LogCheckWhy&quot;); the row&apos;s ``why_args`` fill them in.</extracomment>
+        <translation>估算使用的是{source}；CUDA 报告为 {seen}——已保存，此后 {gpu} 的估算都使用它</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="53"/>
+        <source>the checkpoint&apos;s bytes differ from the plan&apos;s weights: check --quant (the log&apos;s quantization: {quantization}) and the model</source>
+        <translation>检查点的字节数与计划的权重不符：请检查 --quant（日志中的量化：{quantization}）和模型</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="55"/>
+        <source>vLLM&apos;s non-torch growth (cuBLAS, NCCL buffers) on this machine - kept, vLLM estimates on this GPU use it from now on</source>
+        <translation>本机上 vLLM 的非 PyTorch 显存增长（cuBLAS、NCCL 缓冲区）——已保存，此后这块 GPU 上的 vLLM 估算都使用它</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="57"/>
+        <source>profiling pass of {tokens} tokens ({how})</source>
+        <translation>{tokens} 个 token 的预分析（{how}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="58"/>
+        <source>what the budget leaves after the rows above</source>
+        <translation>预算减去以上各行后剩下的部分</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="59"/>
+        <source>KV cache / (16 x bytes per token) blocks of 16</source>
+        <translation>KV 缓存 /（16 × 每 token 字节数），以 16 个为一块</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="60"/>
+        <source>KV cache tokens / max_model_len</source>
+        <translation>KV 缓存 token 数 / max_model_len</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="61"/>
+        <source>captured after the KV pool, beside the budget</source>
+        <translation>在 KV 池之后捕获，位于预算之外</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="62"/>
+        <source>placed in the {free} the log says were free, less Ollama&apos;s 457 MiB minimum, the compute graph and one layer&apos;s margin</source>
+        <translation>放入日志所说的空闲 {free} 中，减去 Ollama 的 457 MiB 最低预留、计算图和一层的余量</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="64"/>
+        <source>the GGUF&apos;s tensors of the layers on the GPU (and the output layer)</source>
+        <translation>GPU 上各层（以及输出层）的 GGUF 张量</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="66"/>
+        <source>the token embedding (kept on the CPU) and the layers left there</source>
+        <translation>token 嵌入（留在 CPU 上）以及留在那里的层</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="68"/>
+        <source>the model file holds {seen}, the plan&apos;s {plan_bytes}: give --quant (the log&apos;s file type: {ftype})</source>
+        <translation>模型文件为 {seen}，计划为 {plan_bytes}：请给出 --quant（日志中的文件类型：{ftype}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="70"/>
+        <source>the model file holds {seen}, the plan&apos;s {plan_bytes}: give --quant (the log does not print the file type)</source>
+        <translation>模型文件为 {seen}，计划为 {plan_bytes}：请给出 --quant（日志没有打印文件类型）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="72"/>
+        <source>n_ctx {cells} cells x the GPU layers&apos; K and V ({kind})</source>
+        <translation>n_ctx {cells} 个单元 × GPU 上各层的 K 和 V（{kind}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="73"/>
+        <source>the worst-case graph of a 512-token micro-batch</source>
+        <translation>512 个 token 的微批次的最坏情况计算图</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="74"/>
+        <source>the estimate&apos;s total less the CUDA context (PyTorch does not count it)</source>
+        <translation>估算的总量减去 CUDA 上下文（PyTorch 不计入它）</translation>
     </message>
 </context>
 <context>
@@ -3628,63 +3712,63 @@ paying per token: {other}</source>
 <context>
     <name>PlanPage</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="86"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="90"/>
         <source>Drawing charts…</source>
-        <extracomment>Under this name lupdate finds the literal (context, text) calls below. Least plot height (pixels, axes and legend not counted) that reads at a glance: the grid is used while each of its plots gets this much, the tabs otherwise. The charts were just built, empty: the page draws the plan in them. The grid became tabs or the other way round.</extracomment>
+        <extracomment>A parenthesized variant at the end of a GPU&apos;s name. Under this name lupdate finds the literal (context, text) calls below. Least plot height (pixels, axes and legend not counted) that reads at a glance: the grid is used while each of its plots gets this much, the tabs otherwise. The charts were just built, empty: the page draws the plan in them. The grid became tabs or the other way round.</extracomment>
         <translation>正在绘制图表…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="138"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="142"/>
         <source>micro-batch</source>
         <translation>微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="140"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="144"/>
         <source>sequence length</source>
         <translation>序列长度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="151"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="155"/>
         <source>Memory per GPU</source>
         <translation>单卡显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="152"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="156"/>
         <source>What fits: micro-batch × sequence length (cells: {unit} per GPU)</source>
         <translation>能放下什么：微批次 × 序列长度（格中为单卡 {unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="156"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="160"/>
         <source>Users at once: tokens per second</source>
         <translation>同时服务的用户：每秒 token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="182"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="186"/>
         <source>What fits ({unit})</source>
         <translation>能放下什么（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="183"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="187"/>
         <source>Users at once</source>
         <translation>同时服务的用户</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="184"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="188"/>
         <source>By micro-batch</source>
         <translation>按微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="185"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="189"/>
         <source>By sequence length</source>
         <translation>按序列长度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="154"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="158"/>
         <source>Memory vs micro-batch</source>
         <translation>显存 vs 微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="155"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="159"/>
         <source>Memory vs sequence length</source>
         <translation>显存 vs 序列长度</translation>
     </message>
@@ -4144,7 +4228,7 @@ paying per token: {other}</source>
         <translation>一个样本 = {unit}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="320"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="327"/>
         <source>your plan</source>
         <translation>当前方案</translation>
     </message>

@@ -267,3 +267,38 @@ def test_chinese_without_a_cjk_font_says_so_in_one_line(qapp, monkeypatch):
 def test_the_deb_recommends_a_cjk_font():
     text = (ROOT / "packaging" / "build.sh").read_text(encoding="utf-8")
     assert "Recommends: fonts-noto-cjk" in text
+
+
+def test_the_log_checks_explanations_read_in_chinese_with_their_values(qapp):
+    """Every explanation check-log writes for the logs of tests/probes/logs is one of the
+    window's templates (so none stays English in the Chinese window), and a translated one
+    keeps its values."""
+    from pathlib import Path
+
+    from gpuadvisor import catalog
+    from gpuadvisor.gui.i18n import install_language
+    from gpuadvisor.gui.log_check import WHY_TEMPLATES, why_text
+    from gpuadvisor.workspace.logs import check_log
+
+    logs = Path(__file__).resolve().parents[1] / "probes" / "logs"
+    gpus, models = catalog.load_gpus(), catalog.load_models()
+    rows = []
+    for name, gpu in (("vllm-0.6.4-rtx3090-llama3.1-8b-20k.log", "rtx-3090"),
+                      ("ollama-0.5.4-rtx4090-llama3.1-8b.log", None)):
+        checked = check_log((logs / name).read_text(encoding="utf-8"), name, keep=False,
+                            model=models["llama-3.1-8b"],
+                            gpu=gpus[gpu] if gpu else None, engine_version="0.6.4"
+                            if gpu else None)
+        rows += [r for r in checked.result.rows if r.why]
+    assert len(rows) >= 5
+    assert {r.why_template for r in rows} <= set(WHY_TEMPLATES)
+    assert install_language("zh_CN") == "zh_CN"
+    try:
+        for row in rows:
+            text = why_text(row)
+            assert text != row.why, row.why_template
+            for key, value in row.why_args.items():
+                if "{" + key + "}" in row.why_template:
+                    assert str(value) in text
+    finally:
+        install_language("en")
