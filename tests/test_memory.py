@@ -554,3 +554,17 @@ def test_memory_breakdown_with_array_n_gpus_matches_scalar_calls():
     for i, n in enumerate(counts):
         one = memory_breakdown(LLAMA31_8B, plan.with_changes(n_gpus=int(n)))
         assert np.broadcast_to(swept.total, counts.shape)[i] == pytest.approx(one.total)
+
+
+def test_nccl_memory_follows_the_group_size_it_was_measured_at():
+    """NCCL's buffers per GPU: none alone; 544 MB in a group of 2 and 688 MB in a group of
+    3-4 (NVIDIA/nccl issue 964, A100 NVLink, after a first all-reduce); the 8-GPU figure
+    (``nccl_bytes``, 1.45 GiB, stas00's ml-engineering) from 5 GPUs on; an override below
+    those caps them."""
+    from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS, nccl_memory
+
+    a = DEFAULT_ASSUMPTIONS
+    assert [float(nccl_memory(a, n)) for n in (1, 2, 3, 4, 5, 8)] == [
+        0.0, 544e6, 688e6, 688e6, a.nccl_bytes, a.nccl_bytes]
+    low = a.with_overrides({"nccl_bytes": 100e6})
+    assert float(nccl_memory(low, 2)) == 100e6 and float(nccl_memory(low, 8)) == 100e6

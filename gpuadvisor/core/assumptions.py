@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields, replace
 
+import numpy as np
+
 from .limits import ASSUMPTION_BOUNDS, check_table
 from .units import GiB
 
@@ -22,8 +24,10 @@ class Assumptions:
             tensor exists. 0.90 GiB measured on an A100 with torch 1.13 (0.47-0.92 GiB with
             torch 2.1 depending on lazy loading; 1.78 GiB with torch 1.10) — stas00,
             ml-engineering, training/performance "Preloaded CUDA kernels memory usage".
-        nccl_bytes: extra memory once torch.distributed/NCCL is initialised for multi-GPU
-            jobs: 0.55 -> 2.00 GiB measured (same source, "torch.distributed memory usage").
+        nccl_bytes: extra memory once torch.distributed/NCCL is initialised for a job of
+            8 GPUs or more: 0.55 -> 2.00 GiB measured on 8 A100s (same source,
+            "torch.distributed memory usage"). Smaller groups open fewer connections:
+            :func:`nccl_memory`.
         vllm_non_torch_bytes: what vLLM's memory profile calls ``non_torch_memory``: memory
             outside PyTorch's allocator that grows while vLLM loads and profiles the model
             (cuBLAS workspaces, NCCL and custom all-reduce buffers). 0.2 GiB = the median
@@ -140,3 +144,21 @@ class Assumptions:
 
 
 DEFAULT_ASSUMPTIONS = Assumptions()
+
+#: NCCL's memory for groups smaller than 8 GPUs, measured after a first all-reduce on A100s
+#: over NVLink, PyTorch's own memory excluded: 544 MB for a group of 2, 688 MB for 3 or 4
+#: (NVIDIA/nccl issue 964). NCCL's buffers grow with its channels and connections ("the
+#: memory usage is linearly tied to the number of channels", NVIDIA/nccl issue 986).
+NCCL_SMALL_GROUP_BYTES = ((2, 544e6), (4, 688e6))
+
+
+def nccl_memory(assumptions: Assumptions, n_gpus):
+    """NCCL's memory per GPU in a job of ``n_gpus`` (arrays broadcast): none on one GPU,
+    the measured small-group figures up to 4 (never above ``nccl_bytes``), ``nccl_bytes``
+    from 5 on."""
+
+    n = np.asarray(n_gpus)
+    full = assumptions.nccl_bytes
+    out = np.where(n > 4, full, 0.0)
+    out = np.where((n > 2) & (n <= 4), min(full, NCCL_SMALL_GROUP_BYTES[1][1]), out)
+    return np.where(n == 2, min(full, NCCL_SMALL_GROUP_BYTES[0][1]), out)

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field, replace
 
 import numpy as np
 
-from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions
+from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions, nccl_memory
 from .calibration import Measurement, achieved_tflops, select
 from .compute import (
     FlopsPerToken,
@@ -323,7 +323,7 @@ def _assumptions_used(model: ModelShape, plan, assumptions, gpu, time_gpu, peak_
         if assumptions.vllm_non_torch_bytes != DEFAULT_ASSUMPTIONS.vllm_non_torch_bytes:
             used["vllm_non_torch_source"] = "given (--assume) or observed (check-log)"
     if plan.n_gpus > 1:
-        used["nccl_bytes"] = assumptions.nccl_bytes
+        used["nccl_bytes"] = float(nccl_memory(assumptions, plan.n_gpus))
         used["comm_overlap"] = assumptions.comm_overlap
         used["interconnect_gb_s"] = _link(time_gpu, assumptions)
         if plan.n_gpus > assumptions.gpus_per_node:

@@ -21,7 +21,7 @@ import numpy as np
 
 from . import frameworks
 from .architecture import BlockShape, ModelShape, ParamCounts
-from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions
+from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions, nccl_memory
 from .kvcache import kv_cache_bytes
 from .model import ModelLike, model_shape
 from .plan import Plan
@@ -498,7 +498,8 @@ def logits_bytes(model: ModelLike, plan: Plan, b=None, s=None):
 def overhead_bytes(model: ModelLike, plan: Plan, assumptions: Assumptions, tensors, n_gpus=1):
     """CUDA context, NCCL buffers, allocator reserve, DDP buckets and ZeRO-3 gathers.
 
-    * CUDA context: ``cuda_context_bytes``; NCCL: ``nccl_bytes`` when more than one GPU.
+    * CUDA context: ``cuda_context_bytes``; NCCL: :func:`~.assumptions.nccl_memory` when
+      more than one GPU.
     * allocator reserve: ``allocator_reserve_fraction`` x tensor memory.
     * PyTorch DDP (no ZeRO, several GPUs) keeps gradients in separate communication
       buckets by default (``gradient_as_bucket_view=False``): one more gradient copy.
@@ -507,7 +508,7 @@ def overhead_bytes(model: ModelLike, plan: Plan, assumptions: Assumptions, tenso
     """
     m = model_shape(model)
     multi = np.asarray(n_gpus) > 1
-    context = assumptions.cuda_context_bytes + np.where(multi, assumptions.nccl_bytes, 0.0)
+    context = assumptions.cuda_context_bytes + nccl_memory(assumptions, n_gpus)
     reserve = assumptions.allocator_reserve_fraction * tensors
     extra = 0.0
     if plan.is_training and plan.zero_stage == 0:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gpuadvisor.core.assumptions import Assumptions
+from gpuadvisor.core.assumptions import Assumptions, nccl_memory
 from gpuadvisor.core.model import model_shape
 from gpuadvisor.core.plan import Plan
 
@@ -196,8 +196,8 @@ def layout_memory(model, plan: Plan, assumptions: Assumptions, shape: StepShape,
     activations = acts * flight / shape.n_layers / split
     logits = logits / tp_
     tensors = weights + gradients + optimizer + activations + logits
-    multi = (tp_ * np.asarray(pp) * np.asarray(cp) * np.asarray(dp)) > 1
-    context = assumptions.cuda_context_bytes + np.where(multi, assumptions.nccl_bytes, 0.0)
+    gpus = tp_ * np.asarray(pp) * np.asarray(cp) * np.asarray(dp)
+    context = assumptions.cuda_context_bytes + nccl_memory(assumptions, gpus)
     extra = np.where((zero == 0) & (np.asarray(dp) > 1), gradients, 0.0)
     block16 = 2.0 * (shape.block_params / tp_ + shape.expert_params / np.asarray(ep) / etp)
     extra = extra + np.where(zero >= 3, 2.0 * block16, 0.0)
