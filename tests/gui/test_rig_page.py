@@ -87,6 +87,31 @@ def test_mixed_rig_is_two_tiles_each_with_its_own_memory(make_page):
     assert "12.0 GiB total" in page.tiles[1].text()
 
 
+def test_live_charts_shrink_so_the_lowest_tile_ends_inside_a_short_window(qtbot, make_page):
+    from gpuadvisor.gui.pages.rig.tiles import CHART_MAX_HEIGHT, CHART_MIN_HEIGHT
+
+    page = make_page("mixed")
+    qtbot.waitUntil(lambda: all(t.isVisible() for t in page.tiles), timeout=3000)
+    tall = [t.chart.maximumHeight() for t in page.tiles]
+    assert tall == [CHART_MAX_HEIGHT[False]] * 2  # 900 px high: room for both at full height
+
+    page.resize(1200, 640)
+    body = page.scroll.widget()
+
+    def lowest_tile_inside():
+        bottom = max(t.mapTo(body, t.rect().bottomLeft()).y() for t in page.tiles)
+        return bottom <= page.scroll.viewport().height() and bottom > 200
+
+    qtbot.waitUntil(lowest_tile_inside, timeout=3000)
+    heights = {t.chart.maximumHeight() for t in page.tiles}
+    assert len(heights) == 1
+    assert CHART_MIN_HEIGHT <= heights.pop() < CHART_MAX_HEIGHT[False]
+
+    page.resize(1200, 900)  # and back to full height when the window grows again
+    qtbot.waitUntil(lambda: [t.chart.maximumHeight() for t in page.tiles] == tall,
+                    timeout=3000)
+
+
 def test_unsupported_fields_read_n_a(make_page):
     page = make_page("unsupported-fields")
     text = page.tiles[0].text()

@@ -40,7 +40,7 @@ from . import format as fmt
 from .demo_picker import DemoRigPicker
 from .host_panel import HostPanel
 from .jobs import detect_open, sample_backend
-from .tiles import GpuTile, chart_max_height
+from .tiles import CHART_MIN_HEIGHT, GpuTile, chart_max_height
 from .widgets import translate
 
 #: Live readings per second.
@@ -249,7 +249,7 @@ class RigPage(QWidget):
         for tile in self.tiles:
             if tile.chart is not None:
                 tile.chart.set_presentation(enabled)
-                tile.chart.setMaximumHeight(chart_max_height(enabled, len(self.tiles)))
+        self._fit_charts()
 
     def text(self) -> str:
         """Everything the page says (tests, clipboard)."""
@@ -390,12 +390,11 @@ class RigPage(QWidget):
                 self.tiles.append(tile)
                 chart = tile.ensure_chart()
                 chart.set_presentation(self._presentation)
-                chart.setMaximumHeight(chart_max_height(self._presentation,
-                                                        len(result.gpus)))
                 if not gpu.lost:
                     chart.add_sample(self._samples * SAMPLE_INTERVAL_MS / 1000, gpu)
         for tile, gpu in zip(self.tiles, result.gpus, strict=False):
             tile.set_gpu(gpu, result.warnings_for(gpu.index), self._units, self._catalog)
+        QTimer.singleShot(0, self._fit_charts)  # the readings may take more lines now
 
     def _show_host(self) -> None:
         if self.result is None:
@@ -410,8 +409,35 @@ class RigPage(QWidget):
         else:
             self.sample_timer.stop()
 
+    def _fit_charts(self) -> None:
+        """Each live chart as tall as its mode allows (:func:`chart_max_height`), but short
+        enough that the lowest tile, legend included, ends inside the page's view (Chinese
+        readings wrap onto more lines: at 1280 x 720 the legends fell below the fold); never
+        shorter than :data:`CHART_MIN_HEIGHT`. Idempotent: it runs after every refresh."""
+        top = chart_max_height(self._presentation, len(self.tiles))
+        charts = [t.chart for t in self.tiles if t.chart is not None]
+        if not charts:
+            return
+        height = top
+        if self.isVisible():
+            body = self.scroll.widget()
+            body.layout().activate()
+            bottom = max(t.mapTo(body, t.rect().bottomLeft()).y() for t in self.tiles)
+            # the lowest tile's bottom were the charts at their tallest
+            overflow = bottom + (top - charts[0].height()) - self.scroll.viewport().height()
+            if overflow > 0:
+                height = max(CHART_MIN_HEIGHT, top - overflow - 4)
+        for chart in charts:
+            if chart.maximumHeight() != height:
+                chart.setMaximumHeight(height)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        QTimer.singleShot(0, self._fit_charts)
+
     def showEvent(self, event) -> None:
         super().showEvent(event)
+        QTimer.singleShot(0, self._fit_charts)
         if not self._shown_once:
             self._shown_once = True
             self.first_shown.emit()

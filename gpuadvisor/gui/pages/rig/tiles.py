@@ -27,6 +27,8 @@ ERROR_CODES = frozenset({"gpu_lost", "ecc_errors"})
 #: Tallest live chart: on the desktop, and on a projector with one card (its fonts are
 #: larger; with several cards the tiles share the page and keep the desktop's height).
 CHART_MAX_HEIGHT = {False: 230, True: 420}
+#: The live chart's shortest height: its plot, axis and one legend line still readable.
+CHART_MIN_HEIGHT = 120
 
 
 def chart_max_height(presentation: bool, cards: int) -> int:
@@ -79,7 +81,7 @@ class GpuTile(QFrame):
 
             self.chart = LiveGpuChart(self)
             self.chart.setObjectName("liveChart")
-            self.chart.setMinimumHeight(150)
+            self.chart.setMinimumHeight(CHART_MIN_HEIGHT)
             self.chart.setMaximumHeight(chart_max_height(False, 1))
             self._chart_box.addWidget(self.chart)
         return self.chart
