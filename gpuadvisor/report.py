@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .core.estimate import TERMS, Estimate
+from .core.engines.llamacpp import BACKEND_LABELS
 from .core.plan import PRECISION_LABELS, TASK_LABELS
 from .core.units import format_bytes, format_count, format_duration, format_flops, format_sig
 
@@ -53,6 +54,8 @@ def _plan_line(e: Estimate) -> str:
 def _llamacpp_parts(e: Estimate, settings: dict) -> list[str]:
     gguf = settings["gguf_file_type"]
     parts = ["GGUF file as stored" if gguf == "file" else f"GGUF {gguf}"]
+    if e.plan.backend is not None:
+        parts.insert(0, f"{BACKEND_LABELS[settings['backend']]} backend")
     n, ngl = e.model.n_layers, settings["n_gpu_layers"]
     on_gpu = min(ngl, n)
     where = f"-ngl {ngl}: {on_gpu} of {n} layers" + (" + output" if ngl > n else "")

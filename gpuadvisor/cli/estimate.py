@@ -160,6 +160,10 @@ def add_parser(verbs) -> argparse.ArgumentParser:
                           "(default: the release's, 2,048 or 8,192 by the card)")
     eng.add_argument("--enforce-eager", action="store_true",
                      help="vLLM: no CUDA graphs (no graph memory; slower decoding)")
+    eng.add_argument("--backend", choices=P.BACKENDS, default=None,
+                     help="llama.cpp: the GPU backend it was built with (default: the card's "
+                          "own, CUDA / ROCm / Metal; Vulkan elsewhere); Ollama takes only the "
+                          "one it picks")
     eng.add_argument("--engine-version", type=engine_version, default=None, metavar="X.Y.Z",
                      help="vLLM: the release whose memory rules apply (default: the current "
                           "one; before 0.8 a whole max_model_len is profiled)")
@@ -328,6 +332,7 @@ def plan_from_args(args: argparse.Namespace, model):
         max_num_batched_tokens=getattr(args, "max_num_batched_tokens", None),
         enforce_eager=bool(getattr(args, "enforce_eager", False)),
         engine_version=getattr(args, "engine_version", None),
+        backend=getattr(args, "backend", None),
         recompute_layers=getattr(args, "recompute_layers", None),
         **_layout_pins(args),
         **data,

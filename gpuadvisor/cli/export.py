@@ -7,6 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from gpuadvisor.core import plan as P
 from gpuadvisor.core.limits import MAX_CHART_FILE_BYTES
 
 from .args import InputError, did_you_mean, json_text, load_gpu, load_model, path_text
@@ -55,8 +56,15 @@ def add_parser(verbs, est: argparse.ArgumentParser) -> None:
                           "accelerate launch with your script, or megatron (Megatron-LM's "
                           "pretrain_gpt.py with the estimate's layout, tensor and pipeline "
                           "parallelism included; the same as export megatron)")
-    exp.add_argument("--backend", choices=("deepspeed", "fsdp"), default="deepspeed",
-                     help="what runs a ZeRO stage under accelerate (default: deepspeed)")
+    # --backend means two things with disjoint values: what runs a ZeRO stage under
+    # accelerate, and (estimate's flag) llama.cpp's GPU backend. The inherited action is
+    # taken out first: redeclaring it under conflict_handler="resolve" would strip the option
+    # string from the action estimate's parser shares.
+    _drop_inherited(exp, "--backend")
+    exp.add_argument("--backend", choices=(*ZERO_BACKENDS, *P.BACKENDS), default=None,
+                     help="accelerate: what runs a ZeRO stage, deepspeed (default) or fsdp; "
+                          "llama-server / inference plans: llama.cpp's GPU backend, "
+                          f"{', '.join(P.BACKENDS)} (as estimate --backend)")
     exp.add_argument("--script", default="train.py", type=path_text("--script"),
                      help="your training script, in the launch line (default: train.py)")
     exp.add_argument("--chart", metavar="PNG", action="append", default=[],
@@ -73,10 +81,36 @@ def add_parser(verbs, est: argparse.ArgumentParser) -> None:
     exp.add_argument("--force", action="store_true", help="overwrite an existing --out file")
 
 
+#: What runs a ZeRO stage under accelerate (``export --backend``).
+ZERO_BACKENDS = ("deepspeed", "fsdp")
+
+
+def _drop_inherited(parser: argparse.ArgumentParser, option: str) -> None:
+    """Take ``option``'s action, inherited from a parent parser, out of ``parser`` alone
+    (the parent keeps it, its help included)."""
+    action = parser._option_string_actions.pop(option)
+    for other in action.option_strings:
+        parser._option_string_actions.pop(other, None)
+    for group in parser._action_groups:
+        if action in group._group_actions:
+            group._group_actions.remove(action)
+    parser._actions.remove(action)
+
+
+def split_backend(value: str | None) -> tuple[str, str | None]:
+    """``export --backend``'s value as ``(accelerate's ZeRO backend, llama.cpp's GPU
+    backend or None)``."""
+    if value in ZERO_BACKENDS:
+        return value, None
+    return ZERO_BACKENDS[0], value
+
+
 def command(args: argparse.Namespace) -> int:
     """``export KIND``: the text on stdout, or written atomically to ``--out`` (an existing
     file only with ``--force``)."""
     from gpuadvisor.userfiles import check_replaceable, write_atomic
+
+    args.zero_backend, args.backend = split_backend(args.backend)
 
     if args.out is not None and (not args.out.strip() or "\0" in args.out):
         raise InputError("--out: the path is empty" if not args.out.strip()
@@ -298,7 +332,7 @@ def _export_text(args: argparse.Namespace) -> str:
                 else None,
                 cloud=args.cloud, spot=True if args.spot else None,
                 accelerator=args.accelerator, launcher=args.launcher,
-                backend=args.backend, script=args.script, serve=serve,
+                backend=args.zero_backend, script=args.script, serve=serve,
                 need_bytes=need, catalog_gpus=gpus, hybrid_group=hybrid)
         per_node = args.gpus_per_node or (offer.gpus_per_instance if offer else None)
         layout = export.node_layout(plan.n_gpus, per_node or export.DEFAULT_GPUS_PER_NODE)
@@ -306,10 +340,10 @@ def _export_text(args: argparse.Namespace) -> str:
         if args.kind == "megatron":
             return _megatron_writer(model, plan, found, title=title)(layout)
         if args.kind == "accelerate":
-            return export.accelerate_yaml(plan, layout, backend=args.backend, gpu=gpu,
+            return export.accelerate_yaml(plan, layout, backend=args.zero_backend, gpu=gpu,
                                           hybrid_group=hybrid)
         return export.launch_script(plan, layout, launcher=args.launcher,
-                                    backend=args.backend, script=args.script, title=title)
+                                    backend=args.zero_backend, script=args.script, title=title)
     except ValueError as exc:
         raise InputError(f"export {args.kind}: {exc}") from None
 
@@ -400,7 +434,7 @@ def _runnable_plan(args, model, plan, gpu, gpus, *, kind: str):
                        **options)
 
     try:
-        found = runnable_plan(result, kind, resolve_with, backend=args.backend)
+        found = runnable_plan(result, kind, resolve_with, backend=args.zero_backend)
     except ValueError as exc:
         raise InputError(f"export {args.kind}: {exc}") from None
     if found.note:

@@ -58,6 +58,9 @@ MODEL_PARALLEL_FRAMEWORKS = ("megatron",)
 #: context parallelism under accelerate's FSDP2 (its N-D ``parallelism_config``).
 PINNABLE_DEGREES = {"hf": ("tp", "cp"), "axolotl": ("tp", "cp")}
 INFER_ENGINES = ("transformers", "llama.cpp", "ollama", "vllm", "exllamav2", "mlx")
+#: llama.cpp's GPU backends, as its build options name them (docs/build.md: GGML_CUDA,
+#: GGML_HIP for ROCm, GGML_VULKAN, GGML_METAL).
+BACKENDS = ("cuda", "rocm", "vulkan", "metal")
 FRAMEWORKS = ("auto", *TRAIN_FRAMEWORKS, *INFER_ENGINES)
 
 TASK_LABELS = {
@@ -244,6 +247,9 @@ class Plan:
         engine_version: the vLLM release whose allocation rules apply (``0.6.4``); None =
             the current one (V1). Releases before 0.8 (V0) profile a whole
             ``max_model_len`` when chunked prefill is off.
+        backend: llama.cpp's GPU backend (:data:`BACKENDS`); None = the card's own
+            (CUDA on NVIDIA, ROCm on AMD, Metal on Apple, Vulkan elsewhere). Ollama runs
+            the backend it discovers for the card, so it takes only that one.
     """
 
     task: str = "full"
@@ -283,6 +289,7 @@ class Plan:
     enforce_eager: bool = False
     engine_version: str | None = None
     recompute_layers: int | None = None
+    backend: str | None = None
 
     def __post_init__(self) -> None:
         _check_choice("task", self.task, TASKS)
@@ -407,16 +414,20 @@ class Plan:
         engine = self.framework
         vllm_only = (("max_num_batched_tokens", None), ("enforce_eager", False),
                      ("engine_version", None))
+        if self.backend is not None:
+            _check_choice("backend", self.backend, BACKENDS)
         if self.task != "infer":
-            for name, unset in (("gpu_layers", None), ("n_cpu_moe", 0),
+            for name, unset in (("gpu_layers", None), ("n_cpu_moe", 0), ("backend", None),
                                 ("gpu_memory_utilization", None), ("num_ctx", None),
                                 *vllm_only):
                 if getattr(self, name) != unset:
                     raise ValueError(f"{name} is for inference plans, not {self.task!r}")
             return
         llama = ("llama.cpp", "ollama", "auto")
-        if (self.gpu_layers is not None or self.n_cpu_moe) and engine not in llama:
-            name = "gpu_layers" if self.gpu_layers is not None else "n_cpu_moe"
+        if (self.gpu_layers is not None or self.n_cpu_moe or self.backend is not None) \
+                and engine not in llama:
+            name = ("gpu_layers" if self.gpu_layers is not None else
+                    "n_cpu_moe" if self.n_cpu_moe else "backend")
             raise ValueError(f"{name} is a llama.cpp/Ollama setting, not one of {engine}")
         if util is not None and engine not in ("vllm", "auto"):
             raise ValueError(f"gpu_memory_utilization is a vLLM setting, not one of {engine}")

@@ -26,7 +26,7 @@ _FLAGS = (
     ("tp", "--tp"), ("pp", "--pp"), ("vpp", "--vpp"), ("cp", "--cp"), ("ep", "--ep"),
     ("layout_global_batch", "--global-batch"),
     ("max_num_batched_tokens", "--max-num-batched-tokens"),
-    ("engine_version", "--engine-version"),
+    ("engine_version", "--engine-version"), ("backend", "--backend"),
     ("recompute_layers", "--recompute-layers"),
 )
 #: What a plan field holds when the flag is left out (the line stays short).

@@ -30,6 +30,8 @@ from __future__ import annotations
 import json
 import re
 
+from gpuadvisor.core.engines.llamacpp import BACKEND_LABELS
+
 from .quoting import LINE_BREAKS, comment_text, shell_word
 
 #: Export kinds and the engine each needs.
@@ -89,6 +91,12 @@ def _gguf_type(result) -> str | None:
     return str(name).lower() if name else None
 
 
+#: llama.cpp's CMake option of each GPU backend (docs/build.md; Metal is on by default on
+#: macOS).
+BUILD_OPTIONS = {"cuda": "-DGGML_CUDA=ON", "hip": "-DGGML_HIP=ON", "vulkan": "-DGGML_VULKAN=ON",
+                 "metal": "-DGGML_METAL=ON"}
+
+
 def llama_server_line(result, model_path: str, ids=None) -> str:
     """``llama-server`` with the context, layers, flash attention, KV types, expert offload
     and slots the estimate used; a preset with a known GGUF file of the estimate's type is
@@ -112,6 +120,11 @@ def llama_server_line(result, model_path: str, ids=None) -> str:
     words += ["-np", str(int(f["parallel"]))]
     lines = _header(result, f"llama.cpp server ({f['gguf']} GGUF)")
     lines.append("# -c is the context of all slots together (-np slots share it).")
+    backend = result.engine.settings.get("backend") if result.engine is not None else None
+    if backend in BUILD_OPTIONS:
+        lines.append(f"# Timed on llama.cpp's {BACKEND_LABELS[backend]} backend: a build "
+                     f"configured with cmake -B build {BUILD_OPTIONS[backend]} "
+                     "(llama.cpp docs/build.md).")
     lines.append(f"# Serves on http://127.0.0.1:{LLAMA_SERVER_PORT} (llama-server's default); "
                  f"ready when curl http://127.0.0.1:{LLAMA_SERVER_PORT}/health answers.")
     return "\n".join([*lines, " ".join(words)]) + "\n"

@@ -44,7 +44,7 @@ def couple_plan_changes(plan: Plan, changes: Mapping[str, Any]) -> dict:
       data set is given one way or the other).
     * ``task`` crosses between training and inference -> ``framework`` back to ``auto`` (a
       fine-tuning framework does not serve, an engine does not train); llama.cpp's
-      ``gpu_layers``/``n_cpu_moe``, vLLM's ``gpu_memory_utilization`` and a quantized KV
+      ``gpu_layers``/``n_cpu_moe``/``backend``, vLLM's ``gpu_memory_utilization`` and a quantized KV
       cache are cleared when the framework no longer has them.
     * a pinned layout (``tp``, ``pp``, ``vpp``, ``cp``, ``ep``, ``layout_global_batch``) is
       cleared when the plan becomes inference or one GPU, and the degrees are cleared when
@@ -100,6 +100,7 @@ def _couple_framework(merged: dict, follow) -> None:
     if not llama:
         follow("gpu_layers", None)
         follow("n_cpu_moe", 0)
+        follow("backend", None)
     if not (infer and framework in ("auto", "vllm")):
         follow("gpu_memory_utilization", None)
     if merged["kv_dtype"] in QUANTIZED_KV and not (

@@ -213,6 +213,41 @@ def _kernels(model: ModelShape, flash: bool, cuda: bool) -> tuple[float, float]:
 
 #: llama.cpp's GPU backends, by the catalog's ecosystem.
 BACKENDS = {"cuda": "cuda", "rocm": "hip", "mps": "metal", "xpu": "vulkan", "gaudi": "vulkan"}
+#: A plan's backend (:data:`~gpuadvisor.core.plan.BACKENDS`) -> llama.cpp's own name.
+PLAN_BACKENDS = {"cuda": "cuda", "rocm": "hip", "vulkan": "vulkan", "metal": "metal"}
+#: The vendor each vendor-specific backend runs on (Vulkan runs on any of them: llama.cpp
+#: docs/build.md; on macOS through MoltenVK).
+BACKEND_VENDOR = {"cuda": "nvidia", "rocm": "amd", "metal": "apple"}
+VENDOR_NAMES = {"nvidia": "NVIDIA", "amd": "AMD", "apple": "Apple"}
+BACKEND_LABELS = {"cuda": "CUDA", "hip": "ROCm/HIP", "vulkan": "Vulkan", "metal": "Metal"}
+
+
+def plan_backend(plan: Plan, gpu: GpuSpec, ollama: bool) -> tuple[str, str]:
+    """``(llama.cpp backend, why)`` of ``plan`` on ``gpu``.
+
+    The plan's ``backend`` where it names one, else the card's own (:data:`BACKENDS`).
+    Ollama runs the backend its discovery picks for the card (discover/runner.go: the
+    CUDA or ROCm runner where the card has one; Vulkan for the others), so it takes no
+    other.
+
+    Raises:
+        ValueError: a backend for another vendor's cards (CUDA on an AMD card), or one that
+            Ollama would not run on this card; the message names the field.
+    """
+    own = BACKENDS.get(gpu.ecosystem, "vulkan")
+    if plan.backend is None:
+        return own, f"the card's own ({BACKEND_LABELS[own]})"
+    vendor = BACKEND_VENDOR.get(plan.backend)
+    if vendor is not None and gpu.vendor != vendor:
+        others = [b for b, v in BACKEND_VENDOR.items() if v == gpu.vendor] + ["vulkan"]
+        raise ValueError(f"backend {plan.backend} runs on {VENDOR_NAMES[vendor]} GPUs; "
+                         f"{gpu.name} takes {' or '.join(others)}")
+    wanted = PLAN_BACKENDS[plan.backend]
+    if ollama and wanted != own:
+        raise ValueError(f"backend {plan.backend}: Ollama runs {gpu.name} on its own "
+                         f"{own} runner (it picks the backend itself); use framework "
+                         f"llama.cpp to choose {plan.backend}")
+    return wanted, "plan"
 
 
 def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptions, *,
@@ -312,7 +347,10 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     gpu_layers = len(on_gpu)
     gc = gpu_class(gpu)
     host = host_memory(gpu, host_bandwidth_gb_s, host_source)
-    backend = backend or BACKENDS.get(gpu.ecosystem, "vulkan")
+    if backend is None:
+        backend, backend_why = plan_backend(plan, gpu, ollama)
+        if backend_why != "plan":
+            defaults["backend"] = backend_why
     if backend not in ("cuda", "hip", "metal", "vulkan"):
         raise ValueError(f"backend must be cuda, hip, metal or vulkan, got {backend!r}")
     settings["backend"] = backend

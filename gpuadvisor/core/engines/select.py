@@ -3,8 +3,8 @@
 ``framework = auto`` picks by the weights' format, then by platform:
 
 1. a GGUF file type (or a model read from a ``.gguf`` file) runs on llama.cpp, EXL2 on
-   ExLlamaV2; a plan that sets an engine's own knob (``gpu_layers``/``n_cpu_moe``:
-   llama.cpp, ``gpu_memory_utilization``: vLLM) runs on that engine;
+   ExLlamaV2; a plan that sets an engine's own knob (``gpu_layers``/``n_cpu_moe``/
+   ``backend``: llama.cpp, ``gpu_memory_utilization``: vLLM) runs on that engine;
 2. on an Apple GPU (``vendor = "apple"``) a 16-bit decoder language model whose weights are
    unquantized or in one of mlx-lm's formats (:data:`MLX_AUTO_QUANTS`: ``mlx_lm.convert -q
    --q-bits 3|4|8``) runs on MLX, the engine Apple silicon's own framework serves
@@ -49,8 +49,8 @@ def engine_for(plan: Plan, model: ModelShape, gpu: GpuSpec | None = None) -> tup
         return "llama.cpp", "auto: the model is a GGUF file"
     if exl2_bits(str(plan.quant)) is not None:
         return "exllamav2", f"auto: {plan.quant} is ExLlamaV2's format"
-    if plan.gpu_layers is not None or plan.n_cpu_moe:
-        return "llama.cpp", "auto: gpu_layers / n_cpu_moe are llama.cpp settings"
+    if plan.gpu_layers is not None or plan.n_cpu_moe or plan.backend is not None:
+        return "llama.cpp", "auto: gpu_layers / n_cpu_moe / backend are llama.cpp settings"
     if plan.gpu_memory_utilization is not None:
         return "vllm", "auto: gpu_memory_utilization is a vLLM setting"
     if gpu is not None and gpu.vendor == "apple" and model.kind == "decoder" \

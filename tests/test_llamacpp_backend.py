@@ -1,0 +1,132 @@
+"""llama.cpp's GPU backend as a plan setting (``--backend cuda|rocm|vulkan|metal``): which
+cards take which backend, Ollama's own pick, the decode step by hand on CUDA and Vulkan, and
+the flag at every door (estimate, its JSON, export llama-server, the reproducing line)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gpuadvisor import catalog
+from gpuadvisor.cli import main
+from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS as A
+from gpuadvisor.core.engines import llamacpp
+from gpuadvisor.core.engines.base import GPU_CLASSES
+from gpuadvisor.core.engines.select import engine_for
+from gpuadvisor.core.estimate import estimate
+from gpuadvisor.core.model import model_shape
+from gpuadvisor.core.plan import Plan
+from gpuadvisor.workspace.plan_changes import couple_plan_changes
+
+MODELS = catalog.load_models()
+GPUS = catalog.load_gpus()
+LAYERS = 32  # Llama 3.1 8B
+
+
+def plan(**kw):
+    base = dict(task="infer", framework="llama.cpp", quant="q4_k_m", seq_len=512,
+                new_tokens=128)
+    return Plan(**(base | kw))
+
+
+def shape():
+    return model_shape(MODELS["llama-3.1-8b"])
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize(("changes", "field"), [
+    (dict(backend="opencl"), "backend must be one of cuda, rocm, vulkan, metal"),
+    (dict(task="full", framework="hf", quant=None), "backend is for inference plans"),
+    (dict(framework="vllm", quant=None), "backend is a llama.cpp/Ollama setting"),
+])
+def test_the_plan_refuses_a_backend_it_cannot_have(changes, field):
+    with pytest.raises(ValueError, match=field):
+        plan(backend="vulkan", **changes) if "backend" not in changes else plan(**changes)
+
+
+def test_a_backend_alone_picks_llama_cpp():
+    engine, why = engine_for(plan(framework="auto", quant=None, backend="vulkan"), shape())
+    assert engine == "llama.cpp" and "backend" in why
+
+
+def test_vulkan_on_an_nvidia_card_launches_kernel_by_kernel_without_the_quantize_kernels():
+    gpu = GPUS["rtx-4090"]
+    cuda = llamacpp.evaluate(shape(), plan(), gpu, A)
+    vulkan = llamacpp.evaluate(shape(), plan(backend="vulkan"), gpu, A)
+    assert cuda.settings["backend"] == "cuda" and cuda.settings["cuda_graphs"] is True
+    assert vulkan.settings["backend"] == "vulkan" and vulkan.settings["cuda_graphs"] is False
+    assert "backend" in cuda.defaults and "backend" not in vulkan.defaults
+    # Per layer with flash attention: 19 graph nodes - 2 + 1 and, on CUDA, one activation
+    # quantization before each of the 7 matrices: 25 kernels on CUDA, 18 on Vulkan; the
+    # tail is the output norm, (quantize,) output projection, + 1.
+    assert cuda.decode.kernels_per_step == LAYERS * 25 + 3 + 1
+    assert vulkan.decode.kernels_per_step == LAYERS * 18 + 2 + 1
+    cls = GPU_CLASSES["nvidia-gddr"]
+    assert cuda.decode.kernel_gap_s == cls.graph_gap_s
+    assert vulkan.decode.kernel_gap_s == cls.stream_gap_s
+    # Same bytes, same weight kernels: the steps differ by the launch gaps alone.
+    fast = estimate(MODELS["llama-3.1-8b"], plan(), gpu).time.decode_tokens_per_s
+    slow = estimate(MODELS["llama-3.1-8b"], plan(backend="vulkan"), gpu).time \
+        .decode_tokens_per_s
+    gaps = (LAYERS * 18 + 3) * cls.stream_gap_s - (LAYERS * 25 + 4) * cls.graph_gap_s
+    assert 1 / slow - 1 / fast == pytest.approx(gaps, rel=1e-6)
+
+
+def test_rocm_runs_as_hip_on_amd_and_other_vendors_backends_are_refused():
+    r = llamacpp.evaluate(shape(), plan(backend="rocm"), GPUS["rx-7900-xtx"], A)
+    assert r.settings["backend"] == "hip" and r.settings["cuda_graphs"] is False
+    with pytest.raises(ValueError, match="backend cuda runs on NVIDIA GPUs; .*rocm or vulkan"):
+        llamacpp.evaluate(shape(), plan(backend="cuda"), GPUS["rx-7900-xtx"], A)
+    with pytest.raises(ValueError, match="backend metal runs on Apple GPUs"):
+        llamacpp.evaluate(shape(), plan(backend="metal"), GPUS["rtx-3090"], A)
+
+
+def test_ollama_takes_only_the_backend_it_picks_itself():
+    gpu = GPUS["rtx-3090"]
+    own = llamacpp.evaluate(shape(), plan(framework="ollama", backend="cuda"), gpu, A,
+                            ollama=True)
+    assert own.settings["backend"] == "cuda"
+    with pytest.raises(ValueError, match="Ollama runs .* on its own cuda runner"):
+        llamacpp.evaluate(shape(), plan(framework="ollama", backend="vulkan"), gpu, A,
+                          ollama=True)
+
+
+def test_leaving_llama_cpp_clears_the_backend():
+    p = plan(backend="vulkan")
+    changes = couple_plan_changes(p, {"framework": "vllm", "quant": None})
+    assert changes["backend"] is None
+    assert p.with_changes(**changes).backend is None
+
+
+def test_the_flag_at_every_door(capsys):
+    flags = ["--model", "llama-3.1-8b", "--task", "infer", "--gpu", "rtx-4090", "--quant",
+             "q4_k_m", "--backend", "vulkan"]
+    code, out, _ = run(capsys, "estimate", *flags)
+    assert code == 0 and "llama.cpp · Vulkan backend · GGUF Q4_K_M" in out
+    code, out, _ = run(capsys, "estimate", *flags, "--json")
+    data = json.loads(out)
+    assert data["plan"]["backend"] == "vulkan"
+    assert data["assumptions"]["engine_backend"] == "vulkan"
+    code, out, _ = run(capsys, "export", "llama-server", *flags)
+    assert code == 0
+    assert "--backend vulkan" in out.splitlines()[0]  # the reproducing line
+    assert "cmake -B build -DGGML_VULKAN=ON" in out
+    code, _, err = run(capsys, "estimate", *flags[:-1], "metal")
+    assert code != 0 and "backend metal runs on Apple GPUs" in err
+
+
+def test_estimate_help_keeps_the_flag_that_export_redeclares(capsys):
+    # export's --backend also takes accelerate's deepspeed/fsdp; declaring it must not take
+    # the option away from estimate's own help.
+    with pytest.raises(SystemExit):
+        main(["estimate", "--help"])
+    assert "--backend {cuda,rocm,vulkan,metal}" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["export", "--help"])
+    assert "--backend {deepspeed,fsdp,cuda,rocm,vulkan,metal}" in capsys.readouterr().out
