@@ -81,7 +81,7 @@ def test_vulkan_on_an_nvidia_card_launches_kernel_by_kernel_without_the_quantize
 def test_rocm_runs_as_hip_on_amd_and_other_vendors_backends_are_refused():
     r = llamacpp.evaluate(shape(), plan(backend="rocm"), GPUS["rx-7900-xtx"], A)
     assert r.settings["backend"] == "hip" and r.settings["cuda_graphs"] is False
-    with pytest.raises(ValueError, match="backend cuda runs on NVIDIA GPUs; .*rocm or vulkan"):
+    with pytest.raises(ValueError, match=r"backend cuda runs on NVIDIA GPUs; .*rocm or vulkan"):
         llamacpp.evaluate(shape(), plan(backend="cuda"), GPUS["rx-7900-xtx"], A)
     with pytest.raises(ValueError, match="backend metal runs on Apple GPUs"):
         llamacpp.evaluate(shape(), plan(backend="metal"), GPUS["rtx-3090"], A)
@@ -92,7 +92,7 @@ def test_ollama_takes_only_the_backend_it_picks_itself():
     own = llamacpp.evaluate(shape(), plan(framework="ollama", backend="cuda"), gpu, A,
                             ollama=True)
     assert own.settings["backend"] == "cuda"
-    with pytest.raises(ValueError, match="Ollama runs .* on its own cuda runner"):
+    with pytest.raises(ValueError, match=r"Ollama runs .* on its own cuda runner"):
         llamacpp.evaluate(shape(), plan(framework="ollama", backend="vulkan"), gpu, A,
                           ollama=True)
 
