@@ -16,7 +16,15 @@ import pytest
 
 from gpuadvisor.catalog import load_gpus, load_models
 from gpuadvisor.core.compute import time_plan, training_job
-from gpuadvisor.core.datasets import ALPACA, GSM8K, LengthStats, tokenizer_family
+from gpuadvisor.core.datasets import (
+    ALPACA,
+    CODE_ALPACA_2K,
+    DATASETS,
+    GSM8K,
+    LIMA,
+    LengthStats,
+    tokenizer_family,
+)
 from gpuadvisor.core.plan import Plan
 from gpuadvisor.core.resolve import resolve
 from tests.cli_run import run_cli
@@ -24,6 +32,12 @@ from tests.cli_run import run_cli
 CALIBRATION = Path(__file__).parents[1] / "benchmarks" / "calibration"
 COUNT = json.loads((CALIBRATION / "alpaca_tokens" / "results.json").read_text())
 GSM8K_COUNT = json.loads((CALIBRATION / "gsm8k_tokens" / "results.json").read_text())
+#: the data sets counted the same way (METHOD.md and results.json in each folder)
+COUNTED = {
+    "code-alpaca-2k": (CODE_ALPACA_2K, json.loads(
+        (CALIBRATION / "code_alpaca_2k_tokens" / "results.json").read_text())),
+    "lima": (LIMA, json.loads((CALIBRATION / "lima_tokens" / "results.json").read_text())),
+}
 MODELS, GPUS = load_models(), load_gpus()
 
 
@@ -47,6 +61,46 @@ def test_gsm8k_padded_lengths_match_its_random_batches(family, batch):
     assert GSM8K.lengths[family].mean == pytest.approx(GSM8K_COUNT[family]["full"]["mean"],
                                                        abs=0.01)
 
+
+
+@pytest.mark.parametrize("dataset_id", sorted(COUNTED))
+@pytest.mark.parametrize("family", ["llama", "mistral", "gpt2"])
+@pytest.mark.parametrize("batch", [1, 2, 4, 8, 16])
+@pytest.mark.parametrize("cap", [None, 512, 2048])
+def test_more_data_sets_padded_lengths_match_their_random_batches(dataset_id, family, batch,
+                                                                  cap):
+    spec, count = COUNTED[dataset_id]
+    measured = count[family]["padding"]["none" if cap is None else str(cap)][str(batch)]
+    got = spec.lengths[family].expected_longest(batch, cap)
+    assert got == pytest.approx(measured["per_sample"], rel=0.05)
+
+
+@pytest.mark.parametrize("dataset_id", sorted(COUNTED))
+def test_more_data_sets_are_their_counted_stats(dataset_id):
+    spec, count = COUNTED[dataset_id]
+    assert DATASETS[dataset_id] is spec and spec.kind == "finetune"
+    assert spec.samples == count["llama"]["full"]["n"]
+    for family in ("llama", "mistral", "gpt2"):
+        stats, full = spec.lengths[family], count[family]["full"]
+        assert full["n"] == spec.samples
+        assert stats.mean == pytest.approx(full["mean"], abs=0.01)
+        points = dict(stats.quantiles)
+        for share, key in ((0.0, "min"), (0.10, "p10"), (0.25, "p25"), (0.50, "p50"),
+                           (0.75, "p75"), (0.90, "p90"), (0.95, "p95"), (0.99, "p99"),
+                           (1.0, "max")):
+            assert points[share] == pytest.approx(full[key], abs=0.01)
+        assert points[1.0 - full["gt512"]] == 512.0
+        if full["gt1024"] > 0:
+            assert points[1.0 - full["gt1024"]] == 1024.0
+
+
+def test_the_cli_takes_the_more_data_sets():
+    flags = ["--model", "llama-3.1-8b", "--task", "qlora", "--gpu", "rtx-3090",
+             "--no-measured"]
+    for dataset_id, words in (("code-alpaca-2k", "Code Alpaca 2k, 2,017 samples"),
+                              ("lima", "LIMA, 1,029 samples")):
+        code, out, _ = _cli("estimate", *flags, "--dataset", dataset_id)
+        assert code == 0 and words in out
 
 def test_the_stats_are_the_counted_ones():
     for family in ("llama", "mistral", "gpt2"):

@@ -155,6 +155,41 @@ GSM8K = DatasetSpec(
     source="our count of every sample of openai/grade-school-math train.jsonl "
            "(benchmarks/calibration/gsm8k_tokens)")
 
+#: Code Alpaca's 2k set (sahil280114/codealpaca data/code_alpaca_2k.json, the repository's
+#: "smaller 2k samples dataset", same pipeline as its 20k set), our own count of every sample
+#: (benchmarks/calibration/code_alpaca_2k_tokens: METHOD.md and results.json): the Alpaca
+#: template of the repo's train.py + output + EOS, 2,017 samples. Not the 20k file (absent
+#: from the GitHub snapshots; not counted).
+CODE_ALPACA_2K = DatasetSpec(
+    id="code-alpaca-2k", name="Code Alpaca 2k", kind="finetune", samples=2_017,
+    lengths={
+        "llama": _stats(137.32, 47, 71, 91, 120, 166, 220, 259.2, 380.04,
+                        0.002974714923153198, 0.0, 698, "Llama 2"),
+        "mistral": _stats(135.40, 44, 70, 88, 118, 164, 218, 258.2, 387.72,
+                          0.0034705007436787306, 0.0, 707, "Mistral 7B v0.1"),
+        "gpt2": _stats(142.47, 40, 63.6, 83, 116, 175, 248, 305.2, 480.84,
+                       0.0074367873078829945, 0.0004957858205255329, 1133, "GPT-2"),
+    },
+    source="our count of every sample of sahil280114/codealpaca data/code_alpaca_2k.json "
+           "(benchmarks/calibration/code_alpaca_2k_tokens)")
+
+#: LIMA, as LLaMA-Factory ships it (hiyouga/LLaMA-Factory data/lima.json, converted from
+#: GAIR/lima: 1,000 single-turn + 29 multi-turn samples), our own count of every sample
+#: (benchmarks/calibration/lima_tokens: METHOD.md and results.json): the Alpaca template
+#: with earlier turns kept in the prompt, + last answer + EOS; 1,029 samples.
+LIMA = DatasetSpec(
+    id="lima", name="LIMA", kind="finetune", samples=1_029,
+    lengths={
+        "llama": _stats(747.26, 63, 187.8, 349, 524, 859, 1763.8, 2301, 3089.2,
+                        0.511175898931001, 0.19825072886297376, 3954, "Llama 2"),
+        "mistral": _stats(726.03, 60, 183.6, 339, 515, 845, 1696.8, 2228, 2975.32,
+                          0.5053449951409135, 0.19533527696793002, 3824, "Mistral 7B v0.1"),
+        "gpt2": _stats(689.56, 55, 169, 317, 486, 799, 1591.4, 2111, 2720.44,
+                       0.4655004859086492, 0.18853255587949466, 3680, "GPT-2"),
+    },
+    source="our count of every sample of hiyouga/LLaMA-Factory data/lima.json "
+           "(benchmarks/calibration/lima_tokens)")
+
 #: FineWeb-Edu's 10B-token sample (HuggingFaceFW/fineweb-edu, config sample-10BT: "a
 #: subset randomly sampled from the whole dataset of around 10B gpt2 tokens", data set
 #: card, read 2026-12-06); rows: about 9.67M (copies of it: deatos/
@@ -166,7 +201,8 @@ FINEWEB_EDU_10BT = DatasetSpec(
            "GPT-2 tokens (read 2026-12-06)")
 
 #: The data sets ``--dataset`` knows, by id.
-DATASETS: dict[str, DatasetSpec] = {d.id: d for d in (ALPACA, GSM8K, FINEWEB_EDU_10BT)}
+DATASETS: dict[str, DatasetSpec] = {d.id: d for d in (ALPACA, GSM8K, CODE_ALPACA_2K, LIMA,
+                                                     FINEWEB_EDU_10BT)}
 #: The job of a fine-tune that names no data set.
 DEFAULT_FINETUNE_DATASET = "alpaca"
 
@@ -246,5 +282,5 @@ def _count(value: float) -> str:
     return f"{value:,.0f}" if value == math.floor(value) else f"{value:,.1f}"
 
 
-__all__ = ["ALPACA", "DATASETS", "DEFAULT_FINETUNE_DATASET", "FINEWEB_EDU_10BT", "GSM8K",
-           "DatasetSpec", "Job", "LengthStats", "job_of", "tokenizer_family"]
+__all__ = ["ALPACA", "CODE_ALPACA_2K", "DATASETS", "DEFAULT_FINETUNE_DATASET", "FINEWEB_EDU_10BT",
+           "GSM8K", "LIMA", "DatasetSpec", "Job", "LengthStats", "job_of", "tokenizer_family"]
