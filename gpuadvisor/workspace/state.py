@@ -25,6 +25,7 @@ from psygnal import Signal
 
 from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS, Assumptions
 from gpuadvisor.core.calibration import Measurement
+from gpuadvisor.core.engines.llamacpp import backend_runs_on
 from gpuadvisor.core.estimate import REFERENCE_GPU_ID, Estimate
 from gpuadvisor.core.fit import Lever
 from gpuadvisor.core.fit import levers as core_levers
@@ -231,7 +232,7 @@ class PlanState(Undoable):
                 target = DEFAULT_GPU_ID if DEFAULT_GPU_ID in self._gpus else None
             if target != current or current in old_ids:
                 # Same id, new card behind it: recompute even when the snapshot is equal.
-                snap = replace(self._snap, gpu_id=target)
+                snap = self._on_gpu(replace(self._snap, gpu_id=target))
                 try:
                     result = self._compute(snap)
                 except (ArithmeticError, ValueError) as exc:
@@ -320,7 +321,8 @@ class PlanState(Undoable):
         if self._auto_target and plan.n_gpus != self.plan.n_gpus:
             # The state chose the card: it follows the GPU count (one GPU: the best card;
             # several: the weakest of those used).
-            snap = replace(snap, gpu_id=self._rig.target_id(plan.n_gpus) or snap.gpu_id)
+            snap = self._on_gpu(replace(snap, gpu_id=self._rig.target_id(plan.n_gpus)
+                                        or snap.gpu_id))
         return self._commit(snap, error_field, plan_changes, what=what)
 
     def pin_layout(self, **pins: int | None) -> bool:
@@ -405,7 +407,16 @@ class PlanState(Undoable):
             self.error.emit("gpu", f"unknown GPU {gpu_id!r}{did_you_mean(str(gpu_id), self._gpus)}")
             return False
         # The user's pick: kept as the plan changes.
-        return self._commit(replace(self._snap, gpu_id=gpu_id), "gpu", what="gpu", auto=False)
+        return self._commit(self._on_gpu(replace(self._snap, gpu_id=gpu_id)), "gpu",
+                            what="gpu", auto=False)
+
+    def _on_gpu(self, snap: _Snapshot) -> _Snapshot:
+        """``snap`` with a llama.cpp backend the new GPU cannot run (CUDA on an AMD card)
+        set back to the card's own."""
+        if snap.plan.backend is None or backend_runs_on(snap.plan.backend,
+                                                        self._spec_for(snap.gpu_id)):
+            return snap
+        return replace(snap, plan=replace(snap.plan, backend=None))
 
     def set_assumption(self, name: str, value: Any) -> bool:
         """Override one assumption (None removes the override: back to the default).

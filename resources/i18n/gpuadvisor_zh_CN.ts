@@ -1633,9 +1633,9 @@ paying per token: {other}</source>
         <translation>GPU {index}：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/tiles.py" line="91"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/tiles.py" line="101"/>
         <source>LOST</source>
-        <extracomment>Tallest live chart: on the desktop, and on a projector with one card (its fonts are larger; with several cards the tiles share the page and keep the desktop&apos;s height).</extracomment>
+        <extracomment>Tallest live chart: on the desktop, and on a projector with one card (its fonts are larger; with several cards the tiles share the page and keep the desktop&apos;s height). The live chart&apos;s shortest height: its plot, axis and one legend line still readable. The same on a projector: its 16 pt ticks, axis title and (at 1280 px) two legend lines left a plot of a few pixels at 120 px; where the page is shorter it scrolls.</extracomment>
         <translation>已掉卡</translation>
     </message>
 </context>
@@ -2857,48 +2857,48 @@ paying per token: {other}</source>
 <context>
     <name>LiveChart</name>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/live.py" line="43"/>
+        <location filename="../../gpuadvisor/gui/charts/live.py" line="48"/>
         <source>temperature</source>
-        <extracomment>Samples kept: two minutes at 2 Hz. Series keys, in legend order.</extracomment>
+        <extracomment>Samples kept: two minutes at 2 Hz. Top of the percent axis (a little over 100, so that a line at the limit shows). Spacing of the percent axis&apos;s labels, the finest that fits the plot&apos;s height first. Series keys, in legend order.</extracomment>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/live.py" line="44"/>
+        <location filename="../../gpuadvisor/gui/charts/live.py" line="49"/>
         <source>SM clock</source>
         <translation>SM 频率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/live.py" line="45"/>
+        <location filename="../../gpuadvisor/gui/charts/live.py" line="50"/>
         <source>power</source>
         <translation>功耗</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/live.py" line="46"/>
+        <location filename="../../gpuadvisor/gui/charts/live.py" line="51"/>
         <source>utilization</source>
         <translation>利用率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/live.py" line="59"/>
+        <location filename="../../gpuadvisor/gui/charts/live.py" line="64"/>
         <source>Live readings of the GPU</source>
         <translation>GPU 实时读数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/live.py" line="107"/>
+        <location filename="../../gpuadvisor/gui/charts/live.py" line="112"/>
         <source>seconds</source>
         <translation>秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/live.py" line="108"/>
+        <location filename="../../gpuadvisor/gui/charts/live.py" line="113"/>
         <source>% of limit</source>
         <translation>占上限 %</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/live.py" line="124"/>
+        <location filename="../../gpuadvisor/gui/charts/live.py" line="129"/>
         <source>Latest reading at {t:.0f} s: {readings}.</source>
         <translation>第 {t:.0f} 秒的最新读数：{readings}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/live.py" line="132"/>
+        <location filename="../../gpuadvisor/gui/charts/live.py" line="137"/>
         <source>n/a</source>
         <translation>未知</translation>
     </message>
@@ -3773,315 +3773,330 @@ paying per token: {other}</source>
         <translation>显存 vs 序列长度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="107"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="110"/>
         <source>Model</source>
-        <extracomment>Under this name lupdate finds the literal (context, text) calls below. Id of the GPU picker&apos;s &quot;no GPU&quot; entry.</extracomment>
+        <extracomment>Under this name lupdate finds the literal (context, text) calls below. Id of the GPU picker&apos;s &quot;no GPU&quot; entry. llama.cpp&apos;s backends by their own names (proper nouns, not translated).</extracomment>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="119"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="122"/>
         <source>Type to search presets</source>
         <translation>输入以搜索预设模型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="121"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="124"/>
         <source>Type part of a name (e.g. &quot;llama 8b&quot;) and press Enter, or pick from the list</source>
         <translation>输入名称的一部分（如 “llama 8b”）后按回车，或从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="125"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="128"/>
         <source>Open config.json…</source>
         <translation>打开 config.json…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="126"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="129"/>
         <source>Use a Hugging Face config.json from disk</source>
         <translation>使用本地的 Hugging Face config.json</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="128"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="131"/>
         <source>Custom…</source>
         <translation>自定义…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="129"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="132"/>
         <source>Type in architecture numbers</source>
         <translation>手动输入架构参数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="156"/>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="165"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="159"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="168"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="161"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="164"/>
         <source>The software that runs the plan: a fine-tuning framework changes what is kept in memory (logits, checkpoints), an inference engine how weights and the KV cache are stored and how fast tokens come</source>
         <translation>运行该方案的软件：微调框架决定显存中保留什么（logits、检查点），推理引擎决定权重和 KV 缓存如何存放、token 生成多快</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="166"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="169"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="168"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="171"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="170"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="173"/>
         <source>Software</source>
         <translation>软件</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="174"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="177"/>
         <source>Batch</source>
         <translation>批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="178"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="181"/>
         <source>Sequences per GPU per forward/backward pass</source>
         <translation>每张 GPU 每次前向/反向传播的序列数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="183"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="186"/>
         <source>Micro-batches per optimizer step</source>
         <translation>每个优化器步的微批次数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="186"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="189"/>
         <source>Tokens per sequence</source>
         <translation>每个序列的 token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="190"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="193"/>
         <source>Inference: tokens generated per sequence</source>
         <translation>推理：每个序列生成的 token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="196"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="199"/>
         <source>Micro-batch</source>
         <translation>微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="198"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="201"/>
         <source>Grad. accumulation</source>
         <translation>梯度累积</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="200"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="203"/>
         <source>Sequence length</source>
         <translation>序列长度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="202"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="205"/>
         <source>New tokens</source>
         <translation>生成 token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="207"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="210"/>
         <source>Memory savers</source>
         <translation>显存优化</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="217"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="220"/>
         <source>Checkpointing</source>
         <translation>梯度检查点</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="218"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="221"/>
         <source>Attention</source>
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="219"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="222"/>
         <source>Quantization</source>
         <translation>量化</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="220"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="223"/>
         <source>LoRA rank</source>
         <translation>LoRA 秩</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="221"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="224"/>
         <source>LoRA targets</source>
         <translation>LoRA 目标模块</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="222"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="225"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="228"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="231"/>
         <source>Inference engine</source>
         <translation>推理引擎</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="232"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="235"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="234"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="237"/>
         <source>llama.cpp -ngl / Ollama num_gpu: layers kept on the GPU; the rest are read from host RAM for every token (slower)</source>
         <translation>llama.cpp -ngl / Ollama num_gpu：放在 GPU 上的层数；其余层每生成一个 token 都要从主机内存读取（更慢）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="240"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="243"/>
         <source>llama.cpp --n-cpu-moe: the experts of the first N layers stay in host RAM (a large MoE model on a small card)</source>
         <translation>llama.cpp --n-cpu-moe：前 N 层的专家留在主机内存中（用小显卡跑大型 MoE 模型）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="247"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="250"/>
         <source>default (0.90)</source>
         <translation>默认（0.90）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="250"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="253"/>
         <source>vLLM --gpu-memory-utilization: the share of the card vLLM takes; the KV cache gets what is left after weights and activations</source>
         <translation>vLLM --gpu-memory-utilization：vLLM 占用的显存比例；减去权重和激活值后剩下的给 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="253"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="256"/>
         <source>GPU layers</source>
         <translation>GPU 层数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="255"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="258"/>
         <source>MoE layers on CPU</source>
         <translation>CPU 上的 MoE 层数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="257"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="261"/>
+        <source>llama.cpp&apos;s GPU backend, the one it was built with: CUDA on NVIDIA, ROCm on AMD, Metal on Apple, Vulkan on any (it launches every kernel on its own, without CUDA graphs). Ollama picks its backend itself.</source>
+        <translation>llama.cpp 的 GPU 后端，即编译时选用的后端：NVIDIA 用 CUDA，AMD 用 ROCm，Apple 用 Metal，任何显卡都可用 Vulkan（它逐个启动内核，没有 CUDA graphs）。Ollama 自己选择后端。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="265"/>
+        <source>llama.cpp backend</source>
+        <translation>llama.cpp 后端</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="267"/>
         <source>vLLM memory share</source>
         <translation>vLLM 显存比例</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="264"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="274"/>
         <source>Ollama&apos;s num_ctx: the context it allocates a KV cache for (default: Ollama&apos;s for the card&apos;s memory, up to the model&apos;s own context)</source>
         <translation>Ollama 的 num_ctx：为其分配 KV 缓存的上下文（默认：Ollama 按显卡显存给出的值，不超过模型自身的上下文）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="267"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="277"/>
         <source>Ollama context</source>
         <translation>Ollama 上下文</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="271"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="281"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="273"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="283"/>
         <source>Type to search GPUs</source>
         <translation>输入以搜索 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="280"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="290"/>
         <source>Target GPU</source>
         <translation>目标 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="281"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="291"/>
         <source>Number of GPUs</source>
         <translation>GPU 数量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="283"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="293"/>
         <source>ZeRO / FSDP</source>
         <translation>ZeRO / FSDP</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="285"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="295"/>
         <source>CPU offload</source>
         <translation>CPU 卸载</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="295"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="305"/>
         <source>Data set</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="297"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="307"/>
         <source>The data set the time is for: its samples at their measured token lengths (a fine-tune that names none is timed on Alpaca)</source>
         <translation>时间所依据的数据集：按实测 token 长度计算其样本（未指定数据集的微调按 Alpaca 计时）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="300"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="310"/>
         <source>Data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="301"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="311"/>
         <source>Pack samples into full sequences</source>
         <translation>将样本打包成完整序列</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="304"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="314"/>
         <source>Packing (TRL packing=True) fills every sequence with real tokens; without it each micro-batch is padded to its longest sample</source>
         <translation>打包（TRL packing=True）让每个序列都填满真实 token；不打包时，每个微批次补齐到其中最长的样本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="309"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="319"/>
         <source>Training tokens over all epochs, e.g. 2T, 300M</source>
         <translation>所有轮次合计的训练 token 数，如 2T、300M</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="312"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="322"/>
         <source>Samples per epoch, e.g. 52k</source>
         <translation>每轮的样本数，如 52k</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="317"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="327"/>
         <source>Tokens</source>
         <translation>token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="319"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="329"/>
         <source>or samples</source>
         <translation>或样本数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="321"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="331"/>
         <source>× epochs</source>
         <translation>× 轮数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="262"/>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="355"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="272"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="365"/>
         <source>default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="360"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="370"/>
+        <source>the card&apos;s own</source>
+        <translation>显卡自己的</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="375"/>
         <source>same as compute (16-bit)</source>
         <translation>同计算精度（16 位）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="386"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="401"/>
         <source>No GPU (memory only)</source>
         <translation>不选 GPU（仅估算显存）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="469"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="485"/>
         <source>automatic (Hugging Face + PEFT)</source>
         <translation>自动（Hugging Face + PEFT）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="470"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="486"/>
         <source>automatic (by the weights and the GPU)</source>
         <translation>自动（按权重格式和 GPU）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="546"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="564"/>
         <source>{count} active</source>
         <translation>激活 {count}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="550"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="568"/>
         <source>+ {count} vision</source>
         <translation>另加视觉部分 {count}</translation>
     </message>
@@ -4147,17 +4162,17 @@ paying per token: {other}</source>
         <translation>展开规划的输入</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="319"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="320"/>
         <source>Applied: {lever}</source>
         <translation>已应用：{lever}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="325"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="326"/>
         <source>Open a Hugging Face config.json</source>
         <translation>打开 Hugging Face config.json</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="326"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="327"/>
         <source>Model config (*.json);;All files (*)</source>
         <translation>模型配置 (*.json);;所有文件 (*)</translation>
     </message>
@@ -4475,32 +4490,32 @@ paying per token: {other}</source>
         <translation>Python：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="93"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="95"/>
         <source>The Python environment the probes run in: one with PyTorch, such as your training environment</source>
         <translation>运行实测的 Python 环境：需装有 PyTorch，例如你的训练环境</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="100"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="102"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="101"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="103"/>
         <source>Choose a python executable with PyTorch</source>
         <translation>选择一个装有 PyTorch 的 python 可执行文件</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="104"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="106"/>
         <source>Rescan</source>
         <translation>重新扫描</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="105"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="107"/>
         <source>Look for Python environments again</source>
         <translation>重新查找 Python 环境</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="109"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="111"/>
         <source>Device:</source>
         <translation>设备：</translation>
     </message>
@@ -4605,7 +4620,7 @@ paying per token: {other}</source>
         <translation>实测运行时显示读数。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="165"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="167"/>
         <source>Looking for Python environments with PyTorch…</source>
         <translation>正在查找装有 PyTorch 的 Python 环境…</translation>
     </message>
@@ -4640,7 +4655,7 @@ paying per token: {other}</source>
         <translation>PyTorch {version}，仅 CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="214"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="216"/>
         <source>No Python environment found</source>
         <translation>未找到 Python 环境</translation>
     </message>
@@ -5016,7 +5031,7 @@ paying per token: {other}</source>
         <translation>实时读数失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="187"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="189"/>
         <source>Looking for Python environments failed: {error}</source>
         <translation>查找 Python 环境失败：{error}</translation>
     </message>
@@ -6061,7 +6076,7 @@ paying per token: {other}</source>
     <message>
         <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="222"/>
         <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="261"/>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="412"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="421"/>
         <source>target GPU</source>
         <translation>目标 GPU</translation>
     </message>
@@ -6086,37 +6101,37 @@ paying per token: {other}</source>
         <translation>{gpu} 有 {size}：{verdict}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="340"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="349"/>
         <source>{size} cards</source>
         <translation>{size} 显卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="353"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="362"/>
         <source>needs {total} per GPU</source>
         <translation>单卡需 {total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="362"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="371"/>
         <source>fits — {free} free</source>
         <translation>放得下 — 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="366"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="375"/>
         <source>tight — {free} free</source>
         <translation>偏紧 — 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="370"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="379"/>
         <source>does not fit by {over}</source>
         <translation>放不下，差 {over}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="400"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="409"/>
         <source>{term}: {size} ({share:.1f}%)</source>
         <translation>{term}：{size}（{share:.1f}%）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="415"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="424"/>
         <source>{gpu}: {size}</source>
         <translation>{gpu}：{size}</translation>
     </message>

@@ -160,3 +160,35 @@ def test_a_servers_plan_shows_its_load_curve_in_the_micro_batch_charts_place(qtb
     choose(page.inputs.task_combo, "qlora")
     settle(qtbot, page)
     assert charts.mb_chart.isVisible() and not charts.serving_chart.isVisible()
+
+
+def test_the_llama_cpp_backend_is_picked_on_the_page_and_follows_the_card(qtbot, page):
+    page.state.set_gpu("rtx-3090")
+    choose(page.inputs.task_combo, "infer")
+    settle(qtbot, page)
+    choose(page.inputs.quant_combo, "q4_k_m")
+    settle(qtbot, page)
+    combo = page.inputs.backend_combo
+    assert combo.isEnabled() and combo.currentData() is None
+    assert [combo.itemData(i) for i in range(combo.count())] == [None, *P.BACKENDS]
+    choose(combo, "vulkan")
+    settle(qtbot, page)
+    assert page.state.plan.backend == "vulkan"
+    assert page.state.estimate.engine.settings["backend"] == "vulkan"
+    assert page.state.estimate.engine.settings["cuda_graphs"] is False
+    # a backend for another vendor's cards is refused on its own field
+    choose(combo, "metal")
+    settle(qtbot, page)
+    assert page.state.plan.backend == "vulkan"
+    assert "backend metal runs on Apple GPUs" in page.inputs.errors["backend"].text()
+    # CUDA on an AMD card would be refused: a new card takes its own backend again
+    page.state.update(backend="cuda")
+    assert page.state.set_gpu("rx-7900-xtx")
+    assert page.state.plan.backend is None
+    assert page.state.estimate.engine.settings["backend"] == "hip"
+    settle(qtbot, page)
+    assert combo.currentData() is None
+    # Ollama picks its backend itself
+    choose(page.inputs.framework_combo, "ollama")
+    settle(qtbot, page)
+    assert not combo.isEnabled()

@@ -222,6 +222,13 @@ VENDOR_NAMES = {"nvidia": "NVIDIA", "amd": "AMD", "apple": "Apple"}
 BACKEND_LABELS = {"cuda": "CUDA", "hip": "ROCm/HIP", "vulkan": "Vulkan", "metal": "Metal"}
 
 
+def backend_runs_on(backend: str | None, gpu: GpuSpec | None) -> bool:
+    """Whether a plan's ``backend`` (None: the card's own) runs on ``gpu`` (any without a
+    GPU): Vulkan on every vendor's cards, the others on their own vendor's."""
+    vendor = BACKEND_VENDOR.get(backend or "")
+    return vendor is None or gpu is None or gpu.vendor == vendor
+
+
 def plan_backend(plan: Plan, gpu: GpuSpec, ollama: bool) -> tuple[str, str]:
     """``(llama.cpp backend, why)`` of ``plan`` on ``gpu``.
 
@@ -238,7 +245,7 @@ def plan_backend(plan: Plan, gpu: GpuSpec, ollama: bool) -> tuple[str, str]:
     if plan.backend is None:
         return own, f"the card's own ({BACKEND_LABELS[own]})"
     vendor = BACKEND_VENDOR.get(plan.backend)
-    if vendor is not None and gpu.vendor != vendor:
+    if not backend_runs_on(plan.backend, gpu):
         others = [b for b, v in BACKEND_VENDOR.items() if v == gpu.vendor] + ["vulkan"]
         raise ValueError(f"backend {plan.backend} runs on {VENDOR_NAMES[vendor]} GPUs; "
                          f"{gpu.name} takes {' or '.join(others)}")

@@ -38,6 +38,8 @@ translate = QCoreApplication.translate
 CUSTOM_ITEM = "__custom__"
 #: Id of the GPU picker's "no GPU" entry.
 NO_GPU_ITEM = "__none__"
+#: llama.cpp's backends by their own names (proper nouns, not translated).
+BACKEND_NAMES = {"cuda": "CUDA", "rocm": "ROCm", "vulkan": "Vulkan", "metal": "Metal"}
 
 
 class PlanInputs(QWidget):
@@ -55,7 +57,8 @@ class PlanInputs(QWidget):
         "grad_accum_spin", "seq_input", "new_tokens_spin", "global_batch",
         "checkpointing_combo", "attention_combo", "quant_combo", "lora_rank_spin",
         "lora_targets_combo", "kv_dtype_combo", "framework_combo", "gpu_layers_spin",
-        "n_cpu_moe_spin", "gpu_memory_utilization_spin", "num_ctx_spin", "gpu_combo",
+        "n_cpu_moe_spin", "backend_combo", "gpu_memory_utilization_spin", "num_ctx_spin",
+        "gpu_combo",
         "n_gpus_spin", "zero_combo",
         "offload_combo", "layout_pins", "tokens_edit", "samples_edit", "epochs_spin",
         "data_note", "errors", "inputs_layout",
@@ -254,6 +257,13 @@ class PlanInputs(QWidget):
                         "gpu_layers")
         self._add_field(form, translate("PlanPage", "MoE layers on CPU"), self.n_cpu_moe_spin,
                         "n_cpu_moe")
+        self.backend_combo = QComboBox()
+        self.backend_combo.setToolTip(translate(
+            "PlanPage", "llama.cpp's GPU backend, the one it was built with: CUDA on NVIDIA, "
+            "ROCm on AMD, Metal on Apple, Vulkan on any (it launches every kernel on its own, "
+            "without CUDA graphs). Ollama picks its backend itself."))
+        self._add_field(form, translate("PlanPage", "llama.cpp backend"), self.backend_combo,
+                        "backend")
         self._add_field(form, translate("PlanPage", "vLLM memory share"),
                         self.gpu_memory_utilization_spin, "gpu_memory_utilization")
         self.num_ctx_spin = QSpinBox()
@@ -355,6 +365,11 @@ class PlanInputs(QWidget):
             self.dataset_combo.addItem(translate("PlanPage", "default"), None)
             for spec in DATASETS.values():
                 self.dataset_combo.addItem(spec.name, spec.id)
+        with QSignalBlocker(self.backend_combo):
+            self.backend_combo.clear()
+            self.backend_combo.addItem(translate("PlanPage", "the card's own"), None)
+            for value in P.BACKENDS:
+                self.backend_combo.addItem(BACKEND_NAMES[value], value)
         with QSignalBlocker(self.kv_dtype_combo):
             self.kv_dtype_combo.clear()
             self.kv_dtype_combo.addItem(translate("PlanPage", "same as compute (16-bit)"), None)
@@ -441,6 +456,7 @@ class PlanInputs(QWidget):
         combo(self.framework_combo, plan.framework)
         spin(self.gpu_layers_spin, -1 if plan.gpu_layers is None else plan.gpu_layers)
         spin(self.n_cpu_moe_spin, plan.n_cpu_moe)
+        combo(self.backend_combo, plan.backend)
         spin(self.gpu_memory_utilization_spin, plan.gpu_memory_utilization or 0.0)
         spin(self.num_ctx_spin, plan.num_ctx or 0)
         spin(self.micro_batch_spin, plan.micro_batch)
@@ -482,6 +498,8 @@ class PlanInputs(QWidget):
         counts = model.params()
         self.n_cpu_moe_spin.setEnabled(self.gpu_layers_spin.isEnabled()
                                        and counts.active < counts.total)  # experts to move
+        # Ollama runs the backend it picks; the others are llama.cpp's to choose.
+        self.backend_combo.setEnabled(not training and engine in ("auto", "llama.cpp"))
         self.gpu_memory_utilization_spin.setEnabled(not training and engine in ("auto",
                                                                                  "vllm"))
         self.num_ctx_spin.setEnabled(not training and engine == "ollama")

@@ -54,7 +54,7 @@ _FIELD_NAMES = (
     "zero_stage", "offload", "dataset", "packing", "dataset_tokens", "dataset_samples",
     "epochs", "gpu",
     "new_tokens", "kv_dtype", "framework", "gpu_layers", "n_cpu_moe", "gpu_memory_utilization",
-    "num_ctx",
+    "num_ctx", "backend",
     "tp", "pp", "vpp", "cp", "ep", "layout_global_batch",
 )
 
@@ -229,6 +229,7 @@ class PlanPage(QWidget):
             (f.lora_targets_combo, "lora_targets"), (f.zero_combo, "zero_stage"),
             (f.offload_combo, "offload"), (f.kv_dtype_combo, "kv_dtype"),
             (f.framework_combo, "framework"), (f.dataset_combo, "dataset"),
+            (f.backend_combo, "backend"),
         ):
             combo.activated.connect(
                 lambda _i, c=combo, n=name: self.edit(n, c.currentData()))
