@@ -183,7 +183,7 @@ def test_prices_are_floats_whatever_the_toml_wrote():
 def test_stale_detection_with_a_fixed_today():
     today = date(2026, 12, 2)
     assert not is_stale(SHIPPED["aws-p5-48xlarge"], today)  # 2026-11-09: 23 days old
-    assert is_stale(SHIPPED["gcp-a2-highgpu-1g"], today)  # 2025-03-06
+    assert is_stale(SHIPPED["gcp-g2-standard-4"], today)  # 2026-07-30: 125 days old
     offer = dataclasses.replace(SHIPPED["aws-p5-48xlarge"], as_of="2026-09-03")
     assert age_days(offer, today) == 90 and not is_stale(offer, today)
     offer = dataclasses.replace(offer, as_of="2026-09-02")
@@ -192,7 +192,7 @@ def test_stale_detection_with_a_fixed_today():
 
 def test_some_shipped_prices_are_stale_on_the_review_day_and_most_rentals_are_not():
     stale = [o.id for o in RENTALS if is_stale(o, REVIEWED)]
-    assert "gcp-a2-highgpu-1g" in stale
+    assert "gcp-g2-standard-4" in stale
     assert len(stale) < len(RENTALS) / 2
 
 
