@@ -80,6 +80,7 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
         weight_kernels_per_step=WEIGHT_KERNELS_PER_LAYER * model.n_layers + 1,
         dram_latency_s=gc.dram_latency_s,
         host_s=HOST_S_PER_TOKEN + gc.sync_s,
+        ubatch_tokens=PREFILL_STEP,
         source=f"{gc.name}: {gc.source}; 15 kernels per layer; host 0.5 ms (assumed)",
     )
     settings = {"bits_per_weight": per_weight * 8, "group_size": GROUP_SIZE,

@@ -223,6 +223,7 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
         weight_kernels_per_step=WEIGHT_KERNELS_PER_LAYER * layers + 1,
         dram_latency_s=gc.dram_latency_s,
         host_s=HOST_S_PER_STEP,
+        ubatch_tokens=batched,  # a prompt is scheduled in chunks of the token budget
         source=f"{gc.name}: {gc.source}; 10 kernels per layer (vLLM's fused decode graph); "
                "host 1 ms per step (assumed)",
     )
