@@ -420,6 +420,11 @@ class ChartBase(QWidget):
         style = {"color": theme.foreground, "font-size": f"{theme.label_pt}pt"}
         self.plot_item.setLabel("bottom", bottom, **style)
         self.plot_item.setLabel("left", left, **style)
+        # pyqtgraph centres a title on its axis only when the axis resizes: a new title of
+        # another length ("GiB" -> "memory (GiB)") kept the old one's place and ran off the
+        # chart's top. Centre it now.
+        for name in ("left", "bottom"):
+            self.plot_item.getAxis(name).resizeEvent()
         # pyqtgraph reserves only 80% of the label's height below the ticks; at 16 pt that
         # clips the label's descenders, so the tick space takes the rest.
         label_px = QFontMetrics(theme.font(theme.label_pt)).height() if bottom else 0

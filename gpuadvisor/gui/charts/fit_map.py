@@ -207,6 +207,14 @@ class FitMapChart(ChartBase):
         self._apply_axis_style()
         self._redraw()
 
+    def _apply_axis_style(self) -> None:
+        super()._apply_axis_style()
+        # No tick marks: the cells' edges mark the rows and columns, and pyqtgraph draws
+        # ticks inward, where the left one read as a minus sign before the first column's
+        # value ("-47.8") and the bottom one underlined the bottom row's.
+        for name in ("left", "bottom"):
+            self.plot_item.getAxis(name).setStyle(tickLength=0)
+
     # -- public API ----------------------------------------------------------------------
 
     def set_data(
@@ -456,7 +464,10 @@ class FitMapChart(ChartBase):
         self.plot_item.getAxis("bottom").setTicks(
             [[(j + 0.5, text) for j, text in enumerate(texts) if j % step == 0], []]
         )
-        step = max(1, math.ceil((tick_metrics.height() + 2) / cell_h)) if cell_h else 1
+        # Numbers need their digits' height, not the line's (which has room for descenders
+        # and CJK glyphs: in Chinese the values and every second tick went missing).
+        digits_h = tick_metrics.tightBoundingRect("0123456789").height()
+        step = max(1, math.ceil((digits_h + 6) / cell_h)) if cell_h else 1
         self.plot_item.getAxis("left").setTicks(
             [
                 [
@@ -469,7 +480,8 @@ class FitMapChart(ChartBase):
         )
 
         metrics = QFontMetrics(theme.font(theme.annotation_pt))
-        fits = cell_w >= metrics.horizontalAdvance("000.0") + 4 and cell_h >= metrics.height() + 2
+        fits = (cell_w >= metrics.horizontalAdvance("000.0") + 4
+                and cell_h >= metrics.tightBoundingRect("0123456789").height() + 6)
         if fits != self._cells.shown:
             self._cells.shown = fits
             self._cells.update()

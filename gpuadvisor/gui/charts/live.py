@@ -14,6 +14,7 @@ from collections import deque
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QWidget
 
 from .base import ChartBase
@@ -21,6 +22,10 @@ from .style import OKABE_ITO
 
 #: Samples kept: two minutes at 2 Hz.
 MAX_SAMPLES = 240
+#: Top of the percent axis (a little over 100, so that a line at the limit shows).
+Y_TOP = 110.0
+#: Spacing of the percent axis's labels, the finest that fits the plot's height first.
+PERCENT_STEPS = (20, 50, 100)
 #: Series keys, in legend order.
 SERIES = ("temperature", "sm_clock", "power", "utilization")
 _COLORS = {
@@ -143,7 +148,21 @@ class LiveGpuChart(ChartBase):
     def _frame(self) -> None:
         end = self._t[-1] if self._t else 0.0
         self.plot_item.vb.setRange(xRange=(max(0.0, end - 60.0), max(end, 10.0)),
-                                   yRange=(0, 110), padding=0)
+                                   yRange=(0, Y_TOP), padding=0)
+        self._space_percent_ticks()
+
+    def _space_percent_ticks(self) -> None:
+        """Percent labels every 20 where they fit the plot's height, else every 50 or 100:
+        pyqtgraph draws every major label however short the plot, and at a projector's
+        16 pt five of them overlapped in a short chart."""
+        height = self.plot_item.vb.height()
+        if height <= 0:
+            return
+        room = 1.2 * QFontMetrics(self.theme.font(self.theme.tick_pt)).height()
+        step = next((s for s in PERCENT_STEPS if s / Y_TOP * height >= room), PERCENT_STEPS[-1])
+        if step != getattr(self, "_percent_step", None):
+            self._percent_step = step
+            self.plot_item.getAxis("left").setTickSpacing(step, step / 2)
 
     def _hover_text_at(self, x: float, y: float) -> str | None:
         if not self._t:

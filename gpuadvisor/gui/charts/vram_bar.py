@@ -274,9 +274,18 @@ class VramBreakdownChart(ChartBase):
         )
         top = nice_ceiling(top)
         self._place_reference_lines(top)
-        # Bars take the left part; the right third stays free for the line labels.
+        # Bars take the left part; the right third stays free for the line labels, or
+        # more where the card's label is wider (a projector's font in a narrow chart): it
+        # otherwise ran over the bar's total.
         n = max(len(self._bars), 1)
-        self._set_range((-0.7, n - 0.3 + 1.0), (0, top))
+        left, bars_end = -0.7, n - 0.3
+        right = bars_end + 1.0
+        width_px = self.plot_item.vb.width()
+        if self.capacity_label.edge_value is not None and width_px > 0:
+            share = min(0.6, (self.capacity_label.textItem.boundingRect().width() + 12)
+                        / width_px)
+            right = max(right, (bars_end - share * left) / (1 - share))
+        self._set_range((left, right), (0, top))
 
     def _draw_totals(self, xs: np.ndarray, totals_bytes: list[float]) -> None:
         theme = self.theme

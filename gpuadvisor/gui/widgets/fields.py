@@ -256,7 +256,14 @@ class SequenceInput(QWidget):
 
 class ElidingComboBox(QComboBox):
     """A combo box whose shown text loses its end to an ellipsis where the box is narrower
-    than the text (Qt's clips it mid-letter); the list shows every entry whole."""
+    than the text (Qt's clips it mid-letter); the list shows every entry whole. With
+    ``elide=Qt.TextElideMode.ElideMiddle`` it loses its middle instead, for texts whose
+    both ends matter (a device's name and its memory, a path and its PyTorch)."""
+
+    def __init__(self, parent=None, *,
+                 elide: Qt.TextElideMode = Qt.TextElideMode.ElideRight) -> None:
+        super().__init__(parent)
+        self.elide_mode = elide
 
     def paintEvent(self, _event) -> None:
         painter = QStylePainter(self)
@@ -266,5 +273,5 @@ class ElidingComboBox(QComboBox):
         room = self.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
                                            QStyle.SubControl.SC_ComboBoxEditField, self)
         option.currentText = self.fontMetrics().elidedText(
-            option.currentText, Qt.TextElideMode.ElideRight, room.width())
+            option.currentText, self.elide_mode, room.width())
         painter.drawControl(QStyle.ControlElement.CE_ComboBoxLabel, option)

@@ -99,8 +99,11 @@ def presentation_palette(base):
         (roles.Mid, "#000000"), (roles.Dark, "#000000"), (roles.Shadow, "#000000"),
         (roles.Light, "#FFFFFF"), (roles.Midlight, "#F2F2F2"), (roles.Link, "#004C80"),
     ):
-        palette.setColor(QPalette.ColorGroup.Active, role, QColor(color))
-        palette.setColor(QPalette.ColorGroup.Inactive, role, QColor(color))
+        # Every group: a disabled button or combo box kept the dark theme's grey fill
+        # (dark grey text on charcoal) on the white page.
+        for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive,
+                      QPalette.ColorGroup.Disabled):
+            palette.setColor(group, role, QColor(color))
     palette.setColor(QPalette.ColorGroup.Disabled, roles.Text, QColor("#6B6B6B"))
     palette.setColor(QPalette.ColorGroup.Disabled, roles.WindowText, QColor("#6B6B6B"))
     palette.setColor(QPalette.ColorGroup.Disabled, roles.ButtonText, QColor("#6B6B6B"))

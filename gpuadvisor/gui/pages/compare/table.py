@@ -372,6 +372,9 @@ class OptionsPanel(QWidget):
         for name, width in COLUMN_WIDTHS.items():
             table.setColumnWidth(self.model.column(name), width)
         self._fitted: tuple | None = None
+        # The viewport's width is what the columns share; it changes without this panel
+        # resizing (a tab shown at last, a scroll bar that comes and goes): fit then too.
+        table.viewport().installEventFilter(self)
         layout.addWidget(table, 1)
         self.count_label = QLabel(self)
         self.count_label.setProperty("role", "note")
@@ -411,6 +414,11 @@ class OptionsPanel(QWidget):
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self.fit_columns()
+
+    def eventFilter(self, watched, event) -> bool:
+        if event.type() == QEvent.Type.Resize and watched is self.table.viewport():
+            self.fit_columns()
+        return super().eventFilter(watched, event)
 
     def changeEvent(self, event) -> None:
         super().changeEvent(event)

@@ -88,7 +88,9 @@ class PythonPicker(QWidget):
         bar = QHBoxLayout(self)
         bar.setContentsMargins(0, 0, 0, 0)
         bar.addWidget(QLabel(translate("ProbePage", "Python:"), self))
-        self.python_combo = ElidingComboBox(self)
+        # Both ends of a picker's text matter (the path and its PyTorch, the device and its
+        # memory): where the bar is narrow, on a projector, they lose their middle.
+        self.python_combo = ElidingComboBox(self, elide=Qt.TextElideMode.ElideMiddle)
         self.python_combo.setObjectName("probePython")
         self.python_combo.setToolTip(translate(
             "ProbePage", "The Python environment the probes run in: one with PyTorch, such "
@@ -107,7 +109,7 @@ class PythonPicker(QWidget):
         bar.addWidget(self.rescan_button)
         bar.addSpacing(12)
         bar.addWidget(QLabel(translate("ProbePage", "Device:"), self))
-        self.device_combo = ElidingComboBox(self)
+        self.device_combo = ElidingComboBox(self, elide=Qt.TextElideMode.ElideMiddle)
         self.device_combo.setObjectName("probeDevice")
         self.device_combo.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)

@@ -40,7 +40,7 @@ from . import format as fmt
 from .demo_picker import DemoRigPicker
 from .host_panel import HostPanel
 from .jobs import detect_open, sample_backend
-from .tiles import CHART_MIN_HEIGHT, GpuTile, chart_max_height
+from .tiles import GpuTile, chart_max_height, chart_min_height
 from .widgets import translate
 
 #: Live readings per second.
@@ -413,8 +413,10 @@ class RigPage(QWidget):
         """Each live chart as tall as its mode allows (:func:`chart_max_height`), but short
         enough that the lowest tile, legend included, ends inside the page's view (Chinese
         readings wrap onto more lines: at 1280 x 720 the legends fell below the fold); never
-        shorter than :data:`CHART_MIN_HEIGHT`. Idempotent: it runs after every refresh."""
+        shorter than :func:`chart_min_height` (on a projector the page scrolls rather than
+        crush the plot). Idempotent: it runs after every refresh."""
         top = chart_max_height(self._presentation, len(self.tiles))
+        low = chart_min_height(self._presentation)
         charts = [t.chart for t in self.tiles if t.chart is not None]
         if not charts:
             return
@@ -426,8 +428,10 @@ class RigPage(QWidget):
             # the lowest tile's bottom were the charts at their tallest
             overflow = bottom + (top - charts[0].height()) - self.scroll.viewport().height()
             if overflow > 0:
-                height = max(CHART_MIN_HEIGHT, top - overflow - 4)
+                height = max(low, top - overflow - 4)
         for chart in charts:
+            if chart.minimumHeight() != low:
+                chart.setMinimumHeight(low)
             if chart.maximumHeight() != height:
                 chart.setMaximumHeight(height)
 

@@ -29,6 +29,14 @@ ERROR_CODES = frozenset({"gpu_lost", "ecc_errors"})
 CHART_MAX_HEIGHT = {False: 230, True: 420}
 #: The live chart's shortest height: its plot, axis and one legend line still readable.
 CHART_MIN_HEIGHT = 120
+#: The same on a projector: its 16 pt ticks, axis title and (at 1280 px) two legend lines
+#: left a plot of a few pixels at 120 px; where the page is shorter it scrolls.
+PRESENTATION_CHART_MIN_HEIGHT = 200
+
+
+def chart_min_height(presentation: bool) -> int:
+    """The live chart's shortest height for the page's mode."""
+    return PRESENTATION_CHART_MIN_HEIGHT if presentation else CHART_MIN_HEIGHT
 
 
 def chart_max_height(presentation: bool, cards: int) -> int:
