@@ -1555,57 +1555,57 @@ paying per token: {other}</source>
         <translation>容纳图</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="330"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="338"/>
         <source>sequence length (tokens)</source>
         <translation>序列长度（token）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="331"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="339"/>
         <source>micro-batch (sequences)</source>
         <translation>微批次（序列数）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="332"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="340"/>
         <source>micro-batch</source>
         <translation>微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="344"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="352"/>
         <source>tight (over {pct:.0f}%)</source>
         <translation>偏紧（超过 {pct:.0f}%）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="353"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="361"/>
         <source>your plan</source>
         <translation>当前方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="366"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="374"/>
         <source>Fit map, micro-batch {mb0} to {mb1} by sequence length {s0} to {s1}:</source>
         <translation>容纳图，微批次 {mb0} 到 {mb1}，序列长度 {s0} 到 {s1}：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="372"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="380"/>
         <source>no GPU chosen.</source>
         <translation>未选择 GPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="374"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="382"/>
         <source>{fits} of {cells} fit, {tight} tight, {over} do not fit.</source>
         <translation>{cells} 格中 {fits} 格放得下，{tight} 格偏紧，{over} 格放不下。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="381"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="389"/>
         <source>Your plan: micro-batch {mb}, sequence {seq}, {size}.</source>
         <translation>当前方案：微批次 {mb}，序列 {seq}，{size}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="484"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="496"/>
         <source>micro-batch {mb}, seq {seq}: {size}</source>
         <translation>微批次 {mb}，序列 {seq}：{size}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="493"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="505"/>
         <source>{cell} — {verdict}</source>
         <translation>{cell} — {verdict}</translation>
     </message>
@@ -4111,22 +4111,12 @@ paying per token: {other}</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="92"/>
-        <source>Demo rig: {name} (free {free} / total {total})</source>
-        <translation>演示配置：{name}（可用 {free} / 总计 {total}）</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="94"/>
-        <source>This machine: {name} (free {free} / total {total})</source>
-        <translation>本机：{name}（可用 {free} / 总计 {total}）</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="101"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="108"/>
         <source>Checked on your {name} ({total} total, {free} free now)</source>
         <translation>按你的 {name} 检查（总计 {total}，当前可用 {free}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="107"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="114"/>
         <source>unmatched card: memory from the driver, time from the {reference} peak</source>
         <translation>未匹配的显卡：显存取自驱动，时间按 {reference} 的峰值估算</translation>
     </message>
@@ -4208,12 +4198,27 @@ paying per token: {other}</source>
         <translation>推理：无需数据集。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="115"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="96"/>
+        <source>{free} free</source>
+        <translation>可用 {free}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="99"/>
+        <source>Demo rig: {name} · {memory}</source>
+        <translation>演示配置：{name} · {memory}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="101"/>
+        <source>This machine: {name} · {memory}</source>
+        <translation>本机：{name} · {memory}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="122"/>
         <source>GPU {index} ({name})</source>
         <translation>GPU {index}（{name}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="117"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="124"/>
         <source>⚠ Lost from the rig (fell off the bus): {gone}; left out of the plan&apos;s choices</source>
         <translation>⚠ 已从配置中掉线（从总线上掉了）：{gone}；规划不再用它</translation>
     </message>

@@ -85,14 +85,21 @@ def card_memory(n_bytes: float, units: str) -> str:
 
 
 def detected_item(info, units: str) -> str:
-    """The GPU picker's entry for a detected (or demo) card, with its free memory."""
-    args = {"name": info.name, "free": _free(info, units),
-            "total": format_bytes(info.memory_total_bytes, units)}
+    """The GPU picker's entry for a detected (or demo) card, with its free memory: short
+    enough for the picker's field ("Demo rig: RTX 3090 · 23.5 GiB free"; the maker's words
+    left out, the card's total in the banner): the whole name and "(free / total)" ran past
+    the field and were cut mid-word."""
+    name = short_gpu_name(info.name)
+    if info.memory_free_bytes is None:
+        memory = card_memory(info.memory_total_bytes, units)
+    else:
+        memory = translate("PlanPage", "{free} free").format(
+            free=format_bytes(info.memory_free_bytes, units))
     if info.backend == "simulated":
-        return translate("PlanPage", "Demo rig: {name} (free {free} / total {total})").format(
-            **args)
-    return translate("PlanPage", "This machine: {name} (free {free} / total {total})").format(
-        **args)
+        return translate("PlanPage", "Demo rig: {name} · {memory}").format(name=name,
+                                                                          memory=memory)
+    return translate("PlanPage", "This machine: {name} · {memory}").format(name=name,
+                                                                          memory=memory)
 
 
 def detected_note(info, gpus, units: str) -> str:
