@@ -282,7 +282,7 @@ def test_sequence_curve_on_a_log2_axis_ticks_at_powers_of_two(make_chart, model,
     axis = chart.plot_item.getAxis("bottom")
     (_, values), = axis.tickValues(np.log10(512), np.log10(32768), 600)
     assert axis.tickStrings(values, 1, 1) == ["512", "1k", "2k", "4k", "8k", "16k", "32k"]
-    assert chart.fit_text() == "largest sequence length that fits: 4096"
+    assert chart.fit_text() == "largest sequence length that fits: 4,096"
 
 
 def test_curve_hover_reads_the_nearest_point_with_its_verdict(make_chart, micro_batch_sweep,

@@ -351,7 +351,9 @@ class MemoryCurveChart(ChartBase):
             )
             self._fit_text = QCoreApplication.translate(
                 "MemoryCurveChart", "largest {what} that fits: {value}"
-            ).format(what=self._x_label, value=format_number(self._largest_fit))
+            ).format(what=self._x_label, value=(  # 147,968 tokens, as the text says them
+                f"{self._largest_fit:,.0f}" if float(self._largest_fit).is_integer()
+                else format_number(self._largest_fit)))
             color = theme.good_text  # the fits green, in a shade that reads as text
         elif self._capacity is not None and self._x.size:
             self.largest_fit_marker.setData([], [], **star)
@@ -551,6 +553,14 @@ class MemoryCurveChart(ChartBase):
             room = 1 - (margin + size.height() + theme.marker_size) / height
             if room > 0.2:
                 top = max(top, max(under) / room)
+        if label_rect is not None and not label.edge_below:
+            # The out-of-memory label over its line would sit under the badge (it showed
+            # through it): it goes under the line, on the same side.
+            y = height - (self._capacity / self.unit_bytes) / top * height
+            above = QRectF(label_rect.left(), y - (line_y - label_rect.top()),
+                           label_rect.width(), label_rect.height())
+            if above.intersects(QRectF(margin + 2, margin, size.width(), size.height())):
+                label.edge_below = True
         return top
 
     # -- hover ----------------------------------------------------------------------------
