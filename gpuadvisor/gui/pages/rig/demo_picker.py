@@ -4,7 +4,15 @@ or one typed in), and Refresh."""
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSizePolicy,
+    QWidget,
+)
 
 from gpuadvisor.gui import data_words
 from gpuadvisor.gui.widgets.fields import ElidingComboBox
@@ -39,7 +47,10 @@ class DemoRigPicker(QWidget):
         self.demo_combo.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.demo_combo.setMinimumContentsLength(30)
-        bar.addWidget(self.demo_combo)
+        # The picked rig's description is what the audience reads: it takes the larger
+        # share of the bar (at 1280 px "an RTX 3090 and an RTX 3060" lost its last card).
+        self.demo_combo.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        bar.addWidget(self.demo_combo, 3)
         self.spec_edit = QLineEdit(self)
         self.spec_edit.setObjectName("demoSpec")
         self.spec_edit.setPlaceholderText(translate("RigPage",
@@ -48,7 +59,7 @@ class DemoRigPicker(QWidget):
             "RigPage", "Catalog ids joined by +, each with an optional count: "
             "rtx-3090+rtx-3060-12gb, 4x a100-sxm-80gb"))
         self.spec_edit.setMinimumWidth(180)
-        bar.addWidget(self.spec_edit, 1)
+        bar.addWidget(self.spec_edit, 2)
         self.refresh_button = QPushButton(translate("RigPage", "Refresh"), self)
         self.refresh_button.setToolTip(translate("RigPage", "Detect again"))
         bar.addWidget(self.refresh_button)
