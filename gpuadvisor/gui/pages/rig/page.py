@@ -415,7 +415,7 @@ class RigPage(QWidget):
         readings wrap onto more lines: at 1280 x 720 the legends fell below the fold); never
         shorter than :func:`chart_min_height` (on a projector the page scrolls rather than
         crush the plot). Idempotent: it runs after every refresh."""
-        top = chart_max_height(self._presentation, len(self.tiles))
+        top = chart_max_height(self._presentation)
         low = chart_min_height(self._presentation)
         charts = [t.chart for t in self.tiles if t.chart is not None]
         if not charts:

@@ -24,8 +24,7 @@ from .widgets import fill_grid, translate
 ERROR_CODES = frozenset({"gpu_lost", "ecc_errors"})
 
 
-#: Tallest live chart: on the desktop, and on a projector with one card (its fonts are
-#: larger; with several cards the tiles share the page and keep the desktop's height).
+#: Tallest live chart: on the desktop, and on a projector (its fonts are larger).
 CHART_MAX_HEIGHT = {False: 230, True: 420}
 #: The live chart's shortest height: its plot, axis and one legend line still readable.
 CHART_MIN_HEIGHT = 120
@@ -39,9 +38,11 @@ def chart_min_height(presentation: bool) -> int:
     return PRESENTATION_CHART_MIN_HEIGHT if presentation else CHART_MIN_HEIGHT
 
 
-def chart_max_height(presentation: bool, cards: int) -> int:
-    """The live chart's tallest height for the page's mode and number of cards."""
-    return CHART_MAX_HEIGHT[presentation and cards <= 1]
+def chart_max_height(presentation: bool) -> int:
+    """The live chart's tallest height for the page's mode; the page shrinks it until its
+    lowest tile fits the view (``RigPage._fit_charts``), whatever the number of cards, so
+    two cards side by side on a 1080p projector get the room the page has."""
+    return CHART_MAX_HEIGHT[presentation]
 
 
 class GpuTile(QFrame):
@@ -90,7 +91,7 @@ class GpuTile(QFrame):
             self.chart = LiveGpuChart(self)
             self.chart.setObjectName("liveChart")
             self.chart.setMinimumHeight(CHART_MIN_HEIGHT)
-            self.chart.setMaximumHeight(chart_max_height(False, 1))
+            self.chart.setMaximumHeight(chart_max_height(False))
             self._chart_box.addWidget(self.chart)
         return self.chart
 
