@@ -1633,9 +1633,9 @@ paying per token: {other}</source>
         <translation>GPU {index}：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/tiles.py" line="101"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/tiles.py" line="102"/>
         <source>LOST</source>
-        <extracomment>Tallest live chart: on the desktop, and on a projector with one card (its fonts are larger; with several cards the tiles share the page and keep the desktop&apos;s height). The live chart&apos;s shortest height: its plot, axis and one legend line still readable. The same on a projector: its 16 pt ticks, axis title and (at 1280 px) two legend lines left a plot of a few pixels at 120 px; where the page is shorter it scrolls.</extracomment>
+        <extracomment>Tallest live chart: on the desktop, and on a projector (its fonts are larger). The live chart&apos;s shortest height: its plot, axis and one legend line still readable. The same on a projector: its 16 pt ticks, axis title and (at 1280 px) two legend lines left a plot of a few pixels at 120 px; where the page is shorter it scrolls.</extracomment>
         <translation>已掉卡</translation>
     </message>
 </context>
@@ -3593,17 +3593,17 @@ paying per token: {other}</source>
         <translation>最大可容纳{what}：{value}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="358"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="360"/>
         <source>no {what} in this range fits</source>
         <translation>范围内{what}都放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="574"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="584"/>
         <source>{what} {value}: {size}</source>
         <translation>{what} {value}：{size}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="581"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="591"/>
         <source>{point} — {verdict}</source>
         <translation>{point} — {verdict}</translation>
     </message>
@@ -5377,32 +5377,32 @@ paying per token: {other}</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="32"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="40"/>
         <source>Demo rig:</source>
         <translation>演示配置：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="35"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="43"/>
         <source>Show a simulated rig instead of this machine (for demos on a laptop without a GPU)</source>
         <translation>显示模拟配置而非本机（用于在没有 GPU 的笔记本上演示）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="45"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="56"/>
         <source>or type a rig, e.g. 2x rtx-3090</source>
         <translation>或输入配置，如 2x rtx-3090</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="47"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="58"/>
         <source>Catalog ids joined by +, each with an optional count: rtx-3090+rtx-3060-12gb, 4x a100-sxm-80gb</source>
         <translation>用 + 连接的目录 ID，每个可带数量：rtx-3090+rtx-3060-12gb、4x a100-sxm-80gb</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="52"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="63"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="53"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="64"/>
         <source>Detect again</source>
         <translation>重新检测</translation>
     </message>
@@ -5412,19 +5412,19 @@ paying per token: {other}</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="62"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="73"/>
         <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="207"/>
         <source>This machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="64"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="75"/>
         <source>Demo: {name} — {description}</source>
         <translation>演示：{name} — {description}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="67"/>
-        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="76"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="78"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="87"/>
         <source>Demo: {spec}</source>
         <translation>演示：{spec}</translation>
     </message>
@@ -5501,77 +5501,84 @@ paying per token: {other}</source>
 <context>
     <name>ServingChart</name>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="29"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="34"/>
         <source>Serving curve</source>
+        <extracomment>The first token&apos;s curve (a colour no other series of the chart uses).</extracomment>
         <translation>服务负载曲线</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="73"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="92"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="203"/>
+        <source>first token (s)</source>
+        <translation>首个 token（秒）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="115"/>
         <source>no user gets {rate} tokens/s</source>
         <translation>没有用户能达到 {rate} token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="76"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="118"/>
         <source>{users} at once, {rate} tokens/s or more each</source>
         <translation>同时 {users}，每人不低于 {rate} token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="78"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="120"/>
         <source>1 user</source>
         <translation>1 位用户</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="79"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="121"/>
         <source>{n} users</source>
         <translation>{n} 位用户</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="87"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="129"/>
         <source>Tokens per second against users at once: {a} in all for 1 user, {b} in all for {n} users ({each} each). {badge}.</source>
         <translation>每秒 token 数随同时用户数的变化：1 位用户时合计 {a}，{n} 位用户时合计 {b}（每人 {each}）。{badge}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="138"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="189"/>
         <source>reading speed {rate} tokens/s</source>
         <translation>阅读速度 {rate} token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="148"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="199"/>
         <source>tokens/s in all</source>
         <translation>合计 token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="149"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="200"/>
         <source>tokens/s each</source>
         <translation>每人 token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="150"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="201"/>
         <source>users served</source>
         <translation>可服务的用户</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="151"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="202"/>
         <source>requests do not fit</source>
         <translation>请求放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="153"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="205"/>
         <source>users at once</source>
         <translation>同时用户数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="154"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="206"/>
         <source>tokens/s</source>
         <translation>token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="188"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="249"/>
         <source>{users} users: {total} tokens/s in all, {each} each; first token {ttft} s</source>
         <translation>{users} 位用户：合计 {total} token/秒，每人 {each}；首个 token {ttft} 秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="194"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="255"/>
         <source> (their requests do not fit)</source>
         <translation>（这些请求放不下）</translation>
     </message>

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -157,6 +158,12 @@ def test_a_servers_plan_shows_its_load_curve_in_the_micro_batch_charts_place(qtb
     assert list(x) == [core.users] and y[0] == pytest.approx(core.point.tokens_per_s_user)
     assert charts.serving_chart.badge_text() == (
         f"{core.users} users at once, 5.3 tokens/s or more each")
+    # the first token's time on its own (right) axis: log10 of users and of seconds
+    x, y = charts.serving_chart.ttft_curve.getData()
+    assert list(x) == pytest.approx([math.log10(p.users) for p in core.curve])
+    assert list(y) == pytest.approx([math.log10(p.first_token_s) for p in core.curve])
+    low, high = charts.serving_chart.ttft_view.viewRange()[1]
+    assert low < min(y) and max(y) < high
     choose(page.inputs.task_combo, "qlora")
     settle(qtbot, page)
     assert charts.mb_chart.isVisible() and not charts.serving_chart.isVisible()

@@ -1,5 +1,6 @@
-"""A server's load curve: tokens per second, in all and for each user, against the users it
-serves at once, with the reading-speed floor and the capacity marked
+"""A server's load curve: tokens per second, in all and for each user, and the time to the
+first token (on its own axis, right), against the users it serves at once, with the
+reading-speed floor and the capacity marked
 (:class:`gpuadvisor.core.serving_load.Capacity`)."""
 
 from __future__ import annotations
@@ -7,11 +8,15 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtWidgets import QWidget
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from .base import BADGE_MARGIN, ChartBase
 from .items import PowerOfTwoAxis, format_number, nice_ceiling
-from .style import CATEGORY_COLORS, DOES_NOT_FIT, FITS
+from .style import CATEGORY_COLORS, DOES_NOT_FIT, FITS, OKABE_ITO
+
+#: The first token's curve (a colour no other series of the chart uses).
+TTFT_COLOR = OKABE_ITO["reddish_purple"]
 
 
 class ServingChart(ChartBase):
@@ -52,9 +57,46 @@ class ServingChart(ChartBase):
         self._badge.textItem.document().setDocumentMargin(6)
         self._edge_badge = self._badge
         self.plot_item.setLogMode(x=True, y=True)
+        # The time to the first token, in seconds, on the right axis: its own view over the
+        # same users (log10 of both, drawn as given; the axis labels them as powers of ten).
+        self.ttft_view = pg.ViewBox(enableMenu=False)
+        self.ttft_view.setMouseEnabled(False, False)
+        self.plot_item.scene().addItem(self.ttft_view)
+        self.plot_item.showAxis("right")
+        right = self.plot_item.getAxis("right")
+        right.linkToView(self.ttft_view)
+        right.setLogMode(False, True)
+        self.ttft_view.setXLink(self.plot_item.vb)
+        self.plot_item.vb.sigResized.connect(self._sync_ttft_view)
+        self.ttft_curve = pg.PlotDataItem(symbol="t")
+        self.ttft_curve.setZValue(9)
+        self.ttft_view.addItem(self.ttft_curve)
         self._left_tick_sample = "10000"
         self._apply_axis_style()
         self._redraw()
+
+    def _sync_ttft_view(self, *_args) -> None:
+        self.ttft_view.setGeometry(self.plot_item.vb.sceneBoundingRect())
+        self.ttft_view.linkedViewChanged(self.plot_item.vb, self.ttft_view.XAxis)
+
+    def _apply_axis_style(self) -> None:
+        super()._apply_axis_style()
+        if not hasattr(self, "ttft_view"):
+            return
+        theme = self.theme
+        tick_font = theme.font(theme.tick_pt)
+        axis = self.plot_item.getAxis("right")
+        axis.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        axis.setPen(pg.mkPen(theme.foreground, width=max(1.0, theme.outline_px)))
+        axis.setTextPen(theme.foreground)
+        axis.setLabel(QCoreApplication.translate("ServingChart", "first token (s)"),
+                      color=theme.foreground, **{"font-size": f"{theme.label_pt}pt"})
+        axis.setStyle(tickFont=tick_font, tickTextOffset=6, maxTickLevel=1,
+                      autoExpandTextSpace=False,
+                      tickTextWidth=QFontMetrics(tick_font).horizontalAdvance("0.01") + 4)
+        # the right axis holds the last tick's half: no extra margin there
+        left, top, _, bottom = self.plot_item.layout.getContentsMargins()
+        self.plot_item.layout.setContentsMargins(left, top, 2, bottom)
 
     # -- public API ----------------------------------------------------------------------
 
@@ -124,8 +166,17 @@ class ServingChart(ChartBase):
             self._badge.setFont(self._badge_font())
             self._badge.setColor(theme.foreground)
             self._badge.fill = pg.mkBrush(*theme.label_fill[:3], 220)
+        if self._changed("ttft_style", (theme.line_px, theme.marker_size, theme.background)):
+            self.ttft_curve.setPen(pg.mkPen(TTFT_COLOR, width=theme.line_px,
+                                            style=Qt.PenStyle.DotLine))
+            self.ttft_curve.setSymbolBrush(TTFT_COLOR)
+            self.ttft_curve.setSymbolPen(pg.mkPen(theme.background))
+            self.ttft_curve.setSymbolSize(theme.marker_size)
         self.total_curve.setData(users, total)
         self.user_curve.setData(users, each)
+        first = np.array([p.first_token_s for p in points], dtype=float)
+        shown = first > 0
+        self.ttft_curve.setData(np.log10(users[shown]), np.log10(first[shown]))
         gone = ~fits
         self.full_points.setData(users[gone], total[gone])
         if c is not None and c.point is not None:
@@ -149,6 +200,7 @@ class ServingChart(ChartBase):
             (self.user_curve, QCoreApplication.translate("ServingChart", "tokens/s each")),
             (self.capacity_marker, QCoreApplication.translate("ServingChart", "users served")),
             (self.full_points, QCoreApplication.translate("ServingChart", "requests do not fit")),
+            (self.ttft_curve, QCoreApplication.translate("ServingChart", "first token (s)")),
         ])
         self._set_axis_labels(QCoreApplication.translate("ServingChart", "users at once"),
                               QCoreApplication.translate("ServingChart", "tokens/s"))
@@ -175,6 +227,15 @@ class ServingChart(ChartBase):
         total = max(high - least, 0.5) / (1.0 - above - below)
         top, low = high + above * total, least - below * total
         self._set_range((0.0 - 0.15, np.log10(c.curve[-1].users) + 0.15), (low, top))
+        # The first token's axis spans its values with the same share kept free above (the
+        # badge) and below (the floor's label), at least a factor of ten.
+        firsts = np.log10([p.first_token_s for p in c.curve if p.first_token_s > 0] or [1.0])
+        lo, hi = float(firsts.min()), float(firsts.max())
+        span = max(hi - lo, 1.0) / (1.0 - above - below)
+        middle = (lo + hi) / 2
+        lo, hi = middle - max(hi - lo, 1.0) / 2, middle + max(hi - lo, 1.0) / 2
+        self.ttft_view.setYRange(lo - below * span, hi + above * span, padding=0)
+        self._sync_ttft_view()
 
     def _hover_text_at(self, x: float, y: float) -> str | None:
         c = self._capacity
