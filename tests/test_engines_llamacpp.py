@@ -84,8 +84,9 @@ def test_more_gpu_layers_than_the_model_has_is_refused_by_name():
 def test_n_cpu_moe_moves_the_first_layers_experts_to_host_ram():
     m = model_shape(MODELS["qwen3-30b-a3b"])
     gpu = GPUS["rtx-4090"]
-    base = llamacpp.evaluate(m, plan(quant="q8_0"), gpu, A)
-    moved = llamacpp.evaluate(m, plan(quant="q8_0", n_cpu_moe=12), gpu, A)
+    every = m.n_layers + 1  # -ngl 999: llama.cpp's --fit would move experts itself
+    base = llamacpp.evaluate(m, plan(quant="q8_0", gpu_layers=every), gpu, A)
+    moved = llamacpp.evaluate(m, plan(quant="q8_0", n_cpu_moe=12, gpu_layers=every), gpu, A)
     blk = m.block
     experts_per_layer = 3 * blk.experts * blk.d_model * blk.d_ff * 34 / 32  # Q8_0
     assert base.weights - moved.weights == pytest.approx(12 * experts_per_layer)
@@ -160,8 +161,11 @@ def test_a_gguf_quant_picks_llama_cpp_by_itself():
 
 
 def test_layer_split_over_two_gpus_halves_memory_not_time():
-    one = estimate(MODELS["llama-3.1-70b"], plan(quant="q4_k_m"), GPUS["rtx-4090"])
-    two = estimate(MODELS["llama-3.1-70b"], plan(quant="q4_k_m", n_gpus=2), GPUS["rtx-4090"])
+    # every layer on the GPUs (-ngl 81), as given: one card would not hold them
+    one = estimate(MODELS["llama-3.1-70b"], plan(quant="q4_k_m", gpu_layers=81),
+                   GPUS["rtx-4090"])
+    two = estimate(MODELS["llama-3.1-70b"], plan(quant="q4_k_m", n_gpus=2, gpu_layers=81),
+                   GPUS["rtx-4090"])
     assert two.memory.weights == pytest.approx(one.memory.weights / 2)
     # the GPUs take turns: a token still reads every layer, plus one more hand-over
     assert two.time.decode_tokens_per_s < one.time.decode_tokens_per_s

@@ -15,7 +15,9 @@ GPUS = catalog.load_gpus()
 
 def test_the_most_layers_that_fit_stay_on_the_gpu():
     model, gpu = MODELS["llama-3.1-70b"], GPUS["rtx-4090"]
-    plan = Plan(task="infer", framework="llama.cpp", quant="q4_k_m", seq_len=4096)
+    # every layer asked on the GPU (-ngl 81; left unset, llama.cpp --fit would place them)
+    plan = Plan(task="infer", framework="llama.cpp", quant="q4_k_m", seq_len=4096,
+                gpu_layers=81)
     assert not estimate(model, plan, gpu).fits  # ~40 GB of Q4_K_M on a 24 GB card
     [lever] = [lv for lv in levers(model, plan, gpu) if lv.id == "gpu_layers"]
     n = lever.changes["gpu_layers"]

@@ -68,7 +68,8 @@ def test_the_speed_floor_decides_when_the_pool_is_large():
 
 
 def test_llama_server_slots_are_limited_by_the_cards_memory():
-    b = base(gpu="rtx-4090", framework="llama.cpp", quant="q4_k_m")
+    # every layer on the card (-ngl 33): left unset, --fit would move layers to host RAM
+    b = base(gpu="rtx-4090", framework="llama.cpp", quant="q4_k_m", gpu_layers=33)
     c = S.capacity(b, min_tokens_per_s=0.001)
     assert c.point.fits
     over = S.load_point(b, c.users + 1)

@@ -3920,183 +3920,183 @@ paying per token: {other}</source>
         <translation>推理引擎</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="235"/>
-        <source>all</source>
-        <translation>全部</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="237"/>
-        <source>llama.cpp -ngl / Ollama num_gpu: layers kept on the GPU; the rest are read from host RAM for every token (slower)</source>
-        <translation>llama.cpp -ngl / Ollama num_gpu：放在 GPU 上的层数；其余层每生成一个 token 都要从主机内存读取（更慢）</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="243"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="247"/>
         <source>llama.cpp --n-cpu-moe: the experts of the first N layers stay in host RAM (a large MoE model on a small card)</source>
         <translation>llama.cpp --n-cpu-moe：前 N 层的专家留在主机内存中（用小显卡跑大型 MoE 模型）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="250"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="254"/>
         <source>default (0.90)</source>
         <translation>默认（0.90）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="253"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="257"/>
         <source>vLLM --gpu-memory-utilization: the share of the card vLLM takes; the KV cache gets what is left after weights and activations</source>
         <translation>vLLM --gpu-memory-utilization：vLLM 占用的显存比例；减去权重和激活值后剩下的给 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="256"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="260"/>
         <source>GPU layers</source>
         <translation>GPU 层数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="258"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="262"/>
         <source>MoE layers on CPU</source>
         <translation>CPU 上的 MoE 层数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="261"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="265"/>
         <source>llama.cpp&apos;s GPU backend, the one it was built with: CUDA on NVIDIA, ROCm on AMD, Metal on Apple, Vulkan on any (it launches every kernel on its own, without CUDA graphs). Ollama picks its backend itself.</source>
         <translation>llama.cpp 的 GPU 后端，即编译时选用的后端：NVIDIA 用 CUDA，AMD 用 ROCm，Apple 用 Metal，任何显卡都可用 Vulkan（它逐个启动内核，没有 CUDA graphs）。Ollama 自己选择后端。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="265"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="269"/>
         <source>llama.cpp backend</source>
         <translation>llama.cpp 后端</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="267"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="271"/>
         <source>vLLM memory share</source>
         <translation>vLLM 显存比例</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="274"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="278"/>
         <source>Ollama&apos;s num_ctx: the context it allocates a KV cache for (default: Ollama&apos;s for the card&apos;s memory, up to the model&apos;s own context)</source>
         <translation>Ollama 的 num_ctx：为其分配 KV 缓存的上下文（默认：Ollama 按显卡显存给出的值，不超过模型自身的上下文）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="277"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="281"/>
         <source>Ollama context</source>
         <translation>Ollama 上下文</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="281"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="285"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="283"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="287"/>
         <source>Type to search GPUs</source>
         <translation>输入以搜索 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="290"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="294"/>
         <source>Target GPU</source>
         <translation>目标 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="291"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="295"/>
         <source>Number of GPUs</source>
         <translation>GPU 数量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="293"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="297"/>
         <source>ZeRO / FSDP</source>
         <translation>ZeRO / FSDP</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="295"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="299"/>
         <source>CPU offload</source>
         <translation>CPU 卸载</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="305"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="309"/>
         <source>Data set</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="307"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="311"/>
         <source>The data set the time is for: its samples at their measured token lengths (a fine-tune that names none is timed on Alpaca)</source>
         <translation>时间所依据的数据集：按实测 token 长度计算其样本（未指定数据集的微调按 Alpaca 计时）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="310"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="314"/>
         <source>Data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="311"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="315"/>
         <source>Pack samples into full sequences</source>
         <translation>将样本打包成完整序列</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="314"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="318"/>
         <source>Packing (TRL packing=True) fills every sequence with real tokens; without it each micro-batch is padded to its longest sample</source>
         <translation>打包（TRL packing=True）让每个序列都填满真实 token；不打包时，每个微批次补齐到其中最长的样本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="319"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="323"/>
         <source>Training tokens over all epochs, e.g. 2T, 300M</source>
         <translation>所有轮次合计的训练 token 数，如 2T、300M</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="322"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="326"/>
         <source>Samples per epoch, e.g. 52k</source>
         <translation>每轮的样本数，如 52k</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="327"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="331"/>
         <source>Tokens</source>
         <translation>token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="329"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="333"/>
         <source>or samples</source>
         <translation>或样本数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="331"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="335"/>
         <source>× epochs</source>
         <translation>× 轮数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="272"/>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="365"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="276"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="369"/>
         <source>default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="370"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="237"/>
+        <source>as many as fit</source>
+        <translation>能放多少放多少</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="239"/>
+        <source>llama.cpp -ngl / Ollama num_gpu: layers kept on the GPU; the rest are read from host RAM for every token (slower). Left at &quot;as many as fit&quot;, llama.cpp&apos;s --fit keeps 1 GiB of the card free (an MoE&apos;s experts move to host RAM first) and Ollama uses its own estimate.</source>
+        <translation>llama.cpp -ngl / Ollama num_gpu：留在 GPU 上的层数；其余层每个 token 都要从主机内存读取（更慢）。保持“能放多少放多少”时，llama.cpp 的 --fit 会让显卡留出 1 GiB 空闲（MoE 的专家先移到主机内存），Ollama 则按它自己的估算。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="374"/>
         <source>the card&apos;s own</source>
         <translation>显卡自己的</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="375"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="379"/>
         <source>same as compute (16-bit)</source>
         <translation>同计算精度（16 位）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="401"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="405"/>
         <source>No GPU (memory only)</source>
         <translation>不选 GPU（仅估算显存）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="485"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="489"/>
         <source>automatic (Hugging Face + PEFT)</source>
         <translation>自动（Hugging Face + PEFT）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="486"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="490"/>
         <source>automatic (by the weights and the GPU)</source>
         <translation>自动（按权重格式和 GPU）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="564"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="568"/>
         <source>{count} active</source>
         <translation>激活 {count}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="568"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="572"/>
         <source>+ {count} vision</source>
         <translation>另加视觉部分 {count}</translation>
     </message>

@@ -85,7 +85,7 @@ def test_inference_offers_the_engines_and_their_settings(qtbot, page):
     choose(quant, "q4_k_m")
     settle(qtbot, page)
     all_on_gpu = page.state.estimate.time.decode_tokens_per_s
-    assert page.inputs.gpu_layers_spin.text() == "all"
+    assert page.inputs.gpu_layers_spin.text() == "as many as fit"
     assert page.inputs.gpu_memory_utilization_spin.isEnabled() is False
 
     # Half the layers in host RAM: every token reads them at host bandwidth, so fewer tok/s.

@@ -323,18 +323,34 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     if ngl is not None and ngl > n + 1:
         raise ValueError(f"gpu_layers {ngl} exceeds {model.id}'s {n} layers ({n + 1} with the "
                          f"output layer); use at most {n + 1}, or leave it out for all")
+    n_cpu_moe = plan.n_cpu_moe
     if ngl is None:
         if ollama:
             ngl = _ollama_fit(gpu, dense, experts, out, kv_layer_bytes, compute + projector,
                               plan.n_gpus, plan.n_cpu_moe)
             defaults["n_gpu_layers"] = "Ollama: as many layers as fit"
-        else:
+        elif gpu.unified_memory:
+            # the CPU's memory is the GPU's: moving layers frees none of it
             ngl = n + 1
-            defaults["n_gpu_layers"] = "all layers and the output (-ngl 999)"
+            defaults["n_gpu_layers"] = "all layers and the output (unified memory)"
+        else:
+            ngl, fitted = fit_layers(gpu, dense, experts, out + rest, kv_layer_bytes,
+                                     compute + context, projector, plan.n_gpus, n_cpu_moe)
+            if ngl > n and fitted == n_cpu_moe:
+                defaults["n_gpu_layers"] = ("all layers and the output: they leave "
+                                            f"{FIT_TARGET_MIB} MiB free (llama.cpp --fit)")
+            else:
+                defaults["n_gpu_layers"] = (f"llama.cpp --fit (on by default): as many as "
+                                            f"leave {FIT_TARGET_MIB} MiB of each GPU free")
+            if fitted != n_cpu_moe:
+                defaults["n_cpu_moe"] = ("llama.cpp --fit: the experts of the first "
+                                         f"{fitted} layers in host RAM first")
+                n_cpu_moe = fitted
+                settings["n_cpu_moe"] = n_cpu_moe
     settings["n_gpu_layers"] = ngl
     first_gpu = max(n - ngl, 0)
     on_gpu = range(first_gpu, n)
-    cpu_moe = set(range(min(plan.n_cpu_moe, n)))
+    cpu_moe = set(range(min(n_cpu_moe, n)))
     gpu_weights = sum(dense[i] for i in on_gpu) + sum(experts[i] for i in on_gpu
                                                       if i not in cpu_moe)
     out_on_gpu = ngl > n
@@ -399,7 +415,7 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
              "token_embd_host": embd}
     flags = {"ctx_size": tokens, "n_gpu_layers": ngl, "flash_attn": flash,
              "cache_type_k": settings["cache_type_k"], "cache_type_v": settings["cache_type_v"],
-             "n_cpu_moe": plan.n_cpu_moe, "parallel": b, "gguf": settings["gguf_file_type"]}
+             "n_cpu_moe": n_cpu_moe, "parallel": b, "gguf": settings["gguf_file_type"]}
     warnings = []
     if ollama and settings["num_ctx"] < per_seq:
         warnings.append(f"ollama: num_ctx {settings['num_ctx']:,} holds fewer tokens than the "
@@ -457,6 +473,45 @@ def _routed_fraction(model: ModelShape, b: int) -> float:
         return 1.0
     blk = moe[0]
     return 1.0 - (1.0 - blk.experts_per_token / blk.experts) ** b
+
+
+#: The memory ``llama.cpp --fit`` leaves free on each device, MiB (``--fit-target``; its
+#: log: "cannot fulfill margin of 1024 MiB on all devices", ggml-org/llama.cpp PR #16653).
+FIT_TARGET_MIB = 1024
+
+
+def fit_layers(gpu: GpuSpec, dense, experts, out, kv_layer, per_gpu, first_gpu_extra,
+               n_gpus: int, n_cpu_moe: int) -> tuple[int, int]:
+    """``(-ngl, --n-cpu-moe)`` as ``llama.cpp --fit`` (on by default since late 2025,
+    ggml-org/llama.cpp PR #16653) sets what the user left unset: everything on the GPUs when
+    that leaves :data:`FIT_TARGET_MIB` free on each; else, of a mixture of experts, the
+    experts' tensors go to host memory layer by layer first (attention and the shared parts
+    stay: "dense-only layers"); then whole layers, the output layer before the others (the
+    GPUs keep the last ``-ngl`` layers). ``per_gpu``: what each GPU holds besides the layers
+    (compute buffer, CUDA context); ``first_gpu_extra``: the projector, on the first GPU.
+
+    llama.cpp also splits a layer's tensors at the edge (attention, up, gate in turn); the
+    whole layers here leave that part of a layer on the host."""
+    n = len(dense)
+    margin = FIT_TARGET_MIB * 1024**2
+    budget = n_gpus * (gpu.usable_bytes - margin - per_gpu) - first_gpu_extra
+
+    def used(ngl: int, cpu_moe: int) -> float:
+        total = sum(dense[i] + kv_layer[i] + (experts[i] if i >= cpu_moe else 0.0)
+                    for i in range(max(n - ngl, 0), n))
+        return total + (out if ngl > n else 0.0)
+
+    if used(n + 1, n_cpu_moe) <= budget:
+        return n + 1, n_cpu_moe
+    if any(experts):
+        for k in range(n_cpu_moe + 1, n + 1):
+            if used(n + 1, k) <= budget:
+                return n + 1, k
+        n_cpu_moe = n
+    for ngl in range(n, -1, -1):
+        if used(ngl, n_cpu_moe) <= budget:
+            return ngl, n_cpu_moe
+    return 0, n_cpu_moe
 
 
 def _ollama_fit(gpu: GpuSpec, dense, experts, out, kv_layer, graph, n_gpus, n_cpu_moe):

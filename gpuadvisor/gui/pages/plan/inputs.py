@@ -232,11 +232,15 @@ class PlanInputs(QWidget):
         self.engine_group = form.parentWidget()
         self.gpu_layers_spin = QSpinBox()
         self.gpu_layers_spin.setRange(-1, 65536)
-        self.gpu_layers_spin.setSpecialValueText(translate("PlanPage", "all"))
+        # Unset: as many as fit (llama.cpp's --fit, Ollama's own estimate); the engine line
+        # and the time panel say how many.
+        self.gpu_layers_spin.setSpecialValueText(translate("PlanPage", "as many as fit"))
         self.gpu_layers_spin.setKeyboardTracking(False)
         self.gpu_layers_spin.setToolTip(translate(
             "PlanPage", "llama.cpp -ngl / Ollama num_gpu: layers kept on the GPU; the rest are "
-            "read from host RAM for every token (slower)"))
+            "read from host RAM for every token (slower). Left at \"as many as fit\", "
+            "llama.cpp's --fit keeps 1 GiB of the card free (an MoE's experts move to host "
+            "RAM first) and Ollama uses its own estimate."))
         self.n_cpu_moe_spin = QSpinBox()
         self.n_cpu_moe_spin.setRange(0, 65536)
         self.n_cpu_moe_spin.setKeyboardTracking(False)

@@ -1,0 +1,77 @@
+"""llama.cpp's --fit (on by default since late 2025): what the user leaves unset is set so
+that each GPU keeps 1 GiB free: every layer when that fits, else the experts of an MoE go
+to host memory layer by layer, then whole layers (the output layer first). Each answer is
+checked against the estimate of the same plan with those settings given by hand."""
+
+from __future__ import annotations
+
+from gpuadvisor import catalog
+from gpuadvisor.cli import main
+from gpuadvisor.core.engines.llamacpp import FIT_TARGET_MIB
+from gpuadvisor.core.estimate import estimate
+from gpuadvisor.core.plan import Plan
+
+MODELS, GPUS = catalog.load_models(), catalog.load_gpus()
+MARGIN = FIT_TARGET_MIB * 1024**2
+
+
+def plan(**fields):
+    return Plan(**(dict(task="infer", framework="llama.cpp", quant="q4_k_m", seq_len=4096,
+                        new_tokens=256) | fields))
+
+
+def free(model, p, gpu):
+    e = estimate(model, p, gpu)
+    return gpu.usable_bytes - e.memory.total, e
+
+
+def test_a_model_that_leaves_the_margin_keeps_every_layer():
+    gpu, model = GPUS["rtx-4090"], MODELS["llama-3.1-8b"]
+    left, e = free(model, plan(), gpu)
+    assert e.engine.settings["n_gpu_layers"] == 33 and left >= MARGIN
+
+
+def test_a_dense_model_too_big_keeps_as_many_layers_as_leave_1_gib():
+    gpu, model = GPUS["rtx-3060-12gb"], MODELS["llama-3.1-70b"]
+    _, e = free(model, plan(), gpu)
+    ngl = e.engine.settings["n_gpu_layers"]
+    assert 0 < ngl < model.n_layers  # the output layer went first, then layers
+    # the same plan with -ngl given: the same memory; one layer more breaks the margin
+    left, given = free(model, plan(gpu_layers=ngl), gpu)
+    assert given.memory.total == e.memory.total and left >= MARGIN
+    more, _ = free(model, plan(gpu_layers=ngl + 1), gpu)
+    assert more < MARGIN
+    assert e.fits and "llama.cpp --fit" in e.assumptions["engine_n_gpu_layers_source"]
+
+
+def test_an_moe_model_sends_experts_to_host_ram_before_any_layer():
+    gpu, model = GPUS["rtx-3060-12gb"], MODELS["qwen3-30b-a3b"]
+    n = model.n_layers
+    _, e = free(model, plan(), gpu)
+    k = e.engine.settings["n_cpu_moe"]
+    assert e.engine.settings["n_gpu_layers"] == n + 1 and 0 < k < n
+    left, given = free(model, plan(gpu_layers=n + 1, n_cpu_moe=k), gpu)
+    assert given.memory.total == e.memory.total and left >= MARGIN
+    fewer, _ = free(model, plan(gpu_layers=n + 1, n_cpu_moe=k - 1), gpu)
+    assert fewer < MARGIN
+    # decode reads the host-side experts its tokens route to, at host bandwidth
+    assert e.engine.decode.host_read_bytes > 0
+
+
+def test_unified_memory_and_ollama_keep_their_own_rules():
+    # on an Apple GPU the host's memory is the GPU's: every layer stays
+    _, e = free(MODELS["llama-3.1-70b"], plan(), GPUS["m2-max"])
+    assert e.engine.settings["n_gpu_layers"] == MODELS["llama-3.1-70b"].n_layers + 1
+    # Ollama places layers by its own estimate (llm/memory.go), not by --fit
+    _, o = free(MODELS["llama-3.1-70b"], plan(framework="ollama"), GPUS["rtx-3060-12gb"])
+    assert "Ollama" in o.assumptions["engine_n_gpu_layers_source"]
+
+
+def test_the_export_runs_the_fitted_placement(capsys):
+    code = main(["export", "llama-server", "--model", "qwen3-30b-a3b", "--task", "infer",
+                 "--quant", "q4_k_m", "--gpu", "rtx-3060-12gb", "--seq", "4096"])
+    out = capsys.readouterr().out
+    _, e = free(MODELS["qwen3-30b-a3b"], plan(), GPUS["rtx-3060-12gb"])
+    s = e.engine.settings
+    assert code == 0
+    assert f"-ngl {s['n_gpu_layers']} " in out and f"--n-cpu-moe {s['n_cpu_moe']} " in out
