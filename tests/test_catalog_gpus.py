@@ -551,3 +551,18 @@ def test_kind_is_told_from_the_file_name(file_name, kind):
 def test_file_of_unknown_kind_or_missing_file_is_reported(tmp_path):
     assert "cannot tell the catalog kind" in validate_file(tmp_path / "hardware.toml")[0]
     assert "cannot read the file" in validate_file(tmp_path / "offers.toml")[0]
+
+
+def test_a_catalog_of_too_many_tables_is_refused_before_it_is_parsed(tmp_path):
+    from gpuadvisor.catalog.schema import MAX_ENTRIES
+
+    path = tmp_path / "models.toml"
+    path.write_text("".join(f"[t{i}]\nname = 'x'\n" for i in range(MAX_ENTRIES + 1)),
+                    encoding="utf-8")
+    assert validate_file(path) == [
+        f"models.toml: {MAX_ENTRIES + 1:,} tables; a catalog file holds at most "
+        f"{MAX_ENTRIES:,} entries"]
+    # the shipped catalogs are far below it
+    for name in ("gpus", "models", "offers", "apis"):
+        text = (catalog_dir() / f"{name}.toml").read_text(encoding="utf-8")
+        assert text.count("\n[") < MAX_ENTRIES // 10

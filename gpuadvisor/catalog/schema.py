@@ -65,6 +65,10 @@ _LEADING_NUMBER_RE = re.compile(r"^\s*([-+]?\d+(?:\.\d+)?)")
 
 #: Most parts a dotted TOML key may have (``a.b.c`` has 3; real catalogs use 1).
 MAX_KEY_PARTS = 16
+#: Most entries a catalog file may hold (the shipped ones hold a few hundred): a file of a
+#: hundred thousand tables is refused before it is parsed, in well under a second, instead
+#: of taking seconds to read and check entry by entry.
+MAX_ENTRIES = 10_000
 _KEY_PART = r"""(?:[A-Za-z0-9_-]++|"(?:[^"\\\n]|\\.)*+"|'[^'\n]*+')"""
 _DEEP_KEY_RE = re.compile(
     rf"(?<![A-Za-z0-9_-]){_KEY_PART}(?:[ \t]*+\.[ \t]*+{_KEY_PART}){{{MAX_KEY_PARTS}}}")
@@ -495,6 +499,11 @@ def _parse_bytes(raw: bytes, name: str) -> tuple[dict, str | None]:
     if deep is not None:
         return {}, (f"{name}: line {deep}: a dotted key of more than {MAX_KEY_PARTS} parts; "
                     "entries are tables like [entry-id] with plain keys")
+    # an upper bound on the tables: every one starts a line with "["
+    tables = text.count("\n[") + text.startswith("[")
+    if tables > MAX_ENTRIES:
+        return {}, (f"{name}: {tables:,} tables; a catalog file holds at most "
+                    f"{MAX_ENTRIES:,} entries")
     try:
         return tomllib.loads(text), None
     except tomllib.TOMLDecodeError as exc:
