@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from gpuadvisor import catalog
-from gpuadvisor.core.compute import inference_time, routed_expert_fraction
+from gpuadvisor.core.inference_time import inference_time, routed_expert_fraction
 from gpuadvisor.core.model import model_shape
 from gpuadvisor.core.plan import Plan
 from tests.cli_run import run_cli

@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from gpuadvisor import catalog
-from gpuadvisor.core.compute import decode_weight_fraction
 from gpuadvisor.core.estimate import estimate
+from gpuadvisor.core.inference_time import decode_weight_fraction
 from gpuadvisor.core.memory import QUANT_BYTES, weight_bytes
 from gpuadvisor.core.model import model_shape, spec_from_hf_config
 from gpuadvisor.core.plan import QUANT, Plan

@@ -50,7 +50,7 @@ def kv_cache_bytes(model: ModelLike, plan: Plan, b=None, s=None):
 
 def kv_bytes_per_token(model: ModelLike, plan: Plan) -> float:
     """Cache bytes per token and sequence as if every layer attended globally (0 unless a
-    decoder is served); :func:`~.compute.inference_time` caps windowed layers itself."""
+    decoder is served); :func:`~.inference_time.inference_time` caps windowed layers itself."""
     m = model_shape(model)
     if plan.task != "infer" or m.kind != "decoder":
         return 0.0

@@ -8,7 +8,7 @@ serving ``n`` requests together (``micro_batch = n``: vLLM's running sequences, 
 
 * **a decode step** serving ``n`` sequences takes ``t(n) = n / decode tokens/s`` of that
   estimate (the weights read once per step, each sequence's KV cache once, or the compute
-  when ``n`` is past the crossover; :func:`~gpuadvisor.core.compute.inference_time`).
+  when ``n`` is past the crossover; :func:`~gpuadvisor.core.inference_time.inference_time`).
 * **prefill interference** (steady state, every user always waiting for an answer, no think
   time): each request also costs its prompt's prefill ``T_pf`` (the estimate's
   ``prefill_seconds`` for one prompt). ``n`` users generating ``r`` tokens/s each finish

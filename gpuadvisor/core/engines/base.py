@@ -162,7 +162,7 @@ def host_memory(gpu: GpuSpec, measured_gb_s: float | None = None,
 class DecodeCost:
     """What a decode step costs on an engine besides the weights on the GPU.
 
-    :func:`gpuadvisor.core.compute.inference_time` adds these terms to the step:
+    :func:`gpuadvisor.core.inference_time.inference_time` adds these terms to the step:
     ``max(gpu_bytes / (peak_bw x bandwidth_efficiency), compute) + host_bytes / host_bw
     + fixed_s``.
 
@@ -247,7 +247,7 @@ class EngineResult:
         warnings: what the user should know.
         expert_weights: the routed experts' share of ``weights`` as the engine stores them
             (None: the engine does not say; the decode step's read is then scaled by
-            :func:`~..compute.decode_weight_fraction`).
+            :func:`~..inference_time.decode_weight_fraction`).
     """
 
     engine: str

@@ -4,7 +4,7 @@
 engine (:func:`~.select.engine_for`) is evaluated on the time GPU, its terms become the
 seven-term :class:`~gpuadvisor.core.memory.MemoryBreakdown` (gradients and optimizer states
 are 0), and its :class:`~.base.DecodeCost` goes to
-:func:`~gpuadvisor.core.compute.inference_time`. ``transformers`` keeps the generic model.
+:func:`~gpuadvisor.core.inference_time.inference_time`. ``transformers`` keeps the generic model.
 """
 
 from __future__ import annotations
@@ -13,11 +13,12 @@ from dataclasses import dataclass, replace
 
 from gpuadvisor.core.architecture import ModelShape
 from gpuadvisor.core.assumptions import Assumptions
-from gpuadvisor.core.compute import TimeEstimate, inference_time
+from gpuadvisor.core.compute import TimeEstimate
 from gpuadvisor.core.engines.base import EngineResult
 from gpuadvisor.core.engines.select import engine_for, evaluate_engine
 from gpuadvisor.core.engines.transformers import settings as transformers_settings
 from gpuadvisor.core.gpu import GpuSpec
+from gpuadvisor.core.inference_time import inference_time
 from gpuadvisor.core.memory import MemoryBreakdown
 from gpuadvisor.core.plan import Plan
 

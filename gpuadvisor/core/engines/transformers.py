@@ -15,7 +15,8 @@ import numpy as np
 
 from gpuadvisor.core.architecture import ModelShape
 from gpuadvisor.core.assumptions import Assumptions
-from gpuadvisor.core.compute import TimeEstimate, inference_time
+from gpuadvisor.core.compute import TimeEstimate
+from gpuadvisor.core.inference_time import inference_time
 from gpuadvisor.core.kvcache import kv_bytes_per_token, kv_cache_bytes
 from gpuadvisor.core.plan import Plan
 
@@ -50,7 +51,7 @@ def kv_read_bytes_per_token(shape: ModelShape, plan: Plan, n_gpus):
 
 def generic_time(shape: ModelShape, plan: Plan, *, peak_tflops, bandwidth_gb_s,
                  weights_bytes, n_gpus, assumptions: Assumptions) -> TimeEstimate:
-    """The generic inference time: :func:`~gpuadvisor.core.compute.inference_time` with the
+    """The generic inference time: :func:`~gpuadvisor.core.inference_time.inference_time` with the
     resident weights ``weights_bytes`` and :func:`kv_read_bytes_per_token` at ``n_gpus``
     (numbers, or arrays that broadcast: GPUs as rows, counts as columns)."""
     return inference_time(shape, plan, peak_tflops=peak_tflops, bandwidth_gb_s=bandwidth_gb_s,
