@@ -433,3 +433,16 @@ def test_the_cards_line_names_the_chip_without_its_variant(qtbot, page, state):
     label = page.vram_chart.capacity_label.toPlainText()
     assert label == "GB10 119.7 GiB"  # CUDA's total on a DGX Spark (catalog, 122,572 MiB)
     assert "GB10 (DGX Spark, 128 GB)" in page.banner.text()
+
+
+def test_catalog_cards_are_named_short_in_the_picker_and_found_by_their_whole_name(
+        qtbot, page, state):
+    from gpuadvisor.gui.pages.plan.format import catalog_gpu_item
+
+    gpus = state.gpus
+    # the maker's words left out; the memory only where the name does not say it
+    assert catalog_gpu_item(gpus["rtx-4090"], "GiB") == "RTX 4090 · 24 GiB"
+    assert catalog_gpu_item(gpus["rtx-4090"], "GB") == "RTX 4090 · 25.8 GB"
+    assert catalog_gpu_item(gpus["rtx-3060-12gb"], "GiB") == "RTX 3060 12GB"
+    type_into(qtbot, page.gpu_combo, "geforce 3060 12")
+    assert state.gpu_id == "rtx-3060-12gb"

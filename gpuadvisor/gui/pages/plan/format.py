@@ -3,6 +3,8 @@ the verdict, the data set note, translated in the page's context ("PlanPage"). N
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import QCoreApplication
 
 from gpuadvisor.core.estimate import REFERENCE_GPU_ID
@@ -82,6 +84,22 @@ def card_memory(n_bytes: float, units: str) -> str:
     """A card's memory in the picker: "24 GiB", "25.8 GB" (no trailing ".0")."""
     number, _, unit = format_bytes(n_bytes, units).partition(" ")
     return f"{number.removesuffix('.0')} {unit}"
+
+
+#: A card's memory in its name ("RTX 3060 12GB", "H100 SXM5 80GB", "(DGX Spark, 128 GB)").
+_MEMORY_IN_NAME = re.compile(r"\b\d+\s?GB\b")
+
+
+def catalog_gpu_item(gpu, units: str) -> str:
+    """A catalog card in the GPU picker: its name without the maker's words and its memory
+    in the unit of the View setting, unless the name says it ("RTX 4090 · 24 GiB",
+    "RTX 3060 12GB"): the field shows about 36 characters at 1366 px, and "NVIDIA GeForce
+    RTX 3060 12GB · 12 GiB" was cut mid-word. The maker still finds it (the picker's
+    search text has the whole name)."""
+    name = short_gpu_name(gpu.name)
+    if _MEMORY_IN_NAME.search(name):
+        return name
+    return f"{name} · {card_memory(gpu.memory_bytes, units)}"
 
 
 def detected_item(info, units: str) -> str:

@@ -403,10 +403,9 @@ class PlanInputs(QWidget):
         items = [(gid, fmt.detected_item(info, units))
                  for gid, info in state.detected_gpus.items()]
         items += [(NO_GPU_ITEM, translate("PlanPage", "No GPU (memory only)"))]
-        # The card's memory in the unit of the View setting (a "24 GB" card is 24 GiB).
-        items += [(gid, f"{g.name} · {fmt.card_memory(g.memory_bytes, units)}")
-                  for gid, g in gpus.items()]
-        search = {gid: f"{g.vendor} {g.architecture}" for gid, g in gpus.items()}
+        items += [(gid, fmt.catalog_gpu_item(g, units)) for gid, g in gpus.items()]
+        # typed words find a card by its whole name, maker and architecture too
+        search = {gid: f"{g.name} {g.vendor} {g.architecture}" for gid, g in gpus.items()}
         search.update({gid: f"{info.vendor} {info.name} this machine detected"
                        for gid, info in state.detected_gpus.items()})
         with QSignalBlocker(self.gpu_combo):
