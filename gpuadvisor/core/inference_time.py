@@ -75,7 +75,9 @@ def _prefill_seconds(m, plan: Plan, forward_flops, achieved, streamed, resident_
     bandwidth``: every weight is read at least once per pass, whatever the number of
     tokens; of an MoE's experts, those its tokens are routed to). A short prompt is
     weight-read bound: 40 tokens of a 7B model at 16 bits read 15 GB, 51 ms on an L4's
-    300 GB/s, while their matmuls take 10 ms at half its 121 TFLOPS."""
+    300 GB/s, while their matmuls take 10 ms at half its 121 TFLOPS. (The same roofline,
+    "TTFT = max(2 N B S / FLOPs rate, 2 N / HBM rate)", vllm-project/vllm issue #770,
+    comment of 2024-12-03, after Hugging Face's TGI benchmarking blog.)"""
     total = plan.micro_batch * plan.seq_len
     chunk = max(int(chunk_tokens), 1)
     full, last = divmod(total, chunk)
