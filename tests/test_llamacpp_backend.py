@@ -130,3 +130,17 @@ def test_estimate_help_keeps_the_flag_that_export_redeclares(capsys):
     with pytest.raises(SystemExit):
         main(["export", "--help"])
     assert "--backend {deepspeed,fsdp,cuda,rocm,vulkan,metal}" in capsys.readouterr().out
+
+
+def test_the_advisor_prices_other_vendors_cards_on_their_own_backend(capsys):
+    # a CUDA build priced on an AMD card would be refused: the card runs its own (ROCm)
+    code, out, err = run(capsys, "suggest", "--model", "llama-3.1-8b", "--task", "infer",
+                         "--quant", "q4_k_m", "--backend", "cuda", "--json")
+    assert code == 0, err
+    rows = {r["id"]: r for r in json.loads(out)["suggestions"]}
+    amd = [r for r in rows.values() if "rx-7900-xtx" in r["id"]]
+    assert amd and all(r["fits"] for r in amd)
+    gpu = GPUS["rx-7900-xtx"]
+    assert llamacpp.plan_for_card(plan(backend="cuda"), gpu).backend is None
+    assert llamacpp.plan_for_card(plan(backend="vulkan"), gpu).backend == "vulkan"
+    assert llamacpp.plan_for_card(plan(backend="cuda"), GPUS["rtx-3090"]).backend == "cuda"

@@ -42,6 +42,7 @@ from .advisor_break_even import BreakEven, best_break_even, break_even
 from .advisor_types import Advice, Option, Suggestion
 from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions
 from .calibration import Measurement
+from .engines.llamacpp import plan_for_card
 from .estimate import Estimate
 from .fit import make_it_fit
 from .gpu import GpuSpec
@@ -260,7 +261,7 @@ def _fit(model, plan, gpu, option, assumptions, max_cards, measurements):
     them (rentals of multi-GPU instances up to 16, buying up to ``max_cards``, never the own
     rig). The estimate returned is the one of the plan as it will run.
     """
-    base = plan.with_changes(n_gpus=option.n_gpus)
+    base = plan_for_card(plan.with_changes(n_gpus=option.n_gpus), gpu)
     measured = list(measurements) or None
 
     def timed(m, p, g, a):

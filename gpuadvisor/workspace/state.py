@@ -25,7 +25,7 @@ from psygnal import Signal
 
 from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS, Assumptions
 from gpuadvisor.core.calibration import Measurement
-from gpuadvisor.core.engines.llamacpp import backend_runs_on
+from gpuadvisor.core.engines.llamacpp import plan_for_card
 from gpuadvisor.core.estimate import REFERENCE_GPU_ID, Estimate
 from gpuadvisor.core.fit import Lever
 from gpuadvisor.core.fit import levers as core_levers
@@ -413,10 +413,8 @@ class PlanState(Undoable):
     def _on_gpu(self, snap: _Snapshot) -> _Snapshot:
         """``snap`` with a llama.cpp backend the new GPU cannot run (CUDA on an AMD card)
         set back to the card's own."""
-        if snap.plan.backend is None or backend_runs_on(snap.plan.backend,
-                                                        self._spec_for(snap.gpu_id)):
-            return snap
-        return replace(snap, plan=replace(snap.plan, backend=None))
+        plan = plan_for_card(snap.plan, self._spec_for(snap.gpu_id))
+        return snap if plan is snap.plan else replace(snap, plan=plan)
 
     def set_assumption(self, name: str, value: Any) -> bool:
         """Override one assumption (None removes the override: back to the default).

@@ -229,6 +229,15 @@ def backend_runs_on(backend: str | None, gpu: GpuSpec | None) -> bool:
     return vendor is None or gpu is None or gpu.vendor == vendor
 
 
+def plan_for_card(plan: Plan, gpu: GpuSpec | None) -> Plan:
+    """``plan`` with a backend ``gpu`` cannot run (CUDA on an AMD card) set back to the
+    card's own: the same software built for that card (the advisor's options, a GPU picked
+    on the Plan page)."""
+    if plan.backend is None or backend_runs_on(plan.backend, gpu):
+        return plan
+    return plan.with_changes(backend=None)
+
+
 def plan_backend(plan: Plan, gpu: GpuSpec, ollama: bool) -> tuple[str, str]:
     """``(llama.cpp backend, why)`` of ``plan`` on ``gpu``.
 
