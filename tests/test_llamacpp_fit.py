@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from gpuadvisor import catalog
 from gpuadvisor.cli import main
+from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS as A
 from gpuadvisor.core.engines.llamacpp import FIT_TARGET_MIB
 from gpuadvisor.core.estimate import estimate
 from gpuadvisor.core.plan import Plan
@@ -75,3 +76,43 @@ def test_the_export_runs_the_fitted_placement(capsys):
     s = e.engine.settings
     assert code == 0
     assert f"-ngl {s['n_gpu_layers']} " in out and f"--n-cpu-moe {s['n_cpu_moe']} " in out
+
+
+def test_ollama_places_layers_by_its_release():
+    import pytest
+
+    from gpuadvisor.core.engines import llamacpp
+    from gpuadvisor.core.model import model_shape
+
+    gpu, model = GPUS["rtx-3060-12gb"], MODELS["llama-3.1-70b"]
+    shape = model_shape(model)
+    # the same context both ways: Ollama's num_ctx = the plan's prompt + new tokens
+    ollama = dict(framework="ollama", num_ctx=4096 + 256)
+    fit = llamacpp.evaluate(shape, plan(), gpu, A)
+    current = llamacpp.evaluate(shape, plan(**ollama), gpu, A, ollama=True)
+    # Ollama 0.30 on runs llama-server without -ngl: its --fit places the layers
+    assert current.settings["n_gpu_layers"] == fit.settings["n_gpu_layers"]
+    assert "0.30 on" in current.defaults["n_gpu_layers"]
+    older = llamacpp.evaluate(shape, plan(engine_version="0.11.4", **ollama), gpu, A,
+                              ollama=True)
+    assert "llm/memory.go" in older.defaults["n_gpu_layers"]
+    # memory.go sets aside one layer's size (~0.5 GiB of Q4_K_M here) where --fit keeps
+    # 1 GiB free: the older release kept more layers on the card
+    assert older.settings["n_gpu_layers"] > current.settings["n_gpu_layers"]
+    with pytest.raises(ValueError, match="engine_version is a vLLM or Ollama setting"):
+        plan(engine_version="0.11.4")  # llama.cpp
+
+
+def test_check_log_reads_an_old_ollama_log_by_the_rules_of_its_time():
+    from pathlib import Path
+
+    from gpuadvisor.probes.logcheck import PRE_FIT_OLLAMA, plan_of
+    from gpuadvisor.probes.logread import read_log
+
+    log = Path(__file__).parent / "probes/logs/ollama-rtx4060-laptop-phi4-partial.log"
+    reading = read_log(log.read_text(encoding="utf-8"), log.name)
+    found, assumed = plan_of(reading, Plan(task="infer"))
+    # it prints llm/memory.go's estimate ("offload to cuda ... layers.offload=29"), no version
+    assert reading.version is None
+    assert found.framework == "ollama" and found.engine_version == PRE_FIT_OLLAMA
+    assert any("before 0.30" in a for a in assumed)

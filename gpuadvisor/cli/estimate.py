@@ -165,8 +165,9 @@ def add_parser(verbs) -> argparse.ArgumentParser:
                           "own, CUDA / ROCm / Metal; Vulkan elsewhere); Ollama takes only the "
                           "one it picks")
     eng.add_argument("--engine-version", type=engine_version, default=None, metavar="X.Y.Z",
-                     help="vLLM: the release whose memory rules apply (default: the current "
-                          "one; before 0.8 a whole max_model_len is profiled)")
+                     help="vLLM or Ollama: the release whose memory rules apply (default: "
+                          "the current one; vLLM before 0.8 profiles a whole max_model_len, "
+                          "Ollama before 0.30 places layers by its own estimate)")
     eng.add_argument("--min-tokens-per-s", type=positive_float("--min-tokens-per-s", 100_000),
                      default=None, metavar="F",
                      help="vLLM / llama.cpp serving: the speed each user must keep (default: "

@@ -244,9 +244,10 @@ class Plan:
             counted here over the whole model: per pipeline stage Megatron's N times the
             stages); None = every layer. Hugging Face, Unsloth, Axolotl and torchtune
             recompute every layer.
-        engine_version: the vLLM release whose allocation rules apply (``0.6.4``); None =
-            the current one (V1). Releases before 0.8 (V0) profile a whole
-            ``max_model_len`` when chunked prefill is off.
+        engine_version: the vLLM or Ollama release whose allocation rules apply
+            (``0.6.4``); None = the current one. vLLM before 0.8 (V0) profiles a whole
+            ``max_model_len`` when chunked prefill is off; Ollama before 0.30 places layers
+            by its own estimate (``llm/memory.go``), later ones by llama-server's ``--fit``.
         backend: llama.cpp's GPU backend (:data:`BACKENDS`); None = the card's own
             (CUDA on NVIDIA, ROCm on AMD, Metal on Apple, Vulkan elsewhere). Ollama runs
             the backend it discovers for the card, so it takes only that one.
@@ -412,12 +413,12 @@ class Plan:
             raise ValueError(f"engine_version must be a release like 0.6.4, got "
                              f"{str(version)[:40]!r}")
         engine = self.framework
-        vllm_only = (("max_num_batched_tokens", None), ("enforce_eager", False),
-                     ("engine_version", None))
+        vllm_only = (("max_num_batched_tokens", None), ("enforce_eager", False))
         if self.backend is not None:
             _check_choice("backend", self.backend, BACKENDS)
         if self.task != "infer":
             for name, unset in (("gpu_layers", None), ("n_cpu_moe", 0), ("backend", None),
+                                ("engine_version", None),
                                 ("gpu_memory_utilization", None), ("num_ctx", None),
                                 *vllm_only):
                 if getattr(self, name) != unset:
@@ -435,6 +436,10 @@ class Plan:
             if getattr(self, name) != unset and engine != "vllm":
                 raise ValueError(f"{name} is a vLLM setting, not one of {engine}: give "
                                  "framework vllm")
+        if version is not None and engine not in ("vllm", "ollama"):
+            raise ValueError(f"engine_version is a vLLM or Ollama setting (the release whose "
+                             f"rules apply), not one of {engine}: give framework vllm or "
+                             "ollama")
         if ctx is not None and engine != "ollama":
             raise ValueError(f"num_ctx is an Ollama setting (its PARAMETER num_ctx), not one "
                              f"of {engine}: give framework ollama")

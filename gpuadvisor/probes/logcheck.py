@@ -214,6 +214,10 @@ def _vllm_plan(reading: LogReading, base: Plan, assumed: list[str]) -> Plan:
                    gpu_layers=None, n_cpu_moe=0, num_ctx=None)
 
 
+#: The release an Ollama log is read as when it prints llm/memory.go's estimate but no
+#: version: the last before llama-server's --fit placed the layers (0.30).
+PRE_FIT_OLLAMA = "0.29"
+
 def _llama_plan(reading: LogReading, base: Plan, assumed: list[str]) -> Plan:
     s = reading.settings
     ollama = reading.engine == "ollama"
@@ -239,12 +243,22 @@ def _llama_plan(reading: LogReading, base: Plan, assumed: list[str]) -> Plan:
     if not ollama and "gpu_layers" in reading.observed:
         layers = int(reading.observed["gpu_layers"])  # llama.cpp: -ngl as given
     new = min(_NEW_TOKENS, max(1, per_seq // 2))
+    version = None
+    if ollama:
+        # Ollama's placement rules changed at 0.30 (llama-server's --fit); a log that
+        # prints llm/memory.go's layer estimate ("offload to cuda ... layers.offload")
+        # comes from an earlier release.
+        version = reading.version
+        if version is None and "planned_gpu_layers" in reading.observed:
+            version = PRE_FIT_OLLAMA
+            assumed.append("an Ollama release before 0.30 (the log prints llm/memory.go's "
+                           "layer estimate, not its version)")
     return replace(base, task="infer", framework="ollama" if ollama else "llama.cpp",
                    seq_len=per_seq - new, new_tokens=new, micro_batch=parallel,
                    quant=quant, kv_dtype=kv, attention=attention, gpu_layers=layers,
                    num_ctx=per_seq if ollama else None, n_gpus=base.n_gpus,
                    gpu_memory_utilization=None, max_num_batched_tokens=None,
-                   enforce_eager=False, engine_version=None, pp=None)
+                   enforce_eager=False, engine_version=version, pp=None)
 
 
 # --------------------------------------------------------------------------- the check

@@ -80,7 +80,7 @@ def check_log(text: str, source: str, *, engine: str | None = None,
                            "nothing is kept for it")
     plan, assumed = logcheck.plan_of(reading, base)
     assumed = guessed + assumed
-    if engine_version and reading.engine == "vllm":
+    if engine_version and reading.engine in ("vllm", "ollama"):
         plan = plan.with_changes(engine_version=engine_version)
         assumed = [a for a in assumed if "release" not in a]
     try:

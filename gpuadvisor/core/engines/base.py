@@ -157,6 +157,19 @@ def host_memory(gpu: GpuSpec, measured_gb_s: float | None = None,
                       f"{HOST_READ_FRACTION:g}")
 
 
+def release(version: str | None) -> tuple[int, ...] | None:
+    """``"0.6.4.post1"`` -> ``(0, 6, 4)``; ``None`` for the current release."""
+    if not version:
+        return None
+    parts = []
+    for word in version.split(".")[:3]:
+        digits = "".join(ch for ch in word if ch.isdigit()) if word[:1].isdigit() else ""
+        if not digits:
+            break
+        parts.append(int(digits))
+    return tuple(parts) or None
+
+
 # --------------------------------------------------------------------------- records
 @dataclass(frozen=True)
 class DecodeCost:
@@ -301,4 +314,5 @@ class EngineResult:
 
 
 __all__ = ["APPLE_GPU_WIRED_FRACTION", "GPU_CLASSES", "HOST_PEAK_GB_S", "HOST_READ_FRACTION",
-           "DecodeCost", "EngineResult", "GpuClass", "HostMemory", "gpu_class", "host_memory"]
+           "DecodeCost", "EngineResult", "GpuClass", "HostMemory", "gpu_class", "host_memory",
+           "release"]

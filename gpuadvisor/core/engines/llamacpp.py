@@ -63,6 +63,7 @@ from gpuadvisor.core.engines.base import (
     EngineResult,
     gpu_class,
     host_memory,
+    release,
 )
 from gpuadvisor.core.ggml_types import ggml_type_named
 from gpuadvisor.core.gguf_quant import (
@@ -333,11 +334,13 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
         raise ValueError(f"gpu_layers {ngl} exceeds {model.id}'s {n} layers ({n + 1} with the "
                          f"output layer); use at most {n + 1}, or leave it out for all")
     n_cpu_moe = plan.n_cpu_moe
+    rel = release(plan.engine_version) if ollama else None
     if ngl is None:
-        if ollama:
+        if ollama and rel is not None and rel < OLLAMA_FIT_RELEASE:
             ngl = _ollama_fit(gpu, dense, experts, out, kv_layer_bytes, compute + projector,
                               plan.n_gpus, plan.n_cpu_moe)
-            defaults["n_gpu_layers"] = "Ollama: as many layers as fit"
+            defaults["n_gpu_layers"] = (f"Ollama {plan.engine_version}: as many layers as "
+                                        "its estimate fits (llm/memory.go)")
         elif gpu.unified_memory:
             # the CPU's memory is the GPU's: moving layers frees none of it
             ngl = n + 1
@@ -345,12 +348,14 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
         else:
             ngl, fitted = fit_layers(gpu, dense, experts, out + rest, kv_layer_bytes,
                                      compute + context, projector, plan.n_gpus, n_cpu_moe)
+            runner = ("Ollama (0.30 on: llama-server's --fit)" if ollama
+                      else "llama.cpp --fit (on by default)")
             if ngl > n and fitted == n_cpu_moe:
                 defaults["n_gpu_layers"] = ("all layers and the output: they leave "
-                                            f"{FIT_TARGET_MIB} MiB free (llama.cpp --fit)")
+                                            f"{FIT_TARGET_MIB} MiB free ({runner})")
             else:
-                defaults["n_gpu_layers"] = (f"llama.cpp --fit (on by default): as many as "
-                                            f"leave {FIT_TARGET_MIB} MiB of each GPU free")
+                defaults["n_gpu_layers"] = (f"{runner}: as many as leave {FIT_TARGET_MIB} "
+                                            "MiB of each GPU free")
             if fitted != n_cpu_moe:
                 defaults["n_cpu_moe"] = ("llama.cpp --fit: the experts of the first "
                                          f"{fitted} layers in host RAM first")
@@ -484,6 +489,13 @@ def _routed_fraction(model: ModelShape, b: int) -> float:
     return 1.0 - (1.0 - blk.experts_per_token / blk.experts) ** b
 
 
+#: The first Ollama release that runs GGUF models on llama-server and lets its ``--fit``
+#: place the layers (ollama/ollama 9db4bdba, 2026-05-29, "runner: Remove CGO engines, use
+#: llama-server exclusively for GGML models", first tagged v0.30.0; ``llm/llama_server.go``
+#: passes no ``-ngl`` when ``num_gpu`` is unset and, with a projector, raises the fit
+#: target by the projector's size and 1 GiB). Earlier releases place layers by their own
+#: estimate (``llm/memory.go``, :func:`_ollama_fit`).
+OLLAMA_FIT_RELEASE = (0, 30)
 #: The memory ``llama.cpp --fit`` leaves free on each device, MiB (``--fit-target``; its
 #: log: "cannot fulfill margin of 1024 MiB on all devices", ggml-org/llama.cpp PR #16653).
 FIT_TARGET_MIB = 1024

@@ -59,7 +59,7 @@ import math
 
 from gpuadvisor.core.architecture import ModelShape
 from gpuadvisor.core.assumptions import Assumptions
-from gpuadvisor.core.engines.base import DecodeCost, EngineResult, gpu_class
+from gpuadvisor.core.engines.base import DecodeCost, EngineResult, gpu_class, release
 from gpuadvisor.core.gpu import GpuSpec
 from gpuadvisor.core.kvcache import kv_dtype_bytes
 from gpuadvisor.core.memory import weight_bytes
@@ -86,19 +86,6 @@ V1_RELEASE = (0, 8)
 #: ``SchedulerConfig`` then defaults ``max_num_batched_tokens`` to 512).
 V0_CHUNKED_FROM = 32_768
 V0_CHUNKED_TOKENS = 512
-
-
-def release(version: str | None) -> tuple[int, ...] | None:
-    """``"0.6.4.post1"`` -> ``(0, 6, 4)``; ``None`` for the current release."""
-    if not version:
-        return None
-    parts = []
-    for word in version.split(".")[:3]:
-        digits = "".join(ch for ch in word if ch.isdigit()) if word[:1].isdigit() else ""
-        if not digits:
-            break
-        parts.append(int(digits))
-    return tuple(parts) or None
 
 
 def max_num_batched_tokens(gpu: GpuSpec) -> int:
