@@ -8,7 +8,8 @@ import json
 import pytest
 
 from gpuadvisor.cli import main
-from gpuadvisor.core.plan import Plan, layout_pin_problem
+from gpuadvisor.core.layout_pins import layout_pin_problem
+from gpuadvisor.core.plan import Plan
 from gpuadvisor.workspace.planfile import PlanFileError, load_plan, parse_plan_dict, save_plan
 from gpuadvisor.workspace.state import PlanState
 

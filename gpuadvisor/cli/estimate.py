@@ -15,17 +15,16 @@ from .args import (
     InputError,
     assumption,
     count,
-    engine_version,
     float_in,
     fraction,
     int_in,
     json_text,
     load_gpu,
     load_model,
-    positive_float,
     positive_int,
     quant_name,
 )
+from .engine_flags import add_engine_flags
 
 
 def add_parser(verbs) -> argparse.ArgumentParser:
@@ -139,47 +138,7 @@ def add_parser(verbs) -> argparse.ArgumentParser:
     est.add_argument("--kv-dtype", choices=P.ALL_KV_DTYPES,
                      help="KV-cache type (q8_0/q4_0: llama.cpp's quantized cache, needs "
                           "--attention flash; ExLlamaV2's Q8/Q4 cache)")
-    eng = est.add_argument_group(
-        "inference engine",
-        "llama.cpp/Ollama, vLLM and ExLlamaV2 settings (see --framework)")
-    eng.add_argument("--gpu-layers", type=int_in(0, 65_536), default=None, metavar="N",
-                     help="llama.cpp -ngl / Ollama num_gpu: layers on the GPU, the rest in "
-                          "host RAM (model layers + 1 includes the output layer; default: "
-                          "all for llama.cpp, as many as fit for Ollama)")
-    eng.add_argument("--n-cpu-moe", type=int_in(0, 65_536), default=0, metavar="N",
-                     help="llama.cpp --n-cpu-moe: keep the experts of the first N layers "
-                          "in host RAM")
-    eng.add_argument("--gpu-memory-utilization", type=fraction, default=None, metavar="F",
-                     help="vLLM: share of each GPU's memory it reserves (default 0.9)")
-    eng.add_argument("--num-ctx", type=int_in(1, L.MAX_SEQ_TOKENS, tokens=True), default=None,
-                     metavar="N", help="Ollama: its context, PARAMETER num_ctx (default: "
-                     "Ollama's for the card's memory, up to the model's own context)")
-    eng.add_argument("--max-num-batched-tokens", type=int_in(1, L.MAX_SEQ_TOKENS, tokens=True),
-                     default=None, metavar="N",
-                     help="vLLM: tokens per scheduler step, the size of its profiling pass "
-                          "(default: the release's, 2,048 or 8,192 by the card)")
-    eng.add_argument("--enforce-eager", action="store_true",
-                     help="vLLM: no CUDA graphs (no graph memory; slower decoding)")
-    eng.add_argument("--backend", choices=P.BACKENDS, default=None,
-                     help="llama.cpp: the GPU backend it was built with (default: the card's "
-                          "own, CUDA / ROCm / Metal; Vulkan elsewhere); Ollama takes only the "
-                          "one it picks")
-    eng.add_argument("--engine-version", type=engine_version, default=None, metavar="X.Y.Z",
-                     help="vLLM or Ollama: the release whose memory rules apply (default: "
-                          "the current one; vLLM before 0.8 profiles a whole max_model_len, "
-                          "Ollama before 0.30 places layers by its own estimate)")
-    eng.add_argument("--min-tokens-per-s", type=positive_float("--min-tokens-per-s", 100_000),
-                     default=None, metavar="F",
-                     help="vLLM / llama.cpp serving: the speed each user must keep (default: "
-                          "reading speed, 5.3 tokens/s)")
-    eng.add_argument("--max-first-token", type=positive_float("--max-first-token", 3600),
-                     default=None, metavar="S",
-                     help="vLLM / llama.cpp serving: the first token's ceiling in seconds "
-                          "(default 1)")
-    eng.add_argument("--host-bandwidth", type=positive_float("--host-bandwidth", 100_000),
-                     default=None, metavar="GB/S",
-                     help="host RAM bandwidth for layers kept on the CPU (default: assumed "
-                          "from the GPU's class; a host-memory probe measures it)")
+    add_engine_flags(est)
     est.add_argument("--framework", choices=P.FRAMEWORKS, default="auto",
                      help="software that runs it: hf, unsloth, torchtune, axolotl, megatron "
                           "(training; only megatron runs tensor, pipeline, context and expert "
@@ -431,7 +390,7 @@ def checked_plan(args: argparse.Namespace, model):
 def check_layout_pins(plan) -> None:
     """Pinned degrees the GPU count cannot hold, refused naming their flag (``--pp 8k`` on
     8 GPUs: "--pp: pp 8000 does not divide n_gpus 8")."""
-    from gpuadvisor.core.plan import layout_pin_problem
+    from gpuadvisor.core.layout_pins import layout_pin_problem
     from gpuadvisor.workspace.planfile import plan_field_in_message
 
     problem = layout_pin_problem(plan)

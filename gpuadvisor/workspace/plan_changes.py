@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from gpuadvisor.core.layout_pins import layout_pin_problem
 from gpuadvisor.core.model import ModelSpec
 from gpuadvisor.core.plan import (
     INFER_ENGINES,
@@ -18,7 +19,6 @@ from gpuadvisor.core.plan import (
     QUANTIZED_KV,
     TRAIN_FRAMEWORKS,
     Plan,
-    layout_pin_problem,
 )
 from gpuadvisor.workspace.planfile import plan_field_in_message
 
@@ -49,7 +49,7 @@ def couple_plan_changes(plan: Plan, changes: Mapping[str, Any]) -> dict:
     * a pinned layout (``tp``, ``pp``, ``vpp``, ``cp``, ``ep``, ``layout_global_batch``) is
       cleared when the plan becomes inference or one GPU, and the degrees are cleared when
       a new GPU count (or another pin) leaves them impossible (see
-      :func:`~gpuadvisor.core.plan.layout_pin_problem`); ``pp`` set free or to 1 frees
+      :func:`~gpuadvisor.core.layout_pins.layout_pin_problem`); ``pp`` set free or to 1 frees
       ``vpp`` (virtual stages interleave a pipeline).
 
     Args:

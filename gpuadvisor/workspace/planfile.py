@@ -37,6 +37,7 @@ from typing import Any
 
 from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS, Assumptions
 from gpuadvisor.core.gpu import GpuSpec
+from gpuadvisor.core.layout_pins import layout_pin_problem
 from gpuadvisor.core.limits import (
     ASSUMPTION_BOUNDS,
     MAX_PLAN_FILE_BYTES,
@@ -47,7 +48,7 @@ from gpuadvisor.core.limits import (
     loads_json,
 )
 from gpuadvisor.core.model import TABLE_ALIASES, ModelSpec, spec_from_table
-from gpuadvisor.core.plan import Plan, default_checkpointing, layout_pin_problem
+from gpuadvisor.core.plan import Plan, default_checkpointing
 from gpuadvisor.userfiles import read_regular_file, write_atomic
 
 PLAN_SCHEMA_VERSION = 1

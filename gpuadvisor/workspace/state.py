@@ -30,8 +30,9 @@ from gpuadvisor.core.estimate import REFERENCE_GPU_ID, Estimate
 from gpuadvisor.core.fit import Lever
 from gpuadvisor.core.fit import levers as core_levers
 from gpuadvisor.core.gpu import GpuSpec
+from gpuadvisor.core.layout_pins import layout_pin_problem
 from gpuadvisor.core.model import ModelSpec, spec_from_hf_config
-from gpuadvisor.core.plan import LAYOUT_PINS, Plan, default_checkpointing, layout_pin_problem
+from gpuadvisor.core.plan import LAYOUT_PINS, Plan, default_checkpointing
 from gpuadvisor.core.resolve import resolve
 from gpuadvisor.probes.observed import observed_assumptions, with_observations
 from gpuadvisor.workspace.history import History, Undoable
