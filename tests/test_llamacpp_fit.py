@@ -116,3 +116,19 @@ def test_check_log_reads_an_old_ollama_log_by_the_rules_of_its_time():
     assert reading.version is None
     assert found.framework == "ollama" and found.engine_version == PRE_FIT_OLLAMA
     assert any("before 0.30" in a for a in assumed)
+
+
+def test_sweeps_keep_the_layers_where_the_engine_put_them_for_the_plan():
+    from gpuadvisor.core.engines import sweep
+    from gpuadvisor.core.model import model_shape
+
+    gpu, model = GPUS["rtx-3090"], MODELS["llama-3.1-8b"]
+    shape, p = model_shape(model), plan()
+    pinned = sweep.placed(shape, p, gpu, A)
+    assert (pinned.gpu_layers, pinned.n_cpu_moe) == (33, 0)  # every layer, as estimated
+    # a million tokens of context: --fit would move layers out until it "fit"; at the
+    # plan's placement its KV cache does not fit the card
+    _, fits = sweep.along(shape, p, gpu, A, "seq_len", [4096, 1_000_000])
+    assert list(fits) == [True, False]
+    # the estimate of the long context itself still fits, by offloading layers
+    assert estimate(model, plan(seq_len=1_000_000), gpu).engine.settings["n_gpu_layers"] < 33

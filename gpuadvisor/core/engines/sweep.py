@@ -23,9 +23,31 @@ from gpuadvisor.core.plan import Plan
 AXES = ("micro_batch", "seq_len")
 
 
+def placed(shape: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptions) -> Plan:
+    """``plan`` with the layer placement its engine chose for it written in: llama.cpp's
+    ``--fit`` and Ollama move layers (and experts) to host RAM until the rest fits, so a
+    swept point left to place its own layers always fits (the longest context that "fit" a
+    3090 was the sweep's 4M-token bound). Each point is the plan as priced, one knob moved,
+    its layers where the engine put them (``-ngl``, ``--n-cpu-moe``). Other plans as
+    they are."""
+    if plan.gpu_layers is not None:
+        return plan
+    try:
+        result = engine_view(shape, plan, gpu, assumptions).result
+    except ValueError:
+        return plan
+    settings = result.settings if result is not None else {}
+    if "n_gpu_layers" not in settings:
+        return plan
+    return plan.with_changes(gpu_layers=int(settings["n_gpu_layers"]),
+                             n_cpu_moe=int(settings.get("n_cpu_moe") or 0))
+
+
 def fit_map(shape: ModelShape, plan: Plan, gpu: GpuSpec, micro_batches, seq_lens,
             assumptions: Assumptions) -> np.ndarray:
-    """Bytes per GPU on a micro-batch x sequence-length grid (rows: micro-batch)."""
+    """Bytes per GPU on a micro-batch x sequence-length grid (rows: micro-batch), the
+    layers where the engine put them for the plan (:func:`placed`)."""
+    plan = placed(shape, plan, gpu, assumptions)
     rows = np.atleast_1d(np.asarray(micro_batches, dtype=int))
     cols = np.atleast_1d(np.asarray(seq_lens, dtype=int))
     out = np.empty((rows.size, cols.size))
@@ -40,7 +62,8 @@ def fit_map(shape: ModelShape, plan: Plan, gpu: GpuSpec, micro_batches, seq_lens
 def along(shape: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptions, axis: str,
           values) -> tuple[MemoryBreakdown, np.ndarray]:
     """The engine's memory with ``axis`` (``micro_batch`` or ``seq_len``) at each of
-    ``values``, the rest of ``plan`` as is, and whether each point fits ``gpu``.
+    ``values``, the rest of ``plan`` as is (its layers where the engine put them,
+    :func:`placed`), and whether each point fits ``gpu``.
 
     Returns:
         ``(breakdown, fits)``: a breakdown whose every term is an array of ``values``' shape,
@@ -54,6 +77,7 @@ def along(shape: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptions,
     """
     if axis not in AXES:
         raise ValueError(f"axis must be one of {', '.join(AXES)}, got {axis!r}")
+    plan = placed(shape, plan, gpu, assumptions)
     flat = np.asarray(values, dtype=float).ravel()
     names = (*TERMS, "cpu_bytes", "context_bytes")
     terms = {name: np.full(flat.shape, np.nan) for name in names}
@@ -76,4 +100,4 @@ def along(shape: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptions,
             fits.reshape(shape_))
 
 
-__all__ = ["AXES", "along", "fit_map"]
+__all__ = ["AXES", "along", "fit_map", "placed"]
