@@ -212,3 +212,25 @@ def lever_text(text: str) -> str:
         return QCoreApplication.translate("LeverTexts", "; ").join(
             lever_text(part) for part in text.split("; "))
     return text
+
+
+#: The engines' most frequent warnings (core/engines/llamacpp.py), as patterns of their
+#: English text: with llama.cpp's --fit and Ollama placing layers themselves, "N of M
+#: layers in host RAM" shows on every plan too big for its card.
+_WARNING_TEXTS = tuple((re.compile("^" + pattern + "$"), template) for pattern, template in (
+    (r"(llama\.cpp|ollama): (\d+) of (\d+) layers in host RAM, read at (\d+) GB/s each token",
+     QT_TRANSLATE_NOOP("WarningTexts",
+                       "{a}: {b} of {c} layers in host RAM, read at {d} GB/s each token")),
+))
+
+
+def warning_text(text: str) -> str:
+    """An estimate's warning in the reader's language where its pattern is known (numbers
+    and names kept); others as they come."""
+    for pattern, template in _WARNING_TEXTS:
+        match = pattern.match(text)
+        if match:
+            return _tr("WarningTexts", template).format(
+                **dict(zip("abcd", match.groups(), strict=False)))
+    return text
+

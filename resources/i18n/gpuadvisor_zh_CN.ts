@@ -2783,73 +2783,73 @@ paying per token: {other}</source>
 <context>
     <name>LeversPanel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="461"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="462"/>
         <source>Make it fit</source>
         <extracomment>Levers shown on a projector (those that make the plan fit, cheapest first).</extracomment>
         <translation>如何放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="491"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="492"/>
         <source>Choose a target GPU to see what would make the plan fit.</source>
         <translation>选择目标 GPU，查看怎样才能放得下。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="494"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="495"/>
         <source>It fits. These changes would free memory for a larger batch or longer sequences:</source>
         <translation>放得下。以下改动可腾出显存，用于更大的批次或更长的序列：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="497"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="498"/>
         <source>It fits; nothing to change.</source>
         <translation>放得下，无需改动。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="499"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="500"/>
         <source>It does not fit, and no change alone is enough. The first row is the fastest set of changes that fits; the others each on its own (click to apply):</source>
         <translation>放不下，任何单项改动都不够。第一行是能放下的最快改动组合；其余各行是单项改动（点击应用）：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="503"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="504"/>
         <source>It does not fit. Each change below on its own, cheapest first (click to apply):</source>
         <translation>放不下。以下每项改动单独生效，代价小的在前（点击应用）：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="506"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="507"/>
         <source>It does not fit, and no single change helps: try a smaller model or a larger GPU.</source>
         <translation>放不下，且单项改动都不够：请换更小的模型或显存更大的 GPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="544"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="545"/>
         <source>{n} GPUs, the model split across them</source>
         <translation>{n} 张 GPU，模型分摊到各卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="546"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="547"/>
         <source>{n} GPUs with ZeRO-3</source>
         <translation>{n} 张 GPU + ZeRO-3</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="550"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="551"/>
         <source>{n} layers on the GPU, the rest in host RAM (-ngl)</source>
         <translation>{n} 层放在 GPU，其余放在主机内存（-ngl）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="561"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="568"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="563"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="570"/>
         <source>still too big</source>
         <translation>仍放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="573"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="580"/>
         <source>cost: {cost}</source>
         <translation>代价：{cost}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="574"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="581"/>
         <source>time: {before} → {after}</source>
         <translation>时间：{before} → {after}</translation>
     </message>
@@ -3598,12 +3598,12 @@ paying per token: {other}</source>
         <translation>范围内{what}都放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="584"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="456"/>
         <source>{what} {value}: {size}</source>
         <translation>{what} {value}：{size}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="591"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="463"/>
         <source>{point} — {verdict}</source>
         <translation>{point} — {verdict}</translation>
     </message>
@@ -4081,42 +4081,42 @@ paying per token: {other}</source>
         <translation>不选 GPU（仅估算显存）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="489"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="488"/>
         <source>automatic (Hugging Face + PEFT)</source>
         <translation>自动（Hugging Face + PEFT）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="490"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="489"/>
         <source>automatic (by the weights and the GPU)</source>
         <translation>自动（按权重格式和 GPU）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="568"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="567"/>
         <source>{count} active</source>
         <translation>激活 {count}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="572"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="571"/>
         <source>+ {count} vision</source>
         <translation>另加视觉部分 {count}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="62"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="64"/>
         <source>Not given: assuming {amount} (see under the time). Pick a data set, or fill in tokens, or samples × epochs.</source>
         <translation>未填写：假设为 {amount}（见时间下方）。请选择数据集，或填写 token 数，或样本数 × 轮数。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="77"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="79"/>
         <source>n/a</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="108"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="126"/>
         <source>Checked on your {name} ({total} total, {free} free now)</source>
         <translation>按你的 {name} 检查（总计 {total}，当前可用 {free}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="114"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="132"/>
         <source>unmatched card: memory from the driver, time from the {reference} peak</source>
         <translation>未匹配的显卡：显存取自驱动，时间按 {reference} 的峰值估算</translation>
     </message>
@@ -4131,7 +4131,7 @@ paying per token: {other}</source>
         <translation>目录中没有与“{text}”匹配的 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="71"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="73"/>
         <source>&quot;{text}&quot; is not a count: type a number like 2T, 1.5B, 300M or 52k</source>
         <translation>“{text}”不是有效的数量：请输入 2T、1.5B、300M 或 52k 这样的数</translation>
     </message>
@@ -4167,83 +4167,84 @@ paying per token: {other}</source>
         <translation>模型配置 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="18"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="20"/>
         <source>{name} (custom, {count})</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
         <translation>{name}（自定义，{count}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="49"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="51"/>
         <source>{n} × {seq} tokens per optimizer step</source>
         <translation>每个优化器步 {n} × {seq} 个 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="58"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="60"/>
         <source>samples</source>
         <translation>样本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="58"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="60"/>
         <source>tokens</source>
         <translation>token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="65"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="67"/>
         <source>Training on {amount} in all.</source>
         <translation>共训练 {amount}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="66"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="68"/>
         <source>Inference: no data set.</source>
         <translation>推理：无需数据集。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="96"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="114"/>
         <source>{free} free</source>
+        <extracomment>A card&apos;s memory in its name (&quot;RTX 3060 12GB&quot;, &quot;H100 SXM5 80GB&quot;, &quot;(DGX Spark, 128 GB)&quot;).</extracomment>
         <translation>可用 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="99"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="117"/>
         <source>Demo rig: {name} · {memory}</source>
         <translation>演示配置：{name} · {memory}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="101"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="119"/>
         <source>This machine: {name} · {memory}</source>
         <translation>本机：{name} · {memory}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="122"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="140"/>
         <source>GPU {index} ({name})</source>
         <translation>GPU {index}（{name}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="124"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="142"/>
         <source>⚠ Lost from the rig (fell off the bus): {gone}; left out of the plan&apos;s choices</source>
         <translation>⚠ 已从配置中掉线（从总线上掉了）：{gone}；规划不再用它</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="26"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="28"/>
         <source>{total} parameters</source>
         <translation>参数量 {total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="29"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="31"/>
         <source>{active} active</source>
         <translation>激活 {active}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="33"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="35"/>
         <source>{n} trainable ({share:.2f}%)</source>
         <translation>可训练 {n}（{share:.2f}%）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="36"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="38"/>
         <source>{layers} layers, hidden {hidden}, context {ctx}</source>
         <translation>{layers} 层，隐藏维度 {hidden}，上下文 {ctx}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="40"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="42"/>
         <source>one sample = {unit}</source>
         <translation>一个样本 = {unit}</translation>
     </message>
@@ -5773,113 +5774,113 @@ paying per token: {other}</source>
 <context>
     <name>TimePanel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="94"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="95"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="111"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="112"/>
         <source>Total time</source>
         <translation>总时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="112"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="113"/>
         <source>GPU-hours</source>
         <translation>卡时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="113"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="114"/>
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="114"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="115"/>
         <source>Compute</source>
         <translation>计算量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="122"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="123"/>
         <source>Steps</source>
         <translation>步数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="133"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="134"/>
         <source>Users at once</source>
         <translation>同时服务的用户</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="143"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="144"/>
         <source>Layout</source>
         <translation>并行布局</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="159"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="160"/>
         <source>Efficiency</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="174"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="175"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="175"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="176"/>
         <source>Use the assumed efficiency again</source>
         <translation>恢复为假设的效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="187"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="188"/>
         <source>Assumptions</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="234"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="235"/>
         <source>{rate} samples/s</source>
         <translation>{rate} 样本/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="235"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="236"/>
         <source>{rate} tokens/s</source>
         <translation>{rate} token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="241"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="242"/>
         <source>{steps} × {step} ÷ {goodput} goodput = {total} (bound by {bound})</source>
         <translation>{steps} × {step} ÷ {goodput} 有效训练时间比例 = {total}（受限于{bound}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="244"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="245"/>
         <source>{steps} × {step} = {total} (bound by {bound})</source>
         <translation>{steps} × {step} = {total}（受限于{bound}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="277"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="278"/>
         <source>Every user waiting for an answer at once, each with the plan&apos;s prompt and new tokens; each keeps at least {rate} tokens/s (reading speed unless set). gpuadvisor estimate prints the whole curve.</source>
         <translation>所有用户同时等待回答，每人使用方案的提示词和新生成 token 数；每人至少保持 {rate} token/秒（未设置时为阅读速度）。gpuadvisor estimate 会打印整条曲线。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="325"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="326"/>
         <source>{eff:.2f} → {tflops} TFLOPS per GPU</source>
         <translation>{eff:.2f} → 每张 GPU {tflops} TFLOPS</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="330"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="331"/>
         <source>in-situ factor</source>
         <translation>现场系数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="331"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="332"/>
         <source>{k:.2f} of the published kernel rates</source>
         <translation>公开内核速率的 {k:.2f}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="335"/>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="340"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="336"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="341"/>
         <source>{n} samples</source>
         <translation>{n} 个样本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="336"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="337"/>
         <source>{n} tokens</source>
         <translation>{n} 个 token</translation>
     </message>
@@ -5949,92 +5950,92 @@ paying per token: {other}</source>
         <translation>假设：{job} 可在“数据集”中选择其他数据集，或填写你自己的。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="229"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="230"/>
         <source>{rate} generated tokens/s (decode)</source>
         <translation>{rate} 生成 token/s（解码）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="149"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="150"/>
         <source>How the job is split over the GPUs: the fastest way found that fits their memory (chosen), or the degrees you pinned in the Layout row with the rest searched (pinned): tensor (TP), pipeline (PP) and data parallel (DP) degrees, ZeRO/FSDP sharding and the micro-batch. The step is shown in parts: computing, memory-bound kernels, communication left over after overlap, and the pipeline&apos;s idle bubble.</source>
         <translation>任务如何切分到各块 GPU 上：放得下显存的最快方式（选出），或你在“布局”一行固定的并行度，其余仍会搜索（固定）：张量并行（TP）、流水线并行（PP）和数据并行（DP）的并行度、ZeRO/FSDP 切分以及微批次。一步按组成部分显示：计算、受访存限制的内核、重叠之后仍暴露的通信，以及流水线的空闲气泡。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="167"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="168"/>
         <source>Share of the GPU&apos;s dense peak that training achieves (model FLOPs utilisation). By default it comes from the plan&apos;s own kernels at the card&apos;s published rates times the in-situ factor (0.73); type a value to use your own.</source>
         <translation>训练达到的 GPU 稠密峰值比例（模型 FLOPs 利用率）。默认值来自方案自身的内核：按显卡公开的内核速率乘以现场系数（0.73）；输入一个数值即可使用你自己的值。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="231"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="232"/>
         <source>prefill {prefill} · decode bound by {bound}</source>
         <translation>预填充 {prefill} · 解码受限于{bound}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="291"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="292"/>
         <source>no data parallel</source>
         <translation>无数据并行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="293"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="294"/>
         <source>{zero} sharded within a node</source>
         <translation>{zero}（仅在节点内分片）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="295"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="296"/>
         <source>micro-batch {mb} × {ga}</source>
         <translation>微批次 {mb} × {ga}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="302"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="303"/>
         <source>step {step} = compute {compute} + memory-bound {memory} + communication {comm} + bubble {bubble}; MFU {mfu:.0%}</source>
         <translation>每步 {step} = 计算 {compute} + 访存受限 {memory} + 通信 {comm} + 流水线气泡 {bubble}；MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="308"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="309"/>
         <source>runner-up: {layout}: step {step}</source>
         <translation>次优：{layout}：每步 {step}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="318"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="319"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="319"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="320"/>
         <source>{tflops:g} TFLOPS {dtype} on {gpu}</source>
         <translation>{tflops:g} TFLOPS {dtype}（{gpu}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="324"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="325"/>
         <source>efficiency</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="341"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="342"/>
         <source>data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="343"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="344"/>
         <source>GPU link</source>
         <translation>GPU 互联</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="346"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="347"/>
         <source>overlap</source>
         <translation>通信重叠</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="349"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="350"/>
         <source>bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="352"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="353"/>
         <source>timed on</source>
         <translation>计时 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="354"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="355"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
     </message>
@@ -6042,27 +6043,27 @@ paying per token: {other}</source>
 <context>
     <name>VerdictBanner</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="57"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="58"/>
         <source>{need} per GPU · choose a GPU to check the fit</source>
         <translation>单卡需 {need} · 选择 GPU 以检查能否放下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="66"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="67"/>
         <source>Does not fit: needs {need} per GPU, {gpu} has {have} (short by {free})</source>
         <translation>放不下：单卡需 {need}，{gpu} 只有 {have}（差 {free}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="70"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="71"/>
         <source>Fits, but tight: {need} of {have} on {gpu} ({free} free)</source>
         <translation>放得下，但偏紧：需 {need}，{gpu} 有 {have}（剩余 {free}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="74"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="75"/>
         <source>Fits: {need} of {have} on {gpu} ({free} free)</source>
         <translation>放得下：需 {need}，{gpu} 有 {have}（剩余 {free}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="77"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="78"/>
         <source>{model}, {task}: {verdict}</source>
         <translation>{model}，{task}：{verdict}</translation>
     </message>
@@ -6146,6 +6147,15 @@ paying per token: {other}</source>
         <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="424"/>
         <source>{gpu}: {size}</source>
         <translation>{gpu}：{size}</translation>
+    </message>
+</context>
+<context>
+    <name>WarningTexts</name>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="222"/>
+        <source>{a}: {b} of {c} layers in host RAM, read at {d} GB/s each token</source>
+        <extracomment>The engines&apos; most frequent warnings (core/engines/llamacpp.py), as patterns of their English text: with llama.cpp&apos;s --fit and Ollama placing layers themselves, &quot;N of M layers in host RAM&quot; shows on every plan too big for its card.</extracomment>
+        <translation>{a}：{c} 层中有 {b} 层在主机内存中，每个 token 以 {d} GB/s 读取</translation>
     </message>
 </context>
 </TS>

@@ -223,3 +223,28 @@ def test_the_out_of_memory_label_never_hides_under_the_fit_badge(qtbot, page):
 
     qtbot.wait(50)
     assert not scene_rect(chart._fit_label).intersects(scene_rect(chart.oom_label))
+
+
+def test_the_host_ram_warning_of_a_partly_offloaded_plan_reads_in_chinese(qapp):
+    from gpuadvisor.core.engines import llamacpp
+    from gpuadvisor.core.model import model_shape
+    from gpuadvisor.gui.data_words import warning_text
+    from gpuadvisor.gui.i18n import install_language
+    from gpuadvisor.workspace.state import PlanState
+
+    state = PlanState()
+    shape = model_shape(state.models["llama-3.1-70b"])
+    result = llamacpp.evaluate(shape, P.Plan(task="infer", framework="llama.cpp",
+                                             quant="q4_k_m", seq_len=4096),
+                               state.gpus["rtx-3060-12gb"], state.assumptions)
+    [text] = result.warnings  # the engine's own words, e.g. "... 62 of 80 layers ..."
+    assert warning_text(text) == text  # English: as it comes
+    assert install_language("zh_CN") == "zh_CN"
+    try:
+        n = result.settings["n_gpu_layers"]
+        host = round(result.settings["host_bandwidth_gb_s"])
+        assert warning_text(text) == (f"llama.cpp：80 层中有 {80 - n} 层在主机内存中，"
+                                      f"每个 token 以 {host} GB/s 读取")
+        assert warning_text("a warning added later") == "a warning added later"
+    finally:
+        install_language("en")

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from gpuadvisor.core.compute import training_job
 from gpuadvisor.core.units import format_bytes
 from gpuadvisor.gui import numbers as N
+from gpuadvisor.gui.data_words import warning_text
 
 from . import labels as L
 from .fields import ErrorLabel
@@ -261,7 +262,7 @@ class TimePanel(QGroupBox):
         self.efficiency_source.setText(L.source_label(source))
         self.efficiency_reset.setEnabled(source == "plan")
         self.assumptions.set_rows(self._assumption_rows(estimate, units, overrides or {}))
-        self.warnings.setText("\n".join(f"⚠ {w}" for w in estimate.warnings))
+        self.warnings.setText("\n".join(f"⚠ {warning_text(w)}" for w in estimate.warnings))
         self.warnings.setVisible(bool(estimate.warnings))
 
     def set_serving(self, capacity) -> None:
