@@ -221,6 +221,55 @@ _WARNING_TEXTS = tuple((re.compile("^" + pattern + "$"), template) for pattern, 
     (r"(llama\.cpp|ollama): (\d+) of (\d+) layers in host RAM, read at (\d+) GB/s each token",
      QT_TRANSLATE_NOOP("WarningTexts",
                        "{a}: {b} of {c} layers in host RAM, read at {d} GB/s each token")),
+    # core/estimate.py
+    (r"(.+) has no fp8 matrix units: timed at its 16-bit rate",
+     QT_TRANSLATE_NOOP("WarningTexts", "{a} has no fp8 matrix units: timed at its 16-bit rate")),
+    (r"(.+) has no bf16 matrix units: bf16 runs emulated at about its fp32 rate; use fp16 "
+     r"mixed precision on this card",
+     QT_TRANSLATE_NOOP("WarningTexts",
+                       "{a} has no bf16 matrix units: bf16 runs emulated at about its fp32 "
+                       "rate; use fp16 mixed precision on this card")),
+    (r"(.+) is a single-chip system: several GPUs are hypothetical",
+     QT_TRANSLATE_NOOP("WarningTexts",
+                       "{a} is a single-chip system: several GPUs are hypothetical")),
+    (r"(\d+) tokens per sequence exceed (.+)'s context of (\d+): its position table has "
+     r"\d+ entries, so it cannot run longer sequences",
+     QT_TRANSLATE_NOOP("WarningTexts",
+                       "{a} tokens per sequence exceed {b}'s context of {c}: its position "
+                       "table has {c} entries, so it cannot run longer sequences")),
+    (r"(\d+) tokens per sequence exceed (.+)'s context of (\d+): it was not trained for "
+     r"longer sequences \(quality may drop\)",
+     QT_TRANSLATE_NOOP("WarningTexts",
+                       "{a} tokens per sequence exceed {b}'s context of {c}: it was not "
+                       "trained for longer sequences (quality may drop)")),
+    (r"no published activation size for (.+): activations not counted",
+     QT_TRANSLATE_NOOP("WarningTexts",
+                       "no published activation size for {a}: activations not counted")),
+    # core/engines/vllm.py and llamacpp.py
+    (r"vLLM would not start: its KV pool holds ([\d,]+) tokens, one sequence of "
+     r"max_model_len ([\d,]+) needs more \(lower --max-model-len, raise "
+     r"--gpu-memory-utilization, use fp8 KV\)",
+     QT_TRANSLATE_NOOP("WarningTexts",
+                       "vLLM would not start: its KV pool holds {a} tokens, one sequence of "
+                       "max_model_len {b} needs more (lower --max-model-len, raise "
+                       "--gpu-memory-utilization, use fp8 KV)")),
+    (r"vLLM's KV pool holds ([\d,]+) full sequences of ([\d,]+) tokens at once, fewer than "
+     r"max_num_seqs (\d+): the rest wait",
+     QT_TRANSLATE_NOOP("WarningTexts",
+                       "vLLM's KV pool holds {a} full sequences of {b} tokens at once, fewer "
+                       "than max_num_seqs {c}: the rest wait")),
+    (r"vLLM: gpu_memory_utilization ([\d.]+) leaves ([\d.]+) GiB beside its budget, less "
+     r"than the CUDA context and graphs need \(([\d.]+) GiB\): it may run out of memory "
+     r"capturing graphs \(lower it, or --enforce-eager\)",
+     QT_TRANSLATE_NOOP("WarningTexts",
+                       "vLLM: gpu_memory_utilization {a} leaves {b} GiB beside its budget, "
+                       "less than the CUDA context and graphs need ({c} GiB): it may run out "
+                       "of memory capturing graphs (lower it, or --enforce-eager)")),
+    (r"ollama: num_ctx ([\d,]+) holds fewer tokens than the plan's ([\d,]+) \(prompt and "
+     r"new tokens\): Ollama cuts the prompt to fit; raise num_ctx",
+     QT_TRANSLATE_NOOP("WarningTexts",
+                       "ollama: num_ctx {a} holds fewer tokens than the plan's {b} (prompt "
+                       "and new tokens): Ollama cuts the prompt to fit; raise num_ctx")),
 ))
 
 

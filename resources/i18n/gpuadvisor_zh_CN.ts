@@ -6157,5 +6157,55 @@ paying per token: {other}</source>
         <extracomment>The engines&apos; most frequent warnings (core/engines/llamacpp.py), as patterns of their English text: with llama.cpp&apos;s --fit and Ollama placing layers themselves, &quot;N of M layers in host RAM&quot; shows on every plan too big for its card.</extracomment>
         <translation>{a}：{c} 层中有 {b} 层在主机内存中，每个 token 以 {d} GB/s 读取</translation>
     </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="226"/>
+        <source>{a} has no fp8 matrix units: timed at its 16-bit rate</source>
+        <translation>{a} 没有 fp8 矩阵单元：按其 16 位速率计时</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="229"/>
+        <source>{a} has no bf16 matrix units: bf16 runs emulated at about its fp32 rate; use fp16 mixed precision on this card</source>
+        <translation>{a} 没有 bf16 矩阵单元：bf16 以模拟方式运行，约为其 fp32 速率；请在此卡上使用 fp16 混合精度</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="233"/>
+        <source>{a} is a single-chip system: several GPUs are hypothetical</source>
+        <translation>{a} 是单芯片系统：多 GPU 仅为假设</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="237"/>
+        <source>{a} tokens per sequence exceed {b}&apos;s context of {c}: its position table has {c} entries, so it cannot run longer sequences</source>
+        <translation>每个序列 {a} 个 token，超过 {b} 的上下文 {c}：其位置表只有 {c} 项，无法运行更长的序列</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="242"/>
+        <source>{a} tokens per sequence exceed {b}&apos;s context of {c}: it was not trained for longer sequences (quality may drop)</source>
+        <translation>每个序列 {a} 个 token，超过 {b} 的上下文 {c}：模型未针对更长序列训练（质量可能下降）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="246"/>
+        <source>no published activation size for {a}: activations not counted</source>
+        <translation>{a} 没有公开的激活大小：未计入激活</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="252"/>
+        <source>vLLM would not start: its KV pool holds {a} tokens, one sequence of max_model_len {b} needs more (lower --max-model-len, raise --gpu-memory-utilization, use fp8 KV)</source>
+        <translation>vLLM 无法启动：其 KV 池可容纳 {a} 个 token，而一个 max_model_len {b} 的序列需要更多（降低 --max-model-len、提高 --gpu-memory-utilization 或使用 fp8 KV）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="258"/>
+        <source>vLLM&apos;s KV pool holds {a} full sequences of {b} tokens at once, fewer than max_num_seqs {c}: the rest wait</source>
+        <translation>vLLM 的 KV 池可同时容纳 {a} 个 {b} token 的完整序列，少于 max_num_seqs {c}：其余请求需等待</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="264"/>
+        <source>vLLM: gpu_memory_utilization {a} leaves {b} GiB beside its budget, less than the CUDA context and graphs need ({c} GiB): it may run out of memory capturing graphs (lower it, or --enforce-eager)</source>
+        <translation>vLLM：gpu_memory_utilization {a} 在其预算之外只留下 {b} GiB，少于 CUDA 上下文和图所需（{c} GiB）：捕获图时可能显存不足（调低它，或使用 --enforce-eager）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/data_words.py" line="270"/>
+        <source>ollama: num_ctx {a} holds fewer tokens than the plan&apos;s {b} (prompt and new tokens): Ollama cuts the prompt to fit; raise num_ctx</source>
+        <translation>ollama：num_ctx {a} 容纳的 token 少于计划的 {b}（提示词和新 token）：Ollama 会截断提示词；请提高 num_ctx</translation>
+    </message>
 </context>
 </TS>

@@ -248,3 +248,53 @@ def test_the_host_ram_warning_of_a_partly_offloaded_plan_reads_in_chinese(qapp):
         assert warning_text("a warning added later") == "a warning added later"
     finally:
         install_language("en")
+
+
+#: Plans whose estimate carries each warning the Plan page shows most (core/estimate.py,
+#: core/engines/vllm.py, core/engines/llamacpp.py), as a user types them.
+_WARNED_PLANS = (
+    ("--model", "llama-3.1-8b", "--task", "lora", "--gpu", "rtx-3090", "--precision", "fp8"),
+    ("--model", "llama-3.1-8b", "--task", "lora", "--gpu", "v100-sxm2-32gb",
+     "--precision", "bf16"),
+    ("--model", "llama-3.1-8b", "--task", "lora", "--gpu", "dgx-spark", "--gpus", "2"),
+    ("--model", "gpt2", "--task", "full", "--gpu", "rtx-3090", "--seq", "2048"),
+    ("--model", "llama-3.1-8b", "--task", "full", "--gpu", "rtx-3090", "--seq", "200000"),
+    ("--model", "llama-3.1-8b", "--task", "infer", "--framework", "vllm", "--gpu", "rtx-3090",
+     "--seq", "120000"),
+    ("--model", "llama-3.1-8b", "--task", "infer", "--framework", "vllm", "--gpu", "rtx-3090",
+     "--gpu-memory-utilization", "0.99"),
+    ("--model", "llama-3.1-8b", "--task", "infer", "--framework", "vllm", "--gpu", "rtx-3090",
+     "--seq", "32000", "--micro-batch", "64"),
+    ("--model", "llama-3.1-8b", "--task", "infer", "--framework", "ollama", "--gpu",
+     "rtx-3090", "--seq", "32000", "--num-ctx", "4096"),
+)
+
+
+def test_the_estimates_common_warnings_read_in_chinese_with_their_numbers_and_names(qapp):
+    import json
+    import re
+
+    from gpuadvisor.gui.data_words import warning_text
+    from gpuadvisor.gui.i18n import install_language
+    from tests.cli_run import run_cli
+
+    warnings = []
+    for argv in _WARNED_PLANS:
+        code, out, err = run_cli("estimate", *argv, "--json")
+        assert code in (0, 3), err  # 3: the plan does not fit, still estimated
+        [text] = json.loads(out)["warnings"]
+        assert warning_text(text) == text  # English: as it comes
+        warnings.append(text)
+    assert install_language("zh_CN") == "zh_CN"
+    try:
+        for text in warnings:
+            shown = warning_text(text)
+            assert re.search("[\u4e00-\u9fff]", shown), shown
+            # every number and every name in the English text is kept
+            for number in re.findall(r"\d[\d,.]*\d|\d", text):
+                assert number in shown, (number, shown)
+            for name in re.findall(r"NVIDIA [^:]+?(?= has| is)|GPT-2 \(124M\)|Llama 3\.1 8B",
+                                   text):
+                assert name in shown, (name, shown)
+    finally:
+        install_language("en")
