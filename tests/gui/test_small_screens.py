@@ -106,6 +106,28 @@ def test_on_a_projector_the_options_table_keeps_the_option_names_readable(make_w
     assert shown <= table.viewport().width() + 1
 
 
+def test_on_a_wide_screen_the_region_and_seller_read_whole(make_window, qtbot):
+    # At 1920 x 1080 the option's name took every spare pixel while the regions read
+    # "global marketpl…" and "global (communi…".
+    window = make_window(1920, 1080, False, page="compare")
+    window.flush()
+    qtbot.wait(20)
+    table, model = window.compare_page.options.table, window.compare_page.options.model
+    metrics = table.fontMetrics()
+    for name in ("region", "provider"):
+        column = model.column(name)
+        assert not table.isColumnHidden(column)
+        longest = max(metrics.horizontalAdvance(str(model.index(r, column).data() or ""))
+                      for r in range(model.rowCount()))
+        assert longest > 0
+        assert table.columnWidth(column) >= longest + 8, name
+    option = table.columnWidth(model.column("option"))
+    assert option >= 20 * metrics.averageCharWidth()
+    shown = sum(table.columnWidth(c) for c in range(model.columnCount())
+                if not table.isColumnHidden(c))
+    assert shown <= table.viewport().width() + 1
+
+
 def test_the_probe_pickers_keep_both_ends_of_their_text(make_window):
     # "cpu — AMD EPYC, 23.…" lost the device's memory on a projector.
     window = make_window(1280, 720, True, page="probe")

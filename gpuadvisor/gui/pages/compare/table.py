@@ -70,6 +70,8 @@ COLUMN_CHARS = {"rank": 5, "option": 34, "kind": 9, "fits": 17, "gpus": 5, "time
 DROP_ORDER = ("price_date", "region", "provider", "kind", "price", "gpus")
 #: Then, per token, the time to the first token and the fit.
 TOKEN_DROP_ORDER = (*DROP_ORDER, "ttft", "fits")
+#: Columns widened to their longest text when the table has room to spare, in turn.
+WIDEN_ORDER = ("region", "provider")
 #: Columns of a training plan's table and of an inference plan's (per million tokens).
 JOB_COLUMNS = frozenset({"time", "cost"})
 TOKEN_COLUMNS = frozenset({"speed", "ttft", "per_mtok", "pays_off"})
@@ -386,7 +388,8 @@ class OptionsPanel(QWidget):
         table = self.table
         chars = table.fontMetrics().averageCharWidth()
         available = table.viewport().width()
-        key = (chars, available, self.model.per_token)
+        longest = {name: self._longest(name) for name in WIDEN_ORDER}
+        key = (chars, available, self.model.per_token, tuple(longest.values()))
         if key == self._fitted or available <= 0:
             return
         self._fitted = key
@@ -402,6 +405,15 @@ class OptionsPanel(QWidget):
             if sum(widths[c] for c in shown) <= available:
                 break
             shown.remove(name)
+        # Room to spare (a wide window): the seller and the region get what their longest
+        # text needs, up to half of what is left each; the option's name takes the rest.
+        spare = available - sum(widths[c] for c in shown)
+        for name in WIDEN_ORDER:
+            want = longest[name] + 16 - widths[name]
+            if name in shown and want > 0 and spare > 0:
+                extra = min(want, spare // 2)
+                widths[name] += extra
+                spare -= extra
         for name in AdviceModel.COLUMNS:
             column = self.model.column(name)
             table.setColumnHidden(column, name not in shown)
@@ -410,6 +422,13 @@ class OptionsPanel(QWidget):
             if name != "option":
                 table.setColumnWidth(column, widths[name])
         table.verticalHeader().setDefaultSectionSize(table.fontMetrics().height() + 8)
+
+    def _longest(self, name: str) -> int:
+        """The width of the longest text in column ``name``, in pixels."""
+        model, metrics = self.model, self.table.fontMetrics()
+        column = model.column(name)
+        texts = {str(model.index(row, column).data() or "") for row in range(model.rowCount())}
+        return max((metrics.horizontalAdvance(text) for text in texts), default=0)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
