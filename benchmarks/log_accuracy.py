@@ -37,6 +37,17 @@ CASES = (
     # the same shapes
     ("vllm-0.6.5-h100-llama3-8b-table.log", "llama-3.1-8b", "h100-sxm", "0.6.5",
      {"seq_len": 8192 - 256}),
+    # Unsloth's vLLM 0.8.2 (V0) on a Colab T4: max_num_seqs 192 ("Num Sequences = 192")
+    ("vllm-0.8.2-t4-llama3.2-3b-colab.log", "llama-3.2-3b", "t4", None, {"micro_batch": 192}),
+    # TP 8 with expert parallelism, FP8 checkpoint (both read from the log)
+    ("vllm-0.10.2-8xl40s-qwen3-235b-a22b-fp8-tp8.log", "qwen3-235b-a22b", "l40s", None, {}),
+    # an AWQ checkpoint (4-bit) at 32,768 tokens; only the KV lines were posted, the post
+    # names the RTX 4080 and the release
+    ("vllm-0.26.0-rtx4080-qwen2.5-7b-awq-32k.log", "qwen2.5-7b", "rtx-4080", "0.26.0",
+     {"quant": "int4"}),
+    # a Q8_0 GGUF through vLLM ~0.8; the 7.65 GiB card is the 8 GB laptop RTX 4070
+    ("vllm-0.8-rtx4070-8gb-llama3.2-3b-q8_0-gguf.log", "llama-3.2-3b", "rtx-4070-laptop",
+     "0.8.0", {}),
     ("ollama-0.5.4-rtx4090-llama3.1-8b.log", "llama-3.1-8b", None, None, {}),
     ("ollama-rtx4060-laptop-phi4-partial.log", "phi-4", None, None, {}),
     # the log gives Ollama's placement and the free memory only: an 11 GB / an 80 GB card
@@ -45,11 +56,16 @@ CASES = (
 )
 
 
+def _weights(result) -> float:
+    """The log's weights per GPU, or, where it prints none, the plan's."""
+    return result.reading.observed.get("weights", result.estimate.engine.weights)
+
+
 def _naive_tokens(result) -> float:
     """``0.9 x nominal memory - the log's weights`` over the cache bytes per token."""
-    r, m = result.reading, model_shape(result.model)
+    m = model_shape(result.model)
     per_token = m.kv_elements_per_token * 2.0 / result.plan.n_gpus
-    return (0.9 * result.gpu.memory_bytes - r.observed["weights"]) / per_token
+    return (0.9 * result.gpu.memory_bytes - _weights(result)) / per_token
 
 
 def _naive_layers(result) -> float:
@@ -80,7 +96,7 @@ def main() -> int:
             observed = row.observed
             planned = row.planned
             if row.key == "kv_cache":  # no token count printed: the bytes stand for it
-                naive = 0.9 * result.gpu.memory_bytes - result.reading.observed["weights"]
+                naive = 0.9 * result.gpu.memory_bytes - _weights(result)
             else:
                 naive = _naive_tokens(result)
             figure = "KV " + ("tokens" if row.key == "kv_tokens" else "GiB")

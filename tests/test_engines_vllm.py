@@ -53,6 +53,26 @@ def test_vllm_takes_its_whole_reserve_and_splits_it():
     assert result.fits
 
 
+@pytest.mark.parametrize(("tp", "heads_per_rank"), [(1, 4), (2, 2), (4, 1), (8, 1)])
+def test_with_fewer_kv_heads_than_ranks_each_rank_keeps_one_head(tp, heads_per_rank):
+    # Qwen3-235B-A22B: 94 layers, 4 KV heads of 128. vLLM gives each rank
+    # max(1, 4 // tp) heads (ModelConfig.get_num_kv_heads), so TP 8 keeps one head per rank,
+    # as a published 8x L40S start-up shows: "Available KV cache memory: 10.64 GiB" for
+    # "GPU KV cache size: 238,208 tokens" is 47,960 bytes per token, 94 x 2 x 128 x 2 =
+    # 48,128 in bf16 (the rest is the block rounding).
+    plan = Plan(task="infer", framework="vllm", quant="fp8", n_gpus=tp, seq_len=8192)
+    e = estimate(MODELS["qwen3-235b-a22b"], plan, GPUS["h200-sxm"]).engine
+    assert e.terms["kv_bytes_per_token"] == 94 * 2 * 128 * heads_per_rank * 2
+
+
+def test_latent_attention_keeps_its_whole_latent_on_every_rank():
+    # DeepSeek-V3: 61 layers of a 512-wide latent + a 64-wide rotary key, one copy per rank
+    # whatever the TP degree (vLLM's get_num_kv_heads is 1 for MLA).
+    shape = model_shape(MODELS["deepseek-v3"])
+    for tp in (1, 8):
+        assert vllm.kv_elements_per_rank(shape, tp) == 61 * (512 + 64)
+
+
 def test_vllm_refuses_when_one_sequence_does_not_fit():
     result = estimate(MODELS["llama-3.1-8b"],
                       Plan(task="infer", framework="vllm", seq_len=1_000_000),

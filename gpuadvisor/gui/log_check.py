@@ -48,12 +48,11 @@ def term_names() -> dict[str, str]:
 #: The explanations :mod:`gpuadvisor.probes.logcheck` writes, as templates lupdate finds
 #: (context "LogCheckWhy"); the row's ``why_args`` fill them in.
 WHY_TEMPLATES = (
-    QT_TRANSLATE_NOOP("LogCheckWhy", "the estimate used {source}; CUDA reported {seen} - "
-                      "kept, estimates for {gpu} use it from now on"),
+    QT_TRANSLATE_NOOP("LogCheckWhy", "the estimate used {source}; CUDA reported {seen}"),
     QT_TRANSLATE_NOOP("LogCheckWhy", "the checkpoint's bytes differ from the plan's weights: "
                       "check --quant (the log's quantization: {quantization}) and the model"),
     QT_TRANSLATE_NOOP("LogCheckWhy", "vLLM's non-torch growth (cuBLAS, NCCL buffers) on this "
-                      "machine - kept, vLLM estimates on this GPU use it from now on"),
+                      "machine"),
     QT_TRANSLATE_NOOP("LogCheckWhy", "profiling pass of {tokens} tokens ({how})"),
     QT_TRANSLATE_NOOP("LogCheckWhy", "what the budget leaves after the rows above"),
     QT_TRANSLATE_NOOP("LogCheckWhy", "KV cache / (16 x bytes per token) blocks of 16"),

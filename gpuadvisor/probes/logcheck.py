@@ -21,7 +21,7 @@ from gpuadvisor.core.estimate import Estimate
 from gpuadvisor.core.gpu import GpuSpec
 from gpuadvisor.core.gpu_names import match_gpu_name
 from gpuadvisor.core.model import ModelSpec
-from gpuadvisor.core.plan import Plan
+from gpuadvisor.core.plan import GGUF_QUANTS, Plan
 from gpuadvisor.core.resolve import resolve
 from gpuadvisor.core.units import GiB, format_bytes
 
@@ -43,6 +43,32 @@ _FILE_TYPES = {"all f32": "f32", "mostly f16": "f16", "f16": "f16", "bf16": "bf1
 _VLLM_QUANT = {"awq": "int4", "awq_marlin": "int4", "gptq": "int4", "gptq_marlin": "int4",
                "compressed-tensors": None, "fp8": "fp8", "bitsandbytes": "nf4",
                "moe_wna16": "int4"}
+
+
+#: A checkpoint's quantization as Hub names say it (``Qwen/Qwen3-235B-A22B-Instruct-2507-FP8``,
+#: ``Qwen2.5-7B-Instruct-AWQ``, ``...-GPTQ-Int4``): vLLM reads it from the checkpoint's
+#: config and prints it only with the engine's full config line.
+_NAME_QUANT = (("fp8", "fp8"), ("awq", "int4"), ("gptq-int4", "int4"), ("gptq-int8", "int8"),
+               ("gptq", "int4"))
+
+
+def _quant_in_name(model: str) -> str | None:
+    """The plan's quant a model's Hub name states (its last path part, dash-separated)."""
+    tail = model.lower().rstrip("/").rsplit("/", 1)[-1]
+    parts = tail.replace("_", "-").split("-")
+    joined = "-".join(parts)
+    for word, quant in _NAME_QUANT:
+        if ("-" in word and f"-{word}" in f"-{joined}") or word in parts:
+            return quant
+    return None
+
+
+def _gguf_in_name(model: str) -> str | None:
+    """The GGUF type a file's name states (``Llama-3.2-3B-Instruct-Q8_0.gguf`` -> q8_0)."""
+    tail = model.lower().rstrip("/").rsplit("/", 1)[-1].removesuffix(".gguf")
+    words = re.split(r"[-.]", tail)
+    found = [w for w in words if w in GGUF_QUANTS]
+    return found[-1] if found else None
 
 
 class PlanNotFound(ValueError):
@@ -183,8 +209,18 @@ def _vllm_plan(reading: LogReading, base: Plan, assumed: list[str]) -> Plan:
     max_len = int(max_len)
     new = min(_NEW_TOKENS, max(1, max_len // 2))
     quant = base.quant
-    if s.get("quantization"):
+    if str(s.get("quantization", "")).lower() == "gguf":
+        if quant is None and (named := _gguf_in_name(reading.model or "")) is not None:
+            quant = named
+            assumed.append(f"quant {named} (the GGUF file's name; the log does not print "
+                           "its type)")
+    elif s.get("quantization"):
         quant = _VLLM_QUANT.get(str(s["quantization"]).lower(), quant)
+    elif quant is None and (named := _quant_in_name(reading.model or "")) is not None:
+        quant = named
+        assumed.append(f"quant {named} (from the model's name "
+                       f"{(reading.model or '').rsplit('/', 1)[-1][:60]!r}; the log does not "
+                       "print the quantization)")
     kv = "fp8" if str(s.get("kv_cache_dtype", "")).startswith("fp8") else base.kv_dtype
     tp, pp = int(s.get("tensor_parallel_size", 0)), int(s.get("pipeline_parallel_size", 1))
     if not tp:
@@ -193,8 +229,12 @@ def _vllm_plan(reading: LogReading, base: Plan, assumed: list[str]) -> Plan:
             assumed.append(f"tensor_parallel_size {tp} (the log does not print it)")
     seqs = s.get("max_num_seqs")
     if not seqs:
-        seqs = base.micro_batch if base.micro_batch > 1 else VLLM_MAX_NUM_SEQS
-        assumed.append(f"max_num_seqs {seqs} (vLLM's default; the log does not print it)")
+        if base.micro_batch > 1:
+            seqs = base.micro_batch
+            assumed.append(f"max_num_seqs {seqs} (as given; the log does not print it)")
+        else:
+            seqs = VLLM_MAX_NUM_SEQS
+            assumed.append(f"max_num_seqs {seqs} (vLLM's default; the log does not print it)")
     util = s.get("gpu_memory_utilization")
     if util is None:
         assumed.append("gpu_memory_utilization 0.9 (vLLM's default; not in the log)")
@@ -311,8 +351,7 @@ def _vllm_rows(result: Check) -> None:
     seen_total = r.observed.get("total_memory")
     why_total = ""
     if seen_total and abs(seen_total / total - 1) > 0.002:
-        why_total = ("the estimate used {source}; CUDA reported {seen} - kept, estimates "
-                     "for {gpu} use it from now on")
+        why_total = "the estimate used {source}; CUDA reported {seen}"
     _add(result, "total GPU memory (CUDA)", "total_memory", total, why=why_total,
          source=result.gpu.usable_source, seen=format_bytes(seen_total or 0),
          gpu=result.gpu.name)
@@ -320,8 +359,7 @@ def _vllm_rows(result: Check) -> None:
          quantization=r.settings.get("quantization", "none"))
     nt = e.terms["non_torch"]
     _add(result, "non-torch memory", "non_torch", nt,
-         why=("vLLM's non-torch growth (cuBLAS, NCCL buffers) on this machine - kept, "
-              "vLLM estimates on this GPU use it from now on"
+         why=("vLLM's non-torch growth (cuBLAS, NCCL buffers) on this machine"
               if "non_torch" in r.observed and abs(r.observed["non_torch"] - nt) > 0.05 * GiB
               else ""))
     how = est.assumptions.get("engine_max_num_batched_tokens_source", "the release's default")

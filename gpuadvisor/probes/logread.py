@@ -177,10 +177,12 @@ def read_log(text: str, source: str = "-", engine: str | None = None) -> LogRead
 # --------------------------------------------------------------------------- vLLM
 _V_VERSION = re.compile(r"(?:LLM engine \(v|vLLM API server version |version[= ]v?)"
                         r"(\d+\.\d+(?:\.\d+)?[\w.+-]*)")
+#: A setting as ``key=value`` (a config line, a Namespace) or as ``'key': value`` (V1's
+#: "non-default args: {'model': '...', 'tensor_parallel_size': 8, ...}").
 _V_KEY = re.compile(r"\b(model|max_seq_len|max_model_len|tensor_parallel_size|"
                     r"pipeline_parallel_size|gpu_memory_utilization|kv_cache_dtype|"
                     r"quantization|enforce_eager|dtype|max_num_seqs|max_num_batched_tokens|"
-                    r"enable_chunked_prefill|block_size)\s*[=:]\s*'?\"?([^,'\"}\s)]+)")
+                    r"enable_chunked_prefill|block_size)['\"]?\s*[=:]\s*'?\"?([^,'\"}\s)]+)")
 _V_WEIGHTS = re.compile(r"(?:Model loading took|Loading model weights took)\s+" + _SIZE)
 _V_TOTAL = re.compile(r"total_gpu_memory\s*(?:=|\(|\s)\s*" + _SIZE)
 _V_UTIL = re.compile(r"gpu_memory_utilization\s*(?:=|\(|\s)\s*([0-9.]+)")
@@ -197,7 +199,18 @@ _V_PARTS = {
                            r"kv_cache_size\s*=)\s*" + _SIZE),
 }
 _V_AVAILABLE = re.compile(r"Available KV cache memory:\s*" + _SIZE)
-_V_BLOCKS = re.compile(r"(?:^|#|\s)(?:GPU|CUDA) blocks:\s*([0-9,]+)")
+#: "# GPU blocks: 7191" (0.4-0.7), "# cuda blocks: 3637" (0.8's V0 executor).
+_V_BLOCKS = re.compile(r"(?:^|#|\s)(?i:GPU|CUDA) blocks:\s*([0-9,]+)")
+#: V1's after-start summary (0.10-0.11): "Free memory on device (43.93/44.42 GiB) on
+#: startup. ... Actual usage is 27.72 GiB for weight, 1.4 GiB for peak activation, 0.21 GiB
+#: for non-torch memory, and 3.45 GiB for CUDAGraph memory."
+_V_DEVICE = re.compile(r"Free memory on device \(\s*[0-9.]+\s*/\s*([0-9.]+)\s*(GiB|GB)\)")
+_V_ACTUAL = {
+    "weights": re.compile(r"Actual usage is\s+" + _SIZE + r"\s+for weight"),
+    "activation_peak": re.compile(r"\b" + _SIZE + r"\s+for peak activation"),
+    "non_torch": re.compile(r"\b" + _SIZE + r"\s+for non-torch memory"),
+    "cuda_graphs": re.compile(r"\b" + _SIZE + r"\s+for CUDAGraph memory"),
+}
 _V_TOKENS = re.compile(r"GPU KV cache size:\s*([0-9,]+)\s*tokens")
 _V_CONCURRENCY = re.compile(r"Maximum concurrency for\s*([0-9,]+)\s*tokens per request:\s*"
                             r"([0-9.,]+)\s*x")
@@ -209,6 +222,37 @@ _V_REFUSED = re.compile(r"(The model's max seq len \(\d+\) is larger than the ma
                         r"[^\n]*KV cache is needed, which is larger than the available KV "
                         r"cache memory[^\n]*)")
 _V_GPU = re.compile(r"(NVIDIA [A-Za-z0-9 \-]+?(?:GB|\b))(?:[,)\]]|\s{2}|$)")
+
+
+#: The command line pasted above a log (``vllm serve MODEL --tensor-parallel-size 8 \``, one
+#: flag per line or all on one): ``--flag value`` or ``--flag=value``.
+_V_FLAG = re.compile(r"(?:^|\s)--(model|max-model-len|tensor-parallel-size|"
+                     r"pipeline-parallel-size|gpu-memory-utilization|kv-cache-dtype|"
+                     r"quantization|max-num-seqs|max-num-batched-tokens|dtype|block-size)"
+                     r"(?:=|\s+)([^\s\\]+)")
+_V_SERVE = re.compile(r"\bvllm serve\s+([^\s\\-][^\s\\]*)")
+
+
+def _flag_number(raw: str) -> str:
+    """A size as vLLM's flags take it: ``32K`` = 32,768 and ``32k`` = 32,000 (its
+    human-readable integers: upper case binary, lower case decimal)."""
+    m = re.fullmatch(r"([0-9.]+)([kKmMgG])", raw)
+    if not m:
+        return raw
+    power = "kmg".index(m.group(2).lower()) + 1
+    base = 1024 if m.group(2).isupper() else 1000
+    return str(int(float(m.group(1)) * base**power))
+
+
+def _read_command(line: str, r: LogReading, i: int) -> None:
+    """The settings a pasted ``vllm serve`` / ``api_server`` command gives."""
+    if m := _V_SERVE.search(line):
+        _vllm_setting(r, "model", m.group(1), i)
+    for m in _V_FLAG.finditer(line):
+        key, raw = m.group(1).replace("-", "_"), m.group(2)
+        _vllm_setting(r, key, _flag_number(raw) if key in ("max_model_len",) else raw, i)
+    if re.search(r"(?:^|\s)--enforce-eager\b", line):
+        _vllm_setting(r, "enforce_eager", "True", i)
 
 
 def _vsize(number: str, unit: str) -> float:
@@ -223,6 +267,8 @@ def _read_vllm(lines: list[str], r: LogReading) -> None:
     for i, line in enumerate(lines, 1):
         if r.version is None and (m := _V_VERSION.search(line)):
             r.version = m.group(1).rstrip(".")
+        if "--" in line and not ("config" in line or "args" in line):
+            _read_command(line, r, i)
         if "config" in line or "args" in line or "Namespace(" in line:
             for m in _V_KEY.finditer(line):
                 _vllm_setting(r, m.group(1), m.group(2), i)
@@ -237,6 +283,12 @@ def _read_vllm(lines: list[str], r: LogReading) -> None:
                 r.set(name, size_bytes(m.group(1), m.group(2)), i)
         if m := _V_AVAILABLE.search(line):
             r.set("kv_cache", size_bytes(m.group(1), m.group(2)), i)
+        if "total_memory" not in r.observed and (m := _V_DEVICE.search(line)):
+            r.set("total_memory", size_bytes(m.group(1), m.group(2)), i)
+        if "Actual usage is" in line:
+            for name, pattern in _V_ACTUAL.items():
+                if name not in r.observed and (m := pattern.search(line)):
+                    r.set(name, size_bytes(m.group(1), m.group(2)), i)
         if m := _V_BLOCKS.search(line):
             r.set("kv_blocks", _num(m.group(1)), i)
         if m := _V_TOKENS.search(line):

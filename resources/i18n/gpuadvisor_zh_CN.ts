@@ -76,124 +76,124 @@
 <context>
     <name>AdviceModel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="104"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="106"/>
         <source>#</source>
-        <extracomment>Starting widths of the table&apos;s columns, in pixels at the desktop font (the last one stretches). Widths in average characters of the font (so that they grow with presentation mode); the option&apos;s name takes what is left, never less than its minimum. Columns left out first when the table is narrow (a laptop, a projector): the name, the fit, the time and the cost (per token: the speed, the cost and the break-even) stay. Then, per token, the time to the first token and the fit. Columns of a training plan&apos;s table and of an inference plan&apos;s (per million tokens).</extracomment>
+        <extracomment>Starting widths of the table&apos;s columns, in pixels at the desktop font (the last one stretches). Widths in average characters of the font (so that they grow with presentation mode); the option&apos;s name takes what is left, never less than its minimum. Columns left out first when the table is narrow (a laptop, a projector): the name, the fit, the time and the cost (per token: the speed, the cost and the break-even) stay. Then, per token, the time to the first token and the fit. Columns widened to their longest text when the table has room to spare, in turn. Columns of a training plan&apos;s table and of an inference plan&apos;s (per million tokens).</extracomment>
         <translation>#</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="104"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="106"/>
         <source>Option</source>
         <translation>方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="104"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="106"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="105"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="107"/>
         <source>Fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="105"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="107"/>
         <source>GPUs</source>
         <translation>GPU 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="105"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="107"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="106"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="108"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="106"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="108"/>
         <source>Tokens/s</source>
         <translation>tokens/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="107"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="109"/>
         <source>First token</source>
         <translation>首个 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="107"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="109"/>
         <source>Per M tokens</source>
         <translation>每百万 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="108"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="110"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="109"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="111"/>
         <source>Seller / cloud</source>
         <translation>卖家 / 云</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="109"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="111"/>
         <source>Region</source>
         <translation>地区</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="110"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="112"/>
         <source>Price seen</source>
         <translation>报价日期</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="158"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="160"/>
         <source>Price seen on {date}</source>
         <translation>价格见于 {date}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="180"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="182"/>
         <source>Per million input / output tokens</source>
         <translation>每百万输入 / 输出 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="243"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="245"/>
         <source>no ({need} of {have})</source>
         <translation>否（需 {need}，有 {have}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="247"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="249"/>
         <source>with {levers}</source>
         <translation>需 {levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="275"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="277"/>
         <source>{mark}{days} days ago</source>
         <translation>{mark}{days} 天前</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="220"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="248"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="222"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="250"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="108"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="110"/>
         <source>Pays off after</source>
         <translation>回本所需</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="251"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="253"/>
         <source>{gpus} ({instances} instances)</source>
         <translation>{gpus}（{instances} 个实例）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="261"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="263"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="268"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="270"/>
         <source>{date} (your price)</source>
         <translation>{date}（你的价格）</translation>
     </message>
@@ -405,7 +405,7 @@ renting: {rent}</source>
         <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="105"/>
         <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="128"/>
         <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="136"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="347"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="349"/>
         <source>Options</source>
         <translation>方案</translation>
     </message>
@@ -1350,7 +1350,7 @@ paying per token: {other}</source>
 按 token 付费：{other}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="348"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="350"/>
         <source>Every option: click a row to see its details and the break-even; click a heading to sort</source>
         <translation>所有方案：点击一行查看详情和回本点；点击表头排序</translation>
     </message>
@@ -3020,57 +3020,57 @@ paying per token: {other}</source>
         <translation>已保留峰值（PyTorch）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="98"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="97"/>
         <source>{n} layers</source>
         <translation>{n} 层</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="99"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="98"/>
         <source>{n} tokens</source>
         <translation>{n} 个 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="109"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="108"/>
         <source>Planned vs observed</source>
         <translation>计划与实测对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="112"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="111"/>
         <source>{engine} log: {model} on {gpu}</source>
         <translation>{engine} 日志：{model}，运行于 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="120"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="119"/>
         <source>Term</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="121"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="120"/>
         <source>Planned</source>
         <translation>计划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="122"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="121"/>
         <source>Observed</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="123"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="122"/>
         <source>Difference</source>
         <translation>差异</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="150"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="149"/>
         <source>Assumed: {what}</source>
         <translation>假定：{what}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="153"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="152"/>
         <source>The engine refused to start: {why}</source>
         <translation>引擎拒绝启动：{why}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="157"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="156"/>
         <source>Kept: estimates for {gpu} now use what this log showed.</source>
         <translation>已保存：{gpu} 的估算现在使用此日志显示的数据。</translation>
     </message>
@@ -3083,83 +3083,83 @@ paying per token: {other}</source>
 <context>
     <name>LogCheckWhy</name>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="51"/>
-        <source>the estimate used {source}; CUDA reported {seen} - kept, estimates for {gpu} use it from now on</source>
-        <extracomment>The explanations :mod:`gpuadvisor.probes.logcheck` writes, as templates lupdate finds (context &quot;LogCheckWhy&quot;); the row&apos;s ``why_args`` fill them in.</extracomment>
-        <translation>估算使用的是{source}；CUDA 报告为 {seen}——已保存，此后 {gpu} 的估算都使用它</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="53"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="52"/>
         <source>the checkpoint&apos;s bytes differ from the plan&apos;s weights: check --quant (the log&apos;s quantization: {quantization}) and the model</source>
         <translation>检查点的字节数与计划的权重不符：请检查 --quant（日志中的量化：{quantization}）和模型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="55"/>
-        <source>vLLM&apos;s non-torch growth (cuBLAS, NCCL buffers) on this machine - kept, vLLM estimates on this GPU use it from now on</source>
-        <translation>本机上 vLLM 的非 PyTorch 显存增长（cuBLAS、NCCL 缓冲区）——已保存，此后这块 GPU 上的 vLLM 估算都使用它</translation>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="51"/>
+        <source>the estimate used {source}; CUDA reported {seen}</source>
+        <extracomment>The explanations :mod:`gpuadvisor.probes.logcheck` writes, as templates lupdate finds (context &quot;LogCheckWhy&quot;); the row&apos;s ``why_args`` fill them in.</extracomment>
+        <translation>估算使用的是 {source}；CUDA 报告为 {seen}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="57"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="54"/>
+        <source>vLLM&apos;s non-torch growth (cuBLAS, NCCL buffers) on this machine</source>
+        <translation>vLLM 在本机上的非 torch 增长（cuBLAS、NCCL 缓冲区）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="56"/>
         <source>profiling pass of {tokens} tokens ({how})</source>
         <translation>{tokens} 个 token 的预分析（{how}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="58"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="57"/>
         <source>what the budget leaves after the rows above</source>
         <translation>预算减去以上各行后剩下的部分</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="59"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="58"/>
         <source>KV cache / (16 x bytes per token) blocks of 16</source>
         <translation>KV 缓存 /（16 × 每 token 字节数），以 16 个为一块</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="60"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="59"/>
         <source>KV cache tokens / max_model_len</source>
         <translation>KV 缓存 token 数 / max_model_len</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="61"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="60"/>
         <source>captured after the KV pool, beside the budget</source>
         <translation>在 KV 池之后捕获，位于预算之外</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="62"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="61"/>
         <source>placed in the {free} the log says were free, less Ollama&apos;s 457 MiB minimum, the compute graph and one layer&apos;s margin</source>
         <translation>放入日志所说的空闲 {free} 中，减去 Ollama 的 457 MiB 最低预留、计算图和一层的余量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="64"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="63"/>
         <source>the GGUF&apos;s tensors of the layers on the GPU (and the output layer)</source>
         <translation>GPU 上各层（以及输出层）的 GGUF 张量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="66"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="65"/>
         <source>the token embedding (kept on the CPU) and the layers left there</source>
         <translation>token 嵌入（留在 CPU 上）以及留在那里的层</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="68"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="67"/>
         <source>the model file holds {seen}, the plan&apos;s {plan_bytes}: give --quant (the log&apos;s file type: {ftype})</source>
         <translation>模型文件为 {seen}，计划为 {plan_bytes}：请给出 --quant（日志中的文件类型：{ftype}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="70"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="69"/>
         <source>the model file holds {seen}, the plan&apos;s {plan_bytes}: give --quant (the log does not print the file type)</source>
         <translation>模型文件为 {seen}，计划为 {plan_bytes}：请给出 --quant（日志没有打印文件类型）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="72"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="71"/>
         <source>n_ctx {cells} cells x the GPU layers&apos; K and V ({kind})</source>
         <translation>n_ctx {cells} 个单元 × GPU 上各层的 K 和 V（{kind}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="73"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="72"/>
         <source>the worst-case graph of a 512-token micro-batch</source>
         <translation>512 个 token 的微批次的最坏情况计算图</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="74"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="73"/>
         <source>the estimate&apos;s total less the CUDA context (PyTorch does not count it)</source>
         <translation>估算的总量减去 CUDA 上下文（PyTorch 不计入它）</translation>
     </message>

@@ -72,6 +72,37 @@ def test_vllm_v1_lines_and_its_newer_refusal():
     assert tp.observed["kv_tokens"] == 75_840 and tp.observed["max_concurrency"] == 2.48
 
 
+def test_vllm_0_8_lower_case_block_count_and_a_pasted_command():
+    # "# cuda blocks: 3637, # CPU blocks: 1170" (0.8's V0 executor), 16-token blocks
+    r = read("vllm-0.8.2-t4-llama3.2-3b-colab.log")
+    assert r.observed["kv_blocks"] == 3637 and r.observed["kv_tokens"] == 3637 * 16
+    assert r.version == "0.8.2" and r.settings["gpu_memory_utilization"] == 0.89
+    # the command pasted above the log: "--quantization gguf", "--enforce-eager",
+    # "--max-model-len=10000", the .gguf file as the model
+    g = read("vllm-0.8-rtx4070-8gb-llama3.2-3b-q8_0-gguf.log")
+    assert g.settings["quantization"] == "gguf" and g.settings["enforce_eager"] is True
+    assert g.settings["max_model_len"] == 10_000
+    assert g.model.endswith("Llama-3.2-3B-Instruct-Q8_0.gguf")
+    assert g.observed["kv_tokens"] == 1395 * 16
+
+
+def test_vllm_v1_non_default_args_and_its_after_start_summary():
+    r = read("vllm-0.10.2-8xl40s-qwen3-235b-a22b-fp8-tp8.log")
+    # "non-default args: {'model_tag': ..., 'model': 'Qwen/...-FP8', 'max_model_len': 32768,
+    # 'tensor_parallel_size': 8, ...}"
+    assert r.model == "Qwen/Qwen3-235B-A22B-Instruct-2507-FP8"
+    assert r.settings["tensor_parallel_size"] == 8 and r.settings["max_model_len"] == 32_768
+    # "Free memory on device (43.93/44.42 GiB) ... Actual usage is 27.72 GiB for weight,
+    # 1.4 GiB for peak activation, 0.21 GiB for non-torch memory, and 3.45 GiB for
+    # CUDAGraph memory." (the weights were read from "Model loading took 27.7183 GiB")
+    assert r.observed["total_memory"] == pytest.approx(44.42 * GiB)
+    assert r.observed["weights"] == pytest.approx(27.7183 * GiB)
+    assert r.observed["activation_peak"] == pytest.approx(1.4 * GiB)
+    assert r.observed["non_torch"] == pytest.approx(0.21 * GiB)
+    assert r.observed["cuda_graphs"] == pytest.approx(3.45 * GiB)
+    assert r.gpu_name == "NVIDIA L40S"
+
+
 def test_ollama_log_gives_its_estimate_and_llamacpp_buffers():
     r = read("ollama-0.5.4-rtx4090-llama3.1-8b.log")
     assert r.engine == "ollama" and r.version == "0.5.4"
@@ -156,6 +187,30 @@ def test_the_refused_rtx_3090_log_is_refused_by_the_estimate_too():
                     "rtx-3090", framework="vllm", engine_version="0.6.4")
     assert result.plan.seq_len + result.plan.new_tokens == 29_000
     assert result.estimate.engine.refuses and not result.estimate.fits
+    assert abs(_row(result, "kv_tokens").difference) < 0.15
+
+
+def test_tp_8_over_4_kv_heads_keeps_a_head_per_rank_as_the_l40s_log_shows():
+    # Qwen3-235B-A22B FP8 (read from the name) at TP 8 (read from the log) on 8 x L40S.
+    result = _check("vllm-0.10.2-8xl40s-qwen3-235b-a22b-fp8-tp8.log", "qwen3-235b-a22b",
+                    "l40s")
+    assert result.plan.n_gpus == 8 and result.plan.quant == "fp8"
+    assert any("from the model's name" in a for a in result.assumed)
+    # one of the 4 KV heads on each rank: 94 layers x 2 x 128 x 2 bytes per token
+    assert result.estimate.engine.terms["kv_bytes_per_token"] == 94 * 2 * 128 * 2
+    # the sampler is whole on every rank: 256 rows x 151,936 entries x 38 bytes
+    act = _row(result, "activation_peak")
+    assert act.planned == pytest.approx(256 * 151_936 * 38)
+    assert abs(act.difference) < 0.10
+    tokens = _row(result, "kv_tokens")
+    assert tokens.observed == 237_520 and abs(tokens.difference) < 0.05
+
+
+def test_a_gguf_served_by_vllm_takes_its_type_from_the_file_name():
+    result = _check("vllm-0.8-rtx4070-8gb-llama3.2-3b-q8_0-gguf.log", "llama-3.2-3b",
+                    "rtx-4070-laptop", framework="vllm", engine_version="0.8.0")
+    assert result.plan.quant == "q8_0" and result.plan.enforce_eager
+    assert abs(_row(result, "weights").difference) < 0.05
     assert abs(_row(result, "kv_tokens").difference) < 0.15
 
 

@@ -32,6 +32,11 @@ memory reserved for KV Cache is ..." - vllm-project/vllm PR #12126, issue #10517
   tokens of context (512-token chunks); otherwise its budget is ``max(max_model_len,
   2048)``, so a long context is profiled whole (RTX 3090, Llama 3.1 8B, 20,000 tokens:
   2.07 GiB, vllm#10517; T4, Qwen2.5 1.5B, 32,768 tokens: 2.02 GiB).
+  With tensor parallelism the forward's tensors are split over the ranks, the sampler's
+  are not: the vocabulary-parallel head's logits are gathered (``LogitsProcessor``'s
+  ``_gather_logits``) and the whole vocabulary is sampled, so a rank holds the larger of
+  its share of the forward and the whole sampler. 8 x L40S, Qwen3-235B-A22B FP8, TP 8:
+  1.4 GiB of peak activation logged, 256 rows x 151,936 entries x 38 bytes = 1.38 GiB.
 * KV cache: ``budget - weights - non-torch - activation peak``, in blocks of 16 tokens
   (``--block-size`` default 16): ``blocks = floor(left / (16 x bytes per token))``. vLLM
   prints the pool as "GPU KV cache size: N tokens" and "Maximum concurrency for
@@ -126,14 +131,40 @@ def kv_pool(budget_bytes: float, weights: float, activation: float, non_torch: f
 SAMPLER_BYTES_PER_LOGIT = 4 + 4 + 8 + 1 + 4 + 4 + 1 + 8 + 4
 
 
-def activation_peak(model: ModelShape, tokens: int, seqs: int) -> float:
-    """The profiling pass's activation peak (see the module docstring), bytes: the larger of
-    the forward's stream and the sampler's working set."""
+def kv_elements_per_rank(model: ModelShape, tp: int) -> float:
+    """Cache elements per token one tensor-parallel rank keeps over all layers. Grouped-query
+    attention splits its KV heads over the ranks, but every rank keeps at least one: with
+    fewer heads than ranks, heads are copied (``max(1, total_num_kv_heads // tp)``, vLLM
+    ``ModelConfig.get_num_kv_heads``): Qwen3-235B's 4 KV heads at TP 8 keep one head per
+    rank, twice the even split. Latent attention keeps its whole latent on every rank (the
+    same method returns 1 for MLA)."""
+    tp = max(int(tp), 1)
+    blocks = model.blocks or ((model.block, model.n_layers),)
+    total = 0.0
+    for blk, count in blocks:
+        if blk is None or blk.kv_elements_per_token <= 0:
+            continue
+        if blk.kv_elements_per_token == 2 * blk.kv_dim and blk.n_heads > 0:
+            head_dim = blk.q_dim // blk.n_heads
+            heads = blk.kv_dim // head_dim if head_dim else 0
+            if heads > 0 and heads * head_dim == blk.kv_dim:
+                total += count * 2 * head_dim * max(1, heads // tp)
+                continue
+            total += count * blk.kv_elements_per_token / tp
+        else:  # latent attention: the compressed latent and the rotary key, whole
+            total += count * blk.kv_elements_per_token
+    return total
+
+
+def activation_peak(model: ModelShape, tokens: int, seqs: int, tp: int = 1) -> float:
+    """The profiling pass's activation peak on one of ``tp`` ranks (see the module
+    docstring), bytes: the larger of the rank's share of the forward's stream and the
+    sampler's working set (whole on every rank)."""
     blk = model.block
     f = blk.d_ff * max(blk.experts_per_token, 1) + blk.shared_d_ff if blk else 4 * model.d_model
     stream = tokens * (4 * model.d_model + 3 * f) * 2.0
     sampler = seqs * model.vocab_size * float(SAMPLER_BYTES_PER_LOGIT)
-    return max(stream, sampler)
+    return max(stream / max(int(tp), 1), sampler)
 
 
 def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptions
@@ -166,12 +197,12 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     batched, why = profile_tokens(plan, gpu, max_len)
     if why != "plan":
         defaults["max_num_batched_tokens"] = why
-    act = activation_peak(model, batched, seqs) / tp
+    act = activation_peak(model, batched, seqs, tp)
     capture = 0 if plan.enforce_eager else min(MAX_CAPTURE, seqs)
     blk = model.block
     graphs = 0.0 if plan.enforce_eager else (
         CUDA_GRAPH_FIXED_BYTES + capture * (4 * model.d_model + 3 * blk.d_ff) * 2.0 / tp)
-    per_token = model.kv_elements_per_token * kv_dtype_bytes(plan) / (tp * pp)
+    per_token = kv_elements_per_rank(model, tp) * kv_dtype_bytes(plan) / pp
     kv, blocks, capacity = kv_pool(budget, weights, act, non_torch, 0.0, per_token)
     warnings: list[str] = []
     refuses = None
@@ -244,4 +275,5 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
 
 
 __all__ = ["BLOCK_SIZE", "DEFAULT_GPU_MEMORY_UTILIZATION", "V1_RELEASE", "activation_peak",
-           "evaluate", "kv_pool", "max_num_batched_tokens", "profile_tokens", "release"]
+           "evaluate", "kv_elements_per_rank", "kv_pool", "max_num_batched_tokens",
+           "profile_tokens", "release"]
