@@ -53,6 +53,7 @@ CASES = (
     # the log gives Ollama's placement and the free memory only: an 11 GB / an 80 GB card
     ("ollama-0.11-gemma3-12b-11gb-estimate.log", "gemma-3-12b", "rtx-2080-ti", None, {}),
     ("ollama-llama3.2-3b-80gb-estimate.log", "llama-3.2-3b", "a100-sxm-80gb", None, {}),
+
 )
 
 

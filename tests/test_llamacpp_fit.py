@@ -96,9 +96,15 @@ def test_ollama_places_layers_by_its_release():
     older = llamacpp.evaluate(shape, plan(engine_version="0.11.4", **ollama), gpu, A,
                               ollama=True)
     assert "llm/memory.go" in older.defaults["n_gpu_layers"]
-    # memory.go sets aside one layer's size (~0.5 GiB of Q4_K_M here) where --fit keeps
-    # 1 GiB free: the older release kept more layers on the card
-    assert older.settings["n_gpu_layers"] > current.settings["n_gpu_layers"]
+    # memory.go sets aside its own graph estimate (fs/ggml GraphSize, llama), here the
+    # vocabulary side of the partial-offload graph: 4 x 512 x 8192 + 4 x 512 x (8192 +
+    # 128,256) + 8192 x 128,256 x 105/128 bytes (1.08 GiB; llama.cpp's buffer is far smaller)
+    graph = 4 * 512 * 8192 + 4 * 512 * (8192 + 128_256) + 8192 * 128_256 * 105 // 128
+    assert older.settings["ollama_graph"] == graph
+    assert older.activations < graph / 2
+    # and one layer's size as a margin, where --fit keeps 1 GiB free: no more layers than
+    # the current release on this card
+    assert older.settings["n_gpu_layers"] <= current.settings["n_gpu_layers"]
     with pytest.raises(ValueError, match="engine_version is a vLLM or Ollama setting"):
         plan(engine_version="0.11.4")  # llama.cpp
 

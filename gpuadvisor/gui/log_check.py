@@ -40,6 +40,7 @@ def term_names() -> dict[str, str]:
         "gpu_model_buffer": QCoreApplication.translate("LogCheck", "weights on the GPU"),
         "host_model_buffer": QCoreApplication.translate("LogCheck", "weights in host RAM"),
         "compute_buffer": QCoreApplication.translate("LogCheck", "compute buffer"),
+        "ollama_graph": QCoreApplication.translate("LogCheck", "graph Ollama reserves"),
         "peak_allocated": QCoreApplication.translate("LogCheck", "peak allocated (PyTorch)"),
         "peak_reserved": QCoreApplication.translate("LogCheck", "peak reserved (PyTorch)"),
     }
@@ -54,6 +55,9 @@ WHY_TEMPLATES = (
     QT_TRANSLATE_NOOP("LogCheckWhy", "vLLM's non-torch growth (cuBLAS, NCCL buffers) on this "
                       "machine"),
     QT_TRANSLATE_NOOP("LogCheckWhy", "profiling pass of {tokens} tokens ({how})"),
+    QT_TRANSLATE_NOOP("LogCheckWhy", "Ollama's own estimate (fs/ggml GraphSize) of a "
+                      "{batch}-token batch over {ctx} tokens, the larger of its full- and "
+                      "partial-offload sizes"),
     QT_TRANSLATE_NOOP("LogCheckWhy", "what the budget leaves after the rows above"),
     QT_TRANSLATE_NOOP("LogCheckWhy", "KV cache / (16 x bytes per token) blocks of 16"),
     QT_TRANSLATE_NOOP("LogCheckWhy", "KV cache tokens / max_model_len"),

@@ -421,6 +421,16 @@ def _llama_rows(result: Check) -> None:
          cells=f"{s['n_ctx']:,}", kind=s["cache_type_k"])
     _add(result, "compute buffer", "compute_buffer", e.activations,
          why="the worst-case graph of a 512-token micro-batch")
+    graph = s.get("ollama_graph")
+    if graph is not None and r.engine == "ollama":
+        seen = max(r.observed.get("ollama_graph_full", 0.0),
+                   r.observed.get("ollama_graph_partial", 0.0))
+        r.observed.setdefault("ollama_graph", seen or None)
+        r.lines.setdefault("ollama_graph", r.lines.get("ollama_graph_partial", 0))
+        _add(result, "graph Ollama reserves", "ollama_graph", graph,
+             why="Ollama's own estimate (fs/ggml GraphSize) of a {batch}-token batch over "
+                 "{ctx} tokens, the larger of its full- and partial-offload sizes",
+             batch="512", ctx=f"{s['n_ctx']:,}")
 
 
 def _torch_rows(result: Check) -> None:

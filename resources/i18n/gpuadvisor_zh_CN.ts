@@ -3011,66 +3011,71 @@ paying per token: {other}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/log_check.py" line="43"/>
+        <source>graph Ollama reserves</source>
+        <translation>Ollama 预留的计算图</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="44"/>
         <source>peak allocated (PyTorch)</source>
         <translation>已分配峰值（PyTorch）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="44"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="45"/>
         <source>peak reserved (PyTorch)</source>
         <translation>已保留峰值（PyTorch）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="97"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="101"/>
         <source>{n} layers</source>
         <translation>{n} 层</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="98"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="102"/>
         <source>{n} tokens</source>
         <translation>{n} 个 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="108"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="112"/>
         <source>Planned vs observed</source>
         <translation>计划与实测对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="111"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="115"/>
         <source>{engine} log: {model} on {gpu}</source>
         <translation>{engine} 日志：{model}，运行于 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="119"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="123"/>
         <source>Term</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="120"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="124"/>
         <source>Planned</source>
         <translation>计划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="121"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="125"/>
         <source>Observed</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="122"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="126"/>
         <source>Difference</source>
         <translation>差异</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="149"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="153"/>
         <source>Assumed: {what}</source>
         <translation>假定：{what}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="152"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="156"/>
         <source>The engine refused to start: {why}</source>
         <translation>引擎拒绝启动：{why}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="156"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="160"/>
         <source>Kept: estimates for {gpu} now use what this log showed.</source>
         <translation>已保存：{gpu} 的估算现在使用此日志显示的数据。</translation>
     </message>
@@ -3083,83 +3088,88 @@ paying per token: {other}</source>
 <context>
     <name>LogCheckWhy</name>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="52"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="53"/>
         <source>the checkpoint&apos;s bytes differ from the plan&apos;s weights: check --quant (the log&apos;s quantization: {quantization}) and the model</source>
         <translation>检查点的字节数与计划的权重不符：请检查 --quant（日志中的量化：{quantization}）和模型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="51"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="52"/>
         <source>the estimate used {source}; CUDA reported {seen}</source>
         <extracomment>The explanations :mod:`gpuadvisor.probes.logcheck` writes, as templates lupdate finds (context &quot;LogCheckWhy&quot;); the row&apos;s ``why_args`` fill them in.</extracomment>
         <translation>估算使用的是 {source}；CUDA 报告为 {seen}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="54"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="55"/>
         <source>vLLM&apos;s non-torch growth (cuBLAS, NCCL buffers) on this machine</source>
         <translation>vLLM 在本机上的非 torch 增长（cuBLAS、NCCL 缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="56"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="57"/>
         <source>profiling pass of {tokens} tokens ({how})</source>
         <translation>{tokens} 个 token 的预分析（{how}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="57"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="58"/>
+        <source>Ollama&apos;s own estimate (fs/ggml GraphSize) of a {batch}-token batch over {ctx} tokens, the larger of its full- and partial-offload sizes</source>
+        <translation>Ollama 自己的估算（fs/ggml GraphSize）：{batch} 个 token 的批次覆盖 {ctx} 个 token，取全部卸载与部分卸载两种大小中较大者</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="61"/>
         <source>what the budget leaves after the rows above</source>
         <translation>预算减去以上各行后剩下的部分</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="58"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="62"/>
         <source>KV cache / (16 x bytes per token) blocks of 16</source>
         <translation>KV 缓存 /（16 × 每 token 字节数），以 16 个为一块</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="59"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="63"/>
         <source>KV cache tokens / max_model_len</source>
         <translation>KV 缓存 token 数 / max_model_len</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="60"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="64"/>
         <source>captured after the KV pool, beside the budget</source>
         <translation>在 KV 池之后捕获，位于预算之外</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="61"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="65"/>
         <source>placed in the {free} the log says were free, less Ollama&apos;s 457 MiB minimum, the compute graph and one layer&apos;s margin</source>
         <translation>放入日志所说的空闲 {free} 中，减去 Ollama 的 457 MiB 最低预留、计算图和一层的余量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="63"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="67"/>
         <source>the GGUF&apos;s tensors of the layers on the GPU (and the output layer)</source>
         <translation>GPU 上各层（以及输出层）的 GGUF 张量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="65"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="69"/>
         <source>the token embedding (kept on the CPU) and the layers left there</source>
         <translation>token 嵌入（留在 CPU 上）以及留在那里的层</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="67"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="71"/>
         <source>the model file holds {seen}, the plan&apos;s {plan_bytes}: give --quant (the log&apos;s file type: {ftype})</source>
         <translation>模型文件为 {seen}，计划为 {plan_bytes}：请给出 --quant（日志中的文件类型：{ftype}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="69"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="73"/>
         <source>the model file holds {seen}, the plan&apos;s {plan_bytes}: give --quant (the log does not print the file type)</source>
         <translation>模型文件为 {seen}，计划为 {plan_bytes}：请给出 --quant（日志没有打印文件类型）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="71"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="75"/>
         <source>n_ctx {cells} cells x the GPU layers&apos; K and V ({kind})</source>
         <translation>n_ctx {cells} 个单元 × GPU 上各层的 K 和 V（{kind}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="72"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="76"/>
         <source>the worst-case graph of a 512-token micro-batch</source>
         <translation>512 个 token 的微批次的最坏情况计算图</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="73"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="77"/>
         <source>the estimate&apos;s total less the CUDA context (PyTorch does not count it)</source>
         <translation>估算的总量减去 CUDA 上下文（PyTorch 不计入它）</translation>
     </message>

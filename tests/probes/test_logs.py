@@ -226,6 +226,40 @@ def test_ollama_places_the_layers_the_log_shows():
     assert layers.observed == 29 and abs(layers.planned - 29) <= 2
 
 
+def test_ollamas_graph_reserve_by_its_own_formula():
+    # Ollama's GraphSize (fs/ggml), llama, 512-token batch, Llama 3.1 8B (h 4096, 32 heads,
+    # 8 KV heads of 128, vocab 128,256) over 80,000 tokens, worked by hand:
+    # full = max(4 x 512 x (1 + 4 x 4096 + 80,000 x 33), 4 x 512 x (4096 + 128,256))
+    # partial = 4 x 512 x 4096 + max(4 x 512 x (1 + 4096 + 80,000) + 4096^2 x 9/16
+    #           + 4 x 80,000 x (512 x 32 + 128 x 8), 4 x 512 x 132,352 + 4096 x 128,256 x 105/128)
+    from gpuadvisor.core.engines.ollama_graph import ollama_graph_bytes
+    from gpuadvisor.core.model import model_shape
+
+    shape = model_shape(catalog.load_models()["llama-3.1-8b"])
+    partial, full = ollama_graph_bytes(shape, 80_000, 0.0)
+    assert full == 4 * 512 * (1 + 4 * 4096 + 80_000 * 33)
+    assert partial == (4 * 512 * 4096 + 4 * 512 * (1 + 4096 + 80_000) + 4096 * 4096 * 9 // 16
+                       + 4 * 80_000 * (512 * 32 + 128 * 8))
+    # the log of that plan prints them: memory.graph.full="5.1 GiB" memory.graph.partial="5.4 GiB"
+    r = read("ollama-0.2-rtx3090-llama3.1-8b-80k-partial.log")
+    assert full / GiB == pytest.approx(r.observed["ollama_graph_full"] / GiB, abs=0.05)
+    assert partial / GiB == pytest.approx(r.observed["ollama_graph_partial"] / GiB, abs=0.05)
+
+
+@pytest.mark.parametrize("name, model, gpu", [
+    ("ollama-0.5.4-rtx4090-llama3.1-8b.log", "llama-3.1-8b", "rtx-4090"),  # llama
+    ("ollama-llama3.2-3b-80gb-estimate.log", "llama-3.2-3b", "a100-sxm-80gb"),
+    ("ollama-0.11-gemma3-12b-11gb-estimate.log", "gemma-3-12b", "rtx-2080-ti"),  # gemma
+    # Phi-4 ("phi3") is not in Ollama's table: GQA 4 x 400 MiB of KV / 6 = 266.7 MiB
+    ("ollama-rtx4060-laptop-phi4-partial.log", "phi-4", "rtx-4060-laptop"),
+])
+def test_the_graph_ollama_reserves_is_the_one_its_log_prints(name, model, gpu):
+    result = _check(name, model, gpu)
+    row = _row(result, "ollama_graph")
+    # the log prints "677.5 MiB", "1.3 GiB": its rounding is the tolerance
+    assert abs(row.difference) < 0.03, row
+
+
 def test_check_log_command_keeps_the_card_and_a_second_estimate_uses_it(tmp_path):
     code, out, err = run_cli("check-log", str(LOGS / "vllm-0.6.4-rtx3090-llama3.1-8b-20k.log"),
                              "--model", "llama-3.1-8b", "--gpu", "rtx-3090",

@@ -65,6 +65,7 @@ from gpuadvisor.core.engines.base import (
     host_memory,
     release,
 )
+from gpuadvisor.core.engines.ollama_graph import ollama_graph_bytes
 from gpuadvisor.core.ggml_types import ggml_type_named
 from gpuadvisor.core.gguf_quant import (
     GGUF_FILE_TYPES,
@@ -337,7 +338,13 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     rel = release(plan.engine_version) if ollama else None
     if ngl is None:
         if ollama and rel is not None and rel < OLLAMA_FIT_RELEASE:
-            ngl = _ollama_fit(gpu, dense, experts, out, kv_layer_bytes, compute + projector,
+            # its own estimate's graph (fs/ggml GraphSize), not llama.cpp's buffer; several
+            # GPUs reserve the partial-offload graph (llm/memory.go)
+            sizes = ollama_graph_bytes(model, tokens, sum(kv_layer_bytes))
+            graph = compute if sizes is None else (
+                sizes[0] if plan.n_gpus > 1 else max(sizes))
+            settings["ollama_graph"] = graph
+            ngl = _ollama_fit(gpu, dense, experts, out, kv_layer_bytes, graph + projector,
                               plan.n_gpus, plan.n_cpu_moe)
             defaults["n_gpu_layers"] = (f"Ollama {plan.engine_version}: as many layers as "
                                         "its estimate fits (llm/memory.go)")
