@@ -138,3 +138,23 @@ def test_sweeps_keep_the_layers_where_the_engine_put_them_for_the_plan():
     assert list(fits) == [True, False]
     # the estimate of the long context itself still fits, by offloading layers
     assert estimate(model, plan(seq_len=1_000_000), gpu).engine.settings["n_gpu_layers"] < 33
+
+
+def test_tied_embeddings_put_a_copy_of_token_embd_on_the_gpu_as_the_output():
+    # Gemma 3 12B ties its output to token_embd: llama.cpp loads that tensor twice
+    # (TENSOR_DUPLICATED), token_embd in host RAM and the output matrix with the output
+    # layer, on the GPU when every layer is there. Q4_K_M keeps it in Q6_K (210 bytes per
+    # 256 weights): 262,208 (its config.json vocab_size) x 3,840 x 210 / 256 bytes on each
+    # side.
+    from gpuadvisor.core.engines import llamacpp
+    from gpuadvisor.core.model import model_shape
+
+    shape = model_shape(MODELS["gemma-3-12b"])
+    result = llamacpp.evaluate(shape, plan(), GPUS["h100-sxm"], A)
+    tied = 262_208 * 3_840 * 210 / 256
+    dense, _experts, embd, out, rest = llamacpp._layer_split(shape, "q4_k_m", 0)
+    assert embd == tied and out == 0.0  # the file holds it once
+    assert result.settings["n_gpu_layers"] == shape.n_layers + 1
+    projector = llamacpp.PROJECTOR_BYTES_PER_PARAM * shape.params.vision
+    assert result.weights == sum(dense) + tied + rest + projector
+    assert result.terms["host_weights"] == tied  # token_embd itself stays on the CPU

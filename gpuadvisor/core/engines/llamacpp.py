@@ -65,7 +65,7 @@ from gpuadvisor.core.engines.base import (
     host_memory,
     release,
 )
-from gpuadvisor.core.engines.ollama_graph import ollama_graph_bytes
+from gpuadvisor.core.engines.ollama_graph import ollama_graph_bytes, ollama_vision_graph_bytes
 from gpuadvisor.core.ggml_types import ggml_type_named
 from gpuadvisor.core.gguf_quant import (
     GGUF_FILE_TYPES,
@@ -295,6 +295,11 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     ftype, scale, why = gguf_type_for(model, plan, ollama)
     file_bytes = model.weights_file_bytes if scale == 0.0 else 0
     dense, experts, embd, out, rest = _layer_split(model, ftype, file_bytes)
+    if out == 0.0 and embd > 0.0:
+        # tied embeddings: llama.cpp loads token_embd a second time as the output matrix
+        # (create_tensor(..., TENSOR_DUPLICATED), llama-model.cpp), on the output layer's
+        # device; Ollama's estimate counts it as the output layer too (llm/memory.go)
+        out = embd
     settings["gguf_file_type"] = file_type(ftype).label if not file_bytes else "file"
     if why != "plan":
         defaults["gguf_file_type"] = why
@@ -344,8 +349,10 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
             graph = compute if sizes is None else (
                 sizes[0] if plan.n_gpus > 1 else max(sizes))
             settings["ollama_graph"] = graph
-            ngl = _ollama_fit(gpu, dense, experts, out, kv_layer_bytes, graph + projector,
-                              plan.n_gpus, plan.n_cpu_moe)
+            # the projector's weights and its vision graph, on the first GPU
+            vision = ollama_vision_graph_bytes(model) if projector else 0.0
+            ngl = _ollama_fit(gpu, dense, experts, out, kv_layer_bytes,
+                              graph + projector + vision, plan.n_gpus, plan.n_cpu_moe)
             defaults["n_gpu_layers"] = (f"Ollama {plan.engine_version}: as many layers as "
                                         "its estimate fits (llm/memory.go)")
         elif gpu.unified_memory:

@@ -37,6 +37,26 @@ _ARCH_BY_ID = (("llama", "llama"), ("meta-llama", "llama"), ("codellama", "llama
                ("qwen3", "other"), ("command-r", "command-r"))
 
 
+#: Vision towers whose graph Ollama's estimate reserves on the first GPU beside the
+#: projector's weights (``VisionGraphSize``, case "gemma3": ``4 x (image_size^2 x channels +
+#: width x patch_size + patches^2 x heads)``), by their published vision_config: Gemma 3
+#: 4B/12B/27B share one SigLIP tower, image_size 896, patch_size 14, 16 heads, hidden_size
+#: 1152, 3 channels (google/gemma-3-*-it config.json): 4,096 patches, 1.01 GiB.
+_VISION = {"gemma-3-": (896, 14, 16, 1152, 3)}
+
+
+def ollama_vision_graph_bytes(model: ModelShape) -> float:
+    """The vision graph Ollama's estimate reserves for ``model`` (0 without a vision tower,
+    or for one not known here)."""
+    if not model.params.vision:
+        return 0.0
+    for prefix, (image, patch, heads, width, channels) in _VISION.items():
+        if model.id.lower().startswith(prefix):
+            patches = (image // patch) ** 2
+            return 4.0 * (image * image * channels + width * patch + patches * patches * heads)
+    return 0.0
+
+
 def ollama_arch(model: ModelShape) -> str | None:
     """The architecture Ollama's graph table treats ``model`` as (``"other"``: not in the
     table, the fallback applies; None: not known here)."""
@@ -92,4 +112,4 @@ def ollama_graph_bytes(model: ModelShape, context: int, kv_total: float,
     return float(partial), float(full)
 
 
-__all__ = ["OLLAMA_BATCH", "ollama_arch", "ollama_graph_bytes"]
+__all__ = ["OLLAMA_BATCH", "ollama_arch", "ollama_graph_bytes", "ollama_vision_graph_bytes"]
