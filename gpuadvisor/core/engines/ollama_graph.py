@@ -34,7 +34,8 @@ _ARCH_BY_ID = (("llama", "llama"), ("meta-llama", "llama"), ("codellama", "llama
                                                              "llama"),
                ("qwen2.5-vl", ""), ("qwen2", "qwen2"), ("deepseek-r1-distill-qwen", "qwen2"),
                ("gemma", "gemma"), ("phi-2", "phi2"), ("phi-3", "other"), ("phi-4", "other"),
-               ("qwen3", "other"), ("command-r", "command-r"))
+               ("qwen3", "other"), ("command-r7b", "other"),  # GGUF "cohere2"
+               ("command-r", "command-r"))
 
 
 #: Vision towers whose graph Ollama's estimate reserves on the first GPU beside the
