@@ -137,6 +137,19 @@ def test_ollama_cuts_its_default_context_to_the_models():
     assert llamacpp.ollama_num_ctx(GPUS["rtx-4090"], 100, 0)[0] == 32768  # unknown: default
 
 
+@pytest.mark.parametrize(("version", "num_ctx"), [
+    ("0.5.4", 2048),  # before 0.6.7: 2,048 tokens
+    ("0.6.7", 4096), ("0.11.4", 4096),  # 0.6.7 to 0.15.4: 4,096
+    ("0.15.5", 32768), (None, 32768),  # then by VRAM: a 24 GiB card gets 32,768
+])
+def test_ollamas_default_context_follows_its_release(version, num_ctx):
+    m = model_shape(MODELS["llama-3.1-8b"])
+    r = llamacpp.evaluate(m, plan(framework="ollama", engine_version=version),
+                          GPUS["rtx-4090"], A, ollama=True)
+    assert r.settings["num_ctx"] == num_ctx
+    assert f"({num_ctx:,})" in r.defaults["num_ctx"]
+
+
 def test_ollama_offloads_as_many_layers_as_fit():
     # 70B at Q4_K_M (39.6 GiB) on a 24 GiB card: some layers stay on the CPU
     m = model_shape(MODELS["llama-3.1-70b"])

@@ -95,8 +95,13 @@ PROJECTOR_BYTES_PER_PARAM = 2.0
 #: What Ollama keeps free on each CUDA or ROCm GPU before placing layers (discover/gpu.go:
 #: ``cudaMinimumMemory = 457 * format.MebiByte``, ``rocmMinimumMemory`` the same).
 OLLAMA_MINIMUM_MEMORY = 457 * 2**20
-#: Ollama's default context by VRAM (docs/context-length.mdx @948f6933).
+#: Ollama's default context by VRAM (docs/context-length.mdx @948f6933), from release 0.15.5
+#: (2026-02-03; open-webui/docs PR #1393 against Ollama's release notes).
 OLLAMA_CTX_BY_VRAM = ((24, 4096), (48, 32768), (math.inf, 262144))
+#: Ollama's fixed default context before that, by release: 2,048 tokens, 4,096 from 0.6.7
+#: ("Ollama increased their default context size from 2048 to 4096 tokens in version v0.6.7",
+#: zed-industries/zed PR #31682; ollama/ollama PR #11189 for the commit).
+OLLAMA_CTX_BY_RELEASE = (((0, 6, 7), 2048), ((0, 15, 5), 4096))
 
 
 def _kv_elem_bytes(kv_dtype: str) -> float:
@@ -174,24 +179,32 @@ def compute_buffer_bytes(model: ModelShape, n_ctx: int, flash: bool,
 
 
 def ollama_num_ctx(gpu: GpuSpec, tokens: int, trained: int = 0,
-                   given: int | None = None) -> tuple[int, str]:
-    """Ollama's context: the plan's ``num_ctx`` (``given``), else its VRAM-based default,
-    or the plan's tokens when more; never past the context the model was trained for
-    (``trained``; Ollama cuts a larger ``num_ctx`` to the model's ``context_length`` with
-    "requested context size too large for model", llm/server.go)."""
+                   given: int | None = None,
+                   rel: tuple[int, ...] | None = None) -> tuple[int, str]:
+    """Ollama's context: the plan's ``num_ctx`` (``given``), else its default (the
+    release ``rel``'s fixed one, or, from 0.15.5 and for the current release, the one its
+    VRAM picks), or the plan's tokens when more; never past the context the model was
+    trained for (``trained``; Ollama cuts a larger ``num_ctx`` to the model's
+    ``context_length`` with "requested context size too large for model", llm/server.go)."""
     if given is not None:
         if trained and given > trained:
             return trained, (f"num_ctx {given:,} cut to the model's {trained:,}-token "
                              "context")
         return given, "plan"
-    vram_gib = gpu.memory_bytes / GiB
-    default = next(ctx for limit, ctx in OLLAMA_CTX_BY_VRAM if vram_gib < limit)
+    fixed = next((ctx for before, ctx in OLLAMA_CTX_BY_RELEASE
+                  if rel is not None and rel < before), None)
+    if fixed is not None:
+        default = fixed
+        named = f"Ollama {'.'.join(map(str, rel))}'s default ({fixed:,})"
+    else:
+        vram_gib = gpu.memory_bytes / GiB
+        default = next(ctx for limit, ctx in OLLAMA_CTX_BY_VRAM if vram_gib < limit)
+        named = f"Ollama's default for {vram_gib:.0f} GiB of VRAM ({default:,})"
     if tokens > default:
         return tokens, "the plan's tokens (num_ctx set above Ollama's default)"
     if trained and default > trained:
-        return trained, (f"Ollama's default for {vram_gib:.0f} GiB of VRAM ({default:,}), "
-                         f"cut to the model's {trained:,}-token context")
-    return default, f"Ollama's default for {vram_gib:.0f} GiB of VRAM"
+        return trained, f"{named}, cut to the model's {trained:,}-token context"
+    return default, named
 
 
 def _kernels(model: ModelShape, flash: bool, cuda: bool) -> tuple[float, float]:
@@ -306,7 +319,8 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     per_seq = plan.seq_len + plan.new_tokens
     tokens = per_seq * b
     if ollama:
-        n_ctx_seq, ctx_why = ollama_num_ctx(gpu, per_seq, model.max_positions, plan.num_ctx)
+        n_ctx_seq, ctx_why = ollama_num_ctx(gpu, per_seq, model.max_positions, plan.num_ctx,
+                                            release(plan.engine_version))
         tokens = n_ctx_seq * b
         if ctx_why != "plan":
             defaults["num_ctx"] = ctx_why
