@@ -4061,7 +4061,7 @@ paying per token: {other}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="276"/>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="369"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="385"/>
         <source>default</source>
         <translation>默认</translation>
     </message>
@@ -4076,37 +4076,42 @@ paying per token: {other}</source>
         <translation>llama.cpp -ngl / Ollama num_gpu：留在 GPU 上的层数；其余层每个 token 都要从主机内存读取（更慢）。保持“能放多少放多少”时，llama.cpp 的 --fit 会让显卡留出 1 GiB 空闲（MoE 的专家先移到主机内存），Ollama 则按它自己的估算。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="374"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="353"/>
+        <source>default: {type} (what the engine runs)</source>
+        <translation>默认：{type}（引擎实际运行的类型）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="390"/>
         <source>the card&apos;s own</source>
         <translation>显卡自己的</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="379"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="395"/>
         <source>same as compute (16-bit)</source>
         <translation>同计算精度（16 位）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="405"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="421"/>
         <source>No GPU (memory only)</source>
         <translation>不选 GPU（仅估算显存）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="488"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="505"/>
         <source>automatic (Hugging Face + PEFT)</source>
         <translation>自动（Hugging Face + PEFT）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="489"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="506"/>
         <source>automatic (by the weights and the GPU)</source>
         <translation>自动（按权重格式和 GPU）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="567"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="584"/>
         <source>{count} active</source>
         <translation>激活 {count}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="571"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="588"/>
         <source>+ {count} vision</source>
         <translation>另加视觉部分 {count}</translation>
     </message>

@@ -169,6 +169,25 @@ def test_a_servers_plan_shows_its_load_curve_in_the_micro_batch_charts_place(qtb
     assert charts.mb_chart.isVisible() and not charts.serving_chart.isVisible()
 
 
+def test_the_quantization_picker_says_what_an_ollama_plan_runs_without_a_type(qtbot, page):
+    # An Ollama plan with no type runs its default tag (llama3.1:8b is Q4_K_M,
+    # catalog/serving.toml): the picker said "none (16-bit)" beside 4-bit weights.
+    page.state.set_gpu("rtx-3090")
+    choose(page.inputs.task_combo, "infer")
+    settle(qtbot, page)
+    choose(page.inputs.framework_combo, "ollama")
+    settle(qtbot, page)
+    combo = page.inputs.quant_combo
+    assert page.state.plan.quant is None and combo.currentData() == "none"
+    assert page.state.estimate.engine.settings["gguf_file_type"] == "Q4_K_M"
+    assert "Q4_K_M" in combo.currentText()
+    # llama.cpp without a type loads F16: the entry says 16-bit again
+    choose(page.inputs.framework_combo, "llama.cpp")
+    settle(qtbot, page)
+    assert combo.currentData() == "none" and "16-bit" in combo.currentText()
+    assert "Q4_K_M" not in combo.currentText()
+
+
 def test_the_llama_cpp_backend_is_picked_on_the_page_and_follows_the_card(qtbot, page):
     page.state.set_gpu("rtx-3090")
     choose(page.inputs.task_combo, "infer")

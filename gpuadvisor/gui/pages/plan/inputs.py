@@ -339,6 +339,22 @@ class PlanInputs(QWidget):
         self.data_note.setProperty("role", "note")
         form.addRow(self.data_note)
 
+    def _label_default_quant(self, plan, estimate) -> None:
+        """The "none" entry says what an engine runs without a named type: an Ollama plan
+        runs its default tag's GGUF type (Q4_K_M for most), a shipped MXFP4 model its own;
+        16-bit otherwise, as the estimate itself says."""
+        index = self.quant_combo.findData("none")
+        if index < 0:
+            return
+        engine = getattr(estimate, "engine", None)
+        gguf = engine.settings.get("gguf_file_type") if engine is not None else None
+        runs_other = (plan.quant is None and isinstance(gguf, str)
+                      and gguf.upper() not in ("F16", "FILE"))
+        text = (translate("PlanPage", "default: {type} (what the engine runs)").format(
+            type=gguf) if runs_other else L.label(L.QUANT, "none"))
+        if self.quant_combo.itemText(index) != text:
+            self.quant_combo.setItemText(index, text)
+
     # ================================================================== choices
     def fill_choices(self, state, units: str) -> None:
         """The choices of every picker: labels of the plan's options, the model presets,
@@ -452,6 +468,7 @@ class PlanInputs(QWidget):
         combo(self.checkpointing_combo, plan.checkpointing)
         combo(self.attention_combo, plan.attention)
         combo(self.quant_combo, plan.effective_quant)
+        self._label_default_quant(plan, estimate)
         combo(self.lora_targets_combo, plan.lora_targets)
         combo(self.zero_combo, plan.zero_stage)
         combo(self.offload_combo, plan.offload)
