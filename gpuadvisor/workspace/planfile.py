@@ -134,6 +134,21 @@ def did_you_mean(name: str, known: Iterable[str]) -> str:
 
 
 # --------------------------------------------------------------------------- validation
+def plan_dict(model: ModelSpec, preset_id: str | None, plan: Plan, gpu_id: str | None,
+              assumption_overrides: Mapping[str, Any]) -> dict:
+    """Plan-file data: the layout :func:`parse_plan_dict` reads back. A preset is saved by
+    its id, a custom model by its fields; ``gpu_id`` is a catalog id (or None)."""
+    return {
+        "schema_version": PLAN_SCHEMA_VERSION,
+        "app": APP_ID,
+        "model": ({"preset": preset_id} if preset_id is not None
+                  else {"custom": custom_model_to_dict(model)}),
+        "plan": plan.to_dict(),
+        "gpu": gpu_id,
+        "assumptions": dict(assumption_overrides),
+    }
+
+
 def parse_plan_dict(
     data: Any,
     *,
@@ -389,6 +404,7 @@ __all__ = [
     "did_you_mean",
     "load_plan",
     "parse_plan_dict",
+    "plan_dict",
     "plan_field_in_message",
     "save_plan",
     "write_atomic",

@@ -38,13 +38,11 @@ from gpuadvisor.probes.observed import observed_assumptions, with_observations
 from gpuadvisor.workspace.history import History, Undoable
 from gpuadvisor.workspace.plan_changes import couple_plan_changes, error_field, plan_for_model
 from gpuadvisor.workspace.planfile import (
-    APP_ID,
     PLAN_FIELDS,
-    PLAN_SCHEMA_VERSION,
     PlanFileError,
-    custom_model_to_dict,
     did_you_mean,
     parse_plan_dict,
+    plan_dict,
 )
 from gpuadvisor.workspace.rig import DETECTED_PREFIX, DetectedRig
 from gpuadvisor.workspace.sweeps import (
@@ -557,22 +555,9 @@ class PlanState(Undoable):
     def to_dict(self) -> dict:
         """The state as plan-file data (see :mod:`gpuadvisor.workspace.planfile`)."""
         snap = self._snap
-        model = ({"preset": snap.preset_id} if snap.preset_id is not None
-                 else {"custom": custom_model_to_dict(snap.model)})
-        return {
-            "schema_version": PLAN_SCHEMA_VERSION,
-            "app": APP_ID,
-            "model": model,
-            "plan": snap.plan.to_dict(),
-            "gpu": self._file_gpu_id(snap.gpu_id),
-            "assumptions": dict(snap.overrides),
-        }
-
-    def _file_gpu_id(self, gpu_id: str | None) -> str | None:
-        """Plan files name catalog GPUs: a detected card is saved as its catalog match."""
-        if gpu_id in self._rig:
-            return self._rig.catalog_id(gpu_id)
-        return gpu_id
+        # plan files name catalog GPUs: a detected card is saved as its catalog match
+        gpu_id = self._rig.catalog_id(snap.gpu_id) if snap.gpu_id in self._rig else snap.gpu_id
+        return plan_dict(snap.model, snap.preset_id, snap.plan, gpu_id, snap.overrides)
 
     def from_dict(self, data: dict) -> None:
         """Replace the whole state with plan-file data and emit ``changed``. The undo
