@@ -169,12 +169,17 @@ def test_a_servers_plan_shows_its_load_curve_in_the_micro_batch_charts_place(qtb
     assert charts.mb_chart.isVisible() and not charts.serving_chart.isVisible()
 
 
-def test_the_quantization_picker_says_what_an_ollama_plan_runs_without_a_type(qtbot, page):
-    # An Ollama plan with no type runs its default tag (llama3.1:8b is Q4_K_M,
-    # catalog/serving.toml): the picker said "none (16-bit)" beside 4-bit weights.
+def _inference_on_a_3090(qtbot, page):
+    """The page's plan made an inference plan on an RTX 3090, as a user picks it."""
     page.state.set_gpu("rtx-3090")
     choose(page.inputs.task_combo, "infer")
     settle(qtbot, page)
+
+
+def test_the_quantization_picker_says_what_an_ollama_plan_runs_without_a_type(qtbot, page):
+    # An Ollama plan with no type runs its default tag (llama3.1:8b is Q4_K_M,
+    # catalog/serving.toml): the picker said "none (16-bit)" beside 4-bit weights.
+    _inference_on_a_3090(qtbot, page)
     choose(page.inputs.framework_combo, "ollama")
     settle(qtbot, page)
     combo = page.inputs.quant_combo
@@ -189,9 +194,7 @@ def test_the_quantization_picker_says_what_an_ollama_plan_runs_without_a_type(qt
 
 
 def test_the_llama_cpp_backend_is_picked_on_the_page_and_follows_the_card(qtbot, page):
-    page.state.set_gpu("rtx-3090")
-    choose(page.inputs.task_combo, "infer")
-    settle(qtbot, page)
+    _inference_on_a_3090(qtbot, page)
     choose(page.inputs.quant_combo, "q4_k_m")
     settle(qtbot, page)
     combo = page.inputs.backend_combo
