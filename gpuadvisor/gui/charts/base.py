@@ -332,16 +332,28 @@ class ChartBase(QWidget):
             item.setVisible(keep_out is None
                             or not keep_out.intersects(self._edge_label_rect(item, x)))
         # A line label that had to flip under its line wins over the other lines' labels
-        # it now lands on (those lines still show; their hover names them).
+        # it now lands on: such a label goes under its own line when that place is free
+        # (inside the plot, clear of the badge and the chart's other labels), else it is
+        # left out (its line still shows; its hover names it).
         flipped = [self._edge_label_rect(i, x1 - inset if i.edge_side == "right" else
                                          x0 + inset)
                    for i in self._edge_labels if getattr(i, "edge_flips", False)
                    and i.isVisible() and i.edge_below]
+        box = QRectF(0, 0, vb.width(), vb.height())
         for item in self._edge_labels:
             if flipped and not getattr(item, "edge_flips", False) and item.isVisible():
                 x = x1 - inset if item.edge_side == "right" else x0 + inset
                 if any(r.intersects(self._edge_label_rect(item, x)) for r in flipped):
-                    item.setVisible(False)
+                    item.edge_below = not item.edge_below
+                    other = self._edge_label_rect(item, x)
+                    taken = [*flipped, *others] + ([keep_out] if keep_out is not None else [])
+                    if box.contains(other) and not any(r.intersects(other) for r in taken):
+                        item.setAnchor((1 if item.edge_side == "right" else 0,
+                                        0 if item.edge_below else 1))
+                        flipped.append(other)
+                    else:
+                        item.edge_below = not item.edge_below
+                        item.setVisible(False)
 
     def _edge_keep_outs(self) -> list[QRectF]:
         """Other labels of the chart (view-box pixels) an edge label that flips keeps

@@ -197,8 +197,10 @@ class PlanCharts(QWidget):
         memory against the micro-batch otherwise."""
         return self.serving_chart if self._serving else self.mb_chart
 
-    def _want_paged(self) -> bool:
-        """Whether the grid would leave a plot shorter than :data:`MIN_PLOT_PX`."""
+    def _want_paged(self, height: int | None = None) -> bool:
+        """Whether the grid would leave a plot shorter than :data:`MIN_PLOT_PX` (in an area
+        ``height`` pixels tall; the area's own height when None, with a margin before going
+        back to the grid)."""
         if not self.charts:
             return False
         chart = self.vram_chart
@@ -209,11 +211,15 @@ class PlanCharts(QWidget):
             chrome = 100 if self._presentation else 90
         title = (self.chart_titles["vramChart"].fontMetrics().height() + 4
                  + self._grid.verticalSpacing())
-        grid_plot = (self.height() - 2 * title) / 2 - chrome
+        grid_plot = ((self.height() if height is None else height) - 2 * title) / 2 - chrome
         # A margin before going back to the grid, so that a size between the two does not
         # flip the arrangement back and forth.
-        least = MIN_PLOT_PX[self._presentation] + (12 if self.paged else 0)
+        least = MIN_PLOT_PX[self._presentation] + (12 if self.paged and height is None else 0)
         return grid_plot < least
+
+    def would_page(self, height: int) -> bool:
+        """Whether an area ``height`` pixels tall shows the charts as tabs."""
+        return self._want_paged(height)
 
     def _arrange(self, paged: bool) -> None:
         """Lay the charts out as the grid or as the memory bar beside tabs."""

@@ -493,7 +493,12 @@ class PlanPage(QWidget):
         self._fit_bottom_height()
 
     def _fit_bottom_height(self) -> None:
-        self.bottom.fit_height(self.height(), self._presentation, self.charts_area.paged)
+        # Tabs whether or not the time panel takes its larger share: decided at the
+        # quarter share, so that the larger share does not itself turn the grid into tabs.
+        charts = self.charts_area
+        at_quarter = charts.height() + self.bottom.height() - self.height() // 4
+        paged = charts.paged if not charts.charts else charts.would_page(at_quarter)
+        self.bottom.fit_height(self.height(), self._presentation, paged)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)

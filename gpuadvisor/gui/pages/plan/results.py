@@ -46,10 +46,10 @@ class TimeAndLevers(QWidget):
 
     def fit_height(self, page_height: int, presentation: bool, paged: bool = False) -> None:
         """As tall as the time panel wants, but never more than a quarter of a page of
-        ``page_height`` pixels (the charts are what the page is read for; a third on a
-        projector when the charts are tabbed, so that the time and the fitting levers show
-        whole), and never under what the headline time needs: on a small screen the panels
-        scroll."""
+        ``page_height`` pixels (the charts are what the page is read for; a third when the
+        charts are tabbed, one row of them, so that the time with its assumptions and the
+        levers show whole on a laptop screen and a projector), and never under what the
+        headline time needs: on a smaller screen the panels scroll."""
         # The time panel's hint is a full layout pass: asked again only when what it holds
         # may have changed its height (rows shown, text lengths, fonts) or the page did.
         panel = self.time_panel
@@ -61,7 +61,7 @@ class TimeAndLevers(QWidget):
         wanted = panel.sizeHint().height() + 6
         if presentation:
             wanted = max(wanted, self.levers_panel.sizeHint().height() + 6)
-        share = 3 if presentation and paged else 4
+        share = 3 if paged else 4
         height = max(120, min(wanted, page_height // share)) if page_height > 0 else wanted
         if self.height() != height:
             self.setFixedHeight(height)
