@@ -195,6 +195,11 @@ class DecodeCost:
         link_gb_s: the host link's bandwidth for that copy.
         ubatch_tokens: prompt tokens per micro-batch.
         source: where the engine's constants come from (for people).
+        prefill_tflops: the achieved rate of the prompt pass's matrix multiplies on each
+            GPU, TFLOP/s, from the engine's kernel for the backend and weight type
+            (:mod:`.prompt_rates`); 0 when no published figure covers it (the plan's peak
+            x the default prefill efficiency).
+        prefill_source: where ``prefill_tflops`` comes from.
     """
 
     bandwidth_efficiency: float
@@ -210,6 +215,8 @@ class DecodeCost:
     link_gb_s: float = 0.0
     ubatch_tokens: int = 512
     source: str = ""
+    prefill_tflops: float = 0.0
+    prefill_source: str = ""
 
     @property
     def fixed_s(self) -> float:
@@ -310,6 +317,9 @@ class EngineResult:
                 "fixed_s": d.fixed_s,
                 "source": d.source,
             }
+            if d.prefill_tflops:
+                data["decode"]["prefill_tflops"] = d.prefill_tflops
+                data["decode"]["prefill_source"] = d.prefill_source
         return data
 
 

@@ -106,6 +106,9 @@ def engine_assumptions(view: EngineView, plan: Plan, assumptions: Assumptions,
             used["engine_host_s_per_token"] = decode.host_s
             used["engine_sampling_s_per_token"] = decode.sampling_s
             used["engine_decode_source"] = decode.source
+            if decode.prefill_tflops and plan.efficiency is None:
+                used["engine_prefill_tflops"] = decode.prefill_tflops
+                used["engine_prefill_source"] = decode.prefill_source
     for key, value in settings.items():
         used[f"engine_{key}"] = value
         if key in defaults:

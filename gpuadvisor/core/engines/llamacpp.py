@@ -66,6 +66,7 @@ from gpuadvisor.core.engines.base import (
     release,
 )
 from gpuadvisor.core.engines.ollama_graph import ollama_graph_bytes, ollama_vision_graph_bytes
+from gpuadvisor.core.engines.prompt_rates import llamacpp_prompt_rate
 from gpuadvisor.core.ggml_types import ggml_type_named
 from gpuadvisor.core.gguf_quant import (
     GGUF_FILE_TYPES,
@@ -432,6 +433,7 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     if kv_host:
         host_read += kv_host / kv_cells(tokens) * mean_ctx * b
     vocab = model.vocab_size
+    prompt = llamacpp_prompt_rate(gpu, backend, settings["gguf_file_type"])
     decode = DecodeCost(
         bandwidth_efficiency=gc.read_fraction,
         host_read_bytes=host_read,
@@ -447,6 +449,8 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
         ubatch_tokens=UBATCH,
         source=f"{gc.name}: {gc.source}; kernels from llama.cpp's graph; host 0.4 ms/token "
                "(llama.cpp #7456, #8366)",
+        prefill_tflops=0.0 if prompt is None else prompt.tflops,
+        prefill_source="" if prompt is None else prompt.source,
     )
     settings["host_bandwidth_gb_s"] = host.bandwidth_gb_s
     settings["host_bandwidth_source"] = host.source

@@ -27,6 +27,7 @@ from gpuadvisor.core.engines.base import (
     EngineResult,
     gpu_class,
 )
+from gpuadvisor.core.engines.prompt_rates import mlx_prompt_rate
 from gpuadvisor.core.gpu import GpuSpec
 from gpuadvisor.core.plan import Plan
 
@@ -73,6 +74,7 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     chunk = min(PREFILL_STEP, max(plan.seq_len, 1)) * b
     working = chunk * (4 * model.d_model + 3 * blk.d_ff) * 2.0 + b * model.vocab_size * 4.0
     gc = gpu_class(gpu)
+    prompt = mlx_prompt_rate(gpu)
     decode = DecodeCost(
         bandwidth_efficiency=gc.read_fraction,
         kernels_per_step=KERNELS_PER_LAYER * model.n_layers + 3,
@@ -82,6 +84,8 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
         host_s=HOST_S_PER_TOKEN + gc.sync_s,
         ubatch_tokens=PREFILL_STEP,
         source=f"{gc.name}: {gc.source}; 15 kernels per layer; host 0.5 ms (assumed)",
+        prefill_tflops=0.0 if prompt is None else prompt.tflops,
+        prefill_source="" if prompt is None else prompt.source,
     )
     settings = {"bits_per_weight": per_weight * 8, "group_size": GROUP_SIZE,
                 "usable_memory_fraction": USABLE_FRACTION, "kv_cache": "fp16"}

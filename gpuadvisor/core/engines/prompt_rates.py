@@ -1,0 +1,146 @@
+"""How fast an engine's prompt pass (prefill) runs: the achieved TFLOP/s of its matrix
+multiplies, by backend and weight type, from published runs of each backend's kernels.
+
+A prompt of hundreds of tokens is compute-bound: each pass multiplies a ``n_ubatch x k``
+block of activations by every weight matrix. What sets its speed is the kernel the backend
+runs for that product and the chip unit that kernel uses, not the plan's precision:
+
+* **llama.cpp, CUDA, quantized weights** (every GGUF type but F16/BF16/F32): ``mul_mat_q``
+  (MMQ) multiplies the quantized blocks as 8-bit integers on the int8 tensor cores (``mma``
+  int8, Turing and later: ggml-org/llama.cpp PRs #7676, #7860, #8062; MMQ is the default
+  since PR #8075). Its speed follows the card's **int8** rate at the fraction
+  :data:`MMQ_INT8_FRACTION`: the MMQ author's RTX 4090 figure, Llama 3 8B Q5_0 with
+  ``n_ubatch`` 512, 10,491.78 tokens/s on a 2,048-token prompt (PR #8062, "t/s PR"
+  column), is 163.1 TFLOP/s in this estimator's FLOP count (15.55 GFLOP per token:
+  2 x the matmul weights, LM head included, plus causal attention), 0.247 of the 4090's
+  660.6 int8 TOPS. On GeForce cards this is about the fp16 rate with fp32 accumulation
+  (the catalog's ``fp16``: half the int8 rate), which is why the estimate timed at 0.5 of
+  that was half the published prompt speeds. The RTX PRO and data-centre Ampere/Ada
+  cards have the same int8 rate per SM as their GeForce siblings, so they scale by it.
+  Hopper and data-centre Blackwell reach their datasheet int8 rate only with the
+  ``wgmma``/``tcgen05`` instructions MMQ does not use: no figure, the default applies.
+* **llama.cpp, Metal** (Apple GPUs): ``kernel_mul_mm`` dequantizes each block into
+  threadgroup memory and multiplies 8 x 8 tiles with ``simdgroup_matrix`` at the GPU's
+  FP32/FP16 FMA rate. :data:`METAL_FRACTION` is the median prompt rate of the llama.cpp
+  Apple Silicon table (ggml-org/llama.cpp discussion #4167, LLaMA 2 7B Q4_0 and Q8_0,
+  ``pp512``, 17 chips from the M1 Pro to the M4 Max) over each chip's catalog fp16 peak
+  (cores x 256 FLOP x clock): 0.70 (M2 Ultra 0.61, M1 Pro 0.68, M3 Max 0.71, M4 0.70);
+  ``benchmarks/prefill_accuracy.py`` prints the fraction of each chip and the error
+  with the fraction taken from the other chips only.
+* **llama.cpp, Vulkan on NVIDIA**: the cooperative-matrix shaders (``KHR_coopmat``) with
+  fp32 accumulation; ``test-backend-ops`` ``MUL_MAT`` q4_0 at 4096 x 512 x 14336 measured
+  45.46 TFLOP/s on an RTX 3090 (PR #11595) and 46.64 on an RTX 4070 (PR #12015): 0.640
+  and 0.800 of their fp16 peaks, :data:`VULKAN_NVIDIA_FRACTION` their mean
+  (``benchmarks/calibration/llamacpp_mulmat.json``).
+* **MLX** (Apple GPUs): its ``steel`` GEMM, 18.9 TFLOP/s bf16 at 4096 x 4096 x 14336 on an
+  M3 Ultra (60-core GPU), 0.887 of its 21.3 TFLOPS (``llamacpp_mulmat.json`` MLX row).
+
+Other backends (ROCm, Vulkan on AMD and Intel, CUDA with 16-bit weights, Pascal/Volta's
+dp4a MMQ) have no published kernel rate here: their prompt is timed at the plan's peak x
+the default prefill efficiency, as before.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gpuadvisor.core.gpu import GpuSpec
+
+#: Achieved fraction of the int8 tensor rate of llama.cpp's MMQ prompt pass (see the module
+#: docstring: PR #8062's RTX 4090 row, 163.1 / 660.6).
+MMQ_INT8_FRACTION = 0.247
+#: Median achieved fraction of an Apple GPU's fp16 peak of llama.cpp's Metal prompt pass
+#: (discussion #4167, 34 rows).
+METAL_FRACTION = 0.70
+#: Mean fraction of the fp16 peak of llama.cpp's Vulkan ``KHR_coopmat`` q4_0 matrix multiply
+#: on NVIDIA cards (45.46 / 71.0 and 46.64 / 58.3).
+VULKAN_NVIDIA_FRACTION = 0.72
+#: MLX's bf16 GEMM on an M3 Ultra (60-core): 18.9 / 21.3.
+MLX_FRACTION = 0.887
+
+#: GGUF file types whose matrices run as 16- or 32-bit floats (cuBLAS on CUDA, not MMQ).
+FLOAT_TYPES = frozenset({"F16", "BF16", "F32"})
+
+
+@dataclass(frozen=True)
+class PromptRate:
+    """The achieved rate of a prompt pass's matrix multiplies on one GPU.
+
+    Attributes:
+        tflops: achieved TFLOP/s.
+        fraction: its share of ``peak_tflops``.
+        peak_tflops: the datasheet rate it is a fraction of.
+        peak: which rate that is (``int8`` or ``fp16``).
+        source: the kernel and the published figure behind ``fraction``.
+    """
+
+    tflops: float
+    fraction: float
+    peak_tflops: float
+    peak: str
+    source: str
+
+
+def _cc(gpu: GpuSpec) -> float:
+    try:
+        return float(gpu.compute_capability or 0.0)
+    except ValueError:
+        return 0.0
+
+
+def mmq_int8(gpu: GpuSpec) -> bool:
+    """Whether llama.cpp's MMQ runs on ``gpu``'s int8 tensor cores at its datasheet rate:
+    NVIDIA Turing, Ampere, Ada and consumer Blackwell (compute capability 7.5-8.9, 12.x),
+    whose ``mma`` instructions reach the int8 figure NVIDIA publishes."""
+    cc = _cc(gpu)
+    return (gpu.vendor == "nvidia" and bool(gpu.int8_tensor_tops)
+            and (7.5 <= cc < 9.0 or 12.0 <= cc < 13.0))
+
+
+def llamacpp_prompt_rate(gpu: GpuSpec, backend: str, gguf_type: str) -> PromptRate | None:
+    """The prompt pass's matmul rate of llama.cpp ``backend`` (``cuda``, ``hip``,
+    ``metal``, ``vulkan``) with weights of GGUF type ``gguf_type`` (its label, e.g.
+    ``Q4_K_M``; ``file`` for a local file's own mixture) on ``gpu``; None where no
+    published kernel figure covers it (the default prefill efficiency applies)."""
+    quantized = gguf_type not in FLOAT_TYPES
+    if backend == "cuda" and quantized and mmq_int8(gpu):
+        peak = float(gpu.int8_tensor_tops)
+        return PromptRate(peak * MMQ_INT8_FRACTION, MMQ_INT8_FRACTION, peak, "int8",
+                          "llama.cpp MMQ on the int8 tensor cores: "
+                          f"{MMQ_INT8_FRACTION} of the int8 rate (RTX 4090, PR #8062)")
+    fp16 = gpu.peak_tflops("fp16")
+    if not fp16:
+        return None
+    if backend == "metal" and gpu.vendor == "apple":
+        return PromptRate(fp16 * METAL_FRACTION, METAL_FRACTION, fp16, "fp16",
+                          f"llama.cpp Metal kernel_mul_mm: {METAL_FRACTION} of the GPU's "
+                          "fp16 rate (median of discussion #4167's pp512 rows)")
+    if backend == "vulkan" and gpu.vendor == "nvidia" and quantized:
+        return PromptRate(fp16 * VULKAN_NVIDIA_FRACTION, VULKAN_NVIDIA_FRACTION, fp16,
+                          "fp16", "llama.cpp Vulkan KHR_coopmat: "
+                          f"{VULKAN_NVIDIA_FRACTION} of the fp16 rate (test-backend-ops, "
+                          "RTX 3090 PR #11595, RTX 4070 PR #12015)")
+    return None
+
+
+def mlx_prompt_rate(gpu: GpuSpec) -> PromptRate | None:
+    """MLX's prompt-pass matmul rate on an Apple GPU (None elsewhere)."""
+    fp16 = gpu.peak_tflops("fp16")
+    if gpu.vendor != "apple" or not fp16:
+        return None
+    return PromptRate(fp16 * MLX_FRACTION, MLX_FRACTION, fp16, "fp16",
+                      f"MLX steel GEMM: {MLX_FRACTION} of the GPU's fp16 rate "
+                      "(bf16 4096 x 4096 x 14336 on an M3 Ultra, 60-core)")
+
+
+__all__ = [
+    "FLOAT_TYPES",
+    "METAL_FRACTION",
+    "MLX_FRACTION",
+    "MMQ_INT8_FRACTION",
+    "VULKAN_NVIDIA_FRACTION",
+    "PromptRate",
+    "llamacpp_prompt_rate",
+    "mlx_prompt_rate",
+    "mmq_int8",
+]

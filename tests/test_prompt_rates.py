@@ -1,0 +1,154 @@
+"""The prompt pass (prefill) of llama.cpp and MLX at their kernels' published rates
+(``core/engines/prompt_rates.py``): each fraction recomputed from its source figure, the
+time derived by hand, and published llama-bench rows the fractions were not taken from."""
+
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+
+import pytest
+
+from gpuadvisor import catalog
+from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS as A
+from gpuadvisor.core.compute import flops_per_token
+from gpuadvisor.core.engines.prompt_rates import (
+    METAL_FRACTION,
+    MLX_FRACTION,
+    MMQ_INT8_FRACTION,
+    VULKAN_NVIDIA_FRACTION,
+    llamacpp_prompt_rate,
+)
+from gpuadvisor.core.estimate import estimate
+from gpuadvisor.core.plan import Plan
+
+MODELS, GPUS = catalog.load_models(), catalog.load_gpus()
+CALIBRATION = Path(__file__).resolve().parents[1] / "benchmarks" / "calibration"
+LLAMA2 = MODELS["llama-2-7b"]
+
+
+def pp(gpu: str, quant: str = "q4_0", backend: str | None = None, seq: int = 512,
+       model=LLAMA2, framework: str = "llama.cpp", **fields):
+    plan = Plan(task="infer", framework=framework, quant=quant, seq_len=seq, new_tokens=1,
+                backend=backend, **fields)
+    return estimate(model, plan, GPUS[gpu]), plan
+
+
+def test_the_mmq_fraction_is_the_mmq_authors_rtx_4090_run():
+    # ggml-org/llama.cpp PR #8062 (JohannesGaessler): RTX 4090, "llama 8B Q5_0", n_ubatch
+    # 512, pp2048, "t/s PR" 10,491.78. Llama 3 8B has Llama 3.1 8B's shapes.
+    plan = Plan(task="infer", framework="llama.cpp", quant="q5_0", seq_len=2048,
+                new_tokens=1)
+    per_token = flops_per_token(MODELS["llama-3.1-8b"], plan).forward
+    fraction = 10491.78 * per_token / (GPUS["rtx-4090"].int8_tensor_tops * 1e12)
+    assert fraction == pytest.approx(MMQ_INT8_FRACTION, abs=5e-4)
+
+
+def test_the_metal_fraction_is_the_median_of_the_apple_silicon_table():
+    rows = json.loads((CALIBRATION / "llamacpp_bench.json").read_text())["rows"]
+    fractions = []
+    for row in rows:
+        if row["backend"] == "Metal" and row["test"] == "pp512" and row["model"] == "llama 7B":
+            assert "discussions/4167" in row["source"]
+            plan = Plan(task="infer", framework="llama.cpp", quant=row["quant"].lower(),
+                        seq_len=512, new_tokens=1)
+            fractions.append(row["tokens_per_s"] * flops_per_token(LLAMA2, plan).forward
+                             / (GPUS[row["catalog_id"]].fp16_tensor_tflops * 1e12))
+    assert len(fractions) == 34
+    assert statistics.median(fractions) == pytest.approx(METAL_FRACTION, abs=0.005)
+
+
+def test_the_vulkan_fraction_is_the_mean_of_two_kernel_measurements():
+    rows = {r["id"]: r for r in
+            json.loads((CALIBRATION / "llamacpp_mulmat.json").read_text())["rows"]}
+    # test-backend-ops MUL_MAT q4_0, m=4096 n=512 k=14336, KHR_coopmat: the RTX 3090 before
+    # PR #11595, the RTX 4070 before PR #12015.
+    rtx3090, rtx4070 = rows["MM009"], rows["MM005"]
+    assert (rtx3090["device"], rtx3090["type_a"], rtx3090["n"]) == (
+        "NVIDIA GeForce RTX 3090", "q4_0", 512)
+    assert "pull/11595" in rtx3090["source"] and "pull/12015" in rtx4070["source"]
+    assert (rtx3090["tflops"], rtx4070["tflops"]) == (45.46, 46.64)
+    mean = (rtx3090["tflops"] / GPUS["rtx-3090"].fp16_tensor_tflops
+            + rtx4070["tflops"] / GPUS["rtx-4070"].fp16_tensor_tflops) / 2
+    assert mean == pytest.approx(VULKAN_NVIDIA_FRACTION, abs=5e-3)
+
+
+def _compute_bound(e, plan, gpu: str, rate_tflops: float) -> float:
+    """The prompt's seconds at ``rate_tflops`` (pp512 is one compute-bound pass)."""
+    seconds = plan.seq_len * flops_per_token(LLAMA2, plan).forward / (rate_tflops * 1e12)
+    read = e.engine.weights / (GPUS[gpu].memory_bandwidth_gb_s * 1e9
+                               * e.engine.decode.bandwidth_efficiency)
+    assert seconds > 3 * read  # the weight read does not set it
+    return seconds
+
+
+@pytest.mark.parametrize("gpu, backend, quant, rate", [
+    # CUDA, quantized: MMQ on the int8 tensor cores
+    ("rtx-4090", None, "q4_0", 660.6 * MMQ_INT8_FRACTION),
+    ("rtx-3090", "cuda", "q8_0", 284.0 * MMQ_INT8_FRACTION),
+    ("a100-sxm-80gb", None, "q4_k_m", 624.0 * MMQ_INT8_FRACTION),
+    # Metal: the Apple GPU's fp16 (= FP32 FMA) rate
+    ("m3-max", None, "q4_0", 14.2 * METAL_FRACTION),
+    # Vulkan on NVIDIA: cooperative matrices at the fp16 rate
+    ("rtx-3090", "vulkan", "q4_0", 71.0 * VULKAN_NVIDIA_FRACTION),
+    # No kernel figure: the plan's fp16 peak x the default prefill efficiency
+    ("rtx-4090", None, "f16", 165.2 * A.efficiency_infer_prefill),   # cuBLAS, 16-bit
+    ("h100-sxm", None, "q4_0", 989.4 * A.efficiency_infer_prefill),  # MMQ without wgmma
+    ("rx-7900-xtx", None, "q4_0", 122.8 * A.efficiency_infer_prefill),  # ROCm
+])
+def test_the_prompt_runs_at_its_backends_kernel_rate(gpu, backend, quant, rate):
+    e, plan = pp(gpu, quant, backend)
+    assert e.time.prefill_seconds == pytest.approx(_compute_bound(e, plan, gpu, rate),
+                                                   rel=1e-9)
+
+
+def test_the_rate_and_its_source_are_in_the_assumptions_and_json():
+    e, _ = pp("rtx-4090")
+    assert e.assumptions["engine_prefill_tflops"] == pytest.approx(660.6 * MMQ_INT8_FRACTION)
+    assert "PR #8062" in e.assumptions["engine_prefill_source"]
+    decode = e.engine.to_json()["decode"]
+    assert decode["prefill_tflops"] == pytest.approx(660.6 * MMQ_INT8_FRACTION)
+    # without a kernel figure nothing is claimed
+    e, _ = pp("rtx-4090", "f16")
+    assert "engine_prefill_tflops" not in e.assumptions
+    assert "prefill_tflops" not in e.engine.to_json()["decode"]
+
+
+def test_a_plan_that_gives_its_efficiency_keeps_it():
+    e, plan = pp("rtx-4090", efficiency=0.3)
+    assert e.time.prefill_seconds == pytest.approx(
+        _compute_bound(e, plan, "rtx-4090", 165.2 * 0.3), rel=1e-9)
+    assert "engine_prefill_tflops" not in e.assumptions
+
+
+def test_mlx_runs_its_gemm_rate_on_apple_gpus():
+    e, plan = pp("m2-ultra", "int4", framework="mlx", seq=2048)
+    # MLX takes the prompt in 2,048-token steps: one pass, compute bound.
+    seconds = 2048 * flops_per_token(LLAMA2, plan).forward / (27.2e12 * MLX_FRACTION)
+    assert e.time.prefill_seconds == pytest.approx(seconds, rel=1e-9)
+
+
+def test_only_the_cards_whose_mma_reaches_the_int8_rate_get_mmq():
+    assert llamacpp_prompt_rate(GPUS["rtx-2080-ti"], "cuda", "Q4_K_M").peak == "int8"
+    assert llamacpp_prompt_rate(GPUS["rtx-5090"], "cuda", "Q4_0").peak == "int8"
+    for gpu in ("h100-sxm", "b200", "v100-sxm2-16gb"):
+        assert llamacpp_prompt_rate(GPUS[gpu], "cuda", "Q4_0") is None, gpu
+    assert llamacpp_prompt_rate(GPUS["rtx-4090"], "cuda", "BF16") is None
+    assert llamacpp_prompt_rate(GPUS["rx-9070-xt"], "vulkan", "Q4_0") is None
+
+
+# Published llama-bench pp512 rows the fractions were not taken from: LLaMA 2 7B Q4_0,
+# the CUDA scoreboard (ggml-org/llama.cpp discussion #15013, as transcribed in
+# benchmarks/calibration/llamacpp_bench.json, rows LCB118-LCB121) and the Vulkan
+# scoreboard (discussion #10879, LCB125).
+@pytest.mark.parametrize("gpu, backend, published", [
+    ("rtx-4090", None, 11992.70),
+    ("rtx-5080", None, 8297.36),
+    ("rtx-5070-ti", None, 6952.38),
+    ("rtx-3090", None, 5174.69),
+    ("rtx-4090", "vulkan", 9452.03),
+])
+def test_scoreboard_prompt_speeds_within_ten_percent(gpu, backend, published):
+    e, _ = pp(gpu, backend=backend)
+    assert 512 / e.time.prefill_seconds == pytest.approx(published, rel=0.10)
