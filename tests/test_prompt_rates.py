@@ -12,6 +12,7 @@ import pytest
 
 from gpuadvisor import catalog
 from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS as A
+from gpuadvisor.core.calibration import Measurement
 from gpuadvisor.core.compute import flops_per_token
 from gpuadvisor.core.engines.prompt_rates import (
     METAL_FRACTION,
@@ -21,6 +22,7 @@ from gpuadvisor.core.engines.prompt_rates import (
     llamacpp_prompt_rate,
 )
 from gpuadvisor.core.estimate import estimate
+from gpuadvisor.core.parallel.rates import kernel_fractions
 from gpuadvisor.core.plan import Plan
 
 MODELS, GPUS = catalog.load_models(), catalog.load_gpus()
@@ -152,3 +154,44 @@ def test_only_the_cards_whose_mma_reaches_the_int8_rate_get_mmq():
 def test_scoreboard_prompt_speeds_within_ten_percent(gpu, backend, published):
     e, _ = pp(gpu, backend=backend)
     assert 512 / e.time.prefill_seconds == pytest.approx(published, rel=0.10)
+
+
+def test_a_measured_matmul_scales_the_prompt_by_this_cards_speed():
+    # A probe measured this RTX 4090's fp16 matmul at 120 TFLOPS; the published figure for
+    # the model is 1.0 x 165.2 (kernels.json zzc-bf16-geforce-rtx-4090-l64): the card runs
+    # at 120 / 165.2 of it (a power-limited card), and so does llama.cpp's prompt kernel.
+    probe = Measurement(120.0, "fp16", "2026-12-07T10:00:00Z", gpu_id="rtx-4090",
+                        source="probe matmul on NVIDIA GeForce RTX 4090")
+    plan = Plan(task="infer", framework="llama.cpp", quant="q4_0", seq_len=512, new_tokens=1)
+    plain = estimate(LLAMA2, plan, GPUS["rtx-4090"])
+    measured = estimate(LLAMA2, plan, GPUS["rtx-4090"], measurement=[probe])
+    scale = 120.0 / (165.2 * kernel_fractions("rtx-4090").matmul)
+    assert measured.time.prefill_seconds == pytest.approx(plain.time.prefill_seconds / scale,
+                                                          rel=1e-9)
+    assert measured.assumptions["prompt_rate_scale"] == pytest.approx(scale)
+    assert measured.assumptions["efficiency_source"] == "measured 2026-12-07"
+    assert measured.engine.decode.prefill_tflops == pytest.approx(
+        660.6 * MMQ_INT8_FRACTION * scale)
+    assert "measured fp16 matmul (120.0 TFLOPS" in measured.assumptions["engine_prefill_source"]
+    # Decode does not move: it is bandwidth-bound.
+    assert measured.time.decode_tokens_per_s == pytest.approx(plain.time.decode_tokens_per_s)
+
+
+def test_a_measured_matmul_scales_the_default_prompt_efficiency_of_other_engines():
+    gpu = GPUS["h100-sxm"]
+    probe = Measurement(600.0, "bf16", "2026-12-07", gpu_id="h100-sxm")
+    plan = Plan(task="infer", framework="transformers", precision="bf16", seq_len=4096,
+                new_tokens=16)
+    e = estimate(LLAMA2, plan, gpu, measurement=probe)
+    scale = 600.0 / (989.4 * kernel_fractions("h100-sxm").matmul)
+    compute = 4096 * flops_per_token(LLAMA2, plan).forward / (
+        989.4e12 * A.efficiency_infer_prefill * scale)
+    assert e.time.prefill_seconds == pytest.approx(compute, rel=1e-9)
+    assert e.assumptions["efficiency"] == pytest.approx(A.efficiency_infer_prefill * scale)
+    # A training step's figure or another dtype is not a prompt's: said, not used.
+    step = Measurement(300.0, "bf16", "2026-12-07", gpu_id="h100-sxm", kind="step")
+    assert "prompt is timed from a matmul" in estimate(
+        LLAMA2, plan, gpu, measurement=step).assumptions["measured_ignored"]
+    fp16 = Measurement(600.0, "fp16", "2026-12-07", gpu_id="h100-sxm")
+    assert "plan runs at bf16" in estimate(
+        LLAMA2, plan, gpu, measurement=fp16).assumptions["measured_ignored"]

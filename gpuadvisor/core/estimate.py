@@ -27,7 +27,12 @@ from .compute import (
 )
 from .engines import sweep as engine_sweep
 from .engines.base import EngineResult, host_memory
-from .engines.combine import engine_assumptions, engine_time, engine_view
+from .engines.combine import (
+    engine_assumptions,
+    engine_time,
+    engine_view,
+    with_prompt_scale,
+)
 from .engines.select import runs_on_engine
 from .engines.transformers import generic_time
 from .gpu import GpuSpec
@@ -41,6 +46,7 @@ from .memory import (
 )
 from .model import ModelShape, ModelSpec, ParamCounts, model_shape
 from .parallel.insitu import plan_kernel_seconds
+from .parallel.rates import kernel_fractions
 from .plan import Plan
 
 #: Above this share of the GPU's memory a plan that fits is called "tight": allocator
@@ -183,8 +189,8 @@ def measurement_problem(measurement: Measurement, gpu: GpuSpec, plan: Plan,
         if plan.task != "infer":
             return "a bandwidth measurement times decoding (inference) only"
         return None
-    if not plan.is_training:
-        return "inference is timed from the catalog prefill peak and the memory bandwidth"
+    if not plan.is_training and measurement.kind != "matmul":
+        return "a training step's rate times training; a prompt is timed from a matmul"
     if plan.efficiency is not None:
         return "the plan gives its own efficiency"
     if measurement.dtype != dtype:
@@ -255,7 +261,8 @@ def verdict_for(total: float, capacity: float) -> str:
 def _assumptions_used(model: ModelShape, plan, assumptions, gpu, time_gpu, peak_kind, peak,
                       measured: Measurement | None = None, measured_note: str | None = None,
                       measured_bandwidth: Measurement | None = None,
-                      kernel: tuple[float | None, str | None] = (None, None)) -> dict:
+                      kernel: tuple[float | None, str | None] = (None, None),
+                      prompt_scale: float | None = None) -> dict:
     used: dict[str, object] = {}
     if plan.is_adapter:
         if plan.lora_rank is None:
@@ -294,7 +301,16 @@ def _assumptions_used(model: ModelShape, plan, assumptions, gpu, time_gpu, peak_
         used["efficiency"] = kernel[0]
         used["efficiency_basis"] = kernel[1]
         used["insitu_factor"] = assumptions.insitu_factor
-    if measured is not None:
+    if measured is not None and prompt_scale is not None:  # an inference plan's prompt
+        used["efficiency"] = min(1.0, assumptions.efficiency_infer_prefill * prompt_scale)
+        used["efficiency_source"] = f"measured {measured.date}"
+        used["measured_kind"] = measured.kind
+        used["measured_matmul_tflops"] = measured.achieved_tflops
+        used["measured_dtype"] = measured.dtype
+        used["measured_at"] = measured.when
+        used["measured_source"] = measured.source
+        used["prompt_rate_scale"] = prompt_scale
+    elif measured is not None:
         kernel_timed = kernel[1] is not None and measured.kind == "matmul"
         achieved = kernel[0] * peak if kernel_timed else achieved_tflops(measured, assumptions)
         used["efficiency"] = achieved / peak
@@ -454,13 +470,24 @@ def estimate(
         kernel_seconds, kernel_note = plan_kernel_seconds(
             model, shape, timed, time_gpu, peak_kind, assumptions,
             matmul_tflops=measured.achieved_tflops if measured is not None else None)
-    if measured is not None and kernel_seconds is None:
+    if measured is not None and kernel_seconds is None and plan.is_training:
         efficiency = achieved_tflops(measured, assumptions) / peak
     bandwidth_gb_s = time_gpu.memory_bandwidth_gb_s
     time_assumptions = assumptions
     if measured_bandwidth is not None:
         bandwidth_gb_s = measured_bandwidth.bandwidth_gb_s
         time_assumptions = replace(assumptions, bandwidth_efficiency=1.0)
+    prompt_scale = None
+    if plan.task == "infer" and measured is not None:
+        # A measured matmul on this card: its prompt runs at the published prompt rate
+        # times how this card's GEMMs compare with the rate published for its model.
+        prompt_scale = float(measured.achieved_tflops) / (
+            peak * kernel_fractions(time_gpu.id).matmul)
+        view, time_assumptions = with_prompt_scale(
+            view, time_assumptions, prompt_scale,
+            f"this card's measured {peak_kind} matmul ({measured.achieved_tflops:.1f} TFLOPS, "
+            f"{measured.date}) over the published {kernel_fractions(time_gpu.id).matmul:.2f} "
+            f"x {peak:.1f}")
     if view is not None and view.result is not None:
         time = engine_time(shape, plan, view.result, peak_tflops=peak,
                            bandwidth_gb_s=bandwidth_gb_s,
@@ -511,6 +538,7 @@ def estimate(
             shape, plan, assumptions, gpu, time_gpu, peak_kind, peak,
             measured=measured, measured_note=measured_note,
             measured_bandwidth=measured_bandwidth, kernel=(efficiency, kernel_note),
+            prompt_scale=prompt_scale,
         ) | (engine_assumptions(view, plan, assumptions, measured_bandwidth is not None)
              if view is not None else {}),
         warnings=warnings,

@@ -86,6 +86,24 @@ def engine_time(shape: ModelShape, plan: Plan, result: EngineResult, *, peak_tfl
         assumptions=assumptions, decode=decode)
 
 
+def with_prompt_scale(view: EngineView | None, assumptions: Assumptions, scale: float,
+                      why: str) -> tuple[EngineView | None, Assumptions]:
+    """The engine view and time assumptions with the prompt's matmul rate times ``scale``
+    (a probe's measured matmul over the rate published for the card's model: this card as
+    it runs, a laptop's power limit or a factory overclock): the engine's own prompt-kernel
+    rate when it has one (:mod:`.prompt_rates`), the default prefill efficiency otherwise
+    (at most 1)."""
+    assumptions = replace(assumptions, efficiency_infer_prefill=min(
+        1.0, assumptions.efficiency_infer_prefill * scale))
+    result = view.result if view is not None else None
+    if result is not None and result.decode is not None and result.decode.prefill_tflops:
+        d = result.decode
+        d = replace(d, prefill_tflops=d.prefill_tflops * scale,
+                    prefill_source=f"{d.prefill_source}; x {scale:.2f}: {why}")
+        view = replace(view, result=replace(result, decode=d))
+    return view, assumptions
+
+
 def engine_assumptions(view: EngineView, plan: Plan, assumptions: Assumptions,
                        measured_bandwidth: bool = False) -> dict:
     """The engine and every engine default used, for the estimate's ``assumptions``: the
@@ -119,4 +137,5 @@ def engine_assumptions(view: EngineView, plan: Plan, assumptions: Assumptions,
     return used
 
 
-__all__ = ["EngineView", "engine_assumptions", "engine_time", "engine_view"]
+__all__ = ["EngineView", "engine_assumptions", "engine_time", "engine_view",
+           "with_prompt_scale"]
