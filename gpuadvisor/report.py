@@ -106,6 +106,27 @@ def _engine_line(e: Estimate) -> str | None:
     return "  engine: " + " · ".join(parts)
 
 
+
+def _prompt_rate_line(e) -> str:
+    """How an inference plan's prompt (prefill) is timed: at the engine's own prompt-kernel
+    rate when it has one (``engine_prefill_tflops``, its source with any probe scaling),
+    else at the peak x the prefill efficiency (scaled by a probe's matmul when measured).
+    Decode is timed from the memory bandwidth (the lines below)."""
+    a, t = e.assumptions, e.time
+    gpu = e.time_gpu.name
+    if a.get("engine_prefill_tflops"):
+        return (f"Time on {gpu}: prompt at {format_sig(a['engine_prefill_tflops'])} TFLOPS "
+                f"per GPU ({a['engine_prefill_source']})")
+    measured = ""
+    if a.get("prompt_rate_scale") is not None:
+        measured = (f"; {a['efficiency_source']}: {a['measured_matmul_tflops']:.4g} TFLOPS "
+                    f"{a['measured_dtype']} matmul on this card, x {a['prompt_rate_scale']:.2f}"
+                    " the default")
+    return (f"Time on {gpu}: prompt at {a['peak_tflops']:g} TFLOPS {a['peak_tflops_dtype']} "
+            f"peak × {format_sig(t.efficiency)} efficiency = "
+            f"{format_sig(t.achieved_tflops_per_gpu)} TFLOPS per GPU{measured}")
+
+
 def estimate_table(e: Estimate, units: str = "GiB") -> str:
     """A readable multi-line summary of an estimate."""
 
@@ -147,7 +168,9 @@ def estimate_table(e: Estimate, units: str = "GiB") -> str:
     lines.append("")
     t = e.time
     a = e.assumptions
-    if "measured_step_tflops" in a:
+    if p.task == "infer":
+        lines.append(_prompt_rate_line(e))
+    elif "measured_step_tflops" in a:
         shape = f" at {a['measured_shape']}" if a.get("measured_shape") else ""
         lines.append(
             f"Time on {e.time_gpu.name}: {a['efficiency_source']}: training step{shape}, "

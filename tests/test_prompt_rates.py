@@ -24,6 +24,7 @@ from gpuadvisor.core.engines.prompt_rates import (
 from gpuadvisor.core.estimate import estimate
 from gpuadvisor.core.parallel.rates import kernel_fractions
 from gpuadvisor.core.plan import Plan
+from gpuadvisor.report import estimate_table
 
 MODELS, GPUS = catalog.load_models(), catalog.load_gpus()
 CALIBRATION = Path(__file__).resolve().parents[1] / "benchmarks" / "calibration"
@@ -109,6 +110,10 @@ def test_the_rate_and_its_source_are_in_the_assumptions_and_json():
     e, _ = pp("rtx-4090")
     assert e.assumptions["engine_prefill_tflops"] == pytest.approx(660.6 * MMQ_INT8_FRACTION)
     assert "PR #8062" in e.assumptions["engine_prefill_source"]
+    # One figure: the efficiency shown is that rate over the plan's (fp16) peak.
+    assert e.assumptions["efficiency"] == pytest.approx(660.6 * MMQ_INT8_FRACTION / 165.2)
+    assert e.time.efficiency == pytest.approx(660.6 * MMQ_INT8_FRACTION / 165.2)
+    assert "prompt at 163 TFLOPS per GPU (llama.cpp MMQ" in estimate_table(e)
     decode = e.engine.to_json()["decode"]
     assert decode["prefill_tflops"] == pytest.approx(660.6 * MMQ_INT8_FRACTION)
     # without a kernel figure nothing is claimed

@@ -262,7 +262,8 @@ def _assumptions_used(model: ModelShape, plan, assumptions, gpu, time_gpu, peak_
                       measured: Measurement | None = None, measured_note: str | None = None,
                       measured_bandwidth: Measurement | None = None,
                       kernel: tuple[float | None, str | None] = (None, None),
-                      prompt_scale: float | None = None) -> dict:
+                      prompt_scale: float | None = None,
+                      prompt_efficiency: float | None = None) -> dict:
     used: dict[str, object] = {}
     if plan.is_adapter:
         if plan.lora_rank is None:
@@ -301,8 +302,9 @@ def _assumptions_used(model: ModelShape, plan, assumptions, gpu, time_gpu, peak_
         used["efficiency"] = kernel[0]
         used["efficiency_basis"] = kernel[1]
         used["insitu_factor"] = assumptions.insitu_factor
+    if prompt_efficiency is not None:  # an inference plan's matmuls, as timed
+        used["efficiency"] = prompt_efficiency
     if measured is not None and prompt_scale is not None:  # an inference plan's prompt
-        used["efficiency"] = min(1.0, assumptions.efficiency_infer_prefill * prompt_scale)
         used["efficiency_source"] = f"measured {measured.date}"
         used["measured_kind"] = measured.kind
         used["measured_matmul_tflops"] = measured.achieved_tflops
@@ -539,6 +541,8 @@ def estimate(
             measured=measured, measured_note=measured_note,
             measured_bandwidth=measured_bandwidth, kernel=(efficiency, kernel_note),
             prompt_scale=prompt_scale,
+            prompt_efficiency=(float(np.asarray(time.efficiency)) if plan.task == "infer"
+                               and plan.efficiency is None else None),
         ) | (engine_assumptions(view, plan, assumptions, measured_bandwidth is not None)
              if view is not None else {}),
         warnings=warnings,

@@ -132,8 +132,9 @@ def inference_time(
     (kernel gaps, DRAM latencies, host work, sampling), and a prompt micro-batch of
     ``decode.ubatch_tokens`` (32 tokens or more) first copies ``decode.prefill_link_bytes`` of
     CPU-side weights over the host link. ``decode.prefill_tflops``, when the engine knows
-    the rate of its prompt kernel (:mod:`.engines.prompt_rates`), times the prompt's
-    FLOPs instead of ``peak x efficiency`` (unless the plan gives its own efficiency).
+    the rate of its matmul kernel (:mod:`.engines.prompt_rates`), times the prompt's and
+    the steps' FLOPs instead of ``peak x efficiency`` (unless the plan gives its own
+    efficiency).
     """
     eff = default_efficiency(plan, assumptions) if efficiency is None else efficiency
     b, s, new = plan.micro_batch, plan.seq_len, plan.new_tokens
@@ -142,11 +143,13 @@ def inference_time(
     per_token = flops_per_token(m, plan)
     bw_eff = assumptions.bandwidth_efficiency if decode is None else decode.bandwidth_efficiency
     streamed = np.asarray(bandwidth_gb_s, dtype=float) * 1e9 * bw_eff
-    prompt_rate = achieved
     if decode is not None and decode.prefill_tflops and plan.efficiency is None:
-        # The engine's own prompt kernel (its backend, the weights' type): a published rate.
-        prompt_rate = np.full_like(achieved, decode.prefill_tflops * 1e12)
-    prefill = _prefill_seconds(m, plan, per_token.forward, prompt_rate, streamed,
+        # The engine's own matmul kernel (its backend, the weights' type): a published rate,
+        # for the prompt and for a decode step's matmuls alike; the efficiency reported is
+        # that rate over the plan's peak.
+        achieved = np.full_like(achieved, decode.prefill_tflops * 1e12)
+        eff = achieved / (np.asarray(peak_tflops, dtype=float) * 1e12)
+    prefill = _prefill_seconds(m, plan, per_token.forward, achieved, streamed,
                                resident_bytes, expert_bytes,
                                b * s if decode is None else decode.ubatch_tokens)
     mean_ctx = s + new / 2.0
