@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 
@@ -320,3 +321,34 @@ def test_the_estimates_common_warnings_read_in_chinese_with_their_numbers_and_na
                 assert name in shown, (name, shown)
     finally:
         install_language("en")
+
+
+def test_a_short_load_curve_keeps_its_curves_and_readable_seconds(qtbot, page):
+    # A grid of four charts in a small window: the serving chart's plot is ~120 px tall.
+    # Its two-line badge would take half of it and squash the curves into a band (a
+    # 1366x768 window read 0.1 to 100,000 tokens/s): the badge goes (the Time panel says
+    # the same), and the first-token axis labels only 1-2-5 values that do not overlap.
+    from PySide6.QtGui import QFontMetrics
+
+    charts = page.charts_area
+    charts.ensure()
+    serve_with_vllm(qtbot, page, seq_len=2048, new_tokens=256)
+    chart = charts.serving_chart
+    chart.resize(400, 230)
+    chart._frame()
+    plot_px = chart.plot_item.vb.height()
+    assert plot_px < 160
+    assert not chart._badge.isVisible()
+    low, high = chart.plot_item.vb.viewRange()[1]
+    _, total = chart.total_curve.getOriginalDataset()
+    _, each = chart.user_curve.getOriginalDataset()
+    span = math.log10(max(total)) - math.log10(min(each))
+    assert span / (high - low) > 0.5  # the curves take most of the height
+    ticks = [value for level in chart.plot_item.getAxis("right")._tickLevels or []
+             for value, _ in level]
+    line = QFontMetrics(chart.theme.font(chart.theme.tick_pt)).height()
+    px = sorted(v * plot_px / (chart.ttft_view.viewRange()[1][1]
+                               - chart.ttft_view.viewRange()[1][0]) for v in ticks)
+    assert all(b - a >= line for a, b in itertools.pairwise(px))
+    labels = {text for level in chart.plot_item.getAxis("right")._tickLevels for _, text in level}
+    assert labels <= {f"{m * 10.0 ** k:g}" for m in (1, 2, 3, 5) for k in range(-3, 4)}

@@ -222,8 +222,15 @@ class ServingChart(ChartBase):
         plot_px = max(self.plot_item.vb.height(), 1.0)
         badge_px = self._badge.textItem.boundingRect().height() + 2 * BADGE_MARGIN
         label_px = self.floor_label.textItem.boundingRect().height() + 4
-        above = min(badge_px / plot_px, 0.45) if self._badge.isVisible() else 0.05
         below = min(label_px / plot_px, 0.3)
+        shown = bool(self.badge_text())
+        if shown and badge_px / plot_px + below > 0.5:
+            # A plot too short for the badge (a small window's grid): the curves keep the
+            # height, the sentence is the Time panel's "Users at once" row; the star marks
+            # the users served.
+            shown = False
+        self._badge.setVisible(shown)
+        above = min(badge_px / plot_px, 0.45) if shown else 0.05
         total = max(high - least, 0.5) / (1.0 - above - below)
         top, low = high + above * total, least - below * total
         self._set_range((0.0 - 0.15, np.log10(c.curve[-1].users) + 0.15), (low, top))
@@ -235,7 +242,26 @@ class ServingChart(ChartBase):
         middle = (lo + hi) / 2
         lo, hi = middle - max(hi - lo, 1.0) / 2, middle + max(hi - lo, 1.0) / 2
         self.ttft_view.setYRange(lo - below * span, hi + above * span, padding=0)
+        self._ttft_ticks(lo - below * span, hi + above * span, plot_px)
         self._sync_ttft_view()
+
+    def _ttft_ticks(self, low: float, high: float, plot_px: float) -> None:
+        """The first-token axis's values (``low``..``high`` in log10 seconds): the powers of
+        ten, and 2 and 5 times them where a decade has room for their labels (log-spaced
+        labels between 1 and 10 run into each other on a short plot)."""
+        decade_px = plot_px / max(high - low, 1e-9)
+        line_px = QFontMetrics(self.theme.font(self.theme.tick_pt)).height()
+        steps = (1, 2, 5) if decade_px * np.log10(2.5) >= 1.2 * line_px else (1,)
+        if steps == (1,) and decade_px * np.log10(3) >= 1.2 * line_px:
+            steps = (1, 3)
+        major, minor = [], []
+        for k in range(int(np.floor(low)), int(np.ceil(high)) + 1):
+            for step in steps:
+                value = step * 10.0 ** k
+                if low <= np.log10(value) <= high:
+                    (major if step == 1 else minor).append((np.log10(value), f"{value:g}"))
+        if self._changed("ttft_ticks", (tuple(major), tuple(minor))):
+            self.plot_item.getAxis("right").setTicks([major, minor])
 
     def _hover_text_at(self, x: float, y: float) -> str | None:
         c = self._capacity
