@@ -304,20 +304,19 @@ def _assumptions_used(model: ModelShape, plan, assumptions, gpu, time_gpu, peak_
         used["insitu_factor"] = assumptions.insitu_factor
     if prompt_efficiency is not None:  # an inference plan's matmuls, as timed
         used["efficiency"] = prompt_efficiency
-    if measured is not None and prompt_scale is not None:  # an inference plan's prompt
+    if measured is not None:
         used["efficiency_source"] = f"measured {measured.date}"
         used["measured_kind"] = measured.kind
-        used["measured_matmul_tflops"] = measured.achieved_tflops
         used["measured_dtype"] = measured.dtype
         used["measured_at"] = measured.when
         used["measured_source"] = measured.source
+    if measured is not None and prompt_scale is not None:  # an inference plan's prompt
+        used["measured_matmul_tflops"] = measured.achieved_tflops
         used["prompt_rate_scale"] = prompt_scale
     elif measured is not None:
         kernel_timed = kernel[1] is not None and measured.kind == "matmul"
         achieved = kernel[0] * peak if kernel_timed else achieved_tflops(measured, assumptions)
         used["efficiency"] = achieved / peak
-        used["efficiency_source"] = f"measured {measured.date}"
-        used["measured_kind"] = measured.kind
         if measured.kind == "step":
             used["measured_step_tflops"] = measured.achieved_tflops
             if measured.shape:
@@ -326,9 +325,6 @@ def _assumptions_used(model: ModelShape, plan, assumptions, gpu, time_gpu, peak_
             used["measured_matmul_tflops"] = measured.achieved_tflops
             if not kernel_timed:
                 used["matmul_to_step"] = assumptions.matmul_to_step
-        used["measured_dtype"] = measured.dtype
-        used["measured_at"] = measured.when
-        used["measured_source"] = measured.source
         used["achieved_tflops"] = achieved
     elif measured_note is not None:
         used["measured_ignored"] = measured_note
