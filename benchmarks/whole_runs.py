@@ -4,7 +4,8 @@ Reads ``benchmarks/calibration/whole_runs.json`` (GPU-hours or days of whole run
 sources) and, for every run whose model has a preset and whose GPU count and tokens are
 published, estimates the run as a user would type it: the preset, the GPU, ``--gpus N``,
 ``--tokens``, ``--seq`` and, where the source gives them, ``--global-batch`` and the
-TP/PP layout (else the layout search picks). Prints each run's GPU-hours next to the naive
+TP/PP layout (else the layout search picks), and ``--kernels fused`` where the row's stack
+fuses its elementwise kernels. Prints each run's GPU-hours next to the naive
 ``6N x tokens / (peak x 0.40)`` and the median error of both.
 
     python benchmarks/whole_runs.py
@@ -48,7 +49,16 @@ RUNS = {
     "RUN020": ("llama-3.1-405b", "h100-sxm", 2048, 8, 16),  # 16M tokens / 8192
     "RUN022": ("llama-65b", "a100-sxm-80gb", 2048, None, None),  # 4M tokens / 2048
     "RUN025": ("gpt2", "a100-sxm-40gb", 480, None, None),  # 491,520 tokens / 1024
-    "RUN026": ("gpt2", "a100-sxm-80gb", None, None, None),
+    # llm.c's launch script: "-b 64 -t 1024 -d 524288", 512 sequences of 1,024 tokens per
+    # step (karpathy/llm.c scripts/run_gpt2_124M.sh @f1e2ace)
+    "RUN026": ("gpt2", "a100-sxm-80gb", 512, None, None),
+}
+#: Runs whose stack fuses its elementwise kernels, as the row's ``stack`` says: ``--kernels
+#: fused`` (the others keep the default, eager PyTorch kernels).
+FUSED = {
+    "RUN003",  # TinyLlama: "fused layernorm/SwiGLU/cross-entropy/RoPE"
+    "RUN007",  # BLOOM: Megatron-DeepSpeed "fused CUDA kernels"
+    "RUN026",  # llm.c: its own CUDA kernels (fused residual + layernorm, fused classifier)
 }
 #: Sequence length where the row gives none: the model's pre-training context as its card
 #: states it (Phi-3-mini 4k, Phi-4 4k before its mid-training extension; Llama 3.1 405B's
@@ -74,7 +84,8 @@ def run_rows(path: Path = PATH) -> list[dict]:
                     dataset_tokens=tokens)
         base = estimate(model, plan, gpu)
         request = LayoutRequest(global_batch=batch,
-                                constraints=Constraints(tp=tp, pp=pp))
+                                constraints=Constraints(tp=tp, pp=pp),
+                                kernels="fused" if row["id"] in FUSED else "eager")
         laid = with_layout(base, DEFAULT_ASSUMPTIONS, request)
         peak = gpu.peak_tflops("bf16") * 1e12
         naive = 6.0 * model.params().total * tokens / (peak * 0.40) / 3600.0
