@@ -137,3 +137,25 @@ def test_exl2_names_carry_their_bits():
 def test_unknown_file_type_is_named():
     with pytest.raises(ValueError, match="q4_k_x"):
         file_type("q4_k_x")
+
+
+def test_phi4_q4_k_m_stores_its_fused_qkv_at_q5_k():
+    # Phi-4's checkpoint holds Q, K and V as one qkv_proj: llama.cpp writes one attn_qkv
+    # tensor, which Q4_K_M gives Q5_K in every layer (its Ollama log: "type q4_K: 101
+    # tensors, type q5_K: 40, type q6_K: 21"; tests/probes/logs/ollama-rtx4060-laptop-phi4-
+    # partial.log). By hand: h 5120, KV 10 x 128, FFN 17,920, 40 layers, vocab 100,352.
+    h, kv, f, layers, vocab = 5120, 1280, 17920, 40, 100352
+    q4k, q5k, q6k = 144 / 256, 176 / 256, 210 / 256
+    tensors = gguf_tensors(shape("phi-4"), "q4_k_m")
+    qkv = [t for t in tensors if t.name == "attn_qkv"]
+    assert len(qkv) == layers and {t.kind.name for t in qkv} == {"Q5_K"}
+    assert not [t for t in tensors if t.name in ("attn_q", "attn_k", "attn_v")]
+    more = sum(use_more_bits(i, layers) for i in range(layers))
+    assert more == 20  # ffn_down at Q6_K: with the output, the log's 21 Q6_K tensors
+    repeating = (layers * (h * (h + 2 * kv) * q5k + h * h * q4k + 2 * h * f * q4k)
+                 + more * f * h * q6k + (layers - more) * f * h * q4k)
+    blocks = sum(t.bytes for t in tensors if t.layer >= 0 and t.name != "norms")
+    assert blocks == pytest.approx(repeating, rel=1e-12)
+    # Ollama's estimate: memory.weights.repeating="7.8 GiB", nonrepeating="402.0 MiB"
+    assert repeating / 2**30 == pytest.approx(7.8, abs=0.05)
+    assert vocab * h * q6k / 2**20 == pytest.approx(402.0, abs=0.5)

@@ -205,6 +205,10 @@ class ModelShape:
         has_moe: some layers are mixtures of experts.
         max_positions: the context the model was trained for (0: unknown).
         ollama_quant: the GGUF type of the default Ollama tag ("" = none).
+        gguf_fused_qkv: a GGUF of the model stores each layer's query, key and value
+            projections as one ``attn_qkv`` tensor (Phi-3/Phi-4, GPT-2, GPT-NeoX, BLOOM,
+            MPT, Falcon: the checkpoints hold them fused), which llama.cpp's file types
+            quantize by a rule of its own.
     """
 
     id: str
@@ -229,6 +233,7 @@ class ModelShape:
     has_moe: bool = False
     max_positions: int = 0
     ollama_quant: str = ""
+    gguf_fused_qkv: bool = False
 
     @property
     def is_opaque(self) -> bool:

@@ -18,6 +18,14 @@ import math
 
 from .architecture import LINEAR_GROUPS, BlockShape, ModelShape, ParamCounts
 
+#: Model families whose checkpoints hold each layer's Q, K and V projections as one matrix,
+#: which llama.cpp's converter writes as one ``attn_qkv`` tensor (``convert_hf_to_gguf.py``:
+#: Phi-3's ``qkv_proj``, GPT-2's ``c_attn``, GPT-NeoX's, BLOOM's and Falcon's
+#: ``query_key_value``, MPT's ``Wqkv``): the catalog's family names and, for a config read
+#: from a file, its ``model_type``.
+FUSED_QKV_FAMILIES = frozenset({"Phi-3", "Phi-4", "GPT-2", "Pythia", "BLOOM", "MPT", "Falcon",
+                                "phi3", "gpt2", "gpt_neox", "bloom", "mpt", "falcon"})
+
 
 def _norm_size(spec, width: int) -> int:
     """Parameters of one norm over ``width`` features: 2w LayerNorm, w RMSNorm."""
@@ -254,6 +262,7 @@ def describe(spec) -> ModelShape:
         has_moe=any(block.experts > 1 for block, _ in blocks),
         max_positions=spec.max_positions,
         ollama_quant=spec.ollama_quant,
+        gguf_fused_qkv=spec.family in FUSED_QKV_FAMILIES,
     )
 
 

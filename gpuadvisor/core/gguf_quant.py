@@ -31,7 +31,9 @@ defaults), written out per tensor category:
 Simplifications: layers are numbered in the order of the model's block kinds (the rules
 count layers, not kinds, so only how many layers get more bits matters); an importance
 matrix is assumed for the types that need one (IQ1/IQ2/IQ3_XXS) and none otherwise (the
-``llama-quantize`` default); fused QKV tensors and Falcon's own rules are not modelled.
+``llama-quantize`` default); Falcon's own rules are not modelled.
+* ``attn_qkv`` (one fused tensor, :attr:`ModelShape.gguf_fused_qkv`): Q4_K for Q3_K_M,
+  Q3_K_L and IQ3_M, Q5_K for Q4_K_M, Q6_K for Q5_K_M; no ``attn_v`` rule applies.
 """
 
 from __future__ import annotations
@@ -119,6 +121,7 @@ class _Facts:
     tied: bool
     is_70b: bool
     imatrix: bool
+    fused_qkv: bool = False
 
 
 @dataclass(frozen=True)
@@ -173,7 +176,7 @@ def _facts(m: ModelShape, ftype: GgufFileType) -> _Facts:
     experts = max((b.experts for b, _ in m.blocks), default=1)
     return _Facts(n_layers=m.n_layers, gqa=gqa, n_expert=experts,
                   tied=m.params.lm_head == 0, is_70b=m.n_layers == 80 and gqa > 1,
-                  imatrix=ftype.name in _NEEDS_IMATRIX)
+                  imatrix=ftype.name in _NEEDS_IMATRIX, fused_qkv=m.gguf_fused_qkv)
 
 
 def _output_type(ft: GgufFileType, row: int) -> str:
@@ -291,6 +294,11 @@ def tensor_type(ft: GgufFileType, category: str, i_layer: int, facts: _Facts,
         return _iq_low_type(ft, category, i_layer, facts)
     if category == "attn_v":
         return _attn_v_type(ft, i_layer, facts)
+    if category == "attn_qkv":
+        # a fused QKV tensor ("attn_qkv.weight" in llama_tensor_get_type_impl): Q3_K_M,
+        # Q3_K_L and IQ3_M take Q4_K, Q4_K_M Q5_K, Q5_K_M Q6_K; every layer alike
+        return {"q3_k_m": "Q4_K", "q3_k_l": "Q4_K", "iq3_m": "Q4_K", "q4_k_m": "Q5_K",
+                "q5_k_m": "Q6_K"}.get(ft.name, ft.default)
     if category in ("attn_k", "attn_q"):
         if category == "attn_k" and facts.n_expert == 8:
             return "Q8_0"
@@ -318,11 +326,15 @@ def _fitted(kind: str, row: int) -> GgmlType:
     return fallback if row % fallback.block_size == 0 else ggml_type_named("F16")
 
 
-def _block_matrices(blk: BlockShape) -> list[tuple[str, int, int, bool]]:
-    """``(category, elements, row, expert)`` of one block's quantizable matrices."""
+def _block_matrices(blk: BlockShape, fused_qkv: bool = False
+                    ) -> list[tuple[str, int, int, bool]]:
+    """``(category, elements, row, expert)`` of one block's quantizable matrices (Q, K and
+    V as one ``attn_qkv`` tensor for a model stored that way)."""
     h, q, k, f = blk.d_model, blk.q_dim, blk.kv_dim, blk.d_ff
     out: list[tuple[str, int, int, bool]] = []
-    if blk.attention_weights == 2 * h * q + 2 * h * k:
+    if blk.attention_weights == 2 * h * q + 2 * h * k and fused_qkv:
+        out += [("attn_qkv", h * (q + 2 * k), h, False), ("attn_output", q * h, q, False)]
+    elif blk.attention_weights == 2 * h * q + 2 * h * k:
         out += [("attn_q", h * q, h, False), ("attn_k", h * k, h, False),
                 ("attn_v", h * k, h, False), ("attn_output", q * h, q, False)]
     elif blk.attention_weights:  # latent attention and the like: one default-type group
@@ -361,7 +373,7 @@ def gguf_tensors(model: ModelShape, quant: str) -> list[GgufTensor]:
     tensors: list[GgufTensor] = []
     layer = 0
     for blk, count in m.blocks:
-        matrices = _block_matrices(blk)
+        matrices = _block_matrices(blk, facts.fused_qkv)
         for _ in range(count):
             for category, elements, row, expert in matrices:
                 kind = tensor_type(ft, category, layer, facts, expert)
