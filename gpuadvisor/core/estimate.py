@@ -479,13 +479,12 @@ def estimate(
     if plan.task == "infer" and measured is not None:
         # A measured matmul on this card: its prompt runs at the published prompt rate
         # times how this card's GEMMs compare with the rate published for its model.
-        prompt_scale = float(measured.achieved_tflops) / (
-            peak * kernel_fractions(time_gpu.id).matmul)
+        published = kernel_fractions(time_gpu.id).matmul
+        prompt_scale = float(measured.achieved_tflops) / (peak * published)
         view, time_assumptions = with_prompt_scale(
             view, time_assumptions, prompt_scale,
             f"this card's measured {peak_kind} matmul ({measured.achieved_tflops:.1f} TFLOPS, "
-            f"{measured.date}) over the published {kernel_fractions(time_gpu.id).matmul:.2f} "
-            f"x {peak:.1f}")
+            f"{measured.date}) over the published {published:.2f} x {peak:.1f}")
     if view is not None and view.result is not None:
         time = engine_time(shape, plan, view.result, peak_tflops=peak,
                            bandwidth_gb_s=bandwidth_gb_s,

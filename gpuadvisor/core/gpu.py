@@ -285,6 +285,11 @@ class GpuSpec:
         """Where :attr:`usable_bytes` comes from, for people."""
         return usable_memory(self)[1]
 
+    @property
+    def cc_number(self) -> float:
+        """The CUDA compute capability as a number (``8.9``), 0 where there is none."""
+        return float(self.compute_capability) if self.compute_capability else 0.0
+
     def peak_tflops(self, dtype: str) -> float | None:
         """Dense peak matrix rate for a training/inference dtype, in TFLOPS.
 

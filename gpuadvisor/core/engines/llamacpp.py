@@ -423,7 +423,7 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     cuda = backend in ("cuda", "hip")
     kernels, weight_kernels = _kernels(model, flash, cuda)
     share = gpu_layers / n if n else 1.0
-    graphs = backend == "cuda" and _cc(gpu) >= 7.0 and cuda_graphs is not False
+    graphs = backend == "cuda" and gpu.cc_number >= 7.0 and cuda_graphs is not False
     gap = gc.graph_gap_s if graphs else gc.stream_gap_s
     routed = _routed_fraction(model, b)
     host_read = (sum(dense[i] for i in range(first_gpu))
@@ -490,13 +490,6 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
         capacity_fraction=APPLE_GPU_WIRED_FRACTION if gpu.vendor == "apple" else 1.0,
         warnings=warnings,
     )
-
-
-def _cc(gpu: GpuSpec) -> float:
-    try:
-        return float(gpu.compute_capability or 0.0)
-    except ValueError:
-        return 0.0
 
 
 def _kv_per_layer(model: ModelShape, cells: int, kv_type: str, window: bool = True

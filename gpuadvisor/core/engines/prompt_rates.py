@@ -81,18 +81,11 @@ class PromptRate:
     source: str
 
 
-def _cc(gpu: GpuSpec) -> float:
-    try:
-        return float(gpu.compute_capability or 0.0)
-    except ValueError:
-        return 0.0
-
-
 def mmq_int8(gpu: GpuSpec) -> bool:
     """Whether llama.cpp's MMQ runs on ``gpu``'s int8 tensor cores at its datasheet rate:
     NVIDIA Turing, Ampere, Ada and consumer Blackwell (compute capability 7.5-8.9, 12.x),
     whose ``mma`` instructions reach the int8 figure NVIDIA publishes."""
-    cc = _cc(gpu)
+    cc = gpu.cc_number
     return (gpu.vendor == "nvidia" and bool(gpu.int8_tensor_tops)
             and (7.5 <= cc < 9.0 or 12.0 <= cc < 13.0))
 
