@@ -2783,73 +2783,73 @@ paying per token: {other}</source>
 <context>
     <name>LeversPanel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="462"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="471"/>
         <source>Make it fit</source>
         <extracomment>Levers shown on a projector (those that make the plan fit, cheapest first).</extracomment>
         <translation>如何放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="492"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="501"/>
         <source>Choose a target GPU to see what would make the plan fit.</source>
         <translation>选择目标 GPU，查看怎样才能放得下。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="495"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="504"/>
         <source>It fits. These changes would free memory for a larger batch or longer sequences:</source>
         <translation>放得下。以下改动可腾出显存，用于更大的批次或更长的序列：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="498"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="507"/>
         <source>It fits; nothing to change.</source>
         <translation>放得下，无需改动。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="500"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="509"/>
         <source>It does not fit, and no change alone is enough. The first row is the fastest set of changes that fits; the others each on its own (click to apply):</source>
         <translation>放不下，任何单项改动都不够。第一行是能放下的最快改动组合；其余各行是单项改动（点击应用）：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="504"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="513"/>
         <source>It does not fit. Each change below on its own, cheapest first (click to apply):</source>
         <translation>放不下。以下每项改动单独生效，代价小的在前（点击应用）：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="507"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="516"/>
         <source>It does not fit, and no single change helps: try a smaller model or a larger GPU.</source>
         <translation>放不下，且单项改动都不够：请换更小的模型或显存更大的 GPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="545"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="554"/>
         <source>{n} GPUs, the model split across them</source>
         <translation>{n} 张 GPU，模型分摊到各卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="547"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="556"/>
         <source>{n} GPUs with ZeRO-3</source>
         <translation>{n} 张 GPU + ZeRO-3</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="551"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="560"/>
         <source>{n} layers on the GPU, the rest in host RAM (-ngl)</source>
         <translation>{n} 层放在 GPU，其余放在主机内存（-ngl）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="568"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="577"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="570"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="579"/>
         <source>still too big</source>
         <translation>仍放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="580"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="589"/>
         <source>cost: {cost}</source>
         <translation>代价：{cost}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="581"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="590"/>
         <source>time: {before} → {after}</source>
         <translation>时间：{before} → {after}</translation>
     </message>
@@ -4264,7 +4264,7 @@ paying per token: {other}</source>
         <translation>一个样本 = {unit}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="327"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="333"/>
         <source>your plan</source>
         <translation>当前方案</translation>
     </message>
@@ -5589,12 +5589,12 @@ paying per token: {other}</source>
         <translation>token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="249"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="275"/>
         <source>{users} users: {total} tokens/s in all, {each} each; first token {ttft} s</source>
         <translation>{users} 位用户：合计 {total} token/秒，每人 {each}；首个 token {ttft} 秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="255"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="281"/>
         <source> (their requests do not fit)</source>
         <translation>（这些请求放不下）</translation>
     </message>
@@ -5880,22 +5880,32 @@ paying per token: {other}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/widgets/panels.py" line="331"/>
+        <source>matmul kernel</source>
+        <translation>矩阵乘内核</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="332"/>
+        <source>{kernel}: {tflops} TFLOPS per GPU, {fraction} of the {peak} rate</source>
+        <translation>{kernel}：单卡 {tflops} TFLOPS，为 {peak} 峰值的 {fraction}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="340"/>
         <source>in-situ factor</source>
         <translation>现场系数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="332"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="341"/>
         <source>{k:.2f} of the published kernel rates</source>
         <translation>公开内核速率的 {k:.2f}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="336"/>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="341"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="345"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="350"/>
         <source>{n} samples</source>
         <translation>{n} 个样本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="337"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="346"/>
         <source>{n} tokens</source>
         <translation>{n} 个 token</translation>
     </message>
@@ -6025,32 +6035,32 @@ paying per token: {other}</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="342"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="351"/>
         <source>data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="344"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="353"/>
         <source>GPU link</source>
         <translation>GPU 互联</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="347"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="356"/>
         <source>overlap</source>
         <translation>通信重叠</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="350"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="359"/>
         <source>bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="353"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="362"/>
         <source>timed on</source>
         <translation>计时 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="355"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="364"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
     </message>

@@ -352,3 +352,19 @@ def test_a_short_load_curve_keeps_its_curves_and_readable_seconds(qtbot, page):
     assert all(b - a >= line for a, b in itertools.pairwise(px))
     labels = {text for level in chart.plot_item.getAxis("right")._tickLevels for _, text in level}
     assert labels <= {f"{m * 10.0 ** k:g}" for m in (1, 2, 3, 5) for k in range(-3, 4)}
+
+
+def test_the_time_panel_names_the_engines_matmul_kernel(qtbot, page):
+    # llama.cpp on an RTX 4090 at Q4_K_M: the prompt runs at MMQ's rate, 0.247 of the
+    # card's 660.6 int8 TOPS (core/engines/prompt_rates.py); the panel says so beside the
+    # efficiency it shows, which is that rate over the fp16 peak.
+    page.state.set_gpu("rtx-4090")
+    choose(page.inputs.task_combo, "infer")
+    settle(qtbot, page)
+    choose(page.inputs.quant_combo, "q4_k_m")
+    settle(qtbot, page)
+    panel = page.bottom.time_panel
+    text = panel.assumptions.text()
+    assert ("matmul kernel llama.cpp MMQ: 163 TFLOPS per GPU, 0.247 of the int8 rate "
+            "llama.cpp PR #8062") in text
+    assert panel.efficiency.value() == pytest.approx(660.6 * 0.247 / 165.2, abs=0.005)

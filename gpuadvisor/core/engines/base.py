@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from gpuadvisor.core.engines.prompt_rates import PromptRate
 from gpuadvisor.core.gpu import GpuSpec
 
 _BENCH = "te42kyfo/gpu-benches @1c36d509"
@@ -195,11 +196,9 @@ class DecodeCost:
         link_gb_s: the host link's bandwidth for that copy.
         ubatch_tokens: prompt tokens per micro-batch.
         source: where the engine's constants come from (for people).
-        prefill_tflops: the achieved rate of the prompt pass's matrix multiplies on each
-            GPU, TFLOP/s, from the engine's kernel for the backend and weight type
-            (:mod:`.prompt_rates`); 0 when no published figure covers it (the plan's peak
-            x the default prefill efficiency).
-        prefill_source: where ``prefill_tflops`` comes from.
+        prompt: the achieved rate of the engine's matrix multiplies (its prompt kernel for
+            the backend and weight type, :mod:`.prompt_rates`), or None when no published
+            figure covers it (the plan's peak x the default prefill efficiency).
     """
 
     bandwidth_efficiency: float
@@ -215,8 +214,12 @@ class DecodeCost:
     link_gb_s: float = 0.0
     ubatch_tokens: int = 512
     source: str = ""
-    prefill_tflops: float = 0.0
-    prefill_source: str = ""
+    prompt: PromptRate | None = None
+
+    @property
+    def prefill_tflops(self) -> float:
+        """The prompt kernel's TFLOP/s (0 without one)."""
+        return 0.0 if self.prompt is None else self.prompt.tflops
 
     @property
     def fixed_s(self) -> float:
@@ -317,9 +320,9 @@ class EngineResult:
                 "fixed_s": d.fixed_s,
                 "source": d.source,
             }
-            if d.prefill_tflops:
-                data["decode"]["prefill_tflops"] = d.prefill_tflops
-                data["decode"]["prefill_source"] = d.prefill_source
+            if d.prompt is not None:
+                data["decode"]["prefill_tflops"] = d.prompt.tflops
+                data["decode"]["prefill_source"] = d.prompt.source
         return data
 
 

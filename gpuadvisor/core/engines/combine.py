@@ -96,10 +96,9 @@ def with_prompt_scale(view: EngineView | None, assumptions: Assumptions, scale: 
     assumptions = replace(assumptions, efficiency_infer_prefill=min(
         1.0, assumptions.efficiency_infer_prefill * scale))
     result = view.result if view is not None else None
-    if result is not None and result.decode is not None and result.decode.prefill_tflops:
+    if result is not None and result.decode is not None and result.decode.prompt is not None:
         d = result.decode
-        d = replace(d, prefill_tflops=d.prefill_tflops * scale,
-                    prefill_source=f"{d.prefill_source}; x {scale:.2f}: {why}")
+        d = replace(d, prompt=d.prompt.scaled(scale, why))
         view = replace(view, result=replace(result, decode=d))
     return view, assumptions
 
@@ -124,9 +123,14 @@ def engine_assumptions(view: EngineView, plan: Plan, assumptions: Assumptions,
             used["engine_host_s_per_token"] = decode.host_s
             used["engine_sampling_s_per_token"] = decode.sampling_s
             used["engine_decode_source"] = decode.source
-            if decode.prefill_tflops and plan.efficiency is None:
-                used["engine_prefill_tflops"] = decode.prefill_tflops
-                used["engine_prefill_source"] = decode.prefill_source
+            if decode.prompt is not None and plan.efficiency is None:
+                prompt = decode.prompt
+                used["engine_prefill_tflops"] = prompt.tflops
+                used["engine_prefill_source"] = prompt.source
+                used["engine_prefill_kernel"] = prompt.kernel
+                used["engine_prefill_fraction"] = prompt.fraction
+                used["engine_prefill_peak"] = prompt.peak
+                used["engine_prefill_cited"] = prompt.cited
     for key, value in settings.items():
         used[f"engine_{key}"] = value
         if key in defaults:

@@ -449,8 +449,7 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
         ubatch_tokens=UBATCH,
         source=f"{gc.name}: {gc.source}; kernels from llama.cpp's graph; host 0.4 ms/token "
                "(llama.cpp #7456, #8366)",
-        prefill_tflops=0.0 if prompt is None else prompt.tflops,
-        prefill_source="" if prompt is None else prompt.source,
+        prompt=prompt,
     )
     settings["host_bandwidth_gb_s"] = host.bandwidth_gb_s
     settings["host_bandwidth_source"] = host.source

@@ -84,8 +84,7 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
         host_s=HOST_S_PER_TOKEN + gc.sync_s,
         ubatch_tokens=PREFILL_STEP,
         source=f"{gc.name}: {gc.source}; 15 kernels per layer; host 0.5 ms (assumed)",
-        prefill_tflops=0.0 if prompt is None else prompt.tflops,
-        prefill_source="" if prompt is None else prompt.source,
+        prompt=prompt,
     )
     settings = {"bits_per_weight": per_weight * 8, "group_size": GROUP_SIZE,
                 "usable_memory_fraction": USABLE_FRACTION, "kv_cache": "fp16"}

@@ -42,7 +42,7 @@ the default prefill efficiency, as before.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from gpuadvisor.core.gpu import GpuSpec
 
@@ -71,7 +71,9 @@ class PromptRate:
         fraction: its share of ``peak_tflops``.
         peak_tflops: the datasheet rate it is a fraction of.
         peak: which rate that is (``int8`` or ``fp16``).
-        source: the kernel and the published figure behind ``fraction``.
+        source: the kernel and the published figure behind ``fraction``, in a sentence.
+        kernel: the kernel's short name (``llama.cpp MMQ``).
+        cited: where ``fraction`` comes from, short (``llama.cpp PR #8062``).
     """
 
     tflops: float
@@ -79,6 +81,13 @@ class PromptRate:
     peak_tflops: float
     peak: str
     source: str
+    kernel: str = ""
+    cited: str = ""
+
+    def scaled(self, scale: float, why: str) -> PromptRate:
+        """This rate times ``scale`` (a probe's measurement of this card), saying why."""
+        return replace(self, tflops=self.tflops * scale, fraction=self.fraction * scale,
+                       source=f"{self.source}; x {scale:.2f}: {why}")
 
 
 def mmq_int8(gpu: GpuSpec) -> bool:
@@ -100,19 +109,22 @@ def llamacpp_prompt_rate(gpu: GpuSpec, backend: str, gguf_type: str) -> PromptRa
         peak = float(gpu.int8_tensor_tops)
         return PromptRate(peak * MMQ_INT8_FRACTION, MMQ_INT8_FRACTION, peak, "int8",
                           "llama.cpp MMQ on the int8 tensor cores: "
-                          f"{MMQ_INT8_FRACTION} of the int8 rate (RTX 4090, PR #8062)")
+                          f"{MMQ_INT8_FRACTION} of the int8 rate (RTX 4090, PR #8062)",
+                          "llama.cpp MMQ", "llama.cpp PR #8062")
     fp16 = gpu.peak_tflops("fp16")
     if not fp16:
         return None
     if backend == "metal" and gpu.vendor == "apple":
         return PromptRate(fp16 * METAL_FRACTION, METAL_FRACTION, fp16, "fp16",
                           f"llama.cpp Metal kernel_mul_mm: {METAL_FRACTION} of the GPU's "
-                          "fp16 rate (median of discussion #4167's pp512 rows)")
+                          "fp16 rate (median of discussion #4167's pp512 rows)",
+                          "llama.cpp Metal", "llama.cpp discussion #4167")
     if backend == "vulkan" and gpu.vendor == "nvidia" and quantized:
         return PromptRate(fp16 * VULKAN_NVIDIA_FRACTION, VULKAN_NVIDIA_FRACTION, fp16,
                           "fp16", "llama.cpp Vulkan KHR_coopmat: "
                           f"{VULKAN_NVIDIA_FRACTION} of the fp16 rate (test-backend-ops, "
-                          "RTX 3090 PR #11595, RTX 4070 PR #12015)")
+                          "RTX 3090 PR #11595, RTX 4070 PR #12015)",
+                          "llama.cpp Vulkan", "llama.cpp PRs #11595, #12015")
     return None
 
 
@@ -123,7 +135,8 @@ def mlx_prompt_rate(gpu: GpuSpec) -> PromptRate | None:
         return None
     return PromptRate(fp16 * MLX_FRACTION, MLX_FRACTION, fp16, "fp16",
                       f"MLX steel GEMM: {MLX_FRACTION} of the GPU's fp16 rate "
-                      "(bf16 4096 x 4096 x 14336 on an M3 Ultra, 60-core)")
+                      "(bf16 4096 x 4096 x 14336 on an M3 Ultra, 60-core)",
+                      "MLX GEMM", "ml-explore/mlx#3196")
 
 
 __all__ = [

@@ -327,6 +327,15 @@ class TimePanel(QGroupBox):
                 eff=t.efficiency, tflops=N.sig(t.achieved_tflops_per_gpu)),
             a.get("efficiency_source", "assumed"),
         )]
+        if a.get("engine_prefill_tflops"):  # the engine's own matmul kernel sets the rate
+            rows.append((self.tr("matmul kernel"),
+                         self.tr("{kernel}: {tflops} TFLOPS per GPU, {fraction} of the {peak} "
+                                 "rate").format(
+                             kernel=a["engine_prefill_kernel"],
+                             tflops=N.sig(a["engine_prefill_tflops"]),
+                             fraction=f"{a['engine_prefill_fraction']:.3g}",
+                             peak=a["engine_prefill_peak"]),
+                         a["engine_prefill_cited"]))
         if "insitu_factor" in a:  # the efficiency is the plan's kernels x this factor
             rows.append((self.tr("in-situ factor"),
                          self.tr("{k:.2f} of the published kernel rates").format(
