@@ -34,21 +34,31 @@ def test_kv_pool_reproduces_a_published_vllm_start_up():
     assert tokens == 7191 * 16
 
 
-def test_vllm_takes_its_whole_reserve_and_splits_it():
+@pytest.mark.parametrize("version", [None, "0.21.0", "0.20.2"])
+def test_vllm_takes_its_whole_reserve_and_splits_it(version):
     gpu = GPUS["a100-sxm-80gb"]
-    plan_ = dict(task="infer", framework="vllm", micro_batch=32, seq_len=4096)
+    plan_ = dict(task="infer", framework="vllm", micro_batch=32, seq_len=4096,
+                 engine_version=version)
     result = estimate(MODELS["llama-3.1-8b"], Plan(**plan_), gpu)
     e = result.engine
     # the budget is 0.9 of what CUDA reports (the driver's 81,920 MiB less its reserve);
-    # the CUDA context and the graphs captured after the pool live beside it
+    # the CUDA context lives beside it
     budget = 0.9 * (81_920 - DRIVER_RESERVE_MIB) * 2**20
     assert gpu.usable_bytes == pytest.approx((81_920 - DRIVER_RESERVE_MIB) * 2**20)
-    assert result.memory.total == pytest.approx(
-        budget + e.terms["cuda_context"] + e.terms["cuda_graphs"])
+    graphs = e.terms["cuda_graphs"]
+    assert graphs > 0.2 * 2**30
+    if version == "0.20.2":
+        # before 0.21 the graphs are captured after the pool, beside the budget
+        assert result.memory.total == pytest.approx(budget + e.terms["cuda_context"] + graphs)
+        assert e.kv_cache == pytest.approx(
+            budget - e.weights - e.activations - e.terms["non_torch"])
+    else:
+        # from 0.21 (and the current release) they are profiled and taken out of the budget
+        assert result.memory.total == pytest.approx(budget + e.terms["cuda_context"])
+        assert e.kv_cache == pytest.approx(
+            budget - e.weights - e.activations - e.terms["non_torch"] - graphs)
     assert e.capacity_tokens == e.settings["kv_blocks"] * 16
     assert e.terms["kv_bytes_per_token"] == 2 * 32 * 1024 * 2  # 8 KV heads of 128, fp16
-    assert e.kv_cache == pytest.approx(
-        budget - e.weights - e.activations - e.terms["non_torch"])
     assert result.assumptions["engine_gpu_memory_utilization_source"].startswith("default")
     assert result.fits
 

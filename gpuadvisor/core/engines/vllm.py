@@ -43,11 +43,13 @@ memory reserved for KV Cache is ..." - vllm-project/vllm PR #12126, issue #10517
   max_model_len tokens per request: N/max_model_len x". It refuses to start when one
   sequence of ``max_model_len`` tokens does not fit; fewer than ``max_num_seqs`` such
   sequences means requests wait (the estimate warns).
-* CUDA graphs (none with ``--enforce-eager``): captured after the KV pool is allocated
-  ("Graph capturing finished in 13 secs, took 0.27 GiB" follows the KV lines), from the
-  share the budget leaves: decode graphs for batch sizes up to ``min(512, max_num_seqs)``
-  share one pool holding the largest batch's activations, plus 0.2 GiB of graph state
-  (Llama-3.2-1B: "took 0.21 GiB", vllm PR #11349; Qwen2.5-1.5B on a T4: 0.17 GiB).
+* CUDA graphs (none with ``--enforce-eager``): before 0.21 captured after the KV pool is
+  allocated ("Graph capturing finished in 13 secs, took 0.27 GiB" follows the KV lines), from
+  the share the budget leaves; from 0.21 profiled first and taken out of the KV budget
+  (:data:`GRAPHS_IN_BUDGET_RELEASE`). Either way: decode graphs for batch sizes up to
+  ``min(512, max_num_seqs)`` share one pool holding the largest batch's activations, plus
+  0.2 GiB of graph state (Llama-3.2-1B: "took 0.21 GiB", vllm PR #11349; Qwen2.5-1.5B on a
+  T4: 0.17 GiB).
 
 Decode: one step serves every running sequence (continuous batching): the weights are read
 once per step and each sequence's KV once, so a step costs ``max(bytes / bandwidth, b x
@@ -91,6 +93,20 @@ V1_RELEASE = (0, 8)
 #: ``SchedulerConfig`` then defaults ``max_num_batched_tokens`` to 512).
 V0_CHUNKED_FROM = 32_768
 V0_CHUNKED_TOKENS = 512
+#: The first release that takes its CUDA-graph memory out of the KV budget by default: it
+#: profiles the graphs before sizing the pool ("CUDA graph memory profiling is enabled
+#: (default since v0.21.0). The current --gpu-memory-utilization=0.8200 is equivalent to
+#: --gpu-memory-utilization=0.8048 without CUDA graph memory profiling", a 0.27.1 log in
+#: gpustack/runner PR #251; introduced by vllm-project/vllm PR #30515). Earlier releases
+#: capture the graphs after the pool, beside the budget.
+GRAPHS_IN_BUDGET_RELEASE = (0, 21)
+
+
+def graphs_in_budget(plan: Plan) -> bool:
+    """Whether the plan's vLLM release sizes its KV pool after its CUDA graphs (from
+    :data:`GRAPHS_IN_BUDGET_RELEASE`; the current release when none is named)."""
+    rel = release(plan.engine_version)
+    return rel is None or rel >= GRAPHS_IN_BUDGET_RELEASE
 
 
 def max_num_batched_tokens(gpu: GpuSpec) -> int:
@@ -203,7 +219,9 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     graphs = 0.0 if plan.enforce_eager else (
         CUDA_GRAPH_FIXED_BYTES + capture * (4 * model.d_model + 3 * blk.d_ff) * 2.0 / tp)
     per_token = kv_elements_per_rank(model, tp) * kv_dtype_bytes(plan) / pp
-    kv, blocks, capacity = kv_pool(budget, weights, act, non_torch, 0.0, per_token)
+    in_budget = graphs_in_budget(plan)
+    kv, blocks, capacity = kv_pool(budget, weights, act, non_torch,
+                                   graphs if in_budget else 0.0, per_token)
     warnings: list[str] = []
     refuses = None
     if capacity < max_len:
@@ -211,7 +229,7 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
                    f"sequence of max_model_len {max_len:,} needs more (lower --max-model-len, "
                    "raise --gpu-memory-utilization, use fp8 KV)")
         warnings.append(refuses)
-    elif budget + context + graphs > total:
+    elif budget + context + (0.0 if in_budget else graphs) > total:
         warnings.append(f"vLLM: gpu_memory_utilization {util:g} leaves "
                         f"{(total - budget) / GiB:.2f} GiB beside its budget, less than the CUDA "
                         f"context and graphs need ({(context + graphs) / GiB:.2f} GiB): it may "
@@ -248,7 +266,8 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     terms = {"budget": budget, "activation_peak": act, "non_torch": non_torch,
              "cuda_graphs": graphs, "cuda_context": context, "kv_pool": kv,
              "kv_bytes_per_token": per_token, "total_gpu_memory": total,
-             "unused_reserve": max(total - budget - context - graphs, 0.0)}
+             "unused_reserve": max(total - budget - context - (0.0 if in_budget else graphs),
+                                   0.0)}
     flags = {"max_model_len": max_len, "gpu_memory_utilization": util,
              "max_num_seqs": seqs, "kv_cache_dtype": kv_type, "tensor_parallel_size": tp,
              "pipeline_parallel_size": pp, "max_num_batched_tokens": plan.max_num_batched_tokens,
