@@ -124,13 +124,8 @@ def engine_assumptions(view: EngineView, plan: Plan, assumptions: Assumptions,
             used["engine_sampling_s_per_token"] = decode.sampling_s
             used["engine_decode_source"] = decode.source
             if decode.prompt is not None and plan.efficiency is None:
-                prompt = decode.prompt
-                used["engine_prefill_tflops"] = prompt.tflops
-                used["engine_prefill_source"] = prompt.source
-                used["engine_prefill_kernel"] = prompt.kernel
-                used["engine_prefill_fraction"] = prompt.fraction
-                used["engine_prefill_peak"] = prompt.peak
-                used["engine_prefill_cited"] = prompt.cited
+                for name in ("tflops", "source", "kernel", "fraction", "peak", "cited"):
+                    used[f"engine_prefill_{name}"] = getattr(decode.prompt, name)
     for key, value in settings.items():
         used[f"engine_{key}"] = value
         if key in defaults:
