@@ -106,6 +106,22 @@ def test_on_a_projector_the_options_table_keeps_the_option_names_readable(make_w
     assert shown <= table.viewport().width() + 1
 
 
+def test_on_a_projector_the_options_table_shows_at_least_six_whole_rows(make_window, qtbot):
+    # A presentation showed 3.5 rows of the options table under the chart: in presentation
+    # mode the table is its own tab, as tall as the page leaves (12 rows at 1280 x 720 in
+    # English, 10 in Chinese; the smallest screen is the one checked).
+    size = (1280, 720)
+    window = make_window(*size, True, page="compare")
+    page = window.compare_page
+    page.chart_tabs.setCurrentWidget(page.options)
+    window.flush()
+    qtbot.wait(20)
+    table = page.options.table
+    assert page.options.model.rowCount() >= 6
+    rows = table.viewport().height() // table.verticalHeader().defaultSectionSize()
+    assert rows >= 6, f"{rows} whole rows at {size}"
+
+
 def test_on_a_wide_screen_the_region_and_seller_read_whole(make_window, qtbot):
     # At 1920 x 1080 the option's name took every spare pixel while the regions read
     # "global marketpl…" and "global (communi…".
