@@ -220,3 +220,18 @@ def test_one_metal_fraction_holds_every_chip_with_its_own_rows_left_out():
             * 1e12 / per_token
         tolerance = 0.20 if r["catalog_id"] == "m2-ultra" else 0.08
         assert predicted == pytest.approx(r["tokens_per_s"], rel=tolerance), r["id"]
+
+
+def test_a_local_gguf_is_timed_by_what_its_tensors_hold():
+    # A file read from disk names no file type here: 16 bits per weight or more is an
+    # F16/BF16 file (cuBLAS, the default rate), less a quantized one (MMQ's int8 rate).
+    from dataclasses import replace as with_fields
+
+    n = LLAMA2.params().total
+    plan = Plan(task="infer", framework="llama.cpp", seq_len=512, new_tokens=1)
+    f16 = estimate(with_fields(LLAMA2, weights_file_bytes=2 * n), plan, GPUS["rtx-4090"])
+    q4 = estimate(with_fields(LLAMA2, weights_file_bytes=int(n * 4.5 / 8)), plan,
+                  GPUS["rtx-4090"])
+    assert "engine_prefill_tflops" not in f16.assumptions
+    assert f16.time.efficiency == pytest.approx(A.efficiency_infer_prefill)
+    assert q4.assumptions["engine_prefill_tflops"] == pytest.approx(660.6 * MMQ_INT8_FRACTION)

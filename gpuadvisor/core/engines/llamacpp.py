@@ -433,7 +433,10 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     if kv_host:
         host_read += kv_host / kv_cells(tokens) * mean_ctx * b
     vocab = model.vocab_size
-    prompt = llamacpp_prompt_rate(gpu, backend, settings["gguf_file_type"])
+    kind = settings["gguf_file_type"]
+    if file_bytes and file_bytes * 8.0 / max(model.params.total, 1) >= 15.0:
+        kind = "F16"  # a file of 16-bit tensors: cuBLAS, not the quantized kernels
+    prompt = llamacpp_prompt_rate(gpu, backend, kind)
     decode = DecodeCost(
         bandwidth_efficiency=gc.read_fraction,
         host_read_bytes=host_read,
