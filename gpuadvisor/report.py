@@ -106,7 +106,6 @@ def _engine_line(e: Estimate) -> str | None:
     return "  engine: " + " · ".join(parts)
 
 
-
 def _prompt_rate_line(e) -> str:
     """How an inference plan's prompt (prefill) is timed: at the engine's own prompt-kernel
     rate when it has one (``engine_prefill_tflops``, its source with any probe scaling),

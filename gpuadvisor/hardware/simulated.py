@@ -128,13 +128,6 @@ def _live(spec: GpuSpec, index: int, tick: int, scenario: Scenario | None) -> di
     return values
 
 
-def _cc_major(spec: GpuSpec) -> int:
-    try:
-        return int(str(spec.compute_capability or "0").split(".")[0])
-    except ValueError:
-        return 0
-
-
 def simulated_gpu(spec: GpuSpec, index: int, tick: int = 1,
                   scenario: Scenario | None = None) -> GpuInfo:
     """A :class:`GpuInfo` for catalog entry ``spec`` as card ``index`` at refresh ``tick``."""
@@ -151,9 +144,9 @@ def simulated_gpu(spec: GpuSpec, index: int, tick: int = 1,
         pci_bus_id=None if spec.unified_memory else f"00000000:{index + 1:02x}:00.0",
         # Blackwell's sm_12x needs a 570+ driver: GB10 as nvidia-smi printed it (580.95.05,
         # CUDA 13.0: ggml-org/llama.cpp benches/dgx-spark.md @4c7e9893)
-        driver_version=(("580.95.05" if _cc_major(spec) >= 12 else "550.54.15")
+        driver_version=(("580.95.05" if spec.cc_number >= 12 else "550.54.15")
                         if nvidia else None),
-        cuda_driver_version=("13.0" if _cc_major(spec) >= 12 else "12.4") if nvidia else None,
+        cuda_driver_version=("13.0" if spec.cc_number >= 12 else "12.4") if nvidia else None,
         compute_capability=spec.compute_capability,
         pcie_gen_current=1 if spec.pcie_gen else None,  # idle cards drop to gen 1
         pcie_gen_max=spec.pcie_gen,
