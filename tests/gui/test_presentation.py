@@ -129,3 +129,25 @@ def test_on_a_projector_the_banner_says_what_is_planned(shown):
     assert names == ["Time and cost", "Owning against renting"]
     assert compare.bottom_tabs.indexOf(compare.options) == 0
     assert not page.banner.text().startswith(state.model.name)
+
+
+@pytest.mark.parametrize("shown", [SIZES[0], SIZES[1]], indirect=True,
+                         ids=["1920x1080-presentation", "1280x800"])
+def test_on_a_projector_the_time_panel_takes_the_wider_share(shown):
+    """On a projector the time panel's sentences (throughput, users served) get three
+    fifths of the row and the throughput the compute cell's columns, which are hidden
+    there; on the desktop both panels share the row equally and the throughput keeps its
+    one column."""
+    window, (_, _, presentation) = shown
+    bottom = window.plan_page.bottom
+    time_width, levers_width = bottom.time_scroll.width(), bottom.levers_scroll.width()
+    panel = bottom.time_panel
+    grid = panel._grid_of_time
+    span = grid.getItemPosition(grid.indexOf(panel.throughput))[3]
+    if presentation:
+        assert time_width / (time_width + levers_width) == pytest.approx(0.6, abs=0.02)
+        assert span == 3
+        assert not panel.flops.isVisible()
+    else:
+        assert time_width / (time_width + levers_width) == pytest.approx(0.5, abs=0.02)
+        assert span == 1

@@ -108,6 +108,7 @@ class TimePanel(QGroupBox):
         self._row_names: list[QLabel] = []
         grid.setColumnStretch(3, 1)
         grid.setHorizontalSpacing(10)
+        self._grid_of_time = grid
         for row, col, name, value in (
             (0, 0, self.tr("Total time"), self.total),
             (0, 2, self.tr("GPU-hours"), self.gpu_hours),
@@ -209,6 +210,8 @@ class TimePanel(QGroupBox):
         self._compact = bool(compact)
         for widget in self._compact_widgets:
             widget.setVisible(not compact)
+        # the compute cell beside the throughput is hidden: the throughput takes its room
+        self._grid_of_time.addWidget(self.throughput, 1, 1, 1, 3 if compact else 1)
 
     def shape_key(self) -> tuple:
         """What the panel's height depends on besides its width: rows shown and the length

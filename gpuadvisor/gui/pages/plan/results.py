@@ -38,10 +38,16 @@ class TimeAndLevers(QWidget):
         self.levers_scroll = scroller(self.levers_panel, self)
         row.addWidget(self.time_scroll, 1)
         row.addWidget(self.levers_scroll, 1)
+        self._row = row
 
     def set_presentation(self, enabled: bool) -> None:
         """On a projector the time panel shows the time and its parts only."""
         self.time_panel.set_compact(enabled)
+        # in a projector's large type the time panel's rows (throughput, users served) are
+        # sentences that wrap at half the width while the levers are a line or two each:
+        # three fifths of the width to the time
+        self._row.setStretch(0, 3 if enabled else 1)
+        self._row.setStretch(1, 2 if enabled else 1)
         self._fit_key = None
 
     def fit_height(self, page_height: int, presentation: bool, paged: bool = False) -> None:
