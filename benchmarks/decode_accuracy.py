@@ -65,6 +65,20 @@ def before_cuda_graphs(row: dict) -> bool:
     return any(mark in row["source"] for mark in UNDATED_BEFORE_GRAPHS)
 
 
+#: Scoreboards opened after July 2024, so every row on them is a later build: the Vulkan
+#: scoreboard (discussion #10879, December 2024) and the CUDA one (#15013, August 2025).
+LATER_SCOREBOARDS = {"discussions/10879": "2024-12", "discussions/15013": "2025-08"}
+
+
+def build_month(row: dict) -> str:
+    """``YYYY-MM`` of the row's build as far as known: its date, else the month its
+    scoreboard opened (:data:`LATER_SCOREBOARDS`), else ``""``."""
+    if row.get("date"):
+        return row["date"][:7]
+    return next((month for key, month in LATER_SCOREBOARDS.items()
+                 if key in row.get("source", "")), "")
+
+
 def group(gpu) -> str:
     """The row's group for the medians."""
     if gpu.vendor == "nvidia":
@@ -140,8 +154,8 @@ def main(path: Path = DEFAULT_PATH) -> int:
         print(f"{name:20} {len(sel):4d} {est_err:17.1%} {naive_err:8.1%}")
     print("\nby the build's age (llama.cpp's decode got faster through 2024: CUDA graphs in May,")
     print("flash attention and kernel fusion later; the engine models a current build):")
-    for name, pick in (("dated 2024-07 or later", lambda r: (r.get("date") or "") >= "2024-07"),
-                       ("older or undated", lambda r: (r.get("date") or "") < "2024-07")):
+    for name, pick in (("2024-07 or later", lambda r: build_month(r) >= "2024-07"),
+                       ("older or undated", lambda r: build_month(r) < "2024-07")):
         sel = [r for r in rows if pick(r[0])]
         if sel:
             est_err = statistics.median(abs(e - p) / p for _, _, p, e, _ in sel)
