@@ -208,3 +208,34 @@ def test_bad_data_set_flags_name_the_flag():
     assert code == 2 and "--dataset" in err
     with pytest.raises(ValueError, match="dataset must be one of"):
         Plan(task="lora", dataset="no-such")
+
+
+def test_a_fine_tuning_set_known_by_its_mean_is_its_tokens_packed():
+    """SlimOrca: 517,982 conversations x 408 Llama 3.1 tokens (sara-nl/LLM-finetune README's
+    table); UltraChat 200k: the 1,090 steps x 128 sequences x 2,048 tokens zephyr-7b-sft-full
+    packed it into. Neither publishes a length distribution: the job is their tokens,
+    packed, also when the plan pads (and it says so)."""
+    model = MODELS["llama-3.1-8b"]
+    for dataset_id, tokens, samples in (("slimorca", 517_982 * 408, 517_982),
+                                        ("ultrachat-200k", 1_090 * 128 * 2_048, 207_865)):
+        padded = training_job(model, Plan(task="qlora", dataset=dataset_id, seq_len=4096,
+                                          micro_batch=4, epochs=2.0))
+        packed = training_job(model, Plan(task="qlora", dataset=dataset_id, seq_len=4096,
+                                          micro_batch=4, epochs=2.0, packing=True))
+        for job in (padded, packed):
+            assert job.tokens == pytest.approx(2 * tokens)
+            assert job.packed and job.seq == 4096 and job.samples == samples
+            assert job.per_sample == pytest.approx(tokens / samples)
+        assert "cannot be counted" in padded.text and "cannot be counted" not in packed.text
+    assert DATASETS["ultrachat-200k"].tokens / 207_865 == pytest.approx(1374.6, abs=0.1)
+    assert DATASETS["slimorca"].tokenizer.startswith("Llama 3.1")
+
+
+def test_the_cli_times_slimorca_from_its_tokens():
+    flags = ["--model", "llama-3.1-8b", "--task", "qlora", "--gpu", "rtx-3090",
+             "--no-measured", "--json"]
+    code, out, _ = _cli("estimate", *flags, "--dataset", "slimorca", "--packing")
+    assert code == 0
+    data = json.loads(out)
+    assert data["assumptions"]["dataset_tokens"] == pytest.approx(517_982 * 408)
+    assert data["assumptions"]["dataset_tokens_source"] == "plan"

@@ -98,8 +98,12 @@ class DatasetSpec:
             stream, packed into full sequences).
         samples: samples (rows) in one epoch.
         lengths: tokens per sample by tokenizer family (``llama``, ``mistral``, ``gpt2``).
-        tokens: tokens in one epoch, for a pre-training corpus measured in tokens.
+        tokens: tokens in one epoch: a pre-training corpus measured in tokens, or a
+            fine-tuning set whose mean length is published without its distribution
+            (timed packed).
         source: where the figures come from.
+        tokenizer: the tokenizer (and chat template) ``tokens`` was counted with, for a
+            fine-tuning set without ``lengths``.
     """
 
     id: str
@@ -109,6 +113,7 @@ class DatasetSpec:
     lengths: Mapping[str, LengthStats] = field(default_factory=dict)
     tokens: float | None = None
     source: str = ""
+    tokenizer: str = ""
 
 
 def _stats(mean, low, p10, p25, p50, p75, p90, p95, p99, over512, over1024, high,
@@ -200,8 +205,33 @@ FINEWEB_EDU_10BT = DatasetSpec(
     source="huggingface.co/datasets/HuggingFaceFW/fineweb-edu card: sample-10BT, about 10B "
            "GPT-2 tokens (read 2026-12-06)")
 
+#: SlimOrca (Open-Orca/SlimOrca): 517,982 conversations (system, user, GPT-4 answer), a
+#: mean of 408 tokens each with the Llama 3.1 tokenizer and the ChatML template, longest
+#: 8,212 (sara-nl/LLM-finetune README.md @19e9e16, "Dataset" table; its finetune_unsloth.py
+#: formats with ChatML). No length distribution is published: the job is its tokens,
+#: packed.
+SLIMORCA = DatasetSpec(
+    id="slimorca", name="SlimOrca", kind="finetune", samples=517_982,
+    tokens=517_982 * 408.0, tokenizer="Llama 3.1 + ChatML",
+    source="517,982 conversations x 408 tokens (Llama 3.1 tokenizer, ChatML template; "
+           "sara-nl/LLM-finetune README @19e9e16)")
+
+#: UltraChat 200k (HuggingFaceH4/ultrachat_200k, split train_sft, 207,865 conversations,
+#: data set card). Tokens from the run that made zephyr-7b-sft-full: one epoch of
+#: train_sft (train_samples 207,865) packed into 2,048-token sequences (alignment-handbook
+#: recipes/zephyr-7b-beta/sft/config_full.yaml: max_seq_length 2048; scripts/run_sft.py:
+#: packing=True) took 1,090 steps of 128 sequences (the model card's training table):
+#: 1,090 x 128 x 2,048 = 285.7M tokens with the Mistral tokenizer and Zephyr's chat
+#: template, 1,374 per conversation (the last step may be partial: at most 0.1% fewer).
+ULTRACHAT_200K = DatasetSpec(
+    id="ultrachat-200k", name="UltraChat 200k", kind="finetune", samples=207_865,
+    tokens=1_090 * 128 * 2_048.0, tokenizer="Mistral 7B v0.1 + Zephyr",
+    source="207,865 conversations, 285.7M tokens (Mistral tokenizer, Zephyr template) as "
+           "zephyr-7b-sft-full packed them: 1,090 steps x 128 x 2,048 tokens")
+
 #: The data sets ``--dataset`` knows, by id.
 DATASETS: dict[str, DatasetSpec] = {d.id: d for d in (ALPACA, GSM8K, CODE_ALPACA_2K, LIMA,
+                                                     SLIMORCA, ULTRACHAT_200K,
                                                      FINEWEB_EDU_10BT)}
 #: The job of a fine-tune that names no data set.
 DEFAULT_FINETUNE_DATASET = "alpaca"
@@ -254,9 +284,17 @@ def job_of(dataset: DatasetSpec, *, vocab_size: int, family: str, seq_len: int,
     n = float(samples if samples is not None else dataset.samples)
     if dataset.kind == "pretrain" or not dataset.lengths:
         total = (dataset.tokens or 0.0) * (n / dataset.samples) * epochs
-        return Job(total, float(seq_len), origin,
-                   f"{dataset.name}: {_count(total)} tokens ({dataset.source})",
-                   dataset=dataset.name, packed=True)
+        text = f"{dataset.name}: {_count(total)} tokens ({dataset.source})"
+        if dataset.kind == "finetune":
+            text += (f", packed into {seq_len:,}-token sequences x {epochs:g} epoch(s)"
+                     + ("" if packing else "; without a published length distribution "
+                        "padding per micro-batch cannot be counted, so the job is timed "
+                        "packed (--packing)"))
+        return Job(total, float(seq_len), origin, text, dataset=dataset.name,
+                   samples=n if dataset.kind == "finetune" else 0.0,
+                   per_sample=(dataset.tokens or 0.0) / dataset.samples
+                   if dataset.kind == "finetune" else 0.0, packed=True,
+                   tokenizer=dataset.tokenizer)
     fam = tokenizer_family(vocab_size, family)
     stats = dataset.lengths.get(fam) or next(iter(dataset.lengths.values()))
     if packing:
@@ -283,4 +321,5 @@ def _count(value: float) -> str:
 
 
 __all__ = ["ALPACA", "CODE_ALPACA_2K", "DATASETS", "DEFAULT_FINETUNE_DATASET", "FINEWEB_EDU_10BT",
-           "GSM8K", "LIMA", "DatasetSpec", "Job", "LengthStats", "job_of", "tokenizer_family"]
+           "GSM8K", "LIMA", "SLIMORCA", "ULTRACHAT_200K", "DatasetSpec", "Job", "LengthStats",
+           "job_of", "tokenizer_family"]

@@ -44,7 +44,11 @@ def data_source_text(estimate) -> str:
         text = translate("TimePanel", "{name}: {tokens} tokens.").format(
             name=job.dataset, tokens=N.count(job.tokens))
     else:
-        if job.packed:
+        if job.packed and not plan.packing:
+            how = translate("TimePanel", "packed into {seq}-token sequences: no length "
+                            "distribution is published to pad by").format(
+                seq=N.whole(plan.seq_len))
+        elif job.packed:
             how = translate("TimePanel", "packed into {seq}-token sequences").format(
                 seq=N.whole(plan.seq_len))
         else:
