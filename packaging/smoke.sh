@@ -9,6 +9,9 @@
 #   6. remove it with apt, and check nothing is left in /opt or /usr/bin
 #
 # Installs what it needs from Debian (Xvfb, the X11/xcb libraries, dpkg-dev tools) first.
+# With SMOKE_VENV=DIR it builds from its own environment in DIR (the app's dependencies and
+# PyInstaller, nothing of the test extras), so that it can run beside the test suite's
+# install and run (.ci/run); without it, from .venv as packaging/build.sh does.
 # Prints one line per step with the seconds elapsed; exits non-zero at the first failure,
 # after removing the package if it got installed.
 set -euo pipefail
@@ -41,6 +44,13 @@ apt-get install -y -qq --no-install-recommends \
 say "system packages ready"
 
 # ------------------------------------------------------------------ 1. build
+if [[ -n ${SMOKE_VENV:-} ]]; then
+    python3 -m venv "$SMOKE_VENV"
+    "$SMOKE_VENV/bin/pip" install -q -e "$ROOT"
+    export PYTHON="$SMOKE_VENV/bin/python"
+    say "own environment ready in $SMOKE_VENV"
+fi
+PYTHON="${PYTHON:-$ROOT/.venv/bin/python}"
 export BUILD_DIR="$ROOT/build/smoke" DIST_DIR="$ROOT/build/smoke/dist"
 DEB_XZ_LEVEL=1 packaging/build.sh --deb-only
 APP="$BUILD_DIR/dist/gpuadvisor"
@@ -76,7 +86,7 @@ for path in /usr/bin/gpuadvisor /usr/bin/gpuadvisor-gui /opt/gpuadvisor/_interna
     [[ -e $path ]] || fail "the .deb did not install $path"
 done
 version="$(/usr/bin/gpuadvisor --version)"
-[[ $version == "gpuadvisor $("$ROOT/.venv/bin/python" -c 'import gpuadvisor; print(gpuadvisor.__version__)')" ]] \
+[[ $version == "gpuadvisor $("$PYTHON" -c 'import gpuadvisor; print(gpuadvisor.__version__)')" ]] \
     || fail "installed version: $version"
 say "installed ($version, $(du -sh /opt/gpuadvisor | cut -f1) in /opt/gpuadvisor)"
 self_test "installed, offscreen" offscreen env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM \
