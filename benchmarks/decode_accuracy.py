@@ -66,8 +66,10 @@ def before_cuda_graphs(row: dict) -> bool:
 
 
 #: Scoreboards opened after July 2024, so every row on them is a later build: the Vulkan
-#: scoreboard (discussion #10879, December 2024) and the CUDA one (#15013, August 2025).
-LATER_SCOREBOARDS = {"discussions/10879": "2024-12", "discussions/15013": "2025-08"}
+#: scoreboard (discussion #10879, December 2024), the CUDA and ROCm ones (#15013 and #15021,
+#: August 2025).
+LATER_SCOREBOARDS = {"discussions/10879": "2024-12", "discussions/15013": "2025-08",
+                     "discussions/15021": "2025-08"}
 
 
 def build_month(row: dict) -> str:

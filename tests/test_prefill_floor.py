@@ -9,7 +9,7 @@ import pytest
 from gpuadvisor import catalog
 from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS as A
 from gpuadvisor.core.compute import flops_per_token
-from gpuadvisor.core.engines.prompt_rates import MMQ_INT8_FRACTION
+from gpuadvisor.core.engines.prompt_rates import MMQ_FLOP_PER_SM_CLOCK
 from gpuadvisor.core.estimate import estimate
 from gpuadvisor.core.plan import Plan
 
@@ -50,8 +50,9 @@ def test_each_prompt_pass_of_an_engine_reads_the_weights_again():
                 new_tokens=16)
     e = estimate(QWEN, plan, gpu)
     per_token = flops_per_token(QWEN, plan).forward
-    # Q8_0 on an Ada card: llama.cpp's MMQ on the int8 tensor cores (prompt_rates).
-    achieved = gpu.int8_tensor_tops * 1e12 * MMQ_INT8_FRACTION
+    # Q8_0 on an Ada card: llama.cpp's MMQ with int8 mma (prompt_rates), per SM per clock;
+    # SMs x clock is the fp32 rate over 2 x 128 lanes.
+    achieved = MMQ_FLOP_PER_SM_CLOCK * gpu.fp32_tflops * 1e12 / 256
     bw = gpu.memory_bandwidth_gb_s * 1e9 * e.engine.decode.bandwidth_efficiency
     read = e.engine.weights / bw
     expected = sum(max(t * per_token / achieved, read) for t in (512, 512, 76))

@@ -17,6 +17,7 @@ from gpuadvisor.core.compute import flops_per_token
 from gpuadvisor.core.engines.prompt_rates import (
     METAL_FRACTION,
     MLX_FRACTION,
+    MMQ_FLOP_PER_SM_CLOCK,
     MMQ_INT8_FRACTION,
     VULKAN_NVIDIA_FRACTION,
     llamacpp_prompt_rate,
@@ -46,6 +47,9 @@ def test_the_mmq_fraction_is_the_mmq_authors_rtx_4090_run():
     per_token = flops_per_token(MODELS["llama-3.1-8b"], plan).forward
     fraction = 10491.78 * per_token / (GPUS["rtx-4090"].int8_tensor_tops * 1e12)
     assert fraction == pytest.approx(MMQ_INT8_FRACTION, abs=5e-4)
+    # per SM per clock: the 4090's SMs x clock is its fp32 rate over 2 x 128 FP32 lanes
+    sm_clock = GPUS["rtx-4090"].fp32_tflops * 1e12 / (2 * 128)
+    assert 10491.78 * per_token / sm_clock == pytest.approx(MMQ_FLOP_PER_SM_CLOCK, abs=0.5)
 
 
 def test_the_metal_fraction_is_the_median_of_the_apple_silicon_table():
@@ -87,17 +91,19 @@ def _compute_bound(e, plan, gpu: str, rate_tflops: float) -> float:
 
 
 @pytest.mark.parametrize("gpu, backend, quant, rate", [
-    # CUDA, quantized: MMQ on the int8 tensor cores
-    ("rtx-4090", None, "q4_0", 660.6 * MMQ_INT8_FRACTION),
-    ("rtx-3090", "cuda", "q8_0", 284.0 * MMQ_INT8_FRACTION),
-    ("a100-sxm-80gb", None, "q4_k_m", 624.0 * MMQ_INT8_FRACTION),
+    # CUDA, quantized: MMQ with int8 mma at 505.7 FLOP per SM per clock; SMs x clock is the
+    # fp32 rate over 2 x the FP32 lanes per SM (128 on GA10x, Ada, Hopper; 64 on the A100)
+    ("rtx-4090", None, "q4_0", MMQ_FLOP_PER_SM_CLOCK * 82.6 / 256),
+    ("rtx-3090", "cuda", "q8_0", MMQ_FLOP_PER_SM_CLOCK * 35.6 / 256),
+    ("a100-sxm-80gb", None, "q4_k_m", MMQ_FLOP_PER_SM_CLOCK * 19.5 / 128),
+    ("h100-sxm", None, "q4_0", MMQ_FLOP_PER_SM_CLOCK * 67.0 / 256),
     # Metal: the Apple GPU's fp16 (= FP32 FMA) rate
     ("m3-max", None, "q4_0", 14.2 * METAL_FRACTION),
     # Vulkan on NVIDIA: cooperative matrices at the fp16 rate
     ("rtx-3090", "vulkan", "q4_0", 71.0 * VULKAN_NVIDIA_FRACTION),
     # No kernel figure: the plan's fp16 peak x the default prefill efficiency
     ("rtx-4090", None, "f16", 165.2 * A.efficiency_infer_prefill),   # cuBLAS, 16-bit
-    ("h100-sxm", None, "q4_0", 989.4 * A.efficiency_infer_prefill),  # MMQ without wgmma
+    ("v100-sxm2-16gb", None, "q4_0", 125.0 * A.efficiency_infer_prefill),  # Volta: cuBLAS
     ("rx-7900-xtx", None, "q4_0", 122.8 * A.efficiency_infer_prefill),  # ROCm
 ])
 def test_the_prompt_runs_at_its_backends_kernel_rate(gpu, backend, quant, rate):
@@ -108,14 +114,15 @@ def test_the_prompt_runs_at_its_backends_kernel_rate(gpu, backend, quant, rate):
 
 def test_the_rate_and_its_source_are_in_the_assumptions_and_json():
     e, _ = pp("rtx-4090")
-    assert e.assumptions["engine_prefill_tflops"] == pytest.approx(660.6 * MMQ_INT8_FRACTION)
+    rate = MMQ_FLOP_PER_SM_CLOCK * 82.6 / 256
+    assert e.assumptions["engine_prefill_tflops"] == pytest.approx(rate)
     assert "PR #8062" in e.assumptions["engine_prefill_source"]
     # One figure: the efficiency shown is that rate over the plan's (fp16) peak.
-    assert e.assumptions["efficiency"] == pytest.approx(660.6 * MMQ_INT8_FRACTION / 165.2)
-    assert e.time.efficiency == pytest.approx(660.6 * MMQ_INT8_FRACTION / 165.2)
+    assert e.assumptions["efficiency"] == pytest.approx(rate / 165.2)
+    assert e.time.efficiency == pytest.approx(rate / 165.2)
     assert "prompt at 163 TFLOPS per GPU (llama.cpp MMQ" in estimate_table(e)
     decode = e.engine.to_json()["decode"]
-    assert decode["prefill_tflops"] == pytest.approx(660.6 * MMQ_INT8_FRACTION)
+    assert decode["prefill_tflops"] == pytest.approx(rate)
     # without a kernel figure nothing is claimed
     e, _ = pp("rtx-4090", "f16")
     assert "engine_prefill_tflops" not in e.assumptions
@@ -136,10 +143,12 @@ def test_mlx_runs_its_gemm_rate_on_apple_gpus():
     assert e.time.prefill_seconds == pytest.approx(seconds, rel=1e-9)
 
 
-def test_only_the_cards_whose_mma_reaches_the_int8_rate_get_mmq():
-    assert llamacpp_prompt_rate(GPUS["rtx-2080-ti"], "cuda", "Q4_K_M").peak == "int8"
-    assert llamacpp_prompt_rate(GPUS["rtx-5090"], "cuda", "Q4_0").peak == "int8"
-    for gpu in ("h100-sxm", "b200", "v100-sxm2-16gb"):
+def test_only_the_cards_with_int8_mma_get_mmq():
+    for gpu in ("rtx-2080-ti", "rtx-5090", "a100-sxm-80gb", "h100-sxm", "b200"):
+        assert llamacpp_prompt_rate(GPUS[gpu], "cuda", "Q4_K_M").peak == "int8", gpu
+    # Volta has no int8 mma (cuBLAS); Pascal and the GTX 16 series multiply with dp4a
+    # (their int8 rate is 4x their fp32 rate): no kernel figure, the default applies
+    for gpu in ("v100-sxm2-16gb", "p40", "gtx-1080-ti", "gtx-1660"):
         assert llamacpp_prompt_rate(GPUS[gpu], "cuda", "Q4_0") is None, gpu
     assert llamacpp_prompt_rate(GPUS["rtx-4090"], "cuda", "BF16") is None
     assert llamacpp_prompt_rate(GPUS["rx-9070-xt"], "vulkan", "Q4_0") is None
@@ -176,7 +185,7 @@ def test_a_measured_matmul_scales_the_prompt_by_this_cards_speed():
     assert measured.assumptions["prompt_rate_scale"] == pytest.approx(scale)
     assert measured.assumptions["efficiency_source"] == "measured 2026-12-07"
     assert measured.engine.decode.prefill_tflops == pytest.approx(
-        660.6 * MMQ_INT8_FRACTION * scale)
+        MMQ_FLOP_PER_SM_CLOCK * 82.6 / 256 * scale)
     assert "measured fp16 matmul (120.0 TFLOPS" in measured.assumptions["engine_prefill_source"]
     # Decode does not move: it is bandwidth-bound.
     assert measured.time.decode_tokens_per_s == pytest.approx(plain.time.decode_tokens_per_s)
@@ -234,4 +243,23 @@ def test_a_local_gguf_is_timed_by_what_its_tensors_hold():
                   GPUS["rtx-4090"])
     assert "engine_prefill_tflops" not in f16.assumptions
     assert f16.time.efficiency == pytest.approx(A.efficiency_infer_prefill)
-    assert q4.assumptions["engine_prefill_tflops"] == pytest.approx(660.6 * MMQ_INT8_FRACTION)
+    assert q4.assumptions["engine_prefill_tflops"] == pytest.approx(
+        MMQ_FLOP_PER_SM_CLOCK * 82.6 / 256)
+
+
+# The CUDA scoreboard's pp512 rows (discussion #15013, via the scrape named in
+# llamacpp_bench.json: LCB151 and LCB214, LCB175 and LCB242; flash attention off and on):
+# an A100 or A30 SM has twice a GeForce SM's int8 units, yet MMQ runs them at about the
+# same speed per SM and clock, so the int8 fraction would put them twice as fast.
+@pytest.mark.parametrize("gpu, published", [
+    ("a100-pcie-80gb", (4849.53, 5285.96)),
+    ("a30", (2767.10, 3068.72)),
+])
+def test_mmq_follows_the_sms_and_clock_not_the_int8_units(gpu, published):
+    e, _ = pp(gpu)
+    rate = 512 / e.time.prefill_seconds
+    for row in published:
+        assert rate == pytest.approx(row, rel=0.20)
+    spec = GPUS[gpu]
+    by_int8 = spec.int8_tensor_tops * MMQ_INT8_FRACTION
+    assert by_int8 / e.engine.decode.prefill_tflops == pytest.approx(2.0, rel=0.01)

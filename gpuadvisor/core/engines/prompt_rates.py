@@ -6,19 +6,21 @@ block of activations by every weight matrix. What sets its speed is the kernel t
 runs for that product and the chip unit that kernel uses, not the plan's precision:
 
 * **llama.cpp, CUDA, quantized weights** (every GGUF type but F16/BF16/F32): ``mul_mat_q``
-  (MMQ) multiplies the quantized blocks as 8-bit integers on the int8 tensor cores (``mma``
-  int8, Turing and later: ggml-org/llama.cpp PRs #7676, #7860, #8062; MMQ is the default
-  since PR #8075). Its speed follows the card's **int8** rate at the fraction
-  :data:`MMQ_INT8_FRACTION`: the MMQ author's RTX 4090 figure, Llama 3 8B Q5_0 with
-  ``n_ubatch`` 512, 10,491.78 tokens/s on a 2,048-token prompt (PR #8062, "t/s PR"
-  column), is 163.1 TFLOP/s in this estimator's FLOP count (15.55 GFLOP per token:
-  2 x the matmul weights, LM head included, plus causal attention), 0.247 of the 4090's
-  660.6 int8 TOPS. On GeForce cards this is about the fp16 rate with fp32 accumulation
-  (the catalog's ``fp16``: half the int8 rate), which is why the estimate timed at 0.5 of
-  that was half the published prompt speeds. The RTX PRO and data-centre Ampere/Ada
-  cards have the same int8 rate per SM as their GeForce siblings, so they scale by it.
-  Hopper and data-centre Blackwell reach their datasheet int8 rate only with the
-  ``wgmma``/``tcgen05`` instructions MMQ does not use: no figure, the default applies.
+  (MMQ) multiplies the quantized blocks as 8-bit integers with the ``mma`` int8 instructions
+  (Turing and later: ggml-org/llama.cpp PRs #7676, #7860, #8062; MMQ is the default since
+  PR #8075). Its speed follows the card's **SMs x clock**, not its datasheet int8 rate: the
+  MMQ author's RTX 4090 figure, Llama 3 8B Q5_0 with ``n_ubatch`` 512, 10,491.78 tokens/s
+  on a 2,048-token prompt (PR #8062, "t/s PR" column), is 163.1 TFLOP/s in this
+  estimator's FLOP count (15.55 GFLOP per token: 2 x the matmul weights, LM head included,
+  plus causal attention), :data:`MMQ_FLOP_PER_SM_CLOCK` per SM per clock (the 4090's 128
+  SMs at 2.52 GHz: its 82.6 fp32 TFLOPS over 2 x 128 FP32 lanes per SM). On GeForce and
+  RTX PRO cards that is 0.247 of the int8 rate, which is SMs x clock x 2,048; an A100 or
+  A30 SM has twice those int8 units and a Hopper SM four times, and their prompt speeds
+  on the CUDA scoreboard (discussion #15013: an A100 80 GB at 4,850-5,286 tokens/s, an
+  RTX 3090 Ti at 6,567-6,924, the SM x clock products 152 and 162) follow the SMs and the
+  clock: the kernel's loads, dequantization and instruction issue bound it, not the
+  tensor units. SMs x clock is read from the catalog's fp32 rate over the FP32 lanes per
+  SM of the architecture (:func:`fp32_lanes_per_sm`, NVIDIA's architecture whitepapers).
 * **llama.cpp, Metal** (Apple GPUs): ``kernel_mul_mm`` dequantizes each block into
   threadgroup memory and multiplies 8 x 8 tiles with ``simdgroup_matrix`` at the GPU's
   FP32/FP16 FMA rate. :data:`METAL_FRACTION` is the median prompt rate of the llama.cpp
@@ -35,8 +37,8 @@ runs for that product and the chip unit that kernel uses, not the plan's precisi
 * **MLX** (Apple GPUs): its ``steel`` GEMM, 18.9 TFLOP/s bf16 at 4096 x 4096 x 14336 on an
   M3 Ultra (60-core GPU), 0.887 of its 21.3 TFLOPS (``llamacpp_mulmat.json`` MLX row).
 
-Other backends (ROCm, Vulkan on AMD and Intel, CUDA with 16-bit weights, Pascal/Volta's
-dp4a MMQ) have no published kernel rate here: their prompt is timed at the plan's peak x
+Other backends (ROCm, Vulkan on AMD and Intel, CUDA with 16-bit weights, Pascal's dp4a MMQ,
+Volta's cuBLAS) have no published kernel rate here: their prompt is timed at the plan's peak x
 the default prefill efficiency, as before.
 """
 
@@ -46,8 +48,11 @@ from dataclasses import dataclass, replace
 
 from gpuadvisor.core.gpu import GpuSpec
 
-#: Achieved fraction of the int8 tensor rate of llama.cpp's MMQ prompt pass (see the module
-#: docstring: PR #8062's RTX 4090 row, 163.1 / 660.6).
+#: FLOP per SM per clock of llama.cpp's MMQ prompt pass (see the module docstring: PR
+#: #8062's RTX 4090 row, 163.17 TFLOP/s over the 4090's SMs x clock, its 82.6 fp32 TFLOPS
+#: over 2 x 128 lanes: 163.17 / 0.3227 = 505.7).
+MMQ_FLOP_PER_SM_CLOCK = 505.7
+#: Its share of a GeForce card's int8 tensor rate (SMs x clock x 2,048): 163.1 / 660.6.
 MMQ_INT8_FRACTION = 0.247
 #: Median achieved fraction of an Apple GPU's fp16 peak of llama.cpp's Metal prompt pass
 #: (discussion #4167, 34 rows).
@@ -90,13 +95,27 @@ class PromptRate:
                        source=f"{self.source}; x {scale:.2f}: {why}")
 
 
+def fp32_lanes_per_sm(cc: float) -> int:
+    """FP32 lanes per SM of an NVIDIA architecture by compute capability (NVIDIA's
+    whitepapers): 64 on Volta (7.0), Turing (7.5) and the A100/A30 (8.0); 128 on GA10x
+    (8.6, 8.7), Ada (8.9), Hopper (9.0) and Blackwell (10.x, 12.x)."""
+    return 64 if cc < 8.05 else 128
+
+
 def mmq_int8(gpu: GpuSpec) -> bool:
-    """Whether llama.cpp's MMQ runs on ``gpu``'s int8 tensor cores at its datasheet rate:
-    NVIDIA Turing, Ampere, Ada and consumer Blackwell (compute capability 7.5-8.9, 12.x),
-    whose ``mma`` instructions reach the int8 figure NVIDIA publishes."""
-    cc = gpu.cc_number
-    return (gpu.vendor == "nvidia" and bool(gpu.int8_tensor_tops)
-            and (7.5 <= cc < 9.0 or 12.0 <= cc < 13.0))
+    """Whether llama.cpp's MMQ runs on ``gpu`` with the ``mma`` int8 instructions: NVIDIA
+    cards of compute capability 7.5 (Turing) and later with int8 tensor cores, told by an
+    int8 rate above 4x the fp32 rate (``dp4a`` alone, on the GTX 16 series and Pascal, gives
+    4x: four int8 products per FP32 lane and clock)."""
+    return (gpu.vendor == "nvidia" and bool(gpu.int8_tensor_tops) and bool(gpu.fp32_tflops)
+            and gpu.cc_number >= 7.5 and gpu.int8_tensor_tops > 5 * gpu.fp32_tflops)
+
+
+def mmq_tflops(gpu: GpuSpec) -> float:
+    """MMQ's prompt-pass TFLOP/s on ``gpu``: :data:`MMQ_FLOP_PER_SM_CLOCK` x SMs x clock
+    (the fp32 rate over 2 x the FP32 lanes per SM), never above the int8 tensor rate."""
+    sm_clock = gpu.fp32_tflops / (2 * fp32_lanes_per_sm(gpu.cc_number))
+    return min(MMQ_FLOP_PER_SM_CLOCK * sm_clock, float(gpu.int8_tensor_tops))
 
 
 def llamacpp_prompt_rate(gpu: GpuSpec, backend: str, gguf_type: str) -> PromptRate | None:
@@ -107,9 +126,11 @@ def llamacpp_prompt_rate(gpu: GpuSpec, backend: str, gguf_type: str) -> PromptRa
     quantized = gguf_type not in FLOAT_TYPES
     if backend == "cuda" and quantized and mmq_int8(gpu):
         peak = float(gpu.int8_tensor_tops)
-        return PromptRate(peak * MMQ_INT8_FRACTION, MMQ_INT8_FRACTION, peak, "int8",
-                          "llama.cpp MMQ on the int8 tensor cores: "
-                          f"{MMQ_INT8_FRACTION} of the int8 rate (RTX 4090, PR #8062)",
+        tflops = mmq_tflops(gpu)
+        return PromptRate(tflops, tflops / peak, peak, "int8",
+                          f"llama.cpp MMQ with int8 mma: {MMQ_FLOP_PER_SM_CLOCK:.0f} FLOP per "
+                          "SM per clock (RTX 4090, PR #8062), "
+                          f"{tflops / peak:.3f} of this card's int8 rate",
                           "llama.cpp MMQ", "llama.cpp PR #8062")
     fp16 = gpu.peak_tflops("fp16")
     if not fp16:
@@ -143,10 +164,13 @@ __all__ = [
     "FLOAT_TYPES",
     "METAL_FRACTION",
     "MLX_FRACTION",
+    "MMQ_FLOP_PER_SM_CLOCK",
     "MMQ_INT8_FRACTION",
     "VULKAN_NVIDIA_FRACTION",
     "PromptRate",
+    "fp32_lanes_per_sm",
     "llamacpp_prompt_rate",
     "mlx_prompt_rate",
     "mmq_int8",
+    "mmq_tflops",
 ]
