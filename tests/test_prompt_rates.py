@@ -23,6 +23,8 @@ from gpuadvisor.core.engines.prompt_rates import (
     llamacpp_prompt_rate,
 )
 from gpuadvisor.core.estimate import estimate
+from gpuadvisor.core.gguf_quant import gguf_file_bytes
+from gpuadvisor.core.model import model_shape
 from gpuadvisor.core.parallel.rates import kernel_fractions
 from gpuadvisor.core.plan import Plan
 from gpuadvisor.report import estimate_table
@@ -103,7 +105,6 @@ def _compute_bound(e, plan, gpu: str, rate_tflops: float) -> float:
     ("rtx-3090", "vulkan", "q4_0", 71.0 * VULKAN_NVIDIA_FRACTION),
     # No kernel figure: the plan's fp16 peak x the default prefill efficiency
     ("rtx-4090", None, "f16", 165.2 * A.efficiency_infer_prefill),   # cuBLAS, 16-bit
-    ("v100-sxm2-16gb", None, "q4_0", 125.0 * A.efficiency_infer_prefill),  # Volta: cuBLAS
     ("rx-7900-xtx", None, "q4_0", 122.8 * A.efficiency_infer_prefill),  # ROCm
 ])
 def test_the_prompt_runs_at_its_backends_kernel_rate(gpu, backend, quant, rate):
@@ -263,3 +264,26 @@ def test_mmq_follows_the_sms_and_clock_not_the_int8_units(gpu, published):
     spec = GPUS[gpu]
     by_int8 = spec.int8_tensor_tops * MMQ_INT8_FRACTION
     assert by_int8 / e.engine.decode.prefill_tflops == pytest.approx(2.0, rel=0.01)
+
+
+def test_on_volta_each_long_prompt_pass_first_converts_the_weights_to_fp16():
+    """Volta has fp16 mma but no int8 mma: llama.cpp sends a micro-batch of 64 tokens or
+    more to cuBLAS, dequantizing each matrix to fp16 first (its bytes read, 2 bytes per
+    weight written), at the streaming rate; a shorter pass stays on MMQ."""
+    gpu = GPUS["v100-sxm2-16gb"]
+    shape = model_shape(LLAMA2)
+    per_weight = gguf_file_bytes(shape, "q4_0") / shape.params.total
+    for seq, passes in ((512, 1), (600, 2), (560, 1), (63, 0)):
+        e, plan = pp("v100-sxm2-16gb", seq=seq)
+        d = e.engine.decode
+        assert d.prefill_convert_bytes == pytest.approx(
+            e.engine.weights * (1 + 2 / per_weight), rel=1e-9)
+        stream = gpu.memory_bandwidth_gb_s * 1e9 * d.bandwidth_efficiency
+        # every pass is compute bound at the default half of the fp16 peak (no kernel figure)
+        matmuls = seq * flops_per_token(LLAMA2, plan).forward / (
+            125.0e12 * A.efficiency_infer_prefill)
+        assert e.time.prefill_seconds == pytest.approx(
+            matmuls + passes * d.prefill_convert_bytes / stream, rel=1e-9)
+    # the cards with int8 mma (MMQ) and 16-bit files convert nothing
+    assert pp("rtx-2080-ti")[0].engine.decode.prefill_convert_bytes == 0
+    assert pp("v100-sxm2-16gb", "f16")[0].engine.decode.prefill_convert_bytes == 0

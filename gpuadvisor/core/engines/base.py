@@ -171,6 +171,12 @@ def release(version: str | None) -> tuple[int, ...] | None:
     return tuple(parts) or None
 
 
+#: Prompt micro-batches of at least this many tokens take llama.cpp's cuBLAS path on Volta
+#: (``MMQ_DP4A_MAX_BATCH_SIZE``, 64: ``ggml_cuda_should_use_mmq`` keeps MMQ below it on cards
+#: with fp16 mma but no int8 mma).
+CONVERT_MIN_TOKENS = 64
+
+
 # --------------------------------------------------------------------------- records
 @dataclass(frozen=True)
 class DecodeCost:
@@ -195,6 +201,10 @@ class DecodeCost:
             runs large matmuls of CPU-side layers on the GPU, copying their weights).
         link_gb_s: the host link's bandwidth for that copy.
         ubatch_tokens: prompt tokens per micro-batch.
+        prefill_convert_bytes: bytes moved per prompt micro-batch of at least
+            :data:`CONVERT_MIN_TOKENS` tokens to convert the weights before the matmuls
+            (llama.cpp on Volta dequantizes each quantized matrix to fp16 for cuBLAS: it
+            reads the matrix and writes 2 bytes per weight), at the streaming rate.
         source: where the engine's constants come from (for people).
         prompt: the achieved rate of the engine's matrix multiplies (its prompt kernel for
             the backend and weight type, :mod:`.prompt_rates`), or None when no published
@@ -213,6 +223,7 @@ class DecodeCost:
     prefill_link_bytes: float = 0.0
     link_gb_s: float = 0.0
     ubatch_tokens: int = 512
+    prefill_convert_bytes: float = 0.0
     source: str = ""
     prompt: PromptRate | None = None
 
@@ -228,6 +239,14 @@ class DecodeCost:
         return (self.kernels_per_step * self.kernel_gap_s
                 + self.weight_kernels_per_step * self.dram_latency_s + self.host_s
                 + self.sampling_s)
+
+    def convert_passes(self, tokens: int) -> int:
+        """Prompt micro-batches of ``tokens`` that convert the weights first: those of at
+        least :data:`CONVERT_MIN_TOKENS` tokens (0 when the engine converts nothing)."""
+        if not self.prefill_convert_bytes or self.ubatch_tokens < CONVERT_MIN_TOKENS:
+            return 0
+        full, last = divmod(int(tokens), self.ubatch_tokens)
+        return full + (1 if last >= CONVERT_MIN_TOKENS else 0)
 
     @property
     def host_read_s(self) -> float:
@@ -318,6 +337,7 @@ class EngineResult:
                 "host_s": d.host_s,
                 "sampling_s": d.sampling_s,
                 "fixed_s": d.fixed_s,
+                "prefill_convert_bytes": d.prefill_convert_bytes,
                 "source": d.source,
             }
             if d.prompt is not None:
@@ -326,6 +346,6 @@ class EngineResult:
         return data
 
 
-__all__ = ["APPLE_GPU_WIRED_FRACTION", "GPU_CLASSES", "HOST_PEAK_GB_S", "HOST_READ_FRACTION",
-           "DecodeCost", "EngineResult", "GpuClass", "HostMemory", "gpu_class", "host_memory",
-           "release"]
+__all__ = ["APPLE_GPU_WIRED_FRACTION", "CONVERT_MIN_TOKENS", "GPU_CLASSES", "HOST_PEAK_GB_S",
+           "HOST_READ_FRACTION", "DecodeCost", "EngineResult", "GpuClass", "HostMemory",
+           "gpu_class", "host_memory", "release"]

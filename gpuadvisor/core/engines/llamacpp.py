@@ -66,7 +66,7 @@ from gpuadvisor.core.engines.base import (
     release,
 )
 from gpuadvisor.core.engines.ollama_graph import ollama_graph_bytes, ollama_vision_graph_bytes
-from gpuadvisor.core.engines.prompt_rates import llamacpp_prompt_rate
+from gpuadvisor.core.engines.prompt_rates import FLOAT_TYPES, llamacpp_prompt_rate
 from gpuadvisor.core.ggml_types import ggml_type_named
 from gpuadvisor.core.gguf_quant import (
     GGUF_FILE_TYPES,
@@ -437,6 +437,15 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     if file_bytes and file_bytes * 8.0 / max(model.params.total, 1) >= 15.0:
         kind = "F16"  # a file of 16-bit tensors: cuBLAS, not the quantized kernels
     prompt = llamacpp_prompt_rate(gpu, backend, kind)
+    convert = 0.0
+    if backend == "cuda" and kind not in FLOAT_TYPES \
+            and 7.0 <= gpu.cc_number < 7.5 and model.params.total:
+        # Volta: fp16 mma but no int8 mma, so a prompt micro-batch of 64 tokens or more
+        # takes cuBLAS (ggml_cuda_should_use_mmq), each quantized matrix first dequantized
+        # to fp16 (ggml_cuda_op_mul_mat_cublas, to_fp16_cuda): its bytes read, 2 bytes per
+        # weight written.
+        bytes_per_weight = (sum(dense) + sum(experts) + embd + out) / model.params.total
+        convert = gpu_weights * (1.0 + 2.0 / bytes_per_weight)
     decode = DecodeCost(
         bandwidth_efficiency=gc.read_fraction,
         host_read_bytes=host_read,
@@ -450,6 +459,7 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
         prefill_link_bytes=host_weights - embd,
         link_gb_s=gpu.pcie_bandwidth_gb_s or 0.0,
         ubatch_tokens=UBATCH,
+        prefill_convert_bytes=convert,
         source=f"{gc.name}: {gc.source}; kernels from llama.cpp's graph; host 0.4 ms/token "
                "(llama.cpp #7456, #8366)",
         prompt=prompt,

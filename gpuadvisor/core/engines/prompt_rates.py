@@ -37,9 +37,10 @@ runs for that product and the chip unit that kernel uses, not the plan's precisi
 * **MLX** (Apple GPUs): its ``steel`` GEMM, 18.9 TFLOP/s bf16 at 4096 x 4096 x 14336 on an
   M3 Ultra (60-core GPU), 0.887 of its 21.3 TFLOPS (``llamacpp_mulmat.json`` MLX row).
 
-Other backends (ROCm, Vulkan on AMD and Intel, CUDA with 16-bit weights, Pascal's dp4a MMQ,
-Volta's cuBLAS) have no published kernel rate here: their prompt is timed at the plan's peak x
-the default prefill efficiency, as before.
+Other backends (ROCm, Vulkan on AMD and Intel, CUDA with 16-bit weights, the MMQ of Pascal
+(dp4a) and of the GTX 16 series (Turing without int8 tensor cores), Volta's cuBLAS, whose
+weight conversion :mod:`.llamacpp` times apart) have no published kernel rate here: their
+prompt is timed at the plan's peak x the default prefill efficiency, as before.
 """
 
 from __future__ import annotations
@@ -105,8 +106,8 @@ def fp32_lanes_per_sm(cc: float) -> int:
 def mmq_int8(gpu: GpuSpec) -> bool:
     """Whether llama.cpp's MMQ runs on ``gpu`` with the ``mma`` int8 instructions: NVIDIA
     cards of compute capability 7.5 (Turing) and later with int8 tensor cores, told by an
-    int8 rate above 4x the fp32 rate (``dp4a`` alone, on the GTX 16 series and Pascal, gives
-    4x: four int8 products per FP32 lane and clock)."""
+    int8 rate above 4x the fp32 rate (without them, on Pascal's ``dp4a`` and the GTX 16
+    series' FP16 units, the datasheet int8 rate is 4x fp32)."""
     return (gpu.vendor == "nvidia" and bool(gpu.int8_tensor_tops) and bool(gpu.fp32_tflops)
             and gpu.cc_number >= 7.5 and gpu.int8_tensor_tops > 5 * gpu.fp32_tflops)
 
