@@ -113,9 +113,15 @@ def _prompt_rate_line(e) -> str:
     Decode is timed from the memory bandwidth (the lines below)."""
     a, t = e.assumptions, e.time
     gpu = e.time_gpu.name
+    decode = e.engine.decode if e.engine is not None else None
+    convert = ""
+    if decode is not None and decode.prefill_convert_bytes:
+        convert = ("; each prompt pass of 64 tokens or more first converts the weights to "
+                   f"fp16 for cuBLAS ({format_sig(decode.prefill_convert_bytes / 1e9)} GB read "
+                   "and written)")
     if a.get("engine_prefill_tflops"):
         return (f"Time on {gpu}: prompt at {format_sig(a['engine_prefill_tflops'])} TFLOPS "
-                f"per GPU ({a['engine_prefill_source']})")
+                f"per GPU ({a['engine_prefill_source']}){convert}")
     measured = ""
     if a.get("prompt_rate_scale") is not None:
         measured = (f"; {a['efficiency_source']}: {a['measured_matmul_tflops']:.4g} TFLOPS "
@@ -123,7 +129,7 @@ def _prompt_rate_line(e) -> str:
                     " the default")
     return (f"Time on {gpu}: prompt at {a['peak_tflops']:g} TFLOPS {a['peak_tflops_dtype']} "
             f"peak × {format_sig(t.efficiency)} efficiency = "
-            f"{format_sig(t.achieved_tflops_per_gpu)} TFLOPS per GPU{measured}")
+            f"{format_sig(t.achieved_tflops_per_gpu)} TFLOPS per GPU{measured}{convert}")
 
 
 def estimate_table(e: Estimate, units: str = "GiB") -> str:

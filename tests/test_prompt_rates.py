@@ -5,6 +5,7 @@ time derived by hand, and published llama-bench rows the fractions were not take
 from __future__ import annotations
 
 import json
+import re
 import statistics
 from pathlib import Path
 
@@ -284,6 +285,12 @@ def test_on_volta_each_long_prompt_pass_first_converts_the_weights_to_fp16():
             125.0e12 * A.efficiency_infer_prefill)
         assert e.time.prefill_seconds == pytest.approx(
             matmuls + passes * d.prefill_convert_bytes / stream, rel=1e-9)
+    e, _ = pp("v100-sxm2-16gb")
+    said = re.search(r"first converts the weights to fp16 for cuBLAS \(([\d.]+) GB read and "
+                     r"written\)", estimate_table(e))
+    assert float(said.group(1)) == pytest.approx(e.engine.decode.prefill_convert_bytes / 1e9,
+                                                 rel=5e-3)
     # the cards with int8 mma (MMQ) and 16-bit files convert nothing
     assert pp("rtx-2080-ti")[0].engine.decode.prefill_convert_bytes == 0
+    assert "converts the weights" not in estimate_table(pp("rtx-2080-ti")[0])
     assert pp("v100-sxm2-16gb", "f16")[0].engine.decode.prefill_convert_bytes == 0
