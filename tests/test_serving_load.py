@@ -41,6 +41,30 @@ def test_a_point_splits_the_gpus_time_between_prompts_and_decode_steps():
         resolve(b.model, b.plan, b.gpu).time.prefill_seconds)
 
 
+def test_gpt_oss_shows_its_first_text_three_decode_steps_after_its_prompt():
+    """gpt-oss opens every reply with the harmony channel header, ``<|channel|>analysis
+    <|message|>`` (openai/harmony docs/format.md): the prefill yields the first of those three
+    tokens, and the first text a streaming client sees comes three decode steps later, each
+    step serving every running request."""
+    plan = Plan(task="infer", framework="vllm", seq_len=1000, new_tokens=900)
+    b = resolve(MODELS["gpt-oss-20b"], plan, GPUS["h100-pcie"])
+    for users in (1, 8):
+        p = S.load_point(b, users)
+        many = resolve(b.model, Plan(task="infer", framework="vllm", seq_len=1000,
+                                     new_tokens=900, micro_batch=users), b.gpu)
+        step = users / many.time.decode_tokens_per_s
+        prompt = resolve(b.model, plan, b.gpu).time.prefill_seconds
+        others = 0.0
+        if users > 1:
+            fewer = resolve(b.model, Plan(task="infer", framework="vllm", seq_len=1000,
+                                          new_tokens=900, micro_batch=users - 1), b.gpu)
+            others = (users - 1) / fewer.time.decode_tokens_per_s  # one 1,000-token chunk
+        assert p.first_token_s == pytest.approx(prompt + others + 3 * step)
+    # a model without a header: the first token is the prompt's own
+    assert S.load_point(base(seq=1000, new=900), 1).first_token_s == pytest.approx(
+        resolve(MODELS["llama-3.1-8b"], plan, GPUS["h100-sxm"]).time.prefill_seconds)
+
+
 def test_more_users_mean_more_tokens_in_all_and_fewer_each():
     points = S.curve(base(), (1, 2, 4, 8, 16))
     totals = [p.tokens_per_s_total for p in points]

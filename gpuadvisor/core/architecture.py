@@ -209,6 +209,8 @@ class ModelShape:
             projections as one ``attn_qkv`` tensor (Phi-3/Phi-4, GPT-2, GPT-NeoX, BLOOM,
             MPT, Falcon: the checkpoints hold them fused), which llama.cpp's file types
             quantize by a rule of its own.
+        reply_header_tokens: tokens a reply opens with before its first text, which a
+            streaming client is not shown (gpt-oss's harmony channel header: 3).
     """
 
     id: str
@@ -234,6 +236,7 @@ class ModelShape:
     max_positions: int = 0
     ollama_quant: str = ""
     gguf_fused_qkv: bool = False
+    reply_header_tokens: int = 0
 
     @property
     def is_opaque(self) -> bool:

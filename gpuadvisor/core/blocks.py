@@ -18,6 +18,14 @@ import math
 
 from .architecture import LINEAR_GROUPS, BlockShape, ModelShape, ParamCounts
 
+#: Tokens a reply opens with before its first text, by family (the catalog's name and a
+#: config's ``model_type``): gpt-oss answers in OpenAI's harmony format, and "the output will
+#: begin by specifying the channel": ``<|channel|>analysis<|message|>`` (tokens 200005,
+#: 35644, 200008) before its reasoning text (openai/harmony docs/format.md, "Chat conversation
+#: format" and the StreamableParser example). The prefill yields the first of them; a
+#: streaming client sees text three decode steps later.
+REPLY_HEADER_TOKENS = {"gpt-oss": 3, "gpt_oss": 3}
+
 #: Model families whose checkpoints hold each layer's Q, K and V projections as one matrix,
 #: which llama.cpp's converter writes as one ``attn_qkv`` tensor (``convert_hf_to_gguf.py``:
 #: Phi-3's ``qkv_proj``, GPT-2's ``c_attn``, GPT-NeoX's, BLOOM's and Falcon's
@@ -263,6 +271,7 @@ def describe(spec) -> ModelShape:
         max_positions=spec.max_positions,
         ollama_quant=spec.ollama_quant,
         gguf_fused_qkv=spec.family in FUSED_QKV_FAMILIES,
+        reply_header_tokens=REPLY_HEADER_TOKENS.get(spec.family, 0),
     )
 
 

@@ -18,7 +18,9 @@ serving ``n`` requests together (``micro_batch = n``: vLLM's running sequences, 
 * **time to the first token**: the prompt is processed in chunks of ``C`` tokens
   (vLLM's ``max_num_batched_tokens``; llama-server's ``n_batch``, 2,048), each chunk sharing
   a step with the other ``n - 1`` users' decodes: ``TTFT = T_pf + ceil(prompt / C) x
-  t(n - 1)``.
+  t(n - 1)``, plus ``h x t(n)`` for a model whose reply opens with ``h`` tokens a
+  streaming client is not shown (:attr:`~.architecture.ModelShape.reply_header_tokens`:
+  gpt-oss's harmony channel header).
 * **memory**: ``n`` requests hold ``n x (prompt + new)`` tokens of KV cache. vLLM's pool is
   fixed (its ``kv_cache_tokens``): past it requests wait. llama-server allocates ``n_ctx``
   for all slots: the estimate of ``n`` slots must fit the card.
@@ -40,6 +42,7 @@ from dataclasses import dataclass, replace
 
 from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions
 from .estimate import Estimate
+from .model import model_shape
 from .plan import Plan
 from .resolve import resolve
 
@@ -164,7 +167,8 @@ def load_point(base: Estimate, users: int, assumptions: Assumptions = DEFAULT_AS
     per_user = 1.0 / (step + users * one_prompt / new)
     others = step if users == 1 else (users - 1) / at(users - 1).time.decode_tokens_per_s
     chunks = math.ceil(plan.seq_len / _chunk(base))
-    first = one_prompt + chunks * (others if users > 1 else 0.0)
+    header = model_shape(base.model).reply_header_tokens
+    first = one_prompt + chunks * (others if users > 1 else 0.0) + header * step
     kv = users * (plan.seq_len + new)
     if base.engine_name == "vllm":
         fits, limit = kv <= base.engine.capacity_tokens, "kv pool"
