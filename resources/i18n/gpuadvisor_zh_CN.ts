@@ -2783,73 +2783,73 @@ paying per token: {other}</source>
 <context>
     <name>LeversPanel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="474"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="482"/>
         <source>Make it fit</source>
         <extracomment>Levers shown on a projector (those that make the plan fit, cheapest first).</extracomment>
         <translation>如何放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="504"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="512"/>
         <source>Choose a target GPU to see what would make the plan fit.</source>
         <translation>选择目标 GPU，查看怎样才能放得下。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="507"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="515"/>
         <source>It fits. These changes would free memory for a larger batch or longer sequences:</source>
         <translation>放得下。以下改动可腾出显存，用于更大的批次或更长的序列：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="510"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="518"/>
         <source>It fits; nothing to change.</source>
         <translation>放得下，无需改动。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="512"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="520"/>
         <source>It does not fit, and no change alone is enough. The first row is the fastest set of changes that fits; the others each on its own (click to apply):</source>
         <translation>放不下，任何单项改动都不够。第一行是能放下的最快改动组合；其余各行是单项改动（点击应用）：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="516"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="524"/>
         <source>It does not fit. Each change below on its own, cheapest first (click to apply):</source>
         <translation>放不下。以下每项改动单独生效，代价小的在前（点击应用）：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="519"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="527"/>
         <source>It does not fit, and no single change helps: try a smaller model or a larger GPU.</source>
         <translation>放不下，且单项改动都不够：请换更小的模型或显存更大的 GPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="557"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="565"/>
         <source>{n} GPUs, the model split across them</source>
         <translation>{n} 张 GPU，模型分摊到各卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="559"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="567"/>
         <source>{n} GPUs with ZeRO-3</source>
         <translation>{n} 张 GPU + ZeRO-3</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="563"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="571"/>
         <source>{n} layers on the GPU, the rest in host RAM (-ngl)</source>
         <translation>{n} 层放在 GPU，其余放在主机内存（-ngl）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="580"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="588"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="582"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="590"/>
         <source>still too big</source>
         <translation>仍放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="592"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="600"/>
         <source>cost: {cost}</source>
         <translation>代价：{cost}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="593"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="601"/>
         <source>time: {before} → {after}</source>
         <translation>时间：{before} → {after}</translation>
     </message>
@@ -5849,93 +5849,93 @@ paying per token: {other}</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="238"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="247"/>
         <source>{rate} samples/s</source>
         <translation>{rate} 样本/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="239"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="248"/>
         <source>{rate} tokens/s</source>
         <translation>{rate} token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="245"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="254"/>
         <source>{steps} × {step} ÷ {goodput} goodput = {total} (bound by {bound})</source>
         <translation>{steps} × {step} ÷ {goodput} 有效训练时间比例 = {total}（受限于{bound}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="248"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="257"/>
         <source>{steps} × {step} = {total} (bound by {bound})</source>
         <translation>{steps} × {step} = {total}（受限于{bound}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="281"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="289"/>
         <source>Every user waiting for an answer at once, each with the plan&apos;s prompt and new tokens; each keeps at least {rate} tokens/s (reading speed unless set). gpuadvisor estimate prints the whole curve.</source>
         <translation>所有用户同时等待回答，每人使用方案的提示词和新生成 token 数；每人至少保持 {rate} token/秒（未设置时为阅读速度）。gpuadvisor estimate 会打印整条曲线。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="329"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="337"/>
         <source>{eff:.2f} → {tflops} TFLOPS per GPU</source>
         <translation>{eff:.2f} → 每张 GPU {tflops} TFLOPS</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="334"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="342"/>
         <source>matmul kernel</source>
         <translation>矩阵乘内核</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="335"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="343"/>
         <source>{kernel}: {tflops} TFLOPS per GPU, {fraction} of the {peak} rate</source>
         <translation>{kernel}：单卡 {tflops} TFLOPS，为 {peak} 峰值的 {fraction}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="343"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="351"/>
         <source>in-situ factor</source>
         <translation>现场系数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="344"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="352"/>
         <source>{k:.2f} of the published kernel rates</source>
         <translation>公开内核速率的 {k:.2f}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="348"/>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="353"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="356"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="361"/>
         <source>{n} samples</source>
         <translation>{n} 个样本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="349"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="357"/>
         <source>{n} tokens</source>
         <translation>{n} 个 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="74"/>
+        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="82"/>
         <source>No user at {context} tokens of context gets {rate} tokens/s</source>
         <translation>在 {context} token 的上下文下，没有用户能达到 {rate} token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="77"/>
+        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="85"/>
         <source>{users} at {context} tokens of context: first token in {ttft} s, {rate} tokens/s each ({total} in all)</source>
         <translation>{users}，上下文 {context} token：首个 token {ttft} 秒，每人 {rate} token/秒（合计 {total}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="80"/>
+        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="88"/>
         <source>1 user</source>
         <translation>1 位用户</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="81"/>
+        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="89"/>
         <source>{n} users</source>
         <translation>{n} 位用户</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="85"/>
+        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="93"/>
         <source> with {setting}</source>
         <translation>（需 {setting}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="88"/>
+        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="96"/>
         <source>; the first token takes over {limit} s</source>
         <translation>；首个 token超过 {limit} 秒</translation>
     </message>
@@ -5955,32 +5955,42 @@ paying per token: {other}</source>
         <translation>{name}：{tokens} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="48"/>
+        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="47"/>
+        <source>{name}: {samples} samples × {per} tokens = {tokens} tokens</source>
+        <translation>{name}：{samples} 个样本 × {per} 个 token = {tokens} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="52"/>
+        <source>Assumed: {job}</source>
+        <translation>假设：{job}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="56"/>
         <source>packed into {seq}-token sequences: no length distribution is published to pad by</source>
         <translation>打包成 {seq} token 的序列：未公布长度分布，无法按批次补齐</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="52"/>
+        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="60"/>
         <source>packed into {seq}-token sequences</source>
         <translation>打包成 {seq} token 的序列</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="55"/>
+        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="63"/>
         <source>each micro-batch of {b} padded to its longest sample</source>
         <translation>每个微批次（{b} 个样本）补齐到其中最长的样本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="57"/>
+        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="65"/>
         <source>{name}: {samples} samples × {per} tokens ({how}) × {epochs} epoch(s) = {tokens} tokens, counted with the {tokenizer} tokenizer.</source>
         <translation>{name}：{samples} 个样本 × {per} 个 token（{how}）× {epochs} 轮 = {tokens} 个 token，按 {tokenizer} 分词器计数。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="64"/>
+        <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="72"/>
         <source>Assumed: {job} Pick another under Data set, or type your own.</source>
         <translation>假设：{job} 可在“数据集”中选择其他数据集，或填写你自己的。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="233"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="242"/>
         <source>{rate} generated tokens/s (decode)</source>
         <translation>{rate} 生成 token/s（解码）</translation>
     </message>
@@ -5995,77 +6005,77 @@ paying per token: {other}</source>
         <translation>训练达到的 GPU 稠密峰值比例（模型 FLOPs 利用率）。默认值来自方案自身的内核：按显卡公开的内核速率乘以现场系数（0.73）；输入一个数值即可使用你自己的值。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="235"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="244"/>
         <source>prefill {prefill} · decode bound by {bound}</source>
         <translation>预填充 {prefill} · 解码受限于{bound}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="295"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="303"/>
         <source>no data parallel</source>
         <translation>无数据并行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="297"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="305"/>
         <source>{zero} sharded within a node</source>
         <translation>{zero}（仅在节点内分片）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="299"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="307"/>
         <source>micro-batch {mb} × {ga}</source>
         <translation>微批次 {mb} × {ga}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="306"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="314"/>
         <source>step {step} = compute {compute} + memory-bound {memory} + communication {comm} + bubble {bubble}; MFU {mfu:.0%}</source>
         <translation>每步 {step} = 计算 {compute} + 访存受限 {memory} + 通信 {comm} + 流水线气泡 {bubble}；MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="312"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="320"/>
         <source>runner-up: {layout}: step {step}</source>
         <translation>次优：{layout}：每步 {step}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="322"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="330"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="323"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="331"/>
         <source>{tflops:g} TFLOPS {dtype} on {gpu}</source>
         <translation>{tflops:g} TFLOPS {dtype}（{gpu}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="328"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="336"/>
         <source>efficiency</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="354"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="362"/>
         <source>data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="356"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="364"/>
         <source>GPU link</source>
         <translation>GPU 互联</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="359"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="367"/>
         <source>overlap</source>
         <translation>通信重叠</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="362"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="370"/>
         <source>bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="365"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="373"/>
         <source>timed on</source>
         <translation>计时 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="367"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="375"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
     </message>

@@ -14,11 +14,11 @@ from gpuadvisor.core.compute import (
 from gpuadvisor.gui import numbers as N
 
 
-def data_source_text(estimate) -> str:
+def data_source_text(estimate, short: bool = False) -> str:
     """The data set behind the time, in a line: which one, its samples at their measured
     (padded or packed) length, its tokens and the tokenizer that counted them, and, when the
     plan names none, that it is assumed ("" when the plan gives tokens or samples alone, or
-    for inference)."""
+    for inference). ``short`` (a projector): the data set, its samples and tokens only."""
     a = estimate.assumptions
     plan = estimate.plan
     if not plan.is_training or "dataset_tokens" not in a:
@@ -43,6 +43,14 @@ def data_source_text(estimate) -> str:
     if not job.samples:  # a pre-training corpus measured in tokens
         text = translate("TimePanel", "{name}: {tokens} tokens.").format(
             name=job.dataset, tokens=N.count(job.tokens))
+    elif short:
+        text = translate("TimePanel", "{name}: {samples} samples × {per} tokens = {tokens} "
+                         "tokens").format(
+            name=job.dataset, samples=N.whole(job.samples),
+            per=N.whole(round(job.per_sample)), tokens=N.count(job.tokens))
+        if assumed:
+            return translate("TimePanel", "Assumed: {job}").format(job=text)
+        return text
     else:
         if job.packed and not plan.packing:
             how = translate("TimePanel", "packed into {seq}-token sequences: no length "

@@ -200,6 +200,7 @@ class TimePanel(QGroupBox):
         layout.addStretch(1)
         self._compact_widgets += [self.assumptions_title, self.assumptions]
         self._compact = False
+        self._shown = None  # the estimate on show (its data line follows the mode)
 
         self.efficiency.valueChanged.connect(self._on_efficiency)
         self.efficiency_reset.clicked.connect(lambda: self.efficiency_edited.emit(None))
@@ -212,6 +213,8 @@ class TimePanel(QGroupBox):
             widget.setVisible(not compact)
         # the compute cell beside the throughput is hidden: the throughput takes its room
         self._grid_of_time.addWidget(self.throughput, 1, 1, 1, 3 if compact else 1)
+        if self._shown is not None:
+            self._set_data_source(self._shown)
 
     def shape_key(self) -> tuple:
         """What the panel's height depends on besides its width: rows shown and the length
@@ -222,6 +225,12 @@ class TimePanel(QGroupBox):
                 self.font().pointSize())
 
     # ------------------------------------------------------------------ display
+    def _set_data_source(self, estimate) -> None:
+        """The data line: in full on the desktop, the data set and its tokens on a projector."""
+        source = data_source_text(estimate, short=self._compact)
+        self.data_source.setText(source)
+        self.data_source.setVisible(bool(source))
+
     def set_estimate(self, estimate, units: str, overrides: dict | None = None) -> None:
         """Show ``estimate``'s time figures; ``overrides`` are the user's assumption values."""
         t = estimate.time
@@ -251,9 +260,8 @@ class TimePanel(QGroupBox):
                 total=N.duration(t.seconds), bound=L.label(L.BOUNDS, t.bound)))
         self.gpu_hours.setText(N.sig(t.gpu_hours))
         self.flops.setText(N.flops(t.flops_total))
-        source = data_source_text(estimate)
-        self.data_source.setText(source)
-        self.data_source.setVisible(bool(source))
+        self._shown = estimate
+        self._set_data_source(estimate)
         layout = getattr(estimate, "layout", None)
         self.layout_title.setVisible(layout is not None)
         self.layout_text.setVisible(layout is not None)
