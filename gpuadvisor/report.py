@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .core.engines.llamacpp import BACKEND_LABELS
+from .core.engines.llamacpp_backends import BACKEND_LABELS
 from .core.estimate import TERMS, Estimate
 from .core.plan import PRECISION_LABELS, TASK_LABELS
 from .core.units import format_bytes, format_count, format_duration, format_flops, format_sig

@@ -11,7 +11,7 @@ import pytest
 from gpuadvisor import catalog
 from gpuadvisor.cli import main
 from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS as A
-from gpuadvisor.core.engines import llamacpp
+from gpuadvisor.core.engines import llamacpp, llamacpp_backends
 from gpuadvisor.core.engines.base import GPU_CLASSES
 from gpuadvisor.core.engines.select import engine_for
 from gpuadvisor.core.estimate import estimate
@@ -141,6 +141,6 @@ def test_the_advisor_prices_other_vendors_cards_on_their_own_backend(capsys):
     amd = [r for r in rows.values() if "rx-7900-xtx" in r["id"]]
     assert amd and all(r["fits"] for r in amd)
     gpu = GPUS["rx-7900-xtx"]
-    assert llamacpp.plan_for_card(plan(backend="cuda"), gpu).backend is None
-    assert llamacpp.plan_for_card(plan(backend="vulkan"), gpu).backend == "vulkan"
-    assert llamacpp.plan_for_card(plan(backend="cuda"), GPUS["rtx-3090"]).backend == "cuda"
+    assert llamacpp_backends.plan_for_card(plan(backend="cuda"), gpu).backend is None
+    assert llamacpp_backends.plan_for_card(plan(backend="vulkan"), gpu).backend == "vulkan"
+    assert llamacpp_backends.plan_for_card(plan(backend="cuda"), GPUS["rtx-3090"]).backend == "cuda"

@@ -42,7 +42,7 @@ from .advisor_break_even import BreakEven, best_break_even, break_even
 from .advisor_types import Advice, Option, Suggestion
 from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions
 from .calibration import Measurement
-from .engines.llamacpp import plan_for_card
+from .engines.llamacpp_backends import plan_for_card
 from .estimate import Estimate
 from .fit import make_it_fit
 from .gpu import GpuSpec

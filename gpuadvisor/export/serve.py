@@ -30,7 +30,7 @@ from __future__ import annotations
 import json
 import re
 
-from gpuadvisor.core.engines.llamacpp import BACKEND_LABELS
+from gpuadvisor.core.engines.llamacpp_backends import BACKEND_LABELS
 
 from .quoting import LINE_BREAKS, comment_text, shell_word
 

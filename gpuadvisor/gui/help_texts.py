@@ -146,7 +146,7 @@ def change_name(what) -> str:
         return ""
     if isinstance(what, str):
         return field_name(what)
-    from gpuadvisor.gui.widgets.panels import lever_title
+    from gpuadvisor.gui.widgets.levers import lever_title
 
     return lever_title(what)
 

@@ -25,7 +25,7 @@ from psygnal import Signal
 
 from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS, Assumptions
 from gpuadvisor.core.calibration import Measurement
-from gpuadvisor.core.engines.llamacpp import plan_for_card
+from gpuadvisor.core.engines.llamacpp_backends import plan_for_card
 from gpuadvisor.core.estimate import REFERENCE_GPU_ID, Estimate
 from gpuadvisor.core.fit import Lever
 from gpuadvisor.core.fit import levers as core_levers

@@ -2534,7 +2534,7 @@ paying per token: {other}</source>
     <message>
         <location filename="../../gpuadvisor/gui/widgets/labels.py" line="107"/>
         <source>more GPUs with ZeRO-3</source>
-        <translation>更多 GPU + ZeRO-3</translation>
+        <translation>更多 GPU 配合 ZeRO-3</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/widgets/labels.py" line="108"/>
@@ -2783,73 +2783,73 @@ paying per token: {other}</source>
 <context>
     <name>LeversPanel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="482"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="69"/>
         <source>Make it fit</source>
         <extracomment>Levers shown on a projector (those that make the plan fit, cheapest first).</extracomment>
         <translation>如何放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="512"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="99"/>
         <source>Choose a target GPU to see what would make the plan fit.</source>
         <translation>选择目标 GPU，查看怎样才能放得下。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="515"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="102"/>
         <source>It fits. These changes would free memory for a larger batch or longer sequences:</source>
         <translation>放得下。以下改动可腾出显存，用于更大的批次或更长的序列：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="518"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="105"/>
         <source>It fits; nothing to change.</source>
         <translation>放得下，无需改动。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="520"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="107"/>
         <source>It does not fit, and no change alone is enough. The first row is the fastest set of changes that fits; the others each on its own (click to apply):</source>
         <translation>放不下，任何单项改动都不够。第一行是能放下的最快改动组合；其余各行是单项改动（点击应用）：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="524"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="111"/>
         <source>It does not fit. Each change below on its own, cheapest first (click to apply):</source>
         <translation>放不下。以下每项改动单独生效，代价小的在前（点击应用）：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="527"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="114"/>
         <source>It does not fit, and no single change helps: try a smaller model or a larger GPU.</source>
         <translation>放不下，且单项改动都不够：请换更小的模型或显存更大的 GPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="565"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="152"/>
         <source>{n} GPUs, the model split across them</source>
         <translation>{n} 张 GPU，模型分摊到各卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="567"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="154"/>
         <source>{n} GPUs with ZeRO-3</source>
-        <translation>{n} 张 GPU + ZeRO-3</translation>
+        <translation>{n} 张 GPU 配合 ZeRO-3</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="571"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="158"/>
         <source>{n} layers on the GPU, the rest in host RAM (-ngl)</source>
         <translation>{n} 层放在 GPU，其余放在主机内存（-ngl）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="588"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="175"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="590"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="177"/>
         <source>still too big</source>
         <translation>仍放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="600"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="187"/>
         <source>cost: {cost}</source>
         <translation>代价：{cost}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="601"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="188"/>
         <source>time: {before} → {after}</source>
         <translation>时间：{before} → {after}</translation>
     </message>
@@ -4136,12 +4136,12 @@ paying per token: {other}</source>
         <translation>未匹配的显卡：显存取自驱动，时间按 {reference} 的峰值估算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="218"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="219"/>
         <source>No preset matches &quot;{text}&quot;</source>
         <translation>没有与“{text}”匹配的预设模型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="223"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="224"/>
         <source>No GPU in the catalog matches &quot;{text}&quot;</source>
         <translation>目录中没有与“{text}”匹配的 GPU</translation>
     </message>
@@ -4151,33 +4151,33 @@ paying per token: {other}</source>
         <translation>“{text}”不是有效的数量：请输入 2T、1.5B、300M 或 52k 这样的数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="192"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="193"/>
         <source>Plan</source>
         <extracomment>Milliseconds without a change after which a burst of changes counts as over (the levers, deferred during the burst, are then evaluated). Plan fields whose widgets this page owns (error messages for other fields go to the top). A message for the window&apos;s status bar. The charts exist and show the plan (see ``defer_charts``). () -&gt; (total, available) bytes of this machine&apos;s RAM, for plans that offload to the CPU (tests replace it).</extracomment>
         <translation>规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="193"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="194"/>
         <source>Hide the plan&apos;s inputs</source>
         <translation>收起规划的输入</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="194"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="195"/>
         <source>Show the plan&apos;s inputs</source>
         <translation>展开规划的输入</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="320"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="321"/>
         <source>Applied: {lever}</source>
         <translation>已应用：{lever}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="326"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="327"/>
         <source>Open a Hugging Face config.json</source>
         <translation>打开 Hugging Face config.json</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="327"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/page.py" line="328"/>
         <source>Model config (*.json);;All files (*)</source>
         <translation>模型配置 (*.json);;所有文件 (*)</translation>
     </message>

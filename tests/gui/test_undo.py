@@ -109,7 +109,7 @@ def test_edit_undo_takes_back_a_lever_clicked_on_the_plan_page(qtbot, make_windo
     lever = page.levers_panel.levers()[0]
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     assert window.state.plan == lever.plan or window.state.plan != before
-    from gpuadvisor.gui.widgets.panels import lever_title
+    from gpuadvisor.gui.widgets.levers import lever_title
 
     assert window.undo_action.isEnabled()
     assert window.undo_action.text() == f"&Undo {lever_title(lever)}"

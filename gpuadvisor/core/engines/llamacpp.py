@@ -65,6 +65,7 @@ from gpuadvisor.core.engines.base import (
     host_memory,
     release,
 )
+from gpuadvisor.core.engines.llamacpp_backends import plan_backend
 from gpuadvisor.core.engines.ollama_graph import ollama_graph_bytes, ollama_vision_graph_bytes
 from gpuadvisor.core.engines.prompt_rates import FLOAT_TYPES, llamacpp_prompt_rate
 from gpuadvisor.core.ggml_types import ggml_type_named
@@ -227,61 +228,6 @@ def _kernels(model: ModelShape, flash: bool, cuda: bool) -> tuple[float, float]:
     return kernels + tail + 1, weight + 1
 
 
-#: llama.cpp's GPU backends, by the catalog's ecosystem.
-BACKENDS = {"cuda": "cuda", "rocm": "hip", "mps": "metal", "xpu": "vulkan", "gaudi": "vulkan"}
-#: A plan's backend (:data:`~gpuadvisor.core.plan.BACKENDS`) -> llama.cpp's own name.
-PLAN_BACKENDS = {"cuda": "cuda", "rocm": "hip", "vulkan": "vulkan", "metal": "metal"}
-#: The vendor each vendor-specific backend runs on (Vulkan runs on any of them: llama.cpp
-#: docs/build.md; on macOS through MoltenVK).
-BACKEND_VENDOR = {"cuda": "nvidia", "rocm": "amd", "metal": "apple"}
-VENDOR_NAMES = {"nvidia": "NVIDIA", "amd": "AMD", "apple": "Apple"}
-BACKEND_LABELS = {"cuda": "CUDA", "hip": "ROCm/HIP", "vulkan": "Vulkan", "metal": "Metal"}
-
-
-def backend_runs_on(backend: str | None, gpu: GpuSpec | None) -> bool:
-    """Whether a plan's ``backend`` (None: the card's own) runs on ``gpu`` (any without a
-    GPU): Vulkan on every vendor's cards, the others on their own vendor's."""
-    vendor = BACKEND_VENDOR.get(backend or "")
-    return vendor is None or gpu is None or gpu.vendor == vendor
-
-
-def plan_for_card(plan: Plan, gpu: GpuSpec | None) -> Plan:
-    """``plan`` with a backend ``gpu`` cannot run (CUDA on an AMD card) set back to the
-    card's own: the same software built for that card (the advisor's options, a GPU picked
-    on the Plan page)."""
-    if plan.backend is None or backend_runs_on(plan.backend, gpu):
-        return plan
-    return plan.with_changes(backend=None)
-
-
-def plan_backend(plan: Plan, gpu: GpuSpec, ollama: bool) -> tuple[str, str]:
-    """``(llama.cpp backend, why)`` of ``plan`` on ``gpu``.
-
-    The plan's ``backend`` where it names one, else the card's own (:data:`BACKENDS`).
-    Ollama runs the backend its discovery picks for the card (discover/runner.go: the
-    CUDA or ROCm runner where the card has one; Vulkan for the others), so it takes no
-    other.
-
-    Raises:
-        ValueError: a backend for another vendor's cards (CUDA on an AMD card), or one that
-            Ollama would not run on this card; the message names the field.
-    """
-    own = BACKENDS.get(gpu.ecosystem, "vulkan")
-    if plan.backend is None:
-        return own, f"the card's own ({BACKEND_LABELS[own]})"
-    vendor = BACKEND_VENDOR.get(plan.backend)
-    if not backend_runs_on(plan.backend, gpu):
-        others = [b for b, v in BACKEND_VENDOR.items() if v == gpu.vendor] + ["vulkan"]
-        raise ValueError(f"backend {plan.backend} runs on {VENDOR_NAMES[vendor]} GPUs; "
-                         f"{gpu.name} takes {' or '.join(others)}")
-    wanted = PLAN_BACKENDS[plan.backend]
-    if ollama and wanted != own:
-        raise ValueError(f"backend {plan.backend}: Ollama runs {gpu.name} on its own "
-                         f"{own} runner (it picks the backend itself); use framework "
-                         f"llama.cpp to choose {plan.backend}")
-    return wanted, "plan"
-
-
 def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptions, *,
              ollama: bool = False, host_bandwidth_gb_s: float | None = None,
              host_source: str = "measured", backend: str | None = None,
@@ -289,9 +235,10 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     """llama.cpp (or Ollama) running ``plan`` on ``gpu``: memory per GPU and decode terms.
 
     ``backend`` is llama.cpp's GPU backend: ``cuda``, ``hip``, ``metal`` or ``vulkan``
-    (default: the GPU's own, :data:`BACKENDS`). CUDA and HIP quantize each matrix-vector
-    product's activation first (one more kernel each); only CUDA (on Volta and later)
-    replays the decode graph as a CUDA graph, the others launch kernel by kernel.
+    (default: the GPU's own, :data:`.llamacpp_backends.BACKENDS`). CUDA and HIP quantize
+    each matrix-vector product's activation first (one more kernel each); only CUDA (on
+    Volta and later) replays the decode graph as a CUDA graph, the others launch kernel by
+    kernel.
     ``cuda_graphs=False`` models builds before CUDA graphs (PR #6766, May 2024).
 
     Raises:

@@ -1,4 +1,5 @@
-"""Read-out panels of the Plan page: the verdict banner, the time panel and "Make it fit".
+"""Read-out panels of the Plan page: the verdict banner and the time panel with its
+assumptions (the "Make it fit" levers are :mod:`.levers`).
 
 Each panel is handed core records (an ``Estimate``, a list of ``Lever``) and only formats
 them; edits go out as signals for the page to write to the shared plan.
@@ -6,7 +7,7 @@ them; edits go out as signals for the page to write to the shared plan.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QSignalBlocker, QSize, Qt, Signal
+from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QGridLayout,
@@ -14,7 +15,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -424,182 +424,3 @@ class AssumptionsTable(QWidget):
 
 def _esc(text: str) -> str:
     return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
-
-
-class LeverButton(QPushButton):
-    """A lever's button: "title: before → after, verdict" on one line, or broken after the
-    colon onto two lines when the button is too narrow for one (never clipped); a
-    combination of levers ("A + B + C") then puts each lever on a line of its own. The
-    broken form does not depend on the width, so a resize never re-wraps it again."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._full = ""
-
-    def full_text(self) -> str:
-        """The one-line text, however the button shows it."""
-        return self._full
-
-    def set_full_text(self, text: str) -> None:
-        self._full = text
-        self.setAccessibleName(text)  # one line, however the button breaks it
-        self._fit_text()
-
-    def _two_lines(self) -> str:
-        head, sep, tail = self._full.partition(": ")
-        head = head.replace(" + ", " +\n")
-        return f"{head}:\n{tail}" if sep else self._full
-
-    def minimumSizeHint(self) -> QSize:
-        hint = super().minimumSizeHint()
-        metrics = self.fontMetrics()
-        widest = max((metrics.horizontalAdvance(line) for line in self._two_lines().split("\n")),
-                     default=0)
-        return QSize(min(hint.width(), widest + 40), hint.height())
-
-    def resizeEvent(self, event) -> None:
-        super().resizeEvent(event)
-        self._fit_text()
-
-    def _fit_text(self) -> None:
-        room = self.width() - 30  # padding and the coloured stripe
-        one_line = self.fontMetrics().horizontalAdvance(self._full) <= room
-        text = self._full if one_line else self._two_lines()
-        if text != self.text():
-            self.setText(text)
-
-
-#: Levers shown on a projector (those that make the plan fit, cheapest first).
-MAX_LEVERS_COMPACT = 2
-
-
-class LeversPanel(QGroupBox):
-    """The levers of "Make it fit", cheapest first, one button each; a click applies it."""
-
-    lever_clicked = Signal(object)  # a core Lever
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(self.tr("Make it fit"), parent)
-        self.setObjectName("leversPanel")
-        self._layout = QVBoxLayout(self)
-        self.header = QLabel(self)
-        self.header.setObjectName("leversHeader")
-        self.header.setWordWrap(True)
-        self._layout.addWidget(self.header)
-        self._rows = QVBoxLayout()
-        self._rows.setSpacing(4)
-        self._layout.addLayout(self._rows)
-        self._layout.addStretch(1)
-        self._buttons: list[QPushButton] = []
-        self._levers: list = []
-
-    def buttons(self) -> list[LeverButton]:
-        """The lever buttons now shown, in order."""
-        return list(self._buttons)
-
-    def levers(self) -> list:
-        """The levers now shown, in order."""
-        return list(self._levers)
-
-    def set_levers(self, levers: list, estimate, units: str, *,
-                   fitting_only: bool = False) -> None:
-        """Show ``levers`` (cheapest first) for the plan of ``estimate``; with
-        ``fitting_only`` (a projector) only those that make it fit, when any does."""
-        if fitting_only and any(lever.fits for lever in levers):
-            levers = [lever for lever in levers if lever.fits][:MAX_LEVERS_COMPACT]
-        self._levers = list(levers)
-        if estimate.gpu is None:
-            self.header.setText(self.tr("Choose a target GPU to see what would make the plan "
-                                        "fit."))
-        elif estimate.fits and levers:
-            self.header.setText(self.tr("It fits. These changes would free memory for a "
-                                        "larger batch or longer sequences:"))
-        elif estimate.fits:
-            self.header.setText(self.tr("It fits; nothing to change."))
-        elif levers and levers[0].id == "combination":
-            self.header.setText(self.tr("It does not fit, and no change alone is enough. The "
-                                        "first row is the fastest set of changes that fits; "
-                                        "the others each on its own (click to apply):"))
-        elif levers:
-            self.header.setText(self.tr("It does not fit. Each change below on its own, "
-                                        "cheapest first (click to apply):"))
-        else:
-            self.header.setText(self.tr("It does not fit, and no single change helps: try a "
-                                        "smaller model or a larger GPU."))
-        while len(self._buttons) < len(levers):
-            button = LeverButton(self)
-            button.setObjectName("leverButton")
-            button.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-            index = len(self._buttons)
-            button.clicked.connect(lambda _=False, i=index: self._clicked(i))
-            self._rows.addWidget(button)
-            self._buttons.append(button)
-        for button, lever in zip(self._buttons, levers, strict=False):
-            text = lever_text(lever, units)
-            if text != button.full_text():
-                button.set_full_text(text)
-            tip = lever_tooltip(lever)
-            if tip != button.toolTip():
-                button.setToolTip(tip)
-                button.setAccessibleDescription(tip)
-            if button.property("fits") != bool(lever.fits):
-                # A new property needs the style sheet applied again: a relayout and a
-                # repaint, so only when the colour changes.
-                button.setProperty("fits", bool(lever.fits))
-                button.style().unpolish(button)
-                button.style().polish(button)
-            button.show()
-        for button in self._buttons[len(levers):]:
-            button.hide()
-
-    def _clicked(self, index: int) -> None:
-        if index < len(self._levers):
-            self.lever_clicked.emit(self._levers[index])
-
-
-def lever_title(lever) -> str:
-    """The lever's name for people, translated ("2 GPUs with ZeRO-3" for more GPUs)."""
-    if lever.id == "more_gpus":
-        n = lever.changes.get("n_gpus", 0)
-        if lever.plan is not None and not lever.plan.is_training:
-            return QCoreApplication.translate(
-                "LeversPanel", "{n} GPUs, the model split across them").format(n=n)
-        return QCoreApplication.translate("LeversPanel", "{n} GPUs with ZeRO-3").format(n=n)
-    if lever.id == "combination":  # the fastest set of levers that fits, named one by one
-        return " + ".join(L.label(L.LEVERS, part, title) for part, title in lever.parts)
-    if lever.id == "gpu_layers":
-        return QCoreApplication.translate(
-            "LeversPanel", "{n} layers on the GPU, the rest in host RAM (-ngl)").format(
-                n=lever.changes.get("gpu_layers", 0))
-    return L.label(L.LEVERS, lever.id, lever.title)
-
-
-def lever_text(lever, units: str) -> str:
-    """"gradient checkpointing: 31.2 GiB → 18.4 GiB, fits"; the time instead where the
-    memory stays put and the time does not (llama.cpp's --fit fills each card again: a
-    second GPU keeps more layers on the cards, and the gain is speed, "3.3 min → 1.7 min")."""
-    before = format_bytes(lever.before_bytes, units)
-    after = format_bytes(lever.after_bytes, units)
-    same_memory = abs(lever.after_bytes - lever.before_bytes) <= 0.02 * lever.before_bytes
-    if same_memory and lever.seconds_before > 0 and \
-            abs(lever.seconds_after / lever.seconds_before - 1) > 0.05:
-        before, after = N.duration(lever.seconds_before), N.duration(lever.seconds_after)
-    if lever.fits:
-        verdict = QCoreApplication.translate("LeversPanel", "fits")
-    else:
-        verdict = QCoreApplication.translate("LeversPanel", "still too big")
-    return f"{lever_title(lever)}: {before} → {after}, {verdict}"
-
-
-def lever_tooltip(lever) -> str:
-    """What the lever changes, what it costs and its effect on time."""
-    from gpuadvisor.gui.data_words import lever_text as words
-
-    return "\n".join((
-        words(lever.detail),
-        QCoreApplication.translate("LeversPanel", "cost: {cost}").format(cost=words(lever.cost)),
-        QCoreApplication.translate("LeversPanel", "time: {before} → {after}").format(
-            before=N.duration(lever.seconds_before),
-            after=N.duration(lever.seconds_after)),
-    ))
-

@@ -9,7 +9,7 @@ from gpuadvisor.core.units import format_bytes
 from gpuadvisor.gui import numbers as N
 
 from . import labels as L
-from .panels import lever_text
+from .levers import lever_text
 
 
 class SummaryWriter(QObject):

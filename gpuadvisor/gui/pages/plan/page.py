@@ -31,7 +31,8 @@ from PySide6.QtWidgets import (
 
 from gpuadvisor.core.units import parse_count
 from gpuadvisor.gui.widgets.custom_model import CustomModelDialog
-from gpuadvisor.gui.widgets.panels import VerdictBanner, lever_title
+from gpuadvisor.gui.widgets.levers import lever_title
+from gpuadvisor.gui.widgets.panels import VerdictBanner
 from gpuadvisor.gui.widgets.summary import markdown_summary
 from gpuadvisor.hardware.host_facts import available_ram
 from gpuadvisor.hardware.host_ram import CONTEXT as HOST_RAM_CONTEXT

@@ -7,7 +7,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QScrollArea, QWidget
 
-from gpuadvisor.gui.widgets.panels import LeversPanel, TimePanel
+from gpuadvisor.gui.widgets.levers import LeversPanel
+from gpuadvisor.gui.widgets.panels import TimePanel
 
 
 def scroller(panel: QWidget, parent: QWidget) -> QScrollArea:
@@ -24,7 +25,8 @@ class TimeAndLevers(QWidget):
     """Time on the left, levers on the right.
 
     Attributes:
-        time_panel, levers_panel: the panels (:mod:`gpuadvisor.gui.widgets.panels`).
+        time_panel, levers_panel: the panels (:mod:`gpuadvisor.gui.widgets.panels`,
+            :mod:`gpuadvisor.gui.widgets.levers`).
         time_scroll, levers_scroll: their scroll areas.
     """
 
