@@ -18,6 +18,7 @@ from gpuadvisor.core.compute import flops_per_token
 from gpuadvisor.core.engines.prompt_rates import (
     METAL_FRACTION,
     MLX_FRACTION,
+    MMQ_DP4A_FLOP_PER_SM_CLOCK,
     MMQ_FLOP_PER_SM_CLOCK,
     MMQ_INT8_FRACTION,
     VULKAN_NVIDIA_FRACTION,
@@ -53,6 +54,17 @@ def test_the_mmq_fraction_is_the_mmq_authors_rtx_4090_run():
     # per SM per clock: the 4090's SMs x clock is its fp32 rate over 2 x 128 FP32 lanes
     sm_clock = GPUS["rtx-4090"].fp32_tflops * 1e12 / (2 * 128)
     assert 10491.78 * per_token / sm_clock == pytest.approx(MMQ_FLOP_PER_SM_CLOCK, abs=0.5)
+
+
+def test_the_dp4a_rate_is_the_mmq_authors_p40_run():
+    # ggml-org/llama.cpp PR #7716 (JohannesGaessler, "CUDA: refactor mmq, dmmv, mmvq"): P40,
+    # "llama 8B Q5_0", n_ubatch 512, pp2048, "t/s PR" 831.19, the setting of the 4090 anchor.
+    # The P40's SMs x clock: 11.8 fp32 TFLOPS over 2 x 128 FP32 lanes per SM (GP102).
+    plan = Plan(task="infer", framework="llama.cpp", quant="q5_0", seq_len=2048,
+                new_tokens=1)
+    per_token = flops_per_token(MODELS["llama-3.1-8b"], plan).forward
+    sm_clock = GPUS["p40"].fp32_tflops * 1e12 / (2 * 128)
+    assert 831.19 * per_token / sm_clock == pytest.approx(MMQ_DP4A_FLOP_PER_SM_CLOCK, abs=0.5)
 
 
 def test_the_metal_fraction_is_the_median_of_the_apple_silicon_table():
@@ -147,10 +159,14 @@ def test_mlx_runs_its_gemm_rate_on_apple_gpus():
 
 def test_only_the_cards_with_int8_mma_get_mmq():
     for gpu in ("rtx-2080-ti", "rtx-5090", "a100-sxm-80gb", "h100-sxm", "b200"):
-        assert llamacpp_prompt_rate(GPUS[gpu], "cuda", "Q4_K_M").peak == "int8", gpu
-    # Volta has no int8 mma (cuBLAS); Pascal and the GTX 16 series multiply with dp4a
-    # (their int8 rate is 4x their fp32 rate): no kernel figure, the default applies
-    for gpu in ("v100-sxm2-16gb", "p40", "gtx-1080-ti", "gtx-1660"):
+        rate = llamacpp_prompt_rate(GPUS[gpu], "cuda", "Q4_K_M")
+        assert rate.kernel == "llama.cpp MMQ" and rate.peak == "int8", gpu
+    # Pascal (6.1) multiplies with dp4a, at its own per-SM rate
+    for gpu in ("p40", "gtx-1080-ti"):
+        assert llamacpp_prompt_rate(GPUS[gpu], "cuda", "Q4_0").kernel == "llama.cpp MMQ (dp4a)"
+    # Volta has no int8 mma (cuBLAS), the GTX 16 series no int8 tensor cores (its int8 rate
+    # is 4x its fp32 rate), the P100 no dp4a: no kernel figure, the default applies
+    for gpu in ("v100-sxm2-16gb", "gtx-1660", "p100-pcie-16gb"):
         assert llamacpp_prompt_rate(GPUS[gpu], "cuda", "Q4_0") is None, gpu
     assert llamacpp_prompt_rate(GPUS["rtx-4090"], "cuda", "BF16") is None
     assert llamacpp_prompt_rate(GPUS["rx-9070-xt"], "vulkan", "Q4_0") is None
@@ -265,6 +281,22 @@ def test_mmq_follows_the_sms_and_clock_not_the_int8_units(gpu, published):
     spec = GPUS[gpu]
     by_int8 = spec.int8_tensor_tops * MMQ_INT8_FRACTION
     assert by_int8 / e.engine.decode.prefill_tflops == pytest.approx(2.0, rel=0.01)
+
+
+# Pascal on its dp4a rate: the scoreboard's LLaMA 2 7B Q4_0 rows on 2025 builds (LCB204 and
+# LCB271, LCB198 and LCB267), not the Llama 3 8B Q5_0 run the rate was taken from. The
+# default (half the fp16 = fp32 rate on these cards) put them 60% slow.
+@pytest.mark.parametrize("gpu, published", [
+    ("p40", (1007.42, 1079.66)),
+    ("gtx-1080-ti", (1084.41, 1138.14)),
+])
+def test_pascal_prompts_run_at_the_dp4a_rate(gpu, published):
+    e, _ = pp(gpu)
+    rate = 512 / e.time.prefill_seconds
+    for row in published:
+        assert rate == pytest.approx(row, rel=0.20)
+    default = GPUS[gpu].peak_tflops("fp16") * A.efficiency_infer_prefill
+    assert e.engine.decode.prefill_tflops / default > 2.0
 
 
 def test_on_volta_each_long_prompt_pass_first_converts_the_weights_to_fp16():

@@ -21,6 +21,11 @@ runs for that product and the chip unit that kernel uses, not the plan's precisi
   clock: the kernel's loads, dequantization and instruction issue bound it, not the
   tensor units. SMs x clock is read from the catalog's fp32 rate over the FP32 lanes per
   SM of the architecture (:func:`fp32_lanes_per_sm`, NVIDIA's architecture whitepapers).
+* **llama.cpp, CUDA, quantized weights, Pascal** (compute capability 6.1: no tensor cores,
+  MMQ multiplies with ``dp4a``): :data:`MMQ_DP4A_FLOP_PER_SM_CLOCK` per SM per clock, from
+  the MMQ author's own P40 row in the same setting as the 4090 anchor (PR #7716, "llama 8B
+  Q5_0", ``n_ubatch`` 512, pp2048, "t/s PR" 831.19: 12.93 TFLOP/s over the P40's 30 SMs at
+  1.53 GHz, its 11.8 fp32 TFLOPS over 2 x 128 lanes).
 * **llama.cpp, Metal** (Apple GPUs): ``kernel_mul_mm`` dequantizes each block into
   threadgroup memory and multiplies 8 x 8 tiles with ``simdgroup_matrix`` at the GPU's
   FP32/FP16 FMA rate. :data:`METAL_FRACTION` is the median prompt rate of the llama.cpp
@@ -37,9 +42,9 @@ runs for that product and the chip unit that kernel uses, not the plan's precisi
 * **MLX** (Apple GPUs): its ``steel`` GEMM, 18.9 TFLOP/s bf16 at 4096 x 4096 x 14336 on an
   M3 Ultra (60-core GPU), 0.887 of its 21.3 TFLOPS (``llamacpp_mulmat.json`` MLX row).
 
-Other backends (ROCm, Vulkan on AMD and Intel, CUDA with 16-bit weights, the MMQ of Pascal
-(dp4a) and of the GTX 16 series (Turing without int8 tensor cores), Volta's cuBLAS, whose
-weight conversion :mod:`.llamacpp` times apart) have no published kernel rate here: their
+Other backends (ROCm, Vulkan on AMD and Intel, CUDA with 16-bit weights, the MMQ of the GTX
+16 series (Turing without int8 tensor cores), Volta's cuBLAS, whose weight conversion
+:mod:`.llamacpp` times apart, the P100 (no dp4a)) have no published kernel rate here: their
 prompt is timed at the plan's peak x the default prefill efficiency, as before.
 """
 
@@ -55,6 +60,9 @@ from gpuadvisor.core.gpu import GpuSpec
 MMQ_FLOP_PER_SM_CLOCK = 505.7
 #: Its share of a GeForce card's int8 tensor rate (SMs x clock x 2,048): 163.1 / 660.6.
 MMQ_INT8_FRACTION = 0.247
+#: FLOP per SM per clock of MMQ's dp4a path on Pascal (see the module docstring: PR #7716's
+#: P40 row, 831.19 tokens/s x 15.55 GFLOP = 12.93 TFLOP/s over 11.8 / 256 = 0.0461).
+MMQ_DP4A_FLOP_PER_SM_CLOCK = 280.5
 #: Median achieved fraction of an Apple GPU's fp16 peak of llama.cpp's Metal prompt pass
 #: (discussion #4167, 34 rows).
 METAL_FRACTION = 0.70
@@ -98,9 +106,17 @@ class PromptRate:
 
 def fp32_lanes_per_sm(cc: float) -> int:
     """FP32 lanes per SM of an NVIDIA architecture by compute capability (NVIDIA's
-    whitepapers): 64 on Volta (7.0), Turing (7.5) and the A100/A30 (8.0); 128 on GA10x
-    (8.6, 8.7), Ada (8.9), Hopper (9.0) and Blackwell (10.x, 12.x)."""
-    return 64 if cc < 8.05 else 128
+    whitepapers): 64 on the P100 (6.0), Volta (7.0, 7.2), Turing (7.5) and the A100/A30
+    (8.0); 128 on the other Pascal chips (6.1, 6.2), GA10x (8.6, 8.7), Ada (8.9), Hopper
+    (9.0) and Blackwell (10.x, 12.x)."""
+    return 64 if round(cc, 1) in (6.0, 7.0, 7.2, 7.5, 8.0) else 128
+
+
+def mmq_dp4a(gpu: GpuSpec) -> bool:
+    """Whether llama.cpp's MMQ runs on ``gpu`` with ``dp4a`` alone: NVIDIA Pascal cards of
+    compute capability 6.1/6.2 (``ggml_cuda_should_use_mmq``: no fp16 mma, so MMQ at every
+    batch size)."""
+    return gpu.vendor == "nvidia" and bool(gpu.fp32_tflops) and 6.1 <= gpu.cc_number < 7.0
 
 
 def mmq_int8(gpu: GpuSpec) -> bool:
@@ -125,6 +141,15 @@ def llamacpp_prompt_rate(gpu: GpuSpec, backend: str, gguf_type: str) -> PromptRa
     ``Q4_K_M``; ``file`` for a local file's own mixture) on ``gpu``; None where no
     published kernel figure covers it (the default prefill efficiency applies)."""
     quantized = gguf_type not in FLOAT_TYPES
+    if backend == "cuda" and quantized and mmq_dp4a(gpu):
+        sm_clock = gpu.fp32_tflops / (2 * fp32_lanes_per_sm(gpu.cc_number))
+        tflops = MMQ_DP4A_FLOP_PER_SM_CLOCK * sm_clock
+        peak = float(gpu.int8_tensor_tops or 4 * gpu.fp32_tflops)
+        return PromptRate(tflops, tflops / peak, peak, "int8",
+                          f"llama.cpp MMQ with dp4a: {MMQ_DP4A_FLOP_PER_SM_CLOCK:.0f} FLOP per "
+                          "SM per clock (P40, PR #7716), "
+                          f"{tflops / peak:.3f} of this card's dp4a int8 rate",
+                          "llama.cpp MMQ (dp4a)", "llama.cpp PR #7716")
     if backend == "cuda" and quantized and mmq_int8(gpu):
         peak = float(gpu.int8_tensor_tops)
         tflops = mmq_tflops(gpu)
@@ -165,6 +190,7 @@ __all__ = [
     "FLOAT_TYPES",
     "METAL_FRACTION",
     "MLX_FRACTION",
+    "MMQ_DP4A_FLOP_PER_SM_CLOCK",
     "MMQ_FLOP_PER_SM_CLOCK",
     "MMQ_INT8_FRACTION",
     "VULKAN_NVIDIA_FRACTION",
@@ -172,6 +198,7 @@ __all__ = [
     "fp32_lanes_per_sm",
     "llamacpp_prompt_rate",
     "mlx_prompt_rate",
+    "mmq_dp4a",
     "mmq_int8",
     "mmq_tflops",
 ]
