@@ -21,6 +21,7 @@ from gpuadvisor.core.engines.prompt_rates import (
     MMQ_DP4A_FLOP_PER_SM_CLOCK,
     MMQ_FLOP_PER_SM_CLOCK,
     MMQ_INT8_FRACTION,
+    ROCM_RDNA3_FRACTION,
     VULKAN_NVIDIA_FRACTION,
     llamacpp_prompt_rate,
 )
@@ -65,6 +66,28 @@ def test_the_dp4a_rate_is_the_mmq_authors_p40_run():
     per_token = flops_per_token(MODELS["llama-3.1-8b"], plan).forward
     sm_clock = GPUS["p40"].fp32_tflops * 1e12 / (2 * 128)
     assert 831.19 * per_token / sm_clock == pytest.approx(MMQ_DP4A_FLOP_PER_SM_CLOCK, abs=0.5)
+
+
+def test_the_rdna3_fraction_is_the_rdna3_mmq_tuning_run():
+    # ggml-org/llama.cpp PR #26284 ("HIP: tune rdna 3 mmq configs"): RX 7900 XTX, "llama 8B
+    # Q4_K_M", n_ubatch 512, pp2048, PR column 3,226.54 t/s; the card's fp16 (WMMA) 122.8.
+    plan = Plan(task="infer", framework="llama.cpp", quant="q4_k_m", seq_len=2048,
+                new_tokens=1)
+    per_token = flops_per_token(MODELS["llama-3.1-8b"], plan).forward
+    fraction = 3226.54 * per_token / (GPUS["rx-7900-xtx"].fp16_tensor_tflops * 1e12)
+    assert fraction == pytest.approx(ROCM_RDNA3_FRACTION, abs=5e-4)
+
+
+# The ROCm scoreboard's RDNA3 rows the fraction was not taken from (discussion #15021, as
+# scraped: LCB278/LCB290, LCB280/LCB294; LLaMA 2 7B Q4_0, flash attention off and on).
+@pytest.mark.parametrize("gpu, published", [
+    ("rx-7900-xt", (3098.38, 3261.75)),
+    ("rx-7800-xt", (2151.81, 2304.63)),
+])
+def test_rdna3_scoreboard_prompts_within_ten_percent(gpu, published):
+    e, _ = pp(gpu)
+    for row in published:
+        assert 512 / e.time.prefill_seconds == pytest.approx(row, rel=0.10)
 
 
 def test_the_metal_fraction_is_the_median_of_the_apple_silicon_table():
@@ -118,7 +141,9 @@ def _compute_bound(e, plan, gpu: str, rate_tflops: float) -> float:
     ("rtx-3090", "vulkan", "q4_0", 71.0 * VULKAN_NVIDIA_FRACTION),
     # No kernel figure: the plan's fp16 peak x the default prefill efficiency
     ("rtx-4090", None, "f16", 165.2 * A.efficiency_infer_prefill),   # cuBLAS, 16-bit
-    ("rx-7900-xtx", None, "q4_0", 122.8 * A.efficiency_infer_prefill),  # ROCm
+    # ROCm: MMQ on RDNA3's WMMA units; RDNA2 without a kernel figure
+    ("rx-7900-xtx", None, "q4_0", 122.8 * ROCM_RDNA3_FRACTION),
+    ("rx-6900-xt", None, "q4_0", 46.1 * A.efficiency_infer_prefill),
 ])
 def test_the_prompt_runs_at_its_backends_kernel_rate(gpu, backend, quant, rate):
     e, plan = pp(gpu, quant, backend)

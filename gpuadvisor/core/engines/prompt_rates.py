@@ -26,6 +26,10 @@ runs for that product and the chip unit that kernel uses, not the plan's precisi
   the MMQ author's own P40 row in the same setting as the 4090 anchor (PR #7716, "llama 8B
   Q5_0", ``n_ubatch`` 512, pp2048, "t/s PR" 831.19: 12.93 TFLOP/s over the P40's 30 SMs at
   1.53 GHz, its 11.8 fp32 TFLOPS over 2 x 128 lanes).
+* **llama.cpp, ROCm on RDNA3** (``gfx11``, quantized weights): MMQ on the WMMA units at
+  :data:`ROCM_RDNA3_FRACTION` of the fp16 rate, from the RDNA3 MMQ tuning PR's RX 7900 XTX
+  row (ggml-org/llama.cpp PR #26284, "llama 8B Q4_K_M", ``n_ubatch`` 512, pp2048, 3,226.54
+  t/s: 50.2 TFLOP/s in the estimator's count, of the card's 122.8 fp16 TFLOPS).
 * **llama.cpp, Metal** (Apple GPUs): ``kernel_mul_mm`` dequantizes each block into
   threadgroup memory and multiplies 8 x 8 tiles with ``simdgroup_matrix`` at the GPU's
   FP32/FP16 FMA rate. :data:`METAL_FRACTION` is the median prompt rate of the llama.cpp
@@ -42,10 +46,10 @@ runs for that product and the chip unit that kernel uses, not the plan's precisi
 * **MLX** (Apple GPUs): its ``steel`` GEMM, 18.9 TFLOP/s bf16 at 4096 x 4096 x 14336 on an
   M3 Ultra (60-core GPU), 0.887 of its 21.3 TFLOPS (``llamacpp_mulmat.json`` MLX row).
 
-Other backends (ROCm, Vulkan on AMD and Intel, CUDA with 16-bit weights, the MMQ of the GTX
-16 series (Turing without int8 tensor cores), Volta's cuBLAS, whose weight conversion
-:mod:`.llamacpp` times apart, the P100 (no dp4a)) have no published kernel rate here: their
-prompt is timed at the plan's peak x the default prefill efficiency, as before.
+Other backends (ROCm on other AMD GPUs, Vulkan on AMD and Intel, CUDA with 16-bit weights,
+the MMQ of the GTX 16 series (Turing without int8 tensor cores), Volta's cuBLAS, whose weight
+conversion :mod:`.llamacpp` times apart, the P100 (no dp4a)) have no published kernel rate
+here: their prompt is timed at the plan's peak x the default prefill efficiency, as before.
 """
 
 from __future__ import annotations
@@ -63,6 +67,9 @@ MMQ_INT8_FRACTION = 0.247
 #: FLOP per SM per clock of MMQ's dp4a path on Pascal (see the module docstring: PR #7716's
 #: P40 row, 831.19 tokens/s x 15.55 GFLOP = 12.93 TFLOP/s over 11.8 / 256 = 0.0461).
 MMQ_DP4A_FLOP_PER_SM_CLOCK = 280.5
+#: Achieved fraction of an RDNA3 card's fp16 (WMMA) rate of llama.cpp's ROCm MMQ prompt pass
+#: (PR #26284's RX 7900 XTX row: 3,226.54 x 15.55 GFLOP / 122.8 TFLOPS).
+ROCM_RDNA3_FRACTION = 0.4085
 #: Median achieved fraction of an Apple GPU's fp16 peak of llama.cpp's Metal prompt pass
 #: (discussion #4167, 34 rows).
 METAL_FRACTION = 0.70
@@ -161,6 +168,12 @@ def llamacpp_prompt_rate(gpu: GpuSpec, backend: str, gguf_type: str) -> PromptRa
     fp16 = gpu.peak_tflops("fp16")
     if not fp16:
         return None
+    if backend == "hip" and gpu.vendor == "amd" and quantized \
+            and (gpu.gfx_target or "").startswith("gfx11"):
+        return PromptRate(fp16 * ROCM_RDNA3_FRACTION, ROCM_RDNA3_FRACTION, fp16, "fp16",
+                          f"llama.cpp ROCm MMQ on RDNA3: {ROCM_RDNA3_FRACTION} of the fp16 "
+                          "rate (RX 7900 XTX, PR #26284)",
+                          "llama.cpp ROCm MMQ", "llama.cpp PR #26284")
     if backend == "metal" and gpu.vendor == "apple":
         return PromptRate(fp16 * METAL_FRACTION, METAL_FRACTION, fp16, "fp16",
                           f"llama.cpp Metal kernel_mul_mm: {METAL_FRACTION} of the GPU's "
@@ -193,6 +206,7 @@ __all__ = [
     "MMQ_DP4A_FLOP_PER_SM_CLOCK",
     "MMQ_FLOP_PER_SM_CLOCK",
     "MMQ_INT8_FRACTION",
+    "ROCM_RDNA3_FRACTION",
     "VULKAN_NVIDIA_FRACTION",
     "PromptRate",
     "fp32_lanes_per_sm",
