@@ -115,9 +115,10 @@ def _prompt_rate_line(e) -> str:
     gpu = e.time_gpu.name
     decode = e.engine.decode if e.engine is not None else None
     convert = ""
-    if decode is not None and decode.prefill_convert_bytes:
-        convert = ("; each prompt pass of 64 tokens or more first converts the weights to "
-                   f"fp16 for cuBLAS ({format_sig(decode.prefill_convert_bytes / 1e9)} GB read "
+    if decode is not None and decode.convert_bytes:
+        convert = ("; each pass of 64 tokens or more (prompt or decode) first converts the "
+                   "weights to "
+                   f"fp16 for cuBLAS ({format_sig(decode.convert_bytes / 1e9)} GB read "
                    "and written)")
     if a.get("engine_prefill_tflops"):
         return (f"Time on {gpu}: prompt at {format_sig(a['engine_prefill_tflops'])} TFLOPS "

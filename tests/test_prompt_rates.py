@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import statistics
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,7 @@ from gpuadvisor.core.engines.prompt_rates import (
 )
 from gpuadvisor.core.estimate import estimate
 from gpuadvisor.core.gguf_quant import gguf_file_bytes
+from gpuadvisor.core.inference_time import inference_time
 from gpuadvisor.core.model import model_shape
 from gpuadvisor.core.parallel.rates import kernel_fractions
 from gpuadvisor.core.plan import Plan
@@ -334,20 +336,39 @@ def test_on_volta_each_long_prompt_pass_first_converts_the_weights_to_fp16():
     for seq, passes in ((512, 1), (600, 2), (560, 1), (63, 0)):
         e, plan = pp("v100-sxm2-16gb", seq=seq)
         d = e.engine.decode
-        assert d.prefill_convert_bytes == pytest.approx(
+        assert d.convert_bytes == pytest.approx(
             e.engine.weights * (1 + 2 / per_weight), rel=1e-9)
         stream = gpu.memory_bandwidth_gb_s * 1e9 * d.bandwidth_efficiency
         # every pass is compute bound at the default half of the fp16 peak (no kernel figure)
         matmuls = seq * flops_per_token(LLAMA2, plan).forward / (
             125.0e12 * A.efficiency_infer_prefill)
         assert e.time.prefill_seconds == pytest.approx(
-            matmuls + passes * d.prefill_convert_bytes / stream, rel=1e-9)
+            matmuls + passes * d.convert_bytes / stream, rel=1e-9)
     e, _ = pp("v100-sxm2-16gb")
-    said = re.search(r"first converts the weights to fp16 for cuBLAS \(([\d.]+) GB read and "
-                     r"written\)", estimate_table(e))
-    assert float(said.group(1)) == pytest.approx(e.engine.decode.prefill_convert_bytes / 1e9,
+    said = re.search(r"first converts the weights to fp16 for cuBLAS \(([\d.]+) GB read "
+                     r"and written\)", estimate_table(e))
+    assert float(said.group(1)) == pytest.approx(e.engine.decode.convert_bytes / 1e9,
                                                  rel=5e-3)
+    # a decode step of 64 sequences or more converts too (llama-server's slots); 63 do not
+    for users, converts in ((63, False), (64, True)):
+        e, _ = pp("v100-sxm2-16gb", seq=512, micro_batch=users)
+        d = e.engine.decode
+        stream = gpu.memory_bandwidth_gb_s * 1e9 * d.bandwidth_efficiency
+        bare = replace(e.engine, decode=replace(d, convert_bytes=0.0))
+        plain = inference_time(LLAMA2, e.plan, peak_tflops=125.0,
+                               bandwidth_gb_s=gpu.memory_bandwidth_gb_s,
+                               resident_bytes=e.engine.weights,
+                               kv_bytes_per_token=e.engine.kv_bytes_per_token,
+                               decode=bare.decode)
+        with_it = inference_time(LLAMA2, e.plan, peak_tflops=125.0,
+                                 bandwidth_gb_s=gpu.memory_bandwidth_gb_s,
+                                 resident_bytes=e.engine.weights,
+                                 kv_bytes_per_token=e.engine.kv_bytes_per_token,
+                                 decode=d)
+        step = users / with_it.decode_tokens_per_s - users / plain.decode_tokens_per_s
+        assert step == pytest.approx(d.convert_bytes / stream if converts else 0.0,
+                                     rel=1e-9, abs=1e-12)
     # the cards with int8 mma (MMQ) and 16-bit files convert nothing
-    assert pp("rtx-2080-ti")[0].engine.decode.prefill_convert_bytes == 0
+    assert pp("rtx-2080-ti")[0].engine.decode.convert_bytes == 0
     assert "converts the weights" not in estimate_table(pp("rtx-2080-ti")[0])
-    assert pp("v100-sxm2-16gb", "f16")[0].engine.decode.prefill_convert_bytes == 0
+    assert pp("v100-sxm2-16gb", "f16")[0].engine.decode.convert_bytes == 0

@@ -131,8 +131,9 @@ def inference_time(
     decode.bandwidth_efficiency), compute) + host bytes / host bandwidth + decode.fixed_s``
     (kernel gaps, DRAM latencies, host work, sampling), and a prompt micro-batch of
     ``decode.ubatch_tokens`` (32 tokens or more) first copies ``decode.prefill_link_bytes`` of
-    CPU-side weights over the host link, and moves ``decode.prefill_convert_bytes`` at the
-    streaming rate when the engine converts its weights first. ``decode.prefill_tflops``,
+    CPU-side weights over the host link, and moves ``decode.convert_bytes`` at the
+    streaming rate when the engine converts its weights first (so does a decode step of
+    that many sequences). ``decode.prefill_tflops``,
     when the engine knows the rate of its matmul kernel (:mod:`.engines.prompt_rates`),
     times the prompt's and the steps' FLOPs instead of ``peak x efficiency`` (unless the
     plan gives its own efficiency).
@@ -176,14 +177,16 @@ def inference_time(
     if decode is not None:
         memory_time = memory_time + decode.host_read_s
         decode_step = np.maximum(memory_time, compute_time) + decode.fixed_s
+        if decode.step_converts(b):
+            decode_step = decode_step + decode.convert_bytes / streamed
         if decode.prefill_link_bytes and decode.link_gb_s and b * s >= 32:
             micro_batches = np.ceil(b * s / decode.ubatch_tokens)
             prefill = prefill + micro_batches * decode.prefill_link_bytes / (
                 decode.link_gb_s * 1e9)
-        if decode.prefill_convert_bytes:
+        if decode.convert_bytes:
             # each micro-batch that takes the cuBLAS path converts the weights first
             prefill = prefill + decode.convert_passes(b * s) \
-                * decode.prefill_convert_bytes / streamed
+                * decode.convert_bytes / streamed
     batch_seconds = prefill + new * decode_step
     batches = 1.0
     if plan.dataset_samples is not None:

@@ -171,9 +171,9 @@ def release(version: str | None) -> tuple[int, ...] | None:
     return tuple(parts) or None
 
 
-#: Prompt micro-batches of at least this many tokens take llama.cpp's cuBLAS path on Volta
-#: (``MMQ_DP4A_MAX_BATCH_SIZE``, 64: ``ggml_cuda_should_use_mmq`` keeps MMQ below it on cards
-#: with fp16 mma but no int8 mma).
+#: Matmuls of at least this many tokens (a prompt micro-batch, or a decode step of as many
+#: sequences) take llama.cpp's cuBLAS path on Volta (``MMQ_DP4A_MAX_BATCH_SIZE``, 64:
+#: ``ggml_cuda_should_use_mmq`` keeps MMQ below it on cards with fp16 mma but no int8 mma).
 CONVERT_MIN_TOKENS = 64
 
 
@@ -201,10 +201,11 @@ class DecodeCost:
             runs large matmuls of CPU-side layers on the GPU, copying their weights).
         link_gb_s: the host link's bandwidth for that copy.
         ubatch_tokens: prompt tokens per micro-batch.
-        prefill_convert_bytes: bytes moved per prompt micro-batch of at least
-            :data:`CONVERT_MIN_TOKENS` tokens to convert the weights before the matmuls
-            (llama.cpp on Volta dequantizes each quantized matrix to fp16 for cuBLAS: it
-            reads the matrix and writes 2 bytes per weight), at the streaming rate.
+        convert_bytes: bytes moved to convert the weights before the matmuls of a pass of at
+            least :data:`CONVERT_MIN_TOKENS` tokens (a prompt micro-batch, or a decode step of
+            that many sequences), at the streaming rate: llama.cpp on Volta dequantizes each
+            quantized matrix to fp16 for cuBLAS (it reads the matrix and writes 2 bytes per
+            weight).
         source: where the engine's constants come from (for people).
         prompt: the achieved rate of the engine's matrix multiplies (its prompt kernel for
             the backend and weight type, :mod:`.prompt_rates`), or None when no published
@@ -223,7 +224,7 @@ class DecodeCost:
     prefill_link_bytes: float = 0.0
     link_gb_s: float = 0.0
     ubatch_tokens: int = 512
-    prefill_convert_bytes: float = 0.0
+    convert_bytes: float = 0.0
     source: str = ""
     prompt: PromptRate | None = None
 
@@ -243,10 +244,14 @@ class DecodeCost:
     def convert_passes(self, tokens: int) -> int:
         """Prompt micro-batches of ``tokens`` that convert the weights first: those of at
         least :data:`CONVERT_MIN_TOKENS` tokens (0 when the engine converts nothing)."""
-        if not self.prefill_convert_bytes or self.ubatch_tokens < CONVERT_MIN_TOKENS:
+        if not self.convert_bytes or self.ubatch_tokens < CONVERT_MIN_TOKENS:
             return 0
         full, last = divmod(int(tokens), self.ubatch_tokens)
         return full + (1 if last >= CONVERT_MIN_TOKENS else 0)
+
+    def step_converts(self, sequences: int) -> bool:
+        """Whether a decode step of ``sequences`` converts the weights first."""
+        return bool(self.convert_bytes) and sequences >= CONVERT_MIN_TOKENS
 
     @property
     def host_read_s(self) -> float:
@@ -337,7 +342,7 @@ class EngineResult:
                 "host_s": d.host_s,
                 "sampling_s": d.sampling_s,
                 "fixed_s": d.fixed_s,
-                "prefill_convert_bytes": d.prefill_convert_bytes,
+                "convert_bytes": d.convert_bytes,
                 "source": d.source,
             }
             if d.prompt is not None:

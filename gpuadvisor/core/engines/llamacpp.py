@@ -406,7 +406,7 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
         prefill_link_bytes=host_weights - embd,
         link_gb_s=gpu.pcie_bandwidth_gb_s or 0.0,
         ubatch_tokens=UBATCH,
-        prefill_convert_bytes=convert,
+        convert_bytes=convert,
         source=f"{gc.name}: {gc.source}; kernels from llama.cpp's graph; host 0.4 ms/token "
                "(llama.cpp #7456, #8366)",
         prompt=prompt,
