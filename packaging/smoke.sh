@@ -31,6 +31,8 @@ cleanup() {
     fi
 }
 trap cleanup EXIT
+# stopped from outside (CI stops it when the tests fail): the package goes too
+trap 'cleanup; INSTALLED=0; exit 143' TERM INT
 
 # ------------------------------------------------------------------ 0. tools and libraries
 # The xcb libraries are those the .deb declares (packaging/build.sh): step 3 runs the

@@ -46,37 +46,48 @@ def pp(gpu: str, quant: str = "q4_0", backend: str | None = None, seq: int = 512
     return estimate(model, plan, GPUS[gpu]), plan
 
 
+def pp512_near(gpu: str, published, rel: float):
+    """The default plan's 512-token prompt on ``gpu`` (LLaMA 2 7B Q4_0) within ``rel`` of
+    each published pp512 row; the estimate, for more checks."""
+    e, _ = pp(gpu)
+    for row in published:
+        assert 512 / e.time.prefill_seconds == pytest.approx(row, rel=rel)
+    return e
+
+
+def anchor_flops(tokens_per_s: float, quant: str) -> float:
+    """FLOP/s of a llama-bench "llama 8B" pp2048 run at ``tokens_per_s`` (the kernel PRs'
+    setting; Llama 3 8B has Llama 3.1 8B's shapes), in this estimator's FLOP count."""
+    plan = Plan(task="infer", framework="llama.cpp", quant=quant, seq_len=2048,
+                new_tokens=1)
+    return tokens_per_s * flops_per_token(MODELS["llama-3.1-8b"], plan).forward
+
+
 def test_the_mmq_fraction_is_the_mmq_authors_rtx_4090_run():
     # ggml-org/llama.cpp PR #8062 (JohannesGaessler): RTX 4090, "llama 8B Q5_0", n_ubatch
-    # 512, pp2048, "t/s PR" 10,491.78. Llama 3 8B has Llama 3.1 8B's shapes.
-    plan = Plan(task="infer", framework="llama.cpp", quant="q5_0", seq_len=2048,
-                new_tokens=1)
-    per_token = flops_per_token(MODELS["llama-3.1-8b"], plan).forward
-    fraction = 10491.78 * per_token / (GPUS["rtx-4090"].int8_tensor_tops * 1e12)
-    assert fraction == pytest.approx(MMQ_INT8_FRACTION, abs=5e-4)
+    # 512, pp2048, "t/s PR" 10,491.78.
+    flops = anchor_flops(10491.78, "q5_0")
+    assert flops / (GPUS["rtx-4090"].int8_tensor_tops * 1e12) == pytest.approx(
+        MMQ_INT8_FRACTION, abs=5e-4)
     # per SM per clock: the 4090's SMs x clock is its fp32 rate over 2 x 128 FP32 lanes
     sm_clock = GPUS["rtx-4090"].fp32_tflops * 1e12 / (2 * 128)
-    assert 10491.78 * per_token / sm_clock == pytest.approx(MMQ_FLOP_PER_SM_CLOCK, abs=0.5)
+    assert flops / sm_clock == pytest.approx(MMQ_FLOP_PER_SM_CLOCK, abs=0.5)
 
 
 def test_the_dp4a_rate_is_the_mmq_authors_p40_run():
     # ggml-org/llama.cpp PR #7716 (JohannesGaessler, "CUDA: refactor mmq, dmmv, mmvq"): P40,
     # "llama 8B Q5_0", n_ubatch 512, pp2048, "t/s PR" 831.19, the setting of the 4090 anchor.
     # The P40's SMs x clock: 11.8 fp32 TFLOPS over 2 x 128 FP32 lanes per SM (GP102).
-    plan = Plan(task="infer", framework="llama.cpp", quant="q5_0", seq_len=2048,
-                new_tokens=1)
-    per_token = flops_per_token(MODELS["llama-3.1-8b"], plan).forward
     sm_clock = GPUS["p40"].fp32_tflops * 1e12 / (2 * 128)
-    assert 831.19 * per_token / sm_clock == pytest.approx(MMQ_DP4A_FLOP_PER_SM_CLOCK, abs=0.5)
+    assert anchor_flops(831.19, "q5_0") / sm_clock == pytest.approx(
+        MMQ_DP4A_FLOP_PER_SM_CLOCK, abs=0.5)
 
 
 def test_the_rdna3_fraction_is_the_rdna3_mmq_tuning_run():
     # ggml-org/llama.cpp PR #26284 ("HIP: tune rdna 3 mmq configs"): RX 7900 XTX, "llama 8B
     # Q4_K_M", n_ubatch 512, pp2048, PR column 3,226.54 t/s; the card's fp16 (WMMA) 122.8.
-    plan = Plan(task="infer", framework="llama.cpp", quant="q4_k_m", seq_len=2048,
-                new_tokens=1)
-    per_token = flops_per_token(MODELS["llama-3.1-8b"], plan).forward
-    fraction = 3226.54 * per_token / (GPUS["rx-7900-xtx"].fp16_tensor_tflops * 1e12)
+    fraction = anchor_flops(3226.54, "q4_k_m") / (
+        GPUS["rx-7900-xtx"].fp16_tensor_tflops * 1e12)
     assert fraction == pytest.approx(ROCM_RDNA3_FRACTION, abs=5e-4)
 
 
@@ -87,9 +98,7 @@ def test_the_rdna3_fraction_is_the_rdna3_mmq_tuning_run():
     ("rx-7800-xt", (2151.81, 2304.63)),
 ])
 def test_rdna3_scoreboard_prompts_within_ten_percent(gpu, published):
-    e, _ = pp(gpu)
-    for row in published:
-        assert 512 / e.time.prefill_seconds == pytest.approx(row, rel=0.10)
+    pp512_near(gpu, published, rel=0.10)
 
 
 def test_the_metal_fraction_is_the_median_of_the_apple_silicon_table():
@@ -301,10 +310,7 @@ def test_a_local_gguf_is_timed_by_what_its_tensors_hold():
     ("a30", (2767.10, 3068.72)),
 ])
 def test_mmq_follows_the_sms_and_clock_not_the_int8_units(gpu, published):
-    e, _ = pp(gpu)
-    rate = 512 / e.time.prefill_seconds
-    for row in published:
-        assert rate == pytest.approx(row, rel=0.20)
+    e = pp512_near(gpu, published, rel=0.20)
     spec = GPUS[gpu]
     by_int8 = spec.int8_tensor_tops * MMQ_INT8_FRACTION
     assert by_int8 / e.engine.decode.prefill_tflops == pytest.approx(2.0, rel=0.01)
@@ -318,10 +324,7 @@ def test_mmq_follows_the_sms_and_clock_not_the_int8_units(gpu, published):
     ("gtx-1080-ti", (1084.41, 1138.14)),
 ])
 def test_pascal_prompts_run_at_the_dp4a_rate(gpu, published):
-    e, _ = pp(gpu)
-    rate = 512 / e.time.prefill_seconds
-    for row in published:
-        assert rate == pytest.approx(row, rel=0.20)
+    e = pp512_near(gpu, published, rel=0.20)
     default = GPUS[gpu].peak_tflops("fp16") * A.efficiency_infer_prefill
     assert e.engine.decode.prefill_tflops / default > 2.0
 

@@ -135,11 +135,27 @@ def mmq_int8(gpu: GpuSpec) -> bool:
             and gpu.cc_number >= 7.5 and gpu.int8_tensor_tops > 5 * gpu.fp32_tflops)
 
 
+def sm_clock(gpu: GpuSpec) -> float:
+    """An NVIDIA card's SMs x clock, in 10^12 SM-cycles per second: its fp32 rate over 2 x
+    the FP32 lanes per SM (:func:`fp32_lanes_per_sm`)."""
+    return gpu.fp32_tflops / (2 * fp32_lanes_per_sm(gpu.cc_number))
+
+
 def mmq_tflops(gpu: GpuSpec) -> float:
     """MMQ's prompt-pass TFLOP/s on ``gpu``: :data:`MMQ_FLOP_PER_SM_CLOCK` x SMs x clock
-    (the fp32 rate over 2 x the FP32 lanes per SM), never above the int8 tensor rate."""
-    sm_clock = gpu.fp32_tflops / (2 * fp32_lanes_per_sm(gpu.cc_number))
-    return min(MMQ_FLOP_PER_SM_CLOCK * sm_clock, float(gpu.int8_tensor_tops))
+    (:func:`sm_clock`), never above the int8 tensor rate."""
+    return min(MMQ_FLOP_PER_SM_CLOCK * sm_clock(gpu), float(gpu.int8_tensor_tops))
+
+
+def _mmq_rate(tflops: float, peak: float, per_clock: float, how: str, peak_name: str,
+              anchor: str, kernel: str, cited: str) -> PromptRate:
+    """An MMQ prompt rate of ``tflops`` on a card whose int8 rate (``peak_name``) is
+    ``peak``, run with ``how`` at ``per_clock`` FLOP per SM per clock (``anchor``'s run)."""
+    return PromptRate(tflops, tflops / peak, peak, "int8",
+                      f"llama.cpp MMQ with {how}: {per_clock:.0f} FLOP per SM per clock "
+                      f"({anchor}, {cited.removeprefix('llama.cpp ')}), "
+                      f"{tflops / peak:.3f} of this card's {peak_name} rate",
+                      kernel, cited)
 
 
 def llamacpp_prompt_rate(gpu: GpuSpec, backend: str, gguf_type: str) -> PromptRate | None:
@@ -149,22 +165,17 @@ def llamacpp_prompt_rate(gpu: GpuSpec, backend: str, gguf_type: str) -> PromptRa
     published kernel figure covers it (the default prefill efficiency applies)."""
     quantized = gguf_type not in FLOAT_TYPES
     if backend == "cuda" and quantized and mmq_dp4a(gpu):
-        sm_clock = gpu.fp32_tflops / (2 * fp32_lanes_per_sm(gpu.cc_number))
-        tflops = MMQ_DP4A_FLOP_PER_SM_CLOCK * sm_clock
-        peak = float(gpu.int8_tensor_tops or 4 * gpu.fp32_tflops)
-        return PromptRate(tflops, tflops / peak, peak, "int8",
-                          f"llama.cpp MMQ with dp4a: {MMQ_DP4A_FLOP_PER_SM_CLOCK:.0f} FLOP per "
-                          "SM per clock (P40, PR #7716), "
-                          f"{tflops / peak:.3f} of this card's dp4a int8 rate",
-                          "llama.cpp MMQ (dp4a)", "llama.cpp PR #7716")
+        # the dp4a int8 rate is 4x fp32 where the catalog gives none
+        return _mmq_rate(MMQ_DP4A_FLOP_PER_SM_CLOCK * sm_clock(gpu),
+                         float(gpu.int8_tensor_tops or 4 * gpu.fp32_tflops),
+                         MMQ_DP4A_FLOP_PER_SM_CLOCK, "dp4a", "dp4a int8", "P40",
+                         "llama.cpp MMQ (dp4a)",
+                         "llama.cpp PR #7716")
     if backend == "cuda" and quantized and mmq_int8(gpu):
-        peak = float(gpu.int8_tensor_tops)
-        tflops = mmq_tflops(gpu)
-        return PromptRate(tflops, tflops / peak, peak, "int8",
-                          f"llama.cpp MMQ with int8 mma: {MMQ_FLOP_PER_SM_CLOCK:.0f} FLOP per "
-                          "SM per clock (RTX 4090, PR #8062), "
-                          f"{tflops / peak:.3f} of this card's int8 rate",
-                          "llama.cpp MMQ", "llama.cpp PR #8062")
+        return _mmq_rate(mmq_tflops(gpu), float(gpu.int8_tensor_tops),
+                         MMQ_FLOP_PER_SM_CLOCK, "int8 mma", "int8", "RTX 4090",
+                         "llama.cpp MMQ",
+                         "llama.cpp PR #8062")
     fp16 = gpu.peak_tflops("fp16")
     if not fp16:
         return None
@@ -215,4 +226,5 @@ __all__ = [
     "mmq_dp4a",
     "mmq_int8",
     "mmq_tflops",
+    "sm_clock",
 ]
