@@ -10,10 +10,13 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest
 from PySide6.QtGui import QAccessible
+from PySide6.QtTest import QTest
 
 from gpuadvisor.core.units import format_bytes
 from gpuadvisor.gui.accessibility import inputs_of, undescribed
 from gpuadvisor.gui.charts.live import LiveGpuChart
+from gpuadvisor.gui.main_window import MainWindow
+from gpuadvisor.workspace.settings import load_settings
 
 pytestmark = pytest.mark.qt_log_ignore(
     r"This plugin does not support (propagateSizeHints\(\)|raise\(\)|grabbing the keyboard)")
@@ -27,13 +30,30 @@ def screen_reader():
     QAccessible.setActive(False)
 
 
-@pytest.fixture
-def window(qtbot, make_window, screen_reader):
-    window = make_window(simulate="mixed", detect=True, rig_options={"check_torch": False})
+def _listened_to(make):
+    """A demo window built and shown page by page while a screen reader listens."""
+    window = make(simulate="mixed", detect=True, rig_options={"check_torch": False})
     for page in ("rig", "probe", "plan"):
         window.show_page(page)
         window.flush()
     return window
+
+
+@pytest.fixture
+def window(shared_window, screen_reader):
+    """One such window for the tests that only read it (see ``shared_window``)."""
+
+    def build(_folder):
+        settings, warning = load_settings()
+        window = MainWindow(interactive=False, settings=settings, settings_warning=warning,
+                            simulate="mixed", detect=True,
+                            rig_options={"check_torch": False})
+        window.resize(1400, 900)
+        window.show()
+        assert QTest.qWaitForWindowExposed(window)
+        return _listened_to(lambda **kwargs: window)
+
+    return shared_window("reader", build)
 
 
 def test_every_input_of_the_rig_probe_and_plan_pages_has_a_tooltip_and_a_name(window):
@@ -94,7 +114,8 @@ def test_nothing_is_described_while_no_one_listens(qtbot, make_window):
     assert chart.describe().startswith("Memory per GPU: ")  # there when asked for
 
 
-def test_the_description_follows_the_plan(qtbot, window):
+def test_the_description_follows_the_plan(qtbot, make_window, screen_reader):
+    window = _listened_to(make_window)  # its own: the test changes the plan
     page = window.plan_page
     before = page.vram_chart.accessibleDescription()
     window.state.update(micro_batch=8)

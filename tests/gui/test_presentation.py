@@ -13,6 +13,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest
 from PySide6.QtCore import QRectF, QTimer
+from PySide6.QtTest import QTest
 
 from gpuadvisor.gui.main_window import MainWindow
 from gpuadvisor.workspace.settings import Settings
@@ -24,21 +25,33 @@ pytestmark = pytest.mark.qt_log_ignore(
 SIZES = [(1920, 1080, True), (1280, 800, False), (1600, 1000, False)]
 
 
-@pytest.fixture(params=SIZES, ids=lambda p: f"{p[0]}x{p[1]}{'-presentation' * p[2]}")
-def shown(request, qtbot, tmp_path, monkeypatch):
+def _build(size, folder):
     """A window rendered like ``gui --screenshot --size WxH [--presentation]``."""
-    monkeypatch.setenv("GPUADVISOR_CONFIG_DIR", str(tmp_path / "config"))
-    width, height, presentation = request.param
+    width, height, presentation = size
     window = MainWindow(settings=Settings(), persist=False, interactive=False)
-    qtbot.addWidget(window)
     if presentation:
         window.set_presentation(True, full_screen=False)
     window.resize(width, height)
     window.show()
-    qtbot.waitExposed(window)
+    assert QTest.qWaitForWindowExposed(window)
     window.flush()
-    qtbot.wait(10)
-    yield window, request.param
+    QTest.qWait(10)
+    return window
+
+
+@pytest.fixture(params=SIZES, ids=lambda p: f"{p[0]}x{p[1]}{'-presentation' * p[2]}")
+def shown(request, shared_window):
+    """One window per size, shared by the tests of this module (they only read it)."""
+    yield shared_window(request.param, lambda folder: _build(request.param, folder)), \
+        request.param
+
+
+@pytest.fixture
+def own(qtbot, config_dir):
+    """A window of its own at 1920x1080 in presentation mode (the test changes its mode)."""
+    window = _build(SIZES[0], config_dir)
+    qtbot.addWidget(window)
+    yield window
     window.close()
     assert [t for t in window.findChildren(QTimer) if t.isActive()] == []
 
@@ -109,12 +122,11 @@ def test_a_line_labelled_in_place_is_not_repeated_in_the_legend(shown):
         assert ("out of memory" in names) != labelled, (chart.objectName(), names)
 
 
-@pytest.mark.parametrize("shown", [SIZES[0]], indirect=True, ids=["1920x1080-presentation"])
-def test_on_a_projector_the_banner_says_what_is_planned(shown):
+def test_on_a_projector_the_banner_says_what_is_planned(own):
     """The audience sees no inputs: the banner names the model and task with the verdict;
     the Compare page shows its table and charts as tabs of one place, each the whole
     height."""
-    window, _ = shown
+    window = own
     page = window.plan_page
     state = window.state
     text = page.banner.text()
