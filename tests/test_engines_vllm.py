@@ -91,6 +91,62 @@ def test_vllm_refuses_when_one_sequence_does_not_fit():
     assert "would not start" in result.engine.refuses
 
 
+def test_the_verdict_is_whether_every_request_runs_at_once_not_the_reserves_share():
+    # Llama 3.1 8B in 16 bits keeps 2 x 32 layers x 8 KV heads x 128 x 2 bytes = 128 KiB
+    # per token. On a 3090 vLLM takes 0.9 of the card whatever the plan (over 90% of it
+    # with the CUDA context beside): that share says nothing. What does: 8 requests of
+    # 4,096 + 256 tokens fit its pool at once, 16 do not (the rest wait), one of 1M tokens
+    # does not fit at all (vLLM refuses to start).
+    gpu = GPUS["rtx-3090"]
+    per_token = 2 * 32 * 8 * 128 * 2
+
+    def run(users, seq=4096):
+        return estimate(MODELS["llama-3.1-8b"],
+                        Plan(task="infer", framework="vllm", micro_batch=users, seq_len=seq,
+                             new_tokens=256), gpu)
+
+    few, many = run(8), run(16)
+    assert few.engine.kv_bytes_per_token == many.engine.kv_bytes_per_token == per_token
+    # (the pools differ a little: the CUDA graphs are captured up to max_num_seqs)
+    for result in (few, many):
+        pool = result.engine.capacity_tokens
+        assert pool == result.engine.kv_cache // (16 * per_token) * 16
+    assert few.engine.capacity_tokens >= 8 * 4352 and pool < 16 * 4352
+    assert few.memory.total > 0.9 * few.capacity_bytes  # the reserve: "tight" by share
+    assert (few.verdict, few.fits, few.engine.tight) == ("fits", True, None)
+    assert (many.verdict, many.fits) == ("tight", True)
+    assert many.engine.tight.startswith(f"vLLM's KV pool holds {pool // 4352:,} full")
+    assert run(1, seq=1_000_000).verdict == "does not fit"
+
+
+def test_the_fit_map_of_a_vllm_plan_holds_what_its_requests_need_at_once():
+    # Each cell: the reserve less its KV pool, plus b sequences of s + 256 tokens in whole
+    # blocks of 16 at 128 KiB a token; its verdict is whether they run at once (fits),
+    # some wait (tight), or one does not fit the pool (vLLM would not start).
+    from gpuadvisor.core.estimate import sweep_fit_grid
+
+    gpu = GPUS["rtx-3090"]
+    model = MODELS["llama-3.1-8b"]
+    plan = Plan(task="infer", framework="vllm", micro_batch=16, seq_len=4096, new_tokens=256)
+    per_token = 2 * 32 * 8 * 128 * 2
+    mbs, seqs = [1, 16, 64], [1000, 4096, 60_000]
+    total, verdicts = sweep_fit_grid(model, plan, mbs, seqs, gpu=gpu)
+    for i, b in enumerate(mbs):
+        for j, s in enumerate(seqs):
+            cell = estimate(model, plan.with_changes(micro_batch=b, seq_len=s), gpu)
+            length = math.ceil((s + 256) / 16) * 16
+            need = cell.memory.total - cell.engine.kv_cache + b * length * per_token
+            assert total[i, j] == pytest.approx(need)
+            pool = cell.engine.capacity_tokens
+            want = ("does not fit" if s + 256 > pool else
+                    "fits" if b * (s + 256) <= pool else "tight")
+            assert verdicts[i, j] == want == cell.verdict, (b, s)
+    assert set(verdicts.ravel()) == {"fits", "tight", "does not fit"}
+    # A plan on an engine without a reserve (llama.cpp) has no verdicts of its own.
+    assert sweep_fit_grid(model, plan.with_changes(framework="llama.cpp"), mbs, seqs,
+                          gpu=gpu)[1] is None
+
+
 def test_a_lower_utilization_shrinks_the_pool_by_the_difference():
     gpu = GPUS["h100-sxm"]
     hi = vllm.evaluate(model_shape(MODELS["llama-3.1-8b"]),

@@ -258,6 +258,19 @@ def verdict_for(total: float, capacity: float) -> str:
     return "tight" if total > TIGHT_FRACTION * capacity else "fits"
 
 
+def engine_verdict(engine, total: float, capacity: float) -> str:
+    """The verdict of a plan on an engine: refused (vLLM without room for one sequence)
+    does not fit; on an engine that reserves a set share of the card whatever the plan
+    (vLLM), the reservation's size says nothing: it fits when every request the plan
+    serves runs at once, and is tight when some wait (or the reserve is short); elsewhere
+    :func:`verdict_for`."""
+    if engine.refuses or total > capacity:
+        return "does not fit"
+    if engine.budget:
+        return "tight" if engine.tight else "fits"
+    return verdict_for(total, capacity)
+
+
 def _assumptions_used(model: ModelShape, plan, assumptions, gpu, time_gpu, peak_kind, peak,
                       measured: Measurement | None = None, measured_note: str | None = None,
                       measured_bandwidth: Measurement | None = None,
@@ -514,8 +527,9 @@ def estimate(
         capacity *= engine.capacity_fraction  # Apple: the share the GPU may wire
     fits = None if capacity is None else bool(memory.total <= capacity)
     verdict = "no GPU chosen" if capacity is None else verdict_for(memory.total, capacity)
-    if capacity is not None and engine is not None and engine.refuses:
-        fits, verdict = False, "does not fit"
+    if capacity is not None and engine is not None:
+        verdict = engine_verdict(engine, memory.total, capacity)
+        fits = verdict != "does not fit"
     if not np.isfinite(time.seconds):
         warnings.append("time could not be estimated (zero throughput)")
     return Estimate(
@@ -546,26 +560,36 @@ def estimate(
     )
 
 
-def sweep_fit_map(model: ModelSpec, plan: Plan, micro_batches, seq_lens,
-                  assumptions: Assumptions = DEFAULT_ASSUMPTIONS, *,
-                  gpu: GpuSpec | None = None) -> np.ndarray:
-    """Bytes per GPU on a micro-batch x sequence-length grid (rows: micro-batch).
+def sweep_fit_grid(model: ModelSpec, plan: Plan, micro_batches, seq_lens,
+                   assumptions: Assumptions = DEFAULT_ASSUMPTIONS, *,
+                   gpu: GpuSpec | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+    """Bytes per GPU on a micro-batch x sequence-length grid (rows: micro-batch), and each
+    cell's verdict where the memory alone does not say it (None elsewhere).
 
     An inference plan on an engine (llama.cpp, vLLM, ...; which one may depend on ``gpu``:
     :func:`.engines.select.engine_for`) is evaluated point by point on ``gpu``
-    (:func:`.engines.sweep.fit_map`); without a GPU it gets the generic model.
+    (:func:`.engines.sweep.fit_grid`: on vLLM a cell holds what its requests need to run
+    at once, and its verdict is :func:`engine_verdict`'s); without a GPU it gets the
+    generic model.
     """
     shape = model_shape(model)
     if gpu is not None and runs_on_engine(plan, shape, gpu):
-        return engine_sweep.fit_map(shape, plan, gpu, micro_batches, seq_lens, assumptions)
+        return engine_sweep.fit_grid(shape, plan, gpu, micro_batches, seq_lens, assumptions)
     b = np.asarray(micro_batches, dtype=float)[:, None]
     s = np.asarray(seq_lens, dtype=float)[None, :]
     return np.broadcast_to(
         memory_breakdown(model_shape(model), plan, assumptions, micro_batch=b, seq_len=s).total,
         (b.shape[0], s.shape[1]),
-    )
+    ), None
 
 
-__all__ = ["HOST_BOUNCE_FACTOR", "TERMS", "Estimate", "Measurement", "estimate",
-           "measurement_problem", "sweep_fit_map", "timing_dtype", "timing_peak",
-           "verdict_for"]
+def sweep_fit_map(model: ModelSpec, plan: Plan, micro_batches, seq_lens,
+                  assumptions: Assumptions = DEFAULT_ASSUMPTIONS, *,
+                  gpu: GpuSpec | None = None) -> np.ndarray:
+    """The bytes of :func:`sweep_fit_grid`."""
+    return sweep_fit_grid(model, plan, micro_batches, seq_lens, assumptions, gpu=gpu)[0]
+
+
+__all__ = ["HOST_BOUNCE_FACTOR", "TERMS", "Estimate", "Measurement", "engine_verdict",
+           "estimate", "measurement_problem", "sweep_fit_grid", "sweep_fit_map",
+           "timing_dtype", "timing_peak", "verdict_for"]

@@ -11,7 +11,7 @@ import numpy as np
 
 from gpuadvisor.core.engines import sweep as engine_sweep
 from gpuadvisor.core.engines.select import runs_on_engine
-from gpuadvisor.core.estimate import sweep_fit_map
+from gpuadvisor.core.estimate import sweep_fit_grid
 from gpuadvisor.core.fit import largest_true, largest_true_bisect
 from gpuadvisor.core.gpu import GpuSpec
 from gpuadvisor.core.memory import TERMS, MemoryBreakdown, memory_breakdown
@@ -65,7 +65,7 @@ class PlanSweeps:
 
     An inference plan on an engine (llama.cpp, vLLM, MLX on an Apple GPU, ...) is swept
     with the engine's memory on the GPU its estimate uses (the target, else the reference
-    GPU): the fit map through :func:`~gpuadvisor.core.estimate.sweep_fit_map`, the curves
+    GPU): the fit map through :func:`~gpuadvisor.core.estimate.sweep_fit_grid`, the curves
     and the largest fitting values through :func:`gpuadvisor.core.engines.sweep.along`
     (which also counts the share of memory the engine may fill and a refusal to start).
     A multi-GPU training plan is swept in the layout its estimate chose (the VRAM bar's).
@@ -85,6 +85,11 @@ class PlanSweeps:
 
     def fit_map(self, micro_batches, seq_lens) -> np.ndarray:
         """Bytes per GPU on a micro-batch (rows) x sequence-length (columns) grid."""
+        return self.fit_grid(micro_batches, seq_lens)[0]
+
+    def fit_grid(self, micro_batches, seq_lens) -> tuple[np.ndarray, np.ndarray | None]:
+        """:meth:`fit_map`'s bytes, and each cell's verdict where the bytes alone do not say
+        it (vLLM: :func:`~gpuadvisor.core.estimate.sweep_fit_grid`; None elsewhere)."""
         snap = self._snap
         # The grid does not depend on the plan's own micro-batch or sequence length: a
         # slider moving either finds it here.
@@ -96,13 +101,15 @@ class PlanSweeps:
             layout, per_node = laid
             b = np.asarray(micro_batches, dtype=float)[:, None]
             s = np.asarray(seq_lens, dtype=float)[None, :]
-            return self._kept(key, lambda: np.broadcast_to(layout_memory_along(
+            kept = self._kept(key, lambda: (np.broadcast_to(layout_memory_along(
                 snap.model, snap.plan, snap.assumptions, layout, per_node, micro_batch=b,
-                seq_len=s)[0], (b.shape[0], s.shape[1]))).copy()
-        gpu = self._engine_gpu()
-        return self._kept(key, lambda: sweep_fit_map(
-            snap.model, snap.plan, micro_batches, seq_lens, snap.assumptions,
-            gpu=gpu)).copy()
+                seq_len=s)[0], (b.shape[0], s.shape[1])).copy(), None))
+        else:
+            gpu = self._engine_gpu()
+            kept = self._kept(key, lambda: sweep_fit_grid(
+                snap.model, snap.plan, micro_batches, seq_lens, snap.assumptions, gpu=gpu))
+        total, verdicts = kept  # copies: the kept arrays stay as computed
+        return np.array(total, dtype=float), None if verdicts is None else verdicts.copy()
 
     def breakdown_vs_micro_batch(self, values) -> MemoryBreakdown:
         """Memory by term for each micro-batch in ``values`` (every term an array)."""

@@ -14,6 +14,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import numpy as np
 import pytest
 from PySide6.QtCore import QPointF
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QApplication
 
 from gpuadvisor.catalog import load_gpus, load_models
 from gpuadvisor.core.estimate import TIGHT_FRACTION, estimate, sweep_fit_map
@@ -22,6 +24,7 @@ from gpuadvisor.core.memory import TERMS
 from gpuadvisor.core.plan import Plan
 from gpuadvisor.core.units import GB, GiB, format_bytes
 from gpuadvisor.gui.charts import FitMapChart, MemoryCurveChart, VramBreakdownChart
+from gpuadvisor.gui.charts.fit_map import MIN_CELL_PT
 from gpuadvisor.gui.charts.style import CATEGORY_COLORS, TERM_COLORS, term_labels
 
 #: Qt's offscreen platform warns on every shown top-level window; that is not a chart fault.
@@ -285,6 +288,47 @@ def test_sequence_curve_on_a_log2_axis_ticks_at_powers_of_two(make_chart, model,
     assert chart.fit_text() == "largest sequence length that fits: 4,096"
 
 
+def test_a_label_hidden_for_room_stays_hidden_until_the_chart_is_resized(make_chart,
+                                                                          micro_batch_sweep,
+                                                                          gpu):
+    # Hiding the out-of-memory label gives the legend its row, which takes the plot's room;
+    # if the label then found a place, showing it would drop the row, give back the room,
+    # hide the label again... a flip per layout pass until the stack overflowed (a segfault
+    # at 1366x768 in Chinese). At the size it was hidden at, it stays hidden; a new size
+    # decides afresh.
+    xs, totals, largest = micro_batch_sweep
+    chart = make_chart(MemoryCurveChart, x_label="micro-batch")
+    chart.set_data(xs, totals, gpu.memory_bytes, largest, 2, gpu_name="RTX 4090")
+    label = chart.oom_label
+    assert not label.edge_suppressed and label.isVisible()  # room for it here
+    names = lambda: [text.text for _, text in chart.legend.items]  # noqa: E731
+    assert "out of memory" not in names()
+    size = (chart.plot_widget.width(), chart.plot_widget.height())
+    label.edge_suppressed, chart._oom_hidden_at = True, size  # as a pass without room left it
+    chart._layout_legend()
+    chart._redraw()  # the next pass finds room: the label stays hidden, its row stays
+    assert label.edge_suppressed and not label.isVisible()
+    assert "out of memory" in names()
+    chart.resize(chart.width() + 40, chart.height() + 40)
+    QApplication.processEvents()
+    assert not label.edge_suppressed and label.isVisible()
+    assert "out of memory" not in names()
+
+
+def test_a_largest_fit_past_the_models_context_is_said_as_the_whole_context(make_chart,
+                                                                            model, gpu):
+    # 147,968 tokens fit, the model holds 131,072: the star sits at the context and the
+    # badge says the whole context fits; below the context the largest fit is said as is.
+    seqs = 2 ** np.arange(9, 18)
+    totals = sweep_fit_map(model, FITS_PLAN, [1], seqs)[0]
+    chart = make_chart(MemoryCurveChart, x_label="sequence length", log_x=True)
+    chart.set_data(seqs, totals, gpu.memory_bytes, 147_968, 2048, context=131_072)
+    assert chart.fit_text() == "the model's whole context fits: 131,072"
+    assert chart.largest_fit_marker.getOriginalDataset()[0][0] == 131_072
+    chart.set_data(seqs, totals, gpu.memory_bytes, 65_536, 2048, context=131_072)
+    assert chart.fit_text() == "largest sequence length that fits: 65,536"
+
+
 def test_curve_hover_reads_the_nearest_point_with_its_verdict(make_chart, micro_batch_sweep,
                                                               gpu):
     xs, totals, largest = micro_batch_sweep
@@ -412,10 +456,27 @@ def test_fit_map_cell_values_show_in_the_display_unit(make_chart, fit_map_totals
     first = fit_map_totals[0, 0] / GB
     assert chart.value_texts()[0] == f"{first:.1f}"
     assert chart._value_labels[0].isVisible()
-    chart.resize(300, 200)  # cells too small to hold text: values hide
-    chart.plot_item.vb.setRange(xRange=(0, len(FIT_MAP_SEQ_LENS)),
-                                yRange=(0, len(FIT_MAP_MICRO_BATCHES)), padding=0)
-    assert not chart._value_labels[0].isVisible()
+    assert chart._cells.font.pointSize() == chart.theme.annotation_pt
+
+    def cells_of(width, height):
+        chart.resize(width, height)
+        chart.plot_item.vb.setRange(xRange=(0, len(FIT_MAP_SEQ_LENS)),
+                                    yRange=(0, len(FIT_MAP_MICRO_BATCHES)), padding=0)
+        w, h = chart.plot_item.vb.viewPixelSize()  # data units per pixel (0: no room)
+        return (1 / w if w else 0.0), (1 / h if h else 0.0)
+
+    # Short cells: the values in a smaller font, as long as "000.0" and a digit's height
+    # (+ margins) fit the cell at no less than MIN_CELL_PT; smaller still, they hide.
+    for size in ((300, 200), (180, 110)):
+        cell_w, cell_h = cells_of(*size)
+        fitting = [pt for pt in range(chart.theme.annotation_pt, MIN_CELL_PT - 1, -1)
+                   if cell_w >= QFontMetrics(chart.theme.font(pt)).horizontalAdvance("000.0") + 4
+                   and cell_h >= QFontMetrics(chart.theme.font(pt)).tightBoundingRect(
+                       "0123456789").height() + 4]
+        assert chart._value_labels[0].isVisible() == bool(fitting), size
+        if fitting:
+            assert chart._cells.font.pointSize() == fitting[0] < chart.theme.annotation_pt
+    assert not chart._value_labels[0].isVisible()  # the smallest size hides them
 
 
 # -- shared behaviour -----------------------------------------------------------------------

@@ -170,6 +170,42 @@ def test_a_servers_plan_shows_its_load_curve_in_the_micro_batch_charts_place(qtb
     assert charts.mb_chart.isVisible() and not charts.serving_chart.isVisible()
 
 
+def test_a_vllm_plans_fit_map_shows_what_its_requests_need_and_whether_they_wait(qtbot, page):
+    # vLLM reserves the same share of the card at every cell: the map shows what the
+    # requests need to run at once and colours by the engine's verdict (the core's
+    # sweep_fit_grid, checked by hand in tests/test_engines_vllm.py), and says so.
+    from gpuadvisor.core.estimate import sweep_fit_grid
+
+    charts = page.charts_area
+    charts.ensure()
+    serve_with_vllm(qtbot, page, seq_len=4096, new_tokens=256, micro_batch=16)
+    page.state.set_gpu("rtx-3090")
+    settle(qtbot, page)
+    fit_map = charts.fit_map
+    state = page.state
+    total, verdicts = sweep_fit_grid(state.model, state.plan, fit_map._micro_batches,
+                                     fit_map._seq_lens, gpu=state.gpu)
+    codes = {"fits": 0, "tight": 1, "does not fit": 2}
+    assert fit_map.category_grid().tolist() == [[codes[v] for v in row] for row in verdicts]
+    assert list(fit_map._total.ravel()) == pytest.approx(list(total.ravel()))
+    # the plan's cell (16 requests of 4,352 tokens): more than the pool holds, so tight
+    i, j = fit_map.current_cell()
+    assert verdicts[i, j] == "tight" == state.estimate.verdict
+    names = [label.text for _, label in fit_map.legend.items]
+    assert "tight: requests wait" in names
+    assert charts.chart_titles["fitMapChart"].text().startswith(
+        "What fits: requests × prompt length")
+    x, _ = charts.serving_chart.full_points.getData()
+    assert len(x) and "requests wait" in [label.text for _, label in
+                                          charts.serving_chart.legend.items]
+    # back to a training plan: memory against the card again
+    choose(page.inputs.task_combo, "qlora")
+    settle(qtbot, page)
+    assert "tight (over 90%)" in [label.text for _, label in fit_map.legend.items]
+    assert charts.chart_titles["fitMapChart"].text().startswith(
+        "What fits: micro-batch × sequence length")
+
+
 def _inference_on_a_3090(qtbot, page):
     """The page's plan made an inference plan on an RTX 3090, as a user picks it."""
     page.state.set_gpu("rtx-3090")
@@ -368,3 +404,4 @@ def test_the_time_panel_names_the_engines_matmul_kernel(qtbot, page):
     assert ("matmul kernel llama.cpp MMQ: 163 TFLOPS per GPU, 0.247 of the int8 rate "
             "llama.cpp PR #8062") in text
     assert panel.efficiency.value() == pytest.approx(660.6 * 0.247 / 165.2, abs=0.005)
+

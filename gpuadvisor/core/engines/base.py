@@ -286,6 +286,12 @@ class EngineResult:
             every layer taken as global (windowed layers are capped by the time model).
         refuses: why the engine would refuse to start (vLLM without room for one sequence),
             or None.
+        budget: the engine reserves a set share of the GPU's memory whatever the plan asks
+            (vLLM's ``gpu_memory_utilization``): its total is that reservation, so whether
+            the plan fits is said by ``refuses`` and ``tight``, not by the total's share of
+            the card.
+        tight: why a plan on such an engine runs but short of room (vLLM's KV pool holding
+            fewer full sequences than ``max_num_seqs``: the rest wait), or None.
         capacity_fraction: the share of the GPU's memory the engine may fill (Apple GPUs:
             :data:`APPLE_GPU_WIRED_FRACTION`; 1 elsewhere).
         split: how several GPUs share the model: ``tensor`` (every GPU holds a slice of
@@ -313,6 +319,8 @@ class EngineResult:
     capacity_tokens: float = 0.0
     kv_bytes_per_token: float = 0.0
     refuses: str | None = None
+    budget: bool = False
+    tight: str | None = None
     capacity_fraction: float = 1.0
     split: str = "tensor"
     warnings: list = field(default_factory=list)

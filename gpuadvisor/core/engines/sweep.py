@@ -43,20 +43,47 @@ def placed(shape: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptions
                              n_cpu_moe=int(settings.get("n_cpu_moe") or 0))
 
 
-def fit_map(shape: ModelShape, plan: Plan, gpu: GpuSpec, micro_batches, seq_lens,
-            assumptions: Assumptions) -> np.ndarray:
+def fit_grid(shape: ModelShape, plan: Plan, gpu: GpuSpec, micro_batches, seq_lens,
+             assumptions: Assumptions) -> tuple[np.ndarray, np.ndarray | None]:
     """Bytes per GPU on a micro-batch x sequence-length grid (rows: micro-batch), the
-    layers where the engine put them for the plan (:func:`placed`)."""
+    layers where the engine put them for the plan (:func:`placed`), and each cell's verdict
+    on an engine that reserves a set share of the card (vLLM; None elsewhere).
+
+    vLLM takes the same reservation at every cell, which says nothing about the cell: there
+    a cell holds what its requests need to run at once (the reservation less its KV pool,
+    plus ``micro-batch`` sequences of the cell's length and the new tokens, in whole
+    blocks), and its verdict is :func:`~..estimate.engine_verdict`'s (fits: all at once;
+    tight: some wait; does not fit: vLLM would not start).
+    """
+    from gpuadvisor.core.estimate import engine_verdict  # estimate imports this module
+
     plan = placed(shape, plan, gpu, assumptions)
     rows = np.atleast_1d(np.asarray(micro_batches, dtype=int))
     cols = np.atleast_1d(np.asarray(seq_lens, dtype=int))
     out = np.empty((rows.size, cols.size))
+    verdicts = None
     for i, b in enumerate(rows):
         for j, s in enumerate(cols):
-            view = engine_view(shape, plan.with_changes(micro_batch=int(b), seq_len=int(s)),
-                               gpu, assumptions)
+            point = plan.with_changes(micro_batch=int(b), seq_len=int(s))
+            view = engine_view(shape, point, gpu, assumptions)
             out[i, j] = view.memory.total
-    return out
+            result = view.result
+            if result is None or not result.budget:
+                continue
+            if verdicts is None:
+                verdicts = np.full(out.shape, "", dtype=object)
+            block = int(result.settings.get("block_size") or 1)
+            length = -(-(int(s) + point.new_tokens) // block) * block
+            out[i, j] += b * length * result.kv_bytes_per_token - result.kv_cache
+            verdicts[i, j] = engine_verdict(result, view.memory.total,
+                                            gpu.usable_bytes * result.capacity_fraction)
+    return out, verdicts
+
+
+def fit_map(shape: ModelShape, plan: Plan, gpu: GpuSpec, micro_batches, seq_lens,
+            assumptions: Assumptions) -> np.ndarray:
+    """The bytes of :func:`fit_grid`."""
+    return fit_grid(shape, plan, gpu, micro_batches, seq_lens, assumptions)[0]
 
 
 def along(shape: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptions, axis: str,
@@ -100,4 +127,4 @@ def along(shape: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptions,
             fits.reshape(shape_))
 
 
-__all__ = ["AXES", "along", "fit_map", "placed"]
+__all__ = ["AXES", "along", "fit_grid", "fit_map", "placed"]

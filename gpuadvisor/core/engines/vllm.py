@@ -223,21 +223,22 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     kv, blocks, capacity = kv_pool(budget, weights, act, non_torch,
                                    graphs if in_budget else 0.0, per_token)
     warnings: list[str] = []
-    refuses = None
+    refuses = tight = None
     if capacity < max_len:
         refuses = (f"vLLM would not start: its KV pool holds {capacity:,} tokens, one "
                    f"sequence of max_model_len {max_len:,} needs more (lower --max-model-len, "
                    "raise --gpu-memory-utilization, use fp8 KV)")
         warnings.append(refuses)
     elif budget + context + (0.0 if in_budget else graphs) > total:
-        warnings.append(f"vLLM: gpu_memory_utilization {util:g} leaves "
-                        f"{(total - budget) / GiB:.2f} GiB beside its budget, less than the CUDA "
-                        f"context and graphs need ({(context + graphs) / GiB:.2f} GiB): it may "
-                        "run out of memory capturing graphs (lower it, or --enforce-eager)")
+        tight = (f"vLLM: gpu_memory_utilization {util:g} leaves "
+                 f"{(total - budget) / GiB:.2f} GiB beside its budget, less than the CUDA "
+                 f"context and graphs need ({(context + graphs) / GiB:.2f} GiB): it may "
+                 "run out of memory capturing graphs (lower it, or --enforce-eager)")
+        warnings.append(tight)
     if refuses is None and capacity < seqs * max_len:
-        warnings.append(f"vLLM's KV pool holds {capacity // max_len:,} full sequences of "
-                        f"{max_len:,} tokens at once, fewer than max_num_seqs {seqs}: the rest "
-                        "wait")
+        tight = (f"vLLM's KV pool holds {capacity // max_len:,} full sequences of "
+                 f"{max_len:,} tokens at once, fewer than max_num_seqs {seqs}: the rest wait")
+        warnings.append(tight)
     gc = gpu_class(gpu)
     layers = model.n_layers
     kv_type = "fp8" if plan.kv_dtype == "fp8" else "auto"
@@ -288,6 +289,8 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
         capacity_tokens=capacity,
         kv_bytes_per_token=per_token,
         refuses=refuses,
+        budget=True,
+        tight=tight,
         split="tensor",
         warnings=warnings,
     )

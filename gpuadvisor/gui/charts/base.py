@@ -354,6 +354,28 @@ class ChartBase(QWidget):
                     else:
                         item.edge_below = not item.edge_below
                         item.setVisible(False)
+        # Two lines close together (the 12 and 16 GiB cards' lines on a short plot) would
+        # print their labels over each other: a later label goes to the other side of its
+        # line when that is free, else it is left out (its line still shows and hovers).
+        taken = [*others] + ([keep_out] if keep_out is not None else [])
+        placed: list[QRectF] = []
+        for item in self._edge_labels:
+            if not item.isVisible():
+                continue
+            x = x1 - inset if item.edge_side == "right" else x0 + inset
+            rect = self._edge_label_rect(item, x)
+            if any(r.intersects(rect) for r in placed):
+                item.edge_below = not item.edge_below
+                rect = self._edge_label_rect(item, x)
+                if box.contains(rect) and not any(r.intersects(rect)
+                                                  for r in (*placed, *taken)):
+                    item.setAnchor((1 if item.edge_side == "right" else 0,
+                                    0 if item.edge_below else 1))
+                else:
+                    item.edge_below = not item.edge_below
+                    item.setVisible(False)
+                    continue
+            placed.append(rect)
 
     def _edge_keep_outs(self) -> list[QRectF]:
         """Other labels of the chart (view-box pixels) an edge label that flips keeps

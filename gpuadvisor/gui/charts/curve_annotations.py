@@ -14,6 +14,10 @@ class CurveAnnotations:
     """The placement of :class:`~.curves.MemoryCurveChart`'s out-of-memory label and fit
     badge (a mixin: it reads the chart's view, data, markers and labels)."""
 
+    #: The widget size (width, height) at which the out-of-memory label was hidden for lack
+    #: of room (see :meth:`_place_annotations`).
+    _oom_hidden_at: tuple[int, int] | None = None
+
     def _place_annotations(self, x0: float, x1: float, top: float) -> float:
         """Put the out-of-memory label and the badge where no point, marker or line is.
 
@@ -87,10 +91,17 @@ class CurveAnnotations:
                     self._set_text(label, text)
                     break
             suppressed = chosen is None and self._fit_label.isVisible()
-            if chosen is not None:
+            # Hidden at this very widget size, the label stays hidden: its legend row took
+            # the plot's room, and giving the row back would make room for the label again
+            # - a flip on every layout pass, without end. A new size decides afresh.
+            size = (self.plot_widget.width(), self.plot_widget.height())
+            if label.edge_suppressed and not suppressed and self._oom_hidden_at == size:
+                suppressed = True
+            if chosen is not None and not suppressed:
                 label.edge_side, label.edge_below, label_rect = chosen
             if suppressed != label.edge_suppressed:
                 label.edge_suppressed = suppressed
+                self._oom_hidden_at = size if suppressed else None
                 self._layout_legend()
 
         badge = self._fit_label

@@ -76,6 +76,7 @@ class MemoryCurveChart(CurveAnnotations, ChartBase):
         self._largest_fit: float | None = None
         self._current_x: float | None = None
         self._fit_text = ""
+        self._whole_context = False
         self._left_tick_sample = "0000"
 
         # The region above the line is where every point runs out of memory: shading it
@@ -177,6 +178,7 @@ class MemoryCurveChart(CurveAnnotations, ChartBase):
         current_x: float | None = None,
         *,
         gpu_name: str | None = None,
+        context: float | None = None,
     ) -> None:
         """Draw memory per GPU (bytes) against x.
 
@@ -187,6 +189,9 @@ class MemoryCurveChart(CurveAnnotations, ChartBase):
             largest_fit: the largest x that fits (from core), None when none fits or no GPU.
             current_x: the plan's x (None: no marker).
             gpu_name: names the OOM line, e.g. "RTX 4090".
+            context: the model's context length when x is the sequence length: a largest
+                fit at or past it is said as the whole context fitting, at the context
+                (a longer sequence than the model holds is not a plan to offer).
 
         Raises:
             ValueError: x and total_bytes differ in length or are not one-dimensional.
@@ -200,6 +205,10 @@ class MemoryCurveChart(CurveAnnotations, ChartBase):
         self.plot_item.getAxis("bottom").integer_only = bool(xs.size and np.all(np.mod(xs, 1) == 0))
         self._capacity = None if capacity_bytes is None else float(capacity_bytes)
         self._largest_fit = None if largest_fit is None else float(largest_fit)
+        self._whole_context = bool(context and self._largest_fit is not None
+                                   and self._largest_fit >= context)
+        if self._whole_context:
+            self._largest_fit = float(context)
         self._current_x = None if current_x is None else float(current_x)
         self._gpu_name = gpu_name
         self._redraw()
@@ -349,11 +358,14 @@ class MemoryCurveChart(CurveAnnotations, ChartBase):
             self.largest_fit_marker.setData(
                 [self._largest_fit], [self._y_at(self._largest_fit)], **star
             )
-            self._fit_text = QCoreApplication.translate(
-                "MemoryCurveChart", "largest {what} that fits: {value}"
-            ).format(what=self._x_label, value=(  # 147,968 tokens, as the text says them
+            value = (  # 147,968 tokens, as the text says them
                 f"{self._largest_fit:,.0f}" if float(self._largest_fit).is_integer()
-                else format_number(self._largest_fit)))
+                else format_number(self._largest_fit))
+            self._fit_text = (QCoreApplication.translate(
+                "MemoryCurveChart", "the model's whole context fits: {value}"
+            ).format(value=value) if self._whole_context else QCoreApplication.translate(
+                "MemoryCurveChart", "largest {what} that fits: {value}"
+            ).format(what=self._x_label, value=value))
             color = theme.good_text  # the fits green, in a shade that reads as text
         elif self._capacity is not None and self._x.size:
             self.largest_fit_marker.setData([], [], **star)

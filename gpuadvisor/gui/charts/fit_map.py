@@ -25,6 +25,8 @@ from .style import (
 )
 
 _CONTEXT = "FitMapChart"
+#: The smallest font (points) a cell's value is written in before it is left out.
+MIN_CELL_PT = 7
 
 #: RGBA per category, indexed by the category number (see :mod:`.style`).
 _RGBA = np.array(
@@ -164,6 +166,8 @@ class FitMapChart(ChartBase):
         self._seq_lens = np.zeros(0)
         self._total = np.zeros((0, 0))
         self._grid = np.zeros((0, 0), dtype=np.int8)
+        self._queued = False  # the cells' verdicts given (vLLM): "tight" is "requests wait"
+        self._cell_pt = 0  # the cell values' font size (0: the theme's)
         self._capacity: float | None = None
         self._current: tuple[int, int] | None = None
         self._current_exact = False
@@ -224,6 +228,7 @@ class FitMapChart(ChartBase):
         total_bytes,
         capacity_bytes: float | None,
         current: tuple[float, float] | None = None,
+        verdicts=None,
     ) -> None:
         """Draw the map.
 
@@ -236,6 +241,10 @@ class FitMapChart(ChartBase):
             current: the plan's ``(micro_batch, seq_len)`` *values*, or None. The marker goes
                 on the cell with those values; a plan between grid values (micro-batch 3)
                 gets a dashed marker on the nearest cell (nearest on a log scale).
+            verdicts: each cell's verdict ("fits", "tight", "does not fit") where the bytes
+                alone do not say it (vLLM, which reserves the same share of the card at
+                every cell: there "tight" means some requests wait), or None: the cells'
+                bytes against ``capacity_bytes``.
 
         Raises:
             ValueError: shapes that do not match, or a non-positive ``current``.
@@ -261,7 +270,16 @@ class FitMapChart(ChartBase):
         self._capacity = None if capacity_bytes is None else float(capacity_bytes)
         self._current = cell
         self._current_exact = exact
-        self._grid = fit_categories(total, self._capacity)
+        self._queued = verdicts is not None and self._capacity is not None
+        if self._queued:
+            codes = {"fits": FITS, "tight": TIGHT, "does not fit": DOES_NOT_FIT}
+            given = np.asarray(verdicts, dtype=object)
+            if given.shape != total.shape:
+                raise ValueError(f"verdicts has shape {given.shape}, expected {total.shape}")
+            self._grid = np.vectorize(lambda v: codes.get(v, DOES_NOT_FIT),
+                                      otypes=[np.int8])(given)
+        else:
+            self._grid = fit_categories(total, self._capacity)
         self._redraw()
 
     def current_cell(self) -> tuple[int, int] | None:
@@ -349,6 +367,8 @@ class FitMapChart(ChartBase):
             (self._legend_swatches[FITS], labels[FITS]),
             (
                 self._legend_swatches[TIGHT],
+                QCoreApplication.translate("FitMapChart", "tight: requests wait")
+                if self._queued else
                 QCoreApplication.translate("FitMapChart", "tight (over {pct:.0f}%)").format(
                     pct=100 * TIGHT_FRACTION
                 ),
@@ -433,9 +453,10 @@ class FitMapChart(ChartBase):
                     value = values[i, j]
                     texts.append(f"{value:.1f}" if value < 100 else f"{value:.0f}")
                     colors.append(_TEXT_COLORS[int(self._grid[i, j])])
-        key = (tuple(texts), tuple(c.name() for c in colors), cols, theme.annotation_pt)
+        pt = self._cell_pt or theme.annotation_pt
+        key = (tuple(texts), tuple(c.name() for c in colors), cols, pt)
         if self._changed("cells", key):
-            self._cells.set_cells(texts, colors, cols, theme.font(theme.annotation_pt))
+            self._cells.set_cells(texts, colors, cols, theme.font(pt))
 
     def _update_density(self, *_args) -> None:
         """Fit the texts to the cells' size in pixels (it changes with resize and zoom).
@@ -479,9 +500,19 @@ class FitMapChart(ChartBase):
             ]
         )
 
-        metrics = QFontMetrics(theme.font(theme.annotation_pt))
-        fits = (cell_w >= metrics.horizontalAdvance("000.0") + 4
-                and cell_h >= metrics.tightBoundingRect("0123456789").height() + 6)
+        # The values at the theme's size, else a point or two smaller (down to
+        # MIN_CELL_PT), else not at all: a short map (a Chinese page's taller lines leave the
+        # charts less height) keeps its numbers.
+        fits, chosen = False, theme.annotation_pt
+        for pt in range(int(theme.annotation_pt), MIN_CELL_PT - 1, -1):
+            metrics = QFontMetrics(theme.font(pt))
+            if (cell_w >= metrics.horizontalAdvance("000.0") + 4
+                    and cell_h >= metrics.tightBoundingRect("0123456789").height() + 4):
+                fits, chosen = True, pt
+                break
+        if chosen != self._cell_pt:
+            self._cell_pt = chosen
+            self._draw_values()
         if fits != self._cells.shown:
             self._cells.shown = fits
             self._cells.update()

@@ -199,7 +199,7 @@ class ServingChart(ChartBase):
             (self.total_curve, QCoreApplication.translate("ServingChart", "tokens/s in all")),
             (self.user_curve, QCoreApplication.translate("ServingChart", "tokens/s each")),
             (self.capacity_marker, QCoreApplication.translate("ServingChart", "users served")),
-            (self.full_points, QCoreApplication.translate("ServingChart", "requests do not fit")),
+            (self.full_points, self._full_text()),
             (self.ttft_curve, QCoreApplication.translate("ServingChart", "first token (s)")),
         ])
         self._set_axis_labels(QCoreApplication.translate("ServingChart", "users at once"),
@@ -277,9 +277,20 @@ class ServingChart(ChartBase):
             "{ttft} s").format(users=p.users, total=format_number(p.tokens_per_s_total),
                                each=format_number(p.tokens_per_s_user),
                                ttft=f"{p.first_token_s:.2f}")
-        if not p.fits:
+        if not p.fits and p.limit == "kv pool":
+            text += QCoreApplication.translate(
+                "ServingChart", " (some requests wait: the KV pool is full)")
+        elif not p.fits:
             text += QCoreApplication.translate("ServingChart", " (their requests do not fit)")
         return text
+
+    def _full_text(self) -> str:
+        """The legend's name for the loads that do not all run: on vLLM they wait for room
+        in the KV pool (the server runs), elsewhere they do not fit in memory."""
+        c = self._capacity
+        if c is not None and any(p.limit == "kv pool" for p in c.curve):
+            return QCoreApplication.translate("ServingChart", "requests wait")
+        return QCoreApplication.translate("ServingChart", "requests do not fit")
 
 
 __all__ = ["ServingChart"]

@@ -153,8 +153,7 @@ class PlanCharts(QWidget):
         # The fit map's cells hold memory per GPU: its title says in which unit.
         self._titles = {
             "vramChart": translate("PlanPage", "Memory per GPU"),
-            "fitMapChart": translate("PlanPage", "What fits: micro-batch × sequence length "
-                                     "(cells: {unit} per GPU)"),
+            "fitMapChart": self._fit_map_titles[False],
             "microBatchChart": translate("PlanPage", "Memory vs micro-batch"),
             "seqChart": translate("PlanPage", "Memory vs sequence length"),
             "servingChart": translate("PlanPage", "Users at once: tokens per second"),
@@ -175,6 +174,21 @@ class PlanCharts(QWidget):
         self._set_titles()
         self._arrange(self._want_paged())
         self.built.emit()
+
+    @property
+    def _fit_map_titles(self) -> dict[bool, str]:
+        """The fit map's title: its cells hold memory per GPU, or (a server that reserves
+        its share of the card, vLLM) what the requests need to run at once."""
+        return {False: translate("PlanPage", "What fits: micro-batch × sequence length "
+                                 "(cells: {unit} per GPU)"),
+                True: translate("PlanPage", "What fits: requests × prompt length (cells: "
+                                "{unit} per GPU to serve them all at once)")}
+
+    def _set_fit_map_title(self, queued: bool) -> None:
+        title = self._fit_map_titles[queued]
+        if self._titles["fitMapChart"] != title:
+            self._titles["fitMapChart"] = title
+            self._set_titles()
 
     # ------------------------------------------------------------------ arrangement
     def _set_titles(self) -> None:
@@ -345,7 +359,8 @@ class PlanCharts(QWidget):
                 largest_seq = state.sweeps.largest_fitting_seq()
                 seqs = seq_axis(plan.seq_len, estimate.model.max_positions)
                 self.seq_chart.set_data(seqs, state.sweeps.memory_vs_seq(seqs), capacity,
-                                        largest_seq or None, plan.seq_len, gpu_name=gpu_name)
+                                        largest_seq or None, plan.seq_len, gpu_name=gpu_name,
+                                        context=estimate.model.max_positions)
         elif chart is self.serving_chart:
             self.serving_chart.set_data(self._served)
         elif chart is self.fit_map:
@@ -354,8 +369,10 @@ class PlanCharts(QWidget):
                 self.fit_map.set_data([], [], np.zeros((0, 0)), capacity, None)
             else:
                 mbs, sls = np.array(FIT_MAP_MICRO_BATCHES), np.array(FIT_MAP_SEQ_LENS)
-                self.fit_map.set_data(mbs, sls, state.sweeps.fit_map(mbs, sls), capacity,
-                                      (plan.micro_batch, plan.seq_len))
+                total, verdicts = state.sweeps.fit_grid(mbs, sls)
+                self.fit_map.set_data(mbs, sls, total, capacity,
+                                      (plan.micro_batch, plan.seq_len), verdicts=verdicts)
+                self._set_fit_map_title(verdicts is not None)
 
     def set_units(self, units: str) -> None:
         """Memory in "GiB" or "GB" (charts built later use them too)."""
