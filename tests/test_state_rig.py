@@ -93,6 +93,25 @@ def test_a_chosen_catalog_gpu_is_kept_and_an_empty_rig_goes_back_to_the_default(
     assert state.gpu_id == "a100-sxm-80gb"
 
 
+def test_the_default_card_named_by_a_plan_file_or_the_user_is_kept_when_cards_are_found(state):
+    # The default target is the RTX 4090: a plan file naming it (or a user picking it) is a
+    # choice, not the default, so this machine's cards found afterwards do not replace it -
+    # the window prices the card the file names, as `estimate --plan FILE` does.
+    saved = state.to_dict()
+    assert saved["gpu"] == DEFAULT_GPU_ID
+    rig = [card(0, 24, "rtx-3090"), card(1, 24, "rtx-3090")]
+    state.set_detected(rig)
+    assert state.gpu_id == "detected:0"  # nothing named: the machine's card
+    state.from_dict(saved)
+    assert state.gpu_id == DEFAULT_GPU_ID
+    state.set_detected(rig)
+    assert state.gpu_id == DEFAULT_GPU_ID
+    fresh = PlanState(MODELS, GPUS)
+    fresh.set_gpu(DEFAULT_GPU_ID)
+    fresh.set_detected(rig)
+    assert fresh.gpu_id == DEFAULT_GPU_ID
+
+
 def test_an_unknown_detected_id_is_rejected(state):
     errors = []
     state.error.connect(lambda field, message: errors.append(field))

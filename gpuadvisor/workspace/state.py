@@ -127,6 +127,9 @@ class PlanState(Undoable):
         # Whether the target is a detected card the state chose (it then follows the plan's
         # GPU count: the best card for one GPU), rather than one the user picked.
         self._auto_target = False
+        # Whether a GPU was named, by the user or by an opened plan file: the default card
+        # is then a choice, which this machine's cards do not replace when they are found.
+        self._gpu_chosen = False
         self._measurements: list[Measurement] = []
         self._observations: list[dict] = []  # what engine logs showed (check-log)
         self._results: dict = {}  # recent estimates by inputs (see _compute)
@@ -224,7 +227,8 @@ class PlanState(Undoable):
         self.detected_changed.emit()
         current = self._snap.gpu_id
         picked = not self._auto_target and current in old_ids and current in self._rig
-        if (current == DEFAULT_GPU_ID or current in old_ids) and not picked:
+        unchosen_default = current == DEFAULT_GPU_ID and not self._gpu_chosen
+        if (unchosen_default or current in old_ids) and not picked:
             target = self._rig.target_id(self._snap.plan.n_gpus)
             self._auto_target = target is not None
             if target is None:
@@ -405,9 +409,11 @@ class PlanState(Undoable):
         if gpu_id is not None and gpu_id not in self._gpus and gpu_id not in self._rig:
             self.error.emit("gpu", f"unknown GPU {gpu_id!r}{did_you_mean(str(gpu_id), self._gpus)}")
             return False
-        # The user's pick: kept as the plan changes.
-        return self._commit(self._on_gpu(replace(self._snap, gpu_id=gpu_id)), "gpu",
+        # The user's pick: kept as the plan changes and when this machine's cards are found.
+        done = self._commit(self._on_gpu(replace(self._snap, gpu_id=gpu_id)), "gpu",
                             what="gpu", auto=False)
+        self._gpu_chosen = self._gpu_chosen or done
+        return done
 
     def _on_gpu(self, snap: _Snapshot) -> _Snapshot:
         """``snap`` with a llama.cpp backend the new GPU cannot run (CUDA on an AMD card)
@@ -575,6 +581,10 @@ class PlanState(Undoable):
         except (ArithmeticError, ValueError) as exc:
             raise PlanFileError(None, f"plan: {exc}") from None
         self._history.clear()
+        # The file's card is the plan's: kept when this machine's cards are found (the
+        # estimate and every export price that card, as `estimate --plan FILE` does).
+        self._auto_target = False
+        self._gpu_chosen = doc.gpu_id is not None
         if snap != self._snap:
             self._install(snap, result)
         self.history_changed.emit()

@@ -263,72 +263,72 @@
         <translation>{n} 个方案的时间与成本。最快：{fastest}。最便宜：{cheapest}。{front} 个位于帕累托前沿。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="417"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="421"/>
         <source>{n} GPU(s)</source>
         <translation>{n} 张 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="419"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="423"/>
         <source>{time} · {cost}</source>
         <translation>{time} · {cost}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="422"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="426"/>
         <source>on the Pareto front: nothing is both faster and cheaper</source>
         <translation>位于帕累托前沿：没有既更快又更便宜的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="425"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="429"/>
         <source>over the budget or past the deadline</source>
         <translation>超出预算或截止时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="428"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="432"/>
         <source>fits only with a change to the plan (hollow)</source>
         <translation>只有修改规划才放得下（空心）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="454"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="458"/>
         <source>Break-even: owning against renting</source>
         <translation>回本点：自购与租用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="531"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="535"/>
         <source>own: {name}</source>
         <translation>自有：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="533"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="537"/>
         <source>rent: {name}</source>
         <translation>租用：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="537"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="541"/>
         <source>Jobs like this one</source>
         <translation>同类任务次数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="538"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="542"/>
         <source>Total cost ({currency})</source>
         <translation>总费用（{currency}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="542"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="546"/>
         <source>Renting stays cheaper: it costs less per job than the owned card&apos;s power</source>
         <translation>租用始终更便宜：每次任务的租金低于自有卡的电费</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="546"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="550"/>
         <source>Owning pays off after {jobs} jobs</source>
         <translation>{jobs} 次任务后买卡更划算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="557"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="561"/>
         <source>Owning {own}: {hardware} and {own_per_job} per job; renting {rent}: {rent_per_job} per job. {answer}.</source>
         <translation>自购 {own}：{hardware}，每个任务另加 {own_per_job}；租用 {rent}：每个任务 {rent_per_job}。{answer}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="587"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="591"/>
         <source>after {jobs} jobs
 owning: {own}
 renting: {rent}</source>
@@ -1549,63 +1549,68 @@ paying per token: {other}</source>
 <context>
     <name>FitMapChart</name>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="161"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="163"/>
         <source>Fit map</source>
-        <extracomment>RGBA per category, indexed by the category number (see :mod:`.style`). Text colour on each category&apos;s fill.</extracomment>
+        <extracomment>The smallest font (points) a cell&apos;s value is written in before it is left out. RGBA per category, indexed by the category number (see :mod:`.style`). Text colour on each category&apos;s fill.</extracomment>
         <translation>容纳图</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="338"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="356"/>
         <source>sequence length (tokens)</source>
         <translation>序列长度（token）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="339"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="357"/>
         <source>micro-batch (sequences)</source>
         <translation>微批次（序列数）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="340"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="358"/>
         <source>micro-batch</source>
         <translation>微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="352"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="370"/>
+        <source>tight: requests wait</source>
+        <translation>偏紧：请求需排队</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="372"/>
         <source>tight (over {pct:.0f}%)</source>
         <translation>偏紧（超过 {pct:.0f}%）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="361"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="381"/>
         <source>your plan</source>
         <translation>当前方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="374"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="394"/>
         <source>Fit map, micro-batch {mb0} to {mb1} by sequence length {s0} to {s1}:</source>
         <translation>容纳图，微批次 {mb0} 到 {mb1}，序列长度 {s0} 到 {s1}：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="380"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="400"/>
         <source>no GPU chosen.</source>
         <translation>未选择 GPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="382"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="402"/>
         <source>{fits} of {cells} fit, {tight} tight, {over} do not fit.</source>
         <translation>{cells} 格中 {fits} 格放得下，{tight} 格偏紧，{over} 格放不下。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="389"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="409"/>
         <source>Your plan: micro-batch {mb}, sequence {seq}, {size}.</source>
         <translation>当前方案：微批次 {mb}，序列 {seq}，{size}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="496"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="527"/>
         <source>micro-batch {mb}, seq {seq}: {size}</source>
         <translation>微批次 {mb}，序列 {seq}：{size}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="505"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="536"/>
         <source>{cell} — {verdict}</source>
         <translation>{cell} — {verdict}</translation>
     </message>
@@ -1633,9 +1638,9 @@ paying per token: {other}</source>
         <translation>GPU {index}：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/tiles.py" line="102"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/tiles.py" line="117"/>
         <source>LOST</source>
-        <extracomment>Tallest live chart: on the desktop, and on a projector (its fonts are larger). The live chart&apos;s shortest height: its plot, axis and one legend line still readable. The same on a projector: its 16 pt ticks, axis title and (at 1280 px) two legend lines left a plot of a few pixels at 120 px; where the page is shorter it scrolls.</extracomment>
+        <extracomment>Tallest live chart: on the desktop, and on a projector (its fonts are larger). The live chart&apos;s shortest height: its plot, axis and one legend line still readable. The same on a projector: its 16 pt ticks, axis title and (at 1280 px) two legend lines left a plot of a few pixels at 120 px; where the page is shorter it scrolls. A projector&apos;s shortest plot (inside the axes and the legend): the 50 and 100 % labels at 16 pt, both whole. At 1280 x 720 a 200-pixel chart kept 74 pixels of plot under its two legend lines, with only &quot;50&quot; on its axis.</extracomment>
         <translation>已掉卡</translation>
     </message>
 </context>
@@ -3542,49 +3547,54 @@ paying per token: {other}</source>
         <translation>微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="247"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="256"/>
         <source>target GPU</source>
         <translation>目标 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="251"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="260"/>
         <source>out of memory above {size} ({gpu})</source>
         <translation>超过 {size} 显存不足（{gpu}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="254"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="263"/>
         <source>out of memory above {size}</source>
         <translation>超过 {size} 显存不足</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="270"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="279"/>
         <source>memory per GPU</source>
         <translation>单卡显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="271"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="280"/>
         <source>your plan</source>
         <translation>当前方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="272"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="281"/>
         <source>largest that fits</source>
         <translation>可容纳的最大值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="276"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="285"/>
         <source>out of memory</source>
         <translation>显存不足</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="281"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="290"/>
         <source>memory per GPU ({unit})</source>
         <translation>单卡显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="284"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="293"/>
         <source>memory ({unit})</source>
         <translation>显存（{unit}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="364"/>
+        <source>the model&apos;s whole context fits: {value}</source>
+        <translation>模型的整个上下文都放得下：{value}</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/charts/sentences.py" line="27"/>
@@ -3598,22 +3608,22 @@ paying per token: {other}</source>
         <translation>当前方案：{value}（{size}）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="352"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="366"/>
         <source>largest {what} that fits: {value}</source>
         <translation>最大可容纳{what}：{value}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="360"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="372"/>
         <source>no {what} in this range fits</source>
         <translation>范围内{what}都放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="456"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="468"/>
         <source>{what} {value}: {size}</source>
         <translation>{what} {value}：{size}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="463"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="475"/>
         <source>{point} — {verdict}</source>
         <translation>{point} — {verdict}</translation>
     </message>
@@ -3743,42 +3753,47 @@ paying per token: {other}</source>
         <translation>单卡显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="156"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="182"/>
         <source>What fits: micro-batch × sequence length (cells: {unit} per GPU)</source>
         <translation>能放下什么：微批次 × 序列长度（格中为单卡 {unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="160"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="159"/>
         <source>Users at once: tokens per second</source>
         <translation>同时服务的用户：每秒 token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="186"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="184"/>
+        <source>What fits: requests × prompt length (cells: {unit} per GPU to serve them all at once)</source>
+        <translation>能放下什么：请求数 × 提示长度（格中为同时服务这些请求所需的单卡 {unit}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="200"/>
         <source>What fits ({unit})</source>
         <translation>能放下什么（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="187"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="201"/>
         <source>Users at once</source>
         <translation>同时服务的用户</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="188"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="202"/>
         <source>By micro-batch</source>
         <translation>按微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="189"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="203"/>
         <source>By sequence length</source>
         <translation>按序列长度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="158"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="157"/>
         <source>Memory vs micro-batch</source>
         <translation>显存 vs 微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="159"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="158"/>
         <source>Memory vs sequence length</source>
         <translation>显存 vs 序列长度</translation>
     </message>
@@ -4264,7 +4279,7 @@ paying per token: {other}</source>
         <translation>一个样本 = {unit}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="333"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="347"/>
         <source>your plan</source>
         <translation>当前方案</translation>
     </message>
@@ -4448,55 +4463,55 @@ paying per token: {other}</source>
 <context>
     <name>ProbePage</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="40"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="41"/>
         <source>Matmul throughput</source>
         <extracomment>``translate(context, text) -&gt; text for people`` (Qt&apos;s ``QCoreApplication.translate``). The translation context of this page&apos;s sentences.</extracomment>
         <translation>矩阵乘吞吐量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="41"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="42"/>
         <source>Memory bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="42"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="43"/>
         <source>Host ↔ device copies</source>
         <translation>主机 ↔ 设备拷贝</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="43"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="44"/>
         <source>Training step</source>
         <translation>训练步</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="44"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="45"/>
         <source>Data reading</source>
         <translation>数据读取</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/probe/controls.py" line="64"/>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="45"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="46"/>
         <source>Plan check</source>
         <translation>方案核验</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/probe/controls.py" line="39"/>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="46"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="47"/>
         <source>Burn-in</source>
         <translation>烤机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="49"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="50"/>
         <source>Compute: measured vs catalog peak (TFLOPS)</source>
         <translation>算力：实测与目录峰值对比（TFLOPS）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="50"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="51"/>
         <source>Bandwidth: measured vs catalog (GB/s)</source>
         <translation>带宽：实测与目录值对比（GB/s）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="58"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="59"/>
         <source>run</source>
         <translation>整次运行</translation>
     </message>
@@ -4506,37 +4521,37 @@ paying per token: {other}</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="90"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="161"/>
         <source>Python:</source>
         <translation>Python：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="95"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="167"/>
         <source>The Python environment the probes run in: one with PyTorch, such as your training environment</source>
         <translation>运行实测的 Python 环境：需装有 PyTorch，例如你的训练环境</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="102"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="174"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="103"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="175"/>
         <source>Choose a python executable with PyTorch</source>
         <translation>选择一个装有 PyTorch 的 python 可执行文件</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="106"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="178"/>
         <source>Rescan</source>
         <translation>重新扫描</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="107"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="179"/>
         <source>Look for Python environments again</source>
         <translation>重新查找 Python 环境</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="111"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="183"/>
         <source>Device:</source>
         <translation>设备：</translation>
     </message>
@@ -4641,7 +4656,7 @@ paying per token: {other}</source>
         <translation>实测运行时显示读数。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="167"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="249"/>
         <source>Looking for Python environments with PyTorch…</source>
         <translation>正在查找装有 PyTorch 的 Python 环境…</translation>
     </message>
@@ -4656,57 +4671,58 @@ paying per token: {other}</source>
         <translation>正在检查 {python}…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="171"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="236"/>
         <source>does not work: {error}</source>
+        <extracomment>What a CPU&apos;s name says that tells one model from another nothing: trademark signs, the words &quot;CPU&quot; and &quot;Processor&quot;, the base clock (&quot;@ 2.20GHz&quot;). Where a picker&apos;s text is shortened, what it lost is marked with this.</extracomment>
         <translation>无法使用：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="174"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="239"/>
         <source>no PyTorch</source>
         <translation>未安装 PyTorch</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="176"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="241"/>
         <source>PyTorch {version}, {accelerators}</source>
         <translation>PyTorch {version}，{accelerators}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="179"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="244"/>
         <source>PyTorch {version}, CPU only</source>
         <translation>PyTorch {version}，仅 CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="216"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="298"/>
         <source>No Python environment found</source>
         <translation>未找到 Python 环境</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="200"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="288"/>
         <source>No device to measure with this Python.</source>
         <translation>此 Python 没有可实测的设备。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="201"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="289"/>
         <source>Measures {device} on this machine, with PyTorch {torch}.</source>
         <translation>用 PyTorch {torch} 实测本机的 {device}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="205"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="293"/>
         <source>No GPU is visible to PyTorch here, so the CPU is measured.</source>
         <translation>PyTorch 在这里看不到 GPU，因此实测的是 CPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="208"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="296"/>
         <source>The Rig page shows the demo rig “{spec}”; probes always measure this machine&apos;s real devices.</source>
         <translation>本机页显示的是演示配置“{spec}”；实测始终测量本机的真实设备。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="216"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="304"/>
         <source>{python} has no PyTorch. Pick another Python above, or install PyTorch there: {python} -m pip install torch</source>
         <translation>{python} 没有安装 PyTorch。请在上方选择其他 Python，或在该环境中安装 PyTorch：{python} -m pip install torch</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="223"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="311"/>
         <source>No Python environment with PyTorch was found, so nothing can be measured yet. Install PyTorch in an environment (python -m pip install torch, or use your training environment), then choose its python with Browse… or press Rescan. gpuadvisor itself never loads PyTorch: the probes run in that environment.</source>
         <translation>未找到装有 PyTorch 的 Python 环境，因此暂时无法实测。请在某个环境中安装 PyTorch（python -m pip install torch，或使用你的训练环境），然后用“浏览…”选择其中的 python，或点击“重新扫描”。gpuadvisor 本身从不加载 PyTorch：实测在那个环境中运行。</translation>
     </message>
@@ -4726,17 +4742,17 @@ paying per token: {other}</source>
         <translation>不是文件夹：{path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="320"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="408"/>
         <source>The dataset disk reads {rate} MB/s; the plan needs {need} MB/s ({tokens} tokens/s as 2-byte token ids): the GPU will wait on the disk. Pre-tokenize, cache the data in RAM, or use a faster disk.</source>
         <translation>数据集磁盘读取速度为 {rate} MB/s；规划需要 {need} MB/s（{tokens} token/秒，按每个 token ID 2 字节计）：GPU 将等待磁盘。请预先分词、把数据缓存在内存中，或换用更快的磁盘。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="325"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="413"/>
         <source>The dataset disk reads {rate} MB/s; the plan needs {need} MB/s ({tokens} tokens/s as 2-byte token ids): not a bottleneck ({headroom:.0f}x headroom).</source>
         <translation>数据集磁盘读取速度为 {rate} MB/s；规划需要 {need} MB/s（{tokens} token/秒，按每个 token ID 2 字节计）：不是瓶颈（余量 {headroom:.0f} 倍）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="331"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="419"/>
         <source>The read was probably served from RAM (page cache): the disk itself may be slower.</source>
         <translation>这次读取可能来自内存（页面缓存）：磁盘本身可能更慢。</translation>
     </message>
@@ -4756,27 +4772,27 @@ paying per token: {other}</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="233"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="321"/>
         <source>quick probes</source>
         <translation>快速实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="234"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="322"/>
         <source>full probes</source>
         <translation>完整实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="235"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="323"/>
         <source>burn-in</source>
         <translation>烤机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="236"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="324"/>
         <source>plan check</source>
         <translation>方案核验</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="238"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="326"/>
         <source>Running {kind} on {device}…</source>
         <translation>正在 {device} 上运行{kind}…</translation>
     </message>
@@ -4791,27 +4807,27 @@ paying per token: {other}</source>
         <translation>{kind}：{message}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="246"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="334"/>
         <source>Cancelled after {seconds:.1f} s; nothing was saved.</source>
         <translation>运行 {seconds:.1f} 秒后已取消；未保存任何结果。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="249"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="337"/>
         <source>Finished in {seconds:.1f} s.</source>
         <translation>用时 {seconds:.1f} 秒完成。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="252"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="340"/>
         <source>Ended early: {reason}.</source>
         <translation>提前结束：{reason}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="255"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="343"/>
         <source>Finished with problems after {seconds:.1f} s (see below).</source>
         <translation>运行 {seconds:.1f} 秒后结束，但有问题（见下方）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="262"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="350"/>
         <source>{probe}: {kind} — {message}</source>
         <translation>{probe}：{kind} — {message}</translation>
     </message>
@@ -4831,27 +4847,27 @@ paying per token: {other}</source>
         <translation>结果已显示，但无法保存到实测历史：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="285"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="373"/>
         <source>Measured on {device} ({name}) with PyTorch {torch}</source>
         <translation>在 {device}（{name}）上用 PyTorch {torch} 实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="287"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="375"/>
         <source>catalog: {gpu}</source>
         <translation>目录：{gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="289"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="377"/>
         <source>no catalog peaks for this device</source>
         <translation>目录中没有此设备的峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="291"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="379"/>
         <source>saved to the history</source>
         <translation>已保存到历史</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="298"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="386"/>
         <source>Burn-in: {verdict}. Throughput {first} → {last} TFLOPS from the first window to the last ({slowdown:+.1f}%); ended by {why}.</source>
         <translation>烤机：{verdict}。吞吐量从第一个时间窗到最后一个为 {first} → {last} TFLOPS（{slowdown:+.1f}%）；结束原因：{why}。</translation>
     </message>
@@ -4866,7 +4882,7 @@ paying per token: {other}</source>
         <translation>无法与估算对比：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="338"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="426"/>
         <source>{model} — {plan}; estimate for {gpu}</source>
         <translation>{model} — {plan}；估算针对 {gpu}</translation>
     </message>
@@ -4891,17 +4907,17 @@ paying per token: {other}</source>
         <translation>差异</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="355"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="443"/>
         <source>The CPU is being measured: there are no GPU readings to show.</source>
         <translation>正在实测 CPU：没有 GPU 读数可显示。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="357"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="445"/>
         <source>No live readings: the GPU being measured was not found among {n} GPU(s) the driver reports.</source>
         <translation>没有实时读数：在驱动报告的 {n} 块 GPU 中找不到正在实测的那块。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="363"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="451"/>
         <source>GPU {index}: {name}</source>
         <translation>GPU {index}：{name}</translation>
     </message>
@@ -4911,138 +4927,138 @@ paying per token: {other}</source>
         <translation>温度、SM 频率、功耗和利用率，各自以占上限的百分比显示；悬停可查看读数。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="76"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="77"/>
         <source>median</source>
         <extracomment>Words of the probes&apos; figure names, for people (acronyms and formats stay as they are: bf16, h2d, gemv, pcie).</extracomment>
         <translation>中位数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="77"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="78"/>
         <source>pinned</source>
         <translation>锁页</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="78"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="79"/>
         <source>pageable</source>
         <translation>可分页</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="79"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="80"/>
         <source>copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="80"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="81"/>
         <source>read</source>
         <translation>读取</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="81"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="82"/>
         <source>triad</source>
         <translation>三元运算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="82"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="83"/>
         <source>achieved</source>
         <translation>实际</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="83"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="84"/>
         <source>step</source>
         <translation>训练步</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="84"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="85"/>
         <source>decode</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="85"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="86"/>
         <source>memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="86"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="87"/>
         <source>bandwidth</source>
         <translation>带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="87"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="88"/>
         <source>tokens</source>
         <translation>token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="88"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="89"/>
         <source>per</source>
         <translation>每</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="89"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="90"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="90"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="91"/>
         <source>allocated</source>
         <translation>已分配</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="91"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="92"/>
         <source>reserved</source>
         <translation>已保留</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="92"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="93"/>
         <source>used</source>
         <translation>已用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="93"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="94"/>
         <source>free</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="94"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="95"/>
         <source>total</source>
         <translation>总量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="95"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="96"/>
         <source>max</source>
         <translation>最大</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="270"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="358"/>
         <source>{gpu} reached {temp:.0f} °C (limit {limit} °C)</source>
         <translation>{gpu} 达到 {temp:.0f} °C（上限 {limit} °C）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="276"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="364"/>
         <source>Temperature limit reached: {reason}; the burn-in was asked to stop…</source>
         <translation>达到温度上限：{reason}；已请求烤机停止…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="374"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="462"/>
         <source>up to {temp:.0f} °C</source>
         <translation>最高 {temp:.0f} °C</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="377"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="465"/>
         <source>SM clock {low}–{high} MHz</source>
         <translation>SM 频率 {low}–{high} MHz</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="380"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="468"/>
         <source>up to {watts:.0f} W</source>
         <translation>最高 {watts:.0f} W</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="382"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="470"/>
         <source>clocks held down: {reasons}</source>
         <translation>频率受限：{reasons}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="387"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="475"/>
         <source>Live readings during the run ({n}): {readings}.</source>
         <translation>运行期间的实时读数（{n} 次）：{readings}。</translation>
     </message>
@@ -5052,7 +5068,7 @@ paying per token: {other}</source>
         <translation>实时读数失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="189"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/pickers.py" line="271"/>
         <source>Looking for Python environments failed: {error}</source>
         <translation>查找 Python 环境失败：{error}</translation>
     </message>
@@ -5574,7 +5590,17 @@ paying per token: {other}</source>
         <translation>可服务的用户</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="202"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="281"/>
+        <source> (some requests wait: the KV pool is full)</source>
+        <translation>（部分请求需排队：KV 池已满）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="292"/>
+        <source>requests wait</source>
+        <translation>请求需排队</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="293"/>
         <source>requests do not fit</source>
         <translation>请求放不下</translation>
     </message>
@@ -5594,7 +5620,7 @@ paying per token: {other}</source>
         <translation>{users} 位用户：合计 {total} token/秒，每人 {each}；首个 token {ttft} 秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="281"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="284"/>
         <source> (their requests do not fit)</source>
         <translation>（这些请求放不下）</translation>
     </message>
