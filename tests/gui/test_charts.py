@@ -224,6 +224,28 @@ def test_vram_set_data_keeps_its_items(make_chart, model, gpu):
     assert len(chart.plot_item.items) == n_items + 1  # + the one total label, created once
 
 
+def test_a_total_just_under_the_cards_line_is_written_inside_its_bar(make_chart):
+    # vLLM fills 90% of a card: a 22.1 GiB bar under a 23.6 GiB line, whose line ran
+    # through the total's number. The total then sits inside the bar's top, the line clear
+    # of it; a total well under the line stays on its bar.
+    chart = make_chart(VramBreakdownChart, size=(420, 260))
+    vb = chart.plot_item.vb
+
+    def total_rect(total_gib):
+        chart.set_data({"weights": total_gib * GiB}, ["your plan"], 23.6 * GiB, "RTX 3090",
+                       "tight")
+        label = chart._total_labels[0]
+        return label.mapRectToItem(vb, label.boundingRect()), \
+            vb.mapFromView(QPointF(0, 23.6)).y(), vb.mapFromView(QPointF(0, total_gib)).y()
+
+    rect, line_y, top_y = total_rect(22.1)
+    assert not rect.top() <= line_y <= rect.bottom()
+    assert rect.top() >= top_y - 1  # under the bar's top: inside the bar
+    rect, line_y, top_y = total_rect(12.0)
+    assert rect.bottom() <= top_y + 1  # on its bar
+    assert not rect.top() <= line_y <= rect.bottom()
+
+
 def test_vram_legend_lists_only_the_terms_that_are_there(make_chart, model, gpu):
     chart = make_chart(VramBreakdownChart)
     draw_estimate(chart, estimate(model, FITS_PLAN, gpu))  # training: no KV cache

@@ -206,6 +206,22 @@ def test_a_vllm_plans_fit_map_shows_what_its_requests_need_and_whether_they_wait
         "What fits: micro-batch × sequence length")
 
 
+def test_the_reading_speed_label_is_drawn_over_the_curves_that_cross_it(qtbot, page):
+    # The per-user and first-token curves cross the reading-speed line near its label:
+    # the label (on its own fill) is painted after them, never struck through. The
+    # first-token curve lives in a view of its own, stacked under the plot.
+    charts = page.charts_area
+    charts.ensure()
+    serve_with_vllm(qtbot, page, seq_len=4096, new_tokens=256)
+    chart = charts.serving_chart
+    label = chart.floor_label
+    assert label.isVisible() and label.fill.color().alpha() > 0
+    for curve in (chart.user_curve, chart.total_curve, chart.full_points):
+        assert label.zValue() > curve.zValue()
+    assert chart.ttft_view.zValue() < chart.plot_item.zValue()
+    assert chart.ttft_view.parentItem() is None and chart.plot_item.parentItem() is None
+
+
 def _inference_on_a_3090(qtbot, page):
     """The page's plan made an inference plan on an RTX 3090, as a user picks it."""
     page.state.set_gpu("rtx-3090")

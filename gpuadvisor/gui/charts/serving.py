@@ -49,7 +49,7 @@ class ServingChart(ChartBase):
         self.plot_item.addItem(self.floor_line, ignoreBounds=True)
         self.floor_label = self._add_edge_label("right")
         self.floor_label.edge_below = True  # the slower users' curve runs above it
-        self.floor_label.setZValue(20)
+        self.floor_label.setZValue(40)  # over the curves that cross its line
         self._badge = pg.TextItem(anchor=(0, 0))
         self._badge.setParentItem(self.plot_item.vb)
         self._badge.setPos(BADGE_MARGIN + 2, BADGE_MARGIN)
@@ -62,6 +62,9 @@ class ServingChart(ChartBase):
         self.ttft_view = pg.ViewBox(enableMenu=False)
         self.ttft_view.setMouseEnabled(False, False)
         self.plot_item.scene().addItem(self.ttft_view)
+        # Under the plot (whose view box has no background): the first-token curve is drawn
+        # beneath the plot's own labels (the reading-speed line's), not over their text.
+        self.ttft_view.setZValue(self.plot_item.zValue() - 1)
         self.plot_item.showAxis("right")
         right = self.plot_item.getAxis("right")
         right.linkToView(self.ttft_view)
