@@ -9,6 +9,7 @@ import pytest
 from gpuadvisor import catalog
 from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS as A
 from gpuadvisor.core.engines import exllamav2, mlx, vllm
+from gpuadvisor.core.engines.combine import requests_at_once
 from gpuadvisor.core.estimate import estimate
 from gpuadvisor.core.gpu import DRIVER_RESERVE_MIB
 from gpuadvisor.core.model import model_shape
@@ -145,6 +146,29 @@ def test_the_fit_map_of_a_vllm_plan_holds_what_its_requests_need_at_once():
     # A plan on an engine without a reserve (llama.cpp) has no verdicts of its own.
     assert sweep_fit_grid(model, plan.with_changes(framework="llama.cpp"), mbs, seqs,
                           gpu=gpu)[1] is None
+
+
+def test_requests_the_pool_cannot_hold_at_once_run_in_waves():
+    # 16 requests of 4,096 + 256 tokens on a 3090: the pool holds 10 whole ones at once, so
+    # the job is a wave of 10 and a wave of 6, each a prompt pass and 256 decode steps (the
+    # step's cost does not depend on the pool, so each wave is the plan of that many).
+    gpu, model = GPUS["rtx-3090"], MODELS["llama-3.1-8b"]
+    plan = Plan(task="infer", framework="vllm", micro_batch=16, seq_len=4096, new_tokens=256)
+    result = estimate(model, plan, gpu)
+    held = result.engine.capacity_tokens // 4352
+    assert held == 10
+    ten = estimate(model, plan.with_changes(micro_batch=10), gpu).time
+    six = estimate(model, plan.with_changes(micro_batch=6), gpu).time
+    assert result.time.seconds == pytest.approx(ten.seconds + six.seconds)
+    assert result.time.prefill_seconds == pytest.approx(ten.prefill_seconds
+                                                        + six.prefill_seconds)
+    assert result.time.tokens_per_s == pytest.approx(16 * 256 / result.time.seconds)
+    assert result.time.decode_tokens_per_s == pytest.approx(ten.decode_tokens_per_s)
+    # all at once when they fit: 8 requests are one wave
+    eight = estimate(model, plan.with_changes(micro_batch=8), gpu)
+    assert eight.engine.capacity_tokens >= 8 * 4352
+    assert requests_at_once(eight.engine, eight.plan) is None
+    assert requests_at_once(result.engine, result.plan) == 10
 
 
 def test_a_lower_utilization_shrinks_the_pool_by_the_difference():

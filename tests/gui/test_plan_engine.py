@@ -191,6 +191,12 @@ def test_a_vllm_plans_fit_map_shows_what_its_requests_need_and_whether_they_wait
     # the plan's cell (16 requests of 4,352 tokens): more than the pool holds, so tight
     i, j = fit_map.current_cell()
     assert verdicts[i, j] == "tight" == state.estimate.verdict
+    # the banner says what is tight: the pool's whole requests against the plan's 16
+    engine = state.estimate.engine
+    held = engine.capacity_tokens // (4096 + 256)
+    assert 0 < held < 16
+    assert page.banner.text().startswith(
+        f"Fits, but requests wait: the KV pool holds {held} of 16 at once (")
     names = [label.text for _, label in fit_map.legend.items]
     assert "tight: requests wait" in names
     assert charts.chart_titles["fitMapChart"].text().startswith(

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from gpuadvisor.core.architecture import ModelShape
 from gpuadvisor.core.assumptions import Assumptions
 from gpuadvisor.core.compute import TimeEstimate
@@ -77,13 +79,50 @@ def engine_time(shape: ModelShape, plan: Plan, result: EngineResult, *, peak_tfl
     decode = result.decode
     if decode is not None and measured_bandwidth:
         decode = replace(decode, bandwidth_efficiency=1.0)
-    return inference_time(
-        shape, plan, peak_tflops=peak_tflops, bandwidth_gb_s=bandwidth_gb_s,
-        resident_bytes=result.weights * together,
-        expert_bytes=None if result.expert_weights is None else
-        result.expert_weights * together,
-        kv_bytes_per_token=result.kv_bytes_per_token,
-        assumptions=assumptions, decode=decode)
+
+    def timed(sequences: int) -> TimeEstimate:
+        return inference_time(
+            shape, plan.with_changes(micro_batch=sequences, dataset_samples=None)
+            if sequences != plan.micro_batch else plan,
+            peak_tflops=peak_tflops, bandwidth_gb_s=bandwidth_gb_s,
+            resident_bytes=result.weights * together,
+            expert_bytes=None if result.expert_weights is None else
+            result.expert_weights * together,
+            kv_bytes_per_token=result.kv_bytes_per_token,
+            assumptions=assumptions, decode=decode)
+
+    held = requests_at_once(result, plan)
+    if held is None:
+        return timed(plan.micro_batch)
+    # vLLM's pool runs ``held`` whole requests at once: the plan's requests go in waves of
+    # that many (the rest wait), each wave a prompt pass and its decode steps.
+    full, rest = divmod(plan.micro_batch, held)
+    wave = timed(held)
+    last = timed(rest) if rest else None
+    batch = full * wave.step_seconds + (last.step_seconds if last else 0.0)
+    prefill = full * wave.prefill_seconds + (last.prefill_seconds if last else 0.0)
+    flops = full * wave.flops_total + (last.flops_total if last else 0.0)
+    batches = 1.0
+    if plan.dataset_samples is not None:
+        batches = float(np.ceil(plan.dataset_samples * plan.epochs / plan.micro_batch))
+    seconds = batches * batch
+    tokens = batches * plan.micro_batch * plan.new_tokens
+    return replace(wave, seconds=seconds, gpu_hours=seconds * n / 3600.0,
+                   tokens_per_s=tokens / seconds, tokens_per_s_per_gpu=tokens / seconds / n,
+                   steps=batches, step_seconds=batch, compute_seconds_per_step=prefill,
+                   prefill_seconds=prefill, flops_total=batches * flops)
+
+
+def requests_at_once(result: EngineResult, plan: Plan) -> int | None:
+    """Whole requests an engine that reserves its share of the card (vLLM) runs at once,
+    when its KV pool holds fewer than the plan's ``micro_batch`` (``max_num_seqs``) of
+    ``seq_len + new_tokens`` tokens; None when all run at once (or the engine has no
+    pool, or it would not start)."""
+    if not result.budget or result.refuses or not result.capacity_tokens:
+        return None
+    length = plan.seq_len + plan.new_tokens
+    held = int(result.capacity_tokens // length) if length else plan.micro_batch
+    return held if 0 < held < plan.micro_batch else None
 
 
 def with_prompt_scale(view: EngineView | None, assumptions: Assumptions, scale: float,
@@ -136,5 +175,11 @@ def engine_assumptions(view: EngineView, plan: Plan, assumptions: Assumptions,
     return used
 
 
-__all__ = ["EngineView", "engine_assumptions", "engine_time", "engine_view",
-           "with_prompt_scale"]
+__all__ = [
+    "EngineView",
+    "engine_assumptions",
+    "engine_time",
+    "engine_view",
+    "requests_at_once",
+    "with_prompt_scale",
+]

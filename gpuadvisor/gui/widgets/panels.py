@@ -67,6 +67,14 @@ class VerdictBanner(QLabel):
                 text = self.tr("Does not fit: needs {need} per GPU, {gpu} has {have} "
                                "(short by {free})").format(**args)
                 kind = "nofit"
+            elif estimate.verdict == "tight" and _waiting(estimate) is not None:
+                # vLLM takes its share of the card whatever the plan: what is tight is
+                # its KV pool, which runs fewer requests at once than the plan asks.
+                held, asked = _waiting(estimate)
+                text = self.tr("Fits, but requests wait: the KV pool holds {held} of {asked} "
+                               "at once ({need} of {have} on {gpu})").format(
+                    held=held, asked=asked, **args)
+                kind = "tight"
             elif estimate.verdict == "tight":
                 text = self.tr("Fits, but tight: {need} of {have} on {gpu} "
                                "({free} free)").format(**args)
@@ -83,6 +91,20 @@ class VerdictBanner(QLabel):
             self.setProperty("verdict", kind)
             self.style().unpolish(self)
             self.style().polish(self)
+
+
+def _waiting(estimate) -> tuple[int, int] | None:
+    """``(held, asked)`` when the plan's engine reserves its share of the card (vLLM) and
+    its KV pool holds fewer whole requests at once than the plan asks, else None."""
+    engine = getattr(estimate, "engine", None)
+    if engine is None or not engine.budget or not engine.capacity_tokens:
+        return None
+    asked = int(engine.settings.get("max_num_seqs") or 0)
+    length = int(engine.settings.get("max_model_len") or 0)
+    if not length or not asked:
+        return None
+    held = int(engine.capacity_tokens // length)
+    return (held, asked) if held < asked else None
 
 
 class TimePanel(QGroupBox):
