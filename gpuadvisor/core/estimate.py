@@ -48,10 +48,8 @@ from .model import ModelShape, ModelSpec, ParamCounts, model_shape
 from .parallel.insitu import plan_kernel_seconds
 from .parallel.rates import kernel_fractions
 from .plan import Plan
+from .verdict import engine_verdict, verdict_for
 
-#: Above this share of the GPU's memory a plan that fits is called "tight": allocator
-#: fragmentation and framework buffers vary by a few percent between versions.
-TIGHT_FRACTION = 0.90
 #: GPU used for time estimates when the plan names none (reported in assumptions).
 REFERENCE_GPU_ID = "a100-sxm-80gb"
 
@@ -249,26 +247,6 @@ def context_warning(model: ModelSpec, plan: Plan) -> str | None:
     else:
         why = "it was not trained for longer sequences (quality may drop)"
     return f"{tokens} tokens per sequence exceed {model.name}'s context of {limit}: {why}"
-
-
-def verdict_for(total: float, capacity: float) -> str:
-    """"fits", "tight" (over :data:`TIGHT_FRACTION` of capacity) or "does not fit"."""
-    if total > capacity:
-        return "does not fit"
-    return "tight" if total > TIGHT_FRACTION * capacity else "fits"
-
-
-def engine_verdict(engine, total: float, capacity: float) -> str:
-    """The verdict of a plan on an engine: refused (vLLM without room for one sequence)
-    does not fit; on an engine that reserves a set share of the card whatever the plan
-    (vLLM), the reservation's size says nothing: it fits when every request the plan
-    serves runs at once, and is tight when some wait (or the reserve is short); elsewhere
-    :func:`verdict_for`."""
-    if engine.refuses or total > capacity:
-        return "does not fit"
-    if engine.budget:
-        return "tight" if engine.tight else "fits"
-    return verdict_for(total, capacity)
 
 
 def _assumptions_used(model: ModelShape, plan, assumptions, gpu, time_gpu, peak_kind, peak,

@@ -263,72 +263,72 @@
         <translation>{n} 个方案的时间与成本。最快：{fastest}。最便宜：{cheapest}。{front} 个位于帕累托前沿。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="421"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="428"/>
         <source>{n} GPU(s)</source>
         <translation>{n} 张 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="423"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="430"/>
         <source>{time} · {cost}</source>
         <translation>{time} · {cost}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="426"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="433"/>
         <source>on the Pareto front: nothing is both faster and cheaper</source>
         <translation>位于帕累托前沿：没有既更快又更便宜的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="429"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="436"/>
         <source>over the budget or past the deadline</source>
         <translation>超出预算或截止时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="432"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="439"/>
         <source>fits only with a change to the plan (hollow)</source>
         <translation>只有修改规划才放得下（空心）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="458"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="465"/>
         <source>Break-even: owning against renting</source>
         <translation>回本点：自购与租用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="535"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="542"/>
         <source>own: {name}</source>
         <translation>自有：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="537"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="544"/>
         <source>rent: {name}</source>
         <translation>租用：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="541"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="548"/>
         <source>Jobs like this one</source>
         <translation>同类任务次数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="542"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="549"/>
         <source>Total cost ({currency})</source>
         <translation>总费用（{currency}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="546"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="553"/>
         <source>Renting stays cheaper: it costs less per job than the owned card&apos;s power</source>
         <translation>租用始终更便宜：每次任务的租金低于自有卡的电费</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="550"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="557"/>
         <source>Owning pays off after {jobs} jobs</source>
         <translation>{jobs} 次任务后买卡更划算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="561"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="568"/>
         <source>Owning {own}: {hardware} and {own_per_job} per job; renting {rent}: {rent_per_job} per job. {answer}.</source>
         <translation>自购 {own}：{hardware}，每个任务另加 {own_per_job}；租用 {rent}：每个任务 {rent_per_job}。{answer}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="591"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="598"/>
         <source>after {jobs} jobs
 owning: {own}
 renting: {rent}</source>
@@ -5539,88 +5539,88 @@ paying per token: {other}</source>
         <translation>服务负载曲线</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="92"/>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="203"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="95"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="206"/>
         <source>first token (s)</source>
         <translation>首个 token（秒）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="115"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="118"/>
         <source>no user gets {rate} tokens/s</source>
         <translation>没有用户能达到 {rate} token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="118"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="121"/>
         <source>{users} at once, {rate} tokens/s or more each</source>
         <translation>同时 {users}，每人不低于 {rate} token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="120"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="123"/>
         <source>1 user</source>
         <translation>1 位用户</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="121"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="124"/>
         <source>{n} users</source>
         <translation>{n} 位用户</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="129"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="132"/>
         <source>Tokens per second against users at once: {a} in all for 1 user, {b} in all for {n} users ({each} each). {badge}.</source>
         <translation>每秒 token 数随同时用户数的变化：1 位用户时合计 {a}，{n} 位用户时合计 {b}（每人 {each}）。{badge}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="189"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="192"/>
         <source>reading speed {rate} tokens/s</source>
         <translation>阅读速度 {rate} token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="199"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="202"/>
         <source>tokens/s in all</source>
         <translation>合计 token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="200"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="203"/>
         <source>tokens/s each</source>
         <translation>每人 token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="201"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="204"/>
         <source>users served</source>
         <translation>可服务的用户</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="281"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="284"/>
         <source> (some requests wait: the KV pool is full)</source>
         <translation>（部分请求需排队：KV 池已满）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="292"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="295"/>
         <source>requests wait</source>
         <translation>请求需排队</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="293"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="296"/>
         <source>requests do not fit</source>
         <translation>请求放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="205"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="208"/>
         <source>users at once</source>
         <translation>同时用户数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="206"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="209"/>
         <source>tokens/s</source>
         <translation>token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="275"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="278"/>
         <source>{users} users: {total} tokens/s in all, {each} each; first token {ttft} s</source>
         <translation>{users} 位用户：合计 {total} token/秒，每人 {each}；首个 token {ttft} 秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="284"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="287"/>
         <source> (their requests do not fit)</source>
         <translation>（这些请求放不下）</translation>
     </message>
@@ -5815,123 +5815,123 @@ paying per token: {other}</source>
 <context>
     <name>TimePanel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="95"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="117"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="113"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="135"/>
         <source>Total time</source>
         <translation>总时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="114"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="136"/>
         <source>GPU-hours</source>
         <translation>卡时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="115"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="137"/>
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="116"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="138"/>
         <source>Compute</source>
         <translation>计算量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="124"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="146"/>
         <source>Steps</source>
         <translation>步数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="135"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="157"/>
         <source>Users at once</source>
         <translation>同时服务的用户</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="145"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="167"/>
         <source>Layout</source>
         <translation>并行布局</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="161"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="183"/>
         <source>Efficiency</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="176"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="198"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="177"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="199"/>
         <source>Use the assumed efficiency again</source>
         <translation>恢复为假设的效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="189"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="211"/>
         <source>Assumptions</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="247"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="269"/>
         <source>{rate} samples/s</source>
         <translation>{rate} 样本/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="248"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="270"/>
         <source>{rate} tokens/s</source>
         <translation>{rate} token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="254"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="276"/>
         <source>{steps} × {step} ÷ {goodput} goodput = {total} (bound by {bound})</source>
         <translation>{steps} × {step} ÷ {goodput} 有效训练时间比例 = {total}（受限于{bound}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="257"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="279"/>
         <source>{steps} × {step} = {total} (bound by {bound})</source>
         <translation>{steps} × {step} = {total}（受限于{bound}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="289"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="311"/>
         <source>Every user waiting for an answer at once, each with the plan&apos;s prompt and new tokens; each keeps at least {rate} tokens/s (reading speed unless set). gpuadvisor estimate prints the whole curve.</source>
         <translation>所有用户同时等待回答，每人使用方案的提示词和新生成 token 数；每人至少保持 {rate} token/秒（未设置时为阅读速度）。gpuadvisor estimate 会打印整条曲线。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="337"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="359"/>
         <source>{eff:.2f} → {tflops} TFLOPS per GPU</source>
         <translation>{eff:.2f} → 每张 GPU {tflops} TFLOPS</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="342"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="364"/>
         <source>matmul kernel</source>
         <translation>矩阵乘内核</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="343"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="365"/>
         <source>{kernel}: {tflops} TFLOPS per GPU, {fraction} of the {peak} rate</source>
         <translation>{kernel}：单卡 {tflops} TFLOPS，为 {peak} 峰值的 {fraction}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="351"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="373"/>
         <source>in-situ factor</source>
         <translation>现场系数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="352"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="374"/>
         <source>{k:.2f} of the published kernel rates</source>
         <translation>公开内核速率的 {k:.2f}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="356"/>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="361"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="378"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="383"/>
         <source>{n} samples</source>
         <translation>{n} 个样本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="357"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="379"/>
         <source>{n} tokens</source>
         <translation>{n} 个 token</translation>
     </message>
@@ -6016,92 +6016,92 @@ paying per token: {other}</source>
         <translation>假设：{job} 可在“数据集”中选择其他数据集，或填写你自己的。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="242"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="264"/>
         <source>{rate} generated tokens/s (decode)</source>
         <translation>{rate} 生成 token/s（解码）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="151"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="173"/>
         <source>How the job is split over the GPUs: the fastest way found that fits their memory (chosen), or the degrees you pinned in the Layout row with the rest searched (pinned): tensor (TP), pipeline (PP) and data parallel (DP) degrees, ZeRO/FSDP sharding and the micro-batch. The step is shown in parts: computing, memory-bound kernels, communication left over after overlap, and the pipeline&apos;s idle bubble.</source>
         <translation>任务如何切分到各块 GPU 上：放得下显存的最快方式（选出），或你在“布局”一行固定的并行度，其余仍会搜索（固定）：张量并行（TP）、流水线并行（PP）和数据并行（DP）的并行度、ZeRO/FSDP 切分以及微批次。一步按组成部分显示：计算、受访存限制的内核、重叠之后仍暴露的通信，以及流水线的空闲气泡。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="169"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="191"/>
         <source>Share of the GPU&apos;s dense peak that training achieves (model FLOPs utilisation). By default it comes from the plan&apos;s own kernels at the card&apos;s published rates times the in-situ factor (0.73); type a value to use your own.</source>
         <translation>训练达到的 GPU 稠密峰值比例（模型 FLOPs 利用率）。默认值来自方案自身的内核：按显卡公开的内核速率乘以现场系数（0.73）；输入一个数值即可使用你自己的值。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="244"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="266"/>
         <source>prefill {prefill} · decode bound by {bound}</source>
         <translation>预填充 {prefill} · 解码受限于{bound}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="303"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="325"/>
         <source>no data parallel</source>
         <translation>无数据并行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="305"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="327"/>
         <source>{zero} sharded within a node</source>
         <translation>{zero}（仅在节点内分片）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="307"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="329"/>
         <source>micro-batch {mb} × {ga}</source>
         <translation>微批次 {mb} × {ga}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="314"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="336"/>
         <source>step {step} = compute {compute} + memory-bound {memory} + communication {comm} + bubble {bubble}; MFU {mfu:.0%}</source>
         <translation>每步 {step} = 计算 {compute} + 访存受限 {memory} + 通信 {comm} + 流水线气泡 {bubble}；MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="320"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="342"/>
         <source>runner-up: {layout}: step {step}</source>
         <translation>次优：{layout}：每步 {step}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="330"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="352"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="331"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="353"/>
         <source>{tflops:g} TFLOPS {dtype} on {gpu}</source>
         <translation>{tflops:g} TFLOPS {dtype}（{gpu}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="336"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="358"/>
         <source>efficiency</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="362"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="384"/>
         <source>data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="364"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="386"/>
         <source>GPU link</source>
         <translation>GPU 互联</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="367"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="389"/>
         <source>overlap</source>
         <translation>通信重叠</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="370"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="392"/>
         <source>bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="373"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="395"/>
         <source>timed on</source>
         <translation>计时 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="375"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="397"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
     </message>
@@ -6119,17 +6119,22 @@ paying per token: {other}</source>
         <translation>放不下：单卡需 {need}，{gpu} 只有 {have}（差 {free}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="71"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="74"/>
+        <source>Fits, but requests wait: the KV pool holds {held} of {asked} at once ({need} of {have} on {gpu})</source>
+        <translation>放得下，但请求需排队：KV 池同时只容纳 {asked} 个中的 {held} 个（需 {need}，{gpu} 有 {have}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="79"/>
         <source>Fits, but tight: {need} of {have} on {gpu} ({free} free)</source>
         <translation>放得下，但偏紧：需 {need}，{gpu} 有 {have}（剩余 {free}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="75"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="83"/>
         <source>Fits: {need} of {have} on {gpu} ({free} free)</source>
         <translation>放得下：需 {need}，{gpu} 有 {have}（剩余 {free}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="78"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="86"/>
         <source>{model}, {task}: {verdict}</source>
         <translation>{model}，{task}：{verdict}</translation>
     </message>
@@ -6155,7 +6160,7 @@ paying per token: {other}</source>
     <message>
         <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="222"/>
         <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="261"/>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="421"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="441"/>
         <source>target GPU</source>
         <translation>目标 GPU</translation>
     </message>
@@ -6180,37 +6185,37 @@ paying per token: {other}</source>
         <translation>{gpu} 有 {size}：{verdict}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="349"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="369"/>
         <source>{size} cards</source>
         <translation>{size} 显卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="362"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="382"/>
         <source>needs {total} per GPU</source>
         <translation>单卡需 {total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="371"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="391"/>
         <source>fits — {free} free</source>
         <translation>放得下 — 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="375"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="395"/>
         <source>tight — {free} free</source>
         <translation>偏紧 — 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="379"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="399"/>
         <source>does not fit by {over}</source>
         <translation>放不下，差 {over}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="409"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="429"/>
         <source>{term}: {size} ({share:.1f}%)</source>
         <translation>{term}：{size}（{share:.1f}%）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="424"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="444"/>
         <source>{gpu}: {size}</source>
         <translation>{gpu}：{size}</translation>
     </message>

@@ -18,11 +18,12 @@ from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication
 
 from gpuadvisor.catalog import load_gpus, load_models
-from gpuadvisor.core.estimate import TIGHT_FRACTION, estimate, sweep_fit_map
+from gpuadvisor.core.estimate import estimate, sweep_fit_map
 from gpuadvisor.core.gpu import DRIVER_RESERVE_MIB
 from gpuadvisor.core.memory import TERMS
 from gpuadvisor.core.plan import Plan
 from gpuadvisor.core.units import GB, GiB, format_bytes
+from gpuadvisor.core.verdict import TIGHT_FRACTION
 from gpuadvisor.gui.charts import FitMapChart, MemoryCurveChart, VramBreakdownChart
 from gpuadvisor.gui.charts.fit_map import MIN_CELL_PT
 from gpuadvisor.gui.charts.style import CATEGORY_COLORS, TERM_COLORS, term_labels

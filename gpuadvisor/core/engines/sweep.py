@@ -18,6 +18,7 @@ from gpuadvisor.core.engines.combine import engine_view
 from gpuadvisor.core.gpu import GpuSpec
 from gpuadvisor.core.memory import TERMS, MemoryBreakdown
 from gpuadvisor.core.plan import Plan
+from gpuadvisor.core.verdict import engine_verdict
 
 #: The plan fields :func:`along` sweeps.
 AXES = ("micro_batch", "seq_len")
@@ -52,11 +53,9 @@ def fit_grid(shape: ModelShape, plan: Plan, gpu: GpuSpec, micro_batches, seq_len
     vLLM takes the same reservation at every cell, which says nothing about the cell: there
     a cell holds what its requests need to run at once (the reservation less its KV pool,
     plus ``micro-batch`` sequences of the cell's length and the new tokens, in whole
-    blocks), and its verdict is :func:`~..estimate.engine_verdict`'s (fits: all at once;
+    blocks), and its verdict is :func:`~..verdict.engine_verdict`'s (fits: all at once;
     tight: some wait; does not fit: vLLM would not start).
     """
-    from gpuadvisor.core.estimate import engine_verdict  # estimate imports this module
-
     plan = placed(shape, plan, gpu, assumptions)
     rows = np.atleast_1d(np.asarray(micro_batches, dtype=int))
     cols = np.atleast_1d(np.asarray(seq_lens, dtype=int))

@@ -7,8 +7,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
-from gpuadvisor.core.estimate import verdict_for
 from gpuadvisor.core.units import format_bytes
+from gpuadvisor.core.verdict import verdict_for
 
 from .base import BADGE_MARGIN, ChartBase, as_float_array
 from .curve_annotations import CurveAnnotations

@@ -10,8 +10,8 @@ from PySide6.QtCore import QCoreApplication, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFontMetrics
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
-from gpuadvisor.core.estimate import TIGHT_FRACTION
 from gpuadvisor.core.units import format_bytes
+from gpuadvisor.core.verdict import TIGHT_FRACTION
 
 from .base import ChartBase, as_float_array, format_number, short_power_of_two
 from .style import (

@@ -10,9 +10,9 @@ from PySide6.QtCore import QCoreApplication, QRectF, Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
-from gpuadvisor.core.estimate import verdict_for
 from gpuadvisor.core.memory import TERMS
 from gpuadvisor.core.units import GiB, format_bytes
+from gpuadvisor.core.verdict import verdict_for
 
 from .base import BADGE_MARGIN, ChartBase, nice_ceiling
 from .style import (
