@@ -449,3 +449,47 @@ def test_utilization_and_lifetime_start_from_the_settings_and_are_kept(make_page
     box.lifetime_spin.setValue(5_000)
     assert settings.rental_utilization == pytest.approx(0.25)
     assert settings.card_lifetime_hours == 5_000.0
+
+
+@pytest.mark.parametrize("size", [(1000, 420), (1000, 640), (1400, 800)],
+                         ids=["short", "tall", "taller"])
+def test_the_money_axis_labels_a_decade_at_or_below_the_cheapest_option(qtbot, size):
+    # At 1920 x 1080 the margin under the cheapest option ($0.16) ended above $0.10: the
+    # lowest label was "$1", over the best option.
+    import math
+
+    from gpuadvisor.gui.charts.compare_charts import CostTimeChart, Point
+
+    chart = CostTimeChart()
+    qtbot.addWidget(chart)
+    chart.resize(*size)
+    chart.show()
+    qtbot.waitExposed(chart)
+    points = [Point("own", "your RTX 3090", "own", 3.59, 0.16),
+              Point("rent", "Vast.ai RTX 3090", "rent", 3.59, 0.46),
+              Point("cloud", "8x B200", "cloud", 0.04, 1.38),
+              Point("new", "new RTX 5090", "buy-new", 1.5, 2400.0),
+              Point("h100", "8x H100", "buy-new", 0.3, 41000.0)]
+    chart.set_data(points, ["cloud", "own"], selected="own")
+    qtbot.wait(20)
+    chart._frame()
+    (y0, y1), = [chart.plot_item.vb.viewRange()[1]]
+    cheapest = math.log10(0.16)
+    # Every option is still inside the frame.
+    assert y0 < cheapest and math.log10(41000.0) < y1
+    # The labels the axis draws (pyqtgraph leaves out one that would stick out of it).
+    from PySide6.QtGui import QImage, QPainter
+
+    axis = chart.cost_axis
+    image = QImage(10, 10, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    try:
+        _line, _ticks, texts = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    drawn = [text for _rect, _flags, text in texts]
+    assert "$0.10" in drawn, drawn
+    # ... under the cheapest option's point.
+    label_y = next(rect.center().y() for rect, _flags, text in texts if text == "$0.10")
+    point_y = axis.mapFromScene(chart.scene_position("own")).y()
+    assert label_y >= point_y - 1

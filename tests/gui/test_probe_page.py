@@ -417,3 +417,75 @@ def test_history_names_probes_and_figures_for_people_and_leaves_out_skipped_ones
     table = {"Matmul throughput": "矩阵乘吞吐量", "median": "中位数"}
     zh = pf.figure_label("matmul", "bf16_median_tflops", lambda c, t: table.get(t, t))
     assert zh == "矩阵乘吞吐量: bf16 中位数"
+
+
+def test_a_cpus_name_is_shortened_by_rule_and_a_path_by_whole_folders():
+    """The pickers' texts where the bar is narrow: Qt's eliding had "cpu — Inte…, 23.5 GiB"
+    and "/work/main/.venv/bin/p…h 2.13.0+cpu"; the rules drop the name's noise, then whole
+    words, and whole folders from the middle of a path, keeping the kind, memory and
+    PyTorch."""
+    from gpuadvisor.gui.pages.probe import format as pf
+    from gpuadvisor.probes.interpreters import InterpreterInfo
+
+    assert pf.short_device_name("Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz") == \
+        "Intel Xeon E5-2680 v4"
+    assert pf.short_device_name("Intel(R) Xeon(R) Processor") == "Intel Xeon"
+    assert pf.short_device_name("AMD EPYC 7763 64-Core Processor") == "AMD EPYC 7763 64-Core"
+    assert pf.short_device_name("NVIDIA GeForce RTX 4090") == "NVIDIA GeForce RTX 4090"
+    cpu = {"id": "cpu", "name": "Intel(R) Xeon(R) Processor",
+           "memory_total_bytes": int(23.5 * 2**30)}
+    full = pf.device_text(cpu, "GiB")
+    assert full == "cpu — Intel(R) Xeon(R) Processor, 23.5 GiB"
+    fitted = [pf.fitted_device_text(cpu, "GiB", len, room) for room in (60, 30, 21, 14, 5)]
+    assert fitted == [full, "cpu — Intel Xeon, 23.5 GiB", "cpu — …Xeon, 23.5 GiB",
+                      "cpu, 23.5 GiB", "cpu, 23.5 GiB"]
+
+    assert pf.shortened_paths("/work/main/.venv/bin/python3") == [
+        "/work/…/.venv/bin/python3", "/work/…/bin/python3", "/work/…/python3", "…/python3"]
+    assert pf.shortened_paths(r"C:\envs\train\python.exe") == [
+        r"C:\…\train\python.exe", r"C:\…\python.exe", r"…\python.exe"]
+    assert pf.shortened_paths("python3") == []
+    info = InterpreterInfo(python="/work/main/.venv/bin/python3", python_version="3.12",
+                           torch="2.13.0+cpu", accelerators=())
+    state = "PyTorch 2.13.0+cpu, CPU only"
+    assert pf.fitted_interpreter_text(info, len, 100) == pf.interpreter_text(info)
+    assert pf.fitted_interpreter_text(info, len, 50) == f"/work/…/bin/python3 — {state}"
+    assert pf.fitted_interpreter_text(info, len, 20) == "…/python3 — PyTorch 2.13.0+cpu"
+
+
+def test_the_pickers_shorten_whole_words_and_keep_the_whole_text_in_the_tooltip(make_page):
+    import re
+
+    from PySide6.QtCore import QSignalBlocker
+
+    page = make_page("rtx4090")
+    combo = page.device_combo
+    tip = combo.toolTip()
+    cpu = {"id": "cpu", "type": "cpu", "name": "Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz",
+           "memory_total_bytes": int(23.5 * 2**30)}
+    with QSignalBlocker(combo):
+        combo.addItem("cpu — " + cpu["name"] + ", 23.5 GiB", cpu)
+    combo.setCurrentIndex(combo.count() - 1)
+    whole = combo.currentText()
+    metrics = combo.fontMetrics()
+    for room_words in ("cpu — Intel Xeon E5-2680 v4, 23.5 GiB", "cpu — …v4, 23.5 GiB"):
+        combo.setFixedWidth(metrics.horizontalAdvance(room_words) + 60)
+        shown = combo.refit()
+        assert shown != whole
+        assert metrics.horizontalAdvance(shown) <= combo._room()
+        assert shown.startswith("cpu") and shown.endswith(", 23.5 GiB"), shown
+        assert not re.search(r"\w…", shown), shown  # never a word cut in two
+        assert combo.toolTip().startswith(whole)
+    combo.setMinimumWidth(0)
+    combo.setMaximumWidth(16777215)
+    combo.setFixedWidth(metrics.horizontalAdvance(whole) + 80)
+    assert combo.refit() == whole
+    assert combo.toolTip() == tip  # the whole text shows: the tooltip is its own again
+
+    python = page.python_combo
+    python.setFixedWidth(metrics.horizontalAdvance(python.currentText()) // 2 + 40)
+    shown = python.refit()
+    assert shown != python.currentText()
+    assert not re.search(r"\w…", shown), shown
+    assert shown.endswith("PyTorch 0.0-fake, cuda") or shown.endswith("PyTorch 0.0-fake")
+    assert python.toolTip().startswith(python.currentText())

@@ -352,3 +352,67 @@ def test_unknown_ecc_errors_are_one_sentence_in_both_languages(qapp):
         assert "不可纠正错误数未知" in text and "未知 个" not in text
     finally:
         install_language("en")
+
+
+#: A number's unit at the start of a line: what must stay on the line of its number.
+_UNIT_START = r"(GiB|GB|MiB|MB|W\b|°C|MHz|%)"
+
+
+def _line_breaks(label) -> list[tuple[str, str]]:
+    """(the text up to each line's end, the text after it) of a word-wrapped label at its
+    width, laid out as the label lays it out (its font, Qt's word wrap)."""
+    from PySide6.QtGui import QTextLayout, QTextOption
+
+    text = label.text()
+    layout = QTextLayout(text, label.font())
+    option = QTextOption()
+    option.setWrapMode(QTextOption.WrapMode.WordWrap)
+    layout.setTextOption(option)
+    layout.beginLayout()
+    breaks = []
+    while True:
+        line = layout.createLine()
+        if not line.isValid():
+            break
+        line.setLineWidth(label.contentsRect().width())
+        end = line.textStart() + line.textLength()
+        if end < len(text):
+            breaks.append((text[:end], text[end:]))
+    layout.endLayout()
+    return breaks
+
+
+def test_a_number_and_its_unit_stay_on_one_line(qtbot, make_page):
+    # At 1280 x 720 the tiles read "936 GB/" / "s", "90" / "°C)", "23.5" / "GiB free",
+    # "(default 350" / "W)" and "Xorg (pid 1000, n/" / "a)".
+    import re
+
+    from gpuadvisor.gui.pages.rig.widgets import keep_units, plain
+
+    assert keep_units("936 GB/s") == "936\u00a0GB/\u2060s"
+    assert keep_units("32 W of 350 W limit (default 350 W)") == \
+        "32\u00a0W of 350\u00a0W limit (default 350\u00a0W)"
+    assert keep_units("Xorg (pid 1000, n/a)") == "Xorg (pid 1000, n/\u2060a)"
+    assert keep_units("/: 71.0 GiB free of 252.0 GiB") == "/: 71.0\u00a0GiB free of 252.0\u00a0GiB"
+    assert keep_units("gen 1 / 4 · x16 / x16") == "gen 1 / 4 · x16 / x16"
+    assert plain(keep_units("23.5 GiB free · n/a")) == "23.5 GiB free · n/a"
+
+    page = make_page("2x rtx-3090")
+    labels = []
+    for width in (980, 1100, 1200):
+        page.resize(width, 900)
+        qtbot.wait(20)
+        for tile in page.tiles:
+            tile.layout().activate()
+            labels = [tile.catalog, *(value for _name, value in tile._labels)]
+            for label in labels:
+                for before, after in _line_breaks(label):
+                    left, right = before.rstrip(), after.lstrip()
+                    assert not (re.search(r"\d$", left) and re.match(_UNIT_START, right)), (
+                        width, left, right)
+                    assert not (re.search(r"\w/$", left) and right[:1].isalnum()), (
+                        width, left, right)
+    # What the tile says (tests, the clipboard) is in plain spaces.
+    text = page.tiles[0].text()
+    assert "23.5 GiB free" in text and "936 GB/s" in text
+    assert "\u00a0" not in text and "\u2060" not in text

@@ -187,3 +187,36 @@ def test_the_rigs_live_charts_on_a_projector_keep_a_readable_plot(make_window, q
         step = chart._percent_step
         metrics = QFontMetrics(chart.theme.font(chart.theme.tick_pt))
         assert step / Y_TOP * chart.plot_item.vb.height() >= metrics.height()
+
+
+def test_the_rigs_live_charts_on_a_laptops_projector_show_their_scale_and_whole_legend(
+        make_window, qtbot):
+    # At 1280 x 720 on a projector two legend lines left 74 pixels of plot in a 200-pixel
+    # chart: its axis read "50" alone. The plot keeps room for the 50 and 100 % labels, the
+    # legend all four names inside the chart, and the page scrolls to them.
+    from gpuadvisor.gui.charts.live import SERIES, Y_TOP
+    from gpuadvisor.gui.pages.rig.tiles import PRESENTATION_PLOT_MIN_HEIGHT
+
+    window = make_window(1280, 720, True, page="rig")
+    page = window.rig_page
+    qtbot.waitUntil(lambda: all(t.chart is not None and t.chart.isVisible()
+                                for t in page.tiles), timeout=3000)
+    qtbot.waitUntil(lambda: all(t.chart.plot_item.vb.height() >= PRESENTATION_PLOT_MIN_HEIGHT
+                                for t in page.tiles), timeout=3000)
+    qtbot.wait(20)
+    body = page.scroll.widget()
+    for tile in page.tiles:
+        chart = tile.chart
+        plot = chart.plot_item.vb.height()
+        assert plot >= PRESENTATION_PLOT_MIN_HEIGHT
+        metrics = QFontMetrics(chart.theme.font(chart.theme.tick_pt))
+        assert chart._percent_step <= 50
+        # The 100 % label, centred on its tick, fits under the plot's top (10 % above it).
+        assert (Y_TOP - 100) / Y_TOP * plot >= metrics.height() / 2
+        legend = chart.legend
+        assert len(legend.items) == len(SERIES)
+        scene = chart.plot_widget.sceneRect()
+        shown = legend.sceneBoundingRect()
+        assert shown.top() >= scene.top() and shown.bottom() <= scene.bottom() + 1, (
+            shown, scene)
+        assert chart.mapTo(body, chart.rect().bottomLeft()).y() <= body.height()

@@ -133,3 +133,53 @@ def test_the_compare_tables_muted_and_stale_rows_read_at_4_5_to_1(qapp, make_pal
             assert appearance.contrast_ratio(readable_color(color), base) >= 4.5
     finally:
         QGuiApplication.setPalette(before)
+
+
+def test_dark_check_boxes_and_radio_buttons_have_a_frame_that_reads_on_the_window(qapp):
+    # Fusion drew an unchecked box a shade darker than the dark window, with no edge:
+    # "Allow changes to the plan" and "fits only" had no box to see.
+    import re
+    from pathlib import Path
+
+    from PySide6.QtGui import QImage
+
+    colors = appearance.colors_for(appearance.dark_palette())
+    dark = style_sheet(False, colors)
+    rule = re.search(r"QCheckBox::indicator, QRadioButton::indicator \{[^}]*"
+                     r"border: 1px solid (#[0-9A-F]{6})", dark)
+    assert rule is not None
+    for background in (colors.window, colors.base):  # WCAG 1.4.11: a control's edge, 3:1
+        assert wcag_contrast(rule.group(1), background) >= 3.0
+    # A styled indicator draws no tick of its own: the checked ones show an image of one.
+    images = re.findall(r'QCheckBox::indicator:(checked|indeterminate)(?::disabled)? '
+                        r'\{ image: url\("([^"]+)"\); \}', dark)
+    assert {state for state, _ in images} == {"checked", "indeterminate"}
+    assert len(images) == 4
+    for _state, path in images:
+        assert Path(path).is_file()
+        assert not QImage(path).isNull(), path
+    # The light look and presentation mode (black on white) keep the desktop's boxes.
+    from gpuadvisor.gui.widgets.theme import presentation_palette
+
+    projector = appearance.colors_for(presentation_palette(appearance.dark_palette()), True)
+    for sheet in (style_sheet(False), style_sheet(True), style_sheet(True, projector)):
+        assert "::indicator" not in sheet and ":disabled" not in sheet
+
+
+def test_a_disabled_button_in_the_dark_theme_reads_at_4_5_to_1(qapp):
+    # "Stop" and "Cancel" read at 3.2:1, faint beside the enabled buttons.
+    import re
+
+    palette = appearance.dark_palette()
+    button = palette.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Button).name()
+    palette_text = palette.color(QPalette.ColorGroup.Disabled,
+                                 QPalette.ColorRole.ButtonText).name()
+    assert wcag_contrast(palette_text, button) < 4.5
+    dark = style_sheet(False, appearance.colors_for(palette))
+    found = re.search(r"QPushButton:disabled[^{]*\{ color: (#[0-9A-F]{6}); \}", dark)
+    assert found is not None
+    disabled = found.group(1)
+    assert wcag_contrast(disabled, button) >= 4.5
+    # Still dimmer than an enabled button's text: disabled looks disabled.
+    enabled = palette.color(QPalette.ColorRole.ButtonText).name()
+    assert wcag_contrast(disabled, button) < wcag_contrast(enabled, button) / 1.5

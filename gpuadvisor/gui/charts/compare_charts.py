@@ -405,8 +405,19 @@ class CostTimeChart(ChartBase):
                 xpad += extra
             else:
                 ypad += extra
-        self.plot_item.vb.setRange(xRange=(x0 - xpad, x1 + xpad),
-                                   yRange=(y0 - ypad, y1 + ypad), padding=0)
+        # The money axis reaches down to a decade at or below the cheapest option, with room
+        # for its label (centred on the tick; pyqtgraph leaves out a label that would stick
+        # out of the axis), so that a labelled tick is under every point: on a tall chart
+        # the margin alone ended above "$0.10", and the best option ($0.16) sat under the
+        # last label, "$1".
+        top, bottom = y1 + ypad, y0 - ypad
+        decade = math.floor(y0 + 1e-9)
+        pixels = vb.height()
+        label = QFontMetrics(self.theme.font(self.theme.tick_pt)).height() / 2 + 2
+        share = min(label / pixels, 0.25) if pixels > 0 else 0.05
+        bottom = min(bottom, (decade - share * top) / (1 - share))
+        self.plot_item.vb.setRange(xRange=(x0 - xpad, x1 + xpad), yRange=(bottom, top),
+                                   padding=0)
 
     def _hover_text_at(self, x: float, y: float) -> str | None:
         scene = self.plot_item.vb.mapViewToScene(QPointF(x, y))

@@ -11,7 +11,8 @@ page's class, in ``resources/i18n/*.ts``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -157,16 +158,80 @@ def device_where(device: Mapping) -> str:
     return f"{device.get('id')} ({device.get('name', '?')})"
 
 
+def _device_size(device: Mapping, units: str) -> str:
+    memory = device.get("memory_total_bytes")
+    return (f", {format_bytes(memory, units)}"
+            if isinstance(memory, int | float) and memory > 0 else "")
+
+
 def device_text(device: Mapping, units: str) -> str:
     """A device in the picker: id, name and memory in ``units``."""
-    memory = device.get("memory_total_bytes")
-    size = (f", {format_bytes(memory, units)}"
-            if isinstance(memory, int | float) and memory > 0 else "")
-    return f"{device.get('id')} — {device.get('name', '?')}{size}"
+    return f"{device.get('id')} — {device.get('name', '?')}{_device_size(device, units)}"
 
 
-def interpreter_text(info: InterpreterInfo, translate: Translate = english) -> str:
-    """An interpreter in the picker: its path, and PyTorch's version and accelerators there."""
+#: What a CPU's name says that tells one model from another nothing: trademark signs, the
+#: words "CPU" and "Processor", the base clock ("@ 2.20GHz").
+_NAME_NOISE = re.compile(r"\((?:R|TM)\)|[®™]|\bCPU\b|\bProcessor\b|@\s*[\d.]+\s*[GM]Hz",
+                         re.IGNORECASE)
+
+#: Where a picker's text is shortened, what it lost is marked with this.
+ELLIPSIS = "…"
+
+
+def short_device_name(name: str) -> str:
+    """A device's name without what tells nothing (:data:`_NAME_NOISE`):
+    ``Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz`` -> ``Intel Xeon E5-2680 v4``; a name
+    that would be left empty is kept as it is."""
+    short = " ".join(_NAME_NOISE.sub(" ", name).split())
+    return short or name
+
+
+def _first_fitting(candidates: Iterator[str], width: Callable[[str], float],
+                   room: float) -> str:
+    """The first of ``candidates`` (longest first) that is at most ``room`` wide, else the
+    last (which the picker then elides)."""
+    text = ""
+    for text in candidates:
+        if width(text) <= room:
+            break
+    return text
+
+
+def fitted_device_text(device: Mapping, units: str, width: Callable[[str], float],
+                       room: float) -> str:
+    """:func:`device_text` at most ``room`` wide (``width(text)`` measures), shortened by
+    whole words, never mid-word: first the name without what tells nothing
+    (:func:`short_device_name`), then its leading words ("cpu — …Xeon, 23.5 GiB"), then the
+    name (``cpu, 23.5 GiB``); the device's kind and memory stay."""
+    ident, size = str(device.get("id")), _device_size(device, units)
+
+    def candidates() -> Iterator[str]:
+        yield device_text(device, units)
+        words = short_device_name(str(device.get("name", "?"))).split()
+        yield f"{ident} — {' '.join(words)}{size}"
+        for k in range(1, len(words)):
+            yield f"{ident} — {ELLIPSIS}{' '.join(words[k:])}{size}"
+        yield f"{ident}{size}"
+
+    return _first_fitting(candidates(), width, room)
+
+
+def shortened_paths(path: str) -> list[str]:
+    """``path`` with ever more of its middle folders left out, whole folders only:
+    ``/work/main/.venv/bin/python3`` -> ``/work/…/.venv/bin/python3``,
+    ``/work/…/bin/python3``, ``/work/…/python3``, ``…/python3``."""
+    sep = "\\" if "\\" in path and "/" not in path else "/"
+    parts = re.split(r"[\\/]", path)
+    head = 2 if parts[0] == "" and len(parts) > 2 else 1  # "/work" or "C:" or "work"
+    shorter = []
+    for keep in range(len(parts) - head - 1, 0, -1):  # folders kept at the end
+        shorter.append(sep.join([*parts[:head], ELLIPSIS, *parts[-keep:]]))
+    if len(parts) > 1:
+        shorter.append(sep.join([ELLIPSIS, parts[-1]]))
+    return shorter
+
+
+def _interpreter_state(info: InterpreterInfo, translate: Translate) -> str:
     if info.error is not None and info.torch is None and info.python_version is None:
         state = translate("ProbePage", "does not work: {error}").format(
             error=info.error.splitlines()[0])
@@ -177,7 +242,30 @@ def interpreter_text(info: InterpreterInfo, translate: Translate = english) -> s
             version=info.torch, accelerators=", ".join(info.accelerators))
     else:
         state = translate("ProbePage", "PyTorch {version}, CPU only").format(version=info.torch)
-    return f"{info.python} — {state}"
+    return state
+
+
+def interpreter_text(info: InterpreterInfo, translate: Translate = english) -> str:
+    """An interpreter in the picker: its path, and PyTorch's version and accelerators there."""
+    return f"{info.python} — {_interpreter_state(info, translate)}"
+
+
+def fitted_interpreter_text(info: InterpreterInfo, width: Callable[[str], float],
+                            room: float, translate: Translate = english) -> str:
+    """:func:`interpreter_text` at most ``room`` wide (``width(text)`` measures), shortened
+    by whole folders in the middle of the path (:func:`shortened_paths`), never mid-word;
+    PyTorch's version and accelerators stay (at the narrowest, the version alone)."""
+    state = _interpreter_state(info, translate)
+
+    def candidates() -> Iterator[str]:
+        yield f"{info.python} — {state}"
+        paths = shortened_paths(info.python) or [info.python]
+        for path in paths:
+            yield f"{path} — {state}"
+        if info.torch is not None:
+            yield f"{paths[-1]} — PyTorch {info.torch}"
+
+    return _first_fitting(candidates(), width, room)
 
 
 def device_note(device: Mapping | None, info: InterpreterInfo | None, device_count: int, *,
@@ -389,11 +477,12 @@ def telemetry_summary_text(samples: Sequence[telemetry.TelemetrySample],
 
 
 __all__ = [
-    "CONTEXT", "PROBE_NAMES", "UNIT_TITLES", "Translate", "burnin_text", "dataread_text",
-    "device_note", "device_text", "device_where", "english", "figure_label",
-    "interpreter_text", "is_cpu", "local_time", "measured_on_text", "no_reading_text",
-    "no_torch_text", "number", "plan_value", "plancheck_heading", "plancheck_rows",
-    "probe_name", "probe_names", "reading_title", "run_errors_text", "run_finished_text",
-    "run_started_text", "telemetry_summary_text", "temperature_reason",
+    "CONTEXT", "ELLIPSIS", "PROBE_NAMES", "UNIT_TITLES", "Translate", "burnin_text",
+    "dataread_text", "device_note", "device_text", "device_where", "english", "figure_label",
+    "fitted_device_text", "fitted_interpreter_text", "interpreter_text", "is_cpu",
+    "local_time", "measured_on_text", "no_reading_text", "no_torch_text", "number",
+    "plan_value", "plancheck_heading", "plancheck_rows", "probe_name", "probe_names",
+    "reading_title", "run_errors_text", "run_finished_text", "run_started_text",
+    "short_device_name", "shortened_paths", "telemetry_summary_text", "temperature_reason",
     "temperature_stop_text", "torch_missing_text", "unit_title",
 ]

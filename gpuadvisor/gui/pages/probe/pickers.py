@@ -12,7 +12,16 @@ import os
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QStyle,
+    QStyleOptionComboBox,
+    QStylePainter,
+    QWidget,
+)
 
 from gpuadvisor.gui.pages.tasks import PageTasks
 from gpuadvisor.gui.probe_jobs import Interpreter, check_python, discover_interpreters
@@ -40,6 +49,68 @@ def worker_discover(worker: str, args: Sequence[str]) -> Callable[[str | None],
 def worker_check(worker: str, args: Sequence[str]) -> Callable[[str], Interpreter]:
     """``check(python)``: the worker's handshake in ``python``."""
     return lambda python: check_python(python, worker=worker, extra_args=args)
+
+
+class FittingComboBox(ElidingComboBox):
+    """A picker whose shown text is shortened by a rule that knows what the text is made of
+    (``fit(data, width, room) -> text``, given the current item's data, a measure and the
+    room), never cut mid-word: Qt's eliding had "cpu — Inte…, 23.5 GiB" and
+    "/work/main/.venv/bin/p…h 2.13.0+cpu". Items without data (and a rule's text still too
+    wide) lose their middle to an ellipsis as before. Where the text is shortened, the
+    tooltip starts with the whole of it."""
+
+    def __init__(self, parent: QWidget | None,
+                 fit: Callable[[object, Callable[[str], float], float], str | None]) -> None:
+        super().__init__(parent, elide=Qt.TextElideMode.ElideMiddle)
+        self._fit = fit
+        self._tip_base: str | None = None  # the tooltip before a whole text was put first
+        self._tip_shown: str | None = None
+        self.currentTextChanged.connect(lambda _text: self.refit())
+
+    def _room(self) -> int:
+        option = QStyleOptionComboBox()
+        self.initStyleOption(option)
+        return self.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
+                                           QStyle.SubControl.SC_ComboBoxEditField,
+                                           self).width()
+
+    def shown_text(self, room: int | None = None) -> str:
+        """The current item's text as the box shows it."""
+        text = self.currentText()
+        room = self._room() if room is None else room
+        metrics = self.fontMetrics()
+        if metrics.horizontalAdvance(text) <= room:
+            return text
+        data = self.currentData()
+        fitted = self._fit(data, metrics.horizontalAdvance, room) if data is not None else None
+        if fitted and metrics.horizontalAdvance(fitted) <= room:
+            return fitted
+        return metrics.elidedText(fitted or text, self.elide_mode, room)
+
+    def refit(self) -> str:
+        """Work out the shown text and keep the tooltip in step; returns the text."""
+        shown = self.shown_text()
+        own = self.toolTip()
+        base = self._tip_base if own == self._tip_shown and self._tip_shown is not None \
+            else own
+        whole = self.currentText()
+        tip = "\n".join(t for t in (whole, base) if t) if shown != whole else base
+        if tip != own:
+            self._tip_base, self._tip_shown = base, tip
+            self.setToolTip(tip)
+        return shown
+
+    def paintEvent(self, _event) -> None:
+        painter = QStylePainter(self)
+        option = QStyleOptionComboBox()
+        self.initStyleOption(option)
+        painter.drawComplexControl(QStyle.ComplexControl.CC_ComboBox, option)
+        option.currentText = self.refit()
+        painter.drawControl(QStyle.ControlElement.CE_ComboBoxLabel, option)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.refit()
 
 
 class PythonPicker(QWidget):
@@ -89,8 +160,9 @@ class PythonPicker(QWidget):
         bar.setContentsMargins(0, 0, 0, 0)
         bar.addWidget(QLabel(translate("ProbePage", "Python:"), self))
         # Both ends of a picker's text matter (the path and its PyTorch, the device and its
-        # memory): where the bar is narrow, on a projector, they lose their middle.
-        self.python_combo = ElidingComboBox(self, elide=Qt.TextElideMode.ElideMiddle)
+        # memory): where the bar is narrow, on a projector, the path loses folders from its
+        # middle, the device's name its noise and then its first words (whole ones).
+        self.python_combo = FittingComboBox(self, self._fit_interpreter)
         self.python_combo.setObjectName("probePython")
         self.python_combo.setToolTip(translate(
             "ProbePage", "The Python environment the probes run in: one with PyTorch, such "
@@ -109,7 +181,7 @@ class PythonPicker(QWidget):
         bar.addWidget(self.rescan_button)
         bar.addSpacing(12)
         bar.addWidget(QLabel(translate("ProbePage", "Device:"), self))
-        self.device_combo = ElidingComboBox(self, elide=Qt.TextElideMode.ElideMiddle)
+        self.device_combo = FittingComboBox(self, self._fit_device)
         self.device_combo.setObjectName("probeDevice")
         self.device_combo.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
@@ -117,6 +189,16 @@ class PythonPicker(QWidget):
         bar.addWidget(self.device_combo, 1)
         self.python_combo.activated.connect(self._on_python_picked)
         self.device_combo.currentIndexChanged.connect(lambda _i: self.device_changed.emit())
+
+    def _fit_interpreter(self, data, width, room) -> str | None:
+        if not isinstance(data, Interpreter):
+            return None
+        return fmt.fitted_interpreter_text(data.info, width, room, translate)
+
+    def _fit_device(self, data, width, room) -> str | None:
+        if not isinstance(data, dict):
+            return None
+        return fmt.fitted_device_text(data, self.units, width, room)
 
     # ------------------------------------------------------------------ what is picked
     @property
@@ -264,4 +346,4 @@ class PythonPicker(QWidget):
         self.interpreter_changed.emit()
 
 
-__all__ = ["PythonPicker", "same_path", "worker_check", "worker_discover"]
+__all__ = ["FittingComboBox", "PythonPicker", "same_path", "worker_check", "worker_discover"]

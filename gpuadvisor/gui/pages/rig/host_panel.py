@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QWidget
 from gpuadvisor.hardware import HostInfo
 
 from . import format as fmt
-from .widgets import fill_grid, translate
+from .widgets import fill_grid, pair_text, translate
 
 
 class HostPanel(QGroupBox):
@@ -29,7 +29,7 @@ class HostPanel(QGroupBox):
 
     def text(self) -> str:
         """Every field, one ``name: value`` per line."""
-        return "\n".join(f"{n.text()}: {v.text()}" for n, v in self.labels)
+        return "\n".join(pair_text(n, v) for n, v in self.labels)
 
 
 __all__ = ["HostPanel"]

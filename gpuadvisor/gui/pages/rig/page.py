@@ -390,6 +390,8 @@ class RigPage(QWidget):
                 self.tiles.append(tile)
                 chart = tile.ensure_chart()
                 chart.set_presentation(self._presentation)
+                # Its plot's height is known once laid out: the shortest chart follows it.
+                chart.plot_item.vb.sigResized.connect(self._on_plot_resized)
                 if not gpu.lost:
                     chart.add_sample(self._samples * SAMPLE_INTERVAL_MS / 1000, gpu)
         for tile, gpu in zip(self.tiles, result.gpus, strict=False):
@@ -416,10 +418,10 @@ class RigPage(QWidget):
         shorter than :func:`chart_min_height` (on a projector the page scrolls rather than
         crush the plot). Idempotent: it runs after every refresh."""
         top = chart_max_height(self._presentation)
-        low = chart_min_height(self._presentation)
         charts = [t.chart for t in self.tiles if t.chart is not None]
         if not charts:
             return
+        low = max(chart_min_height(self._presentation, chart) for chart in charts)
         height = top
         if self.isVisible():
             body = self.scroll.widget()
@@ -434,6 +436,10 @@ class RigPage(QWidget):
                 chart.setMinimumHeight(low)
             if chart.maximumHeight() != height:
                 chart.setMaximumHeight(height)
+
+    def _on_plot_resized(self, _view=None) -> None:
+        if self._presentation and not self._closed:
+            QTimer.singleShot(0, self._fit_charts)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)

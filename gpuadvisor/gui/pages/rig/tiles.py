@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 
 from PySide6.QtCore import Qt
@@ -18,7 +19,7 @@ from PySide6.QtWidgets import (
 from gpuadvisor.hardware import GpuInfo
 
 from . import format as fmt
-from .widgets import fill_grid, translate
+from .widgets import fill_grid, keep_units, pair_text, plain, translate
 
 #: Warning codes shown as errors (red); the rest are warnings (amber).
 ERROR_CODES = frozenset({"gpu_lost", "ecc_errors"})
@@ -31,11 +32,25 @@ CHART_MIN_HEIGHT = 120
 #: The same on a projector: its 16 pt ticks, axis title and (at 1280 px) two legend lines
 #: left a plot of a few pixels at 120 px; where the page is shorter it scrolls.
 PRESENTATION_CHART_MIN_HEIGHT = 200
+#: A projector's shortest plot (inside the axes and the legend): the 50 and 100 % labels at
+#: 16 pt, both whole. At 1280 x 720 a 200-pixel chart kept 74 pixels of plot under its
+#: two legend lines, with only "50" on its axis.
+PRESENTATION_PLOT_MIN_HEIGHT = 150
 
 
-def chart_min_height(presentation: bool) -> int:
-    """The live chart's shortest height for the page's mode."""
-    return PRESENTATION_CHART_MIN_HEIGHT if presentation else CHART_MIN_HEIGHT
+def chart_min_height(presentation: bool, chart=None) -> int:
+    """The live chart's shortest height for the page's mode; on a projector, given a laid
+    out ``chart``, also tall enough for :data:`PRESENTATION_PLOT_MIN_HEIGHT` of plot besides
+    what its axes and legend take (the legend takes more lines where the tile is narrow)."""
+    if not presentation:
+        return CHART_MIN_HEIGHT
+    low = PRESENTATION_CHART_MIN_HEIGHT
+    if chart is not None:
+        plot = chart.plot_item.vb.height()
+        if chart.height() > 0 and plot > 0:
+            around = chart.height() - plot
+            low = max(low, math.ceil(around) + PRESENTATION_PLOT_MIN_HEIGHT)
+    return low
 
 
 def chart_max_height(presentation: bool) -> int:
@@ -101,7 +116,7 @@ class GpuTile(QFrame):
         self.title.setText(fmt.gpu_title(gpu, translate))
         self.badge.setText(self.tr("LOST"))
         self.badge.setVisible(gpu.lost)
-        self.catalog.setText(fmt.catalog_text(gpu, catalog, translate))
+        self.catalog.setText(keep_units(fmt.catalog_text(gpu, catalog, translate)))
         # Two (name, value) pairs per line: the readings take half the height, and the live
         # chart under them stays in view on a laptop's 768 pixels.
         fill_grid(self._grid, self._labels, fmt.gpu_rows(gpu, units, catalog, translate), self,
@@ -120,7 +135,7 @@ class GpuTile(QFrame):
                 continue
             code, message = item
             severity = "error" if code in ERROR_CODES else "warning"
-            label.setText("⚠ " + message)
+            label.setText("⚠ " + keep_units(message))
             if label.property("severity") != severity:
                 label.setProperty("severity", severity)
                 label.style().unpolish(label)
@@ -130,9 +145,9 @@ class GpuTile(QFrame):
     def text(self) -> str:
         """Everything the tile says (for tests)."""
         parts = [self.title.text(), self.badge.text() if self.badge.isVisibleTo(self) else "",
-                 self.catalog.text()]
-        parts += [f"{n.text()}: {v.text()}" for n, v in self._labels]
-        parts += [w.text() for w in self.warning_labels if not w.isHidden()]
+                 plain(self.catalog.text())]
+        parts += [pair_text(n, v) for n, v in self._labels]
+        parts += [plain(w.text()) for w in self.warning_labels if not w.isHidden()]
         return "\n".join(p for p in parts if p)
 
 
