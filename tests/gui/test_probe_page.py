@@ -450,7 +450,8 @@ def test_a_cpus_name_is_shortened_by_rule_and_a_path_by_whole_folders():
     state = "PyTorch 2.13.0+cpu, CPU only"
     assert pf.fitted_interpreter_text(info, len, 100) == pf.interpreter_text(info)
     assert pf.fitted_interpreter_text(info, len, 50) == f"/work/…/bin/python3 — {state}"
-    assert pf.fitted_interpreter_text(info, len, 20) == "…/python3 — PyTorch 2.13.0+cpu"
+    assert pf.fitted_interpreter_text(info, len, 30) == "…/python3 — PyTorch 2.13.0+cpu"
+    assert pf.fitted_interpreter_text(info, len, 20) == "PyTorch 2.13.0+cpu"  # the narrowest
 
 
 def test_the_pickers_shorten_whole_words_and_keep_the_whole_text_in_the_tooltip(make_page):

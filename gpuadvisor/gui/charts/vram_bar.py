@@ -288,20 +288,28 @@ class VramBreakdownChart(ChartBase):
         self._set_range((left, right), (0, top))
         self._place_totals(top)
 
-    def _place_totals(self, top: float) -> None:
-        """A total sits on its bar, unless the card's line would run through its number
-        (vLLM fills 90% of the card: 22.1 GiB under a 23.6 GiB line): then just inside the
-        bar's top, where the line does not pass."""
+    def _totals_inside(self, top: float) -> list[bool]:
+        """Per visible total: whether it goes just inside its bar's top, because the card's
+        line would run through its number above the bar (vLLM fills 90% of the card: 22.1
+        GiB under a 23.6 GiB line); only where the bar is tall enough to hold it. Its text's
+        own height counts, not the label's margins (transparent)."""
         height_px = self.plot_item.vb.height()
         capacity = None if self._capacity is None else self._capacity / self.unit_bytes
+        flags = []
         for item in self._total_labels:
             if not item.isVisible():
                 continue
             value = item.pos().y()
-            label = item.textItem.boundingRect().height() / height_px * top \
-                if height_px > 0 else 0.0
-            inside = capacity is not None and value <= capacity <= value + label and \
-                value > 1.5 * label
+            text = QFontMetrics(item.textItem.font()).height()
+            label = text / height_px * top if height_px > 0 else 0.0
+            flags.append(capacity is not None and value <= capacity <= value + label
+                         and value > 1.5 * label)
+        return flags
+
+    def _place_totals(self, top: float) -> None:
+        """Each total on its bar, or just inside its top (:meth:`_totals_inside`)."""
+        shown = [item for item in self._total_labels if item.isVisible()]
+        for item, inside in zip(shown, self._totals_inside(top), strict=True):
             anchor = (0.5, 0.0 if inside else 1.0)
             if tuple(item.anchor) != anchor:
                 item.setAnchor(anchor)
@@ -352,13 +360,17 @@ class VramBreakdownChart(ChartBase):
         height_px = self.plot_item.vb.height()
         label_px = QFontMetrics(theme.font(theme.annotation_pt)).height() + 2
         gap = label_px / height_px * top if height_px > 4 * label_px else _MIN_LABEL_GAP * top
-        # A bar's total sits just above the bar, a label's height tall: a reference line
-        # through it would cross the number out, so that line is left out.
+        # A bar's total sits just above the bar (or just inside its top, under the card's
+        # line: _totals_inside), a label's height tall: a reference line through it would
+        # cross the number out, so that line is left out.
         totals = [sum(bar.values()) / unit for bar in self._bars]
+        inside = self._totals_inside(top)
+        spans = [(t - gap, t + 0.2 * gap) if k < len(inside) and inside[k]
+                 else (t - 0.2 * gap, t + gap) for k, t in enumerate(totals)]
         for gib, line in zip(REFERENCE_CARD_GIB, self.reference_lines, strict=True):
             value = gib * GiB / unit
             visible = (value < top - gap and all(abs(value - other) >= gap for other in shown)
-                       and not any(t - 0.2 * gap <= value <= t + gap for t in totals))
+                       and not any(low <= value <= high for low, high in spans))
             label = self._reference_labels[REFERENCE_CARD_GIB.index(gib)]
             if styled:
                 line.setPen(pen)

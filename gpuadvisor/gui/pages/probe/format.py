@@ -264,6 +264,7 @@ def fitted_interpreter_text(info: InterpreterInfo, width: Callable[[str], float]
             yield f"{path} — {state}"
         if info.torch is not None:
             yield f"{paths[-1]} — PyTorch {info.torch}"
+            yield f"PyTorch {info.torch}"
 
     return _first_fitting(candidates(), width, room)
 
