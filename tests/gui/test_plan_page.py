@@ -93,6 +93,20 @@ def make_it_not_fit(qtbot, page, state) -> None:
 # -- what is shown -----------------------------------------------------------------------------
 
 
+def test_the_banner_keeps_each_number_with_its_unit_on_a_line(page, state):
+    # A projector's banner wraps onto two lines: "(8.6" / "GiB free)" read as two things.
+    # Shown with no-break spaces between a number and its unit; text() gives it back plain.
+    from PySide6.QtWidgets import QLabel
+
+    from gpuadvisor.core.units import format_bytes
+
+    free = format_bytes(state.estimate.headroom_bytes, "GiB")  # "8.6 GiB"
+    shown = QLabel.text(page.banner)
+    number, unit = free.split(" ")
+    assert f"({number}\u00a0{unit} free)" in shown
+    assert f"({free} free)" in page.banner.text() and "\u00a0" not in page.banner.text()
+
+
 def test_default_plan_shows_the_verdict_time_and_every_chart(page, state):
     est = state.estimate
     assert page.banner.text().startswith("Fits:")

@@ -27,6 +27,7 @@ from gpuadvisor.gui.data_words import warning_text
 from . import labels as L
 from .fields import ErrorLabel
 from .job_text import data_source_text, serving_sentence
+from .wrap import keep_units, plain
 
 
 def _value_label(parent: QWidget, name: str) -> QLabel:
@@ -48,6 +49,14 @@ class VerdictBanner(QLabel):
         self.setObjectName("verdictBanner")
         self.setWordWrap(True)
         self.setProperty("verdict", "none")
+
+    def setText(self, text: str) -> None:
+        """Shown with each number bound to its unit ("(8.6 GiB free)" never breaks at
+        "8.6" on a projector's two lines); :meth:`text` gives it back plain."""
+        super().setText(keep_units(text))
+
+    def text(self) -> str:
+        return plain(super().text())
 
     def set_estimate(self, estimate, units: str, *, short: bool = False) -> None:
         """Show the verdict of ``estimate`` with sizes in ``units`` ("GiB" or "GB"); ``short``
