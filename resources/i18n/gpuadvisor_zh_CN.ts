@@ -2799,62 +2799,72 @@ paying per token: {other}</source>
         <translation>选择目标 GPU，查看怎样才能放得下。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="102"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="103"/>
+        <source>It fits. To free memory:</source>
+        <translation>放得下。要腾出显存：</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="105"/>
         <source>It fits. These changes would free memory for a larger batch or longer sequences:</source>
         <translation>放得下。以下改动可腾出显存，用于更大的批次或更长的序列：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="105"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="108"/>
         <source>It fits; nothing to change.</source>
         <translation>放得下，无需改动。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="107"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="110"/>
         <source>It does not fit, and no change alone is enough. The first row is the fastest set of changes that fits; the others each on its own (click to apply):</source>
         <translation>放不下，任何单项改动都不够。第一行是能放下的最快改动组合；其余各行是单项改动（点击应用）：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="111"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="114"/>
+        <source>It does not fit. Each of these makes it fit:</source>
+        <translation>放不下。以下每项都能让它放下：</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="116"/>
         <source>It does not fit. Each change below on its own, cheapest first (click to apply):</source>
         <translation>放不下。以下每项改动单独生效，代价小的在前（点击应用）：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="114"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="119"/>
         <source>It does not fit, and no single change helps: try a smaller model or a larger GPU.</source>
         <translation>放不下，且单项改动都不够：请换更小的模型或显存更大的 GPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="152"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="157"/>
         <source>{n} GPUs, the model split across them</source>
         <translation>{n} 张 GPU，模型分摊到各卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="154"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="159"/>
         <source>{n} GPUs with ZeRO-3</source>
         <translation>{n} 张 GPU 配合 ZeRO-3</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="158"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="163"/>
         <source>{n} layers on the GPU, the rest in host RAM (-ngl)</source>
         <translation>{n} 层放在 GPU，其余放在主机内存（-ngl）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="175"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="180"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="177"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="182"/>
         <source>still too big</source>
         <translation>仍放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="187"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="192"/>
         <source>cost: {cost}</source>
         <translation>代价：{cost}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="188"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="193"/>
         <source>time: {before} → {after}</source>
         <translation>时间：{before} → {after}</translation>
     </message>
@@ -4697,32 +4707,32 @@ paying per token: {other}</source>
         <translation>未找到 Python 环境</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="288"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="289"/>
         <source>No device to measure with this Python.</source>
         <translation>此 Python 没有可实测的设备。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="289"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="290"/>
         <source>Measures {device} on this machine, with PyTorch {torch}.</source>
         <translation>用 PyTorch {torch} 实测本机的 {device}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="293"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="294"/>
         <source>No GPU is visible to PyTorch here, so the CPU is measured.</source>
         <translation>PyTorch 在这里看不到 GPU，因此实测的是 CPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="296"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="297"/>
         <source>The Rig page shows the demo rig “{spec}”; probes always measure this machine&apos;s real devices.</source>
         <translation>本机页显示的是演示配置“{spec}”；实测始终测量本机的真实设备。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="304"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="305"/>
         <source>{python} has no PyTorch. Pick another Python above, or install PyTorch there: {python} -m pip install torch</source>
         <translation>{python} 没有安装 PyTorch。请在上方选择其他 Python，或在该环境中安装 PyTorch：{python} -m pip install torch</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="311"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="312"/>
         <source>No Python environment with PyTorch was found, so nothing can be measured yet. Install PyTorch in an environment (python -m pip install torch, or use your training environment), then choose its python with Browse… or press Rescan. gpuadvisor itself never loads PyTorch: the probes run in that environment.</source>
         <translation>未找到装有 PyTorch 的 Python 环境，因此暂时无法实测。请在某个环境中安装 PyTorch（python -m pip install torch，或使用你的训练环境），然后用“浏览…”选择其中的 python，或点击“重新扫描”。gpuadvisor 本身从不加载 PyTorch：实测在那个环境中运行。</translation>
     </message>
@@ -4742,17 +4752,17 @@ paying per token: {other}</source>
         <translation>不是文件夹：{path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="408"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="409"/>
         <source>The dataset disk reads {rate} MB/s; the plan needs {need} MB/s ({tokens} tokens/s as 2-byte token ids): the GPU will wait on the disk. Pre-tokenize, cache the data in RAM, or use a faster disk.</source>
         <translation>数据集磁盘读取速度为 {rate} MB/s；规划需要 {need} MB/s（{tokens} token/秒，按每个 token ID 2 字节计）：GPU 将等待磁盘。请预先分词、把数据缓存在内存中，或换用更快的磁盘。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="413"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="414"/>
         <source>The dataset disk reads {rate} MB/s; the plan needs {need} MB/s ({tokens} tokens/s as 2-byte token ids): not a bottleneck ({headroom:.0f}x headroom).</source>
         <translation>数据集磁盘读取速度为 {rate} MB/s；规划需要 {need} MB/s（{tokens} token/秒，按每个 token ID 2 字节计）：不是瓶颈（余量 {headroom:.0f} 倍）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="419"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="420"/>
         <source>The read was probably served from RAM (page cache): the disk itself may be slower.</source>
         <translation>这次读取可能来自内存（页面缓存）：磁盘本身可能更慢。</translation>
     </message>
@@ -4772,27 +4782,27 @@ paying per token: {other}</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="321"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="322"/>
         <source>quick probes</source>
         <translation>快速实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="322"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="323"/>
         <source>full probes</source>
         <translation>完整实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="323"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="324"/>
         <source>burn-in</source>
         <translation>烤机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="324"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="325"/>
         <source>plan check</source>
         <translation>方案核验</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="326"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="327"/>
         <source>Running {kind} on {device}…</source>
         <translation>正在 {device} 上运行{kind}…</translation>
     </message>
@@ -4807,27 +4817,27 @@ paying per token: {other}</source>
         <translation>{kind}：{message}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="334"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="335"/>
         <source>Cancelled after {seconds:.1f} s; nothing was saved.</source>
         <translation>运行 {seconds:.1f} 秒后已取消；未保存任何结果。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="337"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="338"/>
         <source>Finished in {seconds:.1f} s.</source>
         <translation>用时 {seconds:.1f} 秒完成。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="340"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="341"/>
         <source>Ended early: {reason}.</source>
         <translation>提前结束：{reason}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="343"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="344"/>
         <source>Finished with problems after {seconds:.1f} s (see below).</source>
         <translation>运行 {seconds:.1f} 秒后结束，但有问题（见下方）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="350"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="351"/>
         <source>{probe}: {kind} — {message}</source>
         <translation>{probe}：{kind} — {message}</translation>
     </message>
@@ -4847,27 +4857,27 @@ paying per token: {other}</source>
         <translation>结果已显示，但无法保存到实测历史：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="373"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="374"/>
         <source>Measured on {device} ({name}) with PyTorch {torch}</source>
         <translation>在 {device}（{name}）上用 PyTorch {torch} 实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="375"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="376"/>
         <source>catalog: {gpu}</source>
         <translation>目录：{gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="377"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="378"/>
         <source>no catalog peaks for this device</source>
         <translation>目录中没有此设备的峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="379"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="380"/>
         <source>saved to the history</source>
         <translation>已保存到历史</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="386"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="387"/>
         <source>Burn-in: {verdict}. Throughput {first} → {last} TFLOPS from the first window to the last ({slowdown:+.1f}%); ended by {why}.</source>
         <translation>烤机：{verdict}。吞吐量从第一个时间窗到最后一个为 {first} → {last} TFLOPS（{slowdown:+.1f}%）；结束原因：{why}。</translation>
     </message>
@@ -4882,7 +4892,7 @@ paying per token: {other}</source>
         <translation>无法与估算对比：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="426"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="427"/>
         <source>{model} — {plan}; estimate for {gpu}</source>
         <translation>{model} — {plan}；估算针对 {gpu}</translation>
     </message>
@@ -4907,17 +4917,17 @@ paying per token: {other}</source>
         <translation>差异</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="443"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="444"/>
         <source>The CPU is being measured: there are no GPU readings to show.</source>
         <translation>正在实测 CPU：没有 GPU 读数可显示。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="445"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="446"/>
         <source>No live readings: the GPU being measured was not found among {n} GPU(s) the driver reports.</source>
         <translation>没有实时读数：在驱动报告的 {n} 块 GPU 中找不到正在实测的那块。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="451"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="452"/>
         <source>GPU {index}: {name}</source>
         <translation>GPU {index}：{name}</translation>
     </message>
@@ -5028,37 +5038,37 @@ paying per token: {other}</source>
         <translation>最大</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="358"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="359"/>
         <source>{gpu} reached {temp:.0f} °C (limit {limit} °C)</source>
         <translation>{gpu} 达到 {temp:.0f} °C（上限 {limit} °C）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="364"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="365"/>
         <source>Temperature limit reached: {reason}; the burn-in was asked to stop…</source>
         <translation>达到温度上限：{reason}；已请求烤机停止…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="462"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="463"/>
         <source>up to {temp:.0f} °C</source>
         <translation>最高 {temp:.0f} °C</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="465"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="466"/>
         <source>SM clock {low}–{high} MHz</source>
         <translation>SM 频率 {low}–{high} MHz</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="468"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="469"/>
         <source>up to {watts:.0f} W</source>
         <translation>最高 {watts:.0f} W</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="470"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="471"/>
         <source>clocks held down: {reasons}</source>
         <translation>频率受限：{reasons}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="475"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="476"/>
         <source>Live readings during the run ({n}): {readings}.</source>
         <translation>运行期间的实时读数（{n} 次）：{readings}。</translation>
     </message>
@@ -5815,123 +5825,123 @@ paying per token: {other}</source>
 <context>
     <name>TimePanel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="117"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="126"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="135"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="144"/>
         <source>Total time</source>
         <translation>总时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="136"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="145"/>
         <source>GPU-hours</source>
         <translation>卡时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="137"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="146"/>
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="138"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="147"/>
         <source>Compute</source>
         <translation>计算量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="146"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="155"/>
         <source>Steps</source>
         <translation>步数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="157"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="166"/>
         <source>Users at once</source>
         <translation>同时服务的用户</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="167"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="176"/>
         <source>Layout</source>
         <translation>并行布局</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="183"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="192"/>
         <source>Efficiency</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="198"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="207"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="199"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="208"/>
         <source>Use the assumed efficiency again</source>
         <translation>恢复为假设的效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="211"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="220"/>
         <source>Assumptions</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="269"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="278"/>
         <source>{rate} samples/s</source>
         <translation>{rate} 样本/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="270"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="279"/>
         <source>{rate} tokens/s</source>
         <translation>{rate} token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="276"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="285"/>
         <source>{steps} × {step} ÷ {goodput} goodput = {total} (bound by {bound})</source>
         <translation>{steps} × {step} ÷ {goodput} 有效训练时间比例 = {total}（受限于{bound}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="279"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="288"/>
         <source>{steps} × {step} = {total} (bound by {bound})</source>
         <translation>{steps} × {step} = {total}（受限于{bound}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="311"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="320"/>
         <source>Every user waiting for an answer at once, each with the plan&apos;s prompt and new tokens; each keeps at least {rate} tokens/s (reading speed unless set). gpuadvisor estimate prints the whole curve.</source>
         <translation>所有用户同时等待回答，每人使用方案的提示词和新生成 token 数；每人至少保持 {rate} token/秒（未设置时为阅读速度）。gpuadvisor estimate 会打印整条曲线。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="359"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="368"/>
         <source>{eff:.2f} → {tflops} TFLOPS per GPU</source>
         <translation>{eff:.2f} → 每张 GPU {tflops} TFLOPS</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="364"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="373"/>
         <source>matmul kernel</source>
         <translation>矩阵乘内核</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="365"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="374"/>
         <source>{kernel}: {tflops} TFLOPS per GPU, {fraction} of the {peak} rate</source>
         <translation>{kernel}：单卡 {tflops} TFLOPS，为 {peak} 峰值的 {fraction}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="373"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="382"/>
         <source>in-situ factor</source>
         <translation>现场系数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="374"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="383"/>
         <source>{k:.2f} of the published kernel rates</source>
         <translation>公开内核速率的 {k:.2f}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="378"/>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="383"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="387"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="392"/>
         <source>{n} samples</source>
         <translation>{n} 个样本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="379"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="388"/>
         <source>{n} tokens</source>
         <translation>{n} 个 token</translation>
     </message>
@@ -6016,92 +6026,92 @@ paying per token: {other}</source>
         <translation>假设：{job} 可在“数据集”中选择其他数据集，或填写你自己的。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="264"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="273"/>
         <source>{rate} generated tokens/s (decode)</source>
         <translation>{rate} 生成 token/s（解码）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="173"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="182"/>
         <source>How the job is split over the GPUs: the fastest way found that fits their memory (chosen), or the degrees you pinned in the Layout row with the rest searched (pinned): tensor (TP), pipeline (PP) and data parallel (DP) degrees, ZeRO/FSDP sharding and the micro-batch. The step is shown in parts: computing, memory-bound kernels, communication left over after overlap, and the pipeline&apos;s idle bubble.</source>
         <translation>任务如何切分到各块 GPU 上：放得下显存的最快方式（选出），或你在“布局”一行固定的并行度，其余仍会搜索（固定）：张量并行（TP）、流水线并行（PP）和数据并行（DP）的并行度、ZeRO/FSDP 切分以及微批次。一步按组成部分显示：计算、受访存限制的内核、重叠之后仍暴露的通信，以及流水线的空闲气泡。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="191"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="200"/>
         <source>Share of the GPU&apos;s dense peak that training achieves (model FLOPs utilisation). By default it comes from the plan&apos;s own kernels at the card&apos;s published rates times the in-situ factor (0.73); type a value to use your own.</source>
         <translation>训练达到的 GPU 稠密峰值比例（模型 FLOPs 利用率）。默认值来自方案自身的内核：按显卡公开的内核速率乘以现场系数（0.73）；输入一个数值即可使用你自己的值。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="266"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="275"/>
         <source>prefill {prefill} · decode bound by {bound}</source>
         <translation>预填充 {prefill} · 解码受限于{bound}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="325"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="334"/>
         <source>no data parallel</source>
         <translation>无数据并行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="327"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="336"/>
         <source>{zero} sharded within a node</source>
         <translation>{zero}（仅在节点内分片）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="329"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="338"/>
         <source>micro-batch {mb} × {ga}</source>
         <translation>微批次 {mb} × {ga}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="336"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="345"/>
         <source>step {step} = compute {compute} + memory-bound {memory} + communication {comm} + bubble {bubble}; MFU {mfu:.0%}</source>
         <translation>每步 {step} = 计算 {compute} + 访存受限 {memory} + 通信 {comm} + 流水线气泡 {bubble}；MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="342"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="351"/>
         <source>runner-up: {layout}: step {step}</source>
         <translation>次优：{layout}：每步 {step}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="352"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="361"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="353"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="362"/>
         <source>{tflops:g} TFLOPS {dtype} on {gpu}</source>
         <translation>{tflops:g} TFLOPS {dtype}（{gpu}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="358"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="367"/>
         <source>efficiency</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="384"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="393"/>
         <source>data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="386"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="395"/>
         <source>GPU link</source>
         <translation>GPU 互联</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="389"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="398"/>
         <source>overlap</source>
         <translation>通信重叠</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="392"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="401"/>
         <source>bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="395"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="404"/>
         <source>timed on</source>
         <translation>计时 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="397"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="406"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
     </message>
@@ -6109,32 +6119,32 @@ paying per token: {other}</source>
 <context>
     <name>VerdictBanner</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="58"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="67"/>
         <source>{need} per GPU · choose a GPU to check the fit</source>
         <translation>单卡需 {need} · 选择 GPU 以检查能否放下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="67"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="76"/>
         <source>Does not fit: needs {need} per GPU, {gpu} has {have} (short by {free})</source>
         <translation>放不下：单卡需 {need}，{gpu} 只有 {have}（差 {free}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="74"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="83"/>
         <source>Fits, but requests wait: the KV pool holds {held} of {asked} at once ({need} of {have} on {gpu})</source>
         <translation>放得下，但请求需排队：KV 池同时只容纳 {asked} 个中的 {held} 个（需 {need}，{gpu} 有 {have}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="79"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="88"/>
         <source>Fits, but tight: {need} of {have} on {gpu} ({free} free)</source>
         <translation>放得下，但偏紧：需 {need}，{gpu} 有 {have}（剩余 {free}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="83"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="92"/>
         <source>Fits: {need} of {have} on {gpu} ({free} free)</source>
         <translation>放得下：需 {need}，{gpu} 有 {have}（剩余 {free}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="86"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="95"/>
         <source>{model}, {task}: {verdict}</source>
         <translation>{model}，{task}：{verdict}</translation>
     </message>
@@ -6160,7 +6170,7 @@ paying per token: {other}</source>
     <message>
         <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="222"/>
         <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="261"/>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="441"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="453"/>
         <source>target GPU</source>
         <translation>目标 GPU</translation>
     </message>
@@ -6185,37 +6195,37 @@ paying per token: {other}</source>
         <translation>{gpu} 有 {size}：{verdict}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="369"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="381"/>
         <source>{size} cards</source>
         <translation>{size} 显卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="382"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="394"/>
         <source>needs {total} per GPU</source>
         <translation>单卡需 {total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="391"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="403"/>
         <source>fits — {free} free</source>
         <translation>放得下 — 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="395"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="407"/>
         <source>tight — {free} free</source>
         <translation>偏紧 — 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="399"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="411"/>
         <source>does not fit by {over}</source>
         <translation>放不下，差 {over}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="429"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="441"/>
         <source>{term}: {size} ({share:.1f}%)</source>
         <translation>{term}：{size}（{share:.1f}%）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="444"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="456"/>
         <source>{gpu}: {size}</source>
         <translation>{gpu}：{size}</translation>
     </message>

@@ -170,3 +170,18 @@ def test_on_a_projector_the_time_panel_takes_the_wider_share(shown):
         assert span == 1
         assert data.startswith("Assumed: Alpaca: 52,002 samples × 128 tokens (each "
                                "micro-batch of 1 padded") and "Llama 2 tokenizer" in data
+
+
+@pytest.mark.parametrize("shown", [SIZES[0], SIZES[1]], indirect=True,
+                         ids=["1920x1080-presentation", "1280x800"])
+def test_on_a_projector_the_levers_come_under_a_one_line_header(shown):
+    """A projector's "Make it fit" shows the levers that make the plan fit (two at most)
+    under a one-line header, leaving their room to the levers; the desktop says more."""
+    window, (_, _, presentation) = shown
+    panel = window.plan_page.bottom.levers_panel
+    assert window.state.estimate.fits
+    if presentation:
+        assert panel.header.text() == "It fits. To free memory:"
+        assert 1 <= len(panel.levers()) <= 2 and all(lever.fits for lever in panel.levers())
+    else:
+        assert panel.header.text().startswith("It fits. These changes would free memory")

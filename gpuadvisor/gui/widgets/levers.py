@@ -98,6 +98,9 @@ class LeversPanel(QGroupBox):
         if estimate.gpu is None:
             self.header.setText(self.tr("Choose a target GPU to see what would make the plan "
                                         "fit."))
+        elif estimate.fits and levers and fitting_only:
+            # A projector's panel holds two levers under a one-line header.
+            self.header.setText(self.tr("It fits. To free memory:"))
         elif estimate.fits and levers:
             self.header.setText(self.tr("It fits. These changes would free memory for a "
                                         "larger batch or longer sequences:"))
@@ -107,6 +110,8 @@ class LeversPanel(QGroupBox):
             self.header.setText(self.tr("It does not fit, and no change alone is enough. The "
                                         "first row is the fastest set of changes that fits; "
                                         "the others each on its own (click to apply):"))
+        elif levers and fitting_only and all(lever.fits for lever in levers):
+            self.header.setText(self.tr("It does not fit. Each of these makes it fit:"))
         elif levers:
             self.header.setText(self.tr("It does not fit. Each change below on its own, "
                                         "cheapest first (click to apply):"))
