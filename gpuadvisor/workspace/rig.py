@@ -114,6 +114,19 @@ class DetectedRig:
         smallest = smallest_card(self._cards[gpu_id] for gpu_id in chosen)
         return None if smallest is None else f"{DETECTED_PREFIX}{smallest.index}"
 
+    def retarget(self, current: str | None, old_ids, n_gpus: int, *, auto: bool,
+                 chosen: bool, default_id: str | None) -> tuple[str | None, bool] | None:
+        """After a new reading: ``(target, chosen by the state)``, or None to keep
+        ``current``. The target follows the cards while it is the default card nobody named
+        (``chosen``: the user or an opened plan file named a card) or a detected card the
+        state chose (``auto``); a card the user picked stays while it is there. The target
+        is :meth:`target_id`, or ``default_id`` when no card is left."""
+        picked = not auto and current in old_ids and current in self
+        if not ((current == default_id and not chosen) or current in old_ids) or picked:
+            return None
+        target = self.target_id(n_gpus)
+        return (target, True) if target is not None else (default_id, False)
+
     def _spec_for(self, info) -> GpuSpec | None:
         base = self._gpus.get(info.catalog_id) if info.catalog_id else None
         key = f"detected-{info.index}"

@@ -127,9 +127,7 @@ class PlanState(Undoable):
         # Whether the target is a detected card the state chose (it then follows the plan's
         # GPU count: the best card for one GPU), rather than one the user picked.
         self._auto_target = False
-        # Whether a GPU was named, by the user or by an opened plan file: the default card
-        # is then a choice, which this machine's cards do not replace when they are found.
-        self._gpu_chosen = False
+        self._gpu_chosen = False  # a card named by the user or a plan file: cards found keep it
         self._measurements: list[Measurement] = []
         self._observations: list[dict] = []  # what engine logs showed (check-log)
         self._results: dict = {}  # recent estimates by inputs (see _compute)
@@ -206,12 +204,10 @@ class PlanState(Undoable):
         Each training card whose memory is known becomes ``detected:<index>``. Its fit uses
         the memory the driver reports (total; free is shown alongside by the views); its
         time uses the matched catalog entry's peaks, or the reference GPU's peaks for an
-        unmatched card (``detected_spec(...).notes`` says so). When the plan still targets
-        the default GPU or a detected card the state chose, it switches to the card the plan
-        sizes for (:meth:`DetectedRig.target_id`: the best card for one GPU, the weakest of
-        the best ``n_gpus`` for several); a card the user picked stays while it is there.
-        With no card left it goes back to the default. A card that fell off the bus leaves
-        the rig (:attr:`lost_gpus` names it).
+        unmatched card (``detected_spec(...).notes`` says so). The target follows the cards
+        as :meth:`DetectedRig.retarget` says (the card the plan sizes for, unless the user or
+        a plan file named one). A card that fell off the bus leaves the rig
+        (:attr:`lost_gpus` names it).
 
         Args:
             gpus: ``GpuInfo`` records (lost and integrated cards are skipped).
@@ -226,13 +222,12 @@ class PlanState(Undoable):
         self.sweeps.forget()
         self.detected_changed.emit()
         current = self._snap.gpu_id
-        picked = not self._auto_target and current in old_ids and current in self._rig
-        unchosen_default = current == DEFAULT_GPU_ID and not self._gpu_chosen
-        if (unchosen_default or current in old_ids) and not picked:
-            target = self._rig.target_id(self._snap.plan.n_gpus)
-            self._auto_target = target is not None
-            if target is None:
-                target = DEFAULT_GPU_ID if DEFAULT_GPU_ID in self._gpus else None
+        choice = self._rig.retarget(
+            current, old_ids, self._snap.plan.n_gpus, auto=self._auto_target,
+            chosen=self._gpu_chosen,
+            default_id=DEFAULT_GPU_ID if DEFAULT_GPU_ID in self._gpus else None)
+        if choice is not None:
+            target, self._auto_target = choice
             if target != current or current in old_ids:
                 # Same id, new card behind it: recompute even when the snapshot is equal.
                 snap = self._on_gpu(replace(self._snap, gpu_id=target))
@@ -581,8 +576,7 @@ class PlanState(Undoable):
         except (ArithmeticError, ValueError) as exc:
             raise PlanFileError(None, f"plan: {exc}") from None
         self._history.clear()
-        # The file's card is the plan's: kept when this machine's cards are found (the
-        # estimate and every export price that card, as `estimate --plan FILE` does).
+        # The file's card is priced, as `estimate --plan FILE` does, whatever cards are found.
         self._auto_target = False
         self._gpu_chosen = doc.gpu_id is not None
         if snap != self._snap:

@@ -201,134 +201,134 @@
 <context>
     <name>CompareCharts</name>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="54"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="52"/>
         <source>your rig</source>
         <extracomment>Colour, symbol and stacking order per option kind (Okabe–Ito colours). Your rig&apos;s black is drawn in the theme&apos;s ``mark`` colour (light on a dark plot). The limits&apos; colour on a light plot (drawn in the theme&apos;s ``reference_color``). A point within this many pixels of the cursor is the one hovered or clicked.</extracomment>
         <translation>你的机器</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="55"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="53"/>
         <source>buy new</source>
         <translation>买新卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="56"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="54"/>
         <source>buy used</source>
         <translation>买二手</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="57"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="55"/>
         <source>rent</source>
         <translation>租用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="58"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="56"/>
         <source>cloud</source>
         <translation>云</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="187"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="190"/>
         <source>Time against cost of every option</source>
         <extracomment>Durations people think in, in hours: 1, 10, 30 min; 1, 3, 10 h; 1, 3 days; 1, 2 weeks; 1, 3 months; 1 year.</extracomment>
         <translation>各方案的时间与成本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="330"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="333"/>
         <source>best trade-offs (Pareto front)</source>
         <translation>最佳权衡（帕累托前沿）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="343"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="346"/>
         <source>Time for the job (log scale)</source>
         <translation>任务用时（对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="344"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="347"/>
         <source>Cost of the job, {currency} (log)</source>
         <translation>任务费用，{currency}（对数）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="346"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="349"/>
         <source>Cost ({currency})</source>
         <translation>费用（{currency}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="360"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="363"/>
         <source>{name} ({time}, {cost})</source>
         <translation>{name}（{time}，{cost}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="363"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="366"/>
         <source>{n} options, time against cost. Fastest: {fastest}. Cheapest: {cheapest}. {front} on the Pareto front.</source>
         <translation>{n} 个方案的时间与成本。最快：{fastest}。最便宜：{cheapest}。{front} 个位于帕累托前沿。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="428"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="431"/>
         <source>{n} GPU(s)</source>
         <translation>{n} 张 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="430"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="433"/>
         <source>{time} · {cost}</source>
         <translation>{time} · {cost}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="433"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="436"/>
         <source>on the Pareto front: nothing is both faster and cheaper</source>
         <translation>位于帕累托前沿：没有既更快又更便宜的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="436"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="439"/>
         <source>over the budget or past the deadline</source>
         <translation>超出预算或截止时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="439"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="442"/>
         <source>fits only with a change to the plan (hollow)</source>
         <translation>只有修改规划才放得下（空心）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="465"/>
+        <location filename="../../gpuadvisor/gui/charts/break_even.py" line="32"/>
         <source>Break-even: owning against renting</source>
         <translation>回本点：自购与租用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="542"/>
+        <location filename="../../gpuadvisor/gui/charts/break_even.py" line="109"/>
         <source>own: {name}</source>
         <translation>自有：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="544"/>
+        <location filename="../../gpuadvisor/gui/charts/break_even.py" line="111"/>
         <source>rent: {name}</source>
         <translation>租用：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="548"/>
+        <location filename="../../gpuadvisor/gui/charts/break_even.py" line="115"/>
         <source>Jobs like this one</source>
         <translation>同类任务次数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="549"/>
+        <location filename="../../gpuadvisor/gui/charts/break_even.py" line="116"/>
         <source>Total cost ({currency})</source>
         <translation>总费用（{currency}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="553"/>
+        <location filename="../../gpuadvisor/gui/charts/break_even.py" line="120"/>
         <source>Renting stays cheaper: it costs less per job than the owned card&apos;s power</source>
         <translation>租用始终更便宜：每次任务的租金低于自有卡的电费</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="557"/>
+        <location filename="../../gpuadvisor/gui/charts/break_even.py" line="124"/>
         <source>Owning pays off after {jobs} jobs</source>
         <translation>{jobs} 次任务后买卡更划算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="568"/>
+        <location filename="../../gpuadvisor/gui/charts/break_even.py" line="135"/>
         <source>Owning {own}: {hardware} and {own_per_job} per job; renting {rent}: {rent_per_job} per job. {answer}.</source>
         <translation>自购 {own}：{hardware}，每个任务另加 {own_per_job}；租用 {rent}：每个任务 {rent_per_job}。{answer}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="598"/>
+        <location filename="../../gpuadvisor/gui/charts/break_even.py" line="165"/>
         <source>after {jobs} jobs
 owning: {own}
 renting: {rent}</source>
@@ -1280,68 +1280,68 @@ renting: {rent}</source>
         <translation>回本计算需要显示的方案中有一张显卡（自有或待购）和一个 API 或租用方案。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="67"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="68"/>
         <source>Time for a million generated tokens (log scale)</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
         <translation>生成一百万 token 的时间（对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="68"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="69"/>
         <source>Cost per million tokens, {currency} (log)</source>
         <translation>每百万 token 费用，{currency}（对数）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="70"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="71"/>
         <source>Per M tokens ({currency})</source>
         <translation>每百万 token（{currency}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="76"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="77"/>
         <source>cheapest API: {name}, {price}</source>
         <translation>最便宜的 API：{name}，{price}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="99"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="100"/>
         <source>(time and cost for a million tokens)</source>
         <translation>（一百万 token 的时间和费用）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="122"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="123"/>
         <source>Million tokens generated</source>
         <translation>已生成 token 数（百万）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="123"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="124"/>
         <source>Total cost ({currency})</source>
         <translation>总费用（{currency}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="128"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="129"/>
         <source>own: {name}</source>
         <translation>自有：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="130"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="131"/>
         <source>per token: {name}</source>
         <translation>按 token：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="133"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="134"/>
         <source>Paying per token stays cheaper: it costs less per token than the owned card&apos;s power</source>
         <translation>按 token 付费一直更便宜：每 token 的花费低于自有显卡的电费</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="136"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="137"/>
         <source>Your card is cheaper from the first token</source>
         <translation>你的显卡从第一个 token 起就更便宜</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="138"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="139"/>
         <source>Owning pays off after {n} million tokens</source>
         <translation>生成 {n} 百万 token 后自购回本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="150"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="151"/>
         <source>after {n} million tokens
 owning: {own}
 paying per token: {other}</source>

@@ -10,7 +10,8 @@ import math
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, Qt
 
-from gpuadvisor.gui.charts.compare_charts import BreakEvenChart, CostTimeChart
+from gpuadvisor.gui.charts.break_even import BreakEvenChart
+from gpuadvisor.gui.charts.compare_charts import CostTimeChart
 from gpuadvisor.gui.charts.style import OKABE_ITO
 
 #: Under this name lupdate finds the literal (context, text) calls below.
