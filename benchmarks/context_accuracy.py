@@ -1,7 +1,7 @@
 """Longest QLoRA context that fits: published (Hugging Face + FA2, Unsloth) vs estimated.
 
 For every row of ``benchmarks/calibration/frameworks.json`` (Unsloth's context-length tables
-for Llama 3.1 8B and Llama 3.3 70B), runs :func:`gpuadvisor.core.fit.longest_fitting_seq` on
+for Llama 3.1 8B and Llama 3.3 70B), runs :func:`gpuadvisor.core.fit_search.longest_fitting_seq` on
 the row's plan with the row's framework and GPU memory, and prints published vs estimated,
 the error, and the median and largest error per framework; beside the Hugging Face rows, the
 generic estimate of a plan that names no framework (``auto``). The memory sizes are read in the
@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 from gpuadvisor import catalog  # noqa: E402
 from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS  # noqa: E402
 from gpuadvisor.core.compute import training_time  # noqa: E402
-from gpuadvisor.core.fit import longest_fitting_seq  # noqa: E402
+from gpuadvisor.core.fit_search import longest_fitting_seq  # noqa: E402
 from gpuadvisor.core.memory import memory_breakdown  # noqa: E402
 from gpuadvisor.core.plan import Plan  # noqa: E402
 from gpuadvisor.core.units import GiB  # noqa: E402

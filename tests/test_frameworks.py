@@ -17,7 +17,7 @@ from gpuadvisor.cli import main
 from gpuadvisor.core import framework_speed, frameworks
 from gpuadvisor.core.assumptions import Assumptions
 from gpuadvisor.core.compute import training_time
-from gpuadvisor.core.fit import largest_fitting_micro_batch, longest_fitting_seq
+from gpuadvisor.core.fit_search import largest_fitting_micro_batch, longest_fitting_seq
 from gpuadvisor.core.memory import activation_bytes, memory_breakdown
 from gpuadvisor.core.model import ModelSpec
 from gpuadvisor.core.plan import Plan

@@ -12,7 +12,12 @@ import numpy as np
 from gpuadvisor.core.engines import sweep as engine_sweep
 from gpuadvisor.core.engines.select import runs_on_engine
 from gpuadvisor.core.estimate import sweep_fit_grid
-from gpuadvisor.core.fit import largest_true, largest_true_bisect
+from gpuadvisor.core.fit_search import (
+    MAX_MICRO_BATCH_SEARCH,
+    MAX_SEQ_SEARCH,
+    largest_true,
+    largest_true_bisect,
+)
 from gpuadvisor.core.gpu import GpuSpec
 from gpuadvisor.core.memory import TERMS, MemoryBreakdown, memory_breakdown
 from gpuadvisor.core.model import model_shape
@@ -20,12 +25,6 @@ from gpuadvisor.core.parallel.search import layout_memory_along
 from gpuadvisor.localmodels.resolve import MAX_CONFIG_BYTES as MAX_CONFIG_JSON_BYTES
 
 """config.json files larger than this are refused unread (real ones are a few kB)."""
-
-MAX_MICRO_BATCH_SEARCH = 1 << 16
-"""Upper bound of :meth:`PlanSweeps.largest_fitting_micro_batch`."""
-
-MAX_SEQ_SEARCH = 1 << 22
-"""Upper bound of :meth:`PlanSweeps.largest_fitting_seq` (4M tokens)."""
 
 #: Sweeps and estimates the state keeps for plans asked for again.
 RESULTS_KEPT = 64
