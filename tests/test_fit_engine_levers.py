@@ -67,3 +67,29 @@ def test_a_single_chip_system_is_not_offered_more_gpus():
     assert all(lever.id != "more_gpus" for lever in found)
     cuda = levers(models["llama-3.1-70b"], Plan(task="infer", seq_len=4096), gpus["rtx-4090"])
     assert any(lever.id == "more_gpus" for lever in cuda)
+
+
+def test_a_vllm_plans_levers_are_what_lets_more_requests_run_at_once():
+    # vLLM takes 0.9 of the card whatever the plan, so no lever moves its memory; what a
+    # lever moves is how many whole requests its KV pool holds at once. 16 requests of
+    # 4,096 + 256 tokens of Llama 3.1 8B on a 3090 (128 KiB a token at 16 bits): 10 at once.
+    # An fp8 cache halves the bytes a token keeps (the pool holds twice the tokens);
+    # int4 weights leave the pool the ~11 GiB the weights give back; TP 2 gives each card
+    # half the weights and half of each token's cache. Each runs all 16 at once.
+    model, gpu = MODELS["llama-3.1-8b"], GPUS["rtx-3090"]
+    plan = Plan(task="infer", framework="vllm", micro_batch=16, seq_len=4096, new_tokens=256)
+    base = estimate(model, plan, gpu)
+    held = base.engine.capacity_tokens // 4352
+    assert held == 10 and base.verdict == "tight"
+    found = {lv.id: lv for lv in levers(model, plan, gpu)}
+    assert set(found) == {"quantize", "kv_8bit", "more_gpus"}  # not "fewer sequences"
+    for lever in found.values():
+        after = estimate(model, lever.plan, gpu)
+        assert lever.requests_before == 10
+        assert lever.requests_after == min(16, after.engine.capacity_tokens // 4352) == 16
+        assert lever.fits and after.verdict == "fits"
+    fp8 = estimate(model, found["kv_8bit"].plan, gpu).engine
+    assert fp8.kv_bytes_per_token == base.engine.kv_bytes_per_token / 2
+    # a plan whose requests all run at once: nothing to gain but more GPUs
+    eight = plan.with_changes(micro_batch=8)
+    assert [lv.id for lv in levers(model, eight, gpu)] == ["more_gpus"]

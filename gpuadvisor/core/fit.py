@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions
+from .engines.combine import requests_held
 from .estimate import estimate
 from .gpu import GpuSpec
 from .model import ModelSpec
@@ -57,6 +58,9 @@ class Lever:
         seconds_after: time after.
         parts: for a ``combination`` of levers, ``(id, title)`` of each (in
             :data:`LEVER_ORDER`); empty for a single lever.
+        requests_before, requests_after: on a server that reserves its share of the card
+            whatever the plan (vLLM), the whole requests it runs at once before and after
+            (its memory does not move; this does); 0 elsewhere.
     """
 
     id: str
@@ -71,6 +75,8 @@ class Lever:
     seconds_before: float
     seconds_after: float
     parts: tuple = ()
+    requests_before: int = 0
+    requests_after: int = 0
 
     @property
     def saved_bytes(self) -> float:
@@ -220,9 +226,14 @@ def levers(model: ModelSpec, plan: Plan, gpu: GpuSpec,
     changed plan (default :func:`~.estimate.estimate`); the Plan page passes one that runs
     several GPUs in their parallel layout, so a lever's memory and time are the layout's.
     Default :func:`~.resolve.resolve`, the estimate every door shows.
+
+    On a server that reserves its share of the card whatever the plan (vLLM), a lever is
+    what lets more of the plan's requests run at once (:func:`~.engines.combine.
+    requests_held`), and it fits when all of them do.
     """
     timed = timed or resolve
     base = timed(model, plan, gpu, assumptions)
+    held = requests_held(base.engine, base.plan) if base.engine is not None else None
     out = []
     for lever_id, title, detail, cost, changes in (*_candidates(model, plan, gpu, assumptions),
                                                    *_sharding_atoms(plan, gpu)):
@@ -233,11 +244,17 @@ def levers(model: ModelSpec, plan: Plan, gpu: GpuSpec,
             after = timed(model, changed, gpu, assumptions)
         except ValueError:
             continue
-        if after.memory.total >= base.memory.total and lever_id != "more_gpus":
+        fits, before_after = bool(after.fits), (0, 0)
+        if held is not None:
+            now = requests_held(after.engine, after.plan) if after.engine is not None else 0
+            if not now or (now <= held and lever_id != "more_gpus"):
+                continue  # no more requests at once: noise
+            fits, before_after = after.verdict == "fits", (held, now)
+        elif after.memory.total >= base.memory.total and lever_id != "more_gpus":
             continue  # a lever that saves nothing is noise
         out.append(Lever(lever_id, title, detail, cost, changes, changed, base.memory.total,
-                         after.memory.total, bool(after.fits), base.time.seconds,
-                         after.time.seconds))
+                         after.memory.total, fits, base.time.seconds, after.time.seconds,
+                         requests_before=before_after[0], requests_after=before_after[1]))
     if base.fits is False and not any(lv.fits for lv in out):
         combined = _combination(model, plan, gpu, assumptions, timed, base)
         if combined is not None:

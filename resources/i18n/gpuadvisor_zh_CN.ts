@@ -2799,72 +2799,97 @@ paying per token: {other}</source>
         <translation>选择目标 GPU，查看怎样才能放得下。</translation>
     </message>
     <message>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="102"/>
+        <source>Requests wait. To run more at once:</source>
+        <translation>请求需排队。要同时运行更多：</translation>
+    </message>
+    <message>
         <location filename="../../gpuadvisor/gui/widgets/levers.py" line="103"/>
+        <source>Requests wait for room in the KV pool. Each change below lets more run at once:</source>
+        <translation>请求在等待 KV 池的空间。以下每项改动都能让更多请求同时运行：</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="107"/>
         <source>It fits. To free memory:</source>
         <translation>放得下。要腾出显存：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="105"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="109"/>
         <source>It fits. These changes would free memory for a larger batch or longer sequences:</source>
         <translation>放得下。以下改动可腾出显存，用于更大的批次或更长的序列：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="108"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="112"/>
         <source>It fits; nothing to change.</source>
         <translation>放得下，无需改动。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="110"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="114"/>
         <source>It does not fit, and no change alone is enough. The first row is the fastest set of changes that fits; the others each on its own (click to apply):</source>
         <translation>放不下，任何单项改动都不够。第一行是能放下的最快改动组合；其余各行是单项改动（点击应用）：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="114"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="118"/>
         <source>It does not fit. Each of these makes it fit:</source>
         <translation>放不下。以下每项都能让它放下：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="116"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="120"/>
         <source>It does not fit. Each change below on its own, cheapest first (click to apply):</source>
         <translation>放不下。以下每项改动单独生效，代价小的在前（点击应用）：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="119"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="123"/>
         <source>It does not fit, and no single change helps: try a smaller model or a larger GPU.</source>
         <translation>放不下，且单项改动都不够：请换更小的模型或显存更大的 GPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="157"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="161"/>
         <source>{n} GPUs, the model split across them</source>
         <translation>{n} 张 GPU，模型分摊到各卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="159"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="163"/>
         <source>{n} GPUs with ZeRO-3</source>
         <translation>{n} 张 GPU 配合 ZeRO-3</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="163"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="167"/>
         <source>{n} layers on the GPU, the rest in host RAM (-ngl)</source>
         <translation>{n} 层放在 GPU，其余放在主机内存（-ngl）</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/widgets/levers.py" line="180"/>
+        <source>{title}: {before} → {after} requests at once, {verdict}</source>
+        <translation>{title}：同时 {before} → {after} 个请求，{verdict}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="184"/>
+        <source>all at once</source>
+        <translation>全部同时运行</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="185"/>
+        <source>some still wait</source>
+        <translation>仍有请求排队</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="193"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="182"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="195"/>
         <source>still too big</source>
         <translation>仍放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="192"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="205"/>
         <source>cost: {cost}</source>
         <translation>代价：{cost}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="193"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="206"/>
         <source>time: {before} → {after}</source>
         <translation>时间：{before} → {after}</translation>
     </message>

@@ -199,6 +199,11 @@ def test_a_vllm_plans_fit_map_shows_what_its_requests_need_and_whether_they_wait
         f"Fits, but requests wait: the KV pool holds {held} of 16 at once (")
     names = [label.text for _, label in fit_map.legend.items]
     assert "tight: requests wait" in names
+    # Make it fit: what lets all 16 run at once (tests/test_fit_engine_levers.py)
+    panel = page.bottom.levers_panel
+    assert panel.header.text().startswith("Requests wait for room in the KV pool.")
+    texts = [button.full_text() for button in panel.buttons() if button.isVisible()]
+    assert f"8-bit KV cache: {held} → 16 requests at once, all at once" in texts
     assert charts.chart_titles["fitMapChart"].text().startswith(
         "What fits: requests × prompt length")
     x, _ = charts.serving_chart.full_points.getData()

@@ -113,16 +113,26 @@ def engine_time(shape: ModelShape, plan: Plan, result: EngineResult, *, peak_tfl
                    prefill_seconds=prefill, flops_total=batches * flops)
 
 
+def requests_held(result: EngineResult, plan: Plan) -> int | None:
+    """Whole requests of ``seq_len + new_tokens`` tokens an engine that reserves its share
+    of the card (vLLM) runs at once, at most the plan's ``micro_batch`` (0 when it would not
+    start); None for an engine without such a pool."""
+    if not result.budget:
+        return None
+    if result.refuses or not result.capacity_tokens:
+        return 0
+    length = plan.seq_len + plan.new_tokens
+    held = int(result.capacity_tokens // length) if length else plan.micro_batch
+    return min(plan.micro_batch, held)
+
+
 def requests_at_once(result: EngineResult, plan: Plan) -> int | None:
     """Whole requests an engine that reserves its share of the card (vLLM) runs at once,
     when its KV pool holds fewer than the plan's ``micro_batch`` (``max_num_seqs``) of
     ``seq_len + new_tokens`` tokens; None when all run at once (or the engine has no
     pool, or it would not start)."""
-    if not result.budget or result.refuses or not result.capacity_tokens:
-        return None
-    length = plan.seq_len + plan.new_tokens
-    held = int(result.capacity_tokens // length) if length else plan.micro_batch
-    return held if 0 < held < plan.micro_batch else None
+    held = requests_held(result, plan)
+    return held if held and held < plan.micro_batch else None
 
 
 def with_prompt_scale(view: EngineView | None, assumptions: Assumptions, scale: float,
@@ -181,5 +191,6 @@ __all__ = [
     "engine_time",
     "engine_view",
     "requests_at_once",
+    "requests_held",
     "with_prompt_scale",
 ]

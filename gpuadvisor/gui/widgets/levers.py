@@ -98,6 +98,10 @@ class LeversPanel(QGroupBox):
         if estimate.gpu is None:
             self.header.setText(self.tr("Choose a target GPU to see what would make the plan "
                                         "fit."))
+        elif estimate.verdict == "tight" and any(lv.requests_before for lv in levers):
+            self.header.setText(self.tr("Requests wait. To run more at once:") if fitting_only
+                                else self.tr("Requests wait for room in the KV pool. Each "
+                                             "change below lets more run at once:"))
         elif estimate.fits and levers and fitting_only:
             # A projector's panel holds two levers under a one-line header.
             self.header.setText(self.tr("It fits. To free memory:"))
@@ -170,6 +174,15 @@ def lever_text(lever, units: str) -> str:
     """"gradient checkpointing: 31.2 GiB → 18.4 GiB, fits"; the time instead where the
     memory stays put and the time does not (llama.cpp's --fit fills each card again: a
     second GPU keeps more layers on the cards, and the gain is speed, "3.3 min → 1.7 min")."""
+    if lever.requests_before and lever.requests_after != lever.requests_before:
+        # vLLM takes the same share of the card either way: what moves is how many of the
+        # plan's requests its KV pool runs at once.
+        return QCoreApplication.translate(
+            "LeversPanel", "{title}: {before} → {after} requests at once, {verdict}").format(
+            title=lever_title(lever), before=lever.requests_before,
+            after=lever.requests_after,
+            verdict=QCoreApplication.translate("LeversPanel", "all at once") if lever.fits
+            else QCoreApplication.translate("LeversPanel", "some still wait"))
     before = format_bytes(lever.before_bytes, units)
     after = format_bytes(lever.after_bytes, units)
     same_memory = abs(lever.after_bytes - lever.before_bytes) <= 0.02 * lever.before_bytes
