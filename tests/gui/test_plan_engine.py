@@ -204,6 +204,13 @@ def test_a_vllm_plans_fit_map_shows_what_its_requests_need_and_whether_they_wait
     assert panel.header.text().startswith("Requests wait for room in the KV pool.")
     texts = [button.full_text() for button in panel.buttons() if button.isVisible()]
     assert f"8-bit KV cache: {held} → 16 requests at once, all at once" in texts
+    # the time panel warns of the wait on the desktop; on a projector the banner says it
+    time_panel = page.bottom.time_panel
+    assert f"KV pool holds {held} full sequences" in time_panel.warnings.text()
+    time_panel.set_compact(True)
+    assert "KV pool holds" not in time_panel.warnings.text()
+    time_panel.set_compact(False)
+    assert f"KV pool holds {held} full sequences" in time_panel.warnings.text()
     assert charts.chart_titles["fitMapChart"].text().startswith(
         "What fits: requests × prompt length")
     x, _ = charts.serving_chart.full_points.getData()

@@ -246,6 +246,7 @@ class TimePanel(QGroupBox):
         self._grid_of_time.addWidget(self.throughput, 1, 1, 1, 3 if compact else 1)
         if self._shown is not None:
             self._set_data_source(self._shown)
+            self._set_warnings(self._shown)
 
     def shape_key(self) -> tuple:
         """What the panel's height depends on besides its width: rows shown and the length
@@ -304,8 +305,15 @@ class TimePanel(QGroupBox):
         self.efficiency_source.setText(L.source_label(source))
         self.efficiency_reset.setEnabled(source == "plan")
         self.assumptions.set_rows(self._assumption_rows(estimate, units, overrides or {}))
-        self.warnings.setText("\n".join(f"⚠ {warning_text(w)}" for w in estimate.warnings))
-        self.warnings.setVisible(bool(estimate.warnings))
+        self._set_warnings(estimate)
+
+    def _set_warnings(self, estimate) -> None:
+        # On a projector the banner says why a vLLM plan is tight (its requests wait):
+        # the same sentence here would only push the panel into scrolling.
+        said = estimate.engine.tight if self._compact and _waiting(estimate) else None
+        shown = [w for w in estimate.warnings if w != said]
+        self.warnings.setText("\n".join(f"⚠ {warning_text(w)}" for w in shown))
+        self.warnings.setVisible(bool(shown))
 
     def set_serving(self, capacity) -> None:
         """How many users the plan serves at once
