@@ -592,3 +592,13 @@ def test_each_chart_renders_a_readable_screenshot(make_chart, tmp_path, model, g
         assert path.stat().st_size > 5_000, f"{name} screenshot is nearly empty"
         # For a person to look at: labels overlapping or cut off are bugs.
         chart.grab().save(f"/tmp/charts_{name}_{mode}.png")
+
+
+def test_a_log_axis_of_tokens_per_second_reads_as_plain_numbers(qapp):
+    # pyqtgraph wrote "10³" and "10²" beside "1" and "0.1" on the load chart's axis.
+    from gpuadvisor.gui.charts.items import PlainLogAxis
+
+    axis = PlainLogAxis(orientation="left")
+    assert axis.logTickStrings([-1, 0, 1, 2, 3, 4], 1.0, 1.0) == [
+        "0.1", "1", "10", "100", "1,000", "10,000"]
+    assert axis.logTickStrings([-2, 0.30103], 1.0, 1.0) == ["0.01", "2"]

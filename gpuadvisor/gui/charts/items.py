@@ -133,6 +133,18 @@ def short_power_of_two(value: float) -> str:
     return format_number(value)
 
 
+class PlainLogAxis(pg.AxisItem):
+    """A log axis whose ticks read as numbers ("1,000", "100", "1", "0.1"): pyqtgraph
+    writes "10³" beside "1" and "0.1" on one axis."""
+
+    def logTickStrings(self, values, scale, spacing):
+        out = []
+        for value in values:
+            number = 10 ** float(value) * scale
+            out.append(f"{number:,.0f}" if number >= 1 else f"{number:.3g}")
+        return out
+
+
 class PowerOfTwoAxis(pg.AxisItem):
     """A bottom axis that, in log mode, ticks at powers of two (512, 1k, 2k, ...).
 
@@ -169,5 +181,5 @@ class PowerOfTwoAxis(pg.AxisItem):
         return [short_power_of_two(round(10**v)) for v in values]
 
 
-__all__ = ["PointMarks", "PowerOfTwoAxis", "format_number", "nice_ceiling",
+__all__ = ["PlainLogAxis", "PointMarks", "PowerOfTwoAxis", "format_number", "nice_ceiling",
            "short_power_of_two"]

@@ -12,7 +12,7 @@ from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from .base import BADGE_MARGIN, ChartBase
-from .items import PowerOfTwoAxis, format_number, nice_ceiling
+from .items import PlainLogAxis, PowerOfTwoAxis, format_number, nice_ceiling
 from .style import CATEGORY_COLORS, DOES_NOT_FIT, FITS, OKABE_ITO
 
 #: The first token's curve (a colour no other series of the chart uses).
@@ -30,7 +30,8 @@ class ServingChart(ChartBase):
 
     def __init__(self, parent: QWidget | None = None, *, units: str = "GiB") -> None:
         super().__init__(parent, units=units,
-                         axis_items={"bottom": PowerOfTwoAxis(orientation="bottom")})
+                         axis_items={"bottom": PowerOfTwoAxis(orientation="bottom"),
+                                     "left": PlainLogAxis(orientation="left")})
         self.setAccessibleName(QCoreApplication.translate("ServingChart", "Serving curve"))
         self._capacity = None
         self.total_curve = pg.PlotDataItem(symbol="o")
@@ -74,7 +75,7 @@ class ServingChart(ChartBase):
         self.ttft_curve = pg.PlotDataItem(symbol="t")
         self.ttft_curve.setZValue(9)
         self.ttft_view.addItem(self.ttft_curve)
-        self._left_tick_sample = "10000"
+        self._left_tick_sample = "10,000"
         self._apply_axis_style()
         self._redraw()
 
