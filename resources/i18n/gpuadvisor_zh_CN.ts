@@ -2788,108 +2788,113 @@ paying per token: {other}</source>
 <context>
     <name>LeversPanel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="69"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="72"/>
         <source>Make it fit</source>
         <extracomment>Levers shown on a projector (those that make the plan fit, cheapest first).</extracomment>
         <translation>如何放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="99"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="102"/>
         <source>Choose a target GPU to see what would make the plan fit.</source>
         <translation>选择目标 GPU，查看怎样才能放得下。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="102"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="105"/>
         <source>Requests wait. To run more at once:</source>
         <translation>请求需排队。要同时运行更多：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="103"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="106"/>
         <source>Requests wait for room in the KV pool. Each change below lets more run at once:</source>
         <translation>请求在等待 KV 池的空间。以下每项改动都能让更多请求同时运行：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="107"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="110"/>
         <source>It fits. To free memory:</source>
         <translation>放得下。要腾出显存：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="109"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="112"/>
         <source>It fits. These changes would free memory for a larger batch or longer sequences:</source>
         <translation>放得下。以下改动可腾出显存，用于更大的批次或更长的序列：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="112"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="115"/>
         <source>It fits; nothing to change.</source>
         <translation>放得下，无需改动。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="114"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="117"/>
         <source>It does not fit, and no change alone is enough. The first row is the fastest set of changes that fits; the others each on its own (click to apply):</source>
         <translation>放不下，任何单项改动都不够。第一行是能放下的最快改动组合；其余各行是单项改动（点击应用）：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="118"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="121"/>
         <source>It does not fit. Each of these makes it fit:</source>
         <translation>放不下。以下每项都能让它放下：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="120"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="123"/>
         <source>It does not fit. Each change below on its own, cheapest first (click to apply):</source>
         <translation>放不下。以下每项改动单独生效，代价小的在前（点击应用）：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="123"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="126"/>
         <source>It does not fit, and no single change helps: try a smaller model or a larger GPU.</source>
         <translation>放不下，且单项改动都不够：请换更小的模型或显存更大的 GPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="161"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="164"/>
         <source>{n} GPUs, the model split across them</source>
         <translation>{n} 张 GPU，模型分摊到各卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="163"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="166"/>
         <source>{n} GPUs with ZeRO-3</source>
         <translation>{n} 张 GPU 配合 ZeRO-3</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="167"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="170"/>
         <source>{n} layers on the GPU, the rest in host RAM (-ngl)</source>
         <translation>{n} 层放在 GPU，其余放在主机内存（-ngl）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="180"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="183"/>
         <source>{title}: {before} → {after} requests at once, {verdict}</source>
         <translation>{title}：同时 {before} → {after} 个请求，{verdict}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="184"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="187"/>
         <source>all at once</source>
         <translation>全部同时运行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="185"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="188"/>
         <source>some still wait</source>
         <translation>仍有请求排队</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="193"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="196"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="195"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="198"/>
         <source>still too big</source>
         <translation>仍放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="205"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="199"/>
+        <source>{title}: {before} → {after}, {verdict}</source>
+        <translation>{title}：{before} → {after}，{verdict}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="210"/>
         <source>cost: {cost}</source>
         <translation>代价：{cost}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="206"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="211"/>
         <source>time: {before} → {after}</source>
         <translation>时间：{before} → {after}</translation>
     </message>
@@ -5568,94 +5573,94 @@ paying per token: {other}</source>
 <context>
     <name>ServingChart</name>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="34"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="35"/>
         <source>Serving curve</source>
         <extracomment>The first token&apos;s curve (a colour no other series of the chart uses).</extracomment>
         <translation>服务负载曲线</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="95"/>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="206"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="96"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="207"/>
         <source>first token (s)</source>
         <translation>首个 token（秒）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="118"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="119"/>
         <source>no user gets {rate} tokens/s</source>
         <translation>没有用户能达到 {rate} token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="121"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="122"/>
         <source>{users} at once, {rate} tokens/s or more each</source>
         <translation>同时 {users}，每人不低于 {rate} token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="123"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="124"/>
         <source>1 user</source>
         <translation>1 位用户</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="124"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="125"/>
         <source>{n} users</source>
         <translation>{n} 位用户</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="132"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="133"/>
         <source>Tokens per second against users at once: {a} in all for 1 user, {b} in all for {n} users ({each} each). {badge}.</source>
         <translation>每秒 token 数随同时用户数的变化：1 位用户时合计 {a}，{n} 位用户时合计 {b}（每人 {each}）。{badge}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="192"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="193"/>
         <source>reading speed {rate} tokens/s</source>
         <translation>阅读速度 {rate} token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="202"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="203"/>
         <source>tokens/s in all</source>
         <translation>合计 token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="203"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="204"/>
         <source>tokens/s each</source>
         <translation>每人 token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="204"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="205"/>
         <source>users served</source>
         <translation>可服务的用户</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="284"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="285"/>
         <source> (some requests wait: the KV pool is full)</source>
         <translation>（部分请求需排队：KV 池已满）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="295"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="296"/>
         <source>requests wait</source>
         <translation>请求需排队</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="296"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="297"/>
         <source>requests do not fit</source>
         <translation>请求放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="208"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="209"/>
         <source>users at once</source>
         <translation>同时用户数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="209"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="210"/>
         <source>tokens/s</source>
         <translation>token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="278"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="279"/>
         <source>{users} users: {total} tokens/s in all, {each} each; first token {ttft} s</source>
         <translation>{users} 位用户：合计 {total} token/秒，每人 {each}；首个 token {ttft} 秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="287"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="288"/>
         <source> (their requests do not fit)</source>
         <translation>（这些请求放不下）</translation>
     </message>
@@ -5910,63 +5915,63 @@ paying per token: {other}</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="278"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="279"/>
         <source>{rate} samples/s</source>
         <translation>{rate} 样本/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="279"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="280"/>
         <source>{rate} tokens/s</source>
         <translation>{rate} token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="285"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="286"/>
         <source>{steps} × {step} ÷ {goodput} goodput = {total} (bound by {bound})</source>
         <translation>{steps} × {step} ÷ {goodput} 有效训练时间比例 = {total}（受限于{bound}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="288"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="289"/>
         <source>{steps} × {step} = {total} (bound by {bound})</source>
         <translation>{steps} × {step} = {total}（受限于{bound}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="320"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="328"/>
         <source>Every user waiting for an answer at once, each with the plan&apos;s prompt and new tokens; each keeps at least {rate} tokens/s (reading speed unless set). gpuadvisor estimate prints the whole curve.</source>
         <translation>所有用户同时等待回答，每人使用方案的提示词和新生成 token 数；每人至少保持 {rate} token/秒（未设置时为阅读速度）。gpuadvisor estimate 会打印整条曲线。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="368"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="376"/>
         <source>{eff:.2f} → {tflops} TFLOPS per GPU</source>
         <translation>{eff:.2f} → 每张 GPU {tflops} TFLOPS</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="373"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="381"/>
         <source>matmul kernel</source>
         <translation>矩阵乘内核</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="374"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="382"/>
         <source>{kernel}: {tflops} TFLOPS per GPU, {fraction} of the {peak} rate</source>
         <translation>{kernel}：单卡 {tflops} TFLOPS，为 {peak} 峰值的 {fraction}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="382"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="390"/>
         <source>in-situ factor</source>
         <translation>现场系数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="383"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="391"/>
         <source>{k:.2f} of the published kernel rates</source>
         <translation>公开内核速率的 {k:.2f}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="387"/>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="392"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="395"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="400"/>
         <source>{n} samples</source>
         <translation>{n} 个样本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="388"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="396"/>
         <source>{n} tokens</source>
         <translation>{n} 个 token</translation>
     </message>
@@ -6051,7 +6056,7 @@ paying per token: {other}</source>
         <translation>假设：{job} 可在“数据集”中选择其他数据集，或填写你自己的。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="273"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="274"/>
         <source>{rate} generated tokens/s (decode)</source>
         <translation>{rate} 生成 token/s（解码）</translation>
     </message>
@@ -6066,77 +6071,77 @@ paying per token: {other}</source>
         <translation>训练达到的 GPU 稠密峰值比例（模型 FLOPs 利用率）。默认值来自方案自身的内核：按显卡公开的内核速率乘以现场系数（0.73）；输入一个数值即可使用你自己的值。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="275"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="276"/>
         <source>prefill {prefill} · decode bound by {bound}</source>
         <translation>预填充 {prefill} · 解码受限于{bound}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="334"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="342"/>
         <source>no data parallel</source>
         <translation>无数据并行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="336"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="344"/>
         <source>{zero} sharded within a node</source>
         <translation>{zero}（仅在节点内分片）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="338"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="346"/>
         <source>micro-batch {mb} × {ga}</source>
         <translation>微批次 {mb} × {ga}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="345"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="353"/>
         <source>step {step} = compute {compute} + memory-bound {memory} + communication {comm} + bubble {bubble}; MFU {mfu:.0%}</source>
         <translation>每步 {step} = 计算 {compute} + 访存受限 {memory} + 通信 {comm} + 流水线气泡 {bubble}；MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="351"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="359"/>
         <source>runner-up: {layout}: step {step}</source>
         <translation>次优：{layout}：每步 {step}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="361"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="369"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="362"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="370"/>
         <source>{tflops:g} TFLOPS {dtype} on {gpu}</source>
         <translation>{tflops:g} TFLOPS {dtype}（{gpu}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="367"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="375"/>
         <source>efficiency</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="393"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="401"/>
         <source>data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="395"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="403"/>
         <source>GPU link</source>
         <translation>GPU 互联</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="398"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="406"/>
         <source>overlap</source>
         <translation>通信重叠</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="401"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="409"/>
         <source>bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="404"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="412"/>
         <source>timed on</source>
         <translation>计时 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="406"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="414"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
     </message>

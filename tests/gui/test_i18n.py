@@ -224,6 +224,31 @@ def test_lever_details_and_costs_are_translated_with_their_numbers(qapp):
         install_language("en")
 
 
+def test_a_lever_button_reads_in_chinese_punctuation_and_breaks_after_its_colon(qtbot):
+    # "2 张 GPU 配合 ZeRO-3: 15.0 GiB → 10.3 GiB, 放得下" mixed ASCII ": " and ", " into
+    # Chinese; the button broke its two lines after ": " only.
+    from gpuadvisor import catalog
+    from gpuadvisor.core.fit import levers
+    from gpuadvisor.core.plan import Plan
+    from gpuadvisor.gui.i18n import install_language
+    from gpuadvisor.gui.widgets.levers import LeverButton, lever_text
+
+    models, gpus = catalog.load_models(), catalog.load_gpus()
+    lever = next(lv for lv in levers(models["llama-3.1-8b"], Plan(task="qlora"),
+                                     gpus["rtx-3090"]) if lv.fits)
+    assert install_language("zh_CN") == "zh_CN"
+    try:
+        text = lever_text(lever, "GiB")
+        title, rest = text.split("：", 1)
+        assert ": " not in text and ", " not in text and rest.endswith("，放得下")
+        button = LeverButton()
+        qtbot.addWidget(button)
+        button.set_full_text(text)
+        assert button._two_lines() == f"{title}：\n{rest}"
+    finally:
+        install_language("en")
+
+
 def test_every_lever_text_the_advisor_writes_has_a_translation():
     from gpuadvisor import catalog
     from gpuadvisor.core.fit import levers
@@ -302,3 +327,29 @@ def test_the_log_checks_explanations_read_in_chinese_with_their_values(qapp):
                     assert str(value) in text
     finally:
         install_language("en")
+
+
+def test_a_lever_button_goes_back_to_one_line_only_with_a_scroll_bar_to_spare(qtbot):
+    # A projector's Make it fit (1366x768, Chinese) scrolled while a button took two lines
+    # and not while it took one: the scroll bar's coming and going flipped the button's
+    # text, and the layout recursed until the stack overflowed (a segfault).
+    from PySide6.QtWidgets import QStyle
+
+    from gpuadvisor.gui.widgets.levers import LeverButton
+
+    button = LeverButton()
+    qtbot.addWidget(button)
+    full = "2 GPUs with ZeRO-3: 15.0 GiB → 10.3 GiB, fits"
+    button.set_full_text(full)
+    button.show()
+    qtbot.waitExposed(button)
+    need = button.fontMetrics().horizontalAdvance(full) + 30  # padding and the stripe
+    slack = button.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent) + 4
+    button.resize(need - 1, 60)
+    assert button.text() == "2 GPUs with ZeRO-3:\n15.0 GiB → 10.3 GiB, fits"
+    button.resize(need + slack - 1, 60)  # room for one line, not for a scroll bar more
+    assert "\n" in button.text()
+    button.resize(need + slack, 60)
+    assert button.text() == full
+    button.resize(need, 60)  # one line keeps while it fits
+    assert button.text() == full

@@ -5,7 +5,15 @@ speak of a lever the same way)."""
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, QSize, Signal
-from PySide6.QtWidgets import QGroupBox, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QGroupBox,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QStyle,
+    QVBoxLayout,
+    QWidget,
+)
 
 from gpuadvisor.core.units import format_bytes
 from gpuadvisor.gui import numbers as N
@@ -33,9 +41,12 @@ class LeverButton(QPushButton):
         self._fit_text()
 
     def _two_lines(self) -> str:
+        # after the title's colon: ": " in English, "：" in Chinese
         head, sep, tail = self._full.partition(": ")
+        if not sep:
+            head, sep, tail = self._full.partition("：")
         head = head.replace(" + ", " +\n")
-        return f"{head}:\n{tail}" if sep else self._full
+        return f"{head}{sep.strip()}\n{tail}" if sep else self._full
 
     def minimumSizeHint(self) -> QSize:
         hint = super().minimumSizeHint()
@@ -50,6 +61,11 @@ class LeverButton(QPushButton):
 
     def _fit_text(self) -> None:
         room = self.width() - 30  # padding and the coloured stripe
+        if self.text() != self._full:
+            # Back to one line only with a scroll bar's width to spare: in a panel that
+            # scrolls while the button takes two lines and not while it takes one, the
+            # scroll bar's coming and going flipped the text (and the layout) without end.
+            room -= self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent) + 4
         one_line = self.fontMetrics().horizontalAdvance(self._full) <= room
         text = self._full if one_line else self._two_lines()
         if text != self.text():
@@ -193,7 +209,9 @@ def lever_text(lever, units: str) -> str:
         verdict = QCoreApplication.translate("LeversPanel", "fits")
     else:
         verdict = QCoreApplication.translate("LeversPanel", "still too big")
-    return f"{lever_title(lever)}: {before} → {after}, {verdict}"
+    return QCoreApplication.translate(
+        "LeversPanel", "{title}: {before} → {after}, {verdict}").format(
+        title=lever_title(lever), before=before, after=after, verdict=verdict)
 
 
 def lever_tooltip(lever) -> str:
