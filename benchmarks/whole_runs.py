@@ -53,6 +53,19 @@ RUNS = {
     # step (karpathy/llm.c scripts/run_gpt2_124M.sh @f1e2ace)
     "RUN026": ("gpt2", "a100-sxm-80gb", 512, None, None),
 }
+#: Run id -> the ZeRO stage the row's ``stack`` / ``parallel_layout`` names (FSDP full shard
+#: is ZeRO-3, DDP is 0); the others are left to the layout search.
+ZERO = {
+    "RUN001": 3,  # MPT-7B: "sharded data parallelism using FSDP"
+    "RUN003": 3,  # TinyLlama: "FSDP over 16 GPUs"
+    "RUN007": 1,  # BLOOM: "ZeRO stage 1"
+    "RUN025": 0,  # nanoGPT: "DDP, 8 GPUs, one node"
+}
+#: Run id -> the micro-batch (sequences per GPU per step) the row's source runs.
+MICRO = {
+    "RUN025": 12,  # nanoGPT config: "12 batch size * 1024 block size * 5 gradaccum * 8 GPUs"
+    "RUN026": 64,  # llm.c run_gpt2_124M.sh: "-b 64 -t 1024 -d 524288" (64 x 1024 per GPU)
+}
 #: Runs whose stack fuses its elementwise kernels, as the row's ``stack`` says: ``--kernels
 #: fused`` (the others keep the default, eager PyTorch kernels).
 FUSED = {
@@ -84,7 +97,9 @@ def run_rows(path: Path = PATH) -> list[dict]:
                     dataset_tokens=tokens)
         base = estimate(model, plan, gpu)
         request = LayoutRequest(global_batch=batch,
-                                constraints=Constraints(tp=tp, pp=pp),
+                                constraints=Constraints(tp=tp, pp=pp,
+                                                        zero=ZERO.get(row["id"]),
+                                                        micro_batch=MICRO.get(row["id"])),
                                 kernels="fused" if row["id"] in FUSED else "eager")
         laid = with_layout(base, DEFAULT_ASSUMPTIONS, request)
         peak = gpu.peak_tflops("bf16") * 1e12
