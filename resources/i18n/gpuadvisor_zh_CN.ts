@@ -2788,115 +2788,125 @@ paying per token: {other}</source>
 <context>
     <name>LeversPanel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="72"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="85"/>
         <source>Make it fit</source>
         <extracomment>Levers shown on a projector (those that make the plan fit, cheapest first).</extracomment>
         <translation>如何放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="102"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="115"/>
         <source>Choose a target GPU to see what would make the plan fit.</source>
         <translation>选择目标 GPU，查看怎样才能放得下。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="105"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="118"/>
         <source>Requests wait. To run more at once:</source>
         <translation>请求需排队。要同时运行更多：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="106"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="119"/>
         <source>Requests wait for room in the KV pool. Each change below lets more run at once:</source>
         <translation>请求在等待 KV 池的空间。以下每项改动都能让更多请求同时运行：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="110"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="123"/>
         <source>It fits. To free memory:</source>
         <translation>放得下。要腾出显存：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="112"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="125"/>
         <source>It fits. These changes would free memory for a larger batch or longer sequences:</source>
         <translation>放得下。以下改动可腾出显存，用于更大的批次或更长的序列：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="115"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="128"/>
         <source>It fits; nothing to change.</source>
         <translation>放得下，无需改动。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="117"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="130"/>
         <source>It does not fit, and no change alone is enough. The first row is the fastest set of changes that fits; the others each on its own (click to apply):</source>
         <translation>放不下，任何单项改动都不够。第一行是能放下的最快改动组合；其余各行是单项改动（点击应用）：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="121"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="134"/>
         <source>It does not fit. Each of these makes it fit:</source>
         <translation>放不下。以下每项都能让它放下：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="123"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="136"/>
         <source>It does not fit. Each change below on its own, cheapest first (click to apply):</source>
         <translation>放不下。以下每项改动单独生效，代价小的在前（点击应用）：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="126"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="139"/>
         <source>It does not fit, and no single change helps: try a smaller model or a larger GPU.</source>
         <translation>放不下，且单项改动都不够：请换更小的模型或显存更大的 GPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="164"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="177"/>
         <source>{n} GPUs, the model split across them</source>
         <translation>{n} 张 GPU，模型分摊到各卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="166"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="179"/>
         <source>{n} GPUs with ZeRO-3</source>
         <translation>{n} 张 GPU 配合 ZeRO-3</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="170"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="183"/>
         <source>{n} layers on the GPU, the rest in host RAM (-ngl)</source>
         <translation>{n} 层放在 GPU，其余放在主机内存（-ngl）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="183"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="196"/>
         <source>{title}: {before} → {after} requests at once, {verdict}</source>
         <translation>{title}：同时 {before} → {after} 个请求，{verdict}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="187"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="200"/>
         <source>all at once</source>
         <translation>全部同时运行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="188"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="201"/>
         <source>some still wait</source>
         <translation>仍有请求排队</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="196"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="209"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="198"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="211"/>
         <source>still too big</source>
         <translation>仍放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="199"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="212"/>
         <source>{title}: {before} → {after}, {verdict}</source>
         <translation>{title}：{before} → {after}，{verdict}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="210"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="223"/>
         <source>cost: {cost}</source>
         <translation>代价：{cost}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="211"/>
+        <location filename="../../gpuadvisor/gui/widgets/levers.py" line="224"/>
         <source>time: {before} → {after}</source>
         <translation>时间：{before} → {after}</translation>
+    </message>
+</context>
+<context>
+    <name>Lists</name>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="224"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="67"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/run_panel.py" line="38"/>
+        <source>, </source>
+        <translation>、</translation>
     </message>
 </context>
 <context>
@@ -4711,23 +4721,23 @@ paying per token: {other}</source>
         <translation>正在检查 {python}…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="236"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="237"/>
         <source>does not work: {error}</source>
         <extracomment>What a CPU&apos;s name says that tells one model from another nothing: trademark signs, the words &quot;CPU&quot; and &quot;Processor&quot;, the base clock (&quot;@ 2.20GHz&quot;). Where a picker&apos;s text is shortened, what it lost is marked with this.</extracomment>
         <translation>无法使用：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="239"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="240"/>
         <source>no PyTorch</source>
         <translation>未安装 PyTorch</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="241"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="242"/>
         <source>PyTorch {version}, {accelerators}</source>
         <translation>PyTorch {version}，{accelerators}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="244"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="245"/>
         <source>PyTorch {version}, CPU only</source>
         <translation>PyTorch {version}，仅 CPU</translation>
     </message>
@@ -4737,32 +4747,32 @@ paying per token: {other}</source>
         <translation>未找到 Python 环境</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="289"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="290"/>
         <source>No device to measure with this Python.</source>
         <translation>此 Python 没有可实测的设备。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="290"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="291"/>
         <source>Measures {device} on this machine, with PyTorch {torch}.</source>
         <translation>用 PyTorch {torch} 实测本机的 {device}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="294"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="295"/>
         <source>No GPU is visible to PyTorch here, so the CPU is measured.</source>
         <translation>PyTorch 在这里看不到 GPU，因此实测的是 CPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="297"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="298"/>
         <source>The Rig page shows the demo rig “{spec}”; probes always measure this machine&apos;s real devices.</source>
         <translation>本机页显示的是演示配置“{spec}”；实测始终测量本机的真实设备。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="305"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="306"/>
         <source>{python} has no PyTorch. Pick another Python above, or install PyTorch there: {python} -m pip install torch</source>
         <translation>{python} 没有安装 PyTorch。请在上方选择其他 Python，或在该环境中安装 PyTorch：{python} -m pip install torch</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="312"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="313"/>
         <source>No Python environment with PyTorch was found, so nothing can be measured yet. Install PyTorch in an environment (python -m pip install torch, or use your training environment), then choose its python with Browse… or press Rescan. gpuadvisor itself never loads PyTorch: the probes run in that environment.</source>
         <translation>未找到装有 PyTorch 的 Python 环境，因此暂时无法实测。请在某个环境中安装 PyTorch（python -m pip install torch，或使用你的训练环境），然后用“浏览…”选择其中的 python，或点击“重新扫描”。gpuadvisor 本身从不加载 PyTorch：实测在那个环境中运行。</translation>
     </message>
@@ -4782,17 +4792,17 @@ paying per token: {other}</source>
         <translation>不是文件夹：{path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="409"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="410"/>
         <source>The dataset disk reads {rate} MB/s; the plan needs {need} MB/s ({tokens} tokens/s as 2-byte token ids): the GPU will wait on the disk. Pre-tokenize, cache the data in RAM, or use a faster disk.</source>
         <translation>数据集磁盘读取速度为 {rate} MB/s；规划需要 {need} MB/s（{tokens} token/秒，按每个 token ID 2 字节计）：GPU 将等待磁盘。请预先分词、把数据缓存在内存中，或换用更快的磁盘。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="414"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="415"/>
         <source>The dataset disk reads {rate} MB/s; the plan needs {need} MB/s ({tokens} tokens/s as 2-byte token ids): not a bottleneck ({headroom:.0f}x headroom).</source>
         <translation>数据集磁盘读取速度为 {rate} MB/s；规划需要 {need} MB/s（{tokens} token/秒，按每个 token ID 2 字节计）：不是瓶颈（余量 {headroom:.0f} 倍）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="420"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="421"/>
         <source>The read was probably served from RAM (page cache): the disk itself may be slower.</source>
         <translation>这次读取可能来自内存（页面缓存）：磁盘本身可能更慢。</translation>
     </message>
@@ -4812,27 +4822,27 @@ paying per token: {other}</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="322"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="323"/>
         <source>quick probes</source>
         <translation>快速实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="323"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="324"/>
         <source>full probes</source>
         <translation>完整实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="324"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="325"/>
         <source>burn-in</source>
         <translation>烤机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="325"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="326"/>
         <source>plan check</source>
         <translation>方案核验</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="327"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="328"/>
         <source>Running {kind} on {device}…</source>
         <translation>正在 {device} 上运行{kind}…</translation>
     </message>
@@ -4847,27 +4857,27 @@ paying per token: {other}</source>
         <translation>{kind}：{message}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="335"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="336"/>
         <source>Cancelled after {seconds:.1f} s; nothing was saved.</source>
         <translation>运行 {seconds:.1f} 秒后已取消；未保存任何结果。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="338"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="339"/>
         <source>Finished in {seconds:.1f} s.</source>
         <translation>用时 {seconds:.1f} 秒完成。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="341"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="342"/>
         <source>Ended early: {reason}.</source>
         <translation>提前结束：{reason}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="344"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="345"/>
         <source>Finished with problems after {seconds:.1f} s (see below).</source>
         <translation>运行 {seconds:.1f} 秒后结束，但有问题（见下方）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="351"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="352"/>
         <source>{probe}: {kind} — {message}</source>
         <translation>{probe}：{kind} — {message}</translation>
     </message>
@@ -4887,27 +4897,27 @@ paying per token: {other}</source>
         <translation>结果已显示，但无法保存到实测历史：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="374"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="375"/>
         <source>Measured on {device} ({name}) with PyTorch {torch}</source>
         <translation>在 {device}（{name}）上用 PyTorch {torch} 实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="376"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="377"/>
         <source>catalog: {gpu}</source>
         <translation>目录：{gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="378"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="379"/>
         <source>no catalog peaks for this device</source>
         <translation>目录中没有此设备的峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="380"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="381"/>
         <source>saved to the history</source>
         <translation>已保存到历史</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="387"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="388"/>
         <source>Burn-in: {verdict}. Throughput {first} → {last} TFLOPS from the first window to the last ({slowdown:+.1f}%); ended by {why}.</source>
         <translation>烤机：{verdict}。吞吐量从第一个时间窗到最后一个为 {first} → {last} TFLOPS（{slowdown:+.1f}%）；结束原因：{why}。</translation>
     </message>
@@ -4922,7 +4932,7 @@ paying per token: {other}</source>
         <translation>无法与估算对比：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="427"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="428"/>
         <source>{model} — {plan}; estimate for {gpu}</source>
         <translation>{model} — {plan}；估算针对 {gpu}</translation>
     </message>
@@ -4947,17 +4957,17 @@ paying per token: {other}</source>
         <translation>差异</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="444"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="445"/>
         <source>The CPU is being measured: there are no GPU readings to show.</source>
         <translation>正在实测 CPU：没有 GPU 读数可显示。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="446"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="447"/>
         <source>No live readings: the GPU being measured was not found among {n} GPU(s) the driver reports.</source>
         <translation>没有实时读数：在驱动报告的 {n} 块 GPU 中找不到正在实测的那块。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="452"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="453"/>
         <source>GPU {index}: {name}</source>
         <translation>GPU {index}：{name}</translation>
     </message>
@@ -4967,138 +4977,138 @@ paying per token: {other}</source>
         <translation>温度、SM 频率、功耗和利用率，各自以占上限的百分比显示；悬停可查看读数。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="77"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="78"/>
         <source>median</source>
         <extracomment>Words of the probes&apos; figure names, for people (acronyms and formats stay as they are: bf16, h2d, gemv, pcie).</extracomment>
         <translation>中位数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="78"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="79"/>
         <source>pinned</source>
         <translation>锁页</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="79"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="80"/>
         <source>pageable</source>
         <translation>可分页</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="80"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="81"/>
         <source>copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="81"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="82"/>
         <source>read</source>
         <translation>读取</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="82"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="83"/>
         <source>triad</source>
         <translation>三元运算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="83"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="84"/>
         <source>achieved</source>
         <translation>实际</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="84"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="85"/>
         <source>step</source>
         <translation>训练步</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="85"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="86"/>
         <source>decode</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="86"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="87"/>
         <source>memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="87"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="88"/>
         <source>bandwidth</source>
         <translation>带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="88"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="89"/>
         <source>tokens</source>
         <translation>token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="89"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="90"/>
         <source>per</source>
         <translation>每</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="90"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="91"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="91"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="92"/>
         <source>allocated</source>
         <translation>已分配</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="92"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="93"/>
         <source>reserved</source>
         <translation>已保留</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="93"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="94"/>
         <source>used</source>
         <translation>已用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="94"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="95"/>
         <source>free</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="95"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="96"/>
         <source>total</source>
         <translation>总量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="96"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="97"/>
         <source>max</source>
         <translation>最大</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="359"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="360"/>
         <source>{gpu} reached {temp:.0f} °C (limit {limit} °C)</source>
         <translation>{gpu} 达到 {temp:.0f} °C（上限 {limit} °C）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="365"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="366"/>
         <source>Temperature limit reached: {reason}; the burn-in was asked to stop…</source>
         <translation>达到温度上限：{reason}；已请求烤机停止…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="463"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="464"/>
         <source>up to {temp:.0f} °C</source>
         <translation>最高 {temp:.0f} °C</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="466"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="467"/>
         <source>SM clock {low}–{high} MHz</source>
         <translation>SM 频率 {low}–{high} MHz</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="469"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="470"/>
         <source>up to {watts:.0f} W</source>
         <translation>最高 {watts:.0f} W</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="471"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="472"/>
         <source>clocks held down: {reasons}</source>
         <translation>频率受限：{reasons}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="476"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="477"/>
         <source>Live readings during the run ({n}): {readings}.</source>
         <translation>运行期间的实时读数（{n} 次）：{readings}。</translation>
     </message>
@@ -6003,7 +6013,7 @@ paying per token: {other}</source>
     <message>
         <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="96"/>
         <source>; the first token takes over {limit} s</source>
-        <translation>；首个 token超过 {limit} 秒</translation>
+        <translation>；首个 token 超过 {limit} 秒</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="31"/>

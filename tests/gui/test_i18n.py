@@ -353,3 +353,23 @@ def test_a_lever_button_goes_back_to_one_line_only_with_a_scroll_bar_to_spare(qt
     assert button.text() == full
     button.resize(need, 60)  # one line keeps while it fits
     assert button.text() == full
+
+
+def test_lists_join_with_the_readers_separator(qapp):
+    # "（矩阵乘吞吐量, 显存带宽, …）": a Chinese list is joined with "、".
+    from PySide6.QtCore import QCoreApplication
+
+    from gpuadvisor.gui.i18n import install_language
+    from gpuadvisor.gui.pages.probe import format as pf
+
+    translate = QCoreApplication.translate
+    assert pf.probe_names(["matmul", "bandwidth"], translate) == (
+        "Matmul throughput, Memory bandwidth")
+    assert install_language("zh_CN") == "zh_CN"
+    try:
+        names = pf.probe_names(["matmul", "bandwidth"], translate)
+        assert names == (f"{translate('ProbePage', 'Matmul throughput')}、"
+                         f"{translate('ProbePage', 'Memory bandwidth')}")
+        assert ", " not in names
+    finally:
+        install_language("en")

@@ -221,7 +221,7 @@ def rig_note(lost, own) -> str:
     rig compared is the one present now."""
     if not lost:
         return ""
-    gone = ", ".join(translate("ComparePage", "GPU {index} ({name})").format(
+    gone = translate("Lists", ", ").join(translate("ComparePage", "GPU {index} ({name})").format(
         index=info.index, name=info.name) for info in lost)
     if own:
         from gpuadvisor.core.advisor import rig_label

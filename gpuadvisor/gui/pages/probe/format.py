@@ -63,7 +63,8 @@ def probe_name(probe: str | None, translate: Translate = english) -> str:
 
 def probe_names(probes: Sequence[str], translate: Translate = english) -> str:
     """``matmul, bandwidth`` -> ``Matmul throughput, Memory bandwidth``."""
-    return ", ".join(probe_name(p, translate) for p in probes)
+    # the list separator in the reader's language (Chinese lists with "、")
+    return translate("Lists", ", ").join(probe_name(p, translate) for p in probes)
 
 
 def unit_title(unit: str, translate: Translate = english) -> str:

@@ -35,7 +35,7 @@ class RunPanel(QGroupBox):
             "ProbePage", "Quick runs the standard probes at small sizes ({probes}); Full runs "
             "them at larger sizes. Each figure is set against the catalog's value for the card "
             "and kept in the history below.").format(
-            probes=", ".join(fmt.probe_name(p, translate).lower()
+            probes=translate("Lists", ", ").join(fmt.probe_name(p, translate).lower()
                              for p in runner.SUITE_PROBES)),
             self, role="")
         self.run_status.setObjectName("runStatus")
