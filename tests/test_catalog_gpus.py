@@ -566,3 +566,30 @@ def test_a_catalog_of_too_many_tables_is_refused_before_it_is_parsed(tmp_path):
     for name in ("gpus", "models", "offers", "apis"):
         text = (catalog_dir() / f"{name}.toml").read_text(encoding="utf-8")
         assert text.count("\n[") < MAX_ENTRIES // 10
+
+
+def test_the_sm_counts_agree_with_the_fp32_rates():
+    # fp32 = SMs x FP32 lanes per SM x 2 FLOP x clock: a recorded SM count implies a clock,
+    # which must be a clock NVIDIA GPUs run at (0.9-3.1 GHz; the laptop chips' catalog rates
+    # are at the top of their power range). A count off by 2x (a lanes-per-SM mix-up, a
+    # partial die) lands outside it. The count is recorded for the NVIDIA cards only.
+    from gpuadvisor.catalog import load_gpus
+    from gpuadvisor.core.engines.prompt_rates import fp32_lanes_per_sm
+
+    counted = [g for g in load_gpus().values() if g.sm_count]
+    assert len(counted) >= 120 and all(g.vendor == "nvidia" for g in counted)
+    for gpu in counted:
+        lanes = fp32_lanes_per_sm(gpu.cc_number)
+        clock_ghz = gpu.fp32_tflops * 1e3 / (gpu.sm_count * lanes * 2)
+        assert 0.9 <= clock_ghz <= 3.1, (gpu.id, gpu.sm_count, round(clock_ghz, 2))
+    a100 = load_gpus()["a100-sxm-80gb"]  # NVIDIA A100 whitepaper: 108 SMs at 1,410 MHz
+    assert a100.sm_count == 108
+    assert a100.fp32_tflops == pytest.approx(108 * 64 * 2 * 1.41 / 1e3, rel=0.01)
+
+
+@pytest.mark.parametrize("bad", [0, -4, 1.5, True, "108"])
+def test_a_bad_sm_count_is_refused_by_name(bad):
+    from gpuadvisor.core.gpu import SpecFieldError
+
+    with pytest.raises(SpecFieldError, match="sm_count"):
+        dataclasses.replace(SHIPPED["a100-sxm-80gb"], sm_count=bad)

@@ -301,6 +301,7 @@ GPU_SCHEMA = Schema(
         _text("gfx_target", required=False, pattern=r"gfx[0-9a-f]+", hint="like 'gfx942'"),
         Field("unified_memory", "boolean", required=False),
         Field("gpu_cores", "integer", required=False, min_value=1, max_value=1024),
+        Field("sm_count", "integer", required=False, min_value=1, max_value=1024),
         Field("aliases", "strings", required=False),
         _number("reported_memory_mib", "MiB", required=False, min_value=0,
                 min_inclusive=False, max_value=2048 * 1024),

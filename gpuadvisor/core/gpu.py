@@ -122,6 +122,9 @@ class GpuSpec:
         gpu_cores: GPU cores as Apple counts them (``system_profiler`` "Total Number of
             Cores"), telling apart variants of one chip that drivers name alike; ``None``
             elsewhere.
+        sm_count: NVIDIA streaming multiprocessors (the units a kernel's thread blocks are
+            scheduled on): a grid of fewer blocks than SMs leaves some idle (wave
+            quantization, :mod:`.parallel.gemm`). ``None`` when not recorded.
         aliases: Device names as drivers report them, for detection matching.
         reported_memory_mib: The total the driver reports (``nvidia-smi``'s ``Memory-Usage``
             denominator, NVML ``memory.total``), MiB; ``None`` when not recorded.
@@ -159,6 +162,7 @@ class GpuSpec:
     gfx_target: str | None = None
     unified_memory: bool = False
     gpu_cores: int | None = None
+    sm_count: int | None = None
     aliases: tuple[str, ...] = field(default_factory=tuple)
     reported_memory_mib: float | None = None
     cuda_memory_mib: float | None = None
@@ -193,10 +197,11 @@ class GpuSpec:
             raise SpecFieldError("unified_memory", "must be true or false")
         if isinstance(self.launch_year, bool) or not isinstance(self.launch_year, int):
             raise SpecFieldError("launch_year", "must be an integer year")
-        cores = self.gpu_cores
-        if cores is not None and (isinstance(cores, bool) or not isinstance(cores, int)
-                                  or cores < 1):
-            raise SpecFieldError("gpu_cores", f"must be a positive integer, got {cores!r}")
+        for name in ("gpu_cores", "sm_count"):
+            count = getattr(self, name)
+            if count is not None and (isinstance(count, bool) or not isinstance(count, int)
+                                      or count < 1):
+                raise SpecFieldError(name, f"must be a positive integer, got {count!r}")
 
     def _coerce_and_check_numbers(self) -> None:
         for name in ("memory_gib", "memory_bandwidth_gb_s", "fp32_tflops", "fp16_tensor_tflops"):
