@@ -273,7 +273,8 @@ class VramBreakdownChart(ChartBase):
             heights, self._verdict_item, self.theme.annotation_pt, fallback=_TOP_MARGIN
         )
         top = nice_ceiling(top)
-        self._place_reference_lines(top)
+        inside = self._totals_inside(top)  # once: the reference lines and totals use it
+        self._place_reference_lines(top, inside)
         # Bars take the left part; the right third stays free for the line labels, or
         # more where the card's label is wider (a projector's font in a narrow chart): it
         # otherwise ran over the bar's total.
@@ -286,7 +287,7 @@ class VramBreakdownChart(ChartBase):
                         / width_px)
             right = max(right, (bars_end - share * left) / (1 - share))
         self._set_range((left, right), (0, top))
-        self._place_totals(top)
+        self._place_totals(inside)
 
     def _totals_inside(self, top: float) -> list[bool]:
         """Per visible total: whether it goes just inside its bar's top, because the card's
@@ -306,11 +307,11 @@ class VramBreakdownChart(ChartBase):
                          and value > 1.5 * label)
         return flags
 
-    def _place_totals(self, top: float) -> None:
+    def _place_totals(self, inside: list[bool]) -> None:
         """Each total on its bar, or just inside its top (:meth:`_totals_inside`)."""
         shown = [item for item in self._total_labels if item.isVisible()]
-        for item, inside in zip(shown, self._totals_inside(top), strict=True):
-            anchor = (0.5, 0.0 if inside else 1.0)
+        for item, within in zip(shown, inside, strict=True):
+            anchor = (0.5, 0.0 if within else 1.0)
             if tuple(item.anchor) != anchor:
                 item.setAnchor(anchor)
 
@@ -349,7 +350,7 @@ class VramBreakdownChart(ChartBase):
                                 size.width(), size.height()))
         return rects
 
-    def _place_reference_lines(self, top: float) -> None:
+    def _place_reference_lines(self, top: float, inside: list[bool]) -> None:
         theme = self.theme
         unit = self.unit_bytes
         pen = pg.mkPen(theme.reference_color, width=theme.reference_px, style=Qt.PenStyle.DashLine)
@@ -364,7 +365,6 @@ class VramBreakdownChart(ChartBase):
         # line: _totals_inside), a label's height tall: a reference line through it would
         # cross the number out, so that line is left out.
         totals = [sum(bar.values()) / unit for bar in self._bars]
-        inside = self._totals_inside(top)
         spans = [(t - gap, t + 0.2 * gap) if k < len(inside) and inside[k]
                  else (t - 0.2 * gap, t + gap) for k, t in enumerate(totals)]
         for gib, line in zip(REFERENCE_CARD_GIB, self.reference_lines, strict=True):

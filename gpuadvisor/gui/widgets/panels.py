@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpuadvisor.core.compute import training_job
+from gpuadvisor.core.engines.combine import requests_at_once
 from gpuadvisor.core.units import format_bytes
 from gpuadvisor.gui import numbers as N
 from gpuadvisor.gui.data_words import warning_text
@@ -104,16 +105,12 @@ class VerdictBanner(QLabel):
 
 def _waiting(estimate) -> tuple[int, int] | None:
     """``(held, asked)`` when the plan's engine reserves its share of the card (vLLM) and
-    its KV pool holds fewer whole requests at once than the plan asks, else None."""
+    its KV pool holds fewer whole requests at once than the plan asks
+    (:func:`~gpuadvisor.core.engines.combine.requests_at_once`, the count the time and the
+    levers use), else None."""
     engine = getattr(estimate, "engine", None)
-    if engine is None or not engine.budget or not engine.capacity_tokens:
-        return None
-    asked = int(engine.settings.get("max_num_seqs") or 0)
-    length = int(engine.settings.get("max_model_len") or 0)
-    if not length or not asked:
-        return None
-    held = int(engine.capacity_tokens // length)
-    return (held, asked) if held < asked else None
+    held = None if engine is None else requests_at_once(engine, estimate.plan)
+    return None if held is None else (held, estimate.plan.micro_batch)
 
 
 class TimePanel(QGroupBox):
