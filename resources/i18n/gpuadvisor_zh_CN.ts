@@ -201,89 +201,89 @@
 <context>
     <name>CompareCharts</name>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="52"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="53"/>
         <source>your rig</source>
         <extracomment>Colour, symbol and stacking order per option kind (Okabe–Ito colours). Your rig&apos;s black is drawn in the theme&apos;s ``mark`` colour (light on a dark plot). The limits&apos; colour on a light plot (drawn in the theme&apos;s ``reference_color``). A point within this many pixels of the cursor is the one hovered or clicked.</extracomment>
         <translation>你的机器</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="53"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="54"/>
         <source>buy new</source>
         <translation>买新卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="54"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="55"/>
         <source>buy used</source>
         <translation>买二手</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="55"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="56"/>
         <source>rent</source>
         <translation>租用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="56"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="57"/>
         <source>cloud</source>
         <translation>云</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="190"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="198"/>
         <source>Time against cost of every option</source>
         <extracomment>Durations people think in, in hours: 1, 10, 30 min; 1, 3, 10 h; 1, 3 days; 1, 2 weeks; 1, 3 months; 1 year.</extracomment>
         <translation>各方案的时间与成本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="333"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="341"/>
         <source>best trade-offs (Pareto front)</source>
         <translation>最佳权衡（帕累托前沿）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="346"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="354"/>
         <source>Time for the job (log scale)</source>
         <translation>任务用时（对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="347"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="355"/>
         <source>Cost of the job, {currency} (log)</source>
         <translation>任务费用，{currency}（对数）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="349"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="357"/>
         <source>Cost ({currency})</source>
         <translation>费用（{currency}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="363"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="371"/>
         <source>{name} ({time}, {cost})</source>
         <translation>{name}（{time}，{cost}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="366"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="374"/>
         <source>{n} options, time against cost. Fastest: {fastest}. Cheapest: {cheapest}. {front} on the Pareto front.</source>
         <translation>{n} 个方案的时间与成本。最快：{fastest}。最便宜：{cheapest}。{front} 个位于帕累托前沿。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="431"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="439"/>
         <source>{n} GPU(s)</source>
         <translation>{n} 张 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="433"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="441"/>
         <source>{time} · {cost}</source>
         <translation>{time} · {cost}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="436"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="444"/>
         <source>on the Pareto front: nothing is both faster and cheaper</source>
         <translation>位于帕累托前沿：没有既更快又更便宜的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="439"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="447"/>
         <source>over the budget or past the deadline</source>
         <translation>超出预算或截止时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="442"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="450"/>
         <source>fits only with a change to the plan (hollow)</source>
         <translation>只有修改规划才放得下（空心）</translation>
     </message>
@@ -415,165 +415,165 @@ renting: {rent}</source>
         <translation>所选方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="48"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="49"/>
         <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="120"/>
         <source>What matters to you</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
         <translation>你看重什么</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="55"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="56"/>
         <source>Show or hide what the ranking uses: goal, budget, deadline, prices</source>
         <translation>显示或隐藏排名依据：目标、预算、截止时间、价格</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="70"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="71"/>
         <source>Rank the options cheapest first or fastest first</source>
         <translation>按最便宜或最快对方案排序</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="72"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="73"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="318"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="250"/>
         <source>Cheapest</source>
         <translation>最便宜</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="73"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="74"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="317"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="247"/>
         <source>Fastest</source>
         <translation>最快</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="80"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="88"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="81"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="89"/>
         <source>no limit</source>
         <translation>不限</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="81"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="82"/>
         <source>Most you want to spend on this job, in your currency (0: no limit)</source>
         <translation>这次任务最多愿意花多少钱，以你的货币计（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="87"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="131"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="88"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="132"/>
         <source> h</source>
         <translation> 小时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="89"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="90"/>
         <source>Wall-clock hours the job may take (0: no limit)</source>
         <translation>任务最多可用的实际小时数（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="95"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="96"/>
         <source>Most cards you would buy (1, 2, 4 or 8 are tried)</source>
         <translation>最多愿意买几块卡（会尝试 1、2、4、8 块）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="102"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="103"/>
         <source>Your electricity price per kWh, in your currency: it prices running your rig or a bought card</source>
         <translation>你的电价（每千瓦时，以你的货币计）：用于计算自有机器或买来的卡的电费</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="107"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="108"/>
         <source>The currency every price is shown in (at the exchange rate you set)</source>
         <translation>所有价格显示所用的货币（按你设置的汇率）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="115"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="116"/>
         <source>Your exchange rate: units of your currency per US dollar (the catalog&apos;s prices are in USD)</source>
         <translation>你的汇率：每 1 美元折合多少你的货币（目录中的价格以美元计）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="123"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="124"/>
         <source>Inference: the share of the hours you rent that the GPU spends generating (a rented GPU is paid for while it waits for requests); default {pct}%</source>
         <translation>推理：租用时间中 GPU 真正在生成的比例（租来的 GPU 等待请求时也在计费）；默认 {pct}%</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="132"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="133"/>
         <source>Inference: the hours a card serves before you write it off; its price is spread over them (default {hours:,} h: about three years at nine hours a day)</source>
         <translation>推理：一张卡报废前能服务的小时数，卡价摊到这些小时上（默认 {hours:,} 小时：约三年、每天九小时）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="137"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="138"/>
         <source>Goal</source>
         <translation>目标</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="138"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="139"/>
         <source>Budget</source>
         <translation>预算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="139"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="140"/>
         <source>Deadline</source>
         <translation>截止时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="140"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="141"/>
         <source>Rentals busy</source>
         <translation>租用利用率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="142"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="143"/>
         <source>Card lifetime</source>
         <translation>显卡寿命</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="143"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="144"/>
         <source>Cards to buy, at most</source>
         <translation>最多买几块卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="144"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="145"/>
         <source>Electricity per kWh</source>
         <translation>每千瓦时电价</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="145"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="146"/>
         <source>Currency</source>
         <translation>货币</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="153"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="154"/>
         <source>Allow changes to the plan</source>
         <translation>允许修改规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="155"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="156"/>
         <source>Off: the plan is compared as you set it, and options that fit only with a change (LoRA instead of a full fine-tune, QLoRA, ZeRO-3, CPU offload, ...) are listed apart, each with its change. On: they are ranked with the others.</source>
         <translation>关闭：按你设定的规划对比；只有修改规划（把全参微调改成 LoRA、QLoRA、ZeRO-3、CPU 卸载等）才放得下的方案单独列出，并注明所需的修改。打开：它们与其他方案一起排名。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="192"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="193"/>
         <source>no budget</source>
         <translation>不限预算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="194"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="195"/>
         <source>no deadline</source>
         <translation>不限期限</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="196"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="197"/>
         <source>changes to the plan allowed</source>
         <translation>允许修改规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="198"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="199"/>
         <source>the plan as asked</source>
         <translation>按原规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="201"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="202"/>
         <source>{arrow} What matters to you: {goal}; rentals busy {util}; cards over {hours}; {plan}</source>
         <translation>{arrow} 你看重的：{goal}；租用利用率 {util}；显卡寿命 {hours}；{plan}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="207"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="208"/>
         <source>{arrow} What matters to you: {goal}; budget: {budget}; deadline: {deadline}; {plan}</source>
         <translation>{arrow} 你看重什么：{goal}；预算：{budget}；期限：{deadline}；{plan}</translation>
     </message>
@@ -747,7 +747,7 @@ renting: {rent}</source>
         <translation>无法读取报价目录，只对比你的机器：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="244"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="248"/>
         <source>{code} per US dollar</source>
         <translation>每美元折合 {code}</translation>
     </message>
@@ -1280,68 +1280,73 @@ renting: {rent}</source>
         <translation>回本计算需要显示的方案中有一张显卡（自有或待购）和一个 API 或租用方案。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="68"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="71"/>
         <source>Time for a million generated tokens (log scale)</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
         <translation>生成一百万 token 的时间（对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="69"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="72"/>
         <source>Cost per million tokens, {currency} (log)</source>
         <translation>每百万 token 费用，{currency}（对数）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="71"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="74"/>
         <source>Per M tokens ({currency})</source>
         <translation>每百万 token（{currency}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="77"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="83"/>
+        <source>cheapest API: {price}</source>
+        <translation>最便宜的 API：{price}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="104"/>
         <source>cheapest API: {name}, {price}</source>
         <translation>最便宜的 API：{name}，{price}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="100"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="147"/>
         <source>(time and cost for a million tokens)</source>
         <translation>（一百万 token 的时间和费用）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="123"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="170"/>
         <source>Million tokens generated</source>
         <translation>已生成 token 数（百万）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="124"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="171"/>
         <source>Total cost ({currency})</source>
         <translation>总费用（{currency}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="129"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="176"/>
         <source>own: {name}</source>
         <translation>自有：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="131"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="178"/>
         <source>per token: {name}</source>
         <translation>按 token：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="134"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="181"/>
         <source>Paying per token stays cheaper: it costs less per token than the owned card&apos;s power</source>
         <translation>按 token 付费一直更便宜：每 token 的花费低于自有显卡的电费</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="137"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="184"/>
         <source>Your card is cheaper from the first token</source>
         <translation>你的显卡从第一个 token 起就更便宜</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="139"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="186"/>
         <source>Owning pays off after {n} million tokens</source>
         <translation>生成 {n} 百万 token 后自购回本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="151"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="198"/>
         <source>after {n} million tokens
 owning: {own}
 paying per token: {other}</source>
@@ -1605,12 +1610,12 @@ paying per token: {other}</source>
         <translation>当前方案：微批次 {mb}，序列 {seq}，{size}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="527"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="524"/>
         <source>micro-batch {mb}, seq {seq}: {size}</source>
         <translation>微批次 {mb}，序列 {seq}：{size}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="536"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="533"/>
         <source>{cell} — {verdict}</source>
         <translation>{cell} — {verdict}</translation>
     </message>
@@ -3597,52 +3602,52 @@ paying per token: {other}</source>
         <translation>微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="256"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="258"/>
         <source>target GPU</source>
         <translation>目标 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="260"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="262"/>
         <source>out of memory above {size} ({gpu})</source>
         <translation>超过 {size} 显存不足（{gpu}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="263"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="265"/>
         <source>out of memory above {size}</source>
         <translation>超过 {size} 显存不足</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="279"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="281"/>
         <source>memory per GPU</source>
         <translation>单卡显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="280"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="282"/>
         <source>your plan</source>
         <translation>当前方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="281"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="283"/>
         <source>largest that fits</source>
         <translation>可容纳的最大值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="285"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="287"/>
         <source>out of memory</source>
         <translation>显存不足</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="290"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="292"/>
         <source>memory per GPU ({unit})</source>
         <translation>单卡显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="293"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="295"/>
         <source>memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="364"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="366"/>
         <source>the model&apos;s whole context fits: {value}</source>
         <translation>模型的整个上下文都放得下：{value}</translation>
     </message>
@@ -3658,22 +3663,22 @@ paying per token: {other}</source>
         <translation>当前方案：{value}（{size}）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="366"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="368"/>
         <source>largest {what} that fits: {value}</source>
         <translation>最大可容纳{what}：{value}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="372"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="374"/>
         <source>no {what} in this range fits</source>
         <translation>范围内{what}都放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="468"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="470"/>
         <source>{what} {value}: {size}</source>
         <translation>{what} {value}：{size}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="475"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="477"/>
         <source>{point} — {verdict}</source>
         <translation>{point} — {verdict}</translation>
     </message>
@@ -5865,123 +5870,128 @@ paying per token: {other}</source>
 <context>
     <name>TimePanel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="126"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="123"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="144"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="141"/>
         <source>Total time</source>
         <translation>总时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="145"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="142"/>
         <source>GPU-hours</source>
         <translation>卡时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="146"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="143"/>
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="147"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="144"/>
         <source>Compute</source>
         <translation>计算量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="155"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="152"/>
         <source>Steps</source>
         <translation>步数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="166"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="163"/>
         <source>Users at once</source>
         <translation>同时服务的用户</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="176"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="173"/>
         <source>Layout</source>
         <translation>并行布局</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="192"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="189"/>
         <source>Efficiency</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="207"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="204"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="208"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="205"/>
         <source>Use the assumed efficiency again</source>
         <translation>恢复为假设的效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="220"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="217"/>
         <source>Assumptions</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="279"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="276"/>
         <source>{rate} samples/s</source>
         <translation>{rate} 样本/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="280"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="277"/>
         <source>{rate} tokens/s</source>
         <translation>{rate} token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="286"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="283"/>
         <source>{steps} × {step} ÷ {goodput} goodput = {total} (bound by {bound})</source>
         <translation>{steps} × {step} ÷ {goodput} 有效训练时间比例 = {total}（受限于{bound}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="289"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="286"/>
         <source>{steps} × {step} = {total} (bound by {bound})</source>
         <translation>{steps} × {step} = {total}（受限于{bound}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="328"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="294"/>
+        <source>{hours} ({time} of GPU time)</source>
+        <translation>{hours}（GPU 时间 {time}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="331"/>
         <source>Every user waiting for an answer at once, each with the plan&apos;s prompt and new tokens; each keeps at least {rate} tokens/s (reading speed unless set). gpuadvisor estimate prints the whole curve.</source>
         <translation>所有用户同时等待回答，每人使用方案的提示词和新生成 token 数；每人至少保持 {rate} token/秒（未设置时为阅读速度）。gpuadvisor estimate 会打印整条曲线。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="376"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="379"/>
         <source>{eff:.2f} → {tflops} TFLOPS per GPU</source>
         <translation>{eff:.2f} → 每张 GPU {tflops} TFLOPS</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="381"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="384"/>
         <source>matmul kernel</source>
         <translation>矩阵乘内核</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="382"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="385"/>
         <source>{kernel}: {tflops} TFLOPS per GPU, {fraction} of the {peak} rate</source>
         <translation>{kernel}：单卡 {tflops} TFLOPS，为 {peak} 峰值的 {fraction}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="390"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="393"/>
         <source>in-situ factor</source>
         <translation>现场系数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="391"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="394"/>
         <source>{k:.2f} of the published kernel rates</source>
         <translation>公开内核速率的 {k:.2f}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="395"/>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="400"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="398"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="403"/>
         <source>{n} samples</source>
         <translation>{n} 个样本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="396"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="399"/>
         <source>{n} tokens</source>
         <translation>{n} 个 token</translation>
     </message>
@@ -6066,92 +6076,92 @@ paying per token: {other}</source>
         <translation>假设：{job} 可在“数据集”中选择其他数据集，或填写你自己的。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="274"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="271"/>
         <source>{rate} generated tokens/s (decode)</source>
         <translation>{rate} 生成 token/s（解码）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="182"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="179"/>
         <source>How the job is split over the GPUs: the fastest way found that fits their memory (chosen), or the degrees you pinned in the Layout row with the rest searched (pinned): tensor (TP), pipeline (PP) and data parallel (DP) degrees, ZeRO/FSDP sharding and the micro-batch. The step is shown in parts: computing, memory-bound kernels, communication left over after overlap, and the pipeline&apos;s idle bubble.</source>
         <translation>任务如何切分到各块 GPU 上：放得下显存的最快方式（选出），或你在“布局”一行固定的并行度，其余仍会搜索（固定）：张量并行（TP）、流水线并行（PP）和数据并行（DP）的并行度、ZeRO/FSDP 切分以及微批次。一步按组成部分显示：计算、受访存限制的内核、重叠之后仍暴露的通信，以及流水线的空闲气泡。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="200"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="197"/>
         <source>Share of the GPU&apos;s dense peak that training achieves (model FLOPs utilisation). By default it comes from the plan&apos;s own kernels at the card&apos;s published rates times the in-situ factor (0.73); type a value to use your own.</source>
         <translation>训练达到的 GPU 稠密峰值比例（模型 FLOPs 利用率）。默认值来自方案自身的内核：按显卡公开的内核速率乘以现场系数（0.73）；输入一个数值即可使用你自己的值。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="276"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="273"/>
         <source>prefill {prefill} · decode bound by {bound}</source>
         <translation>预填充 {prefill} · 解码受限于{bound}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="342"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="345"/>
         <source>no data parallel</source>
         <translation>无数据并行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="344"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="347"/>
         <source>{zero} sharded within a node</source>
         <translation>{zero}（仅在节点内分片）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="346"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="349"/>
         <source>micro-batch {mb} × {ga}</source>
         <translation>微批次 {mb} × {ga}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="353"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="356"/>
         <source>step {step} = compute {compute} + memory-bound {memory} + communication {comm} + bubble {bubble}; MFU {mfu:.0%}</source>
         <translation>每步 {step} = 计算 {compute} + 访存受限 {memory} + 通信 {comm} + 流水线气泡 {bubble}；MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="359"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="362"/>
         <source>runner-up: {layout}: step {step}</source>
         <translation>次优：{layout}：每步 {step}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="369"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="372"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="370"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="373"/>
         <source>{tflops:g} TFLOPS {dtype} on {gpu}</source>
         <translation>{tflops:g} TFLOPS {dtype}（{gpu}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="375"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="378"/>
         <source>efficiency</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="401"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="404"/>
         <source>data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="403"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="406"/>
         <source>GPU link</source>
         <translation>GPU 互联</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="406"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="409"/>
         <source>overlap</source>
         <translation>通信重叠</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="409"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="412"/>
         <source>bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="412"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="415"/>
         <source>timed on</source>
         <translation>计时 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="414"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="417"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
     </message>
@@ -6159,32 +6169,32 @@ paying per token: {other}</source>
 <context>
     <name>VerdictBanner</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="67"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="68"/>
         <source>{need} per GPU · choose a GPU to check the fit</source>
         <translation>单卡需 {need} · 选择 GPU 以检查能否放下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="76"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="77"/>
         <source>Does not fit: needs {need} per GPU, {gpu} has {have} (short by {free})</source>
         <translation>放不下：单卡需 {need}，{gpu} 只有 {have}（差 {free}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="83"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="84"/>
         <source>Fits, but requests wait: the KV pool holds {held} of {asked} at once ({need} of {have} on {gpu})</source>
         <translation>放得下，但请求需排队：KV 池同时只容纳 {asked} 个中的 {held} 个（需 {need}，{gpu} 有 {have}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="88"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="89"/>
         <source>Fits, but tight: {need} of {have} on {gpu} ({free} free)</source>
         <translation>放得下，但偏紧：需 {need}，{gpu} 有 {have}（剩余 {free}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="92"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="93"/>
         <source>Fits: {need} of {have} on {gpu} ({free} free)</source>
         <translation>放得下：需 {need}，{gpu} 有 {have}（剩余 {free}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="95"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="96"/>
         <source>{model}, {task}: {verdict}</source>
         <translation>{model}，{task}：{verdict}</translation>
     </message>

@@ -311,6 +311,22 @@ def test_sequence_curve_on_a_log2_axis_ticks_at_powers_of_two(make_chart, model,
     assert chart.fit_text() == "largest sequence length that fits: 4,096"
 
 
+def test_the_oom_label_keeps_clear_of_its_own_line(make_chart, micro_batch_sweep, gpu):
+    # The label has a fill (the curve runs through its spot); anchored at the line's value
+    # it covered half the line's width. It sits half the line's width and a pixel away.
+    xs, totals, largest = micro_batch_sweep
+    chart = make_chart(MemoryCurveChart, x_label="micro-batch")
+    chart.set_data(xs, totals, gpu.memory_bytes, largest, 2, gpu_name="RTX 4090")
+    label = chart.oom_label
+    assert label.isVisible()
+    vb = chart.plot_item.vb
+    line_y = vb.mapViewToScene(QPointF(0, gpu.memory_bytes / chart.unit_bytes)).y()
+    box = label.mapRectToScene(label.boundingRect())
+    half = chart.theme.capacity_px / 2
+    gap = box.top() - line_y if label.edge_below else line_y - box.bottom()
+    assert gap >= half + 1 - 0.5, (box, line_y)
+
+
 def test_a_label_hidden_for_room_stays_hidden_until_the_chart_is_resized(make_chart,
                                                                           micro_batch_sweep,
                                                                           gpu):
@@ -432,7 +448,10 @@ def test_fit_map_ticks_carry_the_real_values(make_chart, fit_map_totals, gpu):
     chart.set_data(FIT_MAP_MICRO_BATCHES, FIT_MAP_SEQ_LENS, fit_map_totals, gpu.memory_bytes)
     bottom = chart.plot_item.getAxis("bottom")._tickLevels[0]
     left = chart.plot_item.getAxis("left")._tickLevels[0]
-    assert bottom == [(j + 0.5, str(s)) for j, s in enumerate(FIT_MAP_SEQ_LENS)]
+    # lengths in units of 1,024 tokens ("1k", "6k"), as the memory-vs-sequence chart
+    # writes them; others as they are ("512")
+    assert bottom == [(j + 0.5, f"{s // 1024}k" if s % 1024 == 0 else str(s))
+                      for j, s in enumerate(FIT_MAP_SEQ_LENS)]
     assert left == [(i + 0.5, str(m)) for i, m in enumerate(FIT_MAP_MICRO_BATCHES)]
 
 

@@ -231,3 +231,59 @@ def test_goal_and_allowed_changes_rerank_the_rows_per_token(page):
     assert page.answer_text().startswith("Best (fastest): ")
     page.set_allow_changes(True)
     assert page.economics is not None and page.advice.allow_changes
+
+
+def legend_texts(chart) -> list[str]:
+    return [label.text for _sample, label in chart.legend.items]
+
+
+def test_the_api_line_is_named_in_the_legend_and_its_label_covers_no_option(page):
+    chart = page.scatter
+    price = page.economics.row("api:cheap-8b").usd_per_mtok
+    # the legend names the dashed line and its price, however crowded the points are
+    assert f"cheapest API: {chart._money(price)}" in legend_texts(chart)
+    label = chart._api_label
+    if label.isVisible():
+        assert label.toPlainText() == chart.api_label_text()
+        box = label.mapRectToScene(label.boundingRect())
+        for point in chart.points:
+            assert not box.contains(chart.scene_position(point.id)), point.id
+    # no scale prefix after the axis title: the axes hold log10 values
+    for name in ("bottom", "left"):
+        assert "(x" not in chart.plot_item.getAxis(name).labelString()
+
+
+def test_the_api_label_makes_way_for_points_on_its_line(page):
+    """Points at the API's price across the whole width leave its label no free place over
+    or under the line at either edge: it is left out (the legend still names it), and
+    comes back once the chart has room."""
+    from gpuadvisor.gui.charts.compare_charts import Point
+
+    chart = page.scatter
+    price = chart.api_price()
+    hours = [10 ** (k / 8) for k in range(-16, 17)]
+    crowded = [Point(f"p{k}", f"option {k}", "rent", h, price)
+               for k, h in enumerate(hours)]
+    chart.set_data(crowded)
+    page.flush()
+    assert not chart._api_label.isVisible()
+    assert any(text.startswith("cheapest API: ") for text in legend_texts(chart))
+    # one point far from the line: the label is back, with the API's name
+    chart.set_data([Point("far", "far", "rent", 1.0, price * 1000)])
+    page.flush()
+    assert chart._api_label.isVisible()
+    assert chart._api_label.toPlainText() == chart.api_label_text()
+
+
+def test_money_ticks_read_in_one_format(page):
+    """Per-token amounts are written with two significant figures ("$0.034"); a round
+    tick keeps two decimals under one dollar and none above: "$0.01", "$0.10", "$1"."""
+    axis = page.scatter.cost_axis
+    assert axis.tickStrings([-3.0, -2.0, -1.0, 0.0, 1.0, 3.0], 1.0, 1.0) == [
+        "$0.001", "$0.01", "$0.10", "$1", "$10", "$1,000"]
+
+
+def test_the_electricity_price_is_written_with_the_page_currency_symbol(page):
+    spin = page.constraints.power_spin
+    assert spin.prefix() == "$"
+    assert spin.text() == f"${page.settings.electricity_usd_per_kwh:.3f}"

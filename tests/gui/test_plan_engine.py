@@ -440,3 +440,25 @@ def test_the_time_panel_names_the_engines_matmul_kernel(qtbot, page):
             "llama.cpp PR #8062") in text
     assert panel.efficiency.value() == pytest.approx(660.6 * 0.247 / 165.2, abs=0.005)
 
+
+
+def test_gpu_hours_of_a_few_seconds_say_the_time_beside_them(qtbot, page):
+    """One request takes seconds: its GPU-hours ("0.000786") come with the GPU time they
+    are; a training run's stay a plain number."""
+    state = page.state
+    state.set_gpu("rtx-4090")
+    state.update(task="infer", quant="q4_k_m", framework="llama.cpp", seq_len=1024,
+                 new_tokens=256, micro_batch=1)
+    settle(qtbot, page)
+    t = state.estimate.time
+    hours = t.gpu_hours
+    assert 0 < hours < 0.01
+    seconds = hours * 3600
+    assert page.bottom.time_panel.gpu_hours.text() == (
+        f"{hours:.3g} ({seconds:.3g} s of GPU time)" if seconds < 60 else
+        f"{hours:.3g} ({seconds / 60:.3g} min of GPU time)")
+    state.update(framework="auto")
+    state.update(task="qlora", quant="nf4", seq_len=2048)
+    settle(qtbot, page)
+    assert state.plan.task == "qlora" and state.estimate.time.gpu_hours > 0.01
+    assert page.bottom.time_panel.gpu_hours.text() == f"{state.estimate.time.gpu_hours:.3g}"

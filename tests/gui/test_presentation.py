@@ -185,3 +185,19 @@ def test_on_a_projector_the_levers_come_under_a_one_line_header(shown):
         assert 1 <= len(panel.levers()) <= 2 and all(lever.fits for lever in panel.levers())
     else:
         assert panel.header.text().startswith("It fits. These changes would free memory")
+
+
+def test_a_1280x720_projector_shows_both_levers_whole(qtbot, config_dir):
+    """The levers' row is as tall as two two-line levers under their header on a 1280x720
+    projector (it stopped a few pixels short of the second one, under a scroll bar)."""
+    window = _build((1280, 720, True), config_dir)
+    qtbot.addWidget(window)
+    bottom = window.plan_page.bottom
+    buttons = [b for b in bottom.levers_panel.buttons() if b.isVisible()]
+    assert len(buttons) == 2 and all("\n" in b.text() for b in buttons)  # two lines each
+    assert bottom.levers_scroll.verticalScrollBar().maximum() == 0
+    viewport = bottom.levers_scroll.viewport()
+    for button in buttons:
+        top_left = button.mapTo(viewport, button.rect().topLeft())
+        assert viewport.rect().contains(QRectF(top_left, button.size().toSizeF()).toRect())
+    window.close()

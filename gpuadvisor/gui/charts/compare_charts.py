@@ -16,6 +16,7 @@ pyqtgraph's log mode); the axes label their ticks in hours and money.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -106,6 +107,9 @@ class _LogAxis(pg.AxisItem):
     def __init__(self, orientation: str, format_value: Callable[[float], str],
                  candidates: Sequence[float] = ()) -> None:
         super().__init__(orientation)
+        # the values are log10 of what the ticks say: pyqtgraph's scale prefix ("(x0.001)"
+        # after the title of a range under 1) would say nothing true
+        self.enableAutoSIPrefix(False)
         self.format_value = format_value
         self.candidates = tuple(candidates)
 
@@ -141,6 +145,10 @@ def money_tick(money: Callable[[float], str], value: float) -> str:
     text = money(value)
     if (abs(value) >= 1 or value == 0) and text.endswith(".00"):
         text = text[:-3]
+    elif abs(value) < 1:
+        # a round tick under 1 keeps two decimals and its significant digits: "$0.01",
+        # "$0.001" (an amount's format gives small ones two significant digits: "$0.010")
+        text = re.sub(r"([.,]\d{2}\d*?)0+(?=\D*$)", r"\1", text)
     return text
 
 

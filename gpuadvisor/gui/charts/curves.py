@@ -250,6 +250,8 @@ class MemoryCurveChart(CurveAnnotations, ChartBase):
                 # The label in the text shade of the red (4.5:1 on the plot), over a fill.
                 self.oom_label.setColor(theme.bad_text)
                 self.oom_label.fill = pg.mkBrush(*theme.label_fill[:3], 200)
+                # clear of its own line (the fill covered half of it)
+                self.oom_label.edge_gap = theme.capacity_px / 2 + 1
                 self._oom_region.setBrush(pg.mkBrush(213, 94, 0, 28))
             if self._changed("oom_value", cap):
                 self.oom_line.setValue(cap)

@@ -27,6 +27,9 @@ class EdgeLabels:
         item.edge_below = False  # under its line rather than over it
         item.edge_value = None
         item.edge_suppressed = False  # hidden for lack of room, whatever its value
+        # pixels between the line's centre and the label: half the line's width and one,
+        # so that a label with a fill does not cover its own line
+        item.edge_gap = 0.0
         item.setZValue(50)
         self.plot_item.addItem(item, ignoreBounds=True)
         self._edge_labels.append(item)
@@ -61,7 +64,7 @@ class EdgeLabels:
             anchor = (1 if item.edge_side == "right" else 0, 0 if below else 1)
             if tuple(item.anchor) != anchor:
                 item.setAnchor(anchor)
-            item.setPos(x, item.edge_value)
+            item.setPos(x, self._edge_y(item))
             # A label the corner badge would still cover is left out (a short, narrow
             # plot): the badge is the headline, and the line still shows (its hover names it).
             item.setVisible(keep_out is None
@@ -85,6 +88,7 @@ class EdgeLabels:
                     if box.contains(other) and not any(r.intersects(other) for r in taken):
                         item.setAnchor((1 if item.edge_side == "right" else 0,
                                         0 if item.edge_below else 1))
+                        item.setPos(x, self._edge_y(item))
                         flipped.append(other)
                     else:
                         item.edge_below = not item.edge_below
@@ -106,6 +110,7 @@ class EdgeLabels:
                                                   for r in (*placed, *taken)):
                     item.setAnchor((1 if item.edge_side == "right" else 0,
                                     0 if item.edge_below else 1))
+                    item.setPos(x, self._edge_y(item))
                 else:
                     item.edge_below = not item.edge_below
                     item.setVisible(False)
@@ -117,9 +122,20 @@ class EdgeLabels:
         clear of; none by default."""
         return []
 
+    def _edge_y(self, item: pg.TextItem) -> float:
+        """The view y of the label's anchor: its line's value, ``edge_gap`` pixels away
+        on the label's side."""
+        if not item.edge_gap:
+            return item.edge_value
+        try:
+            per_pixel = abs(self.plot_item.vb.viewPixelSize()[1])
+        except Exception:  # not laid out yet: no pixel size
+            return item.edge_value
+        return item.edge_value + (-1 if item.edge_below else 1) * item.edge_gap * per_pixel
+
     def _edge_label_rect(self, item: pg.TextItem, x: float) -> QRectF:
         """Where an edge label at view x ``x`` lies, in view-box pixels."""
-        anchor = self.plot_item.vb.mapFromView(QPointF(x, item.edge_value))
+        anchor = self.plot_item.vb.mapFromView(QPointF(x, self._edge_y(item)))
         size = item.textItem.boundingRect().size()
         left = anchor.x() - size.width() if item.edge_side == "right" else anchor.x()
         top = anchor.y() if item.edge_below else anchor.y() - size.height()

@@ -461,8 +461,10 @@ class FitMapChart(ChartBase):
     def _update_density(self, *_args) -> None:
         """Fit the texts to the cells' size in pixels (it changes with resize and zoom).
 
-        Tick labels: exact values when they fit a cell, else powers of two as "16k", else
-        every second (third...) one. Cell values: shown only when they fit inside a cell.
+        Tick labels: powers of two as "16k" (as the memory-vs-sequence chart writes them,
+        at every size: a map of "1024 2048" beside a curve of "1k 2k" read as two
+        scales), every second (third...) one when they do not fit a cell. Cell values:
+        shown only when they fit inside a cell.
         """
         width, height = self.plot_item.vb.viewPixelSize()  # data units per pixel
         cell_w = 1 / width if width else 0.0
@@ -474,13 +476,8 @@ class FitMapChart(ChartBase):
             return
         tick_metrics = QFontMetrics(theme.font(theme.tick_pt))
 
-        exact = [format_number(v) for v in self._seq_lens]
-        compact = [short_power_of_two(v) for v in self._seq_lens]
-        widest = max((tick_metrics.horizontalAdvance(t) for t in exact), default=0) + 8
-        texts = exact
-        if widest > cell_w:
-            texts = compact
-            widest = max((tick_metrics.horizontalAdvance(t) for t in compact), default=0) + 8
+        texts = [short_power_of_two(v) for v in self._seq_lens]
+        widest = max((tick_metrics.horizontalAdvance(t) for t in texts), default=0) + 8
         step = max(1, math.ceil(widest / cell_w)) if cell_w else 1
         self.plot_item.getAxis("bottom").setTicks(
             [[(j + 0.5, text) for j, text in enumerate(texts) if j % step == 0], []]

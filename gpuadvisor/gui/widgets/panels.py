@@ -287,7 +287,13 @@ class TimePanel(QGroupBox):
             self.steps.setText(text.format(
                 steps=N.whole(t.steps), step=N.duration(t.step_seconds), goodput=f"{goodput:g}",
                 total=N.duration(t.seconds), bound=L.label(L.BOUNDS, t.bound)))
-        self.gpu_hours.setText(N.sig(t.gpu_hours))
+        hours = N.sig(t.gpu_hours)
+        if t.gpu_hours is not None and 0 < t.gpu_hours < 0.01:
+            # a few seconds of a request read as "0.000786": the time beside it says what
+            # that is
+            hours = self.tr("{hours} ({time} of GPU time)").format(
+                hours=hours, time=N.duration(t.gpu_hours * 3600.0))
+        self.gpu_hours.setText(hours)
         self.flops.setText(N.flops(t.flops_total))
         self._shown = estimate
         self._set_data_source(estimate)

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpuadvisor.core.token_costs import DEFAULT_LIFETIME_HOURS, DEFAULT_UTILIZATION
+from gpuadvisor.core.units import CURRENCY_SYMBOLS
 from gpuadvisor.gui.widgets.flow import FlowLayout
 from gpuadvisor.workspace.settings import CURRENCIES, Settings
 
@@ -230,9 +231,12 @@ class ConstraintsBox(QGroupBox):
         spins = (self.budget_spin, self.power_spin, self.rate_spin)
         for spin in spins:
             spin.blockSignals(True)
-        self.budget_spin.setPrefix(f"{code} ")
+        # the symbol every amount on the page is written with ("$0.150", as the details'
+        # "$0.15/kWh"); a currency without one by its code
+        prefix = CURRENCY_SYMBOLS.get(code) or f"{code} "
+        self.budget_spin.setPrefix(prefix)
         self.budget_spin.setValue(budget_usd * rate if budget_usd else 0.0)
-        self.power_spin.setPrefix(f"{code} ")
+        self.power_spin.setPrefix(prefix)
         self.power_spin.setValue(settings.electricity_usd_per_kwh * rate)
         self.rate_spin.setValue(rate)
         for spin in spins:

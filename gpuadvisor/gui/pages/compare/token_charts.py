@@ -8,7 +8,8 @@ from __future__ import annotations
 import math
 
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, QRectF, Qt
+from PySide6.QtGui import QFontMetrics
 
 from gpuadvisor.gui.charts.break_even import BreakEvenChart
 from gpuadvisor.gui.charts.compare_charts import CostTimeChart
@@ -37,8 +38,10 @@ class OptionsChart(CostTimeChart):
         super().__init__(parent, money)
         self.api_line.setZValue(2)
         self.plot_item.addItem(self.api_line, ignoreBounds=True)
-        self._api_label = pg.TextItem(anchor=(0, 1))
+        self._api_label = pg.TextItem(anchor=(0, 0))
         self._api_label.setParentItem(self.plot_item.vb)
+        # the dashed line's legend entry (a sample only: the line itself is api_line)
+        self._api_sample = pg.PlotDataItem()
         self._redraw()
 
     def set_per_token(self, enabled: bool, api_price: float | None = None,
@@ -71,12 +74,15 @@ class OptionsChart(CostTimeChart):
             translate("ComparePage", "Per M tokens ({currency})").format(
                 currency=self._currency), "")
         if shown:
-            line.setPen(pg.mkPen(API_COLOR, width=self.theme.reference_px,
-                                 style=Qt.PenStyle.DashLine))
+            pen = pg.mkPen(API_COLOR, width=self.theme.reference_px, style=Qt.PenStyle.DashLine)
+            line.setPen(pen)
             line.setValue(math.log10(self._api_price))
-            label.setText(translate("ComparePage", "cheapest API: {name}, {price}").format(
-                name=self._api_name, price=self._money(self._api_price)))
             label.setColor(API_COLOR)
+            # The legend names the line whether or not its label finds room among the points.
+            self._api_sample.setPen(pen)
+            self._set_legend([*self._legend_entries, (self._api_sample, translate(
+                "ComparePage", "cheapest API: {price}").format(
+                    price=self._money(self._api_price)))])
         self._frame()
 
     def _frame(self) -> None:
@@ -90,9 +96,50 @@ class OptionsChart(CostTimeChart):
             pad = 0.15 * max(y1 - y0, 1.0)
             vb.setRange(xRange=(x0, x1), yRange=(min(y0, y - pad), max(y1, y + pad)),
                         padding=0)
-        (x0, _x1), (y0, y1) = vb.viewRange()
-        at = vb.mapFromView(pg.Point(x0, y))
-        self._api_label.setPos(at.x() + 6, at.y() - 2)
+        self._place_api_label(y)
+
+    def api_label_text(self) -> str:
+        """The API line's label: the API's name and price."""
+        price = self._money(self._api_price) if self._api_price else ""
+        return translate("ComparePage", "cheapest API: {name}, {price}").format(
+            name=self._api_name, price=price)
+
+    def _place_api_label(self, y: float) -> None:
+        """Put the API line's label where it covers no option: over or under the line, at
+        the left or the right edge; left out when no place is free (the legend names the
+        line and its price)."""
+        vb, label = self.plot_item.vb, self._api_label
+        (x0, x1), (y0, y1) = vb.viewRange()
+        width, height = vb.width(), vb.height()
+        if width <= 0 or height <= 0 or x1 <= x0 or y1 <= y0:
+            return
+        line_y = (y1 - y) / (y1 - y0) * height
+        marks = []
+        for item in (*self.series.values(), self.front_rings):
+            xs, ys = item.getData()
+            if xs is None or not len(xs):
+                continue
+            radius = (self.theme.marker_size + 10) / 2 + 2
+            for px, py in zip(xs, ys, strict=True):
+                marks.append(((px - x0) / (x1 - x0) * width, (y1 - py) / (y1 - y0) * height,
+                              radius))
+        box = QRectF(0, 0, width, height)
+        metrics = QFontMetrics(label.textItem.font())
+        pad = 2 * label.textItem.document().documentMargin()
+        for text in (self.api_label_text(),):
+            w, h = metrics.horizontalAdvance(text) + pad + 2, metrics.height() + pad
+            for left, over in ((True, True), (False, True), (True, False), (False, False)):
+                rect = QRectF(6 if left else width - 6 - w,
+                              line_y - 2 - h if over else line_y + 2, w, h)
+                if box.contains(rect) and not any(
+                        rect.left() - r <= mx <= rect.right() + r
+                        and rect.top() - r <= my <= rect.bottom() + r for mx, my, r in marks):
+                    if label.toPlainText() != text:
+                        label.setText(text)
+                    label.setPos(rect.left(), rect.top())
+                    label.setVisible(True)
+                    return
+        label.setVisible(False)
 
     def _hover_text_at(self, x: float, y: float) -> str | None:
         text = super()._hover_text_at(x, y)

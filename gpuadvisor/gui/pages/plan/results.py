@@ -62,15 +62,22 @@ class TimeAndLevers(QWidget):
         # may have changed its height (rows shown, text lengths, fonts) or the page did.
         panel = self.time_panel
         key = (page_height, presentation, paged, panel.width(), panel.shape_key(),
-               len(self.levers_panel.levers()))
+               len(self.levers_panel.levers()),
+               sum(button.text().count("\n") for button in self.levers_panel.buttons()))
         if key == getattr(self, "_fit_key", None):
             return
         self._fit_key = key
         wanted = panel.sizeHint().height() + 6
+        levers = self.levers_panel.sizeHint().height() + 6
         if presentation:
-            wanted = max(wanted, self.levers_panel.sizeHint().height() + 6)
+            wanted = max(wanted, levers)
         share = 3 if paged else 4
         height = max(120, min(wanted, page_height // share)) if page_height > 0 else wanted
+        if presentation and page_height > 0:
+            # A projector's levers panel holds two levers under a one-line header: the
+            # row gives them their height (up to two fifths of the page) rather than
+            # leave the second one half under a scroll bar on a 1280 x 720 projector.
+            height = max(height, min(levers, 2 * page_height // 5))
         if self.height() != height:
             self.setFixedHeight(height)
 
