@@ -77,7 +77,7 @@ class FirstRunPanel(QFrame):
                 "FirstRun", "Show a simulated RTX 3090 + RTX 3060 rig on every page"))
         else:
             self.kind = "gpu"
-            names = ", ".join(dict.fromkeys(g.name for g in cards))
+            names = translate("Lists", ", ").join(dict.fromkeys(g.name for g in cards))
             self.message.setText(translate(
                 "FirstRun", "Found {count} GPU(s): {names}. Plans now target it. Measure it "
                 "on the Probe page, so that times use what this card really achieves rather "

@@ -1623,22 +1623,22 @@ paying per token: {other}</source>
 <context>
     <name>GpuTile</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="177"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="178"/>
         <source>integrated</source>
         <translation>集成显卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="179"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="180"/>
         <source>MIG mode: used through its slices</source>
         <translation>MIG 模式：通过其切片使用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="181"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="182"/>
         <source>GPU {index} · MIG slice {slot}: {name}</source>
         <translation>GPU {index} · MIG 切片 {slot}：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="184"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="185"/>
         <source>GPU {index}: {name}</source>
         <translation>GPU {index}：{name}</translation>
     </message>
@@ -2907,9 +2907,16 @@ paying per token: {other}</source>
 <context>
     <name>Lists</name>
     <message>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="253"/>
+        <location filename="../../gpuadvisor/gui/first_run.py" line="80"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="224"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="140"/>
         <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="67"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="243"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="473"/>
         <location filename="../../gpuadvisor/gui/pages/probe/run_panel.py" line="38"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="86"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="141"/>
         <source>, </source>
         <translation>、</translation>
     </message>
@@ -5113,7 +5120,7 @@ paying per token: {other}</source>
         <translation>频率受限：{reasons}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="477"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="478"/>
         <source>Live readings during the run ({n}): {readings}.</source>
         <translation>运行期间的实时读数（{n} 次）：{readings}。</translation>
     </message>
@@ -5371,87 +5378,87 @@ paying per token: {other}</source>
         <translation>MPS 可用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="141"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="142"/>
         <source>CPU only</source>
         <translation>仅 CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="144"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="145"/>
         <source>not usable: {error}</source>
         <translation>不可用：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="145"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="146"/>
         <source>not installed</source>
         <translation>未安装</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="147"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="148"/>
         <source>not checked: {error}</source>
         <translation>未检查：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="149"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="150"/>
         <source>checking…</source>
         <translation>检查中…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="150"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="151"/>
         <source>{model} ({cores} cores, {threads} threads)</source>
         <translation>{model}（{cores} 核，{threads} 线程）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="153"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="154"/>
         <source>{total} total, {available} available</source>
         <translation>总计 {total}，可用 {available}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="155"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="156"/>
         <source>{free} on {path}</source>
         <translation>{path} 上可用 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="157"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="158"/>
         <source>{total} total, {free} free</source>
         <translation>总计 {total}，空闲 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="159"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="160"/>
         <source>{mount}: {free} free of {total}</source>
         <translation>{mount}：{total} 中可用 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="163"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="164"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="164"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="165"/>
         <source>RAM</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="165"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="166"/>
         <source>Swap</source>
         <translation>交换空间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="166"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="167"/>
         <source>Disk free</source>
         <translation>磁盘可用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="167"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="168"/>
         <source>Disks</source>
         <translation>磁盘</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="168"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="169"/>
         <source>OS / Python</source>
         <translation>系统 / Python</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="169"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="170"/>
         <source>PyTorch</source>
         <translation>PyTorch</translation>
     </message>
@@ -5500,7 +5507,7 @@ paying per token: {other}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="73"/>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="207"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="208"/>
         <source>This machine</source>
         <translation>本机</translation>
     </message>
@@ -5536,27 +5543,27 @@ paying per token: {other}</source>
         <translation>实时读数失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="203"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="204"/>
         <source>Linux sysfs (AMD/Intel)</source>
         <translation>Linux sysfs（AMD/Intel）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="204"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="205"/>
         <source>simulated</source>
         <translation>模拟</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="205"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="206"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="206"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="207"/>
         <source>Demo rig “{spec}”</source>
         <translation>演示配置“{spec}”</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="208"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="209"/>
         <source>{where} · backend: {backend} · {n} GPU(s)</source>
         <translation>{where} · 后端：{backend} · {n} 个 GPU</translation>
     </message>
@@ -5960,38 +5967,43 @@ paying per token: {other}</source>
         <translation>所有用户同时等待回答，每人使用方案的提示词和新生成 token 数；每人至少保持 {rate} token/秒（未设置时为阅读速度）。gpuadvisor estimate 会打印整条曲线。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="379"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="348"/>
+        <source>{parts}, {zero}, {batch}</source>
+        <translation>{parts}，{zero}，{batch}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="380"/>
         <source>{eff:.2f} → {tflops} TFLOPS per GPU</source>
         <translation>{eff:.2f} → 每张 GPU {tflops} TFLOPS</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="384"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="385"/>
         <source>matmul kernel</source>
         <translation>矩阵乘内核</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="385"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="386"/>
         <source>{kernel}: {tflops} TFLOPS per GPU, {fraction} of the {peak} rate</source>
         <translation>{kernel}：单卡 {tflops} TFLOPS，为 {peak} 峰值的 {fraction}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="393"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="394"/>
         <source>in-situ factor</source>
         <translation>现场系数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="394"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="395"/>
         <source>{k:.2f} of the published kernel rates</source>
         <translation>公开内核速率的 {k:.2f}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="398"/>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="403"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="399"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="404"/>
         <source>{n} samples</source>
         <translation>{n} 个样本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="399"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="400"/>
         <source>{n} tokens</source>
         <translation>{n} 个 token</translation>
     </message>
@@ -6106,62 +6118,62 @@ paying per token: {other}</source>
         <translation>{zero}（仅在节点内分片）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="349"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="350"/>
         <source>micro-batch {mb} × {ga}</source>
         <translation>微批次 {mb} × {ga}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="356"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="357"/>
         <source>step {step} = compute {compute} + memory-bound {memory} + communication {comm} + bubble {bubble}; MFU {mfu:.0%}</source>
         <translation>每步 {step} = 计算 {compute} + 访存受限 {memory} + 通信 {comm} + 流水线气泡 {bubble}；MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="362"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="363"/>
         <source>runner-up: {layout}: step {step}</source>
         <translation>次优：{layout}：每步 {step}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="372"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="373"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="373"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="374"/>
         <source>{tflops:g} TFLOPS {dtype} on {gpu}</source>
         <translation>{tflops:g} TFLOPS {dtype}（{gpu}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="378"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="379"/>
         <source>efficiency</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="404"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="405"/>
         <source>data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="406"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="407"/>
         <source>GPU link</source>
         <translation>GPU 互联</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="409"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="410"/>
         <source>overlap</source>
         <translation>通信重叠</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="412"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="413"/>
         <source>bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="415"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="416"/>
         <source>timed on</source>
         <translation>计时 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="417"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="418"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
     </message>

@@ -373,3 +373,18 @@ def test_lists_join_with_the_readers_separator(qapp):
         assert ", " not in names
     finally:
         install_language("en")
+
+
+def test_lists_built_in_code_join_with_the_chinese_separator(language):
+    """A list the code joins (cards lost from the rig, throttle reasons) reads "A、B" in
+    Chinese, not "A, B"."""
+    from types import SimpleNamespace
+
+    from gpuadvisor.gui.pages.plan.format import lost_note
+
+    lost = [SimpleNamespace(index=0, name="NVIDIA GeForce RTX 3090"),
+            SimpleNamespace(index=1, name="NVIDIA GeForce RTX 4090")]
+    assert ", " in lost_note(lost)  # English first
+    assert language("zh_CN") == "zh_CN"
+    note = lost_note(lost)
+    assert "、" in note and ", " not in note, note

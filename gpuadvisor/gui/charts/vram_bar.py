@@ -250,8 +250,8 @@ class VramBreakdownChart(ChartBase):
             return ""
         bar = self._bars[0]
         labels = term_labels()
-        parts = ", ".join(f"{labels[t]} {format_bytes(bar[t], self.units)}"
-                          for t in TERMS if bar[t] > 0)
+        parts = QCoreApplication.translate("Lists", ", ").join(
+            f"{labels[t]} {format_bytes(bar[t], self.units)}" for t in TERMS if bar[t] > 0)
         text = QCoreApplication.translate(
             "VramBreakdownChart", "Memory per GPU: {total} in all ({parts}).").format(
             total=format_bytes(sum(bar.values()), self.units), parts=parts)

@@ -345,9 +345,10 @@ class TimePanel(QGroupBox):
                 zero = self.tr("no data parallel")
             elif lay.hybrid_shard and lay.zero >= 1:
                 zero = self.tr("{zero} sharded within a node").format(zero=zero)
-            text = " × ".join(parts) + f", {zero}"
-            return text + ", " + self.tr("micro-batch {mb} × {ga}").format(
-                mb=lay.micro_batch, ga=lay.grad_accum)
+            return self.tr("{parts}, {zero}, {batch}").format(
+                parts=" × ".join(parts), zero=zero,
+                batch=self.tr("micro-batch {mb} × {ga}").format(mb=lay.micro_batch,
+                                                                ga=lay.grad_accum))
 
         chosen = layout.chosen
         p = chosen.parts

@@ -137,7 +137,7 @@ def detected_note(info, gpus, units: str) -> str:
 
 def lost_note(lost) -> str:
     """Cards that fell off the bus, in one line: they are left out of the rig."""
-    gone = ", ".join(translate("PlanPage", "GPU {index} ({name})").format(
+    gone = translate("Lists", ", ").join(translate("PlanPage", "GPU {index} ({name})").format(
         index=info.index, name=short_gpu_name(info.name)) for info in lost)
     return translate("PlanPage", "⚠ Lost from the rig (fell off the bus): {gone}; left out "
                      "of the plan's choices").format(gone=gone)

@@ -240,7 +240,7 @@ def _interpreter_state(info: InterpreterInfo, translate: Translate) -> str:
         state = translate("ProbePage", "no PyTorch")
     elif info.accelerators:
         state = translate("ProbePage", "PyTorch {version}, {accelerators}").format(
-            version=info.torch, accelerators=", ".join(info.accelerators))
+            version=info.torch, accelerators=translate("Lists", ", ").join(info.accelerators))
     else:
         state = translate("ProbePage", "PyTorch {version}, CPU only").format(version=info.torch)
     return state
@@ -470,8 +470,9 @@ def telemetry_summary_text(samples: Sequence[telemetry.TelemetrySample],
         parts.append(translate("ProbePage", "up to {watts:.0f} W").format(watts=s.power_max_w))
     if s.throttle_reasons:
         parts.append(translate("ProbePage", "clocks held down: {reasons}").format(
-            reasons=", ".join(f"{reason} ({100 * share:.0f}%)" for reason, share in
-                              s.throttle_reasons.items())))
+            reasons=translate("Lists", ", ").join(
+                f"{reason} ({100 * share:.0f}%)" for reason, share in
+                s.throttle_reasons.items())))
     if not parts:
         return ""
     return translate("ProbePage", "Live readings during the run ({n}): {readings}.").format(

@@ -83,7 +83,7 @@ def gpu_rows(gpu: GpuInfo, units: str, catalog: Mapping,
         gpu=f.v(gpu.utilization_gpu_pct, "%"), mem=f.v(gpu.utilization_mem_pct, "%"))
     none = translate("RigFields", "none")
     # NVML's reason names, translated (marked in gui/data_words.py).
-    throttle = na if gpu.throttle_reasons is None else ", ".join(
+    throttle = na if gpu.throttle_reasons is None else translate("Lists", ", ").join(
         translate("ThrottleReasons", reason) for reason in gpu.throttle_reasons) or none
     if gpu.ecc_errors_uncorrected is None:  # a whole sentence, not "unknown errors"
         ecc = translate("RigFields", "{mode} · uncorrected errors unknown").format(
@@ -138,7 +138,8 @@ def host_rows(host: HostInfo, units: str,
         extra = [f"CUDA {host.torch_cuda_version}" if host.torch_cuda_version else None,
                  translate("RigFields", "GPU usable") if host.torch_cuda_available else None,
                  translate("RigFields", "MPS usable") if host.torch_mps_available else None]
-        found = ", ".join(e for e in extra if e) or translate("RigFields", "CPU only")
+        found = (translate("Lists", ", ").join(e for e in extra if e)
+                 or translate("RigFields", "CPU only"))
         torch = f"{host.torch_version} ({found})"
     elif host.torch_available is False:
         torch = (translate("RigFields", "not usable: {error}").format(error=host.torch_error)
