@@ -78,6 +78,27 @@ def test_vulkan_on_an_nvidia_card_launches_kernel_by_kernel_without_the_quantize
     assert 1 / slow - 1 / fast == pytest.approx(gaps, rel=1e-6)
 
 
+@pytest.mark.parametrize(("gpu_id", "graphs"), [
+    ("p40", False),          # Pascal, 6.1
+    ("v100-pcie-16gb", False),  # Volta, 7.0
+    ("t4", False),           # Turing, 7.5
+    ("rtx-2080-ti", False),  # Turing, 7.5
+    ("rtx-3090", True),      # Ampere, 8.6
+    ("a100-sxm-80gb", True),  # Ampere, 8.0
+    ("h100-sxm", True),      # Hopper, 9.0
+])
+def test_cuda_graphs_run_on_ampere_and_later_only(gpu_id, graphs):
+    """ggml-cuda.cu turns CUDA graphs off below compute capability 8.0 (Ampere:
+    ``disable_due_to_gpu_arch``): Pascal, Volta and Turing launch each kernel from the
+    stream, at the stream's gap per kernel."""
+    gpu = GPUS[gpu_id]
+    assert (gpu.cc_number >= 8.0) is graphs
+    r = llamacpp.evaluate(shape(), plan(), gpu, A)
+    assert r.settings["cuda_graphs"] is graphs
+    cls = GPU_CLASSES["nvidia-hbm" if "HBM" in gpu.memory_type.upper() else "nvidia-gddr"]
+    assert r.decode.kernel_gap_s == (cls.graph_gap_s if graphs else cls.stream_gap_s)
+
+
 def test_rocm_runs_as_hip_on_amd_and_other_vendors_backends_are_refused():
     r = llamacpp.evaluate(shape(), plan(backend="rocm"), GPUS["rx-7900-xtx"], A)
     assert r.settings["backend"] == "hip" and r.settings["cuda_graphs"] is False

@@ -370,7 +370,10 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     cuda = backend in ("cuda", "hip")
     kernels, weight_kernels = _kernels(model, flash, cuda)
     share = gpu_layers / n if n else 1.0
-    graphs = backend == "cuda" and gpu.cc_number >= 7.0 and cuda_graphs is not False
+    # CUDA graphs on Ampere and later only: ggml-cuda.cu (ggml_cuda_graph_set_enabled)
+    # sets disable_due_to_gpu_arch below GGML_CUDA_CC_AMPERE, so Pascal, Volta and Turing
+    # launch each kernel from the stream
+    graphs = backend == "cuda" and gpu.cc_number >= 8.0 and cuda_graphs is not False
     gap = gc.graph_gap_s if graphs else gc.stream_gap_s
     routed = _routed_fraction(model, b)
     host_read = (sum(dense[i] for i in range(first_gpu))
