@@ -64,7 +64,8 @@ def _dollars(amount_usd: float, digits: int | None = None) -> str:
 
 def computation_lines(s: Suggestion, *, usd_per_kwh: float, money: Money = _dollars,
                       translate: Translate = _same, source: str | None = None,
-                      bound: str | None = None) -> list[str]:
+                      bound: str | None = None,
+                      hours_text: Callable[[float], str] | None = None) -> list[str]:
     """How the time and each sum of money of a fitting suggestion were made, one line each.
 
     The throughput the time rests on (TFLOPS per GPU, its share of the peak and where that
@@ -79,8 +80,9 @@ def computation_lines(s: Suggestion, *, usd_per_kwh: float, money: Money = _doll
         translate: the templates to the reader's language.
         source: where the efficiency comes from, for people (default: ``s.time_source``).
         bound: what limits the speed, for people (default: ``s.bound``).
+        hours_text: hours to text in the reader's language (default ``"3.6 h"``).
     """
-    hours = f"{s.hours:,.1f} h"
+    hours = f"{s.hours:,.1f} h" if hours_text is None else hours_text(s.hours)
     lines = [translate(TIME).format(
         gpus=s.n_gpus, tflops=s.tflops_per_gpu, efficiency=s.efficiency,
         source=s.time_source if source is None else source,

@@ -18,6 +18,7 @@ from gpuadvisor.core.token_costs import (
     api_cost,
     card_price,
     hardware_cost,
+    hardware_note,
     own_cards,
     rank_tokens,
     short_model_name,
@@ -86,7 +87,10 @@ def test_the_own_rig_costs_its_power_and_says_what_wear_would_add():
     # Wear: the catalog's cheapest used 3090, $700 / 10,000 h = $0.07 per hour on top:
     # (0.08925 + 0.07) / 180,000 x 1e6 = $0.8847.
     assert row.wear_usd_per_mtok == pytest.approx(0.15925 / 0.18, rel=1e-9)
-    assert row.hardware_usd == 700.0 and "eBay sold" in row.hardware_note
+    assert row.hardware_usd == 700.0
+    assert row.hardware_sources == (("eBay sold", "2026-11-01"),)
+    assert row.hardware_unpriced == ()
+    assert hardware_note(row) == "priced as the catalog's eBay sold 2026-11-01"
 
 
 def test_a_card_to_buy_is_priced_the_same_way_with_its_own_price():
@@ -214,3 +218,10 @@ def test_a_model_no_api_lists_says_so():
     assert econ.api_count == 0 and econ.no_api == "No API in the catalog lists Qwen3 8B."
     with pytest.raises(ValueError, match="inference plans"):
         token_economics(model, Plan(task="lora"), advice.suggestions)
+
+
+def test_own_cards_the_catalog_has_no_price_for_are_named():
+    row = hardware_cost(own_3090(), ASSUMED, offers=[])
+    assert row.hardware_usd == 0.0
+    assert row.hardware_sources == () and row.hardware_unpriced == ("rtx-3090",)
+    assert hardware_note(row) == "no price for rtx-3090"

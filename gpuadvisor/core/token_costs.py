@@ -153,7 +153,9 @@ class TokenCost:
             cards to buy this is ``usd_per_mtok``; for your own, what wearing them out adds).
         hardware_usd: own/buy: the cards' price (own: at the catalog's price for them; 0
             when unknown).
-        hardware_note: where the own cards' price comes from ("" when not own).
+        hardware_sources: own: the (seller, date) of each catalog price the cards are
+            priced at (:func:`hardware_note` says it in a sentence).
+        hardware_unpriced: own: the cards the catalog has no price for.
         blended_usd_per_mtok: API: the price per million tokens of either kind at the
             plan's prompt:new ratio.
         break_even: own/buy: against the cheapest pay-as-you-go option (None: none).
@@ -174,7 +176,8 @@ class TokenCost:
     energy_usd_per_mtok: float | None = None
     wear_usd_per_mtok: float | None = None
     hardware_usd: float = 0.0
-    hardware_note: str = ""
+    hardware_sources: tuple[tuple[str, str], ...] = ()
+    hardware_unpriced: tuple[str, ...] = ()
     blended_usd_per_mtok: float | None = None
     break_even: TokenBreakEven | None = None
     suggestion: Suggestion | None = None
@@ -265,8 +268,10 @@ def own_cards(option_id: str, n_gpus: int, gpu: GpuSpec,
     return [gpu.id] * n_gpus
 
 
-def _own_hardware(s: Suggestion, offers: Sequence[Offer],
-                  rig: Sequence[GpuSpec]) -> tuple[float, str]:
+def _own_hardware(s: Suggestion, offers: Sequence[Offer], rig: Sequence[GpuSpec]
+                  ) -> tuple[float, tuple[tuple[str, str], ...], tuple[str, ...]]:
+    """The own cards' price: the total, the (seller, date) of each price used, and the
+    cards the catalog has no price for."""
     total, priced, missing = 0.0, [], []
     for gpu_id in own_cards(s.option.id, s.n_gpus, s.option.gpu, rig):
         offer = card_price(gpu_id, offers)
@@ -274,11 +279,19 @@ def _own_hardware(s: Suggestion, offers: Sequence[Offer],
             missing.append(gpu_id)
             continue
         total += offer.price_usd
-        priced.append(f"{offer.provider} {offer.as_of}")
-    note = ("priced as the catalog's " + ", ".join(dict.fromkeys(priced))) if priced else ""
-    if missing:
-        note += ("; " if note else "") + "no price for " + ", ".join(sorted(set(missing)))
-    return total, note
+        priced.append((offer.provider, offer.as_of))
+    return total, tuple(dict.fromkeys(priced)), tuple(sorted(set(missing)))
+
+
+def hardware_note(row: TokenCost) -> str:
+    """Where the own cards' price comes from, in English ("priced as the catalog's used
+    market 2026-10-01; no price for rtx-2060"); "" when not own."""
+    note = ("priced as the catalog's " + ", ".join(
+        f"{seller} {as_of}" for seller, as_of in row.hardware_sources)
+        if row.hardware_sources else "")
+    if row.hardware_unpriced:
+        note += ("; " if note else "") + "no price for " + ", ".join(row.hardware_unpriced)
+    return note
 
 
 def hardware_cost(s: Suggestion, assumptions: TokenAssumptions, offers: Sequence[Offer] = (),
@@ -304,9 +317,9 @@ def hardware_cost(s: Suggestion, assumptions: TokenAssumptions, offers: Sequence
         return TokenCost(usd_per_mtok=per_mtok, usd_per_hour=per_hour, **speed, **base)
     power_per_h = (s.option.gpu.tdp_w * assumptions.load_fraction * s.n_gpus / 1000.0
                    * assumptions.usd_per_kwh)
-    note = ""
+    sources, unpriced = (), ()
     if kind == "own":
-        hardware, note = _own_hardware(s, offers, rig)
+        hardware, sources, unpriced = _own_hardware(s, offers, rig)
     else:
         hardware = s.hardware_usd
     with_wear = power_per_h + hardware / assumptions.lifetime_hours
@@ -314,7 +327,8 @@ def hardware_cost(s: Suggestion, assumptions: TokenAssumptions, offers: Sequence
     return TokenCost(usd_per_mtok=per_hour / tokens_per_h * 1e6, usd_per_hour=per_hour,
                      energy_usd_per_mtok=power_per_h / tokens_per_h * 1e6,
                      wear_usd_per_mtok=with_wear / tokens_per_h * 1e6,
-                     hardware_usd=hardware, hardware_note=note, **speed, **base)
+                     hardware_usd=hardware, hardware_sources=sources,
+                     hardware_unpriced=unpriced, **speed, **base)
 
 
 _QUANT_PART = re.compile(r"^(?:fp|bf|int|mxfp|nvfp)-?\d+$", re.IGNORECASE)
@@ -473,6 +487,7 @@ __all__ = [
     "cheapest_pay_as_you_go",
     "economics_by_id",
     "hardware_cost",
+    "hardware_note",
     "is_inference",
     "money_digits",
     "own_cards",

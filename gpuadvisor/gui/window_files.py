@@ -92,8 +92,10 @@ class PlanFiles:
         self._fill_recent_menu()
         self.setWindowModified(self.state.modified)
         self._update_title()
+        # the file's name: a projector shows the status bar to the room, and the folders
+        # are the presenter's own (File > Open Recent lists the whole path)
         self.status_label.setText(translate("MainWindow", "Opened {path}").format(
-            path=self.plan_path))
+            path=self.plan_path.name))
         return True
 
     def save_plan(self) -> bool:

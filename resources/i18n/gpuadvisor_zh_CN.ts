@@ -433,21 +433,23 @@ renting: {rent}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="73"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="318"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="250"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="325"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="257"/>
         <source>Cheapest</source>
         <translation>最便宜</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="74"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="317"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="247"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="324"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="254"/>
         <source>Fastest</source>
         <translation>最快</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="81"/>
         <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="89"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="194"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="196"/>
         <source>no limit</source>
         <translation>不限</translation>
     </message>
@@ -493,87 +495,77 @@ renting: {rent}</source>
         <translation>推理：租用时间中 GPU 真正在生成的比例（租来的 GPU 等待请求时也在计费）；默认 {pct}%</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="133"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="134"/>
         <source>Inference: the hours a card serves before you write it off; its price is spread over them (default {hours:,} h: about three years at nine hours a day)</source>
         <translation>推理：一张卡报废前能服务的小时数，卡价摊到这些小时上（默认 {hours:,} 小时：约三年、每天九小时）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="138"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="139"/>
         <source>Goal</source>
         <translation>目标</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="139"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="140"/>
         <source>Budget</source>
         <translation>预算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="140"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="141"/>
         <source>Deadline</source>
         <translation>截止时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="141"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="142"/>
         <source>Rentals busy</source>
         <translation>租用利用率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="143"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="144"/>
         <source>Card lifetime</source>
         <translation>显卡寿命</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="144"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="145"/>
         <source>Cards to buy, at most</source>
         <translation>最多买几块卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="145"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="146"/>
         <source>Electricity per kWh</source>
         <translation>每千瓦时电价</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="146"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="147"/>
         <source>Currency</source>
         <translation>货币</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="154"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="155"/>
         <source>Allow changes to the plan</source>
         <translation>允许修改规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="156"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="157"/>
         <source>Off: the plan is compared as you set it, and options that fit only with a change (LoRA instead of a full fine-tune, QLoRA, ZeRO-3, CPU offload, ...) are listed apart, each with its change. On: they are ranked with the others.</source>
         <translation>关闭：按你设定的规划对比；只有修改规划（把全参微调改成 LoRA、QLoRA、ZeRO-3、CPU 卸载等）才放得下的方案单独列出，并注明所需的修改。打开：它们与其他方案一起排名。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="193"/>
-        <source>no budget</source>
-        <translation>不限预算</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="195"/>
-        <source>no deadline</source>
-        <translation>不限期限</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="197"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="198"/>
         <source>changes to the plan allowed</source>
         <translation>允许修改规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="199"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="200"/>
         <source>the plan as asked</source>
         <translation>按原规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="202"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="203"/>
         <source>{arrow} What matters to you: {goal}; rentals busy {util}; cards over {hours}; {plan}</source>
-        <translation>{arrow} 你看重的：{goal}；租用利用率 {util}；显卡寿命 {hours}；{plan}</translation>
+        <translation>{arrow} 你看重什么：{goal}；租用利用率 {util}；显卡寿命 {hours}；{plan}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="208"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="209"/>
         <source>{arrow} What matters to you: {goal}; budget: {budget}; deadline: {deadline}; {plan}</source>
         <translation>{arrow} 你看重什么：{goal}；预算：{budget}；期限：{deadline}；{plan}</translation>
     </message>
@@ -747,7 +739,7 @@ renting: {rent}</source>
         <translation>无法读取报价目录，只对比你的机器：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="248"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="249"/>
         <source>{code} per US dollar</source>
         <translation>每美元折合 {code}</translation>
     </message>
@@ -798,116 +790,121 @@ renting: {rent}</source>
         <translation>租用 {name} 花费 {cost}，用时 {time}{instances}{levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="224"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="149"/>
+        <source>{sentence}.</source>
+        <translation>{sentence}。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="231"/>
         <source>GPU {index} ({name})</source>
         <translation>GPU {index}（{name}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="229"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="236"/>
         <source>⚠ Lost from the rig: {gone}. Your rig is compared as it is now: {rig}.</source>
         <translation>⚠ 已从配置中掉线：{gone}。按你现在的配置对比：{rig}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="231"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="238"/>
         <source>⚠ Lost from the rig: {gone}. No card of your rig is left to compare.</source>
         <translation>⚠ 已从配置中掉线：{gone}。你的配置中已没有可对比的显卡。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="241"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="248"/>
         <source>Buying {own} (selected) against renting {rent}, the cheapest rental</source>
         <translation>购买 {own}（所选）对比租用最便宜的 {rent}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="244"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="251"/>
         <source>Renting {rent} (selected) against buying {own}, the card that pays off soonest</source>
         <translation>租用 {rent}（所选）对比购买最快回本的 {own}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="247"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="254"/>
         <source>Buying {own} against renting {rent}: the pair that pays off soonest (select a card or a rental to weigh it)</source>
         <translation>购买 {own} 对比租用 {rent}：最快回本的一组（选中一张显卡或一个租用方案即可比较它）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="270"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="277"/>
         <source>No options to compare: the offers catalog is empty and no GPU was detected.</source>
         <translation>没有可对比的方案：报价目录为空，也没有检测到 GPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="273"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="280"/>
         <source>Nothing fits this plan. The closest is {name}: {need} per GPU needed, {have} available; “Make it fit” on the Plan page says what would.</source>
         <translation>这个规划哪里都放不下。最接近的是 {name}：每张 GPU 需要 {need}，只有 {have}；规划页的“如何放得下”会告诉你改什么。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="285"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="292"/>
         <source>Nothing shown runs this plan as it is. With a change to the plan: {why}. Tick “Allow changes to the plan” to rank such options with the others.</source>
         <translation>没有方案能按原样运行这个规划。修改规划后：{why}。勾选“允许修改规划”即可把这类方案与其他方案一起排名。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="292"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="299"/>
         <source>None of the options shown fits this plan: widen the filters.</source>
         <translation>显示的方案都放不下此规划：请放宽筛选条件。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="297"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="304"/>
         <source>the budget of {budget}</source>
         <translation>{budget} 的预算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="300"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="307"/>
         <source>the deadline of {time}</source>
         <translation>{time} 的截止时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="303"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="310"/>
         <source>Nothing shown meets {limits}. Closest: {why}.</source>
         <translation>没有方案满足{limits}。最接近的：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="305"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="312"/>
         <source> and </source>
         <translation>和</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="307"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="314"/>
         <source>cheapest</source>
         <translation>最便宜</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="308"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="240"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="315"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="247"/>
         <source>fastest</source>
         <translation>最快</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="309"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="241"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="316"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="248"/>
         <source>Best ({goal}): {why}.</source>
         <translation>最佳（{goal}）：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="319"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="252"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="326"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="259"/>
         <source>{label}: {why}.</source>
         <translation>{label}：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="330"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="337"/>
         <source>{shown} of {total} options shown; {fitting} fit the plan as asked</source>
         <translation>显示 {shown} / {total} 个方案；其中 {fitting} 个按原规划放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="333"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="340"/>
         <source>, {changed} more only with a change to the plan</source>
         <translation>，另有 {changed} 个只有修改规划才放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="335"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="342"/>
         <source>. ★ = best trade-off (Pareto front).</source>
         <translation>。★ = 最佳权衡（帕累托前沿）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="337"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="282"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="344"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="289"/>
         <source>Prices in {code} at {rate} per USD.</source>
         <translation>价格以 {code} 计，汇率 {rate} 每美元。</translation>
     </message>
@@ -917,39 +914,39 @@ renting: {rent}</source>
         <translation>请在图表或表格中选择一个方案。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="179"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="186"/>
         <source>spot: may be interrupted</source>
         <translation>竞价：可能被中断</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="182"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="189"/>
         <source>your price, {date}</source>
         <translation>你的价格，{date}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="184"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="191"/>
         <source>price seen {date}</source>
         <translation>报价日期 {date}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="186"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="193"/>
         <source>({days} days ago)</source>
         <translation>（{days} 天前）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/answer.py" line="23"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/tokens.py" line="108"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/answer.py" line="24"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/tokens.py" line="109"/>
         <source>Prices as of {date} ({days} days ago, older than {limit}): check the current price before you rent or buy.</source>
         <translation>价格截至 {date}（{days} 天前，已超过 {limit} 天）：租用或购买前请核实当前价格。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="189"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="216"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="196"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="223"/>
         <source>older than {days} days: check it</source>
         <translation>已超过 {days} 天：请核实</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="192"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="199"/>
         <source>an estimate</source>
         <translation>估计值</translation>
     </message>
@@ -985,12 +982,12 @@ renting: {rent}</source>
         <translation>{name} 放不下：每张 GPU 需要 {need}，只有 {have}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="254"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="261"/>
         <source>No card to buy and rental to compare</source>
         <translation>没有可对比的购卡和租用方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="255"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="262"/>
         <source>Break-even needs a card to buy and a rental that both fit the plan among the options shown.</source>
         <translation>盈亏平衡需要在显示的方案中同时有放得下此规划的购卡方案和租用方案。</translation>
     </message>
@@ -1057,7 +1054,7 @@ renting: {rent}</source>
         <translation>各方案的用时与费用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="238"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="245"/>
         <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="78"/>
         <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="523"/>
         <source>Owning against renting</source>
@@ -1191,91 +1188,101 @@ renting: {rent}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="208"/>
-        <source>Your cards are priced as the same cards bought: {note}</source>
-        <translation>你的显卡按买同款的价格计：{note}</translation>
+        <source>Your cards are priced as the same cards bought: the catalog&apos;s {prices}</source>
+        <translation>你的显卡按买同款的价格计：目录中的{prices}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="235"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="211"/>
+        <source>{seller} price of {date}</source>
+        <translation>{seller} {date} 的价格</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="215"/>
+        <source>The catalog has no price for: {cards}</source>
+        <translation>目录中没有这些显卡的价格：{cards}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="242"/>
         <source>None of the options shown runs this plan: widen the filters, or “Make it fit” on the Plan page.</source>
         <translation>显示的方案都跑不了这个规划：放宽筛选，或看规划页的“如何放得下”。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="239"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="246"/>
         <source>cheapest per token</source>
         <translation>每 token 最便宜</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="256"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="263"/>
         <source>Yours: {why}.</source>
         <translation>你的：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="263"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="270"/>
         <source>No API in the catalog lists {model}.</source>
         <translation>目录里没有 API 提供 {model}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="273"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="280"/>
         <source>{shown} of {total} options shown; {fitting} fit the plan as asked; {apis} hosted APIs</source>
         <translation>显示 {total} 个方案中的 {shown} 个；{fitting} 个按原规划放得下；{apis} 个托管 API</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="276"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="283"/>
         <source>. Costs per million generated tokens, each with its share of the prompt ({prompt}:{new}); rentals busy {util:.0%} of the time, cards over {hours:,.0f} h. ★ = best trade-off (Pareto front).</source>
         <translation>。费用按每百万生成 token 计，每个 token 含其分摊的提示（{prompt}:{new}）；租用利用率 {util:.0%}，显卡寿命 {hours:,.0f} 小时。★ = 最佳权衡（帕累托前沿）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="292"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="299"/>
         <source>Owning against paying per token</source>
         <translation>自购与按 token 付费对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="295"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="302"/>
         <source>{own} (selected) against {other}, the cheapest per token</source>
         <translation>{own}（已选）对比每 token 最便宜的 {other}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="298"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="305"/>
         <source>{other} (selected) against buying {own}, the card that pays off soonest</source>
         <translation>{other}（已选）对比购买最快回本的显卡 {own}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="301"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="308"/>
         <source>Buying {own} against {other}</source>
         <translation>购买 {own} 对比 {other}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="310"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="317"/>
         <source>{other} costs {price} per million tokens, no more than the power for {own} ({power}): owning never pays off on price alone.</source>
         <translation>{other} 每百万 token {price}，不高于 {own} 的电费（{power}）：只看价格，自购永远不回本。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="316"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="323"/>
         <source>{own} is yours already and its power ({power} per million tokens) costs less than {other} ({price}): cheaper from the first token.</source>
         <translation>{own} 已经是你的，它的电费（每百万 token {power}）低于 {other}（{price}）：从第一个 token 起就更便宜。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="322"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="329"/>
         <source>After {tokens}, {own} ({price}) beats {other} ({hours} of generating on it).</source>
         <translation>生成 {tokens} 后，{own}（{price}）比 {other} 更划算（在它上面生成 {hours}）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="327"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="334"/>
         <source>That is longer than the {hours:,.0f} h lifetime you set.</source>
         <translation>这超过了你设定的 {hours:,.0f} 小时寿命。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="329"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="336"/>
         <source>Cards ÷ (price per token − power per token): {price} ÷ ({other} − {power}) per million.</source>
         <translation>显卡 ÷（每 token 价格 − 每 token 电费）：{price} ÷（{other} − {power}）每百万。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="338"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="345"/>
         <source>No card and per-token option to compare</source>
         <translation>没有可比较的显卡和按 token 付费方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="339"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="346"/>
         <source>Break-even needs a card (yours or to buy) and an API or rental among the options shown.</source>
         <translation>回本计算需要显示的方案中有一张显卡（自有或待购）和一个 API 或租用方案。</translation>
     </message>
@@ -1296,57 +1303,57 @@ renting: {rent}</source>
         <translation>每百万 token（{currency}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="83"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="85"/>
         <source>cheapest API: {price}</source>
         <translation>最便宜的 API：{price}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="104"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="106"/>
         <source>cheapest API: {name}, {price}</source>
         <translation>最便宜的 API：{name}，{price}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="147"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="149"/>
         <source>(time and cost for a million tokens)</source>
         <translation>（一百万 token 的时间和费用）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="170"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="172"/>
         <source>Million tokens generated</source>
         <translation>已生成 token 数（百万）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="171"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="173"/>
         <source>Total cost ({currency})</source>
         <translation>总费用（{currency}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="176"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="178"/>
         <source>own: {name}</source>
         <translation>自有：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="178"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="180"/>
         <source>per token: {name}</source>
         <translation>按 token：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="181"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="183"/>
         <source>Paying per token stays cheaper: it costs less per token than the owned card&apos;s power</source>
         <translation>按 token 付费一直更便宜：每 token 的花费低于自有显卡的电费</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="184"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="186"/>
         <source>Your card is cheaper from the first token</source>
         <translation>你的显卡从第一个 token 起就更便宜</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="186"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="188"/>
         <source>Owning pays off after {n} million tokens</source>
         <translation>生成 {n} 百万 token 后自购回本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="198"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="200"/>
         <source>after {n} million tokens
 owning: {own}
 paying per token: {other}</source>
@@ -1560,62 +1567,77 @@ paying per token: {other}</source>
         <translation>容纳图</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="356"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="357"/>
+        <source>prompt length (tokens)</source>
+        <translation>提示长度（token）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="358"/>
+        <source>requests at once</source>
+        <translation>同时处理的请求数</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="359"/>
+        <source>requests</source>
+        <translation>请求数</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="364"/>
         <source>sequence length (tokens)</source>
         <translation>序列长度（token）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="357"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="365"/>
         <source>micro-batch (sequences)</source>
         <translation>微批次（序列数）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="358"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="366"/>
         <source>micro-batch</source>
         <translation>微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="370"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="378"/>
         <source>tight: requests wait</source>
         <translation>偏紧：请求需排队</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="372"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="380"/>
         <source>tight (over {pct:.0f}%)</source>
         <translation>偏紧（超过 {pct:.0f}%）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="381"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="389"/>
         <source>your plan</source>
         <translation>当前方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="394"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="402"/>
         <source>Fit map, micro-batch {mb0} to {mb1} by sequence length {s0} to {s1}:</source>
         <translation>容纳图，微批次 {mb0} 到 {mb1}，序列长度 {s0} 到 {s1}：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="400"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="408"/>
         <source>no GPU chosen.</source>
         <translation>未选择 GPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="402"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="410"/>
         <source>{fits} of {cells} fit, {tight} tight, {over} do not fit.</source>
         <translation>{cells} 格中 {fits} 格放得下，{tight} 格偏紧，{over} 格放不下。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="409"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="417"/>
         <source>Your plan: micro-batch {mb}, sequence {seq}, {size}.</source>
         <translation>当前方案：微批次 {mb}，序列 {seq}，{size}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="524"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="532"/>
         <source>micro-batch {mb}, seq {seq}: {size}</source>
         <translation>微批次 {mb}，序列 {seq}：{size}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="533"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="541"/>
         <source>{cell} — {verdict}</source>
         <translation>{cell} — {verdict}</translation>
     </message>
@@ -2202,414 +2224,419 @@ paying per token: {other}</source>
 <context>
     <name>Labels</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="15"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="17"/>
         <source>Pre-training</source>
         <translation>预训练</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="16"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="18"/>
         <source>Full fine-tune</source>
         <translation>全参微调</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="17"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="19"/>
         <source>LoRA fine-tune</source>
         <translation>LoRA 微调</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="18"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="20"/>
         <source>QLoRA fine-tune</source>
         <translation>QLoRA 微调</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="19"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="21"/>
         <source>Inference</source>
         <translation>推理</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="22"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="24"/>
         <source>fp32</source>
         <translation>fp32</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="23"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="25"/>
         <source>fp16 mixed</source>
         <translation>fp16 混合精度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="24"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="26"/>
         <source>bf16 mixed</source>
         <translation>bf16 混合精度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="25"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="27"/>
         <source>pure bf16</source>
         <translation>纯 bf16</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="26"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="28"/>
         <source>fp8 (bf16 master)</source>
         <translation>fp8（bf16 主权重）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="29"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="31"/>
         <source>AdamW</source>
         <translation>AdamW</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="30"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="32"/>
         <source>AdamW 8-bit</source>
         <translation>AdamW 8-bit</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="31"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="33"/>
         <source>Adafactor</source>
         <translation>Adafactor</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="32"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="34"/>
         <source>SGD with momentum</source>
         <translation>SGD（动量）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="33"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="35"/>
         <source>Lion</source>
         <translation>Lion</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="36"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="38"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="37"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="39"/>
         <source>selective</source>
         <translation>选择性</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="38"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="40"/>
         <source>full</source>
         <translation>全量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="41"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="43"/>
         <source>eager</source>
         <translation>eager</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="42"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="44"/>
         <source>FlashAttention / SDPA</source>
         <translation>FlashAttention / SDPA</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="45"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="47"/>
         <source>none (16-bit)</source>
         <translation>不量化（16 位）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="46"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="48"/>
         <source>int8</source>
         <translation>int8</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="47"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="49"/>
         <source>NF4 (4-bit)</source>
         <translation>NF4（4 位）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="48"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="50"/>
         <source>NF4 + double quant</source>
         <translation>NF4 + 双重量化</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="49"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="51"/>
         <source>int4 (GPTQ/AWQ)</source>
         <translation>int4（GPTQ/AWQ）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="50"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="52"/>
         <source>int3 (GPTQ)</source>
         <translation>int3（GPTQ）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="51"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="53"/>
         <source>MXFP4 (4.25-bit)</source>
         <translation>MXFP4（4.25 位）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="52"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="54"/>
         <source>NVFP4 (4.5-bit)</source>
         <translation>NVFP4（4.5 位）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="53"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="55"/>
         <source>FP8 (block-scaled)</source>
         <translation>FP8（分块缩放）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="56"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="58"/>
         <source>automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="57"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="59"/>
         <source>Hugging Face + PEFT</source>
         <translation>Hugging Face + PEFT</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="58"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="60"/>
         <source>Unsloth</source>
         <translation>Unsloth</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="59"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="61"/>
         <source>torchtune</source>
         <translation>torchtune</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="60"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="62"/>
         <source>Axolotl</source>
         <translation>Axolotl</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="61"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="63"/>
         <source>Megatron-LM / NeMo</source>
         <translation>Megatron-LM / NeMo</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="62"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="64"/>
         <source>transformers (generate)</source>
         <translation>transformers（generate）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="63"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="65"/>
         <source>llama.cpp</source>
         <translation>llama.cpp</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="64"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="66"/>
         <source>Ollama</source>
         <translation>Ollama</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="65"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="67"/>
         <source>vLLM</source>
         <translation>vLLM</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="66"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="68"/>
         <source>ExLlamaV2</source>
         <translation>ExLlamaV2</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="67"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="69"/>
         <source>MLX (Apple)</source>
         <translation>MLX（Apple）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="70"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="72"/>
         <source>q, v projections</source>
         <translation>q、v 投影</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="71"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="73"/>
         <source>attention (q, k, v, o)</source>
         <translation>注意力（q、k、v、o）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="72"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="74"/>
         <source>all linear layers</source>
         <translation>所有线性层</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="75"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="77"/>
         <source>none (plain DDP)</source>
         <translation>无（普通 DDP）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="76"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="78"/>
         <source>ZeRO-1: optimizer</source>
         <translation>ZeRO-1：优化器</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="77"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="79"/>
         <source>ZeRO-2: + gradients</source>
         <translation>ZeRO-2：+ 梯度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="78"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="80"/>
         <source>ZeRO-3 / FSDP: all</source>
         <translation>ZeRO-3 / FSDP：全部</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="81"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="83"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="82"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="84"/>
         <source>optimizer → CPU</source>
         <translation>优化器 → CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="83"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="85"/>
         <source>optimizer + weights → CPU</source>
         <translation>优化器 + 权重 → CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="86"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="88"/>
         <source>weights</source>
         <translation>权重</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="87"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="89"/>
         <source>gradients</source>
         <translation>梯度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="88"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="90"/>
         <source>optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="89"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="91"/>
         <source>activations</source>
         <translation>激活值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="90"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="92"/>
         <source>logits / loss</source>
         <translation>logits / 损失</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="91"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="93"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="92"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="94"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="95"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="97"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="96"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="98"/>
         <source>fits, but tight</source>
         <translation>放得下，但偏紧</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="97"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="99"/>
         <source>does not fit</source>
         <translation>放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="98"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="100"/>
         <source>no GPU chosen</source>
         <translation>未选 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="101"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="103"/>
         <source>FlashAttention</source>
         <translation>FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="102"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="104"/>
         <source>gradient checkpointing</source>
         <translation>梯度检查点</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="103"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="105"/>
         <source>smaller micro-batch, more accumulation</source>
         <translation>减小微批次、增加梯度累积</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="104"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="106"/>
         <source>8-bit AdamW</source>
         <translation>8-bit AdamW</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="105"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="107"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="106"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="108"/>
         <source>QLoRA</source>
         <translation>QLoRA</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="107"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="109"/>
         <source>more GPUs with ZeRO-3</source>
         <translation>更多 GPU 配合 ZeRO-3</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="108"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="110"/>
         <source>CPU offload of the optimizer</source>
         <translation>优化器卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="109"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="111"/>
         <source>CPU offload of parameters and optimizer</source>
         <translation>参数和优化器卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="110"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="112"/>
         <source>ZeRO-3 sharding</source>
         <translation>ZeRO-3 分片</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="111"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="113"/>
         <source>4-bit weights</source>
         <translation>4 位权重</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="112"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="114"/>
         <source>8-bit KV cache</source>
         <translation>8 位 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="113"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="115"/>
         <source>some layers in host RAM (-ngl)</source>
         <translation>部分层放在主机内存（-ngl）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="116"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="118"/>
         <source>compute</source>
         <translation>计算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="117"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="119"/>
         <source>communication</source>
         <translation>通信</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="118"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="120"/>
         <source>memory bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="121"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="123"/>
         <source>assumed</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="122"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="124"/>
         <source>plan</source>
         <translation>方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="123"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="125"/>
         <source>catalog</source>
         <translation>目录</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="124"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="126"/>
         <source>measured</source>
         <translation>实测</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="158"/>
+        <source>{source}: {detail}</source>
+        <translation>{source}：{detail}</translation>
     </message>
 </context>
 <context>
@@ -2870,8 +2897,8 @@ paying per token: {other}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/widgets/levers.py" line="200"/>
-        <source>all at once</source>
-        <translation>全部同时运行</translation>
+        <source>none wait</source>
+        <translation>无需等待</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/widgets/levers.py" line="201"/>
@@ -2909,11 +2936,13 @@ paying per token: {other}</source>
     <message>
         <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="253"/>
         <location filename="../../gpuadvisor/gui/first_run.py" line="80"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="224"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="231"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="210"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="217"/>
         <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="140"/>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="67"/>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="243"/>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="473"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="68"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="244"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="474"/>
         <location filename="../../gpuadvisor/gui/pages/probe/run_panel.py" line="38"/>
         <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="86"/>
         <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="141"/>
@@ -3147,7 +3176,7 @@ paying per token: {other}</source>
         <translation>已保存：{gpu} 的估算现在使用此日志显示的数据。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/window_files.py" line="237"/>
+        <location filename="../../gpuadvisor/gui/window_files.py" line="239"/>
         <source>Cannot check the log</source>
         <translation>无法核对日志</translation>
     </message>
@@ -3466,32 +3495,32 @@ paying per token: {other}</source>
         <translation>无法打开方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/window_files.py" line="95"/>
+        <location filename="../../gpuadvisor/gui/window_files.py" line="97"/>
         <source>Opened {path}</source>
         <translation>已打开 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/window_files.py" line="118"/>
+        <location filename="../../gpuadvisor/gui/window_files.py" line="120"/>
         <source>Cannot save plan</source>
         <translation>无法保存方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/window_files.py" line="125"/>
+        <location filename="../../gpuadvisor/gui/window_files.py" line="127"/>
         <source>Saved {path}</source>
         <translation>已保存 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/window_files.py" line="164"/>
+        <location filename="../../gpuadvisor/gui/window_files.py" line="166"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/window_files.py" line="165"/>
+        <location filename="../../gpuadvisor/gui/window_files.py" line="167"/>
         <source>Save the changes to {name}?</source>
         <translation>是否保存对 {name} 的更改？</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/window_files.py" line="167"/>
+        <location filename="../../gpuadvisor/gui/window_files.py" line="169"/>
         <source>Your changes to the plan are lost if you do not save them.</source>
         <translation>如果不保存，对方案的更改将会丢失。</translation>
     </message>
@@ -3506,8 +3535,8 @@ paying per token: {other}</source>
         <translation>清空列表</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/window_files.py" line="151"/>
-        <location filename="../../gpuadvisor/gui/window_files.py" line="162"/>
+        <location filename="../../gpuadvisor/gui/window_files.py" line="153"/>
+        <location filename="../../gpuadvisor/gui/window_files.py" line="164"/>
         <source>Untitled plan</source>
         <translation>未命名方案</translation>
     </message>
@@ -3757,6 +3786,7 @@ paying per token: {other}</source>
     <message>
         <location filename="../../gpuadvisor/gui/numbers.py" line="53"/>
         <location filename="../../gpuadvisor/gui/numbers.py" line="94"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="158"/>
         <source>{n} h</source>
         <translation>{n} 小时</translation>
     </message>
@@ -3830,22 +3860,27 @@ paying per token: {other}</source>
         <translation>能放下什么：请求数 × 提示长度（格中为同时服务这些请求所需的单卡 {unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="200"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="201"/>
+        <source>Requests at once ({unit})</source>
+        <translation>同时处理的请求（{unit}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="203"/>
         <source>What fits ({unit})</source>
         <translation>能放下什么（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="201"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="204"/>
         <source>Users at once</source>
         <translation>同时服务的用户</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="202"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="205"/>
         <source>By micro-batch</source>
         <translation>按微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="203"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="206"/>
         <source>By sequence length</source>
         <translation>按序列长度</translation>
     </message>
@@ -4138,7 +4173,7 @@ paying per token: {other}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="276"/>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="385"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="383"/>
         <source>default</source>
         <translation>默认</translation>
     </message>
@@ -4158,37 +4193,37 @@ paying per token: {other}</source>
         <translation>默认：{type}（引擎实际运行的类型）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="390"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="388"/>
         <source>the card&apos;s own</source>
         <translation>显卡自己的</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="395"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="393"/>
         <source>same as compute (16-bit)</source>
         <translation>同计算精度（16 位）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="421"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="419"/>
         <source>No GPU (memory only)</source>
         <translation>不选 GPU（仅估算显存）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="505"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="503"/>
         <source>automatic (Hugging Face + PEFT)</source>
         <translation>自动（Hugging Face + PEFT）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="506"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="504"/>
         <source>automatic (by the weights and the GPU)</source>
         <translation>自动（按权重格式和 GPU）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="584"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="582"/>
         <source>{count} active</source>
         <translation>激活 {count}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="588"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="586"/>
         <source>+ {count} vision</source>
         <translation>另加视觉部分 {count}</translation>
     </message>
@@ -4341,7 +4376,7 @@ paying per token: {other}</source>
         <translation>一个样本 = {unit}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="347"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="350"/>
         <source>your plan</source>
         <translation>当前方案</translation>
     </message>
@@ -4525,55 +4560,55 @@ paying per token: {other}</source>
 <context>
     <name>ProbePage</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="41"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="42"/>
         <source>Matmul throughput</source>
         <extracomment>``translate(context, text) -&gt; text for people`` (Qt&apos;s ``QCoreApplication.translate``). The translation context of this page&apos;s sentences.</extracomment>
         <translation>矩阵乘吞吐量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="42"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="43"/>
         <source>Memory bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="43"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="44"/>
         <source>Host ↔ device copies</source>
         <translation>主机 ↔ 设备拷贝</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="44"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="45"/>
         <source>Training step</source>
         <translation>训练步</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="45"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="46"/>
         <source>Data reading</source>
         <translation>数据读取</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/probe/controls.py" line="64"/>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="46"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="47"/>
         <source>Plan check</source>
         <translation>方案核验</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/probe/controls.py" line="39"/>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="47"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="48"/>
         <source>Burn-in</source>
         <translation>烤机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="50"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="51"/>
         <source>Compute: measured vs catalog peak (TFLOPS)</source>
         <translation>算力：实测与目录峰值对比（TFLOPS）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="51"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="52"/>
         <source>Bandwidth: measured vs catalog (GB/s)</source>
         <translation>带宽：实测与目录值对比（GB/s）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="59"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="60"/>
         <source>run</source>
         <translation>整次运行</translation>
     </message>
@@ -4733,23 +4768,23 @@ paying per token: {other}</source>
         <translation>正在检查 {python}…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="237"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="238"/>
         <source>does not work: {error}</source>
         <extracomment>What a CPU&apos;s name says that tells one model from another nothing: trademark signs, the words &quot;CPU&quot; and &quot;Processor&quot;, the base clock (&quot;@ 2.20GHz&quot;). Where a picker&apos;s text is shortened, what it lost is marked with this.</extracomment>
         <translation>无法使用：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="240"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="241"/>
         <source>no PyTorch</source>
         <translation>未安装 PyTorch</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="242"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="243"/>
         <source>PyTorch {version}, {accelerators}</source>
         <translation>PyTorch {version}，{accelerators}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="245"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="246"/>
         <source>PyTorch {version}, CPU only</source>
         <translation>PyTorch {version}，仅 CPU</translation>
     </message>
@@ -4759,32 +4794,32 @@ paying per token: {other}</source>
         <translation>未找到 Python 环境</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="290"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="291"/>
         <source>No device to measure with this Python.</source>
         <translation>此 Python 没有可实测的设备。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="291"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="292"/>
         <source>Measures {device} on this machine, with PyTorch {torch}.</source>
         <translation>用 PyTorch {torch} 实测本机的 {device}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="295"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="296"/>
         <source>No GPU is visible to PyTorch here, so the CPU is measured.</source>
         <translation>PyTorch 在这里看不到 GPU，因此实测的是 CPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="298"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="299"/>
         <source>The Rig page shows the demo rig “{spec}”; probes always measure this machine&apos;s real devices.</source>
         <translation>本机页显示的是演示配置“{spec}”；实测始终测量本机的真实设备。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="306"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="307"/>
         <source>{python} has no PyTorch. Pick another Python above, or install PyTorch there: {python} -m pip install torch</source>
         <translation>{python} 没有安装 PyTorch。请在上方选择其他 Python，或在该环境中安装 PyTorch：{python} -m pip install torch</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="313"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="314"/>
         <source>No Python environment with PyTorch was found, so nothing can be measured yet. Install PyTorch in an environment (python -m pip install torch, or use your training environment), then choose its python with Browse… or press Rescan. gpuadvisor itself never loads PyTorch: the probes run in that environment.</source>
         <translation>未找到装有 PyTorch 的 Python 环境，因此暂时无法实测。请在某个环境中安装 PyTorch（python -m pip install torch，或使用你的训练环境），然后用“浏览…”选择其中的 python，或点击“重新扫描”。gpuadvisor 本身从不加载 PyTorch：实测在那个环境中运行。</translation>
     </message>
@@ -4804,17 +4839,17 @@ paying per token: {other}</source>
         <translation>不是文件夹：{path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="410"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="411"/>
         <source>The dataset disk reads {rate} MB/s; the plan needs {need} MB/s ({tokens} tokens/s as 2-byte token ids): the GPU will wait on the disk. Pre-tokenize, cache the data in RAM, or use a faster disk.</source>
         <translation>数据集磁盘读取速度为 {rate} MB/s；规划需要 {need} MB/s（{tokens} token/秒，按每个 token ID 2 字节计）：GPU 将等待磁盘。请预先分词、把数据缓存在内存中，或换用更快的磁盘。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="415"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="416"/>
         <source>The dataset disk reads {rate} MB/s; the plan needs {need} MB/s ({tokens} tokens/s as 2-byte token ids): not a bottleneck ({headroom:.0f}x headroom).</source>
         <translation>数据集磁盘读取速度为 {rate} MB/s；规划需要 {need} MB/s（{tokens} token/秒，按每个 token ID 2 字节计）：不是瓶颈（余量 {headroom:.0f} 倍）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="421"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="422"/>
         <source>The read was probably served from RAM (page cache): the disk itself may be slower.</source>
         <translation>这次读取可能来自内存（页面缓存）：磁盘本身可能更慢。</translation>
     </message>
@@ -4834,27 +4869,27 @@ paying per token: {other}</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="323"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="324"/>
         <source>quick probes</source>
         <translation>快速实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="324"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="325"/>
         <source>full probes</source>
         <translation>完整实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="325"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="326"/>
         <source>burn-in</source>
         <translation>烤机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="326"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="327"/>
         <source>plan check</source>
         <translation>方案核验</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="328"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="329"/>
         <source>Running {kind} on {device}…</source>
         <translation>正在 {device} 上运行{kind}…</translation>
     </message>
@@ -4869,27 +4904,27 @@ paying per token: {other}</source>
         <translation>{kind}：{message}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="336"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="337"/>
         <source>Cancelled after {seconds:.1f} s; nothing was saved.</source>
         <translation>运行 {seconds:.1f} 秒后已取消；未保存任何结果。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="339"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="340"/>
         <source>Finished in {seconds:.1f} s.</source>
         <translation>用时 {seconds:.1f} 秒完成。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="342"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="343"/>
         <source>Ended early: {reason}.</source>
         <translation>提前结束：{reason}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="345"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="346"/>
         <source>Finished with problems after {seconds:.1f} s (see below).</source>
         <translation>运行 {seconds:.1f} 秒后结束，但有问题（见下方）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="352"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="353"/>
         <source>{probe}: {kind} — {message}</source>
         <translation>{probe}：{kind} — {message}</translation>
     </message>
@@ -4909,27 +4944,27 @@ paying per token: {other}</source>
         <translation>结果已显示，但无法保存到实测历史：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="375"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="376"/>
         <source>Measured on {device} ({name}) with PyTorch {torch}</source>
         <translation>在 {device}（{name}）上用 PyTorch {torch} 实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="377"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="378"/>
         <source>catalog: {gpu}</source>
         <translation>目录：{gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="379"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="380"/>
         <source>no catalog peaks for this device</source>
         <translation>目录中没有此设备的峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="381"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="382"/>
         <source>saved to the history</source>
         <translation>已保存到历史</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="388"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="389"/>
         <source>Burn-in: {verdict}. Throughput {first} → {last} TFLOPS from the first window to the last ({slowdown:+.1f}%); ended by {why}.</source>
         <translation>烤机：{verdict}。吞吐量从第一个时间窗到最后一个为 {first} → {last} TFLOPS（{slowdown:+.1f}%）；结束原因：{why}。</translation>
     </message>
@@ -4944,7 +4979,7 @@ paying per token: {other}</source>
         <translation>无法与估算对比：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="428"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="429"/>
         <source>{model} — {plan}; estimate for {gpu}</source>
         <translation>{model} — {plan}；估算针对 {gpu}</translation>
     </message>
@@ -4969,17 +5004,17 @@ paying per token: {other}</source>
         <translation>差异</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="445"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="446"/>
         <source>The CPU is being measured: there are no GPU readings to show.</source>
         <translation>正在实测 CPU：没有 GPU 读数可显示。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="447"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="448"/>
         <source>No live readings: the GPU being measured was not found among {n} GPU(s) the driver reports.</source>
         <translation>没有实时读数：在驱动报告的 {n} 块 GPU 中找不到正在实测的那块。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="453"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="454"/>
         <source>GPU {index}: {name}</source>
         <translation>GPU {index}：{name}</translation>
     </message>
@@ -4989,138 +5024,138 @@ paying per token: {other}</source>
         <translation>温度、SM 频率、功耗和利用率，各自以占上限的百分比显示；悬停可查看读数。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="78"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="79"/>
         <source>median</source>
         <extracomment>Words of the probes&apos; figure names, for people (acronyms and formats stay as they are: bf16, h2d, gemv, pcie).</extracomment>
         <translation>中位数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="79"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="80"/>
         <source>pinned</source>
         <translation>锁页</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="80"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="81"/>
         <source>pageable</source>
         <translation>可分页</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="81"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="82"/>
         <source>copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="82"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="83"/>
         <source>read</source>
         <translation>读取</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="83"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="84"/>
         <source>triad</source>
         <translation>三元运算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="84"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="85"/>
         <source>achieved</source>
         <translation>实际</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="85"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="86"/>
         <source>step</source>
         <translation>训练步</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="86"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="87"/>
         <source>decode</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="87"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="88"/>
         <source>memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="88"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="89"/>
         <source>bandwidth</source>
         <translation>带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="89"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="90"/>
         <source>tokens</source>
         <translation>token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="90"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="91"/>
         <source>per</source>
         <translation>每</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="91"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="92"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="92"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="93"/>
         <source>allocated</source>
         <translation>已分配</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="93"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="94"/>
         <source>reserved</source>
         <translation>已保留</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="94"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="95"/>
         <source>used</source>
         <translation>已用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="95"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="96"/>
         <source>free</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="96"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="97"/>
         <source>total</source>
         <translation>总量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="97"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="98"/>
         <source>max</source>
         <translation>最大</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="360"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="361"/>
         <source>{gpu} reached {temp:.0f} °C (limit {limit} °C)</source>
         <translation>{gpu} 达到 {temp:.0f} °C（上限 {limit} °C）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="366"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="367"/>
         <source>Temperature limit reached: {reason}; the burn-in was asked to stop…</source>
         <translation>达到温度上限：{reason}；已请求烤机停止…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="464"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="465"/>
         <source>up to {temp:.0f} °C</source>
         <translation>最高 {temp:.0f} °C</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="467"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="468"/>
         <source>SM clock {low}–{high} MHz</source>
         <translation>SM 频率 {low}–{high} MHz</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="470"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="471"/>
         <source>up to {watts:.0f} W</source>
         <translation>最高 {watts:.0f} W</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="472"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="473"/>
         <source>clocks held down: {reasons}</source>
         <translation>频率受限：{reasons}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="478"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="479"/>
         <source>Live readings during the run ({n}): {readings}.</source>
         <translation>运行期间的实时读数（{n} 次）：{readings}。</translation>
     </message>
@@ -5882,128 +5917,124 @@ paying per token: {other}</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="141"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="145"/>
         <source>Total time</source>
         <translation>总时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="142"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="146"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="302"/>
         <source>GPU-hours</source>
         <translation>卡时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="143"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="147"/>
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="144"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="148"/>
         <source>Compute</source>
         <translation>计算量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="152"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="158"/>
         <source>Steps</source>
         <translation>步数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="163"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="169"/>
         <source>Users at once</source>
         <translation>同时服务的用户</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="173"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="179"/>
         <source>Layout</source>
         <translation>并行布局</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="189"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="195"/>
         <source>Efficiency</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="204"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="210"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="205"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="211"/>
         <source>Use the assumed efficiency again</source>
         <translation>恢复为假设的效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="217"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="223"/>
         <source>Assumptions</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="276"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="282"/>
         <source>{rate} samples/s</source>
         <translation>{rate} 样本/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="277"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="283"/>
         <source>{rate} tokens/s</source>
         <translation>{rate} token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="283"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="289"/>
         <source>{steps} × {step} ÷ {goodput} goodput = {total} (bound by {bound})</source>
         <translation>{steps} × {step} ÷ {goodput} 有效训练时间比例 = {total}（受限于{bound}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="286"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="292"/>
         <source>{steps} × {step} = {total} (bound by {bound})</source>
         <translation>{steps} × {step} = {total}（受限于{bound}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="294"/>
-        <source>{hours} ({time} of GPU time)</source>
-        <translation>{hours}（GPU 时间 {time}）</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="331"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="338"/>
         <source>Every user waiting for an answer at once, each with the plan&apos;s prompt and new tokens; each keeps at least {rate} tokens/s (reading speed unless set). gpuadvisor estimate prints the whole curve.</source>
         <translation>所有用户同时等待回答，每人使用方案的提示词和新生成 token 数；每人至少保持 {rate} token/秒（未设置时为阅读速度）。gpuadvisor estimate 会打印整条曲线。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="348"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="355"/>
         <source>{parts}, {zero}, {batch}</source>
         <translation>{parts}，{zero}，{batch}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="380"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="387"/>
         <source>{eff:.2f} → {tflops} TFLOPS per GPU</source>
         <translation>{eff:.2f} → 每张 GPU {tflops} TFLOPS</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="385"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="392"/>
         <source>matmul kernel</source>
         <translation>矩阵乘内核</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="386"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="393"/>
         <source>{kernel}: {tflops} TFLOPS per GPU, {fraction} of the {peak} rate</source>
         <translation>{kernel}：单卡 {tflops} TFLOPS，为 {peak} 峰值的 {fraction}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="394"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="401"/>
         <source>in-situ factor</source>
         <translation>现场系数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="395"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="402"/>
         <source>{k:.2f} of the published kernel rates</source>
         <translation>公开内核速率的 {k:.2f}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="399"/>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="404"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="406"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="411"/>
         <source>{n} samples</source>
         <translation>{n} 个样本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="400"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="407"/>
         <source>{n} tokens</source>
         <translation>{n} 个 token</translation>
     </message>
@@ -6085,95 +6116,100 @@ paying per token: {other}</source>
     <message>
         <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="72"/>
         <source>Assumed: {job} Pick another under Data set, or type your own.</source>
-        <translation>假设：{job} 可在“数据集”中选择其他数据集，或填写你自己的。</translation>
+        <translation>假设：{job}可在“数据集”中选择其他数据集，或填写你自己的。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="271"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="277"/>
         <source>{rate} generated tokens/s (decode)</source>
-        <translation>{rate} 生成 token/s（解码）</translation>
+        <translation>生成 {rate} token/秒（解码）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="179"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="185"/>
         <source>How the job is split over the GPUs: the fastest way found that fits their memory (chosen), or the degrees you pinned in the Layout row with the rest searched (pinned): tensor (TP), pipeline (PP) and data parallel (DP) degrees, ZeRO/FSDP sharding and the micro-batch. The step is shown in parts: computing, memory-bound kernels, communication left over after overlap, and the pipeline&apos;s idle bubble.</source>
         <translation>任务如何切分到各块 GPU 上：放得下显存的最快方式（选出），或你在“布局”一行固定的并行度，其余仍会搜索（固定）：张量并行（TP）、流水线并行（PP）和数据并行（DP）的并行度、ZeRO/FSDP 切分以及微批次。一步按组成部分显示：计算、受访存限制的内核、重叠之后仍暴露的通信，以及流水线的空闲气泡。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="197"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="203"/>
         <source>Share of the GPU&apos;s dense peak that training achieves (model FLOPs utilisation). By default it comes from the plan&apos;s own kernels at the card&apos;s published rates times the in-situ factor (0.73); type a value to use your own.</source>
         <translation>训练达到的 GPU 稠密峰值比例（模型 FLOPs 利用率）。默认值来自方案自身的内核：按显卡公开的内核速率乘以现场系数（0.73）；输入一个数值即可使用你自己的值。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="273"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="279"/>
         <source>prefill {prefill} · decode bound by {bound}</source>
         <translation>预填充 {prefill} · 解码受限于{bound}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="345"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="299"/>
+        <source>GPU time</source>
+        <translation>GPU 时间</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="352"/>
         <source>no data parallel</source>
         <translation>无数据并行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="347"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="354"/>
         <source>{zero} sharded within a node</source>
         <translation>{zero}（仅在节点内分片）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="350"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="357"/>
         <source>micro-batch {mb} × {ga}</source>
         <translation>微批次 {mb} × {ga}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="357"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="364"/>
         <source>step {step} = compute {compute} + memory-bound {memory} + communication {comm} + bubble {bubble}; MFU {mfu:.0%}</source>
         <translation>每步 {step} = 计算 {compute} + 访存受限 {memory} + 通信 {comm} + 流水线气泡 {bubble}；MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="363"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="370"/>
         <source>runner-up: {layout}: step {step}</source>
         <translation>次优：{layout}：每步 {step}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="373"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="380"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="374"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="381"/>
         <source>{tflops:g} TFLOPS {dtype} on {gpu}</source>
         <translation>{tflops:g} TFLOPS {dtype}（{gpu}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="379"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="386"/>
         <source>efficiency</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="405"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="412"/>
         <source>data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="407"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="414"/>
         <source>GPU link</source>
         <translation>GPU 互联</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="410"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="417"/>
         <source>overlap</source>
         <translation>通信重叠</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="413"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="420"/>
         <source>bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="416"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="423"/>
         <source>timed on</source>
         <translation>计时 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="418"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="425"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
     </message>
@@ -6208,7 +6244,7 @@ paying per token: {other}</source>
     <message>
         <location filename="../../gpuadvisor/gui/widgets/panels.py" line="96"/>
         <source>{model}, {task}: {verdict}</source>
-        <translation>{model}，{task}：{verdict}</translation>
+        <translation>{model}，{task} — {verdict}</translation>
     </message>
 </context>
 <context>

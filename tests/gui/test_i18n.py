@@ -388,3 +388,31 @@ def test_lists_built_in_code_join_with_the_chinese_separator(language):
     assert language("zh_CN") == "zh_CN"
     note = lost_note(lost)
     assert "、" in note and ", " not in note, note
+
+
+def test_chinese_sentences_built_in_code_read_as_chinese(language):
+    """Sentences the code puts together end and join the Chinese way: a full stop "。",
+    no space after Chinese punctuation, a full-width colon after a source's kind."""
+    from gpuadvisor.gui.pages.compare.format import full_stop
+    from gpuadvisor.gui.widgets.labels import source_label
+    from gpuadvisor.gui.widgets.wrap import cjk_spacing, keep_units, plain
+
+    assert full_stop("a sentence") == "a sentence."
+    assert source_label("catalog: rtx-4090") == "catalog: rtx-4090"
+    # English keeps its spaces; Chinese loses the ones after its punctuation
+    assert cjk_spacing("Done. Next (spot) costs") == "Done. Next (spot) costs"
+    assert cjk_spacing("电费 $0.16。 最快：租用（竞价） 花费") == "电费 $0.16。最快：租用（竞价）花费"
+    # a rate stays whole on a wrapped line, in either language
+    assert keep_units("1,090 tokens/s") == "1,090\u00a0tokens/\u2060s"
+    assert plain(keep_units("4,000 token/秒")) == "4,000 token/秒"
+    assert keep_units("4,000 token/秒") == "4,000\u00a0token/\u2060秒"
+    assert language("zh_CN") == "zh_CN"
+    assert full_stop("首个 token 用时 1.05 秒") == "首个 token 用时 1.05 秒。"
+    assert source_label("catalog: rtx-4090").endswith("：rtx-4090")
+
+
+def test_the_plan_line_names_a_gguf_quantization_as_the_plan_page_does():
+    from gpuadvisor.gui.widgets.labels import quant_label
+
+    assert quant_label("q4_k_m") == "Q4_K_M (GGUF)"
+    assert quant_label("nf4") == "NF4 (4-bit)"

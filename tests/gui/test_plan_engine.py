@@ -203,7 +203,7 @@ def test_a_vllm_plans_fit_map_shows_what_its_requests_need_and_whether_they_wait
     panel = page.bottom.levers_panel
     assert panel.header.text().startswith("Requests wait for room in the KV pool.")
     texts = [button.full_text() for button in panel.buttons() if button.isVisible()]
-    assert f"8-bit KV cache: {held} → 16 requests at once, all at once" in texts
+    assert f"8-bit KV cache: {held} → 16 requests at once, none wait" in texts
     # the time panel warns of the wait on the desktop; on a projector the banner says it
     time_panel = page.bottom.time_panel
     assert f"KV pool holds {held} full sequences" in time_panel.warnings.text()
@@ -213,6 +213,10 @@ def test_a_vllm_plans_fit_map_shows_what_its_requests_need_and_whether_they_wait
     assert f"KV pool holds {held} full sequences" in time_panel.warnings.text()
     assert charts.chart_titles["fitMapChart"].text().startswith(
         "What fits: requests × prompt length")
+    # its axes and its tab (a projector's) say requests and prompts too
+    assert fit_map.plot_item.getAxis("left").labelText in ("requests at once", "requests")
+    assert fit_map.plot_item.getAxis("bottom").labelText == "prompt length (tokens)"
+    assert charts.tabs.tabText(0) == "Requests at once (GiB)"
     x, _ = charts.serving_chart.full_points.getData()
     assert len(x) and "requests wait" in [label.text for _, label in
                                           charts.serving_chart.legend.items]
@@ -222,6 +226,8 @@ def test_a_vllm_plans_fit_map_shows_what_its_requests_need_and_whether_they_wait
     assert "tight (over 90%)" in [label.text for _, label in fit_map.legend.items]
     assert charts.chart_titles["fitMapChart"].text().startswith(
         "What fits: micro-batch × sequence length")
+    assert fit_map.plot_item.getAxis("bottom").labelText == "sequence length (tokens)"
+    assert charts.tabs.tabText(0) == "What fits (GiB)"
 
 
 def test_the_reading_speed_label_is_drawn_over_the_curves_that_cross_it(qtbot, page):
@@ -442,9 +448,9 @@ def test_the_time_panel_names_the_engines_matmul_kernel(qtbot, page):
 
 
 
-def test_gpu_hours_of_a_few_seconds_say_the_time_beside_them(qtbot, page):
-    """One request takes seconds: its GPU-hours ("0.000786") come with the GPU time they
-    are; a training run's stay a plain number."""
+def test_gpu_hours_of_a_few_seconds_read_as_gpu_time(qtbot, page):
+    """One request takes seconds: its GPU time reads as a duration ("2.19 s", not
+    "0.000609" GPU-hours); a training run's GPU-hours stay a number."""
     state = page.state
     state.set_gpu("rtx-4090")
     state.update(task="infer", quant="q4_k_m", framework="llama.cpp", seq_len=1024,
@@ -454,11 +460,35 @@ def test_gpu_hours_of_a_few_seconds_say_the_time_beside_them(qtbot, page):
     hours = t.gpu_hours
     assert 0 < hours < 0.01
     seconds = hours * 3600
-    assert page.bottom.time_panel.gpu_hours.text() == (
-        f"{hours:.3g} ({seconds:.3g} s of GPU time)" if seconds < 60 else
-        f"{hours:.3g} ({seconds / 60:.3g} min of GPU time)")
+    panel = page.bottom.time_panel
+    assert panel._gpu_hours_title.text() == "GPU time"
+    assert panel.gpu_hours.text() == (f"{seconds:.3g} s" if seconds < 60
+                                      else f"{seconds / 60:.3g} min")
     state.update(framework="auto")
     state.update(task="qlora", quant="nf4", seq_len=2048)
     settle(qtbot, page)
     assert state.plan.task == "qlora" and state.estimate.time.gpu_hours > 0.01
-    assert page.bottom.time_panel.gpu_hours.text() == f"{state.estimate.time.gpu_hours:.3g}"
+    assert panel._gpu_hours_title.text() == "GPU-hours"
+    assert panel.gpu_hours.text() == f"{state.estimate.time.gpu_hours:.3g}"
+
+
+def test_the_time_panel_wraps_rather_than_cut_its_rows(qtbot, page):
+    """On a laptop the time panel is half the results' width: every value wraps, so that
+    no row is cut at the right edge of its scroll area (which scrolls vertically only)."""
+    state = page.state
+    state.set_gpu("rtx-4090")
+    state.update(task="infer", quant="q4_k_m", framework="llama.cpp", seq_len=4096,
+                 new_tokens=256, micro_batch=1)
+    page.resize(1170, 690)  # the Plan page of a 1280 x 720 window
+    settle(qtbot, page)
+    qtbot.wait(10)
+    panel, scroll = page.bottom.time_panel, page.bottom.time_scroll
+    assert panel.serving.isVisible()  # the long sentences of a server's plan are shown
+    assert panel.minimumSizeHint().width() <= scroll.viewport().width()
+    assert panel.width() <= scroll.viewport().width()
+    # a longer value in the right-hand column (GPU-hours, compute) wraps too
+    for label in (panel.gpu_hours, panel.flops):
+        label.setText("a value of many words that is wider than half of the panel")
+    panel.layout().activate()
+    assert panel.minimumSizeHint().width() <= scroll.viewport().width(), (
+        panel.minimumSizeHint().width(), scroll.viewport().width())

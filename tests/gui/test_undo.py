@@ -175,3 +175,5 @@ def test_opening_a_plan_starts_a_new_history(make_window, tmp_path):
     assert window.state.plan.micro_batch == 3
     assert not window.state.can_undo and not window.undo_action.isEnabled()
     assert not window.isWindowModified()
+    # the status bar names the file, not its folders (a projector shows it to the room)
+    assert window.status_label.text() == "Opened plan.gpuplan"

@@ -352,12 +352,20 @@ class FitMapChart(ChartBase):
 
         self._draw_values()
 
-        self._set_axis_labels(
-            QCoreApplication.translate("FitMapChart", "sequence length (tokens)"),
-            QCoreApplication.translate("FitMapChart", "micro-batch (sequences)"),
-            QCoreApplication.translate("FitMapChart", "micro-batch"),
-            "",
-        )
+        if self._queued:  # a server's map: rows of requests at once, columns of prompts
+            self._set_axis_labels(
+                QCoreApplication.translate("FitMapChart", "prompt length (tokens)"),
+                QCoreApplication.translate("FitMapChart", "requests at once"),
+                QCoreApplication.translate("FitMapChart", "requests"),
+                "",
+            )
+        else:
+            self._set_axis_labels(
+                QCoreApplication.translate("FitMapChart", "sequence length (tokens)"),
+                QCoreApplication.translate("FitMapChart", "micro-batch (sequences)"),
+                QCoreApplication.translate("FitMapChart", "micro-batch"),
+                "",
+            )
 
         labels = verdict_labels()
         if getattr(self, "_swatch_theme", None) is not self.theme:  # only on theme change

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
+from gpuadvisor.core.plan import GGUF_QUANTS
+
 _CONTEXT = "Labels"
 
 TASKS = {
@@ -138,10 +140,20 @@ def label(table: dict, value, fallback: str | None = None) -> str:
     return tr(text)
 
 
+def quant_label(value: str) -> str:
+    """A quantization for people: the translated label, a GGUF file type by llama.cpp's
+    name ("Q4_K_M (GGUF)")."""
+    return label(QUANT, value, f"{value.upper()} (GGUF)" if value in GGUF_QUANTS else None)
+
+
 def source_label(source: str) -> str:
     """Translate an assumption source: "assumed", "plan", "catalog: rtx-4090", "measured"."""
     kind, sep, rest = str(source).partition(":")
     if not sep and kind.startswith("measured "):  # "measured 2026-12-02"
         return f"{tr(SOURCES['measured'])} {kind[len('measured '):]}"
     text = label(SOURCES, kind.strip(), kind.strip())
-    return f"{text}:{rest}" if sep else text
+    if not sep:
+        return text
+    # "catalog: rtx-4090"; the colon is the reader's ("目录：rtx-4090")
+    return QCoreApplication.translate("Labels", "{source}: {detail}").format(
+        source=text, detail=rest.strip())

@@ -197,7 +197,7 @@ def lever_text(lever, units: str) -> str:
             "LeversPanel", "{title}: {before} → {after} requests at once, {verdict}").format(
             title=lever_title(lever), before=lever.requests_before,
             after=lever.requests_after,
-            verdict=QCoreApplication.translate("LeversPanel", "all at once") if lever.fits
+            verdict=QCoreApplication.translate("LeversPanel", "none wait") if lever.fits
             else QCoreApplication.translate("LeversPanel", "some still wait"))
     before = format_bytes(lever.before_bytes, units)
     after = format_bytes(lever.after_bytes, units)

@@ -129,8 +129,12 @@ class TimePanel(QGroupBox):
         self.total.setProperty("role", "headline")
         self.throughput = _value_label(self, "timeThroughput")
         self.throughput.setWordWrap(True)
+        # Every value wraps: one that cannot sets the panel's least width, and the panel's
+        # scroll area (vertical only) then cuts every row at its right edge.
         self.gpu_hours = _value_label(self, "timeGpuHours")
+        self.gpu_hours.setWordWrap(True)
         self.flops = _value_label(self, "timeFlops")
+        self.flops.setWordWrap(True)
         self.steps = _value_label(self, "timeSteps")
         self.steps.setWordWrap(True)
         self._row_names: list[QLabel] = []
@@ -149,6 +153,8 @@ class TimePanel(QGroupBox):
             grid.addWidget(value, row, col + 1)
             if value is self.flops:
                 self._flops_title = title
+            if value is self.gpu_hours:
+                self._gpu_hours_title = title
         steps_title = QLabel(self.tr("Steps"), self)
         self._row_names.append(steps_title)
         grid.addWidget(steps_title, 3, 0)
@@ -287,13 +293,14 @@ class TimePanel(QGroupBox):
             self.steps.setText(text.format(
                 steps=N.whole(t.steps), step=N.duration(t.step_seconds), goodput=f"{goodput:g}",
                 total=N.duration(t.seconds), bound=L.label(L.BOUNDS, t.bound)))
-        hours = N.sig(t.gpu_hours)
         if t.gpu_hours is not None and 0 < t.gpu_hours < 0.01:
-            # a few seconds of a request read as "0.000786": the time beside it says what
-            # that is
-            hours = self.tr("{hours} ({time} of GPU time)").format(
-                hours=hours, time=N.duration(t.gpu_hours * 3600.0))
-        self.gpu_hours.setText(hours)
+            # a request of a few seconds: its GPU time as a duration ("2.19 s"), not as
+            # "0.000609" GPU-hours
+            self._gpu_hours_title.setText(self.tr("GPU time"))
+            self.gpu_hours.setText(N.duration(t.gpu_hours * 3600.0))
+        else:
+            self._gpu_hours_title.setText(self.tr("GPU-hours"))
+            self.gpu_hours.setText(N.sig(t.gpu_hours))
         self.flops.setText(N.flops(t.flops_total))
         self._shown = estimate
         self._set_data_source(estimate)

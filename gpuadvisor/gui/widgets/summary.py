@@ -40,7 +40,7 @@ class SummaryWriter(QObject):
                 targets=L.label(L.LORA_TARGETS, plan.lora_targets)))
         if plan.effective_quant != "none":
             parts.append(self.tr("base weights {quant}").format(
-                quant=L.label(L.QUANT, plan.effective_quant)))
+                quant=L.quant_label(plan.effective_quant)))
         return " · ".join(parts)
 
     def markdown(self, estimate, levers, units: str) -> str:

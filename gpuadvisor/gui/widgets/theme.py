@@ -68,6 +68,9 @@ QLabel#compareAnswer {{ font-size: {answer}pt; padding: {pad}px 12px; border-rad
     color: {text}; background: {answer_bg}; border: {border_px}px solid {fits_bg}; }}
 QLabel#compareAnswer[state="none"] {{ background: {answer_none_bg}; border-color: {nofit_bg}; }}
 QLabel#compareAnswer[state="busy"] {{ background: {busy_bg}; border-color: {busy_border}; }}
+QToolButton#exportButton {{ padding: 3px 18px 3px 8px; }}
+QToolButton#exportButton::menu-indicator {{ subcontrol-position: right center;
+    subcontrol-origin: padding; right: 4px; }}
 QListWidget#navigation {{ font-size: {nav}pt; border: none; background: {nav_bg}; }}
 QListWidget#navigation::item {{ padding: {nav_pad}px 12px; color: {nav_text}; }}
 QListWidget#navigation::item:selected {{ background: {blue}; color: #FFFFFF; }}

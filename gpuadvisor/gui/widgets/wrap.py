@@ -15,16 +15,28 @@ import re
 NBSP, WORD_JOINER = "\u00a0", "\u2060"
 #: A number and the unit after it: "936 GB/s", "90 °C", "23.5 GiB", "350 W", "3 %".
 _NUMBER_UNIT = re.compile(
-    r"(?<=\d) (?=(?:[KMGTP]i?B|kB|B|W|°C|°F|[kMG]?Hz|%|TFLOPS|ms|s|h|min|V|RPM|rpm)"
-    r"(?![A-Za-z]))")
-#: A short word, a slash and a short word, with no space: "GB/s", "n/a" (not a path).
-_SHORT_SLASH = re.compile(r"(?<![\w/])(\w{1,3})/(\w{1,3})(?![\w/])")
+    r"(?<=\d) (?=(?:[KMGTP]i?B|kB|B|W|°C|°F|[kMG]?Hz|%|TFLOPS|ms|s|h|min|V|RPM|rpm|tokens?"
+    r"|毫秒|秒|分钟|小时|天|年)(?![A-Za-z]))")
+#: A short word, a slash and a short word, with no space: "GB/s", "n/a", "tokens/s",
+#: "token/秒" (not a path).
+_SHORT_SLASH = re.compile(r"(?<![\w/])(\w{1,6})/(\w{1,3})(?![\w/])")
+
+
+#: Full-width punctuation that ends a Chinese clause or sentence: no space follows it.
+_CJK_STOP_SPACE = re.compile(r"(?<=[。！？；：，、）」』])[ \u00a0]+")
+
+
+def cjk_spacing(text: str) -> str:
+    """``text`` without the spaces that sentences joined in code leave after Chinese
+    punctuation ("…计数。 可在" -> "…计数。可在"); English text is left as it is."""
+    return _CJK_STOP_SPACE.sub("", text)
 
 
 def keep_units(text: str) -> str:
     """``text`` for a word-wrapped label: a number stays on the line of its unit and
-    "GB/s" and "n/a" stay whole. Display only: :func:`plain` gives the text back."""
-    text = _NUMBER_UNIT.sub(NBSP, text)
+    "GB/s" and "n/a" stay whole, no space after Chinese punctuation (:func:`cjk_spacing`).
+    Display only: :func:`plain` gives the text back."""
+    text = _NUMBER_UNIT.sub(NBSP, cjk_spacing(text))
     return _SHORT_SLASH.sub(rf"\1/{WORD_JOINER}\2", text)
 
 
@@ -33,4 +45,4 @@ def plain(text: str) -> str:
     return text.replace(NBSP, " ").replace(WORD_JOINER, "")
 
 
-__all__ = ["NBSP", "WORD_JOINER", "keep_units", "plain"]
+__all__ = ["NBSP", "WORD_JOINER", "cjk_spacing", "keep_units", "plain"]

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 from gpuadvisor.core.advisor import Suggestion
 from gpuadvisor.core.offers import STALE_AFTER_DAYS
+from gpuadvisor.gui.widgets.wrap import keep_units, plain
 
 
 def prices_as_of_note(best: Suggestion | None) -> str:
@@ -43,6 +44,14 @@ class AnswerBanner(QLabel):
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         self.price_note = ""
+
+    def setText(self, text: str) -> None:
+        """Shown with each number bound to its unit ("1,090 tokens/s" never breaks at the
+        slash on a projector); :meth:`text` gives it back plain."""
+        super().setText(keep_units(text))
+
+    def text(self) -> str:
+        return plain(super().text())
 
     def set_answer(self, text: str, state: str, best: Suggestion | None = None, *,
                    price_note: str | None = None) -> None:

@@ -120,7 +120,7 @@ class ConstraintsBox(QGroupBox):
         self.utilization_spin = QSpinBox(self)
         self.utilization_spin.setRange(1, 100)
         self.utilization_spin.setValue(round(DEFAULT_UTILIZATION * 100))
-        self.utilization_spin.setSuffix(" %")
+        self.utilization_spin.setSuffix("%")  # "50%", as the sentences under the table
         self.utilization_spin.setToolTip(translate(
             "ComparePage", "Inference: the share of the hours you rent that the GPU spends "
             "generating (a rented GPU is paid for while it waits for requests); default "
@@ -130,6 +130,7 @@ class ConstraintsBox(QGroupBox):
         self.lifetime_spin.setSingleStep(1000)
         self.lifetime_spin.setValue(round(DEFAULT_LIFETIME_HOURS))
         self.lifetime_spin.setSuffix(translate("ComparePage", " h"))
+        self.lifetime_spin.setGroupSeparatorShown(True)  # "10,000 h", as the footer says it
         self.lifetime_spin.setToolTip(translate(
             "ComparePage", "Inference: the hours a card serves before you write it off; its "
             "price is spread over them (default {hours:,} h: about three years at nine hours "
@@ -191,9 +192,9 @@ class ConstraintsBox(QGroupBox):
         """The folded line: the goal and the limits the ranking uses, in words."""
         goal = self.goal_combo.currentText()
         budget = self.budget_spin.text() if self.budget_spin.value() > 0 else translate(
-            "ComparePage", "no budget")
+            "ComparePage", "no limit")
         deadline = self.deadline_spin.text() if self.deadline_spin.value() > 0 else translate(
-            "ComparePage", "no deadline")
+            "ComparePage", "no limit")
         plan = (translate("ComparePage", "changes to the plan allowed")
                 if self.changes_check.isChecked()
                 else translate("ComparePage", "the plan as asked"))

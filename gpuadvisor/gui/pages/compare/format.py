@@ -143,12 +143,19 @@ def why(s: Suggestion, money, units: str = "GiB") -> str:
         name=name, cost=money(s.rent_usd), time=took, instances=instances, levers=levers)
 
 
+def full_stop(sentence: str) -> str:
+    """``sentence`` ended as the reader's language ends one ("." in English, "。" in
+    Chinese)."""
+    return translate("ComparePage", "{sentence}.").format(sentence=sentence)
+
+
 def computation_lines(s: Suggestion, money, usd_per_kwh: float) -> list[str]:
     """How the time and each sum of money of a fitting option were made, one line each
     (see :func:`gpuadvisor.explain.computation_lines`), translated."""
     return explain.computation_lines(
         s, usd_per_kwh=usd_per_kwh, money=money, translate=_explain_tr,
-        source=source_label(s.time_source), bound=label(BOUNDS, s.bound))
+        source=source_label(s.time_source), bound=label(BOUNDS, s.bound),
+        hours_text=lambda hours: translate("Numbers", "{n} h").format(n=f"{hours:,.1f}"))
 
 
 def details_html(s: Suggestion, money, usd_per_kwh: float, units: str = "GiB") -> str:
@@ -156,7 +163,7 @@ def details_html(s: Suggestion, money, usd_per_kwh: float, units: str = "GiB") -
     were made, its price with where and when it was seen."""
     lines = [f"<b>{escape(option_label(s.option))}</b> — "
              f"{escape(kind_labels().get(s.option.kind, s.option.kind))}",
-             escape(why(s, money, units)) + "."]
+             escape(full_stop(why(s, money, units)))]
     if s.fits:
         lines += [escape(line) for line in computation_lines(s, money, usd_per_kwh)]
     lines += offer_lines(s, money)

@@ -26,7 +26,7 @@ from gpuadvisor.gui import data_words
 from gpuadvisor.gui.charts.compare_charts import kind_labels
 from gpuadvisor.gui.numbers import count, duration, sig
 
-from .format import offer_lines, option_label, why
+from .format import full_stop, offer_lines, option_label, why
 
 #: Under this name lupdate finds the literal (context, text) calls below.
 translate = QCoreApplication.translate
@@ -179,7 +179,7 @@ def cost_lines(row: TokenCost, money, econ: TokenEconomics) -> list[str]:
     lines.append(translate(
         "ComparePage", "Power: {tdp:,.0f} W × {load:.0%} × {gpus} GPU(s) × {kwh}/kWh = "
         "{power}/h").format(tdp=s.option.gpu.tdp_w, load=a.load_fraction, gpus=s.n_gpus,
-                            kwh=small_money(money, a.usd_per_kwh),
+                            kwh=money(a.usd_per_kwh, 3),  # as the training details
                             power=small_money(money, power_h)))
     if row.hardware_usd > 0:
         lines.append(translate("ComparePage", "Cards: {price} ÷ {hours:,.0f} h = {per_hour}/h"
@@ -201,13 +201,20 @@ def details_html(row: TokenCost, money, econ: TokenEconomics, units: str = "GiB"
     """The selected row in detail (rich text): name and kind, its sentence, how its price per
     million tokens was made, the price with where and when it was seen."""
     lines = [f"<b>{escape(row_label(row))}</b> — {escape(kind_name(row.kind))}",
-             escape(why_tokens(row, money, units)) + "."]
+             escape(full_stop(why_tokens(row, money, units)))]
     lines += [escape(line) for line in cost_lines(row, money, econ)]
     if row.suggestion is not None:
-        if row.kind == "own" and row.hardware_note:
+        if row.kind == "own" and row.hardware_sources:
             lines.append(escape(translate("ComparePage", "Your cards are priced as the same "
-                                          "cards bought: {note}").format(
-                note=row.hardware_note)))
+                                          "cards bought: the catalog's {prices}").format(
+                prices=translate("Lists", ", ").join(
+                    translate("ComparePage", "{seller} price of {date}").format(
+                        seller=data_words.seller(seller), date=as_of)
+                    for seller, as_of in row.hardware_sources))))
+        if row.kind == "own" and row.hardware_unpriced:
+            lines.append(escape(translate("ComparePage", "The catalog has no price for: "
+                                          "{cards}").format(
+                cards=translate("Lists", ", ").join(row.hardware_unpriced))))
         lines += offer_lines(row.suggestion, money)
         return "<br>".join(lines)
     api = row.api

@@ -380,6 +380,7 @@ class OptionsPanel(QWidget):
         layout.addWidget(table, 1)
         self.count_label = QLabel(self)
         self.count_label.setProperty("role", "note")
+        self.count_label.setWordWrap(True)  # a long sentence, never cut at the page's edge
         layout.addWidget(self.count_label)
 
     def fit_columns(self) -> None:

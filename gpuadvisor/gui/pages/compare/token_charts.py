@@ -78,6 +78,8 @@ class OptionsChart(CostTimeChart):
             line.setPen(pen)
             line.setValue(math.log10(self._api_price))
             label.setColor(API_COLOR)
+            # the chart's annotation size: a projector's large type too
+            label.setFont(self.theme.font(self.theme.annotation_pt))
             # The legend names the line whether or not its label finds room among the points.
             self._api_sample.setPen(pen)
             self._set_legend([*self._legend_entries, (self._api_sample, translate(

@@ -197,7 +197,10 @@ class PlanCharts(QWidget):
             # A screen reader names the chart by its title (its description is its data).
             self.findChild(QWidget, name).setAccessibleName(label.text())
         second = self._second().objectName()
-        short = (translate("PlanPage", "What fits ({unit})").format(unit=self._units),
+        queued = self._titles["fitMapChart"] == self._fit_map_titles[True]
+        short = (translate("PlanPage", "Requests at once ({unit})").format(unit=self._units)
+                 if queued else
+                 translate("PlanPage", "What fits ({unit})").format(unit=self._units),
                  translate("PlanPage", "Users at once") if self._serving
                  else translate("PlanPage", "By micro-batch"),
                  translate("PlanPage", "By sequence length"))

@@ -374,9 +374,7 @@ class PlanInputs(QWidget):
         with QSignalBlocker(self.quant_combo):
             self.quant_combo.clear()
             for value in P.QUANT:  # GGUF file types by llama.cpp's names
-                gguf = value in P.GGUF_QUANTS
-                text = L.label(L.QUANT, value, f"{value.upper()} (GGUF)" if gguf else None)
-                self.quant_combo.addItem(text, value)
+                self.quant_combo.addItem(L.quant_label(value), value)
         fill(self.lora_targets_combo, L.LORA_TARGETS, P.LORA_TARGETS)
         fill(self.zero_combo, L.ZERO, (0, 1, 2, 3))
         fill(self.offload_combo, L.OFFLOAD, P.OFFLOAD)

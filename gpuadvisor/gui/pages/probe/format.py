@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from gpuadvisor.core.units import format_bytes, format_duration
+from gpuadvisor.gui.widgets.wrap import cjk_spacing
 from gpuadvisor.probes import telemetry
 from gpuadvisor.probes.interpreters import InterpreterInfo
 
@@ -298,7 +299,7 @@ def device_note(device: Mapping | None, info: InterpreterInfo | None, device_cou
         note += " " + translate(
             "ProbePage", "The Rig page shows the demo rig “{spec}”; probes always measure "
             "this machine's real devices.").format(spec=simulate)
-    return note
+    return cjk_spacing(note)
 
 
 def torch_missing_text(python: str, translate: Translate = english) -> str:
