@@ -142,6 +142,28 @@ def test_vram_verdict_states_the_headroom(make_chart, model, gpu, plan, verdict,
     assert chart.verdict_text() == template.format(headroom)
 
 
+def test_a_vram_chart_too_short_for_its_badge_leaves_it_out(make_chart, model, gpu):
+    """Over the card's line there is room for the verdict badge on a tall chart; on a
+    projector's short one (a 1280 x 720 page in Chinese) the badge sat on the line and hid
+    the card's label: it is left out there (the banner over the charts says the same), and
+    comes back when the chart grows."""
+    chart = make_chart(VramBreakdownChart, size=(470, 150))
+    chart.set_presentation(True)
+    draw_estimate(chart, estimate(model, FITS_PLAN, gpu))
+    QApplication.processEvents()
+    badge = chart._verdict_item
+    assert chart.verdict_text().startswith("fits — ")  # said, though not drawn
+    assert not badge.isVisible()
+    assert chart.capacity_label.isVisible()
+    chart.resize(900, 500)
+    QApplication.processEvents()
+    assert badge.isVisible()
+    # drawn, it is clear of the card's line: the line is under the badge's bottom
+    vb = chart.plot_item.vb
+    line_y = vb.mapFromView(QPointF(0, chart.capacity_line.value())).y()
+    assert line_y > badge.pos().y() + badge.textItem.boundingRect().height()
+
+
 def test_vram_fits_verdict_reads_12_5_gib_free_for_qlora_8b_with_checkpointing(
         make_chart, model, gpu):
     chart = make_chart(VramBreakdownChart)
@@ -508,13 +530,14 @@ def test_fit_map_cell_values_show_in_the_display_unit(make_chart, fit_map_totals
         return (1 / w if w else 0.0), (1 / h if h else 0.0)
 
     # Short cells: the values in a smaller font, as long as "000.0" and a digit's height
-    # (+ margins) fit the cell at no less than MIN_CELL_PT; smaller still, they hide.
+    # (+ three pixels to each border) fit the cell at no less than MIN_CELL_PT; smaller
+    # still, they hide.
     for size in ((300, 200), (180, 110)):
         cell_w, cell_h = cells_of(*size)
         fitting = [pt for pt in range(chart.theme.annotation_pt, MIN_CELL_PT - 1, -1)
-                   if cell_w >= QFontMetrics(chart.theme.font(pt)).horizontalAdvance("000.0") + 4
+                   if cell_w >= QFontMetrics(chart.theme.font(pt)).horizontalAdvance("000.0") + 6
                    and cell_h >= QFontMetrics(chart.theme.font(pt)).tightBoundingRect(
-                       "0123456789").height() + 4]
+                       "0123456789").height() + 6]
         assert chart._value_labels[0].isVisible() == bool(fitting), size
         if fitting:
             assert chart._cells.font.pointSize() == fitting[0] < chart.theme.annotation_pt

@@ -401,7 +401,8 @@ def test_chinese_sentences_built_in_code_read_as_chinese(language):
     assert source_label("catalog: rtx-4090") == "catalog: rtx-4090"
     # English keeps its spaces; Chinese loses the ones after its punctuation
     assert cjk_spacing("Done. Next (spot) costs") == "Done. Next (spot) costs"
-    assert cjk_spacing("电费 $0.16。 最快：租用（竞价） 花费") == "电费 $0.16。最快：租用（竞价）花费"
+    assert (cjk_spacing("电费 $0.16。 最快：租用（竞价） 花费")
+            == "电费 $0.16。最快：租用（竞价）花费")
     # a rate stays whole on a wrapped line, in either language
     assert keep_units("1,090 tokens/s") == "1,090\u00a0tokens/\u2060s"
     assert plain(keep_units("4,000 token/秒")) == "4,000 token/秒"

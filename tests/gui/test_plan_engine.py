@@ -230,18 +230,21 @@ def test_a_vllm_plans_fit_map_shows_what_its_requests_need_and_whether_they_wait
     assert charts.tabs.tabText(0) == "What fits (GiB)"
 
 
-def test_the_reading_speed_label_is_drawn_over_the_curves_that_cross_it(qtbot, page):
-    # The per-user and first-token curves cross the reading-speed line near its label:
-    # the label (on its own fill) is painted after them, never struck through. The
-    # first-token curve lives in a view of its own, stacked under the plot.
+def test_the_reading_speed_is_named_in_the_legend_not_over_the_curves(qtbot, page):
+    # The per-user and first-token curves cross the reading-speed line: a label on the
+    # line struck its number through or hid their points. The legend names the dashed
+    # line and its rate. The first-token curve lives in a view of its own, stacked under
+    # the plot.
     charts = page.charts_area
     charts.ensure()
     serve_with_vllm(qtbot, page, seq_len=4096, new_tokens=256)
     chart = charts.serving_chart
-    label = chart.floor_label
-    assert label.isVisible() and label.fill.color().alpha() > 0
-    for curve in (chart.user_curve, chart.total_curve, chart.full_points):
-        assert label.zValue() > curve.zValue()
+    capacity = chart._capacity
+    names = [label.text for _, label in chart.legend.items]
+    assert f"reading speed {capacity.min_tokens_per_s:.1f} tokens/s" in names
+    assert chart.floor_line.isVisible()
+    assert chart.floor_line.value() == pytest.approx(math.log10(capacity.min_tokens_per_s))
+    assert not any(item.isVisible() for item in chart._edge_labels)
     assert chart.ttft_view.zValue() < chart.plot_item.zValue()
     assert chart.ttft_view.parentItem() is None and chart.plot_item.parentItem() is None
 

@@ -511,8 +511,9 @@ class FitMapChart(ChartBase):
         fits, chosen = False, theme.annotation_pt
         for pt in range(int(theme.annotation_pt), MIN_CELL_PT - 1, -1):
             metrics = QFontMetrics(theme.font(pt))
-            if (cell_w >= metrics.horizontalAdvance("000.0") + 4
-                    and cell_h >= metrics.tightBoundingRect("0123456789").height() + 4):
+            # three pixels clear of each border (the plan's cell outline is drawn inside it)
+            if (cell_w >= metrics.horizontalAdvance("000.0") + 6
+                    and cell_h >= metrics.tightBoundingRect("0123456789").height() + 6):
                 fits, chosen = True, pt
                 break
         if chosen != self._cell_pt:

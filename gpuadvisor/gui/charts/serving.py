@@ -48,9 +48,9 @@ class ServingChart(ChartBase):
                      self.capacity_marker):
             self.plot_item.addItem(item)
         self.plot_item.addItem(self.floor_line, ignoreBounds=True)
-        self.floor_label = self._add_edge_label("right")
-        self.floor_label.edge_below = True  # the slower users' curve runs above it
-        self.floor_label.setZValue(40)  # over the curves that cross its line
+        # The floor is named in the legend (with its rate), not on its line: the curves
+        # cross the line, and a label there hid either its number or their points.
+        self._floor_sample = pg.PlotDataItem()  # the legend's sample of the dashed line
         self._badge = pg.TextItem(anchor=(0, 0))
         self._badge.setParentItem(self.plot_item.vb)
         self._badge.setPos(BADGE_MARGIN + 2, BADGE_MARGIN)
@@ -162,11 +162,10 @@ class ServingChart(ChartBase):
             self.capacity_marker.setSymbolBrush(CATEGORY_COLORS[FITS])
             self.capacity_marker.setSymbolPen(pg.mkPen(theme.background))
             self.capacity_marker.setSymbolSize(theme.marker_size * 2.2)
-            self.floor_line.setPen(pg.mkPen(theme.reference_color, width=theme.reference_px,
-                                            style=Qt.PenStyle.DashLine))
-            self.floor_label.setFont(theme.font(theme.annotation_pt))
-            self.floor_label.setColor(theme.reference_color)
-            self.floor_label.fill = pg.mkBrush(*theme.label_fill[:3], 200)
+            floor_pen = pg.mkPen(theme.reference_color, width=theme.reference_px,
+                                 style=Qt.PenStyle.DashLine)
+            self.floor_line.setPen(floor_pen)
+            self._floor_sample.setPen(floor_pen)
             self._badge.setFont(self._badge_font())
             self._badge.setColor(theme.foreground)
             self._badge.fill = pg.mkBrush(*theme.label_fill[:3], 220)
@@ -187,16 +186,15 @@ class ServingChart(ChartBase):
             self.capacity_marker.setData([float(c.point.users)], [c.point.tokens_per_s_user])
         else:
             self.capacity_marker.setData([], [])
+        floor = []
         if c is not None:
             self.floor_line.show()
             self.floor_line.setValue(np.log10(c.min_tokens_per_s))
-            self._set_text(self.floor_label, QCoreApplication.translate(
+            floor = [(self._floor_sample, QCoreApplication.translate(
                 "ServingChart", "reading speed {rate} tokens/s").format(
-                rate=f"{c.min_tokens_per_s:.1f}"))
-            self.floor_label.edge_value = float(np.log10(c.min_tokens_per_s))
+                rate=f"{c.min_tokens_per_s:.1f}"))]
         else:
             self.floor_line.hide()
-            self.floor_label.edge_value = None
         self._set_text(self._badge, self.badge_text())
         self._badge.setVisible(bool(self.badge_text()))
         self._set_legend([
@@ -205,6 +203,7 @@ class ServingChart(ChartBase):
             (self.capacity_marker, QCoreApplication.translate("ServingChart", "users served")),
             (self.full_points, self._full_text()),
             (self.ttft_curve, QCoreApplication.translate("ServingChart", "first token (s)")),
+            *floor,
         ])
         self._set_axis_labels(QCoreApplication.translate("ServingChart", "users at once"),
                               QCoreApplication.translate("ServingChart", "tokens/s"))
@@ -225,8 +224,7 @@ class ServingChart(ChartBase):
         # each gets its share of the plot's height beyond the data.
         plot_px = max(self.plot_item.vb.height(), 1.0)
         badge_px = self._badge.textItem.boundingRect().height() + 2 * BADGE_MARGIN
-        label_px = self.floor_label.textItem.boundingRect().height() + 4
-        below = min(label_px / plot_px, 0.3)
+        below = 0.05  # the floor line a little above the plot's bottom
         shown = bool(self.badge_text())
         if shown and badge_px / plot_px + below > 0.5:
             # A plot too short for the badge (a small window's grid): the curves keep the
@@ -239,7 +237,7 @@ class ServingChart(ChartBase):
         top, low = high + above * total, least - below * total
         self._set_range((0.0 - 0.15, np.log10(c.curve[-1].users) + 0.15), (low, top))
         # The first token's axis spans its values with the same share kept free above (the
-        # badge) and below (the floor's label), at least a factor of ten.
+        # badge) and below, at least a factor of ten.
         firsts = np.log10([p.first_token_s for p in c.curve if p.first_token_s > 0] or [1.0])
         lo, hi = float(firsts.min()), float(firsts.max())
         span = max(hi - lo, 1.0) / (1.0 - above - below)

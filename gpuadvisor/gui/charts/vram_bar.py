@@ -269,9 +269,19 @@ class VramBreakdownChart(ChartBase):
         heights = [sum(bar.values()) / unit for bar in self._bars]
         if self._capacity is not None:
             heights.append(self._capacity / unit)
-        top, _ = self._top_clear_of_badge(
-            heights, self._verdict_item, self.theme.annotation_pt, fallback=_TOP_MARGIN
+        badge = self._verdict_item
+        if self._verdict_text and not badge.isVisible():
+            badge.setVisible(True)  # a taller plot gives the badge its place back
+        top, room = self._top_clear_of_badge(
+            heights, badge, self.theme.annotation_pt, fallback=_TOP_MARGIN
         )
+        if not room and badge.isVisible() and self.plot_item.vb.height() > 0:
+            # Too short to hold the badge above the card's line (a projector's 1280 x 720
+            # page in Chinese: the badge sat on the line and hid its label): the badge is
+            # left out, and the banner over the charts says the same.
+            badge.setVisible(False)
+            top, _ = self._top_clear_of_badge(
+                heights, None, self.theme.annotation_pt, fallback=_TOP_MARGIN)
         top = nice_ceiling(top)
         inside = self._totals_inside(top)  # once: the reference lines and totals use it
         self._place_reference_lines(top, inside)
