@@ -417,3 +417,13 @@ def test_the_plan_line_names_a_gguf_quantization_as_the_plan_page_does():
 
     assert quant_label("q4_k_m") == "Q4_K_M (GGUF)"
     assert quant_label("nf4") == "NF4 (4-bit)"
+
+
+def test_a_commands_flag_stays_whole_on_a_wrapped_line():
+    # A projector's note broke "docker run --gpus all" after the dashes ("--" / "gpus").
+    from gpuadvisor.gui.widgets.wrap import keep_units, plain
+
+    text = "GPU access (docker run --gpus all)"
+    assert keep_units(text) == "GPU access (docker run -\u2060-\u2060gpus all)"
+    assert plain(keep_units(text)) == text
+    assert keep_units("a well-known name") == "a well-known name"

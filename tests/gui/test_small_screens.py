@@ -220,3 +220,25 @@ def test_the_rigs_live_charts_on_a_laptops_projector_show_their_scale_and_whole_
         assert shown.top() >= scene.top() and shown.bottom() <= scene.bottom() + 1, (
             shown, scene)
         assert chart.mapTo(body, chart.rect().bottomLeft()).y() <= body.height()
+
+
+def test_a_laptops_projector_shows_two_rig_cards_whole(make_window, qtbot):
+    # Two cards' tiles with all thirteen readings ran past a 1280 x 720 projector's page:
+    # each chart was cut mid-plot, its axis and legend below the fold. On a projector a
+    # tile shows the readings its chart draws (memory, power, temperature, utilization);
+    # the desktop keeps every row.
+    window = make_window(1280, 720, True, page="rig")
+    page = window.rig_page
+    qtbot.waitUntil(lambda: len(page.tiles) == 2 and all(
+        t.chart is not None and t.chart.isVisible() for t in page.tiles), timeout=3000)
+    qtbot.wait(50)
+    for tile in page.tiles:
+        shown = [n.text() for n, v in tile._labels if v.isVisibleTo(tile)]
+        assert shown == ["VRAM", "Power", "Temperature", "Utilization"]
+    body, viewport = page.scroll.widget(), page.scroll.viewport()
+    assert page.scroll.verticalScrollBar().maximum() == 0
+    for tile in page.tiles:
+        assert tile.mapTo(body, tile.rect().bottomLeft()).y() <= viewport.height()
+    window.set_presentation(False, full_screen=False)
+    qtbot.wait(20)
+    assert len([v for _, v in page.tiles[0]._labels if v.isVisibleTo(page.tiles[0])]) == 13

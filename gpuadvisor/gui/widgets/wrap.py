@@ -22,6 +22,8 @@ _NUMBER_UNIT = re.compile(
 _SHORT_SLASH = re.compile(r"(?<![\w/])(\w{1,6})/(\w{1,3})(?![\w/])")
 
 
+#: A command-line flag's leading dashes ("--gpus"): a line may break after a hyphen.
+_FLAG = re.compile(r"(?<![\w-])--(?=\w)")
 #: Full-width punctuation that ends a Chinese clause or sentence: no space follows it.
 _CJK_STOP_SPACE = re.compile(r"(?<=[。！？；：，、）」』])[ \u00a0]+")
 
@@ -37,6 +39,7 @@ def keep_units(text: str) -> str:
     "GB/s" and "n/a" stay whole, no space after Chinese punctuation (:func:`cjk_spacing`).
     Display only: :func:`plain` gives the text back."""
     text = _NUMBER_UNIT.sub(NBSP, cjk_spacing(text))
+    text = _FLAG.sub(f"-{WORD_JOINER}-{WORD_JOINER}", text)  # "docker run --gpus" whole
     return _SHORT_SLASH.sub(rf"\1/{WORD_JOINER}\2", text)
 
 

@@ -16,6 +16,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gpuadvisor.gui.widgets.unit_label import UnitLabel
+
 from . import format as fmt
 
 #: Under this name lupdate finds the literal (context, text) calls of the page's regions.
@@ -40,11 +42,10 @@ def set_severity(label: QLabel, severity: str) -> None:
 
 
 def note_label(text: str, parent: QWidget, *, role: str = "note") -> QLabel:
-    """A wrapped, selectable label (a note by default)."""
-    label = QLabel(text, parent)
-    label.setWordWrap(True)
+    """A wrapped, selectable label (a note by default) that keeps numbers with their units
+    and a command's flags whole (:class:`~gpuadvisor.gui.widgets.unit_label.UnitLabel`)."""
+    label = UnitLabel(text, parent)
     label.setProperty("role", role)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     return label
 
 

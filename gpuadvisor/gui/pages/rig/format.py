@@ -52,8 +52,10 @@ class _Fields:
 
 
 def gpu_rows(gpu: GpuInfo, units: str, catalog: Mapping,
-             translate: Translate = english) -> list[tuple[str, str]]:
-    """(label, value) rows of one tile, "n/a" where the driver does not say."""
+             translate: Translate = english, *, live_only: bool = False
+             ) -> list[tuple[str, str]]:
+    """(label, value) rows of one tile, "n/a" where the driver does not say; ``live_only``:
+    the readings that change under load only (memory, power, temperature, utilization)."""
     f = _Fields(translate)
     na = f.na()
     vram = translate("RigFields", "{total} total · {free} free · {used} used").format(
@@ -95,6 +97,11 @@ def gpu_rows(gpu: GpuInfo, units: str, catalog: Mapping,
         translate("RigFields", "{name} (pid {pid}, {used})").format(
             name=p.name or "?", pid=p.pid, used=f.b(p.used_bytes, units))
         for p in gpu.processes) or none
+    if live_only:
+        return [(translate("RigFields", "VRAM"), vram),
+                (translate("RigFields", "Power"), power),
+                (translate("RigFields", "Temperature"), temperature),
+                (translate("RigFields", "Utilization"), utilization)]
     return [
         (translate("RigFields", "VRAM"), vram),
         (translate("RigFields", "Driver / CUDA"),

@@ -247,8 +247,10 @@ class RigPage(QWidget):
         self._presentation = enabled
         self.host_box.setVisible(not enabled)
         for tile in self.tiles:
+            tile.live_only = enabled
             if tile.chart is not None:
                 tile.chart.set_presentation(enabled)
+        self._show_result()
         self._fit_charts()
 
     def text(self) -> str:
@@ -386,6 +388,7 @@ class RigPage(QWidget):
             columns = 1 if len(result.gpus) <= 1 else 2
             for k, gpu in enumerate(result.gpus):
                 tile = GpuTile(self.scroll.widget())
+                tile.live_only = self._presentation
                 self._tiles_grid.addWidget(tile, k // columns, k % columns)
                 self.tiles.append(tile)
                 chart = tile.ensure_chart()

@@ -94,6 +94,10 @@ class GpuTile(QFrame):
         self.warning_labels: list[QLabel] = []
         self.chart = None
         self.gpu: GpuInfo | None = None
+        # On a projector: the readings the live chart draws (memory, power, temperature,
+        # utilization) and not the card's fixed details, so that two cards' charts show
+        # whole on a 1280 x 720 projector.
+        self.live_only = False
         self._chart_box = QVBoxLayout()
         layout.addLayout(self._chart_box)
         layout.addStretch(1)
@@ -119,8 +123,9 @@ class GpuTile(QFrame):
         self.catalog.setText(keep_units(fmt.catalog_text(gpu, catalog, translate)))
         # Two (name, value) pairs per line: the readings take half the height, and the live
         # chart under them stays in view on a laptop's 768 pixels.
-        fill_grid(self._grid, self._labels, fmt.gpu_rows(gpu, units, catalog, translate), self,
-                  columns=2)
+        fill_grid(self._grid, self._labels,
+                  fmt.gpu_rows(gpu, units, catalog, translate, live_only=self.live_only),
+                  self, columns=2)
         texts = fmt.warning_texts(warnings, translate)
         while len(self.warning_labels) < len(texts):
             label = QLabel(self)
@@ -146,7 +151,7 @@ class GpuTile(QFrame):
         """Everything the tile says (for tests)."""
         parts = [self.title.text(), self.badge.text() if self.badge.isVisibleTo(self) else "",
                  plain(self.catalog.text())]
-        parts += [pair_text(n, v) for n, v in self._labels]
+        parts += [pair_text(n, v) for n, v in self._labels if not v.isHidden()]
         parts += [plain(w.text()) for w in self.warning_labels if not w.isHidden()]
         return "\n".join(p for p in parts if p)
 

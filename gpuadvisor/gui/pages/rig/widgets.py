@@ -34,6 +34,11 @@ def fill_grid(grid: QGridLayout, labels: list[tuple[QLabel, QLabel]], rows, pare
     for (name, value), (label, text) in zip(labels, rows, strict=False):
         name.setText(label)
         value.setText(keep_units(text))
+        name.setVisible(True)
+        value.setVisible(True)
+    for name, value in labels[len(rows):]:  # fewer rows than before: their lines close up
+        name.setVisible(False)
+        value.setVisible(False)
     return labels
 
 
