@@ -27,6 +27,7 @@ from gpuadvisor.core.verdict import TIGHT_FRACTION
 from gpuadvisor.gui.charts import FitMapChart, MemoryCurveChart, VramBreakdownChart
 from gpuadvisor.gui.charts.fit_map import MIN_CELL_PT
 from gpuadvisor.gui.charts.style import CATEGORY_COLORS, TERM_COLORS, term_labels
+from gpuadvisor.gui.charts.vram_bar import BAR_WIDTH
 
 #: Qt's offscreen platform warns on every shown top-level window; that is not a chart fault.
 pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints")
@@ -247,10 +248,11 @@ def test_vram_set_data_keeps_its_items(make_chart, model, gpu):
     assert len(chart.plot_item.items) == n_items + 1  # + the one total label, created once
 
 
-def test_a_total_just_under_the_cards_line_is_written_inside_its_bar(make_chart):
+def test_a_total_just_under_the_cards_line_is_written_beside_its_bar(make_chart):
     # vLLM fills 90% of a card: a 22.1 GiB bar under a 23.6 GiB line, whose line ran
-    # through the total's number. The total then sits inside the bar's top, the line clear
-    # of it; a total well under the line stays on its bar.
+    # through the total's number. The total then sits beside the bar's top, under it and
+    # clear of the line (inside the bar it covered the KV cache's and overhead's parts);
+    # a total well under the line stays on its bar.
     chart = make_chart(VramBreakdownChart, size=(420, 260))
     vb = chart.plot_item.vb
 
@@ -263,7 +265,9 @@ def test_a_total_just_under_the_cards_line_is_written_inside_its_bar(make_chart)
 
     rect, line_y, top_y = total_rect(22.1)
     assert not rect.top() <= line_y <= rect.bottom()
-    assert rect.top() >= top_y - 1  # under the bar's top: inside the bar
+    assert rect.top() >= top_y - 1  # under the bar's top
+    bar_right = vb.mapFromView(QPointF(BAR_WIDTH / 2, 0)).x()
+    assert rect.left() >= bar_right  # beside the bar, none of its parts covered
     rect, line_y, top_y = total_rect(12.0)
     assert rect.bottom() <= top_y + 1  # on its bar
     assert not rect.top() <= line_y <= rect.bottom()

@@ -355,7 +355,7 @@ class CostTimeChart(ChartBase):
             QCoreApplication.translate("CompareCharts", "Cost of the job, {currency} (log)")
             .format(currency=self._currency),
             QCoreApplication.translate("CompareCharts", "Cost ({currency})")
-            .format(currency=self._currency), "")
+            .format(currency=self._currency), self._currency, "")
         self._frame()
         self._update_description()
 

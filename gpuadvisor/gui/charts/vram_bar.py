@@ -318,12 +318,18 @@ class VramBreakdownChart(ChartBase):
         return flags
 
     def _place_totals(self, inside: list[bool]) -> None:
-        """Each total on its bar, or just inside its top (:meth:`_totals_inside`)."""
+        """Each total on its bar; where the card's line would cross it there
+        (:meth:`_totals_inside`), beside the bar's top on its right (the last bar: the
+        chart keeps room there for the line labels), else just inside its top."""
         shown = [item for item in self._total_labels if item.isVisible()]
-        for item, within in zip(shown, inside, strict=True):
-            anchor = (0.5, 0.0 if within else 1.0)
+        for k, (item, within) in enumerate(zip(shown, inside, strict=True)):
+            beside = within and k == len(shown) - 1
+            anchor = (0.0, 0.0) if beside else (0.5, 0.0 if within else 1.0)
+            x = k + BAR_WIDTH / 2 + 0.06 if beside else float(k)
             if tuple(item.anchor) != anchor:
                 item.setAnchor(anchor)
+            if item.pos().x() != x:
+                item.setPos(x, item.pos().y())
 
     def _draw_totals(self, xs: np.ndarray, totals_bytes: list[float]) -> None:
         theme = self.theme
@@ -356,8 +362,8 @@ class VramBreakdownChart(ChartBase):
             point = vb.mapFromView(item.pos())
             size = item.textItem.boundingRect().size()
             above = item.anchor.y() * size.height()  # its part above the anchor point
-            rects.append(QRectF(point.x() - size.width() / 2, point.y() - above,
-                                size.width(), size.height()))
+            rects.append(QRectF(point.x() - item.anchor.x() * size.width(),
+                                point.y() - above, size.width(), size.height()))
         return rects
 
     def _place_reference_lines(self, top: float, inside: list[bool]) -> None:

@@ -72,7 +72,9 @@ class OptionsChart(CostTimeChart):
             translate("ComparePage", "Cost per million tokens, {currency} (log)").format(
                 currency=self._currency),
             translate("ComparePage", "Per M tokens ({currency})").format(
-                currency=self._currency), "")
+                currency=self._currency),
+            self._currency,  # a short plot (a Chinese page at 1280 x 720): the unit at least
+            "")
         if shown:
             pen = pg.mkPen(API_COLOR, width=self.theme.reference_px, style=Qt.PenStyle.DashLine)
             line.setPen(pen)
