@@ -493,3 +493,30 @@ def test_the_money_axis_labels_a_decade_at_or_below_the_cheapest_option(qtbot, s
     label_y = next(rect.center().y() for rect, _flags, text in texts if text == "$0.10")
     point_y = axis.mapFromScene(chart.scene_position("own")).y()
     assert label_y >= point_y - 1
+
+
+def test_a_narrow_region_cell_drops_its_note_in_brackets_not_a_word(qtbot):
+    # "global (community hosts)" was cut to "global (community ho…"; the note in brackets
+    # goes first, the whole text stays in the tooltip.
+    from PySide6.QtCore import QModelIndex, QRect
+    from PySide6.QtGui import QFontMetrics
+    from PySide6.QtWidgets import QStyleOptionViewItem, QTableWidget, QTableWidgetItem
+
+    from gpuadvisor.gui.pages.compare.table import _ElideRight
+
+    table = QTableWidget(1, 1)
+    qtbot.addWidget(table)
+    table.setItem(0, 0, QTableWidgetItem("global (community hosts)"))
+    delegate = _ElideRight(table)
+    index = table.model().index(0, 0, QModelIndex())
+    option = QStyleOptionViewItem()
+    option.fontMetrics = QFontMetrics(table.font())
+    whole = option.fontMetrics.horizontalAdvance("global (community hosts)")
+    option.rect = QRect(0, 0, whole + 20, 20)
+    delegate.initStyleOption(option, index)
+    assert option.text == "global (community hosts)"
+    option = QStyleOptionViewItem()
+    option.fontMetrics = QFontMetrics(table.font())
+    option.rect = QRect(0, 0, whole // 2, 20)
+    delegate.initStyleOption(option, index)
+    assert option.text == "global"

@@ -3,6 +3,7 @@ the filter/sort proxy, and the region that holds them with the filters and a cou
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import (
@@ -74,15 +75,23 @@ TOKEN_DROP_ORDER = (*DROP_ORDER, "ttft", "fits")
 WIDEN_ORDER = ("region", "provider")
 #: Columns of a training plan's table and of an inference plan's (per million tokens).
 JOB_COLUMNS = frozenset({"time", "cost"})
+#: A note in brackets at a text's end: " (community hosts)", " (spot)", "（竞价）".
+_TRAILING_NOTE = re.compile(r"\s*[(（][^()（）]*[)）]$")
 TOKEN_COLUMNS = frozenset({"speed", "ttft", "per_mtok", "pays_off"})
 
 
 class _ElideRight(QStyledItemDelegate):
-    """Cells cut at their end when too narrow (the table cuts names in the middle)."""
+    """Cells read from their start when too narrow (the table cuts names in the middle):
+    a trailing note in brackets goes first ("global (community hosts)" -> "global"; the
+    whole text is the cell's tooltip), then the end is cut."""
 
     def initStyleOption(self, option, index) -> None:
         super().initStyleOption(option, index)
         option.textElideMode = Qt.TextElideMode.ElideRight
+        text = option.text
+        room = option.rect.width() - 8  # the cell's margins
+        if room > 0 and option.fontMetrics.horizontalAdvance(text) > room:
+            option.text = _TRAILING_NOTE.sub("", text) or text
 
 
 class AdviceModel(QAbstractTableModel):
@@ -160,6 +169,9 @@ class AdviceModel(QAbstractTableModel):
                 return self.tr("Price seen on {date}").format(date=offer.as_of)
             if name == "option":
                 return f"{option_label(s.option)}\n{self._why(s)}"
+            if name in ("provider", "region") and self._text(s, name, index.row()):
+                # the whole seller or region: a narrow cell drops its note in brackets
+                return f"{self._text(s, name, index.row())}\n{self._why(s)}"
             return self._why(s)
         if role == Qt.ItemDataRole.ForegroundRole:
             if name == "price_date" and s.stale:
