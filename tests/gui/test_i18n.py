@@ -427,3 +427,15 @@ def test_a_commands_flag_stays_whole_on_a_wrapped_line():
     assert keep_units(text) == "GPU access (docker run -\u2060-\u2060gpus all)"
     assert plain(keep_units(text)) == text
     assert keep_units("a well-known name") == "a well-known name"
+
+
+def test_a_badge_breaks_a_chinese_line_at_its_punctuation():
+    # "最大可容纳序列长度：44,448" wrapped as "最大可容纳序" / "列长度：" / "44,448".
+    from gpuadvisor.gui.widgets.wrap import WORD_JOINER, cjk_words, plain
+
+    text = "最大可容纳序列长度：44,448"
+    shown = cjk_words(text)
+    head, _, tail = shown.partition("：")
+    assert head == WORD_JOINER.join("最大可容纳序列长度") and tail == "44,448"
+    assert plain(shown) == text
+    assert cjk_words("largest that fits: 2") == "largest that fits: 2"

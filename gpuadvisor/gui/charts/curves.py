@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from gpuadvisor.core.units import format_bytes
 from gpuadvisor.core.verdict import verdict_for
+from gpuadvisor.gui.widgets.wrap import cjk_words
 
 from .base import BADGE_MARGIN, ChartBase, as_float_array
 from .curve_annotations import CurveAnnotations
@@ -383,7 +384,7 @@ class MemoryCurveChart(CurveAnnotations, ChartBase):
         if color is not None and self._changed("fit_color", color):
             label.setColor(color)
             label.border = pg.mkPen(color, width=1)
-        self._set_text(label, self._fit_text)
+        self._set_text(label, cjk_words(self._fit_text))  # breaks after "：", not mid-word
         label.setVisible(bool(self._fit_text))
         if self._hover_point.xData is not None and len(self._hover_point.xData):
             self._hover_point.setData([], [])

@@ -34,6 +34,17 @@ def cjk_spacing(text: str) -> str:
     return _CJK_STOP_SPACE.sub("", text)
 
 
+#: Two Chinese characters in a row: a line may break between any two.
+_CJK_PAIR = re.compile(r"(?<=[\u3400-\u4dbf\u4e00-\u9fff])(?=[\u3400-\u4dbf\u4e00-\u9fff])")
+
+
+def cjk_words(text: str) -> str:
+    """``text`` for a short wrapped label (a chart's badge): a run of Chinese characters
+    stays whole, so that a line breaks at its punctuation or spaces ("最大可容纳序列长度：" /
+    "44,448", not "最大可容纳序" / "列长度："). Display only: :func:`plain` gives it back."""
+    return _CJK_PAIR.sub(WORD_JOINER, text)
+
+
 def keep_units(text: str) -> str:
     """``text`` for a word-wrapped label: a number stays on the line of its unit and
     "GB/s" and "n/a" stay whole, no space after Chinese punctuation (:func:`cjk_spacing`).
@@ -48,4 +59,4 @@ def plain(text: str) -> str:
     return text.replace(NBSP, " ").replace(WORD_JOINER, "")
 
 
-__all__ = ["NBSP", "WORD_JOINER", "cjk_spacing", "keep_units", "plain"]
+__all__ = ["NBSP", "WORD_JOINER", "cjk_spacing", "cjk_words", "keep_units", "plain"]
