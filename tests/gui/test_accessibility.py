@@ -147,6 +147,15 @@ def test_the_plan_page_checks_an_offload_plan_against_this_machines_ram(qtbot, m
     page.flush()
     assert page.host_ram_text().endswith("it fits.")
     assert page.host_ram_label.property("verdict") == "fits"
+    # a projector says it only when the RAM falls short (the line took the charts' room)
+    page.set_presentation(True)
+    page.flush()
+    assert page.host_ram_text() == ""
+    page.host_ram_reader = lambda: (64 * 2**30, 8 * 2**30)
+    window.state.update(grad_accum=3)
+    page.flush()
+    assert page.host_ram_label.property("verdict") == "short" and page.host_ram_text()
+    page.set_presentation(False)
 
 
 def test_every_input_of_the_compare_page_has_a_tooltip_and_a_name(window):

@@ -469,6 +469,25 @@ def test_fit_map_thresholds_are_strict_at_the_edges(make_chart):
                                   expected_categories(shares * capacity, capacity))
 
 
+def test_on_a_projector_fit_map_values_smaller_than_11_pt_are_left_out(make_chart,
+                                                                      fit_map_totals, gpu):
+    # 7-point digits in a projector's short map read as noise from the room.
+    from gpuadvisor.gui.charts.fit_map import PRESENTATION_MIN_CELL_PT
+
+    chart = make_chart(FitMapChart, size=(700, 215))
+    chart.set_data(FIT_MAP_MICRO_BATCHES, FIT_MAP_SEQ_LENS, fit_map_totals, gpu.memory_bytes)
+    QApplication.processEvents()
+    assert chart._value_labels[0].isVisible()  # on a desktop, at a smaller size
+    assert chart._cells.font.pointSize() < PRESENTATION_MIN_CELL_PT
+    chart.set_presentation(True)
+    QApplication.processEvents()
+    assert not chart._value_labels[0].isVisible()
+    chart.resize(1000, 600)
+    QApplication.processEvents()
+    assert chart._value_labels[0].isVisible()
+    assert chart._cells.font.pointSize() >= PRESENTATION_MIN_CELL_PT
+
+
 def test_fit_map_ticks_carry_the_real_values(make_chart, fit_map_totals, gpu):
     chart = make_chart(FitMapChart)
     chart.set_data(FIT_MAP_MICRO_BATCHES, FIT_MAP_SEQ_LENS, fit_map_totals, gpu.memory_bytes)

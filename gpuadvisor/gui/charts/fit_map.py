@@ -27,6 +27,8 @@ from .style import (
 _CONTEXT = "FitMapChart"
 #: The smallest font (points) a cell's value is written in before it is left out.
 MIN_CELL_PT = 7
+#: The same on a projector (its axes at 16 pt): smaller values are left out.
+PRESENTATION_MIN_CELL_PT = 11
 
 #: RGBA per category, indexed by the category number (see :mod:`.style`).
 _RGBA = np.array(
@@ -508,8 +510,11 @@ class FitMapChart(ChartBase):
         # The values at the theme's size, else a point or two smaller (down to
         # MIN_CELL_PT), else not at all: a short map (a Chinese page's taller lines leave the
         # charts less height) keeps its numbers.
+        # On a projector no smaller than PRESENTATION_MIN_CELL_PT: 7-point digits read as
+        # noise from the room (the colours and the axes still say what fits).
+        least = PRESENTATION_MIN_CELL_PT if self.presentation else MIN_CELL_PT
         fits, chosen = False, theme.annotation_pt
-        for pt in range(int(theme.annotation_pt), MIN_CELL_PT - 1, -1):
+        for pt in range(int(theme.annotation_pt), least - 1, -1):
             metrics = QFontMetrics(theme.font(pt))
             # three pixels clear of each border (the plan's cell outline is drawn inside it)
             if (cell_w >= metrics.horizontalAdvance("000.0") + 6

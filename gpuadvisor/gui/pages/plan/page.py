@@ -475,6 +475,12 @@ class PlanPage(QWidget):
         text = QCoreApplication.translate(HOST_RAM_CONTEXT, check.template).format(
             **dict(check.params))
         verdict = "short" if check.fits is False else "fits"
+        if verdict == "fits" and self._presentation:
+            # a projector shows the host's RAM only when it falls short: a line that it
+            # fits took the charts' room on a 1280 x 720 page
+            if not label.isHidden():
+                label.hide()
+            return
         if label.property("verdict") != verdict:
             label.setProperty("verdict", verdict)
             label.style().unpolish(label)
