@@ -442,7 +442,9 @@ class ChartBase(EdgeLabels, QWidget):
             label.updateMin()
         # Repainted with the plot on every data change, changed only here: kept as pixels.
         self.legend.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        self.legend.layout.setContentsMargins(0, 0, 0, 0)
+        # a few pixels under the x axis's title: touching it, "micro-batch" and the first
+        # entry read as one line ("micro-batch your plan")
+        self.legend.layout.setContentsMargins(0, max(3, theme.legend_pt // 3), 0, 0)
         for column in range(1, 2 * columns - 1, 2):  # after each label but the last
             self.legend.layout.setColumnSpacing(column, _LEGEND_COLUMN_GAP)
         # In a grid cell the legend would stretch to the cell and spread its rows apart;

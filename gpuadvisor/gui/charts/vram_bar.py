@@ -300,10 +300,11 @@ class VramBreakdownChart(ChartBase):
         self._place_totals(inside)
 
     def _totals_inside(self, top: float) -> list[bool]:
-        """Per visible total: whether it goes just inside its bar's top, because the card's
-        line would run through its number above the bar (vLLM fills 90% of the card: 22.1
-        GiB under a 23.6 GiB line); only where the bar is tall enough to hold it. Its text's
-        own height counts, not the label's margins (transparent)."""
+        """Per visible total: whether it goes off its place over the bar (beside the last
+        bar's top, else just inside it), because the card's line would run through its box
+        above the bar (vLLM fills 90% of the card: 22.1 GiB under a 23.6 GiB line; a
+        projector's 15.0 GiB under 23.6 in a short chart); only where the bar is tall enough.
+        The whole box counts, margins too: its fill covered the line."""
         height_px = self.plot_item.vb.height()
         capacity = None if self._capacity is None else self._capacity / self.unit_bytes
         flags = []
@@ -311,7 +312,7 @@ class VramBreakdownChart(ChartBase):
             if not item.isVisible():
                 continue
             value = item.pos().y()
-            text = QFontMetrics(item.textItem.font()).height()
+            text = item.textItem.boundingRect().height()
             label = text / height_px * top if height_px > 0 else 0.0
             flags.append(capacity is not None and value <= capacity <= value + label
                          and value > 1.5 * label)
