@@ -114,7 +114,7 @@
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="108"/>
         <source>Tokens/s</source>
-        <translation>tokens/秒</translation>
+        <translation>token/秒</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="109"/>
@@ -1134,7 +1134,7 @@ renting: {rent}</source>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="135"/>
         <source>{name}: {price} per million generated tokens, {speed} tokens/s, first token after {ttft}{levers}</source>
-        <translation>{name}：每百万生成 token {price}，{speed} tokens/秒，首个 token 用时 {ttft}{levers}</translation>
+        <translation>{name}：每百万生成 token {price}，{speed} token/秒，首个 token 用时 {ttft}{levers}</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="147"/>
@@ -1154,12 +1154,12 @@ renting: {rent}</source>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="161"/>
         <source>Speed: {speed} tokens/s ({per_hour} an hour) serving {users} users at once, each at reading speed or more; the first token after {ttft} at that load</source>
-        <translation>速度：{speed} tokens/秒（每小时 {per_hour} 个），同时服务 {users} 位用户，每人不低于阅读速度；在此负载下首个 token 用时 {ttft}</translation>
+        <translation>速度：{speed} token/秒（每小时 {per_hour} 个），同时服务 {users} 位用户，每人不低于阅读速度；在此负载下首个 token 用时 {ttft}</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="166"/>
         <source>Speed: {speed} tokens/s ({per_hour} an hour), the first token after {ttft} (prefilling {prompt} prompt tokens × {batch})</source>
-        <translation>速度：{speed} tokens/秒（每小时 {per_hour} 个），首个 token 用时 {ttft}（预填充 {prompt} 个提示 token × {batch}）</translation>
+        <translation>速度：{speed} token/秒（每小时 {per_hour} 个），首个 token 用时 {ttft}（预填充 {prompt} 个提示 token × {batch}）</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="172"/>
@@ -3645,7 +3645,7 @@ paying per token: {other}</source>
     <message>
         <location filename="../../gpuadvisor/gui/charts/curves.py" line="262"/>
         <source>out of memory above {size} ({gpu})</source>
-        <translation>超过 {size} 显存不足（{gpu}）</translation>
+        <translation>超过 {size} 即显存不足（{gpu}）</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/charts/curves.py" line="265"/>
@@ -4180,12 +4180,12 @@ paying per token: {other}</source>
     <message>
         <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="237"/>
         <source>as many as fit</source>
-        <translation>能放多少放多少</translation>
+        <translation>尽可能多</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="239"/>
         <source>llama.cpp -ngl / Ollama num_gpu: layers kept on the GPU; the rest are read from host RAM for every token (slower). Left at &quot;as many as fit&quot;, llama.cpp&apos;s --fit keeps 1 GiB of the card free (an MoE&apos;s experts move to host RAM first) and Ollama uses its own estimate.</source>
-        <translation>llama.cpp -ngl / Ollama num_gpu：留在 GPU 上的层数；其余层每个 token 都要从主机内存读取（更慢）。保持“能放多少放多少”时，llama.cpp 的 --fit 会让显卡留出 1 GiB 空闲（MoE 的专家先移到主机内存），Ollama 则按它自己的估算。</translation>
+        <translation>llama.cpp -ngl / Ollama num_gpu：留在 GPU 上的层数；其余层每个 token 都要从主机内存读取（更慢）。保持“尽可能多”时，llama.cpp 的 --fit 会让显卡留出 1 GiB 空闲（MoE 的专家先移到主机内存），Ollama 则按它自己的估算。</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="353"/>
@@ -4195,7 +4195,7 @@ paying per token: {other}</source>
     <message>
         <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="388"/>
         <source>the card&apos;s own</source>
-        <translation>显卡自己的</translation>
+        <translation>显卡原生</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="393"/>

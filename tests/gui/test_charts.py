@@ -148,7 +148,7 @@ def test_a_vram_chart_too_short_for_its_badge_leaves_it_out(make_chart, model, g
     projector's short one (a 1280 x 720 page in Chinese) the badge sat on the line and hid
     the card's label: it is left out there (the banner over the charts says the same), and
     comes back when the chart grows."""
-    chart = make_chart(VramBreakdownChart, size=(470, 150))
+    chart = make_chart(VramBreakdownChart, size=(470, 270))  # a 140-pixel plot
     chart.set_presentation(True)
     draw_estimate(chart, estimate(model, FITS_PLAN, gpu))
     QApplication.processEvents()

@@ -67,8 +67,12 @@ class EdgeLabels:
             item.setPos(x, self._edge_y(item))
             # A label the corner badge would still cover is left out (a short, narrow
             # plot): the badge is the headline, and the line still shows (its hover names it).
-            item.setVisible(keep_out is None
-                            or not keep_out.intersects(self._edge_label_rect(item, x)))
+            # So is one that flipped under its line onto another of the chart's labels (a
+            # projector's "RTX 4090 23.4 GiB" over the bar's total beside it).
+            rect = self._edge_label_rect(item, x)
+            item.setVisible((keep_out is None or not keep_out.intersects(rect))
+                            and not (below and getattr(item, "edge_flips", False)
+                                     and any(r.intersects(rect) for r in others)))
         # A line label that had to flip under its line wins over the other lines' labels
         # it now lands on: such a label goes under its own line when that place is free
         # (inside the plot, clear of the badge and the chart's other labels), else it is

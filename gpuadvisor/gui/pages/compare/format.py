@@ -22,6 +22,7 @@ from gpuadvisor.gui.charts.compare_charts import kind_labels
 from gpuadvisor.gui.numbers import duration
 from gpuadvisor.gui.widgets.labels import BOUNDS, PRECISIONS, TASKS, label, source_label
 from gpuadvisor.gui.widgets.summary import plan_line
+from gpuadvisor.gui.widgets.wrap import cjk_words
 
 #: Under this name lupdate finds the literal (context, text) calls below.
 translate = QCoreApplication.translate
@@ -111,9 +112,12 @@ def plan_heading(plan, model, *, short: bool = False) -> str:
         return translate("ComparePage", "<b>{model}</b>, {task}, {precision}").format(
             model=escape(model.name), task=label(TASKS, plan.task),
             precision=label(PRECISIONS, plan.precision))
-    return translate("ComparePage", "<b>{model}</b>, {task}, {precision} · {line}").format(
-        model=model.name, task=label(TASKS, plan.task),
-        precision=label(PRECISIONS, plan.precision), line=plan_line(plan, model))
+    # a run of Chinese characters stays whole: the line breaks at its spaces and "·", not
+    # inside a word ("双重量" / "化")
+    return cjk_words(translate("ComparePage", "<b>{model}</b>, {task}, {precision} · {line}")
+                     .format(model=model.name, task=label(TASKS, plan.task),
+                             precision=label(PRECISIONS, plan.precision),
+                             line=plan_line(plan, model)))
 
 
 def why(s: Suggestion, money, units: str = "GiB") -> str:
