@@ -125,8 +125,31 @@ class PlanSweeps:
         return self.breakdown_vs_micro_batch(values).total
 
     def memory_vs_seq(self, values) -> np.ndarray:
-        """Bytes per GPU for each sequence length in ``values`` (the rest of the plan as is)."""
+        """Bytes per GPU for each sequence length in ``values`` (the rest of the plan as is);
+        for a server that takes its share of the card whatever the plan (vLLM), what the
+        plan's requests need to run at once, as the fit map's row for them says."""
+        queued = self._queued_seq(values)
+        if queued is not None:
+            return queued[0]
         return self.breakdown_vs_seq(values).total
+
+    def queued(self) -> bool:
+        """Whether the plan's memory is a server's share of the card, its requests waiting
+        for room rather than running out of memory (vLLM): the charts then say so."""
+        return self._queued_seq([1]) is not None
+
+    def _queued_seq(self, values) -> tuple[np.ndarray, np.ndarray] | None:
+        """A vLLM plan's row of the fit map along ``values`` (:meth:`fit_grid` for the plan's
+        requests): what they need at once at each length, and whether all of them run at
+        once there (the map's "fits"); None for a plan whose memory is its own."""
+        if self._engine_gpu() is None:
+            return None
+        s = [int(v) for v in np.ravel(values)]
+        totals, verdicts = self.fit_grid([self._snap.plan.micro_batch], s)
+        if verdicts is None:
+            return None
+        shape = np.shape(values)
+        return totals[0].reshape(shape), (verdicts[0] == "fits").reshape(shape)
 
     def _breakdown(self, shape: tuple[int, ...], **overrides) -> MemoryBreakdown:
         snap = self._snap
@@ -253,6 +276,10 @@ class PlanSweeps:
         if capacity is None:
             return None
         gpu = self._engine_gpu()
+        if gpu is not None and axis == "seq_len" and self.queued():
+            # vLLM: the longest prompt at which all the plan's requests run at once (the
+            # curve it is drawn on, and the fit map's green)
+            return largest_true_bisect(lambda xs: self._queued_seq(xs)[1], max(1, int(limit)))
         if gpu is not None:
             return largest_true_bisect(lambda xs: self._along(gpu, {axis: xs})[1],
                                        max(1, int(limit)))

@@ -76,124 +76,124 @@
 <context>
     <name>AdviceModel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="106"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="115"/>
         <source>#</source>
-        <extracomment>Starting widths of the table&apos;s columns, in pixels at the desktop font (the last one stretches). Widths in average characters of the font (so that they grow with presentation mode); the option&apos;s name takes what is left, never less than its minimum. Columns left out first when the table is narrow (a laptop, a projector): the name, the fit, the time and the cost (per token: the speed, the cost and the break-even) stay. Then, per token, the time to the first token and the fit. Columns widened to their longest text when the table has room to spare, in turn. Columns of a training plan&apos;s table and of an inference plan&apos;s (per million tokens).</extracomment>
+        <extracomment>Starting widths of the table&apos;s columns, in pixels at the desktop font (the last one stretches). Widths in average characters of the font (so that they grow with presentation mode); the option&apos;s name takes what is left, never less than its minimum. Columns left out first when the table is narrow (a laptop, a projector): the name, the fit, the time and the cost (per token: the speed, the cost and the break-even) stay. Then, per token, the time to the first token and the fit. Columns widened to their longest text when the table has room to spare, in turn. Columns of a training plan&apos;s table and of an inference plan&apos;s (per million tokens). A note in brackets at a text&apos;s end: &quot; (community hosts)&quot;, &quot; (spot)&quot;, &quot;（竞价）&quot;.</extracomment>
         <translation>#</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="106"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="115"/>
         <source>Option</source>
         <translation>方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="106"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="115"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="107"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="116"/>
         <source>Fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="107"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="116"/>
         <source>GPUs</source>
         <translation>GPU 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="107"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="116"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="108"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="117"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="108"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="117"/>
         <source>Tokens/s</source>
         <translation>token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="109"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="118"/>
         <source>First token</source>
         <translation>首个 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="109"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="118"/>
         <source>Per M tokens</source>
         <translation>每百万 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="110"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="119"/>
         <source>Price</source>
         <translation>价格</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="111"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="120"/>
         <source>Seller / cloud</source>
         <translation>卖家 / 云</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="111"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="120"/>
         <source>Region</source>
         <translation>地区</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="112"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="121"/>
         <source>Price seen</source>
         <translation>报价日期</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="160"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="169"/>
         <source>Price seen on {date}</source>
         <translation>价格见于 {date}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="182"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="194"/>
         <source>Per million input / output tokens</source>
         <translation>每百万输入 / 输出 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="245"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="257"/>
         <source>no ({need} of {have})</source>
         <translation>否（需 {need}，有 {have}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="249"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="261"/>
         <source>with {levers}</source>
         <translation>需 {levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="277"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="289"/>
         <source>{mark}{days} days ago</source>
         <translation>{mark}{days} 天前</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="222"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="250"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="234"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="262"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="110"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="119"/>
         <source>Pays off after</source>
         <translation>回本所需</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="253"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="265"/>
         <source>{gpus} ({instances} instances)</source>
         <translation>{gpus}（{instances} 个实例）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="263"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="275"/>
         <source>this machine</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="270"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="282"/>
         <source>{date} (your price)</source>
         <translation>{date}（你的价格）</translation>
     </message>
@@ -340,43 +340,43 @@ renting: {rent}</source>
 <context>
     <name>ComparePage</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="81"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="82"/>
         <source>your {cards}</source>
         <extracomment>Words a table cell leaves out of a GPU&apos;s name (the maker and its brand; the model and its variant stay): &quot;NVIDIA GeForce RTX 3060 12GB&quot; is &quot;RTX 3060 12GB&quot; there.</extracomment>
         <translation>你的 {cards}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="86"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="87"/>
         <source>{n}x used {gpu}</source>
         <translation>{n} 张二手 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="87"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="88"/>
         <source>{n}x new {gpu}</source>
         <translation>{n} 张全新 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="89"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="90"/>
         <source>used {gpu}</source>
         <translation>二手 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="90"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="91"/>
         <source>new {gpu}</source>
         <translation>全新 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="94"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="95"/>
         <source>{name} (spot)</source>
         <translation>{name}（竞价）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="102"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="103"/>
         <source>{price} per card</source>
         <translation>每张 {price}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="104"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="105"/>
         <source>{price}/GPU-h</source>
         <translation>{price}/GPU·时</translation>
     </message>
@@ -405,7 +405,7 @@ renting: {rent}</source>
         <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="105"/>
         <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="128"/>
         <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="136"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="349"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="361"/>
         <source>Options</source>
         <translation>方案</translation>
     </message>
@@ -433,14 +433,14 @@ renting: {rent}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="73"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="325"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="329"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="257"/>
         <source>Cheapest</source>
         <translation>最便宜</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="74"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="324"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="328"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="254"/>
         <source>Fastest</source>
         <translation>最快</translation>
@@ -759,151 +759,151 @@ renting: {rent}</source>
         <translation>无法对比此规划：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="114"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="117"/>
         <source>&lt;b&gt;{model}&lt;/b&gt;, {task}, {precision} · {line}</source>
         <translation>&lt;b&gt;{model}&lt;/b&gt;，{task}，{precision} · {line}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="123"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="127"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="133"/>
         <source> with {levers}</source>
         <translation>，需 {levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="131"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="135"/>
         <source>{name} finishes in {time}{levers} for {power} of power</source>
         <translation>{name} 用 {time} 完成{levers}，电费 {power}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="135"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="139"/>
         <source>{name} ({price}) finishes in {time}{levers}, plus {power} of power</source>
         <translation>{name}（{price}）用 {time} 完成{levers}，另加电费 {power}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="139"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="143"/>
         <source> on {n} instances</source>
         <translation>，用 {n} 个实例</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="141"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="145"/>
         <source>renting {name} costs {cost} and takes {time}{instances}{levers}</source>
         <translation>租用 {name} 花费 {cost}，用时 {time}{instances}{levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="149"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="153"/>
         <source>{sentence}.</source>
         <translation>{sentence}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="231"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="235"/>
         <source>GPU {index} ({name})</source>
         <translation>GPU {index}（{name}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="236"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="240"/>
         <source>⚠ Lost from the rig: {gone}. Your rig is compared as it is now: {rig}.</source>
         <translation>⚠ 已从配置中掉线：{gone}。按你现在的配置对比：{rig}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="238"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="242"/>
         <source>⚠ Lost from the rig: {gone}. No card of your rig is left to compare.</source>
         <translation>⚠ 已从配置中掉线：{gone}。你的配置中已没有可对比的显卡。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="248"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="252"/>
         <source>Buying {own} (selected) against renting {rent}, the cheapest rental</source>
         <translation>购买 {own}（所选）对比租用最便宜的 {rent}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="251"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="255"/>
         <source>Renting {rent} (selected) against buying {own}, the card that pays off soonest</source>
         <translation>租用 {rent}（所选）对比购买最快回本的 {own}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="254"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="258"/>
         <source>Buying {own} against renting {rent}: the pair that pays off soonest (select a card or a rental to weigh it)</source>
         <translation>购买 {own} 对比租用 {rent}：最快回本的一组（选中一张显卡或一个租用方案即可比较它）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="277"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="281"/>
         <source>No options to compare: the offers catalog is empty and no GPU was detected.</source>
         <translation>没有可对比的方案：报价目录为空，也没有检测到 GPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="280"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="284"/>
         <source>Nothing fits this plan. The closest is {name}: {need} per GPU needed, {have} available; “Make it fit” on the Plan page says what would.</source>
         <translation>这个规划哪里都放不下。最接近的是 {name}：每张 GPU 需要 {need}，只有 {have}；规划页的“如何放得下”会告诉你改什么。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="292"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="296"/>
         <source>Nothing shown runs this plan as it is. With a change to the plan: {why}. Tick “Allow changes to the plan” to rank such options with the others.</source>
         <translation>没有方案能按原样运行这个规划。修改规划后：{why}。勾选“允许修改规划”即可把这类方案与其他方案一起排名。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="299"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="303"/>
         <source>None of the options shown fits this plan: widen the filters.</source>
         <translation>显示的方案都放不下此规划：请放宽筛选条件。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="304"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="308"/>
         <source>the budget of {budget}</source>
         <translation>{budget} 的预算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="307"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="311"/>
         <source>the deadline of {time}</source>
         <translation>{time} 的截止时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="310"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="314"/>
         <source>Nothing shown meets {limits}. Closest: {why}.</source>
         <translation>没有方案满足{limits}。最接近的：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="312"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="316"/>
         <source> and </source>
         <translation>和</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="314"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="318"/>
         <source>cheapest</source>
         <translation>最便宜</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="315"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="319"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="247"/>
         <source>fastest</source>
         <translation>最快</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="316"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="320"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="248"/>
         <source>Best ({goal}): {why}.</source>
         <translation>最佳（{goal}）：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="326"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="330"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="259"/>
         <source>{label}: {why}.</source>
         <translation>{label}：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="337"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="341"/>
         <source>{shown} of {total} options shown; {fitting} fit the plan as asked</source>
         <translation>显示 {shown} / {total} 个方案；其中 {fitting} 个按原规划放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="340"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="344"/>
         <source>, {changed} more only with a change to the plan</source>
         <translation>，另有 {changed} 个只有修改规划才放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="342"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="346"/>
         <source>. ★ = best trade-off (Pareto front).</source>
         <translation>。★ = 最佳权衡（帕累托前沿）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="344"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="348"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="289"/>
         <source>Prices in {code} at {rate} per USD.</source>
         <translation>价格以 {code} 计，汇率 {rate} 每美元。</translation>
@@ -914,22 +914,22 @@ renting: {rent}</source>
         <translation>请在图表或表格中选择一个方案。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="186"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="190"/>
         <source>spot: may be interrupted</source>
         <translation>竞价：可能被中断</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="189"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="193"/>
         <source>your price, {date}</source>
         <translation>你的价格，{date}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="191"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="195"/>
         <source>price seen {date}</source>
         <translation>报价日期 {date}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="193"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="197"/>
         <source>({days} days ago)</source>
         <translation>（{days} 天前）</translation>
     </message>
@@ -940,69 +940,69 @@ renting: {rent}</source>
         <translation>价格截至 {date}（{days} 天前，已超过 {limit} 天）：租用或购买前请核实当前价格。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="196"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="200"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="223"/>
         <source>older than {days} days: check it</source>
         <translation>已超过 {days} 天：请核实</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="199"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="203"/>
         <source>an estimate</source>
         <translation>估计值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="32"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="33"/>
         <source>Time: {gpus} GPU(s) at {tflops:,.0f} TFLOPS each ({efficiency:.0%} of peak, {source}), limited by {bound}; {gpu_hours:,.1f} GPU-hours</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
         <translation>用时：{gpus} 张 GPU，每张 {tflops:,.0f} TFLOPS（峰值的 {efficiency:.0%}，{source}），受限于{bound}；共 {gpu_hours:,.1f} GPU·时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="36"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="37"/>
         <source>Cards: {n} × {price} = {total}</source>
         <translation>显卡：{n} × {price} = {total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="37"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="38"/>
         <source>Power: {tdp:,.0f} W × {load:.0%} load × {gpus} GPU(s) × {hours} = {kwh:,.1f} kWh × {price}/kWh = {total}</source>
         <translation>电费：{tdp:,.0f} W × {load:.0%} 负载 × {gpus} 张 GPU × {hours} = {kwh:,.1f} kWh × {price}/kWh = {total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="41"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="42"/>
         <source>Rent: {hours} × {instances} instance(s) × {price}/h = {total}</source>
         <translation>租金：{hours} × {instances} 个实例 × {price}/小时 = {total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="111"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="112"/>
         <source>&lt;b&gt;{model}&lt;/b&gt;, {task}, {precision}</source>
         <translation>&lt;b&gt;{model}&lt;/b&gt;，{task}，{precision}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="127"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="131"/>
         <source>{name} does not fit: {need} per GPU needed, {have} available</source>
         <translation>{name} 放不下：每张 GPU 需要 {need}，只有 {have}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="261"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="265"/>
         <source>No card to buy and rental to compare</source>
         <translation>没有可对比的购卡和租用方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="262"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="266"/>
         <source>Break-even needs a card to buy and a rental that both fit the plan among the options shown.</source>
         <translation>盈亏平衡需要在显示的方案中同时有放得下此规划的购卡方案和租用方案。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="43"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="44"/>
         <source>Renting {rent} costs no more per job than the power for {own}: buying never pays off on price alone.</source>
         <translation>租用 {rent} 每次任务的花费不高于 {own} 的电费：单看价格，买卡永远不划算。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="47"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="48"/>
         <source>{own} ({price}) beats renting {rent} after {jobs} such jobs ({hours} of training on it).</source>
         <translation>{own}（{price}）在 {jobs} 次同类任务后比租用 {rent} 更划算（在它上面训练 {hours}）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="51"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="52"/>
         <source>Cards ÷ (rent − power per job): {price} ÷ ({rent} − {power}).</source>
         <translation>显卡价 ÷（每次租金 − 每次电费）：{price} ÷（{rent} − {power}）。</translation>
     </message>
@@ -1054,7 +1054,7 @@ renting: {rent}</source>
         <translation>各方案的用时与费用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="245"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="249"/>
         <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="78"/>
         <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="523"/>
         <source>Owning against renting</source>
@@ -1303,57 +1303,57 @@ renting: {rent}</source>
         <translation>每百万 token（{currency}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="85"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="87"/>
         <source>cheapest API: {price}</source>
         <translation>最便宜的 API：{price}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="106"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="108"/>
         <source>cheapest API: {name}, {price}</source>
         <translation>最便宜的 API：{name}，{price}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="149"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="151"/>
         <source>(time and cost for a million tokens)</source>
         <translation>（一百万 token 的时间和费用）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="172"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="174"/>
         <source>Million tokens generated</source>
         <translation>已生成 token 数（百万）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="173"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="175"/>
         <source>Total cost ({currency})</source>
         <translation>总费用（{currency}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="178"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="180"/>
         <source>own: {name}</source>
         <translation>自有：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="180"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="182"/>
         <source>per token: {name}</source>
         <translation>按 token：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="183"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="185"/>
         <source>Paying per token stays cheaper: it costs less per token than the owned card&apos;s power</source>
         <translation>按 token 付费一直更便宜：每 token 的花费低于自有显卡的电费</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="186"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="188"/>
         <source>Your card is cheaper from the first token</source>
         <translation>你的显卡从第一个 token 起就更便宜</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="188"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="190"/>
         <source>Owning pays off after {n} million tokens</source>
         <translation>生成 {n} 百万 token 后自购回本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="200"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/token_charts.py" line="202"/>
         <source>after {n} million tokens
 owning: {own}
 paying per token: {other}</source>
@@ -1362,7 +1362,7 @@ paying per token: {other}</source>
 按 token 付费：{other}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="350"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/table.py" line="362"/>
         <source>Every option: click a row to see its details and the break-even; click a heading to sort</source>
         <translation>所有方案：点击一行查看详情和回本点；点击表头排序</translation>
     </message>
@@ -1561,83 +1561,83 @@ paying per token: {other}</source>
 <context>
     <name>FitMapChart</name>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="163"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="165"/>
         <source>Fit map</source>
-        <extracomment>The smallest font (points) a cell&apos;s value is written in before it is left out. RGBA per category, indexed by the category number (see :mod:`.style`). Text colour on each category&apos;s fill.</extracomment>
+        <extracomment>The smallest font (points) a cell&apos;s value is written in before it is left out. The same on a projector (its axes at 16 pt): smaller values are left out. RGBA per category, indexed by the category number (see :mod:`.style`). Text colour on each category&apos;s fill.</extracomment>
         <translation>容纳图</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="357"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="359"/>
         <source>prompt length (tokens)</source>
         <translation>提示长度（token）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="358"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="360"/>
         <source>requests at once</source>
         <translation>同时处理的请求数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="359"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="361"/>
         <source>requests</source>
         <translation>请求数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="364"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="366"/>
         <source>sequence length (tokens)</source>
         <translation>序列长度（token）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="365"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="367"/>
         <source>micro-batch (sequences)</source>
         <translation>微批次（序列数）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="366"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="368"/>
         <source>micro-batch</source>
         <translation>微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="378"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="380"/>
         <source>tight: requests wait</source>
         <translation>偏紧：请求需排队</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="380"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="382"/>
         <source>tight (over {pct:.0f}%)</source>
         <translation>偏紧（超过 {pct:.0f}%）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="389"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="391"/>
         <source>your plan</source>
         <translation>当前方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="402"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="404"/>
         <source>Fit map, micro-batch {mb0} to {mb1} by sequence length {s0} to {s1}:</source>
         <translation>容纳图，微批次 {mb0} 到 {mb1}，序列长度 {s0} 到 {s1}：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="408"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="410"/>
         <source>no GPU chosen.</source>
         <translation>未选择 GPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="410"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="412"/>
         <source>{fits} of {cells} fit, {tight} tight, {over} do not fit.</source>
         <translation>{cells} 格中 {fits} 格放得下，{tight} 格偏紧，{over} 格放不下。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="417"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="419"/>
         <source>Your plan: micro-batch {mb}, sequence {seq}, {size}.</source>
         <translation>当前方案：微批次 {mb}，序列 {seq}，{size}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="532"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="538"/>
         <source>micro-batch {mb}, seq {seq}: {size}</source>
         <translation>微批次 {mb}，序列 {seq}：{size}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="541"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="547"/>
         <source>{cell} — {verdict}</source>
         <translation>{cell} — {verdict}</translation>
     </message>
@@ -1645,27 +1645,27 @@ paying per token: {other}</source>
 <context>
     <name>GpuTile</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="178"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="185"/>
         <source>integrated</source>
         <translation>集成显卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="180"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="187"/>
         <source>MIG mode: used through its slices</source>
         <translation>MIG 模式：通过其切片使用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="182"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="189"/>
         <source>GPU {index} · MIG slice {slot}: {name}</source>
         <translation>GPU {index} · MIG 切片 {slot}：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="185"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="192"/>
         <source>GPU {index}: {name}</source>
         <translation>GPU {index}：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/tiles.py" line="117"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/tiles.py" line="121"/>
         <source>LOST</source>
         <extracomment>Tallest live chart: on the desktop, and on a projector (its fonts are larger). The live chart&apos;s shortest height: its plot, axis and one legend line still readable. The same on a projector: its 16 pt ticks, axis title and (at 1280 px) two legend lines left a plot of a few pixels at 120 px; where the page is shorter it scrolls. A projector&apos;s shortest plot (inside the axes and the legend): the 50 and 100 % labels at 16 pt, both whole. At 1280 x 720 a 200-pixel chart kept 74 pixels of plot under its two legend lines, with only &quot;50&quot; on its axis.</extracomment>
         <translation>已掉卡</translation>
@@ -2936,7 +2936,7 @@ paying per token: {other}</source>
     <message>
         <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="253"/>
         <location filename="../../gpuadvisor/gui/first_run.py" line="80"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="231"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="235"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="210"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="217"/>
         <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="140"/>
@@ -2944,8 +2944,8 @@ paying per token: {other}</source>
         <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="244"/>
         <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="474"/>
         <location filename="../../gpuadvisor/gui/pages/probe/run_panel.py" line="38"/>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="86"/>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="141"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="88"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="148"/>
         <source>, </source>
         <translation>、</translation>
     </message>
@@ -3627,65 +3627,85 @@ paying per token: {other}</source>
 <context>
     <name>MemoryCurveChart</name>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="69"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="70"/>
         <source>Memory per GPU curve</source>
         <extracomment>The initial view shows up to this multiple of the GPU&apos;s capacity.</extracomment>
         <translation>单卡显存曲线</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="71"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="72"/>
         <source>micro-batch</source>
         <translation>微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="258"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="264"/>
         <source>target GPU</source>
         <translation>目标 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="262"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="268"/>
+        <source>requests wait above {size} ({gpu})</source>
+        <translation>超过 {size} 请求需排队（{gpu}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="271"/>
+        <source>requests wait above {size}</source>
+        <translation>超过 {size} 请求需排队</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="274"/>
         <source>out of memory above {size} ({gpu})</source>
         <translation>超过 {size} 即显存不足（{gpu}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="265"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="277"/>
         <source>out of memory above {size}</source>
         <translation>超过 {size} 显存不足</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="281"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="293"/>
         <source>memory per GPU</source>
         <translation>单卡显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="282"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="294"/>
         <source>your plan</source>
         <translation>当前方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="283"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="295"/>
         <source>largest that fits</source>
         <translation>可容纳的最大值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="287"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="298"/>
+        <source>requests wait</source>
+        <translation>请求需排队</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="300"/>
         <source>out of memory</source>
         <translation>显存不足</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="292"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="304"/>
         <source>memory per GPU ({unit})</source>
         <translation>单卡显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="295"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="307"/>
         <source>memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="366"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="378"/>
         <source>the model&apos;s whole context fits: {value}</source>
         <translation>模型的整个上下文都放得下：{value}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="380"/>
+        <source>longest prompt with all requests at once: {value}</source>
+        <translation>所有请求可同时处理的最长提示：{value}</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/charts/sentences.py" line="27"/>
@@ -3699,22 +3719,22 @@ paying per token: {other}</source>
         <translation>当前方案：{value}（{size}）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="368"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="382"/>
         <source>largest {what} that fits: {value}</source>
         <translation>最大可容纳{what}：{value}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="374"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="388"/>
         <source>no {what} in this range fits</source>
         <translation>范围内{what}都放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="470"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="484"/>
         <source>{what} {value}: {size}</source>
         <translation>{what} {value}：{size}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="477"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="491"/>
         <source>{point} — {verdict}</source>
         <translation>{point} — {verdict}</translation>
     </message>
@@ -3786,7 +3806,7 @@ paying per token: {other}</source>
     <message>
         <location filename="../../gpuadvisor/gui/numbers.py" line="53"/>
         <location filename="../../gpuadvisor/gui/numbers.py" line="94"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="158"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="162"/>
         <source>{n} h</source>
         <translation>{n} 小时</translation>
     </message>
@@ -5258,242 +5278,246 @@ paying per token: {other}</source>
         <translation>关</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="59"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="61"/>
         <source>{total} total · {free} free · {used} used</source>
         <translation>总计 {total} · 可用 {free} · 已用 {used}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="63"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="65"/>
         <source>(unified: shared with the CPU)</source>
         <translation>（统一内存：与 CPU 共享）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="66"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="68"/>
         <source>{n} SMs</source>
         <translation>{n} 个 SM</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="68"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="70"/>
         <source>{n} GPU cores</source>
         <translation>{n} 个 GPU 核心</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="69"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="71"/>
         <source>gen {gen} / {gen_max} · {width} / {width_max}</source>
         <translation>第 {gen} / {gen_max} 代 · {width} / {width_max}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="72"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="74"/>
         <source>{n} links active</source>
         <translation>{n} 条链路活动</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="74"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="76"/>
         <source>{draw} of {limit} limit (default {default})</source>
         <translation>{draw}，上限 {limit}（默认 {default}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="77"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="79"/>
         <source>{now} (slowdown at {limit})</source>
         <translation>{now}（{limit} 时降频）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="79"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="81"/>
         <source>{sm} of {sm_max} · {mem} of {mem_max}</source>
         <translation>{sm} / 最高 {sm_max} · {mem} / 最高 {mem_max}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="82"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="84"/>
         <source>GPU {gpu} · memory {mem}</source>
         <translation>GPU {gpu} · 显存 {mem}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="84"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="86"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="89"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="91"/>
         <source>{mode} · uncorrected errors unknown</source>
         <translation>{mode} · 不可纠正错误数未知</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="92"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="94"/>
         <source>{mode} · {errors} uncorrected errors</source>
         <translation>{mode} · {errors} 个不可纠正错误</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="95"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="97"/>
         <source>{name} (pid {pid}, {used})</source>
         <translation>{name}（pid {pid}，{used}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="99"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="101"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="106"/>
         <source>VRAM</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="100"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="107"/>
         <source>Driver / CUDA</source>
         <translation>驱动 / CUDA</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="102"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="109"/>
         <source>Compute capability</source>
         <translation>计算能力</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="103"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="110"/>
         <source>PCIe now / max</source>
         <translation>PCIe 当前 / 最高</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="104"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="111"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="105"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="102"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="112"/>
         <source>Power</source>
         <translation>功耗</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="106"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="103"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="113"/>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="107"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="114"/>
         <source>SM / memory clock</source>
         <translation>SM / 显存频率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="108"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="104"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="115"/>
         <source>Utilization</source>
         <translation>利用率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="109"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="116"/>
         <source>Throttle reasons</source>
         <translation>降频原因</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="110"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="117"/>
         <source>ECC</source>
         <translation>ECC</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="111"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="118"/>
         <source>MIG</source>
         <translation>MIG</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="112"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="119"/>
         <source>Processes</source>
         <translation>进程</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="121"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="128"/>
         <source>Unmatched — memory from the driver; no catalog peaks</source>
         <translation>未匹配 — 显存取自驱动；无目录峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="126"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="133"/>
         <source>Catalog: {name} ({id}) · peak bf16 {bf16} / fp16 {fp16} / fp8 {fp8} TFLOPS · {bw} GB/s</source>
         <translation>目录：{name}（{id}）· 峰值 bf16 {bf16} / fp16 {fp16} / fp8 {fp8} TFLOPS · {bw} GB/s</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="139"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="146"/>
         <source>GPU usable</source>
         <translation>GPU 可用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="140"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="147"/>
         <source>MPS usable</source>
         <translation>MPS 可用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="142"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="149"/>
         <source>CPU only</source>
         <translation>仅 CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="145"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="152"/>
         <source>not usable: {error}</source>
         <translation>不可用：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="146"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="153"/>
         <source>not installed</source>
         <translation>未安装</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="148"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="155"/>
         <source>not checked: {error}</source>
         <translation>未检查：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="150"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="157"/>
         <source>checking…</source>
         <translation>检查中…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="151"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="158"/>
         <source>{model} ({cores} cores, {threads} threads)</source>
         <translation>{model}（{cores} 核，{threads} 线程）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="154"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="161"/>
         <source>{total} total, {available} available</source>
         <translation>总计 {total}，可用 {available}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="156"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="163"/>
         <source>{free} on {path}</source>
         <translation>{path} 上可用 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="158"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="165"/>
         <source>{total} total, {free} free</source>
         <translation>总计 {total}，空闲 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="160"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="167"/>
         <source>{mount}: {free} free of {total}</source>
         <translation>{mount}：{total} 中可用 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="164"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="171"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="165"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="172"/>
         <source>RAM</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="166"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="173"/>
         <source>Swap</source>
         <translation>交换空间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="167"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="174"/>
         <source>Disk free</source>
         <translation>磁盘可用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="168"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="175"/>
         <source>Disks</source>
         <translation>磁盘</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="169"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="176"/>
         <source>OS / Python</source>
         <translation>系统 / Python</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="170"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="177"/>
         <source>PyTorch</source>
         <translation>PyTorch</translation>
     </message>
@@ -5542,7 +5566,7 @@ paying per token: {other}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="73"/>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="208"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="215"/>
         <source>This machine</source>
         <translation>本机</translation>
     </message>
@@ -5563,52 +5587,52 @@ paying per token: {other}</source>
         <translation>正在检测…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="321"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="323"/>
         <source>Cannot show that rig: {error}</source>
         <translation>无法显示该配置：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="323"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="325"/>
         <source>Detection failed</source>
         <translation>检测失败</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="344"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="346"/>
         <source>Live reading failed: {error}</source>
         <translation>实时读数失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="204"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="211"/>
         <source>Linux sysfs (AMD/Intel)</source>
         <translation>Linux sysfs（AMD/Intel）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="205"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="212"/>
         <source>simulated</source>
         <translation>模拟</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="206"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="213"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="207"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="214"/>
         <source>Demo rig “{spec}”</source>
         <translation>演示配置“{spec}”</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="209"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="216"/>
         <source>{where} · backend: {backend} · {n} GPU(s)</source>
         <translation>{where} · 后端：{backend} · {n} 个 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="372"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="374"/>
         <source>Hint: {hint}</source>
         <translation>提示：{hint}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="377"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/page.py" line="379"/>
         <source>No GPU found. Plans use a catalog GPU; pick a Demo rig above to see what this page shows for one.</source>
         <translation>未找到 GPU。规划将使用目录中的 GPU；在上方选择一个演示配置，看看本页会显示什么。</translation>
     </message>
@@ -5637,7 +5661,7 @@ paying per token: {other}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/charts/serving.py" line="96"/>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="207"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="205"/>
         <source>first token (s)</source>
         <translation>首个 token（秒）</translation>
     </message>
@@ -5672,52 +5696,52 @@ paying per token: {other}</source>
         <translation>阅读速度 {rate} token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="203"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="201"/>
         <source>tokens/s in all</source>
         <translation>合计 token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="204"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="202"/>
         <source>tokens/s each</source>
         <translation>每人 token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="205"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="203"/>
         <source>users served</source>
         <translation>可服务的用户</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="285"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="283"/>
         <source> (some requests wait: the KV pool is full)</source>
         <translation>（部分请求需排队：KV 池已满）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="296"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="294"/>
         <source>requests wait</source>
         <translation>请求需排队</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="297"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="295"/>
         <source>requests do not fit</source>
         <translation>请求放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="209"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="208"/>
         <source>users at once</source>
         <translation>同时用户数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="210"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="209"/>
         <source>tokens/s</source>
         <translation>token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="279"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="277"/>
         <source>{users} users: {total} tokens/s in all, {each} each; first token {ttft} s</source>
         <translation>{users} 位用户：合计 {total} token/秒，每人 {each}；首个 token {ttft} 秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="288"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="286"/>
         <source> (their requests do not fit)</source>
         <translation>（这些请求放不下）</translation>
     </message>
@@ -6268,7 +6292,7 @@ paying per token: {other}</source>
     <message>
         <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="222"/>
         <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="261"/>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="453"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="470"/>
         <source>target GPU</source>
         <translation>目标 GPU</translation>
     </message>
@@ -6293,37 +6317,37 @@ paying per token: {other}</source>
         <translation>{gpu} 有 {size}：{verdict}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="381"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="398"/>
         <source>{size} cards</source>
         <translation>{size} 显卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="394"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="411"/>
         <source>needs {total} per GPU</source>
         <translation>单卡需 {total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="403"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="420"/>
         <source>fits — {free} free</source>
         <translation>放得下 — 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="407"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="424"/>
         <source>tight — {free} free</source>
         <translation>偏紧 — 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="411"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="428"/>
         <source>does not fit by {over}</source>
         <translation>放不下，差 {over}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="441"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="458"/>
         <source>{term}: {size} ({share:.1f}%)</source>
         <translation>{term}：{size}（{share:.1f}%）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="456"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="473"/>
         <source>{gpu}: {size}</source>
         <translation>{gpu}：{size}</translation>
     </message>

@@ -8,6 +8,7 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+import numpy as np
 import pytest
 
 from gpuadvisor.core import plan as P
@@ -495,3 +496,38 @@ def test_the_time_panel_wraps_rather_than_cut_its_rows(qtbot, page):
     panel.layout().activate()
     assert panel.minimumSizeHint().width() <= scroll.viewport().width(), (
         panel.minimumSizeHint().width(), scroll.viewport().width())
+
+
+def test_a_vllm_plans_sequence_chart_is_its_fit_maps_row(qtbot, page):
+    """vLLM takes its share of the card whatever the plan: the sequence chart drew that flat
+    share, its points under the card's line past the "largest that fits". It draws what the
+    plan's requests need at once at each length (the fit map's row for them), over the
+    line they wait for room, and its star is the longest prompt with all of them at once."""
+    charts = page.charts_area
+    charts.ensure()
+    serve_with_vllm(qtbot, page, seq_len=16384, new_tokens=256, micro_batch=64)
+    state = page.state
+    requests = state.plan.micro_batch
+    assert requests == 64
+    chart = charts.seq_chart
+    xs, ys = chart._x, chart._y_bytes
+    row, _ = state.sweeps.fit_grid([requests], [int(x) for x in xs])
+    np.testing.assert_allclose(ys, row[0])
+    capacity = state.capacity_bytes
+    longest = state.sweeps.largest_fitting_seq()
+    # all at once at the longest, not one token more (the map's green ends there)
+    at, past = state.sweeps.fit_grid([requests], [longest, longest + 1])[1][0]
+    assert at == "fits" and past != "fits"
+    assert state.sweeps.memory_vs_seq([longest])[0] <= capacity
+    assert chart.fit_text() == f"longest prompt with all requests at once: {longest:,}"
+    assert chart._oom_texts[0].startswith("requests wait above ")
+    # the line says it on itself, or (no room there) the legend does
+    assert (chart.oom_label.isVisible()
+            and chart.oom_label.toPlainText().startswith("requests wait above ")) or (
+        "requests wait" in [label.text for _, label in chart.legend.items])
+    # the plan's own prompt is on the curve, its marker at the map's cell for it; past
+    # the longest, its requests wait, as the banner says
+    assert longest < 16384 and page.banner.text().startswith("Fits, but requests wait")
+    assert chart._current_x == 16384
+    cell = state.sweeps.fit_grid([requests], [16384])[0][0][0]
+    assert state.sweeps.memory_vs_seq([16384])[0] == pytest.approx(cell)

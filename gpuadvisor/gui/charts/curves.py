@@ -78,6 +78,7 @@ class MemoryCurveChart(CurveAnnotations, ChartBase):
         self._current_x: float | None = None
         self._fit_text = ""
         self._whole_context = False
+        self._queued = False  # a server's requests at once (see set_data)
         self._left_tick_sample = "0000"
 
         # The region above the line is where every point runs out of memory: shading it
@@ -180,6 +181,7 @@ class MemoryCurveChart(CurveAnnotations, ChartBase):
         *,
         gpu_name: str | None = None,
         context: float | None = None,
+        queued: bool = False,
     ) -> None:
         """Draw memory per GPU (bytes) against x.
 
@@ -193,6 +195,8 @@ class MemoryCurveChart(CurveAnnotations, ChartBase):
             context: the model's context length when x is the sequence length: a largest
                 fit at or past it is said as the whole context fitting, at the context
                 (a longer sequence than the model holds is not a plan to offer).
+            queued: a server's requests at once (vLLM): over the card's line they wait for
+                room rather than run out of memory, and "fits" is all of them at once.
 
         Raises:
             ValueError: x and total_bytes differ in length or are not one-dimensional.
@@ -212,6 +216,7 @@ class MemoryCurveChart(CurveAnnotations, ChartBase):
             self._largest_fit = float(context)
         self._current_x = None if current_x is None else float(current_x)
         self._gpu_name = gpu_name
+        self._queued = bool(queued)
         self._redraw()
 
     def fit_text(self) -> str:
@@ -261,6 +266,12 @@ class MemoryCurveChart(CurveAnnotations, ChartBase):
             # The long text where it has room, else the short one (see _place_annotations).
             self._oom_texts = (
                 QCoreApplication.translate(
+                    "MemoryCurveChart", "requests wait above {size} ({gpu})"
+                ).format(size=size, gpu=name),
+                QCoreApplication.translate(
+                    "MemoryCurveChart", "requests wait above {size}").format(size=size),
+            ) if self._queued else (
+                QCoreApplication.translate(
                     "MemoryCurveChart", "out of memory above {size} ({gpu})"
                 ).format(size=size, gpu=name),
                 QCoreApplication.translate(
@@ -284,9 +295,9 @@ class MemoryCurveChart(CurveAnnotations, ChartBase):
             (self._legend_fit, QCoreApplication.translate("MemoryCurveChart", "largest that fits")),
         ]
         if self._capacity is not None:
-            entries.append(
-                (self._legend_oom, QCoreApplication.translate("MemoryCurveChart", "out of memory"))
-            )
+            entries.append((self._legend_oom, QCoreApplication.translate(
+                "MemoryCurveChart", "requests wait") if self._queued
+                else QCoreApplication.translate("MemoryCurveChart", "out of memory")))
         self._set_legend(entries if self._x.size else [])
         self._set_axis_labels(
             self._x_label,
@@ -367,6 +378,8 @@ class MemoryCurveChart(CurveAnnotations, ChartBase):
             self._fit_text = (QCoreApplication.translate(
                 "MemoryCurveChart", "the model's whole context fits: {value}"
             ).format(value=value) if self._whole_context else QCoreApplication.translate(
+                "MemoryCurveChart", "longest prompt with all requests at once: {value}"
+            ).format(value=value) if self._queued else QCoreApplication.translate(
                 "MemoryCurveChart", "largest {what} that fits: {value}"
             ).format(what=self._x_label, value=value))
             color = theme.good_text  # the fits green, in a shade that reads as text

@@ -363,7 +363,8 @@ class PlanCharts(QWidget):
                 seqs = seq_axis(plan.seq_len, estimate.model.max_positions)
                 self.seq_chart.set_data(seqs, state.sweeps.memory_vs_seq(seqs), capacity,
                                         largest_seq or None, plan.seq_len, gpu_name=gpu_name,
-                                        context=estimate.model.max_positions)
+                                        context=estimate.model.max_positions,
+                                        queued=state.sweeps.queued())
         elif chart is self.serving_chart:
             self.serving_chart.set_data(self._served)
         elif chart is self.fit_map:
