@@ -43,6 +43,13 @@ def test_json_keeps_its_keys_and_gains_the_per_token_ones(capsys):
     assert row["wear_usd_per_mtok"] == pytest.approx(
         (power + used / 10_000) / (row["tokens_per_s"] * 3600) * 1e6)
     assert own["usd_per_mtok"] == row["usd_per_mtok"] and own["ttft_s"] > 0
+    # where the own card's price comes from: the cheapest used 3090's seller and date
+    cheapest = min((o for o in catalog.load_offers().values()
+                    if o.gpu_id == "rtx-3090" and o.kind == "buy-used"),
+                   key=lambda o: o.price_usd)
+    assert row["hardware_priced_as"] == [{"seller": cheapest.provider,
+                                          "as_of": cheapest.as_of}]
+    assert row["hardware_unpriced"] == []
     api = next(r for r in per["rows"] if r["kind"] == "api")
     a = api["api"]
     assert api["usd_per_mtok"] == pytest.approx(a["output_usd_per_mtok"]

@@ -18,7 +18,6 @@ from gpuadvisor.core.token_costs import (
     api_cost,
     card_price,
     hardware_cost,
-    hardware_note,
     own_cards,
     rank_tokens,
     short_model_name,
@@ -90,7 +89,6 @@ def test_the_own_rig_costs_its_power_and_says_what_wear_would_add():
     assert row.hardware_usd == 700.0
     assert row.hardware_sources == (("eBay sold", "2026-11-01"),)
     assert row.hardware_unpriced == ()
-    assert hardware_note(row) == "priced as the catalog's eBay sold 2026-11-01"
 
 
 def test_a_card_to_buy_is_priced_the_same_way_with_its_own_price():
@@ -224,4 +222,3 @@ def test_own_cards_the_catalog_has_no_price_for_are_named():
     row = hardware_cost(own_3090(), ASSUMED, offers=[])
     assert row.hardware_usd == 0.0
     assert row.hardware_sources == () and row.hardware_unpriced == ("rtx-3090",)
-    assert hardware_note(row) == "no price for rtx-3090"

@@ -179,6 +179,10 @@ def row_json(r) -> dict:
             "usd_per_hour": r.usd_per_hour,
             "energy_usd_per_mtok": r.energy_usd_per_mtok,
             "wear_usd_per_mtok": r.wear_usd_per_mtok, "hardware_usd": r.hardware_usd,
+            # your own cards: the catalog prices they are priced at, and those it lacks
+            "hardware_priced_as": [{"seller": seller, "as_of": as_of}
+                                   for seller, as_of in r.hardware_sources],
+            "hardware_unpriced": list(r.hardware_unpriced),
             "break_even": _break_even_json(r.break_even)}
     if r.api is not None:
         a = r.api

@@ -154,7 +154,7 @@ class TokenCost:
         hardware_usd: own/buy: the cards' price (own: at the catalog's price for them; 0
             when unknown).
         hardware_sources: own: the (seller, date) of each catalog price the cards are
-            priced at (:func:`hardware_note` says it in a sentence).
+            priced at (each door words them: the Compare page's details, suggest --json).
         hardware_unpriced: own: the cards the catalog has no price for.
         blended_usd_per_mtok: API: the price per million tokens of either kind at the
             plan's prompt:new ratio.
@@ -281,17 +281,6 @@ def _own_hardware(s: Suggestion, offers: Sequence[Offer], rig: Sequence[GpuSpec]
         total += offer.price_usd
         priced.append((offer.provider, offer.as_of))
     return total, tuple(dict.fromkeys(priced)), tuple(sorted(set(missing)))
-
-
-def hardware_note(row: TokenCost) -> str:
-    """Where the own cards' price comes from, in English ("priced as the catalog's used
-    market 2026-10-01; no price for rtx-2060"); "" when not own."""
-    note = ("priced as the catalog's " + ", ".join(
-        f"{seller} {as_of}" for seller, as_of in row.hardware_sources)
-        if row.hardware_sources else "")
-    if row.hardware_unpriced:
-        note += ("; " if note else "") + "no price for " + ", ".join(row.hardware_unpriced)
-    return note
 
 
 def hardware_cost(s: Suggestion, assumptions: TokenAssumptions, offers: Sequence[Offer] = (),
@@ -487,7 +476,6 @@ __all__ = [
     "cheapest_pay_as_you_go",
     "economics_by_id",
     "hardware_cost",
-    "hardware_note",
     "is_inference",
     "money_digits",
     "own_cards",
