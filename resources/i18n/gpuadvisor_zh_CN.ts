@@ -5947,7 +5947,7 @@ paying per token: {other}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/widgets/panels.py" line="146"/>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="302"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="306"/>
         <source>GPU-hours</source>
         <translation>卡时</translation>
     </message>
@@ -5963,102 +5963,108 @@ paying per token: {other}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/widgets/panels.py" line="158"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="279"/>
         <source>Steps</source>
         <translation>步数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="169"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="170"/>
         <source>Users at once</source>
         <translation>同时服务的用户</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="179"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="180"/>
         <source>Layout</source>
         <translation>并行布局</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="195"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="196"/>
         <source>Efficiency</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="210"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="211"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="211"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="212"/>
         <source>Use the assumed efficiency again</source>
         <translation>恢复为假设的效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="223"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="224"/>
         <source>Assumptions</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="282"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="278"/>
+        <source>Phases</source>
+        <translation>各阶段</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="286"/>
         <source>{rate} samples/s</source>
         <translation>{rate} 样本/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="283"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="287"/>
         <source>{rate} tokens/s</source>
         <translation>{rate} token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="289"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="293"/>
         <source>{steps} × {step} ÷ {goodput} goodput = {total} (bound by {bound})</source>
         <translation>{steps} × {step} ÷ {goodput} 有效训练时间比例 = {total}（受限于{bound}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="292"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="296"/>
         <source>{steps} × {step} = {total} (bound by {bound})</source>
         <translation>{steps} × {step} = {total}（受限于{bound}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="338"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="342"/>
         <source>Every user waiting for an answer at once, each with the plan&apos;s prompt and new tokens; each keeps at least {rate} tokens/s (reading speed unless set). gpuadvisor estimate prints the whole curve.</source>
         <translation>所有用户同时等待回答，每人使用方案的提示词和新生成 token 数；每人至少保持 {rate} token/秒（未设置时为阅读速度）。gpuadvisor estimate 会打印整条曲线。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="355"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="359"/>
         <source>{parts}, {zero}, {batch}</source>
         <translation>{parts}，{zero}，{batch}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="387"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="391"/>
         <source>{eff:.2f} → {tflops} TFLOPS per GPU</source>
         <translation>{eff:.2f} → 每张 GPU {tflops} TFLOPS</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="392"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="396"/>
         <source>matmul kernel</source>
         <translation>矩阵乘内核</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="393"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="397"/>
         <source>{kernel}: {tflops} TFLOPS per GPU, {fraction} of the {peak} rate</source>
         <translation>{kernel}：单卡 {tflops} TFLOPS，为 {peak} 峰值的 {fraction}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="401"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="405"/>
         <source>in-situ factor</source>
         <translation>现场系数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="402"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="406"/>
         <source>{k:.2f} of the published kernel rates</source>
         <translation>公开内核速率的 {k:.2f}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="406"/>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="411"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="410"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="415"/>
         <source>{n} samples</source>
         <translation>{n} 个样本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="407"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="411"/>
         <source>{n} tokens</source>
         <translation>{n} 个 token</translation>
     </message>
@@ -6143,97 +6149,97 @@ paying per token: {other}</source>
         <translation>假设：{job}可在“数据集”中选择其他数据集，或填写你自己的。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="277"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="281"/>
         <source>{rate} generated tokens/s (decode)</source>
         <translation>生成 {rate} token/秒（解码）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="185"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="186"/>
         <source>How the job is split over the GPUs: the fastest way found that fits their memory (chosen), or the degrees you pinned in the Layout row with the rest searched (pinned): tensor (TP), pipeline (PP) and data parallel (DP) degrees, ZeRO/FSDP sharding and the micro-batch. The step is shown in parts: computing, memory-bound kernels, communication left over after overlap, and the pipeline&apos;s idle bubble.</source>
         <translation>任务如何切分到各块 GPU 上：放得下显存的最快方式（选出），或你在“布局”一行固定的并行度，其余仍会搜索（固定）：张量并行（TP）、流水线并行（PP）和数据并行（DP）的并行度、ZeRO/FSDP 切分以及微批次。一步按组成部分显示：计算、受访存限制的内核、重叠之后仍暴露的通信，以及流水线的空闲气泡。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="203"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="204"/>
         <source>Share of the GPU&apos;s dense peak that training achieves (model FLOPs utilisation). By default it comes from the plan&apos;s own kernels at the card&apos;s published rates times the in-situ factor (0.73); type a value to use your own.</source>
         <translation>训练达到的 GPU 稠密峰值比例（模型 FLOPs 利用率）。默认值来自方案自身的内核：按显卡公开的内核速率乘以现场系数（0.73）；输入一个数值即可使用你自己的值。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="279"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="283"/>
         <source>prefill {prefill} · decode bound by {bound}</source>
         <translation>预填充 {prefill} · 解码受限于{bound}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="299"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="303"/>
         <source>GPU time</source>
         <translation>GPU 时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="352"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="356"/>
         <source>no data parallel</source>
         <translation>无数据并行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="354"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="358"/>
         <source>{zero} sharded within a node</source>
         <translation>{zero}（仅在节点内分片）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="357"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="361"/>
         <source>micro-batch {mb} × {ga}</source>
         <translation>微批次 {mb} × {ga}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="364"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="368"/>
         <source>step {step} = compute {compute} + memory-bound {memory} + communication {comm} + bubble {bubble}; MFU {mfu:.0%}</source>
         <translation>每步 {step} = 计算 {compute} + 访存受限 {memory} + 通信 {comm} + 流水线气泡 {bubble}；MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="370"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="374"/>
         <source>runner-up: {layout}: step {step}</source>
         <translation>次优：{layout}：每步 {step}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="380"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="384"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="381"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="385"/>
         <source>{tflops:g} TFLOPS {dtype} on {gpu}</source>
         <translation>{tflops:g} TFLOPS {dtype}（{gpu}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="386"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="390"/>
         <source>efficiency</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="412"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="416"/>
         <source>data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="414"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="418"/>
         <source>GPU link</source>
         <translation>GPU 互联</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="417"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="421"/>
         <source>overlap</source>
         <translation>通信重叠</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="420"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="424"/>
         <source>bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="423"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="427"/>
         <source>timed on</source>
         <translation>计时 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="425"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="429"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
     </message>

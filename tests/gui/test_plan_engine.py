@@ -466,6 +466,7 @@ def test_gpu_hours_of_a_few_seconds_read_as_gpu_time(qtbot, page):
     seconds = hours * 3600
     panel = page.bottom.time_panel
     assert panel._gpu_hours_title.text() == "GPU time"
+    assert panel._steps_title.text() == "Phases"  # a prefill and a decode
     assert panel.gpu_hours.text() == (f"{seconds:.3g} s" if seconds < 60
                                       else f"{seconds / 60:.3g} min")
     state.update(framework="auto")
@@ -473,6 +474,7 @@ def test_gpu_hours_of_a_few_seconds_read_as_gpu_time(qtbot, page):
     settle(qtbot, page)
     assert state.plan.task == "qlora" and state.estimate.time.gpu_hours > 0.01
     assert panel._gpu_hours_title.text() == "GPU-hours"
+    assert panel._steps_title.text() == "Steps"
     assert panel.gpu_hours.text() == f"{state.estimate.time.gpu_hours:.3g}"
 
 

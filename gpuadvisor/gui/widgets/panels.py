@@ -156,6 +156,7 @@ class TimePanel(QGroupBox):
             if value is self.gpu_hours:
                 self._gpu_hours_title = title
         steps_title = QLabel(self.tr("Steps"), self)
+        self._steps_title = steps_title
         self._row_names.append(steps_title)
         grid.addWidget(steps_title, 3, 0)
         grid.addWidget(self.steps, 3, 1, 1, 3)
@@ -273,6 +274,9 @@ class TimePanel(QGroupBox):
         plan = estimate.plan
         opaque = estimate.model.kind == "opaque"
         self.total.setText(N.duration(t.seconds))
+        # an inference plan's time is a prefill and a decode, not training steps
+        self._steps_title.setText(self.tr("Phases") if plan.task == "infer"
+                                  else self.tr("Steps"))
         if plan.task == "infer":
             self.throughput.setText(self.tr("{rate} generated tokens/s (decode)").format(
                 rate=N.sig(t.tokens_per_s)))
