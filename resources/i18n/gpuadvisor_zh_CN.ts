@@ -567,7 +567,7 @@ renting: {rent}</source>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="209"/>
         <source>{arrow} What matters to you: {goal}; budget: {budget}; deadline: {deadline}; {plan}</source>
-        <translation>{arrow} 你看重什么：{goal}；预算：{budget}；期限：{deadline}；{plan}</translation>
+        <translation>{arrow} 你看重什么：{goal}；预算：{budget}；截止时间：{deadline}；{plan}</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/details.py" line="91"/>
@@ -772,12 +772,12 @@ renting: {rent}</source>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="135"/>
         <source>{name} finishes in {time}{levers} for {power} of power</source>
-        <translation>{name} 用 {time} 完成{levers}，电费 {power}</translation>
+        <translation>{name} 用 {time}完成{levers}，电费 {power}</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="139"/>
         <source>{name} ({price}) finishes in {time}{levers}, plus {power} of power</source>
-        <translation>{name}（{price}）用 {time} 完成{levers}，另加电费 {power}</translation>
+        <translation>{name}（{price}）用 {time}完成{levers}，另加电费 {power}</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="143"/>

@@ -14,6 +14,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFontMetrics, QPalette
+from PySide6.QtWidgets import QApplication
 
 from gpuadvisor.gui.main_window import MainWindow
 from gpuadvisor.workspace.settings import Settings
@@ -242,3 +243,33 @@ def test_a_laptops_projector_shows_two_rig_cards_whole(make_window, qtbot):
     window.set_presentation(False, full_screen=False)
     qtbot.wait(20)
     assert len([v for _, v in page.tiles[0]._labels if v.isVisibleTo(page.tiles[0])]) == 13
+
+
+@pytest.mark.parametrize(("framework", "quant", "requests"), [
+    ("llama.cpp", "q4_k_m", 1), ("vllm", "none", 16)])
+def test_on_a_laptops_projector_the_cards_line_keeps_its_label(make_window, framework,
+                                                               quant, requests):
+    # 1280 x 720 projector: "16 GiB cards" took the place of "RTX 4090 23.4 GiB" (a
+    # llama.cpp plan), and "12 GiB cards" sat beside a vLLM bar's total, reading "21.9 GiB
+    # 12 GiB cards". The card's label wins; a reference label keeps a word's gap from the
+    # total, or goes to the other side of its line, or is left out.
+    window = make_window(1280, 720, True)
+    window.state.set_gpu("rtx-4090")
+    window.state.update(task="infer", framework=framework, quant=quant, seq_len=4096,
+                        new_tokens=256, micro_batch=requests)
+    window.flush()
+    QApplication.processEvents()
+    chart = window.plan_page.vram_chart
+    vb = chart.plot_item.vb
+
+    def rect(item):
+        return item.mapRectToItem(vb, item.boundingRect())
+
+    cap = chart.capacity_label
+    assert cap.isVisible() and cap.toPlainText() == "RTX 4090 23.4 GiB"
+    total = rect(chart._total_labels[0]).adjusted(-16, 0, 16, 0)
+    for item in chart._edge_labels:
+        if item is cap or not item.isVisible():
+            continue
+        assert not rect(item).intersects(rect(cap)), item.toPlainText()
+        assert not rect(item).intersects(total), item.toPlainText()

@@ -102,12 +102,18 @@ class EdgeLabels:
         # line when that is free, else it is left out (its line still shows and hovers).
         taken = [*others] + ([keep_out] if keep_out is not None else [])
         placed: list[QRectF] = []
-        for item in self._edge_labels:
+        # The card's own line (the one that flips) is placed first: a reference line's label
+        # ("16 GiB cards") gives way to it, never the other way round.
+        for item in sorted(self._edge_labels, key=lambda i: not getattr(i, "edge_flips", False)):
             if not item.isVisible():
                 continue
             x = x1 - inset if item.edge_side == "right" else x0 + inset
             rect = self._edge_label_rect(item, x)
-            if any(r.intersects(rect) for r in placed):
+            # a reference line's label keeps off the chart's other labels too (a bar's total
+            # beside it read "21.9 GiB 12 GiB cards" as one phrase)
+            clash = placed if getattr(item, "edge_flips", False) else [
+                *placed, *(r.adjusted(-16, 0, 16, 0) for r in others)]  # a word's gap apart
+            if any(r.intersects(rect) for r in clash):
                 item.edge_below = not item.edge_below
                 rect = self._edge_label_rect(item, x)
                 if box.contains(rect) and not any(r.intersects(rect)

@@ -296,8 +296,10 @@ class VramBreakdownChart(ChartBase):
             share = min(0.6, (self.capacity_label.textItem.boundingRect().width() + 12)
                         / width_px)
             right = max(right, (bars_end - share * left) / (1 - share))
+        self._place_totals(inside)  # before the line labels, which keep off the totals
         self._set_range((left, right), (0, top))
-        self._place_totals(inside)
+        # placed again whether or not the range moved: the totals may have
+        self._place_edge_labels()
 
     def _totals_inside(self, top: float) -> list[bool]:
         """Per visible total: whether it goes off its place over the bar (beside the last
