@@ -5749,137 +5749,142 @@ paying per token: {other}</source>
 <context>
     <name>SummaryWriter</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="22"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="23"/>
         <source>micro-batch {mb} × accumulation {ga}</source>
         <translation>微批次 {mb} × 累积 {ga}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="25"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="27"/>
+        <source>{n} request(s) × {prompt} prompt + {new} new tokens</source>
+        <translation>{n} 个请求 × {prompt} 提示 + {new} 新 token</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="30"/>
         <source>micro-batch {mb} × accumulation {ga} × sequence {seq}</source>
         <translation>微批次 {mb} × 累积 {ga} × 序列 {seq}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="27"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="32"/>
         <source>{n} GPU(s)</source>
         <translation>{n} 张 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="31"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="36"/>
         <source>offload: {what}</source>
         <translation>卸载：{what}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="34"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="39"/>
         <source>checkpointing: {how}</source>
         <translation>梯度检查点：{how}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="38"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="43"/>
         <source>LoRA r={rank} on {targets}</source>
         <translation>LoRA r={rank}，作用于{targets}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="42"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="47"/>
         <source>base weights {quant}</source>
         <translation>基座权重 {quant}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="55"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="60"/>
         <source>**{need}** per GPU (no GPU chosen)</source>
         <translation>单卡 **{need}**（未选 GPU）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="58"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="63"/>
         <source>**{verdict}**: {need} of {have} per GPU ({free} free)</source>
         <translation>**{verdict}**：单卡需 {need}，共 {have}（剩余 {free}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="62"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="67"/>
         <source>**Does not fit**: {need} per GPU, {have} available (short by {short})</source>
         <translation>**放不下**：单卡需 {need}，可用 {have}（差 {short}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="65"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="70"/>
         <source>Parameters: {total}</source>
         <translation>参数量：{total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="67"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="72"/>
         <source>({n} trainable)</source>
         <translation>（可训练 {n}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="69"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="74"/>
         <source>Precision: {precision}</source>
         <translation>精度：{precision}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="72"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="77"/>
         <source>optimizer: {optimizer}</source>
         <translation>优化器：{optimizer}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="78"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="83"/>
         <source>Plan: {plan}</source>
         <translation>方案：{plan}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="80"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="85"/>
         <source>Memory per GPU</source>
         <translation>单卡显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="82"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="87"/>
         <source>term</source>
         <translation>项</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="82"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="87"/>
         <source>size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="90"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="95"/>
         <source>total</source>
         <translation>合计</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="93"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="98"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="95"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="100"/>
         <source>total {time} · decode {rate} tokens/s</source>
         <translation>总计 {time} · 解码 {rate} token/s</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="99"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="104"/>
         <source>total {time} · {rate} tokens/s · {hours} GPU-hours · {flops}</source>
         <translation>总计 {time} · {rate} token/s · {hours} 卡时 · {flops}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="103"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="108"/>
         <source>data: {amount} ({source})</source>
         <translation>数据：{amount}（{source}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="107"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="112"/>
         <source>peak {tflops:g} TFLOPS {dtype} ({source}) × efficiency {eff:.2f} ({eff_source})</source>
         <translation>峰值 {tflops:g} TFLOPS {dtype}（{source}）× 效率 {eff:.2f}（{eff_source}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="112"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="117"/>
         <source>Make it fit</source>
         <translation>如何放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="115"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="120"/>
         <source>Warnings</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="117"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="122"/>
         <source>_Estimated with gpuadvisor._</source>
         <translation>_由 gpuadvisor 估算。_</translation>
     </message>
@@ -6298,7 +6303,7 @@ paying per token: {other}</source>
     <message>
         <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="222"/>
         <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="261"/>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="470"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="472"/>
         <source>target GPU</source>
         <translation>目标 GPU</translation>
     </message>
@@ -6323,37 +6328,37 @@ paying per token: {other}</source>
         <translation>{gpu} 有 {size}：{verdict}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="398"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="400"/>
         <source>{size} cards</source>
         <translation>{size} 显卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="411"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="413"/>
         <source>needs {total} per GPU</source>
         <translation>单卡需 {total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="420"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="422"/>
         <source>fits — {free} free</source>
         <translation>放得下 — 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="424"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="426"/>
         <source>tight — {free} free</source>
         <translation>偏紧 — 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="428"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="430"/>
         <source>does not fit by {over}</source>
         <translation>放不下，差 {over}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="458"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="460"/>
         <source>{term}: {size} ({share:.1f}%)</source>
         <translation>{term}：{size}（{share:.1f}%）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="473"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="475"/>
         <source>{gpu}: {size}</source>
         <translation>{gpu}：{size}</translation>
     </message>

@@ -439,3 +439,21 @@ def test_a_badge_breaks_a_chinese_line_at_its_punctuation():
     assert head == WORD_JOINER.join("最大可容纳序列长度") and tail == "44,448"
     assert plain(shown) == text
     assert cjk_words("largest that fits: 2") == "largest that fits: 2"
+
+
+def test_an_inference_plan_line_counts_requests_not_accumulation():
+    # The Compare page's header read "micro-batch 16 × accumulation 1 × sequence 4096" for
+    # a vLLM plan: training words, where the Plan page greys out accumulation.
+    from gpuadvisor import catalog
+    from gpuadvisor.core.plan import Plan
+    from gpuadvisor.gui.widgets.summary import plan_line
+    from gpuadvisor.gui.widgets.wrap import keep_units, plain
+
+    model = catalog.load_models()["llama-3.1-8b"]
+    line = plan_line(Plan(task="infer", framework="vllm", seq_len=4096, new_tokens=256,
+                          micro_batch=16), model)
+    assert line.startswith("16 request(s) × 4096 prompt + 256 new tokens · 1 GPU(s)")
+    assert "accumulation" not in line
+    # the footer's key stays whole on a wrapped line
+    assert keep_units("h. ★ = best trade-off") == "h. ★\u00a0= best trade-off"
+    assert plain(keep_units("h. ★ = best")) == "h. ★ = best"

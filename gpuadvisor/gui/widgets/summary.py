@@ -16,11 +16,16 @@ class SummaryWriter(QObject):
     """Writes summaries; a QObject only so that ``self.tr`` gives the texts one context."""
 
     def plan_line(self, plan, model) -> str:
-        """"micro-batch 1 × accumulation 1 × sequence 2048 · 1 GPU(s) · ..."."""
+        """"micro-batch 1 × accumulation 1 × sequence 2048 · 1 GPU(s) · ..." (inference:
+        "16 request(s) × 4096 prompt + 256 new tokens · ...")."""
         parts = []
         if model.kind == "opaque":
             parts.append(self.tr("micro-batch {mb} × accumulation {ga}").format(
                 mb=plan.micro_batch, ga=plan.grad_accum))
+        elif plan.task == "infer":
+            # a request's prompt and the tokens it generates; no optimizer step to accumulate
+            parts.append(self.tr("{n} request(s) × {prompt} prompt + {new} new tokens").format(
+                n=plan.micro_batch, prompt=plan.seq_len, new=plan.new_tokens))
         else:
             parts.append(self.tr("micro-batch {mb} × accumulation {ga} × sequence {seq}").format(
                 mb=plan.micro_batch, ga=plan.grad_accum, seq=plan.seq_len))

@@ -51,6 +51,7 @@ def keep_units(text: str) -> str:
     Display only: :func:`plain` gives the text back."""
     text = _NUMBER_UNIT.sub(NBSP, cjk_spacing(text))
     text = _FLAG.sub(f"-{WORD_JOINER}-{WORD_JOINER}", text)  # "docker run --gpus" whole
+    text = text.replace("★ =", f"★{NBSP}=")  # a key's mark stays with what it means
     return _SHORT_SLASH.sub(rf"\1/{WORD_JOINER}\2", text)
 
 

@@ -17,7 +17,6 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
-    QLabel,
     QStyledItemDelegate,
     QTableView,
     QVBoxLayout,
@@ -30,6 +29,7 @@ from gpuadvisor.core.units import format_bytes
 from gpuadvisor.gui import data_words
 from gpuadvisor.gui.charts.compare_charts import kind_labels
 from gpuadvisor.gui.numbers import duration
+from gpuadvisor.gui.widgets.unit_label import UnitLabel
 
 from . import format_tokens as tok
 from .filters import FilterBar, Filters
@@ -390,9 +390,10 @@ class OptionsPanel(QWidget):
         # resizing (a tab shown at last, a scroll bar that comes and goes): fit then too.
         table.viewport().installEventFilter(self)
         layout.addWidget(table, 1)
-        self.count_label = QLabel(self)
+        # a long sentence, wrapped (never cut at the page's edge), its numbers kept with
+        # their units and "★ =" whole
+        self.count_label = UnitLabel("", self)
         self.count_label.setProperty("role", "note")
-        self.count_label.setWordWrap(True)  # a long sentence, never cut at the page's edge
         layout.addWidget(self.count_label)
 
     def fit_columns(self) -> None:
