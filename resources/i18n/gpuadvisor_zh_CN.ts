@@ -641,94 +641,99 @@ renting: {rent}</source>
         <translation>把规划、各方案和这些图表存成一个 HTML 文件（或 Markdown：文件名以 .md 结尾）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="110"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="130"/>
         <source>Show the options of this kind in the table and the chart</source>
-        <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
         <translation>在表格和图表中显示这一类方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="117"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="137"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="51"/>
         <source>hosted API</source>
         <translation>托管 API</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="118"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="138"/>
         <source>Show the hosted APIs&apos; per-token prices</source>
         <translation>显示托管 API 的按 token 价格</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="126"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="146"/>
         <source>GPU maker</source>
         <translation>GPU 厂商</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="128"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="148"/>
         <source>Least memory per GPU</source>
         <translation>每块 GPU 的最少显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="130"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="150"/>
         <source>any memory</source>
         <translation>显存不限</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="131"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="151"/>
         <source>≥ {gb} GB</source>
         <translation>≥ {gb} GB</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="133"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="153"/>
         <source>Seller, marketplace or cloud</source>
         <translation>卖家、租赁平台或云</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="135"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="155"/>
         <source>spot and on-demand</source>
         <translation>竞价和按需</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="136"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="156"/>
         <source>on-demand only</source>
         <translation>仅按需</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="137"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="157"/>
         <source>spot only</source>
         <translation>仅竞价</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="139"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="159"/>
         <source>Spot (interruptible) prices are cheaper; the job may be stopped and must resume from checkpoints</source>
         <translation>竞价（可中断）实例更便宜；任务可能被中止，需要从检查点恢复</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="142"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="162"/>
         <source>fits only</source>
         <translation>只看放得下的</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="143"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="163"/>
         <source>Hide the options the plan does not fit</source>
         <translation>隐藏放不下该规划的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="146"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="32"/>
         <source>Search: 4090, RunPod, us-east…</source>
+        <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
         <translation>搜索：4090、RunPod、us-east…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="148"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="33"/>
+        <source>Search…</source>
+        <translation>搜索…</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="167"/>
         <source>Keep the rows whose words contain all of these (a card, a seller, a region)</source>
         <translation>只保留包含所有这些词的行（显卡、卖家、地区）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="165"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="184"/>
         <source>any maker</source>
         <translation>厂商不限</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="166"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="185"/>
         <source>any seller or cloud</source>
         <translation>卖家或云不限</translation>
     </message>

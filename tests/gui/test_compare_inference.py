@@ -287,3 +287,12 @@ def test_the_electricity_price_is_written_with_the_page_currency_symbol(page):
     spin = page.constraints.power_spin
     assert spin.prefix() == "$"
     assert spin.text() == f"${page.settings.electricity_usd_per_kwh:.3f}"
+
+
+def test_a_narrow_search_box_says_search_without_cut_examples(page):
+    # At 1280 x 720 the "hosted API" box left the search ~70 px: "Search: …".
+    search = page.options.filter_bar.search
+    search.resize(600, search.height())
+    assert search.placeholderText() == "Search: 4090, RunPod, us-east…"
+    search.resize(80, search.height())
+    assert search.placeholderText() == "Search…"

@@ -91,6 +91,26 @@ class Filters:
         return True
 
 
+class _SearchField(QLineEdit):
+    """The search box: its examples where it is wide enough for them ("Search: 4090,
+    RunPod, us-east…"), else "Search…" (at 1280 x 720 the examples were cut to
+    "Search: …"); the examples stay in its tooltip."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._hints = (translate("ComparePage", "Search: 4090, RunPod, us-east…"),
+                       translate("ComparePage", "Search…"))
+        self.setPlaceholderText(self._hints[0])
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        room = self.width() - 40  # the frame, its margins and the clear button
+        full, short = self._hints
+        hint = full if self.fontMetrics().horizontalAdvance(full) <= room else short
+        if self.placeholderText() != hint:
+            self.setPlaceholderText(hint)
+
+
 class FilterBar(QWidget):
     """Kinds to show, maker, least memory, seller, spot or on-demand, fits only, search.
 
@@ -142,8 +162,7 @@ class FilterBar(QWidget):
         self.fits_box = QCheckBox(translate("ComparePage", "fits only"), self)
         self.fits_box.setToolTip(translate("ComparePage", "Hide the options the plan does not "
                                            "fit"))
-        self.search = QLineEdit(self)
-        self.search.setPlaceholderText(translate("ComparePage", "Search: 4090, RunPod, us-east…"))
+        self.search = _SearchField(self)
         self.search.setClearButtonEnabled(True)
         self.search.setToolTip(translate("ComparePage", "Keep the rows whose words contain "
                                          "all of these (a card, a seller, a region)"))
