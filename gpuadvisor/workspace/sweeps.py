@@ -135,14 +135,16 @@ class PlanSweeps:
 
     def queued(self) -> bool:
         """Whether the plan's memory is a server's share of the card, its requests waiting
-        for room rather than running out of memory (vLLM): the charts then say so."""
-        return self._queued_seq([1]) is not None
+        for room rather than running out of memory (vLLM: its engine reserves a budget):
+        the charts then say so."""
+        engine = getattr(self._state.estimate, "engine", None)
+        return bool(engine is not None and engine.budget) and self._engine_gpu() is not None
 
     def _queued_seq(self, values) -> tuple[np.ndarray, np.ndarray] | None:
         """A vLLM plan's row of the fit map along ``values`` (:meth:`fit_grid` for the plan's
         requests): what they need at once at each length, and whether all of them run at
         once there (the map's "fits"); None for a plan whose memory is its own."""
-        if self._engine_gpu() is None:
+        if not self.queued():
             return None
         s = [int(v) for v in np.ravel(values)]
         totals, verdicts = self.fit_grid([self._snap.plan.micro_batch], s)
