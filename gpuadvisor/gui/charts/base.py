@@ -243,16 +243,18 @@ class ChartBase(EdgeLabels, QWidget):
         if self._changed(f"text:{id(item)}", text):
             item.setText(text)
 
-    def _set_range(self, x_range: tuple[float, float], y_range: tuple[float, float]) -> None:
+    def _set_range(self, x_range: tuple[float, float], y_range: tuple[float, float]) -> bool:
         """Show this range (no padding) unless the view shows it already: a new range
-        regenerates both axes' pictures, the dearest part of a repaint."""
+        regenerates both axes' pictures, the dearest part of a repaint. Whether it moved
+        (a moved range re-places the line labels through the view's range signal)."""
         vb = self.plot_item.vb
         (x0, x1), (y0, y1) = vb.viewRange()
         want = (*x_range, *y_range)
         if all(math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
                for a, b in zip((x0, x1, y0, y1), want, strict=True)):
-            return
+            return False
         vb.setRange(xRange=x_range, yRange=y_range, padding=0)
+        return True
 
     def _top_clear_of_badge(self, values: list[float], badge: pg.TextItem | None,
                             label_pt: int, fallback: float) -> tuple[float, bool]:

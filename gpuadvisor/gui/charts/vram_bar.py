@@ -297,9 +297,8 @@ class VramBreakdownChart(ChartBase):
                         / width_px)
             right = max(right, (bars_end - share * left) / (1 - share))
         self._place_totals(inside)  # before the line labels, which keep off the totals
-        self._set_range((left, right), (0, top))
-        # placed again whether or not the range moved: the totals may have
-        self._place_edge_labels()
+        if not self._set_range((left, right), (0, top)):
+            self._place_edge_labels()  # the totals may have moved though the range did not
 
     def _totals_inside(self, top: float) -> list[bool]:
         """Per visible total: whether it goes off its place over the bar (beside the last

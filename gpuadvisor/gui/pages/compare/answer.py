@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from gpuadvisor.core.advisor import Suggestion
 from gpuadvisor.core.offers import STALE_AFTER_DAYS
-from gpuadvisor.gui.widgets.wrap import keep_units, plain
+from gpuadvisor.gui.widgets.unit_label import UnitLabel
 
 
 def prices_as_of_note(best: Suggestion | None) -> str:
@@ -33,25 +33,17 @@ def best_shown(shown: Iterable[Suggestion]) -> Suggestion | None:
     return next((s for s in shown if s.acceptable), None)
 
 
-class AnswerBanner(QLabel):
+class AnswerBanner(UnitLabel):
     """A selectable, word-wrapped banner (object name ``compareAnswer``) whose ``state``
     property is ``ok``, ``none`` or ``busy``."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        # its text keeps numbers with their units ("1,090 tokens/s" never breaks at the
+        # slash on a projector); text() gives it back plain
+        super().__init__("", parent)
         self.setObjectName("compareAnswer")
-        self.setWordWrap(True)
-        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         self.price_note = ""
-
-    def setText(self, text: str) -> None:
-        """Shown with each number bound to its unit ("1,090 tokens/s" never breaks at the
-        slash on a projector); :meth:`text` gives it back plain."""
-        super().setText(keep_units(text))
-
-    def text(self) -> str:
-        return plain(super().text())
 
     def set_answer(self, text: str, state: str, best: Suggestion | None = None, *,
                    price_note: str | None = None) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from gpuadvisor.core.advisor import Suggestion, best_break_even, pareto
 from gpuadvisor.gui.charts.compare_charts import Point
-from gpuadvisor.gui.widgets.wrap import cjk_spacing
 
 from . import format as fmt
 
@@ -41,9 +40,9 @@ def show_jobs(page) -> None:
         deadline_hours=page.deadline_hours, prefix=prefix, units=page.units))
     page.options.select_row(page.selected_id)
     page._show_selection()
-    page.options.count_label.setText(cjk_spacing(fmt.count_text(
+    page.options.count_label.setText(fmt.count_text(
         page.shown, len(advice.suggestions), page.settings.currency, rate,
-        page.catalog_warnings)))
+        page.catalog_warnings))
 
 
 def show_job_selection(page, s: Suggestion) -> None:

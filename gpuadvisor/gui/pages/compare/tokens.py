@@ -24,7 +24,6 @@ from gpuadvisor.core.token_costs import (
     token_pareto,
 )
 from gpuadvisor.gui.charts.compare_charts import Point
-from gpuadvisor.gui.widgets.wrap import cjk_spacing
 from gpuadvisor.workspace.settings import format_money
 
 from . import format_tokens as tok
@@ -93,8 +92,8 @@ def show(page) -> None:
                            price_note=_api_note(best, page.today()))
     page.options.select_row(page.selected_id)
     page._show_selection()
-    page.options.count_label.setText(cjk_spacing(tok.count_text(
-        rows, len(econ.rows), econ, page.settings.currency, rate, page.catalog_warnings)))
+    page.options.count_label.setText(tok.count_text(
+        rows, len(econ.rows), econ, page.settings.currency, rate, page.catalog_warnings))
 
 
 def _api_note(best: TokenCost | None, today: date) -> str | None:
