@@ -129,6 +129,8 @@ def inference_time(
     ``bandwidth_efficiency`` with the engine's streaming rate and adds what a
     bytes / bandwidth model misses: a step becomes ``max(GPU bytes / (bandwidth x
     decode.bandwidth_efficiency), compute) + host bytes / host bandwidth + decode.fixed_s``
+    (the step's streaming rate no more than ``decode.kernel_read_gb_s``, its kernel's own
+    ceiling)
     (kernel gaps, DRAM latencies, host work, sampling), and a prompt micro-batch of
     ``decode.ubatch_tokens`` (32 tokens or more) first copies ``decode.prefill_link_bytes`` of
     CPU-side weights over the host link, and moves ``decode.convert_bytes`` at the
@@ -171,7 +173,12 @@ def inference_time(
         read = resident_bytes + kv_bytes_per_token * b * kept
     else:
         read = resident_bytes + kv_bytes_per_token * b * mean_ctx
-    memory_time = read / streamed
+    step_streamed = streamed
+    if decode is not None and decode.kernel_read_gb_s:
+        # a decode step's matrix-vector kernel cannot keep more bytes in flight than its
+        # threads ask for (the prompt's matrix kernels and the weight conversion can)
+        step_streamed = np.minimum(streamed, decode.kernel_read_gb_s * 1e9)
+    memory_time = read / step_streamed
     compute_time = b * decode_fwd / achieved
     decode_step = np.maximum(memory_time, compute_time)
     if decode is not None:

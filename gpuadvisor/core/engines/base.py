@@ -50,6 +50,10 @@ class GpuClass:
         source: where the figures come from.
         sync_s: a per-token wait for the GPU's work to come back to the host beyond the
             kernels themselves (Metal: a command buffer's trip to ``waitUntilCompleted``).
+        loaded_latency_s: a load's round trip with 1,024 threads of each SM reading at
+            once (the queues make it longer than ``dram_latency_s``): what
+            :func:`resident_read_gb_s` divides the bytes in flight by; None where no
+            occupancy sweep was measured.
     """
 
     name: str
@@ -59,6 +63,7 @@ class GpuClass:
     dram_latency_s: float
     source: str
     sync_s: float = 0.0
+    loaded_latency_s: float | None = None
 
 
 #: The classes, with the measurements behind each figure.
@@ -66,10 +71,17 @@ GPU_CLASSES: dict[str, GpuClass] = {c.name: c for c in (
     GpuClass("nvidia-hbm", 0.964, 1.30e-6, 2.53e-6, 0.61e-6,
              f"{_BENCH}: gpu-stream read / datasheet, median of V100 0.963, A100-40 0.965, "
              "A100-80 0.871, H100 PCIe 0.971; small kernels A100-80 1.34/2.62 us and H200 "
-             "1.26/2.43 us (graph/stream); latency A100-80 0.571, H100 PCIe 0.650 us"),
+             "1.26/2.43 us (graph/stream); latency A100-80 0.571, H100 PCIe 0.650 us; "
+             "under load (gpu-stream read at 1,024 threads per SM: SMs x 1,024 x 8 B / "
+             "GB/s) A100-40 0.849, A100-80 0.789, H100 PCIe 0.741, H200 0.633 us, median "
+             "0.765",
+             loaded_latency_s=0.765e-6),
     GpuClass("nvidia-gddr", 0.978, 1.02e-6, 1.86e-6, 0.63e-6,
              f"{_BENCH}: gpu-stream read / datasheet L40 0.978, A40 0.977; small kernels "
-             "L40 0.94/1.64 us, A40 1.09/2.1 us (graph/stream); latency L40 0.632 us"),
+             "L40 0.94/1.64 us, A40 1.09/2.1 us (graph/stream); latency L40 0.632 us; "
+             "under load (gpu-stream read, the most threads per SM before the read "
+             "saturates) A40 0.623 us at 512, L40 0.473 at 256: 0.623, a bound from below",
+             loaded_latency_s=0.623e-6),
     GpuClass("amd-hbm", 0.821, 2.05e-6, 2.05e-6, 0.64e-6,
              f"{_BENCH}: gpu-stream read MI210 1345 of 1638 GB/s (0.821; MI300X 0.792, "
              "MI350X 0.864 in kernels.json); small kernels MI210 2.05 us, no gain from "
@@ -101,6 +113,47 @@ def gpu_class(gpu: GpuSpec) -> GpuClass:
     if gpu.vendor == "apple":
         return GPU_CLASSES["apple"]
     return GPU_CLASSES["intel"]
+
+
+#: NVIDIA's register file per SM since Kepler (CUDA C++ Programming Guide, "Technical
+#: Specifications per Compute Capability": 64K 32-bit registers per multiprocessor).
+REGISTERS_PER_SM = 65536
+
+
+def max_threads_per_sm(gpu: GpuSpec) -> int:
+    """Resident threads an NVIDIA SM holds at most (CUDA C++ Programming Guide, technical
+    specifications): 1,024 on Turing (7.5), 1,536 on 8.6, 8.7, 8.9 and 12.x, 2,048 on the
+    others (6.x, 7.0, 7.2, 8.0, 9.0, 10.x)."""
+    cc = gpu.cc_number
+    if 7.5 <= cc < 8.0:
+        return 1024
+    if cc in (8.6, 8.7, 8.9) or cc >= 12.0:
+        return 1536
+    return 2048
+
+
+def resident_threads(gpu: GpuSpec, block_threads: int, registers: int) -> int:
+    """Threads of one kernel an SM holds at once: whole blocks, as many as the register file
+    and the SM's thread limit allow (registers are given per thread in steps of 8, the
+    allocation granularity of 256 per warp)."""
+    regs = -(-registers // 8) * 8
+    blocks = REGISTERS_PER_SM // (regs * block_threads)
+    return min(blocks * block_threads, max_threads_per_sm(gpu) // block_threads * block_threads)
+
+
+def resident_read_gb_s(gpu: GpuSpec, threads_per_sm: int, bytes_per_thread: float) -> float | None:
+    """The most a kernel whose threads each keep ``bytes_per_thread`` of loads in flight
+    can read, by Little's law: bytes in flight over the whole GPU / the loaded latency
+    (``sm_count x threads_per_sm x bytes_per_thread / loaded_latency_s``), in GB/s.
+
+    A kernel with few bytes in flight cannot fill a wide memory system: te42kyfo/gpu-benches'
+    gpu-stream read kernel (one 8-byte load per thread) reads 1,122 GB/s of an A100-80's
+    1,769 at 1,024 threads per SM, 746 of a V100's 866. None when the GPU's SM count or
+    its class's loaded latency is not known (no ceiling)."""
+    gc = gpu_class(gpu)
+    if not gpu.sm_count or gc.loaded_latency_s is None:
+        return None
+    return gpu.sm_count * threads_per_sm * bytes_per_thread / gc.loaded_latency_s / 1e9
 
 
 #: Share of unified memory a Mac's GPU may wire by default (``recommendedMaxWorkingSetSize``,
@@ -188,6 +241,10 @@ class DecodeCost:
 
     Attributes:
         bandwidth_efficiency: achieved fraction of the GPU's datasheet bandwidth.
+        kernel_read_gb_s: the most the engine's weight-streaming kernel reads, whatever
+            the memory could give (:func:`resident_read_gb_s`: its bytes in flight over the
+            loaded latency); 0 = no such ceiling. A measured bandwidth (a streaming copy at
+            full occupancy) does not lift it.
         host_read_bytes: bytes read from host RAM per step (layers or experts on the CPU).
         host_bandwidth_gb_s: the host RAM's achieved bandwidth.
         kernels_per_step: GPU kernels launched per step.
@@ -213,6 +270,7 @@ class DecodeCost:
     """
 
     bandwidth_efficiency: float
+    kernel_read_gb_s: float = 0.0
     host_read_bytes: float = 0.0
     host_bandwidth_gb_s: float = 0.0
     kernels_per_step: float = 0.0
@@ -360,5 +418,6 @@ class EngineResult:
 
 
 __all__ = ["APPLE_GPU_WIRED_FRACTION", "CONVERT_MIN_TOKENS", "GPU_CLASSES", "HOST_PEAK_GB_S",
-           "HOST_READ_FRACTION", "DecodeCost", "EngineResult", "GpuClass", "HostMemory",
-           "gpu_class", "host_memory", "release"]
+           "HOST_READ_FRACTION", "REGISTERS_PER_SM", "DecodeCost", "EngineResult", "GpuClass",
+           "HostMemory", "gpu_class", "host_memory", "max_threads_per_sm", "release",
+           "resident_read_gb_s", "resident_threads"]

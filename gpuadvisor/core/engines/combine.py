@@ -166,6 +166,8 @@ def engine_assumptions(view: EngineView, plan: Plan, assumptions: Assumptions,
             used["bandwidth_efficiency"] = 1.0 if measured_bandwidth else \
                 decode.bandwidth_efficiency
             used["engine_bandwidth_efficiency"] = decode.bandwidth_efficiency
+            if decode.kernel_read_gb_s:
+                used["engine_kernel_read_gb_s"] = round(decode.kernel_read_gb_s, 1)
             used["engine_kernels_per_token"] = decode.kernels_per_step
             used["engine_kernel_gap_s"] = decode.kernel_gap_s
             used["engine_dram_latency_s"] = decode.dram_latency_s

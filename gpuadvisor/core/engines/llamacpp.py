@@ -64,6 +64,8 @@ from gpuadvisor.core.engines.base import (
     gpu_class,
     host_memory,
     release,
+    resident_read_gb_s,
+    resident_threads,
 )
 from gpuadvisor.core.engines.llamacpp_backends import plan_backend
 from gpuadvisor.core.engines.ollama_graph import ollama_graph_bytes, ollama_vision_graph_bytes
@@ -80,6 +82,20 @@ from gpuadvisor.core.units import GiB
 
 #: Prompt tokens per micro-batch (``-ub``, llama.cpp's default 512).
 UBATCH = 512
+#: The CUDA batch-1 matrix-vector kernel for quantized weights (ggml-cuda/mmvq.cu
+#: ``mul_mat_vec_q``, NVIDIA's generic table): 4 warps (128 threads) a block, one row a
+#: block for one column, two for 2-8 columns (``calc_nwarps``, ``calc_rows_per_block``);
+#: ``MMVQ_MAX_BATCH_SIZE`` 8 columns at most, beyond that the matrix kernels take over.
+MMVQ_BLOCK_THREADS = 128
+MMVQ_MAX_BATCH = 8
+#: Its registers per thread: Nsight Compute's launch statistics give 64 for the Q4_0 and
+#: (unfused) Q4_K kernels (ggml-org/llama.cpp PR #23729, 2026-05, CUDA 12.8), so 8 blocks
+#: (1,024 threads) share an SM's 64K registers.
+MMVQ_REGISTERS = 64
+#: Weight bytes each thread has in flight a row: ``vdr`` (2) 32-bit words of quants per
+#: loop trip (``vec_dot_q4_0_q8_1`` & co. read ``vdr`` ints of the block's quants), the
+#: next trip's loads issued after this one's multiply-adds.
+MMVQ_BYTES_PER_THREAD = 8
 #: KV cells are allocated in multiples of this (llama.cpp pads ``n_ctx`` to 256).
 KV_PAD = 256
 #: Host (CPU) work per decoded token on a GPU backend (see the module docstring).
@@ -226,6 +242,25 @@ def _kernels(model: ModelShape, flash: bool, cuda: bool) -> tuple[float, float]:
         weight += count * mats
     tail = 3 if cuda else 2  # output norm, (quantize), output projection
     return kernels + tail + 1, weight + 1
+
+
+def mmvq_read_gb_s(gpu: GpuSpec, sequences: int) -> float | None:
+    """The most llama.cpp's CUDA matrix-vector kernel for quantized weights reads a second
+    on ``gpu`` at a decode step of ``sequences`` (GB/s; None past
+    :data:`MMVQ_MAX_BATCH` or without the GPU's SM count): its resident threads, each with
+    :data:`MMVQ_BYTES_PER_THREAD` of every row it takes in flight, over the class's loaded
+    latency (:func:`.base.resident_read_gb_s`).
+
+    On cards whose memory gives more than 1,024 threads per SM can ask for (an A100's
+    1,935 GB/s over 108 SMs) the kernel, not the memory, sets the decode rate: the
+    scoreboard's A100 80 GB decodes Llama 2 7B Q4_0 at 191-201 tokens/s (ggml-org/llama.cpp
+    discussion #15013), about 1.1 TB/s of weights, where the memory would give 1.9.
+    """
+    if not 1 <= sequences <= MMVQ_MAX_BATCH:
+        return None
+    threads = resident_threads(gpu, MMVQ_BLOCK_THREADS, MMVQ_REGISTERS)
+    rows = 1 if sequences == 1 else 2
+    return resident_read_gb_s(gpu, threads, MMVQ_BYTES_PER_THREAD * rows)
 
 
 def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptions, *,
@@ -396,8 +431,11 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
         # weight written.
         bytes_per_weight = (sum(dense) + sum(experts) + embd + out) / model.params.total
         convert = gpu_weights * (1.0 + 2.0 / bytes_per_weight)
+    kernel_read = mmvq_read_gb_s(gpu, b) if backend == "cuda" and kind not in FLOAT_TYPES \
+        else None
     decode = DecodeCost(
         bandwidth_efficiency=gc.read_fraction,
+        kernel_read_gb_s=kernel_read or 0.0,
         host_read_bytes=host_read,
         host_bandwidth_gb_s=host.bandwidth_gb_s,
         kernels_per_step=kernels * share,
@@ -549,4 +587,4 @@ def _ollama_fit(gpu: GpuSpec, dense, experts, out, kv_layer, graph, n_gpus, n_cp
 
 __all__ = ["HOST_S_PER_TOKEN", "KV_TYPES", "OLLAMA_CTX_BY_VRAM", "SAMPLING_S_PER_VOCAB",
            "UBATCH", "compute_buffer_bytes", "evaluate", "gguf_type_for", "kv_cells",
-           "ollama_num_ctx"]
+           "mmvq_read_gb_s", "ollama_num_ctx"]

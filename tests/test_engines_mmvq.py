@@ -1,0 +1,108 @@
+"""llama.cpp's CUDA matrix-vector kernel: the bytes its resident threads keep in flight set a
+ceiling on a decode step's streaming rate (Little's law), below the memory on HBM cards."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpuadvisor import catalog
+from gpuadvisor.core.assumptions import DEFAULT_ASSUMPTIONS as A
+from gpuadvisor.core.calibration import Measurement
+from gpuadvisor.core.engines import llamacpp
+from gpuadvisor.core.engines.base import (
+    GPU_CLASSES,
+    max_threads_per_sm,
+    resident_read_gb_s,
+    resident_threads,
+)
+from gpuadvisor.core.estimate import estimate
+from gpuadvisor.core.model import model_shape
+from gpuadvisor.core.plan import Plan
+
+MODELS = catalog.load_models()
+GPUS = catalog.load_gpus()
+
+
+def plan(**kw):
+    base = dict(task="infer", framework="llama.cpp", quant="q4_0", seq_len=1, new_tokens=128)
+    return Plan(**(base | kw))
+
+
+def test_resident_threads_follow_the_register_file_and_the_thread_limit():
+    a100, t4, rtx3090 = GPUS["a100-pcie-80gb"], GPUS["t4"], GPUS["rtx-3090"]
+    assert [max_threads_per_sm(g) for g in (a100, t4, rtx3090)] == [2048, 1024, 1536]
+    # 64 registers x 128 threads = 8,192 of 65,536: 8 blocks, 1,024 threads on every card
+    for g in (a100, t4, rtx3090):
+        assert resident_threads(g, 128, 64) == 1024
+    # 89 registers round up to 96: 65,536 // (96 x 128) = 5 blocks (PR #23729's fused
+    # Q4_K kernel, whose occupancy fell by 61% against the 64-register one)
+    assert resident_threads(a100, 128, 89) == 640
+    # 32 registers would allow 16 blocks: the thread limit stops them first
+    assert resident_threads(a100, 128, 32) == 2048
+    assert resident_threads(t4, 128, 32) == 1024
+    assert resident_threads(rtx3090, 128, 32) == 1536
+
+
+def test_littles_law_matches_the_measured_read_at_that_occupancy():
+    """gpu-stream's read kernel (one 8-byte load per thread) at 1,024 threads per SM
+    (te42kyfo/gpu-benches @1c36d509 gpu-stream/a100_80.txt, h100_pcie.txt: blockSize 512, two
+    blocks an SM) read 1,122 GB/s on an A100-80 and 1,261 on an H100 PCIe."""
+    a100, h100 = GPUS["a100-pcie-80gb"], GPUS["h100-pcie"]
+    latency = GPU_CLASSES["nvidia-hbm"].loaded_latency_s
+    assert resident_read_gb_s(a100, 1024, 8) == pytest.approx(108 * 1024 * 8 / latency / 1e9)
+    assert resident_read_gb_s(a100, 1024, 8) == pytest.approx(1122, rel=0.05)
+    assert resident_read_gb_s(h100, 1024, 8) == pytest.approx(1261, rel=0.05)
+    # no SM count, or a class without an occupancy sweep: no ceiling
+    assert resident_read_gb_s(GPUS["m2-max"], 1024, 8) is None
+    assert resident_read_gb_s(GPUS["rx-7900-xtx"], 1024, 8) is None
+
+
+def test_the_decode_step_reads_no_faster_than_the_kernel_lets_it():
+    gpu = GPUS["a100-pcie-80gb"]
+    ceiling = llamacpp.mmvq_read_gb_s(gpu, 1)
+    assert ceiling == pytest.approx(108 * 1024 * 8 / 0.765e-6 / 1e9)
+    assert ceiling < gpu.memory_bandwidth_gb_s * GPU_CLASSES["nvidia-hbm"].read_fraction
+    e = estimate(MODELS["llama-2-7b"], plan(), gpu)
+    d = e.engine.decode
+    assert d.kernel_read_gb_s == pytest.approx(ceiling)
+    assert e.assumptions["engine_kernel_read_gb_s"] == round(ceiling, 1)
+    # Llama 2 7B's KV rows: K and V of 4,096 fp16 elements in 32 layers, at 1 + 64 cells
+    assert e.engine.kv_bytes_per_token == 2 * 32 * 4096 * 2
+    read = e.engine.weights + e.engine.kv_bytes_per_token * (1 + 128 / 2)
+    assert 1 / e.time.decode_tokens_per_s == pytest.approx(read / (ceiling * 1e9) + d.fixed_s,
+                                                           rel=1e-9)
+    # Llama 2 7B Q4_0 tg128 on the A100 80 GB: 190.88 (FA off) and 200.90 (FA on) tokens/s,
+    # ggml-org/llama.cpp discussion #15013, commit 5143fa8; without the ceiling 270+
+    assert 180 < e.time.decode_tokens_per_s < 215
+
+
+def test_a_measured_bandwidth_does_not_lift_the_kernels_ceiling():
+    gpu = GPUS["a100-pcie-80gb"]
+    probe = Measurement(None, None, "2026-01-01T00:00:00Z", kind="bandwidth",
+                        bandwidth_gb_s=1800.0, gpu_id=gpu.id)
+    base = estimate(MODELS["llama-2-7b"], plan(), gpu)
+    probed = estimate(MODELS["llama-2-7b"], plan(), gpu, measurement=probe)
+    assert probed.time.decode_tokens_per_s == pytest.approx(base.time.decode_tokens_per_s)
+    # a slow measured card reads at its own rate, under the ceiling
+    slow = Measurement(None, None, "2026-01-01T00:00:00Z", kind="bandwidth",
+                       bandwidth_gb_s=600.0, gpu_id=gpu.id)
+    probed = estimate(MODELS["llama-2-7b"], plan(), gpu, measurement=slow)
+    assert probed.time.decode_tokens_per_s < base.time.decode_tokens_per_s
+
+
+def test_the_ceiling_is_for_mmvq_alone():
+    shape = model_shape(MODELS["llama-2-7b"])
+    gpu = GPUS["a100-pcie-80gb"]
+    # two to eight sequences: two rows a block, twice the bytes in flight
+    assert llamacpp.mmvq_read_gb_s(gpu, 8) == pytest.approx(2 * llamacpp.mmvq_read_gb_s(gpu, 1))
+    # more than MMVQ_MAX_BATCH: the matrix kernels, no ceiling
+    assert llamacpp.mmvq_read_gb_s(gpu, 9) is None
+    assert llamacpp.evaluate(shape, plan(micro_batch=16), gpu, A).decode.kernel_read_gb_s == 0
+    # 16-bit weights take mul_mat_vec_f, Vulkan its own shaders: not this kernel
+    assert llamacpp.evaluate(shape, plan(quant="none"), gpu, A).decode.kernel_read_gb_s == 0
+    assert llamacpp.evaluate(shape, plan(), gpu, A, backend="vulkan").decode \
+        .kernel_read_gb_s == 0
+    # a GDDR card whose memory the kernel can fill: the ceiling is above the memory's rate
+    rtx = GPUS["rtx-4090"]
+    ceiling = llamacpp.mmvq_read_gb_s(rtx, 1)
+    assert ceiling > rtx.memory_bandwidth_gb_s * GPU_CLASSES["nvidia-gddr"].read_fraction
