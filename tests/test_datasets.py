@@ -213,11 +213,14 @@ def test_bad_data_set_flags_name_the_flag():
 def test_a_fine_tuning_set_known_by_its_mean_is_its_tokens_packed():
     """SlimOrca: 517,982 conversations x 408 Llama 3.1 tokens (sara-nl/LLM-finetune README's
     table); UltraChat 200k: the 1,090 steps x 128 sequences x 2,048 tokens zephyr-7b-sft-full
-    packed it into. Neither publishes a length distribution: the job is their tokens,
+    packed it into; OpenHermes 2.5: 1,001,551 rows, 391.5M Gemma 4 tokens. None publishes
+    a length distribution: the job is their tokens,
     packed, also when the plan pads (and it says so)."""
     model = MODELS["llama-3.1-8b"]
     for dataset_id, tokens, samples in (("slimorca", 517_982 * 408, 517_982),
-                                        ("ultrachat-200k", 1_090 * 128 * 2_048, 207_865)):
+                                        ("ultrachat-200k", 1_090 * 128 * 2_048, 207_865),
+                                        # HRM-Text's count of every row, Gemma 4's template
+                                        ("openhermes-2.5", 391.5e6, 1_001_551)):
         padded = training_job(model, Plan(task="qlora", dataset=dataset_id, seq_len=4096,
                                           micro_batch=4, epochs=2.0))
         packed = training_job(model, Plan(task="qlora", dataset=dataset_id, seq_len=4096,
@@ -229,6 +232,7 @@ def test_a_fine_tuning_set_known_by_its_mean_is_its_tokens_packed():
         assert "cannot be counted" in padded.text and "cannot be counted" not in packed.text
     assert DATASETS["ultrachat-200k"].tokens / 207_865 == pytest.approx(1374.6, abs=0.1)
     assert DATASETS["slimorca"].tokenizer.startswith("Llama 3.1")
+    assert DATASETS["openhermes-2.5"].tokenizer.startswith("Gemma 4")
 
 
 def test_the_cli_times_slimorca_from_its_tokens():

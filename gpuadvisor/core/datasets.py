@@ -229,9 +229,22 @@ ULTRACHAT_200K = DatasetSpec(
     source="207,865 conversations, 285.7M tokens (Mistral tokenizer, Zephyr template) as "
            "zephyr-7b-sft-full packed them: 1,090 steps x 128 x 2,048 tokens")
 
+#: OpenHermes 2.5 (teknium/OpenHermes-2.5): 1,001,551 conversations, about 391.5M tokens
+#: rendered with Gemma 4's tokenizer and chat template (schneiderkamplab/HRM-Text @f5b1cc8
+#: wiki/pages/dfm8-plan/danish-education-data.md: "downloaded, converted, tokenized;
+#: 1,001,551 rows; about 391.5M rendered tokens", counted with scripts/
+#: tokenize_chat_template.py over every row), 391 per conversation. Gemma's 262k-entry
+#: vocabulary takes fewer tokens for the same text than Llama 2's 32k; no distribution is
+#: published: the job is its tokens, packed.
+OPENHERMES_25 = DatasetSpec(
+    id="openhermes-2.5", name="OpenHermes 2.5", kind="finetune", samples=1_001_551,
+    tokens=391.5e6, tokenizer="Gemma 4 + its chat template",
+    source="1,001,551 conversations, 391.5M tokens (Gemma 4 tokenizer and chat template, "
+           "every row counted; schneiderkamplab/HRM-Text wiki @f5b1cc8)")
+
 #: The data sets ``--dataset`` knows, by id.
 DATASETS: dict[str, DatasetSpec] = {d.id: d for d in (ALPACA, GSM8K, CODE_ALPACA_2K, LIMA,
-                                                     SLIMORCA, ULTRACHAT_200K,
+                                                     SLIMORCA, ULTRACHAT_200K, OPENHERMES_25,
                                                      FINEWEB_EDU_10BT)}
 #: The job of a fine-tune that names no data set.
 DEFAULT_FINETUNE_DATASET = "alpaca"
@@ -321,5 +334,5 @@ def _count(value: float) -> str:
 
 
 __all__ = ["ALPACA", "CODE_ALPACA_2K", "DATASETS", "DEFAULT_FINETUNE_DATASET", "FINEWEB_EDU_10BT",
-           "GSM8K", "LIMA", "SLIMORCA", "ULTRACHAT_200K", "DatasetSpec", "Job", "LengthStats",
-           "job_of", "tokenizer_family"]
+           "GSM8K", "LIMA", "OPENHERMES_25", "SLIMORCA", "ULTRACHAT_200K", "DatasetSpec", "Job",
+           "LengthStats", "job_of", "tokenizer_family"]
