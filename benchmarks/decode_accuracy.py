@@ -112,9 +112,14 @@ def run_row(row: dict, gpus: dict, models: dict):
     if backend is None:
         return None, None, f"backend {row['backend']}"
     shape = model_shape(models[model_id])
+    # -ngl 99 (or more): every layer and the output on the GPU as the row ran it, not what
+    # --fit would choose; a 2023 Metal build's -ngl 1 also meant the whole model
+    ngl = row.get("n_gpu_layers")
+    ngl = None if ngl is None or ngl < shape.n_layers else ngl
     plan = Plan(task="infer", framework="llama.cpp", quant=quant, precision="fp16",
                 seq_len=1, new_tokens=new, n_gpus=row.get("n_devices") or 1,
-                attention="eager" if row.get("flash_attn") is False else "flash")
+                attention="eager" if row.get("flash_attn") is False else "flash",
+                gpu_layers=None if ngl is None else shape.n_layers + 1)
     result = llamacpp.evaluate(shape, plan, gpu, DEFAULT_ASSUMPTIONS, backend=backend,
                                cuda_graphs=not before_cuda_graphs(row))
     if not row["test"].startswith("main_"):  # llama-bench does not sample

@@ -98,11 +98,32 @@ def test_the_ceiling_is_for_mmvq_alone():
     # more than MMVQ_MAX_BATCH: the matrix kernels, no ceiling
     assert llamacpp.mmvq_read_gb_s(gpu, 9) is None
     assert llamacpp.evaluate(shape, plan(micro_batch=16), gpu, A).decode.kernel_read_gb_s == 0
-    # 16-bit weights take mul_mat_vec_f, Vulkan its own shaders: not this kernel
-    assert llamacpp.evaluate(shape, plan(quant="none"), gpu, A).decode.kernel_read_gb_s == 0
+    # Vulkan runs its own shaders: no ceiling measured for them
     assert llamacpp.evaluate(shape, plan(), gpu, A, backend="vulkan").decode \
         .kernel_read_gb_s == 0
     # a GDDR card whose memory the kernel can fill: the ceiling is above the memory's rate
     rtx = GPUS["rtx-4090"]
     ceiling = llamacpp.mmvq_read_gb_s(rtx, 1)
     assert ceiling > rtx.memory_bandwidth_gb_s * GPU_CLASSES["nvidia-gddr"].read_fraction
+
+
+def test_sixteen_bit_weights_take_mmvf_at_most_the_sms_thread_limit_of_half2_loads():
+    """mul_mat_vec_f: each thread reads one half2 (4 bytes) a loop trip, at most 2,048
+    threads an SM on an A100 or H100 (1,536 on an RTX 3090): 8 KB (6 KB) in flight."""
+    shape = model_shape(MODELS["llama-2-7b"])
+    h100, rtx3090 = GPUS["h100-pcie"], GPUS["rtx-3090"]
+    hbm, gddr = (GPU_CLASSES[c].loaded_latency_s for c in ("nvidia-hbm", "nvidia-gddr"))
+    assert llamacpp.mmvf_read_gb_s(h100, 1, "F16") == pytest.approx(114 * 2048 * 4 / hbm / 1e9)
+    assert llamacpp.mmvf_read_gb_s(rtx3090, 1, "BF16") == pytest.approx(
+        82 * 1536 * 4 / gddr / 1e9)
+    assert llamacpp.mmvf_read_gb_s(h100, 1, "F32") == pytest.approx(
+        2 * llamacpp.mmvf_read_gb_s(h100, 1, "F16"))
+    # four sequences or more: cuBLAS on Ampere and later; a quantized type is mmvq's
+    assert llamacpp.mmvf_read_gb_s(h100, 4, "F16") is None
+    assert llamacpp.mmvf_read_gb_s(h100, 1, "Q4_0") is None
+    r = llamacpp.evaluate(shape, plan(quant="none"), h100, A)
+    assert r.decode.kernel_read_gb_s == pytest.approx(llamacpp.mmvf_read_gb_s(h100, 1, "F16"))
+    # Llama 3 8B F16 tg512 on an H100 PCIe: 68.03 tokens/s (XiongjieDai/GPU-Benchmarks-on-
+    # LLM-Inference @aa72e0e README); the memory's rate alone would give about 106
+    e = estimate(MODELS["llama-3.1-8b"], plan(quant="none", new_tokens=512), h100)
+    assert e.time.decode_tokens_per_s == pytest.approx(68.03, rel=0.10)

@@ -63,6 +63,7 @@ from gpuadvisor.core.engines.base import (
     EngineResult,
     gpu_class,
     host_memory,
+    max_threads_per_sm,
     release,
     resident_read_gb_s,
     resident_threads,
@@ -96,6 +97,13 @@ MMVQ_REGISTERS = 64
 #: loop trip (``vec_dot_q4_0_q8_1`` & co. read ``vdr`` ints of the block's quants), the
 #: next trip's loads issued after this one's multiply-adds.
 MMVQ_BYTES_PER_THREAD = 8
+#: The CUDA batch-1 matrix-vector kernel for 16- and 32-bit weights (ggml-cuda/mmvf.cu
+#: ``mul_mat_vec_f``): blocks of up to 256 threads, each thread reading one ``half2`` (4
+#: bytes; ``float2`` for F32) a loop trip; used up to 3 sequences on Ampere and later
+#: (``ggml_cuda_should_use_mmvf``: ``ne11 <= 3``, 4 on Turing). Its register count is not
+#: published: the SM's thread limit bounds its resident threads.
+MMVF_MAX_BATCH = 3
+MMVF_BYTES_PER_THREAD = {"F16": 4, "BF16": 4, "F32": 8}
 #: KV cells are allocated in multiples of this (llama.cpp pads ``n_ctx`` to 256).
 KV_PAD = 256
 #: Host (CPU) work per decoded token on a GPU backend (see the module docstring).
@@ -261,6 +269,24 @@ def mmvq_read_gb_s(gpu: GpuSpec, sequences: int) -> float | None:
     threads = resident_threads(gpu, MMVQ_BLOCK_THREADS, MMVQ_REGISTERS)
     rows = 1 if sequences == 1 else 2
     return resident_read_gb_s(gpu, threads, MMVQ_BYTES_PER_THREAD * rows)
+
+
+def mmvf_read_gb_s(gpu: GpuSpec, sequences: int, kind: str) -> float | None:
+    """The most llama.cpp's CUDA matrix-vector kernel for 16-bit (or 32-bit) weights reads a
+    second on ``gpu`` at a step of ``sequences`` (GB/s): at most the SM's thread limit
+    resident (:func:`.base.max_threads_per_sm`), each with one ``half2`` (``float2``) of
+    weights in flight (:data:`MMVF_BYTES_PER_THREAD`), over the loaded latency. None past
+    :data:`MMVF_MAX_BATCH` sequences (cuBLAS), for a type it does not take, or without the
+    GPU's SM count.
+
+    XiongjieDai/GPU-Benchmarks-on-LLM-Inference @aa72e0e (README, LLaMA 3 8B F16, tg512):
+    an H100 PCIe decodes at 68.03 tokens/s (1.09 TB/s of its 2.0), an A100 80 GB at 53-55
+    (0.87 TB/s of 1.94-2.04), where GDDR cards stream at 79-93% of their datasheet.
+    """
+    per_thread = MMVF_BYTES_PER_THREAD.get(kind)
+    if per_thread is None or not 1 <= sequences <= MMVF_MAX_BATCH:
+        return None
+    return resident_read_gb_s(gpu, max_threads_per_sm(gpu), per_thread)
 
 
 def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptions, *,
@@ -431,8 +457,10 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
         # weight written.
         bytes_per_weight = (sum(dense) + sum(experts) + embd + out) / model.params.total
         convert = gpu_weights * (1.0 + 2.0 / bytes_per_weight)
-    kernel_read = mmvq_read_gb_s(gpu, b) if backend == "cuda" and kind not in FLOAT_TYPES \
-        else None
+    kernel_read = None
+    if backend == "cuda":
+        kernel_read = mmvf_read_gb_s(gpu, b, kind) if kind in FLOAT_TYPES \
+            else mmvq_read_gb_s(gpu, b)
     decode = DecodeCost(
         bandwidth_efficiency=gc.read_fraction,
         kernel_read_gb_s=kernel_read or 0.0,
@@ -587,4 +615,4 @@ def _ollama_fit(gpu: GpuSpec, dense, experts, out, kv_layer, graph, n_gpus, n_cp
 
 __all__ = ["HOST_S_PER_TOKEN", "KV_TYPES", "OLLAMA_CTX_BY_VRAM", "SAMPLING_S_PER_VOCAB",
            "UBATCH", "compute_buffer_bytes", "evaluate", "gguf_type_for", "kv_cells",
-           "mmvq_read_gb_s", "ollama_num_ctx"]
+           "mmvf_read_gb_s", "mmvq_read_gb_s", "ollama_num_ctx"]
