@@ -94,6 +94,13 @@ def resolve_language(setting: str) -> str:
 
 
 _installed: list[QTranslator] = []
+#: The language in effect (what :func:`install_language` returned last).
+_language = ["en"]
+
+
+def current_language() -> str:
+    """The language the app speaks now (``en`` until another is installed)."""
+    return _language[0]
 
 
 #: Languages whose script a Latin-only font cannot show, and Qt's writing system for each.
@@ -125,12 +132,14 @@ def install_language(setting: str) -> str:
         app.removeTranslator(translator)
     _installed.clear()
     language = resolve_language(setting)
+    _language[0] = "en"
     if language == "en":
         return "en"
     path = qm_path(language)
     translator = QTranslator(app)
     if path is None or not translator.load(str(path)):
         return "en"
+    _language[0] = language
     app.installTranslator(translator)
     _installed.append(translator)
     # Qt's own texts (OK/Cancel, file dialogs) come from the catalogs PySide6 ships.

@@ -56,12 +56,22 @@ def duration(seconds: float) -> str:
     return template.format(n=number)
 
 
+#: Chinese counts large numbers in myriads: 万 (10^4), 亿 (10^8), 万亿 (10^12) - "6.65M
+#: tokens" reads 665万, "8.03B parameters" 80.3亿.
+_MYRIADS = ((1e12, "万亿"), (1e8, "亿"), (1e4, "万"))
+_THOUSANDS = ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k"))
+
+
 def count(n: float) -> str:
     """A large count with three significant figures: ``8.03B``, ``41.9M``, ``106M``, ``52.0k``;
-    under 1,000 in full."""
+    under 1,000 in full. In Chinese by myriads: ``80.3亿``, ``4,190万``, ``5.20万``; under
+    10,000 in full."""
     if n is None or not math.isfinite(n):
         return unknown()
-    for size, name in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")):
+    from gpuadvisor.gui.i18n import current_language
+
+    steps = _MYRIADS if current_language().startswith("zh") else _THOUSANDS
+    for size, name in steps:
         if abs(n) >= size:
             return f"{sig(n / size)}{name}"
     return f"{n:,.0f}"

@@ -712,13 +712,13 @@ renting: {rent}</source>
         <translation>隐藏放不下该规划的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="32"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="101"/>
         <source>Search: 4090, RunPod, us-east…</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
         <translation>搜索：4090、RunPod、us-east…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="33"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/filters.py" line="102"/>
         <source>Search…</source>
         <translation>搜索…</translation>
     </message>
@@ -940,7 +940,7 @@ renting: {rent}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/answer.py" line="24"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/tokens.py" line="109"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/tokens.py" line="108"/>
         <source>Prices as of {date} ({days} days ago, older than {limit}): check the current price before you rent or buy.</source>
         <translation>价格截至 {date}（{days} 天前，已超过 {limit} 天）：租用或购买前请核实当前价格。</translation>
     </message>
@@ -1094,7 +1094,7 @@ renting: {rent}</source>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="74"/>
         <source>{n} tokens</source>
-        <translation>{n} 个 token</translation>
+        <translation>{n}个 token</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="84"/>
@@ -3133,7 +3133,7 @@ paying per token: {other}</source>
     <message>
         <location filename="../../gpuadvisor/gui/log_check.py" line="102"/>
         <source>{n} tokens</source>
-        <translation>{n} 个 token</translation>
+        <translation>{n}个 token</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/log_check.py" line="112"/>
@@ -3798,19 +3798,20 @@ paying per token: {other}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/numbers.py" line="52"/>
-        <location filename="../../gpuadvisor/gui/numbers.py" line="92"/>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="102"/>
         <source>{n} s</source>
+        <extracomment>Chinese counts large numbers in myriads: 万 (10^4), 亿 (10^8), 万亿 (10^12) - &quot;6.65M tokens&quot; reads 665万, &quot;8.03B parameters&quot; 80.3亿.</extracomment>
         <translation>{n} 秒</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/numbers.py" line="53"/>
-        <location filename="../../gpuadvisor/gui/numbers.py" line="93"/>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="103"/>
         <source>{n} min</source>
         <translation>{n} 分钟</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/numbers.py" line="53"/>
-        <location filename="../../gpuadvisor/gui/numbers.py" line="94"/>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="104"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="162"/>
         <source>{n} h</source>
         <translation>{n} 小时</translation>
@@ -3826,22 +3827,22 @@ paying per token: {other}</source>
         <translation>{n} 年</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/numbers.py" line="95"/>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="105"/>
         <source>{n} d</source>
         <translation>{n} 天</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/numbers.py" line="96"/>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="106"/>
         <source>{n} wk</source>
         <translation>{n} 周</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/numbers.py" line="97"/>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="107"/>
         <source>{n} mo</source>
         <translation>{n} 个月</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/numbers.py" line="101"/>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="111"/>
         <source>{n} yr</source>
         <translation>{n} 年</translation>
     </message>
@@ -3861,6 +3862,7 @@ paying per token: {other}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="144"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="198"/>
         <source>sequence length</source>
         <translation>序列长度</translation>
     </message>
@@ -3885,39 +3887,55 @@ paying per token: {other}</source>
         <translation>能放下什么：请求数 × 提示长度（格中为同时服务这些请求所需的单卡 {unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="201"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="194"/>
+        <source>Memory vs prompt length</source>
+        <translation>显存随提示长度的变化</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="197"/>
+        <source>prompt length</source>
+        <translation>提示长度</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="209"/>
         <source>Requests at once ({unit})</source>
         <translation>同时处理的请求（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="203"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="211"/>
         <source>What fits ({unit})</source>
         <translation>能放下什么（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="204"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="212"/>
         <source>Users at once</source>
         <translation>同时服务的用户</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="205"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="213"/>
         <source>By micro-batch</source>
         <translation>按微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="206"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="214"/>
+        <source>By prompt length</source>
+        <translation>按提示长度</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="215"/>
         <source>By sequence length</source>
         <translation>按序列长度</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="157"/>
         <source>Memory vs micro-batch</source>
-        <translation>显存 vs 微批次</translation>
+        <translation>显存随微批次的变化</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="158"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="196"/>
         <source>Memory vs sequence length</source>
-        <translation>显存 vs 序列长度</translation>
+        <translation>显存随序列长度的变化</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="110"/>
@@ -4401,7 +4419,7 @@ paying per token: {other}</source>
         <translation>一个样本 = {unit}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="350"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="359"/>
         <source>your plan</source>
         <translation>当前方案</translation>
     </message>
@@ -6076,7 +6094,7 @@ paying per token: {other}</source>
     <message>
         <location filename="../../gpuadvisor/gui/widgets/panels.py" line="411"/>
         <source>{n} tokens</source>
-        <translation>{n} 个 token</translation>
+        <translation>{n}个 token</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="82"/>
@@ -6308,7 +6326,7 @@ paying per token: {other}</source>
     <message>
         <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="222"/>
         <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="261"/>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="472"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="471"/>
         <source>target GPU</source>
         <translation>目标 GPU</translation>
     </message>
@@ -6333,37 +6351,37 @@ paying per token: {other}</source>
         <translation>{gpu} 有 {size}：{verdict}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="400"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="399"/>
         <source>{size} cards</source>
         <translation>{size} 显卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="413"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="412"/>
         <source>needs {total} per GPU</source>
         <translation>单卡需 {total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="422"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="421"/>
         <source>fits — {free} free</source>
         <translation>放得下 — 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="426"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="425"/>
         <source>tight — {free} free</source>
         <translation>偏紧 — 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="430"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="429"/>
         <source>does not fit by {over}</source>
         <translation>放不下，差 {over}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="460"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="459"/>
         <source>{term}: {size} ({share:.1f}%)</source>
         <translation>{term}：{size}（{share:.1f}%）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="475"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="474"/>
         <source>{gpu}: {size}</source>
         <translation>{gpu}：{size}</translation>
     </message>

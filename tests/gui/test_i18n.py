@@ -457,3 +457,17 @@ def test_an_inference_plan_line_counts_requests_not_accumulation():
     # the footer's key stays whole on a wrapped line
     assert keep_units("h. ★ = best trade-off") == "h. ★\u00a0= best trade-off"
     assert plain(keep_units("h. ★ = best")) == "h. ★ = best"
+
+
+def test_chinese_counts_in_myriads(language):
+    """Chinese groups large numbers by 10^4: 6.65M tokens are 665万, 8.03B parameters 80.3亿,
+    52,002 samples 5.20万 (English: 6.65M, 8.03B, 52.0k)."""
+    from gpuadvisor.gui import numbers as N
+
+    assert [N.count(v) for v in (6.65e6, 8.03e9, 52_002, 999, 2e12)] == \
+        ["6.65M", "8.03B", "52.0k", "999", "2.00T"]
+    assert language("zh_CN") == "zh_CN"
+    assert [N.count(v) for v in (6.65e6, 8.03e9, 52_002, 9_999, 2e12, 41.9e6)] == \
+        ["665万", "80.3亿", "5.20万", "9,999", "2.00万亿", "4,190万"]
+    assert language("en") == "en"
+    assert N.count(6.65e6) == "6.65M"

@@ -218,6 +218,10 @@ def test_a_vllm_plans_fit_map_shows_what_its_requests_need_and_whether_they_wait
     assert fit_map.plot_item.getAxis("left").labelText in ("requests at once", "requests")
     assert fit_map.plot_item.getAxis("bottom").labelText == "prompt length (tokens)"
     assert charts.tabs.tabText(0) == "Requests at once (GiB)"
+    # the length chart is the fit map's row of the plan's requests: prompts too
+    assert charts.chart_titles["seqChart"].text() == "Memory vs prompt length"
+    assert charts.seq_chart.plot_item.getAxis("bottom").labelText.startswith("prompt length")
+    assert charts.tabs.tabText(2) == "By prompt length"
     x, _ = charts.serving_chart.full_points.getData()
     assert len(x) and "requests wait" in [label.text for _, label in
                                           charts.serving_chart.legend.items]
@@ -229,6 +233,9 @@ def test_a_vllm_plans_fit_map_shows_what_its_requests_need_and_whether_they_wait
         "What fits: micro-batch × sequence length")
     assert fit_map.plot_item.getAxis("bottom").labelText == "sequence length (tokens)"
     assert charts.tabs.tabText(0) == "What fits (GiB)"
+    assert charts.chart_titles["seqChart"].text() == "Memory vs sequence length"
+    assert charts.seq_chart.plot_item.getAxis("bottom").labelText.startswith("sequence length")
+    assert charts.tabs.tabText(2) == "By sequence length"
 
 
 def test_the_reading_speed_is_named_in_the_legend_not_over_the_curves(qtbot, page):

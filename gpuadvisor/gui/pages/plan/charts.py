@@ -185,9 +185,17 @@ class PlanCharts(QWidget):
                                 "{unit} per GPU to serve them all at once)")}
 
     def _set_fit_map_title(self, queued: bool) -> None:
+        """The fit map's and the length chart's titles, and the length chart's x axis: a
+        server that queues requests (vLLM) is swept by prompt length, not by the sequence
+        length of a training batch."""
         title = self._fit_map_titles[queued]
         if self._titles["fitMapChart"] != title:
             self._titles["fitMapChart"] = title
+            self._titles["seqChart"] = (translate("PlanPage", "Memory vs prompt length")
+                                        if queued else
+                                        translate("PlanPage", "Memory vs sequence length"))
+            self.seq_chart.set_x_label(translate("PlanPage", "prompt length") if queued
+                                       else translate("PlanPage", "sequence length"))
             self._set_titles()
 
     # ------------------------------------------------------------------ arrangement
@@ -203,7 +211,8 @@ class PlanCharts(QWidget):
                  translate("PlanPage", "What fits ({unit})").format(unit=self._units),
                  translate("PlanPage", "Users at once") if self._serving
                  else translate("PlanPage", "By micro-batch"),
-                 translate("PlanPage", "By sequence length"))
+                 translate("PlanPage", "By prompt length") if queued
+                 else translate("PlanPage", "By sequence length"))
         for index, text in enumerate(short):
             self.tabs.setTabText(index, text)
             self.tabs.setTabToolTip(index, self._titles[
