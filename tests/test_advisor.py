@@ -146,6 +146,19 @@ def test_rank_by_goal_budget_and_deadline():
         rank([a], budget_usd=-5)
 
 
+def test_costs_equal_to_the_cent_are_a_tie_the_faster_option_wins():
+    """One RTX 3090 for 3.59 h and two for 1.80 h draw the same power: $0.1603 and $0.1607,
+    both written "$0.16". The cheaper by a fraction of a cent is not "the cheapest": the one
+    done in half the time is."""
+    one, two = fake("one", 0.1603, 3.59), fake("two", 0.1607, 1.80)
+    assert [s.option.id for s in rank([one, two], "cheapest")] == ["two", "one"]
+    # nor is it on the front of best trade-offs: the faster one at the same cost beats it
+    assert pareto([one, two]) == {"two"}
+    # a cent apart is a difference
+    assert [s.option.id for s in rank([fake("one", 0.15, 3.59), two], "cheapest")] == \
+        ["one", "two"]
+
+
 def test_pareto_front_keeps_only_undominated_fitting_options():
     options = [fake("a", 10, 20), fake("b", 30, 5), fake("c", 50, 2), fake("d", 40, 6),
                fake("e", 10, 25), fake("x", 1, 1, False)]

@@ -102,6 +102,24 @@ def test_llama_server_slots_are_limited_by_the_cards_memory():
     assert over.kv_tokens == (c.users + 1) * 8704
 
 
+def test_left_unset_the_servers_layers_stay_where_the_plan_puts_them():
+    """A plan that leaves -ngl to llama.cpp has every layer on a 4090 (Q4_K_M 8B): its
+    server's slots are counted with those layers there, as the fit map counts memory, not
+    with the layers --fit would move to host RAM to make room for more slots."""
+    b = base(gpu="rtx-4090", framework="llama.cpp", quant="q4_k_m")
+    assert b.engine.settings["n_gpu_layers"] == 33
+    pinned = base(gpu="rtx-4090", framework="llama.cpp", quant="q4_k_m", gpu_layers=33)
+    c, c_pinned = (S.capacity(x, min_tokens_per_s=0.001) for x in (b, pinned))
+    assert c.users == c_pinned.users
+    over = S.load_point(b, c.users + 1)
+    assert not over.fits and over.limit == "memory"
+    # the fit of n slots is that of the plan with n sequences and all 33 layers on the card
+    n = c.users
+    plan = Plan(task="infer", framework="llama.cpp", quant="q4_k_m", seq_len=8192,
+                new_tokens=512, micro_batch=n, gpu_layers=33)
+    assert resolve(MODELS["llama-3.1-8b"], plan, GPUS["rtx-4090"]).fits
+
+
 def test_the_sentence_names_users_context_first_token_and_speed():
     c = S.capacity(base())
     p = c.point

@@ -328,7 +328,9 @@ def rank(suggestions: Iterable[Suggestion], goal: str = "cheapest", *,
          budget_usd: float | None = None, deadline_hours: float | None = None,
          allow_changes: bool = True) -> list[Suggestion]:
     """Order for ``goal``: acceptable options (fit, within budget and deadline) first, by
-    cost (cheapest) or hours (fastest), ties broken by the other; then the ones over budget
+    cost (cheapest: to the cent, the resolution every door writes a cost at, so two options
+    that both cost "$0.16" are a tie) or hours (fastest), ties broken by the other (of two
+    cards at the same cost, the one done sooner); then the ones over budget
     or past the deadline; then the ones that do not fit, nearest to fitting first (memory
     needed over memory available).
 
@@ -347,7 +349,8 @@ def rank(suggestions: Iterable[Suggestion], goal: str = "cheapest", *,
     def key(s: Suggestion):
         if not s.fits:  # nearest to fitting first
             return (2, True, s.memory_bytes / s.capacity_bytes, 0.0, s.option.id)
-        primary = (s.cost_usd, s.hours) if goal == "cheapest" else (s.hours, s.cost_usd)
+        primary = ((round(s.cost_usd, 2), s.hours) if goal == "cheapest"
+                   else (s.hours, s.cost_usd))
         return (0 if s.counts(allow_changes) else 1, not s.acceptable, *primary, s.option.id)
 
     return sorted(marked, key=key)
@@ -355,12 +358,15 @@ def rank(suggestions: Iterable[Suggestion], goal: str = "cheapest", *,
 
 def pareto(suggestions: Iterable[Suggestion], allow_changes: bool = True) -> frozenset[str]:
     """Ids of fitting options no other fitting option beats on both hours and cost (only
-    options that fit as asked take part unless ``allow_changes``)."""
+    options that fit as asked take part unless ``allow_changes``); costs to the cent, as
+    :func:`rank` takes them."""
     fitting = [s for s in suggestions if s.counts(allow_changes)]
     front = set()
     for s in fitting:
-        dominated = any(o.hours <= s.hours and o.cost_usd <= s.cost_usd
-                        and (o.hours < s.hours or o.cost_usd < s.cost_usd) for o in fitting)
+        cost = round(s.cost_usd, 2)
+        dominated = any(o.hours <= s.hours and round(o.cost_usd, 2) <= cost
+                        and (o.hours < s.hours or round(o.cost_usd, 2) < cost)
+                        for o in fitting)
         if not dominated:
             front.add(s.option.id)
     return frozenset(front)

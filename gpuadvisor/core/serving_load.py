@@ -23,7 +23,9 @@ serving ``n`` requests together (``micro_batch = n``: vLLM's running sequences, 
   gpt-oss's harmony channel header).
 * **memory**: ``n`` requests hold ``n x (prompt + new)`` tokens of KV cache. vLLM's pool is
   fixed (its ``kv_cache_tokens``): past it requests wait. llama-server allocates ``n_ctx``
-  for all slots: the estimate of ``n`` slots must fit the card.
+  for all slots: the estimate of ``n`` slots, with the plan's layers on the GPU (``-ngl``
+  as the plan runs; more slots bought by moving layers to the CPU are not the plan's
+  server), must fit the card.
 
 :func:`capacity` is the most users served within a speed floor per user and a first-token
 ceiling: by default reading speed, 238 words per minute (Brysbaert 2019, "How many words do
@@ -180,6 +182,11 @@ def load_point(base: Estimate, users: int, assumptions: Assumptions = DEFAULT_AS
 
 def _at(base: Estimate, users: int, assumptions: Assumptions, **options) -> Estimate:
     plan: Plan = replace(base.plan, micro_batch=users, dataset_samples=None)
+    if base.engine_name == "llama.cpp" and plan.gpu_layers is None:
+        # the server keeps the plan's layers on the GPU: more slots that fit only by moving
+        # layers to the CPU (llama.cpp's --fit would) do not fit this plan's layout, as
+        # the fit map counts them
+        plan = replace(plan, gpu_layers=int(base.engine.settings["n_gpu_layers"]))
     if plan == base.plan:
         return base
     return resolve(base.model, plan, base.gpu, assumptions, **options)

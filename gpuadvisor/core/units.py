@@ -30,8 +30,12 @@ _BYTE_UNITS = {
     "gib": GiB,
     "tib": TiB,
 }
-_COUNT_SUFFIX = {"": 1, "k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12}
-_NUMBER_UNIT = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*([A-Za-z]*)\s*$")
+#: Count suffixes: thousands (k, M, B/G, T) and the Chinese myriads (万 10^4, 亿 10^8, 万亿
+#: 10^12), as the app writes counts in either language.
+_COUNT_SUFFIX = {"": 1, "k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12,
+                 "万": 1e4, "亿": 1e8, "万亿": 1e12}
+_NUMBER_UNIT = re.compile(
+    r"^\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*([A-Za-z]*|万亿|万|亿)\s*$")
 
 
 def parse_bytes(text: str) -> int:
@@ -48,7 +52,8 @@ def parse_bytes(text: str) -> int:
 
 
 def parse_count(text: str) -> float:
-    """Parse a count such as ``"2T"``, ``"1.5B"``, ``"300M"``, ``"16k"`` or ``"1e9"``.
+    """Parse a count such as ``"2T"``, ``"1.5B"``, ``"300M"``, ``"16k"``, ``"1e9"`` or
+    ``"665万"``.
 
     Raises:
         ValueError: the text is not a count, naming what was given.

@@ -64,16 +64,19 @@ _THOUSANDS = ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k"))
 
 def count(n: float) -> str:
     """A large count with three significant figures: ``8.03B``, ``41.9M``, ``106M``, ``52.0k``;
-    under 1,000 in full. In Chinese by myriads: ``80.3亿``, ``4,190万``, ``5.20万``; under
-    10,000 in full."""
+    under 1,000 in full. In Chinese by myriads: ``80.3亿``, ``4190万``, ``5.20万``; under
+    10,000 in full. Either is what the count fields take back
+    (:func:`~gpuadvisor.core.units.parse_count`)."""
     if n is None or not math.isfinite(n):
         return unknown()
     from gpuadvisor.gui.i18n import current_language
 
-    steps = _MYRIADS if current_language().startswith("zh") else _THOUSANDS
-    for size, name in steps:
+    myriads = current_language().startswith("zh")
+    for size, name in _MYRIADS if myriads else _THOUSANDS:
         if abs(n) >= size:
-            return f"{sig(n / size)}{name}"
+            # a myriad's figure has at most four digits: 4190万, read and typed whole
+            figure = sig(n / size)
+            return f"{figure.replace(',', '') if myriads else figure}{name}"
     return f"{n:,.0f}"
 
 

@@ -434,14 +434,14 @@ renting: {rent}</source>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="73"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="329"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="257"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="267"/>
         <source>Cheapest</source>
         <translation>最便宜</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="74"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="328"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="254"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="264"/>
         <source>Fastest</source>
         <translation>最快</translation>
     </message>
@@ -876,19 +876,19 @@ renting: {rent}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="319"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="247"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="257"/>
         <source>fastest</source>
         <translation>最快</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="320"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="248"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="258"/>
         <source>Best ({goal}): {why}.</source>
         <translation>最佳（{goal}）：{why}。</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="330"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="259"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="269"/>
         <source>{label}: {why}.</source>
         <translation>{label}：{why}。</translation>
     </message>
@@ -909,7 +909,7 @@ renting: {rent}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="348"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="289"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="299"/>
         <source>Prices in {code} at {rate} per USD.</source>
         <translation>价格以 {code} 计，汇率 {rate} 每美元。</translation>
     </message>
@@ -946,7 +946,7 @@ renting: {rent}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="200"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="223"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="233"/>
         <source>older than {days} days: check it</source>
         <translation>已超过 {days} 天：请核实</translation>
     </message>
@@ -1157,137 +1157,142 @@ renting: {rent}</source>
         <translation>其速度取决于服务商：这里不做估算。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="161"/>
-        <source>Speed: {speed} tokens/s ({per_hour} an hour) serving {users} users at once, each at reading speed or more; the first token after {ttft} at that load</source>
-        <translation>速度：{speed} token/秒（每小时 {per_hour} 个），同时服务 {users} 位用户，每人不低于阅读速度；在此负载下首个 token 用时 {ttft}</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="166"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="168"/>
         <source>Speed: {speed} tokens/s ({per_hour} an hour), the first token after {ttft} (prefilling {prompt} prompt tokens × {batch})</source>
         <translation>速度：{speed} token/秒（每小时 {per_hour} 个），首个 token 用时 {ttft}（预填充 {prompt} 个提示 token × {batch}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="172"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="174"/>
         <source>{price}/h ÷ ({per_hour} tokens × {util:.0%} busy) = {result} per million tokens</source>
         <translation>{price}/小时 ÷（{per_hour} 个 token × {util:.0%} 利用率）= 每百万 token {result}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="179"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="181"/>
         <source>Power: {tdp:,.0f} W × {load:.0%} × {gpus} GPU(s) × {kwh}/kWh = {power}/h</source>
         <translation>电费：{tdp:,.0f} W × {load:.0%} × {gpus} 张 GPU × {kwh}/kWh = {power}/小时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="185"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="195"/>
         <source>Cards: {price} ÷ {hours:,.0f} h = {per_hour}/h</source>
         <translation>显卡：{price} ÷ {hours:,.0f} 小时 = {per_hour}/小时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="190"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="200"/>
         <source>Cards: no price in the offers catalog for them, so power alone</source>
         <translation>显卡：报价目录里没有它们的价格，只计电费</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="192"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="202"/>
         <source>{hourly}/h ÷ {per_hour} tokens = {result} per million tokens</source>
         <translation>{hourly}/小时 ÷ {per_hour} 个 token = 每百万 token {result}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="208"/>
-        <source>Your cards are priced as the same cards bought: the catalog&apos;s {prices}</source>
-        <translation>你的显卡按买同款的价格计：目录中的{prices}</translation>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="161"/>
+        <source>Speed: {speed} tokens/s ({per_hour} an hour) serving {users} users at once, as many as stay at reading speed or more (a server&apos;s load, not the plan&apos;s {asked} request(s)); the first token after {ttft} at that load</source>
+        <translation>速度：{speed} token/秒（每小时 {per_hour} 个），同时服务 {users} 位用户——在每人不低于阅读速度的前提下尽可能多（按服务器负载计，而非方案中的 {asked} 个请求）；在此负载下首 token 延迟 {ttft}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="211"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="188"/>
+        <source>Cards: yours already, not counted; wearing them out would add {price} ÷ {hours:,.0f} h = {per_hour}/h ({wear} per million tokens with the power)</source>
+        <translation>显卡：已归你所有，不计入；若计损耗，另加 {price} ÷ {hours:,.0f} 小时 = {per_hour}/小时（连同电费为每百万 token {wear}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="218"/>
+        <source>Their wear is priced as the same cards bought: the catalog&apos;s {prices}</source>
+        <translation>损耗按买同款显卡的价格计：目录中的{prices}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="221"/>
         <source>{seller} price of {date}</source>
         <translation>{seller} {date} 的价格</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="215"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="225"/>
         <source>The catalog has no price for: {cards}</source>
         <translation>目录中没有这些显卡的价格：{cards}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="242"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="252"/>
         <source>None of the options shown runs this plan: widen the filters, or “Make it fit” on the Plan page.</source>
         <translation>显示的方案都跑不了这个规划：放宽筛选，或看规划页的“如何放得下”。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="246"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="256"/>
         <source>cheapest per token</source>
         <translation>每 token 最便宜</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="263"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="273"/>
         <source>Yours: {why}.</source>
         <translation>你的：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="270"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="280"/>
         <source>No API in the catalog lists {model}.</source>
         <translation>目录里没有 API 提供 {model}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="280"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="290"/>
         <source>{shown} of {total} options shown; {fitting} fit the plan as asked; {apis} hosted APIs</source>
         <translation>显示 {total} 个方案中的 {shown} 个；{fitting} 个按原规划放得下；{apis} 个托管 API</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="283"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="293"/>
         <source>. Costs per million generated tokens, each with its share of the prompt ({prompt}:{new}); rentals busy {util:.0%} of the time, cards over {hours:,.0f} h. ★ = best trade-off (Pareto front).</source>
         <translation>。费用按每百万生成 token 计，每个 token 含其分摊的提示（{prompt}:{new}）；租用利用率 {util:.0%}，显卡寿命 {hours:,.0f} 小时。★ = 最佳权衡（帕累托前沿）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="299"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="309"/>
         <source>Owning against paying per token</source>
         <translation>自购与按 token 付费对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="302"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="312"/>
         <source>{own} (selected) against {other}, the cheapest per token</source>
         <translation>{own}（已选）对比每 token 最便宜的 {other}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="305"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="315"/>
         <source>{other} (selected) against buying {own}, the card that pays off soonest</source>
         <translation>{other}（已选）对比购买最快回本的显卡 {own}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="308"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="318"/>
         <source>Buying {own} against {other}</source>
         <translation>购买 {own} 对比 {other}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="317"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="327"/>
         <source>{other} costs {price} per million tokens, no more than the power for {own} ({power}): owning never pays off on price alone.</source>
         <translation>{other} 每百万 token {price}，不高于 {own} 的电费（{power}）：只看价格，自购永远不回本。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="323"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="333"/>
         <source>{own} is yours already and its power ({power} per million tokens) costs less than {other} ({price}): cheaper from the first token.</source>
         <translation>{own} 已经是你的，它的电费（每百万 token {power}）低于 {other}（{price}）：从第一个 token 起就更便宜。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="329"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="339"/>
         <source>After {tokens}, {own} ({price}) beats {other} ({hours} of generating on it).</source>
         <translation>生成 {tokens} 后，{own}（{price}）比 {other} 更划算（在它上面生成 {hours}）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="334"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="344"/>
         <source>That is longer than the {hours:,.0f} h lifetime you set.</source>
         <translation>这超过了你设定的 {hours:,.0f} 小时寿命。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="336"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="346"/>
         <source>Cards ÷ (price per token − power per token): {price} ÷ ({other} − {power}) per million.</source>
         <translation>显卡 ÷（每 token 价格 − 每 token 电费）：{price} ÷（{other} − {power}）每百万。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="345"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="355"/>
         <source>No card and per-token option to compare</source>
         <translation>没有可比较的显卡和按 token 付费方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="346"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="356"/>
         <source>Break-even needs a card (yours or to buy) and an API or rental among the options shown.</source>
         <translation>回本计算需要显示的方案中有一张显卡（自有或待购）和一个 API 或租用方案。</translation>
     </message>
@@ -2942,8 +2947,8 @@ paying per token: {other}</source>
         <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="253"/>
         <location filename="../../gpuadvisor/gui/first_run.py" line="80"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="235"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="210"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="217"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="220"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="227"/>
         <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="140"/>
         <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="68"/>
         <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="244"/>
@@ -3798,20 +3803,20 @@ paying per token: {other}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/numbers.py" line="52"/>
-        <location filename="../../gpuadvisor/gui/numbers.py" line="102"/>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="105"/>
         <source>{n} s</source>
         <extracomment>Chinese counts large numbers in myriads: 万 (10^4), 亿 (10^8), 万亿 (10^12) - &quot;6.65M tokens&quot; reads 665万, &quot;8.03B parameters&quot; 80.3亿.</extracomment>
         <translation>{n} 秒</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/numbers.py" line="53"/>
-        <location filename="../../gpuadvisor/gui/numbers.py" line="103"/>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="106"/>
         <source>{n} min</source>
         <translation>{n} 分钟</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/numbers.py" line="53"/>
-        <location filename="../../gpuadvisor/gui/numbers.py" line="104"/>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="107"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="162"/>
         <source>{n} h</source>
         <translation>{n} 小时</translation>
@@ -3827,22 +3832,22 @@ paying per token: {other}</source>
         <translation>{n} 年</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/numbers.py" line="105"/>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="108"/>
         <source>{n} d</source>
         <translation>{n} 天</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/numbers.py" line="106"/>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="109"/>
         <source>{n} wk</source>
         <translation>{n} 周</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/numbers.py" line="107"/>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="110"/>
         <source>{n} mo</source>
         <translation>{n} 个月</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/numbers.py" line="111"/>
+        <location filename="../../gpuadvisor/gui/numbers.py" line="114"/>
         <source>{n} yr</source>
         <translation>{n} 年</translation>
     </message>
@@ -3927,6 +3932,16 @@ paying per token: {other}</source>
         <translation>按序列长度</translation>
     </message>
     <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="379"/>
+        <source>the server&apos;s share of {gpu}</source>
+        <translation>{gpu} 中服务器占用的份额</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="380"/>
+        <source>the card</source>
+        <translation>显卡</translation>
+    </message>
+    <message>
         <location filename="../../gpuadvisor/gui/pages/plan/charts.py" line="157"/>
         <source>Memory vs micro-batch</source>
         <translation>显存随微批次的变化</translation>
@@ -3938,335 +3953,335 @@ paying per token: {other}</source>
         <translation>显存随序列长度的变化</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="110"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="111"/>
         <source>Model</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below. Id of the GPU picker&apos;s &quot;no GPU&quot; entry. llama.cpp&apos;s backends by their own names (proper nouns, not translated).</extracomment>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="122"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="123"/>
         <source>Type to search presets</source>
         <translation>输入以搜索预设模型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="124"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="125"/>
         <source>Type part of a name (e.g. &quot;llama 8b&quot;) and press Enter, or pick from the list</source>
         <translation>输入名称的一部分（如 “llama 8b”）后按回车，或从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="128"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="129"/>
         <source>Open config.json…</source>
         <translation>打开 config.json…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="129"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="130"/>
         <source>Use a Hugging Face config.json from disk</source>
         <translation>使用本地的 Hugging Face config.json</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="131"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="132"/>
         <source>Custom…</source>
         <translation>自定义…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="132"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="133"/>
         <source>Type in architecture numbers</source>
         <translation>手动输入架构参数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="159"/>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="168"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="160"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="169"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="164"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="165"/>
         <source>The software that runs the plan: a fine-tuning framework changes what is kept in memory (logits, checkpoints), an inference engine how weights and the KV cache are stored and how fast tokens come</source>
         <translation>运行该方案的软件：微调框架决定显存中保留什么（logits、检查点），推理引擎决定权重和 KV 缓存如何存放、token 生成多快</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="169"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="170"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="171"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="172"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="173"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="174"/>
         <source>Software</source>
         <translation>软件</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="177"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="178"/>
         <source>Batch</source>
         <translation>批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="181"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="182"/>
         <source>Sequences per GPU per forward/backward pass</source>
         <translation>每张 GPU 每次前向/反向传播的序列数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="186"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="187"/>
         <source>Micro-batches per optimizer step</source>
         <translation>每个优化器步的微批次数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="189"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="190"/>
         <source>Tokens per sequence</source>
         <translation>每个序列的 token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="193"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="194"/>
         <source>Inference: tokens generated per sequence</source>
         <translation>推理：每个序列生成的 token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="199"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="200"/>
         <source>Micro-batch</source>
         <translation>微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="201"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="202"/>
         <source>Grad. accumulation</source>
         <translation>梯度累积</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="203"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="204"/>
         <source>Sequence length</source>
         <translation>序列长度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="205"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="206"/>
         <source>New tokens</source>
         <translation>生成 token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="210"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="211"/>
         <source>Memory savers</source>
         <translation>显存优化</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="220"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="221"/>
         <source>Checkpointing</source>
         <translation>梯度检查点</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="221"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="222"/>
         <source>Attention</source>
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="222"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="223"/>
         <source>Quantization</source>
         <translation>量化</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="223"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="224"/>
         <source>LoRA rank</source>
         <translation>LoRA 秩</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="224"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="225"/>
         <source>LoRA targets</source>
         <translation>LoRA 目标模块</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="225"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="226"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="231"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="232"/>
         <source>Inference engine</source>
         <translation>推理引擎</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="247"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="248"/>
         <source>llama.cpp --n-cpu-moe: the experts of the first N layers stay in host RAM (a large MoE model on a small card)</source>
         <translation>llama.cpp --n-cpu-moe：前 N 层的专家留在主机内存中（用小显卡跑大型 MoE 模型）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="254"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="255"/>
         <source>default (0.90)</source>
         <translation>默认（0.90）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="257"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="258"/>
         <source>vLLM --gpu-memory-utilization: the share of the card vLLM takes; the KV cache gets what is left after weights and activations</source>
         <translation>vLLM --gpu-memory-utilization：vLLM 占用的显存比例；减去权重和激活值后剩下的给 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="260"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="261"/>
         <source>GPU layers</source>
         <translation>GPU 层数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="262"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="263"/>
         <source>MoE layers on CPU</source>
         <translation>CPU 上的 MoE 层数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="265"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="266"/>
         <source>llama.cpp&apos;s GPU backend, the one it was built with: CUDA on NVIDIA, ROCm on AMD, Metal on Apple, Vulkan on any (it launches every kernel on its own, without CUDA graphs). Ollama picks its backend itself.</source>
         <translation>llama.cpp 的 GPU 后端，即编译时选用的后端：NVIDIA 用 CUDA，AMD 用 ROCm，Apple 用 Metal，任何显卡都可用 Vulkan（它逐个启动内核，没有 CUDA graphs）。Ollama 自己选择后端。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="269"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="270"/>
         <source>llama.cpp backend</source>
         <translation>llama.cpp 后端</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="271"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="272"/>
         <source>vLLM memory share</source>
         <translation>vLLM 显存比例</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="278"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="279"/>
         <source>Ollama&apos;s num_ctx: the context it allocates a KV cache for (default: Ollama&apos;s for the card&apos;s memory, up to the model&apos;s own context)</source>
         <translation>Ollama 的 num_ctx：为其分配 KV 缓存的上下文（默认：Ollama 按显卡显存给出的值，不超过模型自身的上下文）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="281"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="282"/>
         <source>Ollama context</source>
         <translation>Ollama 上下文</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="285"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="286"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="287"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="288"/>
         <source>Type to search GPUs</source>
         <translation>输入以搜索 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="294"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="295"/>
         <source>Target GPU</source>
         <translation>目标 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="295"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="296"/>
         <source>Number of GPUs</source>
         <translation>GPU 数量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="297"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="298"/>
         <source>ZeRO / FSDP</source>
         <translation>ZeRO / FSDP</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="299"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="300"/>
         <source>CPU offload</source>
         <translation>CPU 卸载</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="309"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="310"/>
         <source>Data set</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="311"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="312"/>
         <source>The data set the time is for: its samples at their measured token lengths (a fine-tune that names none is timed on Alpaca)</source>
         <translation>时间所依据的数据集：按实测 token 长度计算其样本（未指定数据集的微调按 Alpaca 计时）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="314"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="315"/>
         <source>Data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="315"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="316"/>
         <source>Pack samples into full sequences</source>
         <translation>将样本打包成完整序列</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="318"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="319"/>
         <source>Packing (TRL packing=True) fills every sequence with real tokens; without it each micro-batch is padded to its longest sample</source>
         <translation>打包（TRL packing=True）让每个序列都填满真实 token；不打包时，每个微批次补齐到其中最长的样本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="323"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="324"/>
         <source>Training tokens over all epochs, e.g. 2T, 300M</source>
         <translation>所有轮次合计的训练 token 数，如 2T、300M</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="326"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="327"/>
         <source>Samples per epoch, e.g. 52k</source>
         <translation>每轮的样本数，如 52k</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="331"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="332"/>
         <source>Tokens</source>
         <translation>token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="333"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="334"/>
         <source>or samples</source>
         <translation>或样本数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="335"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="336"/>
         <source>× epochs</source>
         <translation>× 轮数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="276"/>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="383"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="277"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="384"/>
         <source>default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="237"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="238"/>
         <source>as many as fit</source>
         <translation>尽可能多</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="239"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="240"/>
         <source>llama.cpp -ngl / Ollama num_gpu: layers kept on the GPU; the rest are read from host RAM for every token (slower). Left at &quot;as many as fit&quot;, llama.cpp&apos;s --fit keeps 1 GiB of the card free (an MoE&apos;s experts move to host RAM first) and Ollama uses its own estimate.</source>
         <translation>llama.cpp -ngl / Ollama num_gpu：留在 GPU 上的层数；其余层每个 token 都要从主机内存读取（更慢）。保持“尽可能多”时，llama.cpp 的 --fit 会让显卡留出 1 GiB 空闲（MoE 的专家先移到主机内存），Ollama 则按它自己的估算。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="353"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="354"/>
         <source>default: {type} (what the engine runs)</source>
         <translation>默认：{type}（引擎实际运行的类型）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="388"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="389"/>
         <source>the card&apos;s own</source>
         <translation>显卡原生</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="393"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="394"/>
         <source>same as compute (16-bit)</source>
         <translation>同计算精度（16 位）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="419"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="420"/>
         <source>No GPU (memory only)</source>
         <translation>不选 GPU（仅估算显存）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="503"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="504"/>
         <source>automatic (Hugging Face + PEFT)</source>
         <translation>自动（Hugging Face + PEFT）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="504"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="505"/>
         <source>automatic (by the weights and the GPU)</source>
         <translation>自动（按权重格式和 GPU）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="582"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="583"/>
         <source>{count} active</source>
         <translation>激活 {count}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="586"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="587"/>
         <source>+ {count} vision</source>
         <translation>另加视觉部分 {count}</translation>
     </message>
@@ -5684,87 +5699,87 @@ paying per token: {other}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/charts/serving.py" line="96"/>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="205"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="210"/>
         <source>first token (s)</source>
         <translation>首个 token（秒）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="119"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="120"/>
         <source>no user gets {rate} tokens/s</source>
         <translation>没有用户能达到 {rate} token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="122"/>
-        <source>{users} at once, {rate} tokens/s or more each</source>
-        <translation>同时 {users}，每人不低于 {rate} token/秒</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="124"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="127"/>
         <source>1 user</source>
         <translation>1 位用户</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="125"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="128"/>
         <source>{n} users</source>
         <translation>{n} 位用户</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="133"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="138"/>
         <source>Tokens per second against users at once: {a} in all for 1 user, {b} in all for {n} users ({each} each). {badge}.</source>
         <translation>每秒 token 数随同时用户数的变化：1 位用户时合计 {a}，{n} 位用户时合计 {b}（每人 {each}）。{badge}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="193"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="198"/>
         <source>reading speed {rate} tokens/s</source>
         <translation>阅读速度 {rate} token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="201"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="206"/>
         <source>tokens/s in all</source>
         <translation>合计 token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="202"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="207"/>
         <source>tokens/s each</source>
         <translation>每人 token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="203"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="208"/>
         <source>users served</source>
         <translation>可服务的用户</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="283"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="288"/>
         <source> (some requests wait: the KV pool is full)</source>
         <translation>（部分请求需排队：KV 池已满）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="294"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="299"/>
         <source>requests wait</source>
         <translation>请求需排队</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="295"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="300"/>
         <source>requests do not fit</source>
         <translation>请求放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="208"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="213"/>
         <source>users at once</source>
         <translation>同时用户数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="209"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="124"/>
+        <source>{users} at once, {speed} tokens/s each (reading speed: {rate})</source>
+        <translation>同时 {users}，每人 {speed} token/秒（阅读速度：{rate}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="214"/>
         <source>tokens/s</source>
         <translation>token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="277"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="282"/>
         <source>{users} users: {total} tokens/s in all, {each} each; first token {ttft} s</source>
         <translation>{users} 位用户：合计 {total} token/秒，每人 {each}；首个 token {ttft} 秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/serving.py" line="286"/>
+        <location filename="../../gpuadvisor/gui/charts/serving.py" line="291"/>
         <source> (their requests do not fit)</source>
         <translation>（这些请求放不下）</translation>
     </message>
@@ -5975,7 +5990,7 @@ paying per token: {other}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/widgets/panels.py" line="146"/>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="306"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="308"/>
         <source>GPU-hours</source>
         <translation>卡时</translation>
     </message>
@@ -6031,68 +6046,73 @@ paying per token: {other}</source>
         <translation>各阶段</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="286"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="282"/>
+        <source>{rate} generated tokens/s overall, {decode} while decoding</source>
+        <translation>全程生成 {rate} token/秒，解码时 {decode}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="288"/>
         <source>{rate} samples/s</source>
         <translation>{rate} 样本/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="287"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="289"/>
         <source>{rate} tokens/s</source>
         <translation>{rate} token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="293"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="295"/>
         <source>{steps} × {step} ÷ {goodput} goodput = {total} (bound by {bound})</source>
         <translation>{steps} × {step} ÷ {goodput} 有效训练时间比例 = {total}（受限于{bound}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="296"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="298"/>
         <source>{steps} × {step} = {total} (bound by {bound})</source>
         <translation>{steps} × {step} = {total}（受限于{bound}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="342"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="344"/>
         <source>Every user waiting for an answer at once, each with the plan&apos;s prompt and new tokens; each keeps at least {rate} tokens/s (reading speed unless set). gpuadvisor estimate prints the whole curve.</source>
         <translation>所有用户同时等待回答，每人使用方案的提示词和新生成 token 数；每人至少保持 {rate} token/秒（未设置时为阅读速度）。gpuadvisor estimate 会打印整条曲线。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="359"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="361"/>
         <source>{parts}, {zero}, {batch}</source>
         <translation>{parts}，{zero}，{batch}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="391"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="393"/>
         <source>{eff:.2f} → {tflops} TFLOPS per GPU</source>
         <translation>{eff:.2f} → 每张 GPU {tflops} TFLOPS</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="396"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="398"/>
         <source>matmul kernel</source>
         <translation>矩阵乘内核</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="397"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="399"/>
         <source>{kernel}: {tflops} TFLOPS per GPU, {fraction} of the {peak} rate</source>
         <translation>{kernel}：单卡 {tflops} TFLOPS，为 {peak} 峰值的 {fraction}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="405"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="407"/>
         <source>in-situ factor</source>
         <translation>现场系数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="406"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="408"/>
         <source>{k:.2f} of the published kernel rates</source>
         <translation>公开内核速率的 {k:.2f}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="410"/>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="415"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="412"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="417"/>
         <source>{n} samples</source>
         <translation>{n} 个样本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="411"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="413"/>
         <source>{n} tokens</source>
         <translation>{n}个 token</translation>
     </message>
@@ -6177,11 +6197,6 @@ paying per token: {other}</source>
         <translation>假设：{job}可在“数据集”中选择其他数据集，或填写你自己的。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="281"/>
-        <source>{rate} generated tokens/s (decode)</source>
-        <translation>生成 {rate} token/秒（解码）</translation>
-    </message>
-    <message>
         <location filename="../../gpuadvisor/gui/widgets/panels.py" line="186"/>
         <source>How the job is split over the GPUs: the fastest way found that fits their memory (chosen), or the degrees you pinned in the Layout row with the rest searched (pinned): tensor (TP), pipeline (PP) and data parallel (DP) degrees, ZeRO/FSDP sharding and the micro-batch. The step is shown in parts: computing, memory-bound kernels, communication left over after overlap, and the pipeline&apos;s idle bubble.</source>
         <translation>任务如何切分到各块 GPU 上：放得下显存的最快方式（选出），或你在“布局”一行固定的并行度，其余仍会搜索（固定）：张量并行（TP）、流水线并行（PP）和数据并行（DP）的并行度、ZeRO/FSDP 切分以及微批次。一步按组成部分显示：计算、受访存限制的内核、重叠之后仍暴露的通信，以及流水线的空闲气泡。</translation>
@@ -6192,82 +6207,82 @@ paying per token: {other}</source>
         <translation>训练达到的 GPU 稠密峰值比例（模型 FLOPs 利用率）。默认值来自方案自身的内核：按显卡公开的内核速率乘以现场系数（0.73）；输入一个数值即可使用你自己的值。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="283"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="285"/>
         <source>prefill {prefill} · decode bound by {bound}</source>
         <translation>预填充 {prefill} · 解码受限于{bound}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="303"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="305"/>
         <source>GPU time</source>
         <translation>GPU 时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="356"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="358"/>
         <source>no data parallel</source>
         <translation>无数据并行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="358"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="360"/>
         <source>{zero} sharded within a node</source>
         <translation>{zero}（仅在节点内分片）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="361"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="363"/>
         <source>micro-batch {mb} × {ga}</source>
         <translation>微批次 {mb} × {ga}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="368"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="370"/>
         <source>step {step} = compute {compute} + memory-bound {memory} + communication {comm} + bubble {bubble}; MFU {mfu:.0%}</source>
         <translation>每步 {step} = 计算 {compute} + 访存受限 {memory} + 通信 {comm} + 流水线气泡 {bubble}；MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="374"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="376"/>
         <source>runner-up: {layout}: step {step}</source>
         <translation>次优：{layout}：每步 {step}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="384"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="386"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="385"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="387"/>
         <source>{tflops:g} TFLOPS {dtype} on {gpu}</source>
         <translation>{tflops:g} TFLOPS {dtype}（{gpu}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="390"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="392"/>
         <source>efficiency</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="416"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="418"/>
         <source>data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="418"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="420"/>
         <source>GPU link</source>
         <translation>GPU 互联</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="421"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="423"/>
         <source>overlap</source>
         <translation>通信重叠</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="424"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="426"/>
         <source>bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="427"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="429"/>
         <source>timed on</source>
         <translation>计时 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="429"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="431"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
     </message>

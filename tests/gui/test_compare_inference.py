@@ -4,7 +4,9 @@ and lifetime inputs, and no cost written "$0.00" anywhere."""
 
 from __future__ import annotations
 
+import html
 import math
+import re
 from datetime import date
 
 import pytest
@@ -296,3 +298,39 @@ def test_a_narrow_search_box_says_search_without_cut_examples(page):
     assert search.placeholderText() == "Search: 4090, RunPod, us-east…"
     search.resize(80, search.height())
     assert search.placeholderText() == "Search…"
+
+
+def test_your_own_cards_are_priced_at_their_power_and_their_wear_is_shown_apart(page):
+    """Cards you have are paid for: the row's price per million tokens is the power alone,
+    and the details say so - the wear they would add (the used price over the lifetime) is
+    shown beside it, not added silently or dropped after being priced."""
+    own = next(r for r in page.economics.rows if r.kind == "own" and r.usd_per_mtok)
+    page.select(own.id)
+    details = page.details.text()
+    a = page.economics.assumptions
+    per_hour_tokens = own.tokens_per_s * 3600
+    # power: 350 W x load x 1 GPU x $/kWh an hour, over the tokens of that hour
+    power_h = 350 * a.load_fraction / 1000 * a.usd_per_kwh
+    assert own.usd_per_mtok == pytest.approx(power_h / per_hour_tokens * 1e6)
+    # the wear: the catalog's used 3090 ($700, eBay sold) over the cards' lifetime, added
+    assert own.hardware_usd == 700.0
+    assert own.wear_usd_per_mtok == pytest.approx(
+        (power_h + 700.0 / a.lifetime_hours) / per_hour_tokens * 1e6)
+    assert "Cards: yours already, not counted; wearing them out would add $700" in details
+    said = re.search(r"\(\$([\d.]+) per million tokens with the power\)", details)
+    assert said and float(said.group(1)) == pytest.approx(own.wear_usd_per_mtok, rel=0.05)
+    assert "Their wear is priced as the same cards bought" in details
+
+
+def test_a_servers_load_is_told_apart_from_the_plans_requests(page):
+    """A llama.cpp plan of one request is priced as a server under load (as many users as
+    stay at reading speed): the details say which load the price is at and that it is not
+    the plan's one request."""
+    page.state.update(framework="llama.cpp", quant="q4_k_m")
+    page.flush()
+    own = next(r for r in page.economics.rows if r.kind == "own" and r.usd_per_mtok)
+    assert own.suggestion.users > 1 and own.suggestion.plan.micro_batch == 1
+    page.select(own.id)
+    assert (f"serving {own.suggestion.users} users at once, as many as stay at reading speed "
+            "or more (a server's load, not the plan's 1 request(s))") in html.unescape(
+        page.details.text())

@@ -461,13 +461,18 @@ def test_an_inference_plan_line_counts_requests_not_accumulation():
 
 def test_chinese_counts_in_myriads(language):
     """Chinese groups large numbers by 10^4: 6.65M tokens are 665万, 8.03B parameters 80.3亿,
-    52,002 samples 5.20万 (English: 6.65M, 8.03B, 52.0k)."""
+    52,002 samples 5.20万 (English: 6.65M, 8.03B, 52.0k), and the count fields take them."""
     from gpuadvisor.gui import numbers as N
 
     assert [N.count(v) for v in (6.65e6, 8.03e9, 52_002, 999, 2e12)] == \
         ["6.65M", "8.03B", "52.0k", "999", "2.00T"]
     assert language("zh_CN") == "zh_CN"
     assert [N.count(v) for v in (6.65e6, 8.03e9, 52_002, 9_999, 2e12, 41.9e6)] == \
-        ["665万", "80.3亿", "5.20万", "9,999", "2.00万亿", "4,190万"]
+        ["665万", "80.3亿", "5.20万", "9,999", "2.00万亿", "4190万"]
+    # what it writes, a count field reads back
+    from gpuadvisor.core.units import parse_count
+
+    assert [parse_count(t) for t in ("665万", "80.3亿", "4190万", "2万亿")] == \
+        pytest.approx([6.65e6, 8.03e9, 4.19e7, 2e12])
     assert language("en") == "en"
     assert N.count(6.65e6) == "6.65M"

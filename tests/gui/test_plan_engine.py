@@ -158,8 +158,11 @@ def test_a_servers_plan_shows_its_load_curve_in_the_micro_batch_charts_place(qtb
     assert list(total) == pytest.approx([p.tokens_per_s_total for p in core.curve])
     x, y = charts.serving_chart.capacity_marker.getOriginalDataset()
     assert list(x) == [core.users] and y[0] == pytest.approx(core.point.tokens_per_s_user)
+    each = core.point.tokens_per_s_user
     assert charts.serving_chart.badge_text() == (
-        f"{core.users} users at once, 5.3 tokens/s or more each")
+        f"{core.users} users at once, {each:.0f} tokens/s each (reading speed: 5.3)"
+        if each >= 10 else
+        f"{core.users} users at once, {each:.1f} tokens/s each (reading speed: 5.3)")
     # the first token's time on its own (right) axis: log10 of users and of seconds
     x, y = charts.serving_chart.ttft_curve.getData()
     assert list(x) == pytest.approx([math.log10(p.users) for p in core.curve])
@@ -476,6 +479,14 @@ def test_gpu_hours_of_a_few_seconds_read_as_gpu_time(qtbot, page):
     assert panel._steps_title.text() == "Phases"  # a prefill and a decode
     assert panel.gpu_hours.text() == (f"{seconds:.3g} s" if seconds < 60
                                       else f"{seconds / 60:.3g} min")
+    # the rate over the whole time holds the prompt's prefill; the decoding steps' own is
+    # the faster one: 256 tokens over (total - prefill)
+    overall = 256 / t.seconds
+    decoding = 256 / (t.seconds - t.prefill_seconds)
+    assert t.tokens_per_s == pytest.approx(overall)
+    assert t.decode_tokens_per_s == pytest.approx(decoding, rel=1e-6)
+    assert panel.throughput.text() == (f"{overall:.3g} generated tokens/s overall, "
+                                       f"{decoding:.3g} while decoding")
     state.update(framework="auto")
     state.update(task="qlora", quant="nf4", seq_len=2048)
     settle(qtbot, page)
@@ -529,7 +540,17 @@ def test_a_vllm_plans_sequence_chart_is_its_fit_maps_row(qtbot, page):
     assert at == "fits" and past != "fits"
     assert state.sweeps.memory_vs_seq([longest])[0] <= capacity
     assert chart.fit_text() == f"longest prompt with all requests at once: {longest:,}"
+    # the line is the server's share (the banner's "of 23.4 GiB" less what vLLM leaves),
+    # the height the fit map's green ends at: the longest prompt is under it, one more over
+    share = state.estimate.memory.total
+    assert chart._capacity == pytest.approx(share) and share < capacity
+    below, above = state.sweeps.memory_vs_seq([longest, longest + 1])
+    # (the pool is whole blocks: what the share leaves past its last block, under one
+    # block of 16 tokens, is the only slack)
+    block = 16 * state.estimate.engine.kv_bytes_per_token
+    assert below <= share and above > share - block
     assert chart._oom_texts[0].startswith("requests wait above ")
+    assert "(the server's share of H100 SXM5 80GB)" in chart._oom_texts[0]
     # the line says it on itself, or (no room there) the legend does
     assert (chart.oom_label.isVisible()
             and chart.oom_label.toPlainText().startswith("requests wait above ")) or (

@@ -122,7 +122,10 @@ def requests_held(result: EngineResult, plan: Plan) -> int | None:
     if result.refuses or not result.capacity_tokens:
         return 0
     length = plan.seq_len + plan.new_tokens
-    held = int(result.capacity_tokens // length) if length else plan.micro_batch
+    block = int(result.settings.get("block_size") or 1)
+    blocks = int(result.settings.get("kv_blocks") or result.capacity_tokens // block)
+    # whole blocks a request (vLLM gives each ceil(tokens / block) of them)
+    held = blocks // -(-length // block) if length else plan.micro_batch
     return min(plan.micro_batch, held)
 
 

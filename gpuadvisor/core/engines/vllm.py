@@ -143,6 +143,17 @@ def kv_pool(budget_bytes: float, weights: float, activation: float, non_torch: f
     return left, blocks, blocks * block_size
 
 
+def blocks_per_sequence(length: int, block_size: int = BLOCK_SIZE) -> int:
+    """KV blocks one request of ``length`` tokens takes: whole blocks (vLLM's KV cache
+    manager gives a request ``ceil(tokens / block_size)`` blocks)."""
+    return -(-int(length) // block_size)
+
+
+def sequences_held(blocks: int, length: int, block_size: int = BLOCK_SIZE) -> int:
+    """Whole requests of ``length`` tokens a pool of ``blocks`` runs at once."""
+    return int(blocks) // max(blocks_per_sequence(length, block_size), 1)
+
+
 #: Bytes per vocabulary entry and sequence the sampler's top-p/top-k pass holds.
 SAMPLER_BYTES_PER_LOGIT = 4 + 4 + 8 + 1 + 4 + 4 + 1 + 8 + 4
 
@@ -235,8 +246,8 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
                  f"context and graphs need ({(context + graphs) / GiB:.2f} GiB): it may "
                  "run out of memory capturing graphs (lower it, or --enforce-eager)")
         warnings.append(tight)
-    if refuses is None and capacity < seqs * max_len:
-        tight = (f"vLLM's KV pool holds {capacity // max_len:,} full sequences of "
+    if refuses is None and blocks < seqs * blocks_per_sequence(max_len):
+        tight = (f"vLLM's KV pool holds {sequences_held(blocks, max_len):,} full sequences of "
                  f"{max_len:,} tokens at once, fewer than max_num_seqs {seqs}: the rest wait")
         warnings.append(tight)
     gc = gpu_class(gpu)
@@ -297,5 +308,5 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
 
 
 __all__ = ["BLOCK_SIZE", "DEFAULT_GPU_MEMORY_UTILIZATION", "V1_RELEASE", "activation_peak",
-           "evaluate", "kv_elements_per_rank", "kv_pool", "max_num_batched_tokens",
-           "profile_tokens", "release"]
+           "blocks_per_sequence", "evaluate", "kv_elements_per_rank", "kv_pool",
+           "max_num_batched_tokens", "profile_tokens", "release", "sequences_held"]

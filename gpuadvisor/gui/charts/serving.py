@@ -111,7 +111,8 @@ class ServingChart(ChartBase):
         self._redraw()
 
     def badge_text(self) -> str:
-        """The capacity in a line ("51 users at 5.3 tokens/s or more each")."""
+        """The capacity in a line ("51 users at once, 6.1 tokens/s each (reading speed:
+        5.3)")."""
         c = self._capacity
         if c is None:
             return ""
@@ -119,10 +120,14 @@ class ServingChart(ChartBase):
             return QCoreApplication.translate(
                 "ServingChart", "no user gets {rate} tokens/s").format(
                 rate=f"{c.min_tokens_per_s:.1f}")
+        # each user's own speed at that load, the floor it keeps named as the floor
         return QCoreApplication.translate(
-            "ServingChart", "{users} at once, {rate} tokens/s or more each").format(
+            "ServingChart", "{users} at once, {speed} tokens/s each (reading speed: "
+            "{rate})").format(
             users=(QCoreApplication.translate("ServingChart", "1 user") if c.users == 1 else
                    QCoreApplication.translate("ServingChart", "{n} users").format(n=c.users)),
+            speed=f"{c.point.tokens_per_s_user:.0f}" if c.point.tokens_per_s_user >= 10
+            else f"{c.point.tokens_per_s_user:.1f}",
             rate=f"{c.min_tokens_per_s:.1f}")
 
     def describe(self) -> str:

@@ -278,8 +278,10 @@ class TimePanel(QGroupBox):
         self._steps_title.setText(self.tr("Phases") if plan.task == "infer"
                                   else self.tr("Steps"))
         if plan.task == "infer":
-            self.throughput.setText(self.tr("{rate} generated tokens/s (decode)").format(
-                rate=N.sig(t.tokens_per_s)))
+            # the whole time's rate (its prompts too), and the decoding steps' own
+            self.throughput.setText(self.tr("{rate} generated tokens/s overall, {decode} "
+                                            "while decoding").format(
+                rate=N.sig(t.tokens_per_s), decode=N.sig(t.decode_tokens_per_s)))
             self.steps.setText(self.tr("prefill {prefill} · decode bound by {bound}").format(
                 prefill=N.duration(t.prefill_seconds), bound=L.label(L.BOUNDS, t.bound)))
         else:

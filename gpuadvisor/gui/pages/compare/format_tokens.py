@@ -159,9 +159,11 @@ def cost_lines(row: TokenCost, money, econ: TokenEconomics) -> list[str]:
     per_hour = f"{row.tokens_per_s * 3600:,.0f}"
     if s.users:
         lines = [translate("ComparePage", "Speed: {speed} tokens/s ({per_hour} an hour) "
-                           "serving {users} users at once, each at reading speed or more; "
+                           "serving {users} users at once, as many as stay at reading speed "
+                           "or more (a server's load, not the plan's {asked} request(s)); "
                            "the first token after {ttft} at that load").format(
-            speed=speed(row), per_hour=per_hour, users=s.users, ttft=first_token(row))]
+            speed=speed(row), per_hour=per_hour, users=s.users, ttft=first_token(row),
+            asked=s.plan.micro_batch)]
     else:
         lines = [translate("ComparePage", "Speed: {speed} tokens/s ({per_hour} an hour), "
                            "the first token after {ttft} (prefilling {prompt} prompt tokens × "
@@ -181,7 +183,15 @@ def cost_lines(row: TokenCost, money, econ: TokenEconomics) -> list[str]:
         "{power}/h").format(tdp=s.option.gpu.tdp_w, load=a.load_fraction, gpus=s.n_gpus,
                             kwh=money(a.usd_per_kwh, 3),  # as the training details
                             power=small_money(money, power_h)))
-    if row.hardware_usd > 0:
+    if row.hardware_usd > 0 and row.kind == "own":
+        # paid for already: their wear is shown, not added (the row's price is the power)
+        lines.append(translate("ComparePage", "Cards: yours already, not counted; wearing "
+                               "them out would add {price} ÷ {hours:,.0f} h = {per_hour}/h "
+                               "({wear} per million tokens with the power)").format(
+            price=money(row.hardware_usd), hours=a.lifetime_hours,
+            per_hour=small_money(money, row.hardware_usd / a.lifetime_hours),
+            wear=small_money(money, row.wear_usd_per_mtok)))
+    elif row.hardware_usd > 0:
         lines.append(translate("ComparePage", "Cards: {price} ÷ {hours:,.0f} h = {per_hour}/h"
                                ).format(price=money(row.hardware_usd), hours=a.lifetime_hours,
                                         per_hour=small_money(money,
@@ -205,7 +215,7 @@ def details_html(row: TokenCost, money, econ: TokenEconomics, units: str = "GiB"
     lines += [escape(line) for line in cost_lines(row, money, econ)]
     if row.suggestion is not None:
         if row.kind == "own" and row.hardware_sources:
-            lines.append(escape(translate("ComparePage", "Your cards are priced as the same "
+            lines.append(escape(translate("ComparePage", "Their wear is priced as the same "
                                           "cards bought: the catalog's {prices}").format(
                 prices=translate("Lists", ", ").join(
                     translate("ComparePage", "{seller} price of {date}").format(

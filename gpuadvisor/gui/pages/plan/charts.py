@@ -370,10 +370,18 @@ class PlanCharts(QWidget):
             else:
                 largest_seq = state.sweeps.largest_fitting_seq()
                 seqs = seq_axis(plan.seq_len, estimate.model.max_positions)
-                self.seq_chart.set_data(seqs, state.sweeps.memory_vs_seq(seqs), capacity,
-                                        largest_seq or None, plan.seq_len, gpu_name=gpu_name,
+                queued = state.sweeps.queued()
+                line, line_name = capacity, gpu_name
+                if queued and capacity is not None:
+                    # a server's requests wait past the share it reserved (vLLM's budget,
+                    # the banner's "21.9 GiB of 23.4 GiB"), as the fit map colours them
+                    line = estimate.memory.total
+                    line_name = translate("PlanPage", "the server's share of {gpu}").format(
+                        gpu=gpu_name or translate("PlanPage", "the card"))
+                self.seq_chart.set_data(seqs, state.sweeps.memory_vs_seq(seqs), line,
+                                        largest_seq or None, plan.seq_len, gpu_name=line_name,
                                         context=estimate.model.max_positions,
-                                        queued=state.sweeps.queued())
+                                        queued=queued)
         elif chart is self.serving_chart:
             self.serving_chart.set_data(self._served)
         elif chart is self.fit_map:

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from gpuadvisor.core import plan as P
 from gpuadvisor.core.datasets import DATASETS
 from gpuadvisor.core.units import format_count
+from gpuadvisor.gui import numbers as N
 from gpuadvisor.gui.local_models import ModelFiles, ModelPicker
 from gpuadvisor.gui.widgets import labels as L
 from gpuadvisor.gui.widgets.fields import ErrorLabel, SearchComboBox, SequenceInput
@@ -539,7 +540,7 @@ class PlanInputs(QWidget):
         self.data_note.setText(fmt.data_note(plan, model, a))
         if training and "dataset_tokens" in a:
             self.tokens_edit.setPlaceholderText(
-                format_count(a["dataset_tokens"]) if not opaque else "")
+                N.count(a["dataset_tokens"]) if not opaque else "")
 
 
 class InputsScroll(QScrollArea):
