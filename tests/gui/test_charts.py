@@ -667,3 +667,33 @@ def test_a_log_axis_of_tokens_per_second_reads_as_plain_numbers(qapp):
     assert axis.logTickStrings([-1, 0, 1, 2, 3, 4], 1.0, 1.0) == [
         "0.1", "1", "10", "100", "1,000", "10,000"]
     assert axis.logTickStrings([-2, 0.30103], 1.0, 1.0) == ["0.01", "2"]
+
+
+@pytest.mark.parametrize("size", [(676, 250), (676, 320), (900, 420)])
+def test_on_a_projector_the_plans_outline_keeps_clear_of_the_digits(make_chart, fit_map_totals,
+                                                                    gpu, size):
+    """A projector's thick outline of the plan's cell ran through "25.0": values are written
+    only in a size whose digits keep clear of the outline's inner line (its drawn position
+    and pen), else left out."""
+    from PySide6.QtGui import QFontMetrics
+
+    chart = make_chart(FitMapChart, size=size)
+    chart.set_presentation(True)
+    chart.set_data(FIT_MAP_MICRO_BATCHES, FIT_MAP_SEQ_LENS, fit_map_totals, gpu.memory_bytes,
+                   (4, 2048))
+    QApplication.processEvents()
+    if not chart._value_labels[0].isVisible():
+        return  # left out: nothing to run through
+    i, j = chart.current_cell()
+    per_px_x, per_px_y = chart.plot_item.vb.viewPixelSize()
+    xs, ys = chart._current_inner.getData()
+    pen = chart._current_inner.opts["pen"].widthF()
+    # the inner line's inner edge, in pixels from the cell's border
+    inner_x = min(xs.min() - j, (j + 1) - xs.max()) / per_px_x + pen / 2
+    inner_y = min(ys.min() - i, (i + 1) - ys.max()) / per_px_y + pen / 2
+    metrics = QFontMetrics(chart._cells.font)
+    digits_h = metrics.tightBoundingRect("0123456789").height()
+    digits_w = metrics.horizontalAdvance("000.0")
+    cell_w, cell_h = 1 / per_px_x, 1 / per_px_y
+    assert (cell_h - digits_h) / 2 >= inner_y, (cell_h, digits_h, inner_y)
+    assert (cell_w - digits_w) / 2 >= inner_x, (cell_w, digits_w, inner_x)

@@ -407,6 +407,9 @@ def test_chinese_sentences_built_in_code_read_as_chinese(language):
     assert keep_units("1,090 tokens/s") == "1,090\u00a0tokens/\u2060s"
     assert plain(keep_units("4,000 token/秒")) == "4,000 token/秒"
     assert keep_units("4,000 token/秒") == "4,000\u00a0token/\u2060秒"
+    # a unit of two Chinese characters stays whole ("64.0 毫" / "秒" was a line's end)
+    assert keep_units("用时 64.0 毫秒。") == "用时 64.0\u00a0毫\u2060秒。"
+    assert plain(keep_units("3.59 小时")) == "3.59 小时"
     assert language("zh_CN") == "zh_CN"
     assert full_stop("首个 token 用时 1.05 秒") == "首个 token 用时 1.05 秒。"
     assert source_label("catalog: rtx-4090").endswith("：rtx-4090")

@@ -30,6 +30,9 @@ MIN_CELL_PT = 7
 #: The same on a projector (its axes at 16 pt): smaller values are left out.
 PRESENTATION_MIN_CELL_PT = 11
 
+#: How far inside its cell the plan's outline is drawn (a share of the cell).
+OUTLINE_INSET = 0.04
+
 #: RGBA per category, indexed by the category number (see :mod:`.style`).
 _RGBA = np.array(
     [QColor(CATEGORY_COLORS[c]).getRgb() for c in (FITS, TIGHT, DOES_NOT_FIT, UNKNOWN)],
@@ -339,8 +342,8 @@ class FitMapChart(ChartBase):
             pass
         elif self._current is not None:
             i, j = self._current
-            outer = _cell_outline(i, j, 0.04)  # inset: clear of the grid lines
-            inner = _cell_outline(i, j, 0.04 + 0.03 * theme.line_px / 2)
+            outer = _cell_outline(i, j, OUTLINE_INSET)  # inset: clear of the grid lines
+            inner = _cell_outline(i, j, OUTLINE_INSET + 0.03 * theme.line_px / 2)
             style = Qt.PenStyle.SolidLine if self._current_exact else Qt.PenStyle.DashLine
             self.current_marker.setData(
                 *outer, pen=pg.mkPen(theme.foreground, width=theme.line_px + 1, style=style)
@@ -514,11 +517,17 @@ class FitMapChart(ChartBase):
         # noise from the room (the colours and the axes still say what fits).
         least = PRESENTATION_MIN_CELL_PT if self.presentation else MIN_CELL_PT
         fits, chosen = False, theme.annotation_pt
+        # clear of the plan's cell outline on each side (drawn inside its cell: a dark
+        # line centred at its inset, a light one inside it, as the current marker below
+        # draws them), and a pixel more: a projector's thick outline ran through "25.0"
+        side = min(cell_w, cell_h)
+        edge = max(OUTLINE_INSET * side + (theme.line_px + 1) / 2,
+                   (OUTLINE_INSET + 0.03 * theme.line_px / 2) * side
+                   + (theme.line_px / 2 + 0.5) / 2) + 1
         for pt in range(int(theme.annotation_pt), least - 1, -1):
             metrics = QFontMetrics(theme.font(pt))
-            # three pixels clear of each border (the plan's cell outline is drawn inside it)
-            if (cell_w >= metrics.horizontalAdvance("000.0") + 6
-                    and cell_h >= metrics.tightBoundingRect("0123456789").height() + 6):
+            if (cell_w >= metrics.horizontalAdvance("000.0") + 2 * edge
+                    and cell_h >= metrics.tightBoundingRect("0123456789").height() + 2 * edge):
                 fits, chosen = True, pt
                 break
         if chosen != self._cell_pt:

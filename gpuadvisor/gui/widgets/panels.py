@@ -28,13 +28,15 @@ from gpuadvisor.gui.data_words import warning_text
 from . import labels as L
 from .fields import ErrorLabel
 from .job_text import data_source_text, serving_sentence
+from .unit_label import UnitLabel
 from .wrap import keep_units, plain
 
 
 def _value_label(parent: QWidget, name: str) -> QLabel:
-    label = QLabel(parent)
+    """A value of the panel: wrapped, each number kept with its unit (a narrow panel read
+    "70.3" / "TFLOP" and, in Chinese, "18 token/" / "秒")."""
+    label = UnitLabel("", parent)
     label.setObjectName(name)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     return label
 
 

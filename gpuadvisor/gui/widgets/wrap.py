@@ -22,6 +22,11 @@ _NUMBER_UNIT = re.compile(
 _SHORT_SLASH = re.compile(r"(?<![\w/])(\w{1,6})/(\w{1,3})(?![\w/])")
 
 
+#: Chinese units of two characters: a line may break between any two Chinese characters,
+#: and split "64.0 毫" / "秒".
+_CJK_UNIT = re.compile(r"毫秒|分钟|小时|个月")
+
+
 #: A command-line flag's leading dashes ("--gpus"): a line may break after a hyphen.
 _FLAG = re.compile(r"(?<![\w-])--(?=\w)")
 #: Full-width punctuation that ends a Chinese clause or sentence: no space follows it.
@@ -50,6 +55,7 @@ def keep_units(text: str) -> str:
     "GB/s" and "n/a" stay whole, no space after Chinese punctuation (:func:`cjk_spacing`).
     Display only: :func:`plain` gives the text back."""
     text = _NUMBER_UNIT.sub(NBSP, cjk_spacing(text))
+    text = _CJK_UNIT.sub(lambda m: WORD_JOINER.join(m.group()), text)  # "毫秒" whole
     text = _FLAG.sub(f"-{WORD_JOINER}-{WORD_JOINER}", text)  # "docker run --gpus" whole
     text = text.replace("★ =", f"★{NBSP}=")  # a key's mark stays with what it means
     return _SHORT_SLASH.sub(rf"\1/{WORD_JOINER}\2", text)
