@@ -24,21 +24,21 @@ CONTEXT = "HostRam"
 
 VERDICTS: dict[str, str] = {
     "fits": QT_TRANSLATE_NOOP(
-        "HostRam", "Offload needs {needed} of host RAM; {available} of {total} is available: "
+        "HostRam", "The plan needs {needed} of host RAM; {available} of {total} is available: "
         "it fits."),
     "tight": QT_TRANSLATE_NOOP(
-        "HostRam", "Offload needs {needed} of host RAM; {available} of {total} is available: it "
-        "fits, but only just; close other programs before training."),
+        "HostRam", "The plan needs {needed} of host RAM; {available} of {total} is available: it "
+        "fits, but only just; close other programs first."),
     "short": QT_TRANSLATE_NOOP(
-        "HostRam", "Offload needs {needed} of host RAM but only {available} of {total} is "
+        "HostRam", "The plan needs {needed} of host RAM but only {available} of {total} is "
         "available: free {short} (close programs), offload less, or spread the job over more "
         "machines."),
     "over_total": QT_TRANSLATE_NOOP(
-        "HostRam", "Offload needs {needed} of host RAM, more than this machine's {total}: "
+        "HostRam", "The plan needs {needed} of host RAM, more than this machine's {total}: "
         "offload less or spread the job over more machines (each holds its own GPUs' share); "
         "swap is far too slow to count."),
     "unknown": QT_TRANSLATE_NOOP(
-        "HostRam", "Offload needs {needed} of host RAM; this machine's available RAM could "
+        "HostRam", "The plan needs {needed} of host RAM; this machine's available RAM could "
         "not be read."),
 }
 

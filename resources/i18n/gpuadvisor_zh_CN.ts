@@ -233,57 +233,62 @@
         <translation>各方案的时间与成本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="341"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="345"/>
+        <source>hollow: fits with a change to the plan</source>
+        <translation>空心：改动计划后放得下</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="359"/>
         <source>best trade-offs (Pareto front)</source>
         <translation>最佳权衡（帕累托前沿）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="354"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="372"/>
         <source>Time for the job (log scale)</source>
         <translation>任务用时（对数刻度）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="355"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="373"/>
         <source>Cost of the job, {currency} (log)</source>
         <translation>任务费用，{currency}（对数）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="357"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="375"/>
         <source>Cost ({currency})</source>
         <translation>费用（{currency}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="371"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="389"/>
         <source>{name} ({time}, {cost})</source>
         <translation>{name}（{time}，{cost}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="374"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="392"/>
         <source>{n} options, time against cost. Fastest: {fastest}. Cheapest: {cheapest}. {front} on the Pareto front.</source>
         <translation>{n} 个方案的时间与成本。最快：{fastest}。最便宜：{cheapest}。{front} 个位于帕累托前沿。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="439"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="461"/>
         <source>{n} GPU(s)</source>
         <translation>{n} 张 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="441"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="463"/>
         <source>{time} · {cost}</source>
         <translation>{time} · {cost}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="444"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="466"/>
         <source>on the Pareto front: nothing is both faster and cheaper</source>
         <translation>位于帕累托前沿：没有既更快又更便宜的方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="447"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="469"/>
         <source>over the budget or past the deadline</source>
         <translation>超出预算或截止时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="450"/>
+        <location filename="../../gpuadvisor/gui/charts/compare_charts.py" line="472"/>
         <source>fits only with a change to the plan (hollow)</source>
         <translation>只有修改规划才放得下（空心）</translation>
     </message>
@@ -1571,83 +1576,83 @@ paying per token: {other}</source>
 <context>
     <name>FitMapChart</name>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="165"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="168"/>
         <source>Fit map</source>
-        <extracomment>The smallest font (points) a cell&apos;s value is written in before it is left out. The same on a projector (its axes at 16 pt): smaller values are left out. RGBA per category, indexed by the category number (see :mod:`.style`). Text colour on each category&apos;s fill.</extracomment>
+        <extracomment>The smallest font (points) a cell&apos;s value is written in before it is left out. The same on a projector (its axes at 16 pt): smaller values are left out. How far inside its cell the plan&apos;s outline is drawn (a share of the cell). RGBA per category, indexed by the category number (see :mod:`.style`). Text colour on each category&apos;s fill.</extracomment>
         <translation>容纳图</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="359"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="362"/>
         <source>prompt length (tokens)</source>
         <translation>提示长度（token）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="360"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="363"/>
         <source>requests at once</source>
         <translation>同时处理的请求数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="361"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="364"/>
         <source>requests</source>
         <translation>请求数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="366"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="369"/>
         <source>sequence length (tokens)</source>
         <translation>序列长度（token）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="367"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="370"/>
         <source>micro-batch (sequences)</source>
         <translation>微批次（序列数）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="368"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="371"/>
         <source>micro-batch</source>
         <translation>微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="380"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="383"/>
         <source>tight: requests wait</source>
         <translation>偏紧：请求需排队</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="382"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="385"/>
         <source>tight (over {pct:.0f}%)</source>
         <translation>偏紧（超过 {pct:.0f}%）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="391"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="394"/>
         <source>your plan</source>
         <translation>当前方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="404"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="407"/>
         <source>Fit map, micro-batch {mb0} to {mb1} by sequence length {s0} to {s1}:</source>
         <translation>容纳图，微批次 {mb0} 到 {mb1}，序列长度 {s0} 到 {s1}：</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="410"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="413"/>
         <source>no GPU chosen.</source>
         <translation>未选择 GPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="412"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="415"/>
         <source>{fits} of {cells} fit, {tight} tight, {over} do not fit.</source>
         <translation>{cells} 格中 {fits} 格放得下，{tight} 格偏紧，{over} 格放不下。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="419"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="422"/>
         <source>Your plan: micro-batch {mb}, sequence {seq}, {size}.</source>
         <translation>当前方案：微批次 {mb}，序列 {seq}，{size}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="538"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="554"/>
         <source>micro-batch {mb}, seq {seq}: {size}</source>
         <translation>微批次 {mb}，序列 {seq}：{size}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="547"/>
+        <location filename="../../gpuadvisor/gui/charts/fit_map.py" line="563"/>
         <source>{cell} — {verdict}</source>
         <translation>{cell} — {verdict}</translation>
     </message>
@@ -1655,29 +1660,29 @@ paying per token: {other}</source>
 <context>
     <name>GpuTile</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="185"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="188"/>
         <source>integrated</source>
         <translation>集成显卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="187"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="190"/>
         <source>MIG mode: used through its slices</source>
         <translation>MIG 模式：通过其切片使用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="189"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="192"/>
         <source>GPU {index} · MIG slice {slot}: {name}</source>
         <translation>GPU {index} · MIG 切片 {slot}：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="192"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="195"/>
         <source>GPU {index}: {name}</source>
         <translation>GPU {index}：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/tiles.py" line="121"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/tiles.py" line="123"/>
         <source>LOST</source>
-        <extracomment>Tallest live chart: on the desktop, and on a projector (its fonts are larger). The live chart&apos;s shortest height: its plot, axis and one legend line still readable. The same on a projector: its 16 pt ticks, axis title and (at 1280 px) two legend lines left a plot of a few pixels at 120 px; where the page is shorter it scrolls. A projector&apos;s shortest plot (inside the axes and the legend): the 50 and 100 % labels at 16 pt, both whole. At 1280 x 720 a 200-pixel chart kept 74 pixels of plot under its two legend lines, with only &quot;50&quot; on its axis.</extracomment>
+        <extracomment>Tallest live chart: on the desktop, and on a projector (its fonts are larger). The tallest a live chart grows to fill a page with room to spare (a 1080p screen). The live chart&apos;s shortest height: its plot, axis and one legend line still readable. The same on a projector: its 16 pt ticks, axis title and (at 1280 px) two legend lines left a plot of a few pixels at 120 px; where the page is shorter it scrolls. A projector&apos;s shortest plot (inside the axes and the legend): the 50 and 100 % labels at 16 pt, both whole. At 1280 x 720 a 200-pixel chart kept 74 pixels of plot under its two legend lines, with only &quot;50&quot; on its axis.</extracomment>
         <translation>已掉卡</translation>
     </message>
 </context>
@@ -1907,28 +1912,28 @@ paying per token: {other}</source>
     <name>HostRam</name>
     <message>
         <location filename="../../gpuadvisor/hardware/host_ram.py" line="26"/>
-        <source>Offload needs {needed} of host RAM; {available} of {total} is available: it fits.</source>
-        <translation>卸载需要 {needed} 主机内存；总计 {total}，可用 {available}：放得下。</translation>
+        <source>The plan needs {needed} of host RAM; {available} of {total} is available: it fits.</source>
+        <translation>本计划需要 {needed} 主机内存；总计 {total}，可用 {available}：放得下。</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/hardware/host_ram.py" line="29"/>
-        <source>Offload needs {needed} of host RAM; {available} of {total} is available: it fits, but only just; close other programs before training.</source>
-        <translation>卸载需要 {needed} 主机内存；总计 {total}，可用 {available}：放得下，但很勉强——训练前请关闭其他程序。</translation>
+        <source>The plan needs {needed} of host RAM; {available} of {total} is available: it fits, but only just; close other programs first.</source>
+        <translation>本计划需要 {needed} 主机内存；总计 {total}，可用 {available}：放得下，但很勉强——请先关闭其他程序。</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/hardware/host_ram.py" line="32"/>
-        <source>Offload needs {needed} of host RAM but only {available} of {total} is available: free {short} (close programs), offload less, or spread the job over more machines.</source>
-        <translation>卸载需要 {needed} 主机内存，但总计 {total} 中只有 {available} 可用：请释放 {short}（关闭程序）、减少卸载，或把任务分到更多机器上。</translation>
+        <source>The plan needs {needed} of host RAM but only {available} of {total} is available: free {short} (close programs), offload less, or spread the job over more machines.</source>
+        <translation>本计划需要 {needed} 主机内存，但总计 {total} 中只有 {available} 可用：请释放 {short}（关闭程序）、减少卸载，或把任务分到更多机器上。</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/hardware/host_ram.py" line="36"/>
-        <source>Offload needs {needed} of host RAM, more than this machine&apos;s {total}: offload less or spread the job over more machines (each holds its own GPUs&apos; share); swap is far too slow to count.</source>
-        <translation>卸载需要 {needed} 主机内存，超过本机的 {total}：请减少卸载，或把任务分到更多机器上（每台只保存自己 GPU 的那一份）；交换空间太慢，不算在内。</translation>
+        <source>The plan needs {needed} of host RAM, more than this machine&apos;s {total}: offload less or spread the job over more machines (each holds its own GPUs&apos; share); swap is far too slow to count.</source>
+        <translation>本计划需要 {needed} 主机内存，超过本机的 {total}：请减少卸载，或把任务分到更多机器上（每台只保存自己 GPU 的那一份）；交换空间太慢，不算在内。</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/hardware/host_ram.py" line="40"/>
-        <source>Offload needs {needed} of host RAM; this machine&apos;s available RAM could not be read.</source>
-        <translation>卸载需要 {needed} 主机内存；无法读取本机的可用内存。</translation>
+        <source>The plan needs {needed} of host RAM; this machine&apos;s available RAM could not be read.</source>
+        <translation>本计划需要 {needed} 主机内存；无法读取本机的可用内存。</translation>
     </message>
 </context>
 <context>
@@ -2954,8 +2959,8 @@ paying per token: {other}</source>
         <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="244"/>
         <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="474"/>
         <location filename="../../gpuadvisor/gui/pages/probe/run_panel.py" line="38"/>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="88"/>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="148"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="91"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="151"/>
         <source>, </source>
         <translation>、</translation>
     </message>
@@ -2963,48 +2968,48 @@ paying per token: {other}</source>
 <context>
     <name>LiveChart</name>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/live.py" line="48"/>
+        <location filename="../../gpuadvisor/gui/charts/live.py" line="50"/>
         <source>temperature</source>
-        <extracomment>Samples kept: two minutes at 2 Hz. Top of the percent axis (a little over 100, so that a line at the limit shows). Spacing of the percent axis&apos;s labels, the finest that fits the plot&apos;s height first. Series keys, in legend order.</extracomment>
+        <extracomment>Samples kept: two minutes at 2 Hz. Top of the percent axis (a little over 100, so that a line at the limit shows). Below 0 %: an idle card&apos;s 0 % utilization is a line of its own, not the x axis. Spacing of the percent axis&apos;s labels, the finest that fits the plot&apos;s height first. Series keys, in legend order.</extracomment>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/live.py" line="49"/>
+        <location filename="../../gpuadvisor/gui/charts/live.py" line="51"/>
         <source>SM clock</source>
         <translation>SM 频率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/live.py" line="50"/>
+        <location filename="../../gpuadvisor/gui/charts/live.py" line="52"/>
         <source>power</source>
         <translation>功耗</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/live.py" line="51"/>
+        <location filename="../../gpuadvisor/gui/charts/live.py" line="53"/>
         <source>utilization</source>
         <translation>利用率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/live.py" line="64"/>
+        <location filename="../../gpuadvisor/gui/charts/live.py" line="66"/>
         <source>Live readings of the GPU</source>
         <translation>GPU 实时读数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/live.py" line="112"/>
+        <location filename="../../gpuadvisor/gui/charts/live.py" line="114"/>
         <source>seconds</source>
         <translation>秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/live.py" line="113"/>
+        <location filename="../../gpuadvisor/gui/charts/live.py" line="115"/>
         <source>% of limit</source>
         <translation>占上限 %</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/live.py" line="129"/>
+        <location filename="../../gpuadvisor/gui/charts/live.py" line="131"/>
         <source>Latest reading at {t:.0f} s: {readings}.</source>
         <translation>第 {t:.0f} 秒的最新读数：{readings}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/live.py" line="137"/>
+        <location filename="../../gpuadvisor/gui/charts/live.py" line="139"/>
         <source>n/a</source>
         <translation>未知</translation>
     </message>
@@ -3637,83 +3642,83 @@ paying per token: {other}</source>
 <context>
     <name>MemoryCurveChart</name>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="70"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="75"/>
         <source>Memory per GPU curve</source>
-        <extracomment>The initial view shows up to this multiple of the GPU&apos;s capacity.</extracomment>
+        <extracomment>The initial view shows up to this multiple of the GPU&apos;s capacity. The badge&apos;s sentence takes at most this share of the plot&apos;s height (else its number).</extracomment>
         <translation>单卡显存曲线</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="72"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="77"/>
         <source>micro-batch</source>
         <translation>微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="264"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="270"/>
         <source>target GPU</source>
         <translation>目标 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="268"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="274"/>
         <source>requests wait above {size} ({gpu})</source>
         <translation>超过 {size} 请求需排队（{gpu}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="271"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="277"/>
         <source>requests wait above {size}</source>
         <translation>超过 {size} 请求需排队</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="274"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="280"/>
         <source>out of memory above {size} ({gpu})</source>
         <translation>超过 {size} 即显存不足（{gpu}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="277"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="283"/>
         <source>out of memory above {size}</source>
         <translation>超过 {size} 显存不足</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="293"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="299"/>
         <source>memory per GPU</source>
         <translation>单卡显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="294"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="300"/>
         <source>your plan</source>
         <translation>当前方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="295"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="301"/>
         <source>largest that fits</source>
         <translation>可容纳的最大值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="298"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="304"/>
         <source>requests wait</source>
         <translation>请求需排队</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="300"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="306"/>
         <source>out of memory</source>
         <translation>显存不足</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="304"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="310"/>
         <source>memory per GPU ({unit})</source>
         <translation>单卡显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="307"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="313"/>
         <source>memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="378"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="384"/>
         <source>the model&apos;s whole context fits: {value}</source>
         <translation>模型的整个上下文都放得下：{value}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="380"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="386"/>
         <source>longest prompt with all requests at once: {value}</source>
         <translation>所有请求可同时处理的最长提示：{value}</translation>
     </message>
@@ -3729,22 +3734,22 @@ paying per token: {other}</source>
         <translation>当前方案：{value}（{size}）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="382"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="388"/>
         <source>largest {what} that fits: {value}</source>
         <translation>最大可容纳{what}：{value}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="388"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="394"/>
         <source>no {what} in this range fits</source>
         <translation>范围内{what}都放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="484"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="516"/>
         <source>{what} {value}: {size}</source>
         <translation>{what} {value}：{size}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/curves.py" line="491"/>
+        <location filename="../../gpuadvisor/gui/charts/curves.py" line="523"/>
         <source>{point} — {verdict}</source>
         <translation>{point} — {verdict}</translation>
     </message>
@@ -4276,12 +4281,22 @@ paying per token: {other}</source>
         <translation>自动（按权重格式和 GPU）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="583"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="530"/>
+        <source>default: 20 tokens per parameter</source>
+        <translation>默认：每个参数 20 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="531"/>
+        <source>default: {name}</source>
+        <translation>默认：{name}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="590"/>
         <source>{count} active</source>
         <translation>激活 {count}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="587"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="594"/>
         <source>+ {count} vision</source>
         <translation>另加视觉部分 {count}</translation>
     </message>
@@ -5316,246 +5331,246 @@ paying per token: {other}</source>
         <translation>关</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="61"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="64"/>
         <source>{total} total · {free} free · {used} used</source>
         <translation>总计 {total} · 可用 {free} · 已用 {used}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="65"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="68"/>
         <source>(unified: shared with the CPU)</source>
         <translation>（统一内存：与 CPU 共享）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="68"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="71"/>
         <source>{n} SMs</source>
         <translation>{n} 个 SM</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="70"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="73"/>
         <source>{n} GPU cores</source>
         <translation>{n} 个 GPU 核心</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="71"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="74"/>
         <source>gen {gen} / {gen_max} · {width} / {width_max}</source>
         <translation>第 {gen} / {gen_max} 代 · {width} / {width_max}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="74"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="77"/>
         <source>{n} links active</source>
         <translation>{n} 条链路活动</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="76"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="79"/>
         <source>{draw} of {limit} limit (default {default})</source>
         <translation>{draw}，上限 {limit}（默认 {default}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="79"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="82"/>
         <source>{now} (slowdown at {limit})</source>
         <translation>{now}（{limit} 时降频）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="81"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="84"/>
         <source>{sm} of {sm_max} · {mem} of {mem_max}</source>
         <translation>{sm} / 最高 {sm_max} · {mem} / 最高 {mem_max}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="84"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="87"/>
         <source>GPU {gpu} · memory {mem}</source>
         <translation>GPU {gpu} · 显存 {mem}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="86"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="89"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="91"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="94"/>
         <source>{mode} · uncorrected errors unknown</source>
         <translation>{mode} · 不可纠正错误数未知</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="94"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="97"/>
         <source>{mode} · {errors} uncorrected errors</source>
         <translation>{mode} · {errors} 个不可纠正错误</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="97"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="100"/>
         <source>{name} (pid {pid}, {used})</source>
         <translation>{name}（pid {pid}，{used}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="101"/>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="106"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="104"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="109"/>
         <source>VRAM</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="107"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="110"/>
         <source>Driver / CUDA</source>
         <translation>驱动 / CUDA</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="109"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="112"/>
         <source>Compute capability</source>
         <translation>计算能力</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="110"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="113"/>
         <source>PCIe now / max</source>
         <translation>PCIe 当前 / 最高</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="111"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="114"/>
         <source>NVLink</source>
         <translation>NVLink</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="102"/>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="112"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="105"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="115"/>
         <source>Power</source>
         <translation>功耗</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="103"/>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="113"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="106"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="116"/>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="114"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="117"/>
         <source>SM / memory clock</source>
         <translation>SM / 显存频率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="104"/>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="115"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="107"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="118"/>
         <source>Utilization</source>
         <translation>利用率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="116"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="119"/>
         <source>Throttle reasons</source>
         <translation>降频原因</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="117"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="120"/>
         <source>ECC</source>
         <translation>ECC</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="118"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="121"/>
         <source>MIG</source>
         <translation>MIG</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="119"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="122"/>
         <source>Processes</source>
         <translation>进程</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="128"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="131"/>
         <source>Unmatched — memory from the driver; no catalog peaks</source>
         <translation>未匹配 — 显存取自驱动；无目录峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="133"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="136"/>
         <source>Catalog: {name} ({id}) · peak bf16 {bf16} / fp16 {fp16} / fp8 {fp8} TFLOPS · {bw} GB/s</source>
         <translation>目录：{name}（{id}）· 峰值 bf16 {bf16} / fp16 {fp16} / fp8 {fp8} TFLOPS · {bw} GB/s</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="146"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="149"/>
         <source>GPU usable</source>
         <translation>GPU 可用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="147"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="150"/>
         <source>MPS usable</source>
         <translation>MPS 可用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="149"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="152"/>
         <source>CPU only</source>
         <translation>仅 CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="152"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="155"/>
         <source>not usable: {error}</source>
         <translation>不可用：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="153"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="156"/>
         <source>not installed</source>
         <translation>未安装</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="155"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="158"/>
         <source>not checked: {error}</source>
         <translation>未检查：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="157"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="160"/>
         <source>checking…</source>
         <translation>检查中…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="158"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="161"/>
         <source>{model} ({cores} cores, {threads} threads)</source>
         <translation>{model}（{cores} 核，{threads} 线程）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="161"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="164"/>
         <source>{total} total, {available} available</source>
         <translation>总计 {total}，可用 {available}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="163"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="166"/>
         <source>{free} on {path}</source>
         <translation>{path} 上可用 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="165"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="168"/>
         <source>{total} total, {free} free</source>
         <translation>总计 {total}，空闲 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="167"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="170"/>
         <source>{mount}: {free} free of {total}</source>
         <translation>{mount}：{total} 中可用 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="171"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="174"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="172"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="175"/>
         <source>RAM</source>
         <translation>内存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="173"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="176"/>
         <source>Swap</source>
         <translation>交换空间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="174"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="177"/>
         <source>Disk free</source>
         <translation>磁盘可用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="175"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="178"/>
         <source>Disks</source>
         <translation>磁盘</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="176"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="179"/>
         <source>OS / Python</source>
         <translation>系统 / Python</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="177"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="180"/>
         <source>PyTorch</source>
         <translation>PyTorch</translation>
     </message>
@@ -5604,7 +5619,7 @@ paying per token: {other}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/rig/demo_picker.py" line="73"/>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="215"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="218"/>
         <source>This machine</source>
         <translation>本机</translation>
     </message>
@@ -5640,27 +5655,27 @@ paying per token: {other}</source>
         <translation>实时读数失败：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="211"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="214"/>
         <source>Linux sysfs (AMD/Intel)</source>
         <translation>Linux sysfs（AMD/Intel）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="212"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="215"/>
         <source>simulated</source>
         <translation>模拟</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="213"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="216"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="214"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="217"/>
         <source>Demo rig “{spec}”</source>
         <translation>演示配置“{spec}”</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="216"/>
+        <location filename="../../gpuadvisor/gui/pages/rig/format.py" line="219"/>
         <source>{where} · backend: {backend} · {n} GPU(s)</source>
         <translation>{where} · 后端：{backend} · {n} 个 GPU</translation>
     </message>
@@ -5979,140 +5994,140 @@ paying per token: {other}</source>
 <context>
     <name>TimePanel</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="123"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="125"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="145"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="150"/>
         <source>Total time</source>
         <translation>总时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="146"/>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="308"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="151"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="311"/>
         <source>GPU-hours</source>
         <translation>卡时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="147"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="152"/>
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="148"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="153"/>
         <source>Compute</source>
         <translation>计算量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="158"/>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="279"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="163"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="282"/>
         <source>Steps</source>
         <translation>步数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="170"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="175"/>
         <source>Users at once</source>
         <translation>同时服务的用户</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="180"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="185"/>
         <source>Layout</source>
         <translation>并行布局</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="196"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="201"/>
         <source>Efficiency</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="211"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="216"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="212"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="217"/>
         <source>Use the assumed efficiency again</source>
         <translation>恢复为假设的效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="224"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="229"/>
         <source>Assumptions</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="278"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="281"/>
         <source>Phases</source>
         <translation>各阶段</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="282"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="285"/>
         <source>{rate} generated tokens/s overall, {decode} while decoding</source>
         <translation>全程生成 {rate} token/秒，解码时 {decode}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="288"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="291"/>
         <source>{rate} samples/s</source>
         <translation>{rate} 样本/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="289"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="292"/>
         <source>{rate} tokens/s</source>
         <translation>{rate} token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="295"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="298"/>
         <source>{steps} × {step} ÷ {goodput} goodput = {total} (bound by {bound})</source>
         <translation>{steps} × {step} ÷ {goodput} 有效训练时间比例 = {total}（受限于{bound}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="298"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="301"/>
         <source>{steps} × {step} = {total} (bound by {bound})</source>
         <translation>{steps} × {step} = {total}（受限于{bound}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="344"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="347"/>
         <source>Every user waiting for an answer at once, each with the plan&apos;s prompt and new tokens; each keeps at least {rate} tokens/s (reading speed unless set). gpuadvisor estimate prints the whole curve.</source>
         <translation>所有用户同时等待回答，每人使用方案的提示词和新生成 token 数；每人至少保持 {rate} token/秒（未设置时为阅读速度）。gpuadvisor estimate 会打印整条曲线。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="361"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="364"/>
         <source>{parts}, {zero}, {batch}</source>
         <translation>{parts}，{zero}，{batch}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="393"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="396"/>
         <source>{eff:.2f} → {tflops} TFLOPS per GPU</source>
         <translation>{eff:.2f} → 每张 GPU {tflops} TFLOPS</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="398"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="401"/>
         <source>matmul kernel</source>
         <translation>矩阵乘内核</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="399"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="402"/>
         <source>{kernel}: {tflops} TFLOPS per GPU, {fraction} of the {peak} rate</source>
         <translation>{kernel}：单卡 {tflops} TFLOPS，为 {peak} 峰值的 {fraction}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="407"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="410"/>
         <source>in-situ factor</source>
         <translation>现场系数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="408"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="411"/>
         <source>{k:.2f} of the published kernel rates</source>
         <translation>公开内核速率的 {k:.2f}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="412"/>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="417"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="415"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="420"/>
         <source>{n} samples</source>
         <translation>{n} 个样本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="413"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="416"/>
         <source>{n} tokens</source>
         <translation>{n}个 token</translation>
     </message>
@@ -6139,7 +6154,7 @@ paying per token: {other}</source>
     <message>
         <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="93"/>
         <source> with {setting}</source>
-        <translation>（需 {setting}）</translation>
+        <translation>，需 {setting}</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="96"/>
@@ -6197,92 +6212,92 @@ paying per token: {other}</source>
         <translation>假设：{job}可在“数据集”中选择其他数据集，或填写你自己的。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="186"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="191"/>
         <source>How the job is split over the GPUs: the fastest way found that fits their memory (chosen), or the degrees you pinned in the Layout row with the rest searched (pinned): tensor (TP), pipeline (PP) and data parallel (DP) degrees, ZeRO/FSDP sharding and the micro-batch. The step is shown in parts: computing, memory-bound kernels, communication left over after overlap, and the pipeline&apos;s idle bubble.</source>
         <translation>任务如何切分到各块 GPU 上：放得下显存的最快方式（选出），或你在“布局”一行固定的并行度，其余仍会搜索（固定）：张量并行（TP）、流水线并行（PP）和数据并行（DP）的并行度、ZeRO/FSDP 切分以及微批次。一步按组成部分显示：计算、受访存限制的内核、重叠之后仍暴露的通信，以及流水线的空闲气泡。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="204"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="209"/>
         <source>Share of the GPU&apos;s dense peak that training achieves (model FLOPs utilisation). By default it comes from the plan&apos;s own kernels at the card&apos;s published rates times the in-situ factor (0.73); type a value to use your own.</source>
         <translation>训练达到的 GPU 稠密峰值比例（模型 FLOPs 利用率）。默认值来自方案自身的内核：按显卡公开的内核速率乘以现场系数（0.73）；输入一个数值即可使用你自己的值。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="285"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="288"/>
         <source>prefill {prefill} · decode bound by {bound}</source>
         <translation>预填充 {prefill} · 解码受限于{bound}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="305"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="308"/>
         <source>GPU time</source>
         <translation>GPU 时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="358"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="361"/>
         <source>no data parallel</source>
         <translation>无数据并行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="360"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="363"/>
         <source>{zero} sharded within a node</source>
         <translation>{zero}（仅在节点内分片）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="363"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="366"/>
         <source>micro-batch {mb} × {ga}</source>
         <translation>微批次 {mb} × {ga}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="370"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="373"/>
         <source>step {step} = compute {compute} + memory-bound {memory} + communication {comm} + bubble {bubble}; MFU {mfu:.0%}</source>
         <translation>每步 {step} = 计算 {compute} + 访存受限 {memory} + 通信 {comm} + 流水线气泡 {bubble}；MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="376"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="379"/>
         <source>runner-up: {layout}: step {step}</source>
         <translation>次优：{layout}：每步 {step}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="386"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="389"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="387"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="390"/>
         <source>{tflops:g} TFLOPS {dtype} on {gpu}</source>
         <translation>{tflops:g} TFLOPS {dtype}（{gpu}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="392"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="395"/>
         <source>efficiency</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="418"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="421"/>
         <source>data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="420"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="423"/>
         <source>GPU link</source>
         <translation>GPU 互联</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="423"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="426"/>
         <source>overlap</source>
         <translation>通信重叠</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="426"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="429"/>
         <source>bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="429"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="432"/>
         <source>timed on</source>
         <translation>计时 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="431"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="434"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
     </message>
@@ -6290,32 +6305,32 @@ paying per token: {other}</source>
 <context>
     <name>VerdictBanner</name>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="68"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="70"/>
         <source>{need} per GPU · choose a GPU to check the fit</source>
         <translation>单卡需 {need} · 选择 GPU 以检查能否放下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="77"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="79"/>
         <source>Does not fit: needs {need} per GPU, {gpu} has {have} (short by {free})</source>
         <translation>放不下：单卡需 {need}，{gpu} 只有 {have}（差 {free}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="84"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="86"/>
         <source>Fits, but requests wait: the KV pool holds {held} of {asked} at once ({need} of {have} on {gpu})</source>
         <translation>放得下，但请求需排队：KV 池同时只容纳 {asked} 个中的 {held} 个（需 {need}，{gpu} 有 {have}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="89"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="91"/>
         <source>Fits, but tight: {need} of {have} on {gpu} ({free} free)</source>
         <translation>放得下，但偏紧：需 {need}，{gpu} 有 {have}（剩余 {free}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="93"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="95"/>
         <source>Fits: {need} of {have} on {gpu} ({free} free)</source>
         <translation>放得下：需 {need}，{gpu} 有 {have}（剩余 {free}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="96"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="98"/>
         <source>{model}, {task}: {verdict}</source>
         <translation>{model}，{task} — {verdict}</translation>
     </message>
@@ -6341,7 +6356,7 @@ paying per token: {other}</source>
     <message>
         <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="222"/>
         <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="261"/>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="471"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="480"/>
         <source>target GPU</source>
         <translation>目标 GPU</translation>
     </message>
@@ -6366,37 +6381,37 @@ paying per token: {other}</source>
         <translation>{gpu} 有 {size}：{verdict}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="399"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="408"/>
         <source>{size} cards</source>
         <translation>{size} 显卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="412"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="421"/>
         <source>needs {total} per GPU</source>
         <translation>单卡需 {total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="421"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="430"/>
         <source>fits — {free} free</source>
         <translation>放得下 — 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="425"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="434"/>
         <source>tight — {free} free</source>
         <translation>偏紧 — 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="429"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="438"/>
         <source>does not fit by {over}</source>
         <translation>放不下，差 {over}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="459"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="468"/>
         <source>{term}: {size} ({share:.1f}%)</source>
         <translation>{term}：{size}（{share:.1f}%）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="474"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="483"/>
         <source>{gpu}: {size}</source>
         <translation>{gpu}：{size}</translation>
     </message>

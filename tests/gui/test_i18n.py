@@ -407,8 +407,14 @@ def test_chinese_sentences_built_in_code_read_as_chinese(language):
     assert keep_units("1,090 tokens/s") == "1,090\u00a0tokens/\u2060s"
     assert plain(keep_units("4,000 token/秒")) == "4,000 token/秒"
     assert keep_units("4,000 token/秒") == "4,000\u00a0token/\u2060秒"
-    # a unit of two Chinese characters stays whole ("64.0 毫" / "秒" was a line's end)
-    assert keep_units("用时 64.0 毫秒。") == "用时 64.0\u00a0毫\u2060秒。"
+    # a short run of Chinese characters stays whole ("64.0 毫" / "秒" and "已" / "用 480.0
+    # MiB" were lines' ends); a longer one may still break inside
+    assert keep_units("用时 64.0 毫秒。") == "用\u2060时 64.0\u00a0毫\u2060秒。"
+    assert keep_units("（默认 350 W）") == "（默\u2060认 350\u00a0W）"
+    assert keep_units("以小规模运行全部测量") == "以小规模运行全部测量"
+    assert keep_units("共 3.6 GPU·时") == "共 3.6 GPU\u2060·\u2060时"
+    # a flag keeps its number ("-np" / "11" was a line's end)
+    assert keep_units("with -np 11") == "with -np\u00a011"
     assert plain(keep_units("3.59 小时")) == "3.59 小时"
     assert language("zh_CN") == "zh_CN"
     assert full_stop("首个 token 用时 1.05 秒") == "首个 token 用时 1.05 秒。"

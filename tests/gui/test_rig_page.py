@@ -88,19 +88,31 @@ def test_mixed_rig_is_two_tiles_each_with_its_own_memory(make_page):
 
 
 def test_live_charts_shrink_so_the_lowest_tile_ends_inside_a_short_window(qtbot, make_page):
-    from gpuadvisor.gui.pages.rig.tiles import CHART_MAX_HEIGHT, CHART_MIN_HEIGHT
+    from gpuadvisor.gui.pages.rig.tiles import (
+        CHART_FILL_HEIGHT,
+        CHART_MAX_HEIGHT,
+        CHART_MIN_HEIGHT,
+    )
 
     page = make_page("mixed")
-    qtbot.waitUntil(lambda: all(t.isVisible() for t in page.tiles), timeout=3000)
-    tall = [t.chart.maximumHeight() for t in page.tiles]
-    assert tall == [CHART_MAX_HEIGHT[False]] * 2  # 900 px high: room for both at full height
-
-    page.resize(1200, 640)
     body = page.scroll.widget()
 
     def lowest_tile_inside():
         bottom = max(t.mapTo(body, t.rect().bottomLeft()).y() for t in page.tiles)
         return bottom <= page.scroll.viewport().height() and bottom > 200
+
+    qtbot.waitUntil(lambda: all(t.isVisible() for t in page.tiles), timeout=3000)
+    qtbot.waitUntil(lowest_tile_inside, timeout=3000)
+    tall = [t.chart.maximumHeight() for t in page.tiles]
+    # 900 px high: room for both at full height, and the room to spare shared by the
+    # charts (a 1080p page stood half blank), never past their fill height
+    assert len(set(tall)) == 1
+    assert CHART_MAX_HEIGHT[False] < tall[0] <= CHART_FILL_HEIGHT[False]
+    spare = page.scroll.viewport().height() - max(
+        t.mapTo(body, t.rect().bottomLeft()).y() for t in page.tiles)
+    assert spare <= 16 or tall[0] == CHART_FILL_HEIGHT[False]
+
+    page.resize(1200, 640)
 
     qtbot.waitUntil(lowest_tile_inside, timeout=3000)
     heights = {t.chart.maximumHeight() for t in page.tiles}

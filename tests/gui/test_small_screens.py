@@ -174,7 +174,7 @@ def test_presentation_mode_over_the_dark_theme_has_light_disabled_widgets():
 def test_the_rigs_live_charts_on_a_projector_keep_a_readable_plot(make_window, qtbot):
     # At 1280 x 720 the charts shrank to 120 px: a plot of a few pixels, its labels on top
     # of each other.
-    from gpuadvisor.gui.charts.live import Y_TOP
+    from gpuadvisor.gui.charts.live import Y_BOTTOM, Y_TOP
     from gpuadvisor.gui.pages.rig.tiles import PRESENTATION_CHART_MIN_HEIGHT
 
     window = make_window(1280, 720, True, page="rig")
@@ -187,7 +187,7 @@ def test_the_rigs_live_charts_on_a_projector_keep_a_readable_plot(make_window, q
         assert chart.height() >= PRESENTATION_CHART_MIN_HEIGHT
         step = chart._percent_step
         metrics = QFontMetrics(chart.theme.font(chart.theme.tick_pt))
-        assert step / Y_TOP * chart.plot_item.vb.height() >= metrics.height()
+        assert step / (Y_TOP - Y_BOTTOM) * chart.plot_item.vb.height() >= metrics.height()
 
 
 def test_the_rigs_live_charts_on_a_laptops_projector_show_their_scale_and_whole_legend(
@@ -195,7 +195,7 @@ def test_the_rigs_live_charts_on_a_laptops_projector_show_their_scale_and_whole_
     # At 1280 x 720 on a projector two legend lines left 74 pixels of plot in a 200-pixel
     # chart: its axis read "50" alone. The plot keeps room for the 50 and 100 % labels, the
     # legend all four names inside the chart, and the page scrolls to them.
-    from gpuadvisor.gui.charts.live import SERIES, Y_TOP
+    from gpuadvisor.gui.charts.live import SERIES, Y_BOTTOM, Y_TOP
     from gpuadvisor.gui.pages.rig.tiles import PRESENTATION_PLOT_MIN_HEIGHT
 
     window = make_window(1280, 720, True, page="rig")
@@ -213,7 +213,7 @@ def test_the_rigs_live_charts_on_a_laptops_projector_show_their_scale_and_whole_
         metrics = QFontMetrics(chart.theme.font(chart.theme.tick_pt))
         assert chart._percent_step <= 50
         # The 100 % label, centred on its tick, fits under the plot's top (10 % above it).
-        assert (Y_TOP - 100) / Y_TOP * plot >= metrics.height() / 2
+        assert (Y_TOP - 100) / (Y_TOP - Y_BOTTOM) * plot >= metrics.height() / 2
         legend = chart.legend
         assert len(legend.items) == len(SERIES)
         scene = chart.plot_widget.sceneRect()

@@ -225,7 +225,7 @@ def test_the_app_runs_with_psutil_missing():
 def test_offload_verdicts(needed, available, total, code, fits, words):
     check = check_host_ram(needed, available, total)
     assert (check.code, check.fits) == (code, fits)
-    assert words in check.verdict and check.verdict.startswith("Offload needs")
+    assert words in check.verdict and check.verdict.startswith("The plan needs")
     assert check.to_json() == {"needed_bytes": needed, "available_bytes": available,
                                "total_bytes": total, "fits": fits, "code": code,
                                "verdict": check.verdict}
@@ -250,7 +250,7 @@ def test_estimate_json_checks_an_offload_against_this_machines_ram(capsys, monke
     assert (host_ram["available_bytes"], host_ram["total_bytes"]) == (GIB, 4 * GIB)
     assert host_ram["fits"] is False and host_ram["code"] == "short"
     text = _estimate(capsys, "--offload", "optimizer", "--zero", "2")
-    assert "host RAM: Offload needs" in text and "only 1.0 GiB of 4.0 GiB is available" in text
+    assert "host RAM: The plan needs" in text and "only 1.0 GiB of 4.0 GiB is available" in text
 
 
 def test_estimate_without_offload_has_no_host_ram_check(capsys, monkeypatch):

@@ -209,6 +209,11 @@ class CostTimeChart(ChartBase):
             item.setZValue(10)
             self.plot_item.addItem(item)
             self.series[kind] = item
+        # The legend's swatch for hollow marks (not plotted): options that fit only with a
+        # change to the plan.
+        self._legend_changed = pg.PlotDataItem(symbol="o", pen=None)
+        # ... and for the front: its line through its ringed points, as plotted
+        self._legend_front = pg.PlotDataItem(symbol="o")
         self.front_line = pg.PlotDataItem()
         self.front_line.setZValue(5)
         self.front_rings = pg.ScatterPlotItem()
@@ -217,6 +222,10 @@ class CostTimeChart(ChartBase):
         self.selected_ring.setZValue(20)
         for item in (self.front_line, self.front_rings, self.selected_ring):
             self.plot_item.addItem(item)
+        # Clicking the front's legend row toggles its swatch; the line and rings follow.
+        for item in (self.front_line, self.front_rings):
+            self._legend_front.visibleChanged.connect(
+                lambda i=item: i.setVisible(self._legend_front.isVisible()))
         self.budget_line = pg.InfiniteLine(angle=0, movable=False)
         self.deadline_line = pg.InfiniteLine(angle=90, movable=False)
         for line in (self.budget_line, self.deadline_line):
@@ -329,6 +338,12 @@ class CostTimeChart(ChartBase):
                                for p, b in zip(mine, brushes, strict=True)])
             if mine:
                 entries.append((item, labels[kind]))
+        if any(p.changed for p in self._points):
+            self._legend_changed.setData([0], [0], pen=None, symbol="o", symbolSize=size,
+                                         symbolBrush=None,
+                                         symbolPen=pg.mkPen(theme.foreground, width=2))
+            entries.append((self._legend_changed, QCoreApplication.translate(
+                "CompareCharts", "hollow: fits with a change to the plan")))
         by_id = {p.id: p for p in self._points}
         front = [by_id[i] for i in self._front]
         xs = [math.log10(p.hours) for p in front]
@@ -338,7 +353,10 @@ class CostTimeChart(ChartBase):
         self.front_rings.setData(x=xs, y=ys, size=size + 8, brush=pg.mkBrush(None),
                                  pen=pg.mkPen(PARETO_COLOR, width=theme.line_px))
         if front:
-            entries.append((self.front_line, QCoreApplication.translate(
+            self._legend_front.setData([0], [0], pen=pg.mkPen(PARETO_COLOR, width=theme.line_px),
+                                       symbol="o", symbolSize=size, symbolBrush=None,
+                                       symbolPen=pg.mkPen(PARETO_COLOR, width=theme.line_px))
+            entries.append((self._legend_front, QCoreApplication.translate(
                 "CompareCharts", "best trade-offs (Pareto front)")))
         dash = pg.mkPen(theme.reference_color, width=theme.reference_px,
                         style=Qt.PenStyle.DashLine)
@@ -427,6 +445,10 @@ class CostTimeChart(ChartBase):
         label = QFontMetrics(self.theme.font(self.theme.tick_pt)).height() / 2 + 2
         share = min(label / pixels, 0.25) if pixels > 0 else 0.05
         bottom = min(bottom, (decade - share * top) / (1 - share))
+        # ... and the highest decade in range keeps room for its label over its line (the
+        # $100,000 line stood unlabelled over $30,000 cards at 1366 x 768)
+        highest = math.floor(top + 1e-9)
+        top = max(top, (highest - share * bottom) / (1 - share))
         self.plot_item.vb.setRange(xRange=(x0 - xpad, x1 + xpad), yRange=(bottom, top),
                                    padding=0)
 

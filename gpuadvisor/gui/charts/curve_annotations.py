@@ -143,6 +143,12 @@ class CurveAnnotations:
             room = 1 - (margin + size.height() + theme.marker_size) / height
             if room > 0.2:
                 top = max(top, max(under) / room)
+        if label_rect is not None and not label.edge_below and label_rect.left() < size.width():
+            # the out-of-memory label over its line at the left: the line goes a label's
+            # height under the badge, so that the label fits between them
+            room = 1 - (margin + size.height() + label_rect.height() + 6) / height
+            if room > 0.2:
+                top = max(top, (self._capacity / self.unit_bytes) / room)
         if label_rect is not None and not label.edge_below:
             # The out-of-memory label over its line would sit under the badge (it showed
             # through it): it goes under the line, on the same side.

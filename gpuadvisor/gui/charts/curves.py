@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from gpuadvisor.core.units import format_bytes
@@ -27,6 +30,8 @@ from .vram_bar import compact_bytes
 _CONTEXT = "MemoryCurveChart"
 #: The initial view shows up to this multiple of the GPU's capacity.
 _MAX_TOP_OVER_CAPACITY = 2.5
+#: The badge's sentence takes at most this share of the plot's height (else its number).
+_BADGE_SHARE = 0.3
 
 
 class MemoryCurveChart(CurveAnnotations, ChartBase):
@@ -77,6 +82,7 @@ class MemoryCurveChart(CurveAnnotations, ChartBase):
         self._largest_fit: float | None = None
         self._current_x: float | None = None
         self._fit_text = ""
+        self._fit_short = ""  # the badge on a short plot: its star and number
         self._whole_context = False
         self._queued = False  # a server's requests at once (see set_data)
         self._left_tick_sample = "0000"
@@ -397,10 +403,35 @@ class MemoryCurveChart(CurveAnnotations, ChartBase):
         if color is not None and self._changed("fit_color", color):
             label.setColor(color)
             label.border = pg.mkPen(color, width=1)
-        self._set_text(label, cjk_words(self._fit_text))  # breaks after "：", not mid-word
+        self._fit_short = f"★ {value}" if self._largest_fit is not None and self._x.size else ""
         label.setVisible(bool(self._fit_text))
+        self._badge_text_for_height()
         if self._hover_point.xData is not None and len(self._hover_point.xData):
             self._hover_point.setData([], [])
+
+    def _badge_text_for_height(self) -> None:
+        """The badge's sentence, or only its star and number where the sentence would
+        take more than :data:`_BADGE_SHARE` of a short plot (at 1366 x 768 a vLLM plan's
+        two-line "longest prompt with all requests at once: 2,528" raised the y range to
+        125 GiB to clear the curve under it); the legend names the star."""
+        text = cjk_words(self._fit_text)  # breaks after "：", not mid-word
+        height = self.plot_item.vb.height()
+        if text and self._fit_short and height > 0:
+            font = self._badge_font()
+            margin = self._fit_label.textItem.document().documentMargin()
+            available = self.plot_item.vb.width() - 2 * BADGE_MARGIN - 2
+            # as _fit_badge sizes it: one line at the badge's font, or wrapped lines at the
+            # smallest font it shrinks to
+            metrics = QFontMetrics(font)
+            lines = 1
+            if available > 0 and metrics.horizontalAdvance(text) + 2 * margin + 2 > available:
+                font.setPointSize(min(self.theme.label_pt, font.pointSize()))
+                metrics = QFontMetrics(font)
+                lines = math.ceil((metrics.horizontalAdvance(text) + 2 * margin + 2)
+                                  / available)
+            if lines * metrics.lineSpacing() + 2 * margin > _BADGE_SHARE * height:
+                text = self._fit_short
+        self._set_text(self._fit_label, text)
 
     def _view_x(self, x) -> np.ndarray:
         """x as the view places it (``log10`` on the log axis)."""
@@ -425,6 +456,7 @@ class MemoryCurveChart(CurveAnnotations, ChartBase):
         """
         if self._x.size == 0:
             return
+        self._badge_text_for_height()
         self._fit_badge(self._fit_label)  # its size depends on the plot's
         ys = self._y_bytes / self.unit_bytes
         top = float(np.nanmax(ys))

@@ -524,11 +524,18 @@ class FitMapChart(ChartBase):
         edge = max(OUTLINE_INSET * side + (theme.line_px + 1) / 2,
                    (OUTLINE_INSET + 0.03 * theme.line_px / 2) * side
                    + (theme.line_px / 2 + 0.5) / 2) + 1
-        for pt in range(int(theme.annotation_pt), least - 1, -1):
-            metrics = QFontMetrics(theme.font(pt))
-            if (cell_w >= metrics.horizontalAdvance("000.0") + 2 * edge
-                    and cell_h >= metrics.tightBoundingRect("0123456789").height() + 2 * edge):
-                fits, chosen = True, pt
+        # Where no size keeps that clearance (a Chinese projector's 1280 x 720 map lost
+        # every number), three pixels: the digits may meet the plan's outline in its one
+        # cell, rather than every cell lose its value.
+        for clear in (edge, 3.0):
+            for pt in range(int(theme.annotation_pt), least - 1, -1):
+                metrics = QFontMetrics(theme.font(pt))
+                if (cell_w >= metrics.horizontalAdvance("000.0") + 2 * clear
+                        and cell_h >= metrics.tightBoundingRect("0123456789").height()
+                        + 2 * clear):
+                    fits, chosen = True, pt
+                    break
+            if fits:
                 break
         if chosen != self._cell_pt:
             self._cell_pt = chosen

@@ -24,6 +24,8 @@ from .style import OKABE_ITO
 MAX_SAMPLES = 240
 #: Top of the percent axis (a little over 100, so that a line at the limit shows).
 Y_TOP = 110.0
+#: Below 0 %: an idle card's 0 % utilization is a line of its own, not the x axis.
+Y_BOTTOM = -4.0
 #: Spacing of the percent axis's labels, the finest that fits the plot's height first.
 PERCENT_STEPS = (20, 50, 100)
 #: Series keys, in legend order.
@@ -148,7 +150,7 @@ class LiveGpuChart(ChartBase):
     def _frame(self) -> None:
         end = self._t[-1] if self._t else 0.0
         self.plot_item.vb.setRange(xRange=(max(0.0, end - 60.0), max(end, 10.0)),
-                                   yRange=(0, Y_TOP), padding=0)
+                                   yRange=(Y_BOTTOM, Y_TOP), padding=0)
         self._space_percent_ticks()
 
     def _space_percent_ticks(self) -> None:
@@ -159,7 +161,8 @@ class LiveGpuChart(ChartBase):
         if height <= 0:
             return
         room = 1.2 * QFontMetrics(self.theme.font(self.theme.tick_pt)).height()
-        step = next((s for s in PERCENT_STEPS if s / Y_TOP * height >= room), PERCENT_STEPS[-1])
+        span = Y_TOP - Y_BOTTOM
+        step = next((s for s in PERCENT_STEPS if s / span * height >= room), PERCENT_STEPS[-1])
         if step != getattr(self, "_percent_step", None):
             self._percent_step = step
             self.plot_item.getAxis("left").setTickSpacing(step, step / 2)

@@ -353,6 +353,15 @@ class VramBreakdownChart(ChartBase):
             else:
                 item.hide()
 
+    def _place_edge_labels(self, *args) -> None:
+        super()._place_edge_labels(*args)
+        # A reference line whose label had no room is left out with it: a dashed line
+        # without a name (near the badge, or between two others) read as a second limit.
+        for line, label in zip(self.reference_lines, self._reference_labels, strict=True):
+            show = label.edge_value is not None and label.isVisible()
+            if line.isVisible() != show:
+                line.setVisible(show)
+
     def _edge_keep_outs(self) -> list:
         """The bars' total labels: the card's line label goes under its line rather than
         over a total that reaches it (vLLM fills 90% of the card)."""

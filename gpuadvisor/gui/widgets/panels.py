@@ -143,16 +143,19 @@ class TimePanel(QGroupBox):
         grid.setColumnStretch(3, 1)
         grid.setHorizontalSpacing(10)
         self._grid_of_time = grid
-        for row, col, name, value in (
-            (0, 0, self.tr("Total time"), self.total),
-            (0, 2, self.tr("GPU-hours"), self.gpu_hours),
-            (1, 0, self.tr("Throughput"), self.throughput),
-            (1, 2, self.tr("Compute"), self.flops),
+        # The throughput is a sentence ("170 generated tokens/s overall, 429 while
+        # decoding"): it takes the whole row, the compute its own row under the steps (a
+        # cell beside it wrapped it in four lines of a quarter of the panel).
+        for row, col, span, name, value in (
+            (0, 0, 1, self.tr("Total time"), self.total),
+            (0, 2, 1, self.tr("GPU-hours"), self.gpu_hours),
+            (1, 0, 3, self.tr("Throughput"), self.throughput),
+            (5, 0, 3, self.tr("Compute"), self.flops),
         ):
             title = QLabel(name, self)
             self._row_names.append(title)
             grid.addWidget(title, row, col)
-            grid.addWidget(value, row, col + 1)
+            grid.addWidget(value, row, col + 1, 1, span)
             if value is self.flops:
                 self._flops_title = title
             if value is self.gpu_hours:
@@ -167,7 +170,7 @@ class TimePanel(QGroupBox):
         self.data_source = _value_label(self, "timeDataSource")
         self.data_source.setWordWrap(True)
         self.data_source.setProperty("role", "note")
-        grid.addWidget(self.data_source, 5, 0, 1, 4)
+        grid.addWidget(self.data_source, 6, 0, 1, 4)
         # A server's plan (vLLM, llama-server): how many users it serves at once.
         self.serving_title = QLabel(self.tr("Users at once"), self)
         self.serving = _value_label(self, "timeServing")
@@ -248,8 +251,6 @@ class TimePanel(QGroupBox):
         self._compact = bool(compact)
         for widget in self._compact_widgets:
             widget.setVisible(not compact)
-        # the compute cell beside the throughput is hidden: the throughput takes its room
-        self._grid_of_time.addWidget(self.throughput, 1, 1, 1, 3 if compact else 1)
         if self._shown is not None:
             self._set_data_source(self._shown)
             self._set_warnings(self._shown)

@@ -22,10 +22,20 @@ _NUMBER_UNIT = re.compile(
 _SHORT_SLASH = re.compile(r"(?<![\w/])(\w{1,6})/(\w{1,3})(?![\w/])")
 
 
-#: Chinese units of two characters: a line may break between any two Chinese characters,
-#: and split "64.0 毫" / "秒".
-_CJK_UNIT = re.compile(r"毫秒|分钟|小时|个月")
+#: A short run of Chinese characters between Latin text, numbers, spaces or punctuation:
+#: a word or a label ("已用 480.0 MiB", "（默认 350 W）", "64.0 毫秒"). A line may break
+#: between any two Chinese characters, and split "已" / "用" or "毫" / "秒"; a longer run
+#: is a phrase, and may still break inside it (else a sentence could not wrap at all).
+_CJK_SHORT_RUN = re.compile(
+    r"(?<![\u3400-\u4dbf\u4e00-\u9fff])[\u3400-\u4dbf\u4e00-\u9fff]{2,4}"
+    r"(?![\u3400-\u4dbf\u4e00-\u9fff])")
 
+
+#: The space between a short command-line flag and its number: "-np 11", "--gpus 2".
+_FLAG_VALUE = re.compile(r"(?<![\w-])(--?[A-Za-z][\w-]{0,8}) (?=\d)")
+
+#: A middle dot between a Latin word and a Chinese one: a unit ("GPU·时", GPU-hours).
+_LATIN_DOT_CJK = re.compile(r"(?<=[A-Za-z])·(?=[\u3400-\u4dbf\u4e00-\u9fff])")
 
 #: A command-line flag's leading dashes ("--gpus"): a line may break after a hyphen.
 _FLAG = re.compile(r"(?<![\w-])--(?=\w)")
@@ -55,7 +65,9 @@ def keep_units(text: str) -> str:
     "GB/s" and "n/a" stay whole, no space after Chinese punctuation (:func:`cjk_spacing`).
     Display only: :func:`plain` gives the text back."""
     text = _NUMBER_UNIT.sub(NBSP, cjk_spacing(text))
-    text = _CJK_UNIT.sub(lambda m: WORD_JOINER.join(m.group()), text)  # "毫秒" whole
+    text = _CJK_SHORT_RUN.sub(lambda m: WORD_JOINER.join(m.group()), text)  # "已用" whole
+    text = _LATIN_DOT_CJK.sub(f"{WORD_JOINER}·{WORD_JOINER}", text)  # "GPU·时" whole
+    text = _FLAG_VALUE.sub(rf"\1{NBSP}", text)  # "-np 11" on one line
     text = _FLAG.sub(f"-{WORD_JOINER}-{WORD_JOINER}", text)  # "docker run --gpus" whole
     text = text.replace("★ =", f"★{NBSP}=")  # a key's mark stays with what it means
     return _SHORT_SLASH.sub(rf"\1/{WORD_JOINER}\2", text)

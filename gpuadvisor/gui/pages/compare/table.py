@@ -402,18 +402,23 @@ class OptionsPanel(QWidget):
         table = self.table
         chars = table.fontMetrics().averageCharWidth()
         available = table.viewport().width()
-        longest = {name: self._longest(name) for name in WIDEN_ORDER}
-        key = (chars, available, self.model.per_token, tuple(longest.values()))
+        hidden = self.model.hidden_columns()
+        longest = {name: self._longest(name) for name in COLUMN_CHARS
+                   if name != "option" and name not in hidden}
+        key = (chars, available, self.model.per_token, tuple(longest.items()))
         if key == self._fitted or available <= 0:
             return
         self._fitted = key
         header = table.horizontalHeader()
         metrics = header.fontMetrics()
-        # Wide enough for its header too (Chinese headers are wider than their letters).
-        widths = {name: max(n * chars + 12, metrics.horizontalAdvance(
-            str(self.model.headerData(self.model.column(name), Qt.Orientation.Horizontal)))
-            + 28) for name, n in COLUMN_CHARS.items()}
-        hidden = self.model.hidden_columns()
+        # As wide as its longest text needs, up to its share in characters (a column
+        # sized for "⚠ 2026-05-01, 205 days ago" pushed the price's age off a 1280-pixel
+        # table when it says "64 days ago"), and wide enough for its header (Chinese
+        # headers are wider than their letters).
+        widths = {name: max(min(n * chars + 12, longest.get(name, n * chars) + 16),
+                            metrics.horizontalAdvance(str(self.model.headerData(
+                                self.model.column(name), Qt.Orientation.Horizontal))) + 28)
+                  for name, n in COLUMN_CHARS.items()}
         shown = [c for c in AdviceModel.COLUMNS if c not in hidden]
         for name in (TOKEN_DROP_ORDER if self.model.per_token else DROP_ORDER):
             if sum(widths[c] for c in shown) <= available:

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpuadvisor.core import plan as P
-from gpuadvisor.core.datasets import DATASETS
+from gpuadvisor.core.datasets import DATASETS, DEFAULT_FINETUNE_DATASET
 from gpuadvisor.core.units import format_count
 from gpuadvisor.gui import numbers as N
 from gpuadvisor.gui.local_models import ModelFiles, ModelPicker
@@ -525,6 +525,13 @@ class PlanInputs(QWidget):
         self.tokens_edit.setEnabled(training and not opaque)
         self.dataset_combo.setEnabled(training and not opaque
                                       and plan.dataset_tokens is None)
+        # The first item names what a plan without a data set is timed on (the Time
+        # panel said "Alpaca" beside a box that said "default").
+        default = (translate("PlanPage", "default: 20 tokens per parameter")
+                   if plan.task == "pretrain" else translate("PlanPage", "default: {name}")
+                   .format(name=DATASETS[DEFAULT_FINETUNE_DATASET].name))
+        if self.dataset_combo.count() and self.dataset_combo.itemText(0) != default:
+            self.dataset_combo.setItemText(0, default)
         self.packing_check.setEnabled(training and not opaque and plan.dataset_tokens is None)
         self.layout_pins.sync(plan, model, estimate)
         self.global_batch.setText(fmt.global_batch(plan))

@@ -10,6 +10,9 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QScrollArea, QWidget
 from gpuadvisor.gui.widgets.levers import LeversPanel
 from gpuadvisor.gui.widgets.panels import TimePanel
 
+#: A row at least this wide (pixels) gives three fifths of it to the time panel.
+WIDE_ROW_PX = 1000
+
 
 def scroller(panel: QWidget, parent: QWidget) -> QScrollArea:
     """``panel`` in a frameless, vertical-only scroll area."""
@@ -41,15 +44,27 @@ class TimeAndLevers(QWidget):
         row.addWidget(self.time_scroll, 1)
         row.addWidget(self.levers_scroll, 1)
         self._row = row
+        self._presentation = False
+
+    def _share(self) -> None:
+        """Half the width each on a laptop; on a wide row or a projector three fifths to
+        the time: its rows (throughput, users served, steps) are sentences that wrap and
+        scroll at half the width, while the levers are a line or two each (at 1920 x 1080
+        their half stood empty; at 1366 x 768 two fifths wrapped each lever in two lines
+        and scrolled the third)."""
+        wide = self._presentation or self.width() >= WIDE_ROW_PX
+        self._row.setStretch(0, 3 if wide else 1)
+        self._row.setStretch(1, 2 if wide else 1)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._share()
 
     def set_presentation(self, enabled: bool) -> None:
         """On a projector the time panel shows the time and its parts only."""
         self.time_panel.set_compact(enabled)
-        # in a projector's large type the time panel's rows (throughput, users served) are
-        # sentences that wrap at half the width while the levers are a line or two each:
-        # three fifths of the width to the time
-        self._row.setStretch(0, 3 if enabled else 1)
-        self._row.setStretch(1, 2 if enabled else 1)
+        self._presentation = bool(enabled)
+        self._share()
         self._fit_key = None
 
     def fit_height(self, page_height: int, presentation: bool, paged: bool = False) -> None:

@@ -41,7 +41,10 @@ class _Fields:
         if isinstance(value, bool):
             return (self.translate("RigFields", "on") if value
                     else self.translate("RigFields", "off"))
-        text = f"{value:.{digits}f}" if isinstance(value, float) else str(value)
+        if unit and isinstance(value, int | float):
+            text = f"{value:,.{digits}f}" if isinstance(value, float) else f"{value:,}"
+        else:  # a version or a count without a unit: as it is
+            text = f"{value:.{digits}f}" if isinstance(value, float) else str(value)
         return f"{text} {unit}".strip()
 
     def lanes(self, n) -> str:

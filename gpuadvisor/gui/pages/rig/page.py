@@ -40,7 +40,7 @@ from . import format as fmt
 from .demo_picker import DemoRigPicker
 from .host_panel import HostPanel
 from .jobs import detect_open, sample_backend
-from .tiles import GpuTile, chart_max_height, chart_min_height
+from .tiles import CHART_FILL_HEIGHT, GpuTile, chart_max_height, chart_min_height
 from .widgets import translate
 
 #: Live readings per second.
@@ -434,6 +434,13 @@ class RigPage(QWidget):
             overflow = bottom + (top - charts[0].height()) - self.scroll.viewport().height()
             if overflow > 0:
                 height = max(low, top - overflow - 4)
+            elif overflow < -8:
+                # Room to spare (two cards at 1920 x 1080 left the page's lower half
+                # blank): the charts share it, a row of tiles at a time, up to a height
+                # where a plot of a few readings is still a chart and not a wall.
+                rows = len({t.mapTo(body, t.rect().topLeft()).y() for t in self.tiles})
+                height = min(CHART_FILL_HEIGHT[self._presentation],
+                             top + (-overflow - 8) // max(1, rows))
         for chart in charts:
             if chart.minimumHeight() != low:
                 chart.setMinimumHeight(low)

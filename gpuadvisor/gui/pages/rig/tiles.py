@@ -27,6 +27,8 @@ ERROR_CODES = frozenset({"gpu_lost", "ecc_errors"})
 
 #: Tallest live chart: on the desktop, and on a projector (its fonts are larger).
 CHART_MAX_HEIGHT = {False: 230, True: 420}
+#: The tallest a live chart grows to fill a page with room to spare (a 1080p screen).
+CHART_FILL_HEIGHT = {False: 540, True: 600}
 #: The live chart's shortest height: its plot, axis and one legend line still readable.
 CHART_MIN_HEIGHT = 120
 #: The same on a projector: its 16 pt ticks, axis title and (at 1280 px) two legend lines
