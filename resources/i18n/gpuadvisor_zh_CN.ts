@@ -345,43 +345,43 @@ renting: {rent}</source>
 <context>
     <name>ComparePage</name>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="82"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="89"/>
         <source>your {cards}</source>
         <extracomment>Words a table cell leaves out of a GPU&apos;s name (the maker and its brand; the model and its variant stay): &quot;NVIDIA GeForce RTX 3060 12GB&quot; is &quot;RTX 3060 12GB&quot; there.</extracomment>
         <translation>你的 {cards}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="87"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="94"/>
         <source>{n}x used {gpu}</source>
         <translation>{n} 张二手 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="88"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="95"/>
         <source>{n}x new {gpu}</source>
         <translation>{n} 张全新 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="90"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="97"/>
         <source>used {gpu}</source>
         <translation>二手 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="91"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="98"/>
         <source>new {gpu}</source>
         <translation>全新 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="95"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="102"/>
         <source>{name} (spot)</source>
         <translation>{name}（竞价）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="103"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="110"/>
         <source>{price} per card</source>
         <translation>每张 {price}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="105"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="112"/>
         <source>{price}/GPU-h</source>
         <translation>{price}/GPU·时</translation>
     </message>
@@ -438,15 +438,15 @@ renting: {rent}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="73"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="329"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="267"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="339"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="268"/>
         <source>Cheapest</source>
         <translation>最便宜</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/constraints.py" line="74"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="328"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="264"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="338"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="265"/>
         <source>Fastest</source>
         <translation>最快</translation>
     </message>
@@ -769,152 +769,152 @@ renting: {rent}</source>
         <translation>无法对比此规划：{error}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="117"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="128"/>
         <source>&lt;b&gt;{model}&lt;/b&gt;, {task}, {precision} · {line}</source>
         <translation>&lt;b&gt;{model}&lt;/b&gt;，{task}，{precision} · {line}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="127"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="133"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="137"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="134"/>
         <source> with {levers}</source>
         <translation>，需 {levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="135"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="145"/>
         <source>{name} finishes in {time}{levers} for {power} of power</source>
         <translation>{name} 用 {time}完成{levers}，电费 {power}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="139"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="149"/>
         <source>{name} ({price}) finishes in {time}{levers}, plus {power} of power</source>
         <translation>{name}（{price}）用 {time}完成{levers}，另加电费 {power}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="143"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="153"/>
         <source> on {n} instances</source>
         <translation>，用 {n} 个实例</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="145"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="155"/>
         <source>renting {name} costs {cost} and takes {time}{instances}{levers}</source>
         <translation>租用 {name} 花费 {cost}，用时 {time}{instances}{levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="153"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="163"/>
         <source>{sentence}.</source>
         <translation>{sentence}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="235"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="245"/>
         <source>GPU {index} ({name})</source>
         <translation>GPU {index}（{name}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="240"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="250"/>
         <source>⚠ Lost from the rig: {gone}. Your rig is compared as it is now: {rig}.</source>
         <translation>⚠ 已从配置中掉线：{gone}。按你现在的配置对比：{rig}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="242"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="252"/>
         <source>⚠ Lost from the rig: {gone}. No card of your rig is left to compare.</source>
         <translation>⚠ 已从配置中掉线：{gone}。你的配置中已没有可对比的显卡。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="252"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="262"/>
         <source>Buying {own} (selected) against renting {rent}, the cheapest rental</source>
         <translation>购买 {own}（所选）对比租用最便宜的 {rent}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="255"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="265"/>
         <source>Renting {rent} (selected) against buying {own}, the card that pays off soonest</source>
         <translation>租用 {rent}（所选）对比购买最快回本的 {own}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="258"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="268"/>
         <source>Buying {own} against renting {rent}: the pair that pays off soonest (select a card or a rental to weigh it)</source>
         <translation>购买 {own} 对比租用 {rent}：最快回本的一组（选中一张显卡或一个租用方案即可比较它）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="281"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="291"/>
         <source>No options to compare: the offers catalog is empty and no GPU was detected.</source>
         <translation>没有可对比的方案：报价目录为空，也没有检测到 GPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="284"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="294"/>
         <source>Nothing fits this plan. The closest is {name}: {need} per GPU needed, {have} available; “Make it fit” on the Plan page says what would.</source>
         <translation>这个规划哪里都放不下。最接近的是 {name}：每张 GPU 需要 {need}，只有 {have}；规划页的“如何放得下”会告诉你改什么。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="296"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="306"/>
         <source>Nothing shown runs this plan as it is. With a change to the plan: {why}. Tick “Allow changes to the plan” to rank such options with the others.</source>
         <translation>没有方案能按原样运行这个规划。修改规划后：{why}。勾选“允许修改规划”即可把这类方案与其他方案一起排名。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="303"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="313"/>
         <source>None of the options shown fits this plan: widen the filters.</source>
         <translation>显示的方案都放不下此规划：请放宽筛选条件。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="308"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="318"/>
         <source>the budget of {budget}</source>
         <translation>{budget} 的预算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="311"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="321"/>
         <source>the deadline of {time}</source>
         <translation>{time} 的截止时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="314"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="324"/>
         <source>Nothing shown meets {limits}. Closest: {why}.</source>
         <translation>没有方案满足{limits}。最接近的：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="316"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="326"/>
         <source> and </source>
         <translation>和</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="318"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="328"/>
         <source>cheapest</source>
         <translation>最便宜</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="319"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="257"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="329"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="258"/>
         <source>fastest</source>
         <translation>最快</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="320"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="258"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="330"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="259"/>
         <source>Best ({goal}): {why}.</source>
         <translation>最佳（{goal}）：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="330"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="269"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="340"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="270"/>
         <source>{label}: {why}.</source>
         <translation>{label}：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="341"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="351"/>
         <source>{shown} of {total} options shown; {fitting} fit the plan as asked</source>
         <translation>显示 {shown} / {total} 个方案；其中 {fitting} 个按原规划放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="344"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="354"/>
         <source>, {changed} more only with a change to the plan</source>
         <translation>，另有 {changed} 个只有修改规划才放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="346"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="356"/>
         <source>. ★ = best trade-off (Pareto front).</source>
         <translation>。★ = 最佳权衡（帕累托前沿）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="348"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="299"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="358"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="300"/>
         <source>Prices in {code} at {rate} per USD.</source>
         <translation>价格以 {code} 计，汇率 {rate} 每美元。</translation>
     </message>
@@ -924,22 +924,22 @@ renting: {rent}</source>
         <translation>请在图表或表格中选择一个方案。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="190"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="200"/>
         <source>spot: may be interrupted</source>
         <translation>竞价：可能被中断</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="193"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="203"/>
         <source>your price, {date}</source>
         <translation>你的价格，{date}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="195"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="205"/>
         <source>price seen {date}</source>
         <translation>报价日期 {date}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="197"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="207"/>
         <source>({days} days ago)</source>
         <translation>（{days} 天前）</translation>
     </message>
@@ -950,69 +950,69 @@ renting: {rent}</source>
         <translation>价格截至 {date}（{days} 天前，已超过 {limit} 天）：租用或购买前请核实当前价格。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="200"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="233"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="210"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="234"/>
         <source>older than {days} days: check it</source>
         <translation>已超过 {days} 天：请核实</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="203"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="213"/>
         <source>an estimate</source>
         <translation>估计值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="33"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="40"/>
         <source>Time: {gpus} GPU(s) at {tflops:,.0f} TFLOPS each ({efficiency:.0%} of peak, {source}), limited by {bound}; {gpu_hours:,.1f} GPU-hours</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below.</extracomment>
         <translation>用时：{gpus} 张 GPU，每张 {tflops:,.0f} TFLOPS（峰值的 {efficiency:.0%}，{source}），受限于{bound}；共 {gpu_hours:,.1f} GPU·时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="37"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="44"/>
         <source>Cards: {n} × {price} = {total}</source>
         <translation>显卡：{n} × {price} = {total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="38"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="45"/>
         <source>Power: {tdp:,.0f} W × {load:.0%} load × {gpus} GPU(s) × {hours} = {kwh:,.1f} kWh × {price}/kWh = {total}</source>
         <translation>电费：{tdp:,.0f} W × {load:.0%} 负载 × {gpus} 张 GPU × {hours} = {kwh:,.1f} kWh × {price}/kWh = {total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="42"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="49"/>
         <source>Rent: {hours} × {instances} instance(s) × {price}/h = {total}</source>
         <translation>租金：{hours} × {instances} 个实例 × {price}/小时 = {total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="112"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="124"/>
         <source>&lt;b&gt;{model}&lt;/b&gt;, {task}, {precision}</source>
         <translation>&lt;b&gt;{model}&lt;/b&gt;，{task}，{precision}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="131"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="141"/>
         <source>{name} does not fit: {need} per GPU needed, {have} available</source>
         <translation>{name} 放不下：每张 GPU 需要 {need}，只有 {have}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="265"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="275"/>
         <source>No card to buy and rental to compare</source>
         <translation>没有可对比的购卡和租用方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="266"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="276"/>
         <source>Break-even needs a card to buy and a rental that both fit the plan among the options shown.</source>
         <translation>盈亏平衡需要在显示的方案中同时有放得下此规划的购卡方案和租用方案。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="44"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="51"/>
         <source>Renting {rent} costs no more per job than the power for {own}: buying never pays off on price alone.</source>
         <translation>租用 {rent} 每次任务的花费不高于 {own} 的电费：单看价格，买卡永远不划算。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="48"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="55"/>
         <source>{own} ({price}) beats renting {rent} after {jobs} such jobs ({hours} of training on it).</source>
         <translation>{own}（{price}）在 {jobs} 次同类任务后比租用 {rent} 更划算（在它上面训练 {hours}）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="52"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="59"/>
         <source>Cards ÷ (rent − power per job): {price} ÷ ({rent} − {power}).</source>
         <translation>显卡价 ÷（每次租金 − 每次电费）：{price} ÷（{rent} − {power}）。</translation>
     </message>
@@ -1064,7 +1064,7 @@ renting: {rent}</source>
         <translation>各方案的用时与费用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="249"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="259"/>
         <location filename="../../gpuadvisor/gui/pages/compare/layout.py" line="78"/>
         <location filename="../../gpuadvisor/gui/pages/compare/page.py" line="523"/>
         <source>Owning against renting</source>
@@ -1122,182 +1122,182 @@ renting: {rent}</source>
         <translation>⚠：这超过了你设定的显卡寿命。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="105"/>
-        <source>{inp} / {out}</source>
-        <translation>{inp} / {out}</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="112"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="113"/>
         <source>{date} (your price)</source>
         <translation>{date}（你的价格）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="117"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="118"/>
         <source>{mark}{days} days ago</source>
         <translation>{mark}{days} 天前</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="125"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="126"/>
         <source>{name}: {price} per million generated tokens ({inp} per million in, {out} per million out)</source>
         <translation>{name}：每百万生成 token {price}（输入每百万 {inp}，输出每百万 {out}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="135"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="136"/>
         <source>{name}: {price} per million generated tokens, {speed} tokens/s, first token after {ttft}{levers}</source>
         <translation>{name}：每百万生成 token {price}，{speed} token/秒，首个 token 用时 {ttft}{levers}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="147"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="148"/>
         <source>Per generated token with its share of the prompt ({prompt}:{new}): {out} + {inp} × {prompt} ÷ {new} = {price} per million</source>
         <translation>每个生成 token 连同其分摊的提示（{prompt}:{new}）：{out} + {inp} × {prompt} ÷ {new} = 每百万 {price}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="153"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="154"/>
         <source>Blended, input and output tokens together: {price} per million</source>
         <translation>输入与输出 token 合计：每百万 {price}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="155"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="156"/>
         <source>Its speed is the provider&apos;s: not estimated here.</source>
         <translation>其速度取决于服务商：这里不做估算。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="168"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="169"/>
         <source>Speed: {speed} tokens/s ({per_hour} an hour), the first token after {ttft} (prefilling {prompt} prompt tokens × {batch})</source>
         <translation>速度：{speed} token/秒（每小时 {per_hour} 个），首个 token 用时 {ttft}（预填充 {prompt} 个提示 token × {batch}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="174"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="175"/>
         <source>{price}/h ÷ ({per_hour} tokens × {util:.0%} busy) = {result} per million tokens</source>
         <translation>{price}/小时 ÷（{per_hour} 个 token × {util:.0%} 利用率）= 每百万 token {result}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="181"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="182"/>
         <source>Power: {tdp:,.0f} W × {load:.0%} × {gpus} GPU(s) × {kwh}/kWh = {power}/h</source>
         <translation>电费：{tdp:,.0f} W × {load:.0%} × {gpus} 张 GPU × {kwh}/kWh = {power}/小时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="195"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="196"/>
         <source>Cards: {price} ÷ {hours:,.0f} h = {per_hour}/h</source>
         <translation>显卡：{price} ÷ {hours:,.0f} 小时 = {per_hour}/小时</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="200"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="201"/>
         <source>Cards: no price in the offers catalog for them, so power alone</source>
         <translation>显卡：报价目录里没有它们的价格，只计电费</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="202"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="203"/>
         <source>{hourly}/h ÷ {per_hour} tokens = {result} per million tokens</source>
         <translation>{hourly}/小时 ÷ {per_hour} 个 token = 每百万 token {result}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="161"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="162"/>
         <source>Speed: {speed} tokens/s ({per_hour} an hour) serving {users} users at once, as many as stay at reading speed or more (a server&apos;s load, not the plan&apos;s {asked} request(s)); the first token after {ttft} at that load</source>
         <translation>速度：{speed} token/秒（每小时 {per_hour} 个），同时服务 {users} 位用户——在每人不低于阅读速度的前提下尽可能多（按服务器负载计，而非方案中的 {asked} 个请求）；在此负载下首 token 延迟 {ttft}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="188"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="106"/>
+        <source>{inp} / {out} per M</source>
+        <translation>{inp} / {out}（每百万）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="189"/>
         <source>Cards: yours already, not counted; wearing them out would add {price} ÷ {hours:,.0f} h = {per_hour}/h ({wear} per million tokens with the power)</source>
         <translation>显卡：已归你所有，不计入；若计损耗，另加 {price} ÷ {hours:,.0f} 小时 = {per_hour}/小时（连同电费为每百万 token {wear}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="218"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="219"/>
         <source>Their wear is priced as the same cards bought: the catalog&apos;s {prices}</source>
         <translation>损耗按买同款显卡的价格计：目录中的{prices}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="221"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="222"/>
         <source>{seller} price of {date}</source>
         <translation>{seller} {date} 的价格</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="225"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="226"/>
         <source>The catalog has no price for: {cards}</source>
         <translation>目录中没有这些显卡的价格：{cards}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="252"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="253"/>
         <source>None of the options shown runs this plan: widen the filters, or “Make it fit” on the Plan page.</source>
         <translation>显示的方案都跑不了这个规划：放宽筛选，或看规划页的“如何放得下”。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="256"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="257"/>
         <source>cheapest per token</source>
         <translation>每 token 最便宜</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="273"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="274"/>
         <source>Yours: {why}.</source>
         <translation>你的：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="280"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="281"/>
         <source>No API in the catalog lists {model}.</source>
         <translation>目录里没有 API 提供 {model}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="290"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="291"/>
         <source>{shown} of {total} options shown; {fitting} fit the plan as asked; {apis} hosted APIs</source>
         <translation>显示 {total} 个方案中的 {shown} 个；{fitting} 个按原规划放得下；{apis} 个托管 API</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="293"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="294"/>
         <source>. Costs per million generated tokens, each with its share of the prompt ({prompt}:{new}); rentals busy {util:.0%} of the time, cards over {hours:,.0f} h. ★ = best trade-off (Pareto front).</source>
         <translation>。费用按每百万生成 token 计，每个 token 含其分摊的提示（{prompt}:{new}）；租用利用率 {util:.0%}，显卡寿命 {hours:,.0f} 小时。★ = 最佳权衡（帕累托前沿）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="309"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="310"/>
         <source>Owning against paying per token</source>
         <translation>自购与按 token 付费对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="312"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="313"/>
         <source>{own} (selected) against {other}, the cheapest per token</source>
         <translation>{own}（已选）对比每 token 最便宜的 {other}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="315"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="316"/>
         <source>{other} (selected) against buying {own}, the card that pays off soonest</source>
         <translation>{other}（已选）对比购买最快回本的显卡 {own}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="318"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="319"/>
         <source>Buying {own} against {other}</source>
         <translation>购买 {own} 对比 {other}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="327"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="328"/>
         <source>{other} costs {price} per million tokens, no more than the power for {own} ({power}): owning never pays off on price alone.</source>
         <translation>{other} 每百万 token {price}，不高于 {own} 的电费（{power}）：只看价格，自购永远不回本。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="333"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="334"/>
         <source>{own} is yours already and its power ({power} per million tokens) costs less than {other} ({price}): cheaper from the first token.</source>
         <translation>{own} 已经是你的，它的电费（每百万 token {power}）低于 {other}（{price}）：从第一个 token 起就更便宜。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="339"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="340"/>
         <source>After {tokens}, {own} ({price}) beats {other} ({hours} of generating on it).</source>
         <translation>生成 {tokens} 后，{own}（{price}）比 {other} 更划算（在它上面生成 {hours}）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="344"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="345"/>
         <source>That is longer than the {hours:,.0f} h lifetime you set.</source>
         <translation>这超过了你设定的 {hours:,.0f} 小时寿命。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="346"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="347"/>
         <source>Cards ÷ (price per token − power per token): {price} ÷ ({other} − {power}) per million.</source>
         <translation>显卡 ÷（每 token 价格 − 每 token 电费）：{price} ÷（{other} − {power}）每百万。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="355"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="356"/>
         <source>No card and per-token option to compare</source>
         <translation>没有可比较的显卡和按 token 付费方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="356"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="357"/>
         <source>Break-even needs a card (yours or to buy) and an API or rental among the options shown.</source>
         <translation>回本计算需要显示的方案中有一张显卡（自有或待购）和一个 API 或租用方案。</translation>
     </message>
@@ -2951,10 +2951,10 @@ paying per token: {other}</source>
     <message>
         <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="253"/>
         <location filename="../../gpuadvisor/gui/first_run.py" line="80"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="235"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="220"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="227"/>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="140"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="245"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="221"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="228"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="147"/>
         <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="68"/>
         <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="244"/>
         <location filename="../../gpuadvisor/gui/pages/probe/format.py" line="474"/>
@@ -3822,7 +3822,7 @@ paying per token: {other}</source>
     <message>
         <location filename="../../gpuadvisor/gui/numbers.py" line="53"/>
         <location filename="../../gpuadvisor/gui/numbers.py" line="107"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="162"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="172"/>
         <source>{n} h</source>
         <translation>{n} 小时</translation>
     </message>
@@ -3958,365 +3958,365 @@ paying per token: {other}</source>
         <translation>显存随序列长度的变化</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="111"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="112"/>
         <source>Model</source>
         <extracomment>Under this name lupdate finds the literal (context, text) calls below. Id of the GPU picker&apos;s &quot;no GPU&quot; entry. llama.cpp&apos;s backends by their own names (proper nouns, not translated).</extracomment>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="123"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="124"/>
         <source>Type to search presets</source>
         <translation>输入以搜索预设模型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="125"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="126"/>
         <source>Type part of a name (e.g. &quot;llama 8b&quot;) and press Enter, or pick from the list</source>
         <translation>输入名称的一部分（如 “llama 8b”）后按回车，或从列表中选择</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="129"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="130"/>
         <source>Open config.json…</source>
         <translation>打开 config.json…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="130"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="131"/>
         <source>Use a Hugging Face config.json from disk</source>
         <translation>使用本地的 Hugging Face config.json</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="132"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="133"/>
         <source>Custom…</source>
         <translation>自定义…</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="133"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="134"/>
         <source>Type in architecture numbers</source>
         <translation>手动输入架构参数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="160"/>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="169"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="161"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="170"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="165"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="166"/>
         <source>The software that runs the plan: a fine-tuning framework changes what is kept in memory (logits, checkpoints), an inference engine how weights and the KV cache are stored and how fast tokens come</source>
         <translation>运行该方案的软件：微调框架决定显存中保留什么（logits、检查点），推理引擎决定权重和 KV 缓存如何存放、token 生成多快</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="170"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="171"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="172"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="173"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="174"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="175"/>
         <source>Software</source>
         <translation>软件</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="178"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="179"/>
         <source>Batch</source>
         <translation>批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="182"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="183"/>
         <source>Sequences per GPU per forward/backward pass</source>
         <translation>每张 GPU 每次前向/反向传播的序列数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="187"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="188"/>
         <source>Micro-batches per optimizer step</source>
         <translation>每个优化器步的微批次数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="190"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="191"/>
         <source>Tokens per sequence</source>
         <translation>每个序列的 token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="194"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="195"/>
         <source>Inference: tokens generated per sequence</source>
         <translation>推理：每个序列生成的 token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="200"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="201"/>
         <source>Micro-batch</source>
         <translation>微批次</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="202"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="203"/>
         <source>Grad. accumulation</source>
         <translation>梯度累积</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="204"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="205"/>
         <source>Sequence length</source>
         <translation>序列长度</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="206"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="207"/>
         <source>New tokens</source>
         <translation>生成 token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="211"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="212"/>
         <source>Memory savers</source>
         <translation>显存优化</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="221"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="222"/>
         <source>Checkpointing</source>
         <translation>梯度检查点</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="222"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="223"/>
         <source>Attention</source>
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="223"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="224"/>
         <source>Quantization</source>
         <translation>量化</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="224"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="225"/>
         <source>LoRA rank</source>
         <translation>LoRA 秩</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="225"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="226"/>
         <source>LoRA targets</source>
         <translation>LoRA 目标模块</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="226"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="227"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="232"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="233"/>
         <source>Inference engine</source>
         <translation>推理引擎</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="248"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="249"/>
         <source>llama.cpp --n-cpu-moe: the experts of the first N layers stay in host RAM (a large MoE model on a small card)</source>
         <translation>llama.cpp --n-cpu-moe：前 N 层的专家留在主机内存中（用小显卡跑大型 MoE 模型）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="255"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="256"/>
         <source>default (0.90)</source>
         <translation>默认（0.90）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="258"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="259"/>
         <source>vLLM --gpu-memory-utilization: the share of the card vLLM takes; the KV cache gets what is left after weights and activations</source>
         <translation>vLLM --gpu-memory-utilization：vLLM 占用的显存比例；减去权重和激活值后剩下的给 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="261"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="262"/>
         <source>GPU layers</source>
         <translation>GPU 层数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="263"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="264"/>
         <source>MoE layers on CPU</source>
         <translation>CPU 上的 MoE 层数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="266"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="267"/>
         <source>llama.cpp&apos;s GPU backend, the one it was built with: CUDA on NVIDIA, ROCm on AMD, Metal on Apple, Vulkan on any (it launches every kernel on its own, without CUDA graphs). Ollama picks its backend itself.</source>
         <translation>llama.cpp 的 GPU 后端，即编译时选用的后端：NVIDIA 用 CUDA，AMD 用 ROCm，Apple 用 Metal，任何显卡都可用 Vulkan（它逐个启动内核，没有 CUDA graphs）。Ollama 自己选择后端。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="270"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="271"/>
         <source>llama.cpp backend</source>
         <translation>llama.cpp 后端</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="272"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="273"/>
         <source>vLLM memory share</source>
         <translation>vLLM 显存比例</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="279"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="280"/>
         <source>Ollama&apos;s num_ctx: the context it allocates a KV cache for (default: Ollama&apos;s for the card&apos;s memory, up to the model&apos;s own context)</source>
         <translation>Ollama 的 num_ctx：为其分配 KV 缓存的上下文（默认：Ollama 按显卡显存给出的值，不超过模型自身的上下文）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="282"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="283"/>
         <source>Ollama context</source>
         <translation>Ollama 上下文</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="286"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="287"/>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="288"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="289"/>
         <source>Type to search GPUs</source>
         <translation>输入以搜索 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="295"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="296"/>
         <source>Target GPU</source>
         <translation>目标 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="296"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="297"/>
         <source>Number of GPUs</source>
         <translation>GPU 数量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="298"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="299"/>
         <source>ZeRO / FSDP</source>
         <translation>ZeRO / FSDP</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="300"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="301"/>
         <source>CPU offload</source>
         <translation>CPU 卸载</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="310"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="311"/>
         <source>Data set</source>
         <translation>数据集</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="312"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="313"/>
         <source>The data set the time is for: its samples at their measured token lengths (a fine-tune that names none is timed on Alpaca)</source>
         <translation>时间所依据的数据集：按实测 token 长度计算其样本（未指定数据集的微调按 Alpaca 计时）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="315"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="316"/>
         <source>Data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="316"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="317"/>
         <source>Pack samples into full sequences</source>
         <translation>将样本打包成完整序列</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="319"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="320"/>
         <source>Packing (TRL packing=True) fills every sequence with real tokens; without it each micro-batch is padded to its longest sample</source>
         <translation>打包（TRL packing=True）让每个序列都填满真实 token；不打包时，每个微批次补齐到其中最长的样本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="324"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="325"/>
         <source>Training tokens over all epochs, e.g. 2T, 300M</source>
         <translation>所有轮次合计的训练 token 数，如 2T、300M</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="327"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="328"/>
         <source>Samples per epoch, e.g. 52k</source>
         <translation>每轮的样本数，如 52k</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="332"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="333"/>
         <source>Tokens</source>
         <translation>token 数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="334"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="335"/>
         <source>or samples</source>
         <translation>或样本数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="336"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="337"/>
         <source>× epochs</source>
         <translation>× 轮数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="277"/>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="384"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="278"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="385"/>
         <source>default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="238"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="239"/>
         <source>as many as fit</source>
         <translation>尽可能多</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="240"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="241"/>
         <source>llama.cpp -ngl / Ollama num_gpu: layers kept on the GPU; the rest are read from host RAM for every token (slower). Left at &quot;as many as fit&quot;, llama.cpp&apos;s --fit keeps 1 GiB of the card free (an MoE&apos;s experts move to host RAM first) and Ollama uses its own estimate.</source>
         <translation>llama.cpp -ngl / Ollama num_gpu：留在 GPU 上的层数；其余层每个 token 都要从主机内存读取（更慢）。保持“尽可能多”时，llama.cpp 的 --fit 会让显卡留出 1 GiB 空闲（MoE 的专家先移到主机内存），Ollama 则按它自己的估算。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="354"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="355"/>
         <source>default: {type} (what the engine runs)</source>
         <translation>默认：{type}（引擎实际运行的类型）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="389"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="390"/>
         <source>the card&apos;s own</source>
         <translation>显卡原生</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="394"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="395"/>
         <source>same as compute (16-bit)</source>
         <translation>同计算精度（16 位）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="420"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="421"/>
         <source>No GPU (memory only)</source>
         <translation>不选 GPU（仅估算显存）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="504"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="505"/>
         <source>automatic (Hugging Face + PEFT)</source>
         <translation>自动（Hugging Face + PEFT）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="505"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="506"/>
         <source>automatic (by the weights and the GPU)</source>
         <translation>自动（按权重格式和 GPU）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="530"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="531"/>
         <source>default: 20 tokens per parameter</source>
         <translation>默认：每个参数 20 个 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="531"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="532"/>
         <source>default: {name}</source>
         <translation>默认：{name}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="590"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="594"/>
         <source>{count} active</source>
         <translation>激活 {count}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="594"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/inputs.py" line="598"/>
         <source>+ {count} vision</source>
         <translation>另加视觉部分 {count}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="64"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="71"/>
         <source>Not given: assuming {amount} (see under the time). Pick a data set, or fill in tokens, or samples × epochs.</source>
         <translation>未填写：假设为 {amount}（见时间下方）。请选择数据集，或填写 token 数，或样本数 × 轮数。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="79"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="86"/>
         <source>n/a</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="126"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="133"/>
         <source>Checked on your {name} ({total} total, {free} free now)</source>
         <translation>按你的 {name} 检查（总计 {total}，当前可用 {free}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="132"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="139"/>
         <source>unmatched card: memory from the driver, time from the {reference} peak</source>
         <translation>未匹配的显卡：显存取自驱动，时间按 {reference} 的峰值估算</translation>
     </message>
@@ -4331,7 +4331,7 @@ paying per token: {other}</source>
         <translation>目录中没有与“{text}”匹配的 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="73"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="80"/>
         <source>&quot;{text}&quot; is not a count: type a number like 2T, 1.5B, 300M or 52k</source>
         <translation>“{text}”不是有效的数量：请输入 2T、1.5B、300M 或 52k 这样的数</translation>
     </message>
@@ -4373,53 +4373,58 @@ paying per token: {other}</source>
         <translation>{name}（自定义，{count}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="51"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="54"/>
+        <source>{n} × {seq} tokens per optimizer step on average (up to {most})</source>
+        <translation>每个优化器步平均 {n} × {seq} 个 token（最多 {most}）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="58"/>
         <source>{n} × {seq} tokens per optimizer step</source>
         <translation>每个优化器步 {n} × {seq} 个 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="60"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="67"/>
         <source>samples</source>
         <translation>样本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="60"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="67"/>
         <source>tokens</source>
         <translation>token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="67"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="74"/>
         <source>Training on {amount} in all.</source>
         <translation>共训练 {amount}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="68"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="75"/>
         <source>Inference: no data set.</source>
         <translation>推理：无需数据集。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="114"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="121"/>
         <source>{free} free</source>
         <extracomment>A card&apos;s memory in its name (&quot;RTX 3060 12GB&quot;, &quot;H100 SXM5 80GB&quot;, &quot;(DGX Spark, 128 GB)&quot;).</extracomment>
         <translation>可用 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="117"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="124"/>
         <source>Demo rig: {name} · {memory}</source>
         <translation>演示配置：{name} · {memory}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="119"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="126"/>
         <source>This machine: {name} · {memory}</source>
         <translation>本机：{name} · {memory}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="140"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="147"/>
         <source>GPU {index} ({name})</source>
         <translation>GPU {index}（{name}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="142"/>
+        <location filename="../../gpuadvisor/gui/pages/plan/format.py" line="149"/>
         <source>⚠ Lost from the rig (fell off the bus): {gone}; left out of the plan&apos;s choices</source>
         <translation>⚠ 已从配置中掉线（从总线上掉了）：{gone}；规划不再用它</translation>
     </message>
@@ -5838,106 +5843,111 @@ paying per token: {other}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/widgets/summary.py" line="47"/>
+        <source>weights {quant}</source>
+        <translation>权重 {quant}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="50"/>
         <source>base weights {quant}</source>
         <translation>基座权重 {quant}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="60"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="63"/>
         <source>**{need}** per GPU (no GPU chosen)</source>
         <translation>单卡 **{need}**（未选 GPU）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="63"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="66"/>
         <source>**{verdict}**: {need} of {have} per GPU ({free} free)</source>
         <translation>**{verdict}**：单卡需 {need}，共 {have}（剩余 {free}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="67"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="70"/>
         <source>**Does not fit**: {need} per GPU, {have} available (short by {short})</source>
         <translation>**放不下**：单卡需 {need}，可用 {have}（差 {short}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="70"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="73"/>
         <source>Parameters: {total}</source>
         <translation>参数量：{total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="72"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="75"/>
         <source>({n} trainable)</source>
         <translation>（可训练 {n}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="74"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="77"/>
         <source>Precision: {precision}</source>
         <translation>精度：{precision}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="77"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="80"/>
         <source>optimizer: {optimizer}</source>
         <translation>优化器：{optimizer}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="83"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="86"/>
         <source>Plan: {plan}</source>
         <translation>方案：{plan}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="85"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="88"/>
         <source>Memory per GPU</source>
         <translation>单卡显存</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="87"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="90"/>
         <source>term</source>
         <translation>项</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="87"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="90"/>
         <source>size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="95"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="98"/>
         <source>total</source>
         <translation>合计</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="98"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="101"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="100"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="103"/>
         <source>total {time} · decode {rate} tokens/s</source>
         <translation>总计 {time} · 解码 {rate} token/s</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="104"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="107"/>
         <source>total {time} · {rate} tokens/s · {hours} GPU-hours · {flops}</source>
         <translation>总计 {time} · {rate} token/s · {hours} 卡时 · {flops}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="108"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="111"/>
         <source>data: {amount} ({source})</source>
         <translation>数据：{amount}（{source}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="112"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="115"/>
         <source>peak {tflops:g} TFLOPS {dtype} ({source}) × efficiency {eff:.2f} ({eff_source})</source>
         <translation>峰值 {tflops:g} TFLOPS {dtype}（{source}）× 效率 {eff:.2f}（{eff_source}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="117"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="120"/>
         <source>Make it fit</source>
         <translation>如何放得下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="120"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="123"/>
         <source>Warnings</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="122"/>
+        <location filename="../../gpuadvisor/gui/widgets/summary.py" line="125"/>
         <source>_Estimated with gpuadvisor._</source>
         <translation>_由 gpuadvisor 估算。_</translation>
     </message>

@@ -463,6 +463,15 @@ def test_an_inference_plan_line_counts_requests_not_accumulation():
                           micro_batch=16), model)
     assert line.startswith("16 request(s) × 4096 prompt + 256 new tokens · 1 GPU(s)")
     assert "accumulation" not in line
+    # a quantized model served is named by its weights' format, on a projector too (its
+    # heading said "bf16 mixed" of a Q4_K_M plan)
+    from gpuadvisor.gui.pages.compare.format import plan_heading
+
+    gguf = Plan(task="infer", framework="llama.cpp", quant="q4_k_m", seq_len=4096)
+    assert plan_heading(gguf, model, short=True) == (
+        "<b>Llama 3.1 8B</b>, Inference, Q4_K_M (GGUF)")
+    assert "weights Q4_K_M (GGUF)" in plan_line(gguf, model)
+    assert "base weights" not in plan_line(gguf, model)
     # the footer's key stays whole on a wrapped line
     assert keep_units("h. ★ = best trade-off") == "h. ★\u00a0= best trade-off"
     assert plain(keep_units("h. ★ = best")) == "h. ★ = best"

@@ -43,7 +43,10 @@ class SummaryWriter(QObject):
             parts.append(self.tr("LoRA r={rank} on {targets}").format(
                 rank=plan.effective_lora_rank,
                 targets=L.label(L.LORA_TARGETS, plan.lora_targets)))
-        if plan.effective_quant != "none":
+        if plan.effective_quant != "none" and plan.task == "infer":
+            parts.append(self.tr("weights {quant}").format(
+                quant=L.quant_label(plan.effective_quant)))
+        elif plan.effective_quant != "none":
             parts.append(self.tr("base weights {quant}").format(
                 quant=L.quant_label(plan.effective_quant)))
         return " · ".join(parts)

@@ -20,7 +20,14 @@ from gpuadvisor.core.units import format_bytes
 from gpuadvisor.gui import data_words
 from gpuadvisor.gui.charts.compare_charts import kind_labels
 from gpuadvisor.gui.numbers import duration
-from gpuadvisor.gui.widgets.labels import BOUNDS, PRECISIONS, TASKS, label, source_label
+from gpuadvisor.gui.widgets.labels import (
+    BOUNDS,
+    PRECISIONS,
+    TASKS,
+    label,
+    quant_label,
+    source_label,
+)
 from gpuadvisor.gui.widgets.summary import plan_line
 from gpuadvisor.gui.widgets.wrap import cjk_words
 
@@ -108,16 +115,19 @@ def price_text(offer: Offer | None, money) -> str:
 def plan_heading(plan, model, *, short: bool = False) -> str:
     """The plan in one rich-text line above the page: model, task, precision, shape (without
     the shape when ``short``: a projector)."""
+    # A quantized model served is its weights' format ("Q4_K_M (GGUF)"), not the compute
+    # precision beside it (a projector's heading said "bf16 mixed" of a Q4_K_M plan).
+    quantized = plan.task == "infer" and plan.effective_quant != "none"
+    precision = (quant_label(plan.effective_quant) if quantized
+                 else label(PRECISIONS, plan.precision))
     if short:
         return translate("ComparePage", "<b>{model}</b>, {task}, {precision}").format(
-            model=escape(model.name), task=label(TASKS, plan.task),
-            precision=label(PRECISIONS, plan.precision))
+            model=escape(model.name), task=label(TASKS, plan.task), precision=precision)
     # a run of Chinese characters stays whole: the line breaks at its spaces and "·", not
     # inside a word ("双重量" / "化")
     return cjk_words(translate("ComparePage", "<b>{model}</b>, {task}, {precision} · {line}")
                      .format(model=model.name, task=label(TASKS, plan.task),
-                             precision=label(PRECISIONS, plan.precision),
-                             line=plan_line(plan, model)))
+                             precision=precision, line=plan_line(plan, model)))
 
 
 def why(s: Suggestion, money, units: str = "GiB") -> str:

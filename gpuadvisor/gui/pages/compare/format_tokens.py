@@ -100,9 +100,10 @@ def pays_off_tip(row: TokenCost) -> str:
 
 
 def api_price(row: TokenCost, money) -> str:
-    """An API's price per million input and output tokens, short: ``$0.020 / $0.030``."""
+    """An API's price per million input and output tokens, short: ``$0.020 / $0.030 per
+    M`` (the cell's tooltip says which is which)."""
     a = row.api
-    return translate("ComparePage", "{inp} / {out}").format(
+    return translate("ComparePage", "{inp} / {out} per M").format(
         inp=small_money(money, a.input_usd_per_mtok), out=small_money(money, a.output_usd_per_mtok))
 
 

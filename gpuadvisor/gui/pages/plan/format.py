@@ -44,10 +44,17 @@ def model_info(estimate) -> str:
     return " · ".join(parts)
 
 
-def global_batch(plan) -> str:
-    """What one optimizer step takes, for training ("" for inference)."""
+def global_batch(plan, timed_seq: float | None = None) -> str:
+    """What one optimizer step takes, for training ("" for inference). ``timed_seq``: the
+    tokens a sequence has as the step is timed, where the data set's samples are padded
+    per micro-batch to fewer than the plan's length (its memory is sized at the length)."""
     if not plan.is_training:
         return ""
+    if timed_seq is not None and round(timed_seq) < plan.seq_len:
+        return translate("PlanPage", "{n} × {seq} tokens per optimizer step on average "
+                         "(up to {most})").format(n=f"{plan.global_batch:,}",
+                                                  seq=f"{timed_seq:,.0f}",
+                                                  most=f"{plan.seq_len:,}")
     return translate("PlanPage", "{n} × {seq} tokens per optimizer step").format(
         n=f"{plan.global_batch:,}", seq=f"{plan.seq_len:,}")
 

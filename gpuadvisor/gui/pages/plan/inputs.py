@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpuadvisor.core import plan as P
+from gpuadvisor.core.compute import training_job
 from gpuadvisor.core.datasets import DATASETS, DEFAULT_FINETUNE_DATASET
 from gpuadvisor.core.units import format_count
 from gpuadvisor.gui import numbers as N
@@ -534,7 +535,10 @@ class PlanInputs(QWidget):
             self.dataset_combo.setItemText(0, default)
         self.packing_check.setEnabled(training and not opaque and plan.dataset_tokens is None)
         self.layout_pins.sync(plan, model, estimate)
-        self.global_batch.setText(fmt.global_batch(plan))
+        # the step as the Time panel times it: samples padded per micro-batch (the panel's
+        # data line says "52,002 samples × 128 tokens")
+        timed = training_job(model, plan).seq if training and not opaque else None
+        self.global_batch.setText(fmt.global_batch(plan, timed))
         self.global_batch.setVisible(training)
 
         a = estimate.assumptions
