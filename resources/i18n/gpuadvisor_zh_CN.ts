@@ -5721,7 +5721,7 @@ paying per token: {other}</source>
         <location filename="../../gpuadvisor/gui/charts/serving.py" line="96"/>
         <location filename="../../gpuadvisor/gui/charts/serving.py" line="210"/>
         <source>first token (s)</source>
-        <translation>首个 token（秒）</translation>
+        <translation>首 token 延迟（秒）</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/charts/serving.py" line="120"/>
@@ -6327,7 +6327,7 @@ paying per token: {other}</source>
     <message>
         <location filename="../../gpuadvisor/gui/widgets/panels.py" line="86"/>
         <source>Fits, but requests wait: the KV pool holds {held} of {asked} at once ({need} of {have} on {gpu})</source>
-        <translation>放得下，但请求需排队：KV 池同时只容纳 {asked} 个中的 {held} 个（需 {need}，{gpu} 有 {have}）</translation>
+        <translation>放得下，但请求需排队：{asked} 个请求中 KV 池一次只容纳 {held} 个（需 {need}，{gpu} 有 {have}）</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/widgets/panels.py" line="91"/>
