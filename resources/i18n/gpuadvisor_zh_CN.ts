@@ -899,11 +899,13 @@ renting: {rent}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="351"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="293"/>
         <source>{shown} of {total} options shown; {fitting} fit the plan as asked</source>
         <translation>显示 {shown} / {total} 个方案；其中 {fitting} 个按原规划放得下</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="354"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="296"/>
         <source>, {changed} more only with a change to the plan</source>
         <translation>，另有 {changed} 个只有修改规划才放得下</translation>
     </message>
@@ -914,7 +916,7 @@ renting: {rent}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="358"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="300"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="305"/>
         <source>Prices in {code} at {rate} per USD.</source>
         <translation>价格以 {code} 计，汇率 {rate} 每美元。</translation>
     </message>
@@ -945,7 +947,7 @@ renting: {rent}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/answer.py" line="24"/>
-        <location filename="../../gpuadvisor/gui/pages/compare/tokens.py" line="108"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/tokens.py" line="109"/>
         <source>Prices as of {date} ({days} days ago, older than {limit}): check the current price before you rent or buy.</source>
         <translation>价格截至 {date}（{days} 天前，已超过 {limit} 天）：租用或购买前请核实当前价格。</translation>
     </message>
@@ -1187,6 +1189,11 @@ renting: {rent}</source>
         <translation>{hourly}/小时 ÷ {per_hour} 个 token = 每百万 token {result}</translation>
     </message>
     <message>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="298"/>
+        <source>; {apis} hosted APIs</source>
+        <translation>；{apis} 个托管 API</translation>
+    </message>
+    <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="162"/>
         <source>Speed: {speed} tokens/s ({per_hour} an hour) serving {users} users at once, as many as stay at reading speed or more (a server&apos;s load, not the plan&apos;s {asked} request(s)); the first token after {ttft} at that load</source>
         <translation>速度：{speed} token/秒（每小时 {per_hour} 个），同时服务 {users} 位用户——在每人不低于阅读速度的前提下尽可能多（按服务器负载计，而非方案中的 {asked} 个请求）；在此负载下首 token 延迟 {ttft}</translation>
@@ -1237,67 +1244,62 @@ renting: {rent}</source>
         <translation>目录里没有 API 提供 {model}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="291"/>
-        <source>{shown} of {total} options shown; {fitting} fit the plan as asked; {apis} hosted APIs</source>
-        <translation>显示 {total} 个方案中的 {shown} 个；{fitting} 个按原规划放得下；{apis} 个托管 API</translation>
-    </message>
-    <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="294"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="299"/>
         <source>. Costs per million generated tokens, each with its share of the prompt ({prompt}:{new}); rentals busy {util:.0%} of the time, cards over {hours:,.0f} h. ★ = best trade-off (Pareto front).</source>
         <translation>。费用按每百万生成 token 计，每个 token 含其分摊的提示（{prompt}:{new}）；租用利用率 {util:.0%}，显卡寿命 {hours:,.0f} 小时。★ = 最佳权衡（帕累托前沿）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="310"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="315"/>
         <source>Owning against paying per token</source>
         <translation>自购与按 token 付费对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="313"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="318"/>
         <source>{own} (selected) against {other}, the cheapest per token</source>
         <translation>{own}（已选）对比每 token 最便宜的 {other}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="316"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="321"/>
         <source>{other} (selected) against buying {own}, the card that pays off soonest</source>
         <translation>{other}（已选）对比购买最快回本的显卡 {own}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="319"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="324"/>
         <source>Buying {own} against {other}</source>
         <translation>购买 {own} 对比 {other}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="328"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="333"/>
         <source>{other} costs {price} per million tokens, no more than the power for {own} ({power}): owning never pays off on price alone.</source>
         <translation>{other} 每百万 token {price}，不高于 {own} 的电费（{power}）：只看价格，自购永远不回本。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="334"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="339"/>
         <source>{own} is yours already and its power ({power} per million tokens) costs less than {other} ({price}): cheaper from the first token.</source>
         <translation>{own} 已经是你的，它的电费（每百万 token {power}）低于 {other}（{price}）：从第一个 token 起就更便宜。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="340"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="345"/>
         <source>After {tokens}, {own} ({price}) beats {other} ({hours} of generating on it).</source>
         <translation>生成 {tokens} 后，{own}（{price}）比 {other} 更划算（在它上面生成 {hours}）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="345"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="350"/>
         <source>That is longer than the {hours:,.0f} h lifetime you set.</source>
         <translation>这超过了你设定的 {hours:,.0f} 小时寿命。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="347"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="352"/>
         <source>Cards ÷ (price per token − power per token): {price} ÷ ({other} − {power}) per million.</source>
         <translation>显卡 ÷（每 token 价格 − 每 token 电费）：{price} ÷（{other} − {power}）每百万。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="356"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="361"/>
         <source>No card and per-token option to compare</source>
         <translation>没有可比较的显卡和按 token 付费方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="357"/>
+        <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="362"/>
         <source>Break-even needs a card (yours or to buy) and an API or rental among the options shown.</source>
         <translation>回本计算需要显示的方案中有一张显卡（自有或待购）和一个 API 或租用方案。</translation>
     </message>
@@ -5721,7 +5723,7 @@ paying per token: {other}</source>
         <location filename="../../gpuadvisor/gui/charts/serving.py" line="96"/>
         <location filename="../../gpuadvisor/gui/charts/serving.py" line="210"/>
         <source>first token (s)</source>
-        <translation>首 token 延迟（秒）</translation>
+        <translation>首 token（秒）</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/charts/serving.py" line="120"/>

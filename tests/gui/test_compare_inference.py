@@ -334,3 +334,25 @@ def test_a_servers_load_is_told_apart_from_the_plans_requests(page):
     assert (f"serving {own.suggestion.users} users at once, as many as stay at reading speed "
             "or more (a server's load, not the plan's 1 request(s))") in html.unescape(
         page.details.text())
+
+
+def test_the_footer_counts_add_up_to_the_options_shown(page, qtbot):
+    """Shown = fit as asked + fit only with a change + hosted APIs (+ those that do not fit
+    at all): the per-token footer left the hollow marks' options out of its count. 64
+    requests of 8k tokens fit a 24 GB card only with a change (an 8-bit KV cache, fewer at
+    once)."""
+    from gpuadvisor.gui.widgets.wrap import plain
+
+    page.state.update(micro_batch=64, seq_len=8192)
+    page.set_allow_changes(True)
+    page.flush()
+    rows = page.shown_rows
+    hardware = [r for r in rows if r.kind != "api"]
+    as_asked = sum(1 for r in hardware if r.as_asked)
+    changed = sum(1 for r in hardware if not r.as_asked and r.suggestion.fits)
+    apis = len(rows) - len(hardware)
+    assert changed > 0 and apis > 0
+    text = plain(page.options.count_label.text())
+    assert text.startswith(f"{len(rows)} of ")
+    assert (f"{as_asked} fit the plan as asked, {changed} more only with a change to the "
+            f"plan; {apis} hosted APIs") in text

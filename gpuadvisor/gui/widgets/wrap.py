@@ -60,13 +60,20 @@ def cjk_words(text: str) -> str:
     return _CJK_PAIR.sub(WORD_JOINER, text)
 
 
+def keep_cjk_words(text: str) -> str:
+    """``text`` with its short runs of Chinese characters ("已用", "默认") and "GPU·时" kept
+    whole on a wrapped line; rich text may go through it (English is left as it is).
+    Display only: :func:`plain` gives it back."""
+    text = _CJK_SHORT_RUN.sub(lambda m: WORD_JOINER.join(m.group()), text)
+    return _LATIN_DOT_CJK.sub(f"{WORD_JOINER}·{WORD_JOINER}", text)
+
+
 def keep_units(text: str) -> str:
     """``text`` for a word-wrapped label: a number stays on the line of its unit and
     "GB/s" and "n/a" stay whole, no space after Chinese punctuation (:func:`cjk_spacing`).
     Display only: :func:`plain` gives the text back."""
     text = _NUMBER_UNIT.sub(NBSP, cjk_spacing(text))
-    text = _CJK_SHORT_RUN.sub(lambda m: WORD_JOINER.join(m.group()), text)  # "已用" whole
-    text = _LATIN_DOT_CJK.sub(f"{WORD_JOINER}·{WORD_JOINER}", text)  # "GPU·时" whole
+    text = keep_cjk_words(text)
     text = _FLAG_VALUE.sub(rf"\1{NBSP}", text)  # "-np 11" on one line
     text = _FLAG.sub(f"-{WORD_JOINER}-{WORD_JOINER}", text)  # "docker run --gpus" whole
     text = text.replace("★ =", f"★{NBSP}=")  # a key's mark stays with what it means
@@ -78,4 +85,5 @@ def plain(text: str) -> str:
     return text.replace(NBSP, " ").replace(WORD_JOINER, "")
 
 
-__all__ = ["NBSP", "WORD_JOINER", "cjk_spacing", "cjk_words", "keep_units", "plain"]
+__all__ = ["NBSP", "WORD_JOINER", "cjk_spacing", "cjk_words", "keep_cjk_words", "keep_units",
+           "plain"]

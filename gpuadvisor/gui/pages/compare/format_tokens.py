@@ -286,11 +286,16 @@ def count_text(shown: list[TokenCost], total: int, econ: TokenEconomics, currenc
                rate: float, warnings: list[str]) -> str:
     """The note under the table: what is shown, the unit and the assumptions."""
     fitting = sum(1 for r in shown if r.as_asked and r.kind != "api")
+    changed = sum(1 for r in shown if r.kind != "api" and not r.as_asked
+                  and r.suggestion is not None and r.suggestion.fits)
     apis = sum(1 for r in shown if r.kind == "api")
     a = econ.assumptions
     text = translate("ComparePage", "{shown} of {total} options shown; {fitting} fit the plan "
-                     "as asked; {apis} hosted APIs").format(shown=len(shown), total=total,
-                                                           fitting=fitting, apis=apis)
+                     "as asked").format(shown=len(shown), total=total, fitting=fitting)
+    if changed:  # the hollow marks (the counts add up to what is shown)
+        text += translate("ComparePage", ", {changed} more only with a change to the "
+                          "plan").format(changed=changed)
+    text += translate("ComparePage", "; {apis} hosted APIs").format(apis=apis)
     text += translate("ComparePage", ". Costs per million generated tokens, each with its "
                       "share of the prompt ({prompt}:{new}); rentals busy {util:.0%} of the "
                       "time, cards over {hours:,.0f} h. ★ = best trade-off (Pareto front)."

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from gpuadvisor.core.advisor import Suggestion, best_break_even, pareto
 from gpuadvisor.gui.charts.compare_charts import Point
+from gpuadvisor.gui.widgets.wrap import keep_cjk_words
 
 from . import format as fmt
 
@@ -47,8 +48,9 @@ def show_jobs(page) -> None:
 
 def show_job_selection(page, s: Suggestion) -> None:
     """The selected option's details and its break-even in jobs."""
-    page.details.setText(fmt.details_html(s, page.money,
-                                          page.settings.electricity_usd_per_kwh, page.units))
+    # Chinese words and "GPU·时" kept whole where the narrow pane wraps
+    page.details.setText(keep_cjk_words(fmt.details_html(
+        s, page.money, page.settings.electricity_usd_per_kwh, page.units)))
     # The selected option is one side when it can be: a card to buy against the cheapest
     # rental, or the selected rental against the card that beats it soonest; with your
     # own rig selected, the best pair. The pair is said in words above the chart.

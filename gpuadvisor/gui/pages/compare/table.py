@@ -72,7 +72,7 @@ DROP_ORDER = ("price_date", "region", "provider", "kind", "price", "gpus")
 #: Then, per token, the time to the first token and the fit.
 TOKEN_DROP_ORDER = (*DROP_ORDER, "ttft", "fits")
 #: Columns widened to their longest text when the table has room to spare, in turn.
-WIDEN_ORDER = ("region", "provider")
+WIDEN_ORDER = ("price", "region", "provider")
 #: Columns of a training plan's table and of an inference plan's (per million tokens).
 JOB_COLUMNS = frozenset({"time", "cost"})
 #: A note in brackets at a text's end: " (community hosts)", " (spot)", "（竞价）".

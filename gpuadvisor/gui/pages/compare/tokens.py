@@ -24,6 +24,7 @@ from gpuadvisor.core.token_costs import (
     token_pareto,
 )
 from gpuadvisor.gui.charts.compare_charts import Point
+from gpuadvisor.gui.widgets.wrap import keep_cjk_words
 from gpuadvisor.workspace.settings import format_money
 
 from . import format_tokens as tok
@@ -120,7 +121,8 @@ def selected_row(page) -> TokenCost | None:
 def show_selection(page, row: TokenCost) -> None:
     """The selected row's details and owning against paying per token."""
     econ = page.economics
-    page.details.setText(tok.details_html(row, page.money, econ, page.units, page.today()))
+    page.details.setText(keep_cjk_words(
+        tok.details_html(row, page.money, econ, page.units, page.today())))
     rows = page.shown_rows
     allow = page.advice.allow_changes
     owned = other = None
