@@ -406,6 +406,10 @@ class PlanCharts(QWidget):
     def set_presentation(self, enabled: bool) -> None:
         """Large text and thick lines (charts built later use them too)."""
         self._presentation = enabled
+        # On a projector the charts' white plots meet on the white page: a right axis's
+        # rotated title ("first token (s)") stood beside the next chart's left one and
+        # read as one. A wider gap between the columns keeps each with its chart.
+        self._grid.setHorizontalSpacing(28 if enabled else 10)
         for chart in self.charts:
             chart.set_presentation(enabled)
         if self.charts and not self._arrange_pending:
