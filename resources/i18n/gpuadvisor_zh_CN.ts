@@ -6017,7 +6017,7 @@ paying per token: {other}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/widgets/panels.py" line="151"/>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="311"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="321"/>
         <source>GPU-hours</source>
         <translation>卡时</translation>
     </message>
@@ -6073,73 +6073,78 @@ paying per token: {other}</source>
         <translation>各阶段</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="285"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="290"/>
+        <source>{rate} generated tokens/s overall, {decode} while decoding ({held} requests at once)</source>
+        <translation>全程生成 {rate} token/秒，解码时 {decode}（同时 {held} 个请求）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="295"/>
         <source>{rate} generated tokens/s overall, {decode} while decoding</source>
         <translation>全程生成 {rate} token/秒，解码时 {decode}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="291"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="301"/>
         <source>{rate} samples/s</source>
         <translation>{rate} 样本/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="292"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="302"/>
         <source>{rate} tokens/s</source>
         <translation>{rate} token/秒</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="298"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="308"/>
         <source>{steps} × {step} ÷ {goodput} goodput = {total} (bound by {bound})</source>
         <translation>{steps} × {step} ÷ {goodput} 有效训练时间比例 = {total}（受限于{bound}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="301"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="311"/>
         <source>{steps} × {step} = {total} (bound by {bound})</source>
         <translation>{steps} × {step} = {total}（受限于{bound}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="347"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="357"/>
         <source>Every user waiting for an answer at once, each with the plan&apos;s prompt and new tokens; each keeps at least {rate} tokens/s (reading speed unless set). gpuadvisor estimate prints the whole curve.</source>
         <translation>所有用户同时等待回答，每人使用方案的提示词和新生成 token 数；每人至少保持 {rate} token/秒（未设置时为阅读速度）。gpuadvisor estimate 会打印整条曲线。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="364"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="374"/>
         <source>{parts}, {zero}, {batch}</source>
         <translation>{parts}，{zero}，{batch}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="396"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="406"/>
         <source>{eff:.2f} → {tflops} TFLOPS per GPU</source>
         <translation>{eff:.2f} → 每张 GPU {tflops} TFLOPS</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="401"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="411"/>
         <source>matmul kernel</source>
         <translation>矩阵乘内核</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="402"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="412"/>
         <source>{kernel}: {tflops} TFLOPS per GPU, {fraction} of the {peak} rate</source>
         <translation>{kernel}：单卡 {tflops} TFLOPS，为 {peak} 峰值的 {fraction}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="410"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="420"/>
         <source>in-situ factor</source>
         <translation>现场系数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="411"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="421"/>
         <source>{k:.2f} of the published kernel rates</source>
         <translation>公开内核速率的 {k:.2f}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="415"/>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="420"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="425"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="430"/>
         <source>{n} samples</source>
         <translation>{n} 个样本</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="416"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="426"/>
         <source>{n} tokens</source>
         <translation>{n}个 token</translation>
     </message>
@@ -6234,82 +6239,82 @@ paying per token: {other}</source>
         <translation>训练达到的 GPU 稠密峰值比例（模型 FLOPs 利用率）。默认值来自方案自身的内核：按显卡公开的内核速率乘以现场系数（0.73）；输入一个数值即可使用你自己的值。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="288"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="298"/>
         <source>prefill {prefill} · decode bound by {bound}</source>
         <translation>预填充 {prefill} · 解码受限于{bound}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="308"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="318"/>
         <source>GPU time</source>
         <translation>GPU 时间</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="361"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="371"/>
         <source>no data parallel</source>
         <translation>无数据并行</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="363"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="373"/>
         <source>{zero} sharded within a node</source>
         <translation>{zero}（仅在节点内分片）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="366"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="376"/>
         <source>micro-batch {mb} × {ga}</source>
         <translation>微批次 {mb} × {ga}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="373"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="383"/>
         <source>step {step} = compute {compute} + memory-bound {memory} + communication {comm} + bubble {bubble}; MFU {mfu:.0%}</source>
         <translation>每步 {step} = 计算 {compute} + 访存受限 {memory} + 通信 {comm} + 流水线气泡 {bubble}；MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="379"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="389"/>
         <source>runner-up: {layout}: step {step}</source>
         <translation>次优：{layout}：每步 {step}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="389"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="399"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="390"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="400"/>
         <source>{tflops:g} TFLOPS {dtype} on {gpu}</source>
         <translation>{tflops:g} TFLOPS {dtype}（{gpu}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="395"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="405"/>
         <source>efficiency</source>
         <translation>效率</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="421"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="431"/>
         <source>data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="423"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="433"/>
         <source>GPU link</source>
         <translation>GPU 互联</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="426"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="436"/>
         <source>overlap</source>
         <translation>通信重叠</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="429"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="439"/>
         <source>bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="432"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="442"/>
         <source>timed on</source>
         <translation>计时 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="434"/>
+        <location filename="../../gpuadvisor/gui/widgets/panels.py" line="444"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
     </message>

@@ -210,6 +210,9 @@ def test_a_vllm_plans_fit_map_shows_what_its_requests_need_and_whether_they_wait
     assert f"8-bit KV cache: {held} → 16 requests at once, none wait" in texts
     # the time panel warns of the wait on the desktop; on a projector the banner says it
     time_panel = page.bottom.time_panel
+    # its decode rate is a wave's, and says how many run at once
+    assert time_panel.throughput.text().endswith(
+        f" while decoding ({held} requests at once)")
     assert f"KV pool holds {held} full sequences" in time_panel.warnings.text()
     time_panel.set_compact(True)
     assert "KV pool holds" not in time_panel.warnings.text()

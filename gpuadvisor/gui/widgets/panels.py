@@ -282,9 +282,19 @@ class TimePanel(QGroupBox):
                                   else self.tr("Steps"))
         if plan.task == "infer":
             # the whole time's rate (its prompts too), and the decoding steps' own
-            self.throughput.setText(self.tr("{rate} generated tokens/s overall, {decode} "
-                                            "while decoding").format(
-                rate=N.sig(t.tokens_per_s), decode=N.sig(t.decode_tokens_per_s)))
+            waiting = _waiting(estimate)
+            if waiting is not None:
+                # the requests go in waves of what the KV pool holds: the decode rate is a
+                # wave's (beside the serving row's steady load, it read as a contradiction)
+                self.throughput.setText(self.tr(
+                    "{rate} generated tokens/s overall, {decode} while decoding ({held} "
+                    "requests at once)").format(rate=N.sig(t.tokens_per_s),
+                                                decode=N.sig(t.decode_tokens_per_s),
+                                                held=waiting[0]))
+            else:
+                self.throughput.setText(self.tr("{rate} generated tokens/s overall, {decode} "
+                                                "while decoding").format(
+                    rate=N.sig(t.tokens_per_s), decode=N.sig(t.decode_tokens_per_s)))
             self.steps.setText(self.tr("prefill {prefill} · decode bound by {bound}").format(
                 prefill=N.duration(t.prefill_seconds), bound=L.label(L.BOUNDS, t.bound)))
         else:
