@@ -48,6 +48,10 @@ class ResultsView(QScrollArea):
         self._layout.setContentsMargins(0, 0, 4, 0)
         self._layout.addStretch(1)
         self.setWidget(body)
+        # The box's own background shows through: an empty view (no run yet) drew a
+        # rectangle of the window's grey inside the box's, like a widget left unpainted.
+        self.viewport().setAutoFillBackground(False)
+        body.setAutoFillBackground(False)
 
     def clear(self) -> None:
         """Remove everything shown."""
