@@ -205,3 +205,25 @@ def test_a_1280x720_projector_shows_both_levers_whole(qtbot, config_dir):
         top_left = button.mapTo(viewport, button.rect().topLeft())
         assert viewport.rect().contains(QRectF(top_left, button.size().toSizeF()).toRect())
     window.close()
+
+
+def test_on_a_small_projector_the_cards_line_keeps_a_label(qtbot, config_dir):
+    """A llama.cpp plan on a 12 GB card at 1280x720 on a projector: the verdict badge sits
+    over the card's line and "RTX 3060 12GB 11.4 GiB" had no room on either side, leaving
+    an unnamed line; the size alone names it then (the banner names the card)."""
+    from gpuadvisor.gui.charts.vram_bar import compact_bytes
+
+    window = _build((1280, 720, True), config_dir)
+    qtbot.addWidget(window)
+    page = window.plan_page
+    page.state.set_gpu("rtx-3060-12gb")
+    page.state.update(task="infer", framework="llama.cpp", quant="q4_k_m", seq_len=4096,
+                      new_tokens=256, micro_batch=1)
+    window.flush()
+    QTest.qWait(50)
+    chart = page.vram_chart
+    label = chart.capacity_label
+    assert chart._capacity is not None and label.isVisible()
+    size = compact_bytes(chart._capacity, chart.units)
+    assert label.textItem.toPlainText().endswith(size)
+    window.close()

@@ -220,7 +220,9 @@ class VramBreakdownChart(ChartBase):
             if self._changed("capacity_value", capacity / unit):
                 self.capacity_line.setValue(capacity / unit)
             name = self._gpu_name or QCoreApplication.translate("VramBreakdownChart", "target GPU")
-            self._set_text(label, f"{name} {compact_bytes(capacity, self.units)}")
+            self._capacity_texts = (f"{name} {compact_bytes(capacity, self.units)}",
+                                    compact_bytes(capacity, self.units))
+            self._set_text(label, self._capacity_texts[0])
             label.edge_value = capacity / unit
         else:
             self.capacity_line.hide()
@@ -355,6 +357,15 @@ class VramBreakdownChart(ChartBase):
 
     def _place_edge_labels(self, *args) -> None:
         super()._place_edge_labels(*args)
+        label = self.capacity_label
+        texts = getattr(self, "_capacity_texts", None)
+        if (texts and label.edge_value is not None and not label.isVisible()
+                and label.textItem.toPlainText() != texts[1]):
+            # No room for the card's name beside its size (a projector's narrow chart, its
+            # badge over the line): the size alone ("11.4 GiB"; the banner names the card)
+            # rather than an unnamed line.
+            self._set_text(label, texts[1])
+            super()._place_edge_labels(*args)
         # A reference line whose label had no room is left out with it: a dashed line
         # without a name (near the badge, or between two others) read as a second limit.
         for line, label in zip(self.reference_lines, self._reference_labels, strict=True):
