@@ -53,8 +53,9 @@ class TimeAndLevers(QWidget):
         their half stood empty; at 1366 x 768 two fifths wrapped each lever in two lines
         and scrolled the third)."""
         wide = self._presentation or self.width() >= WIDE_ROW_PX
-        self._row.setStretch(0, 3 if wide else 1)
-        self._row.setStretch(1, 2 if wide else 1)
+        if self._row.stretch(0) != (3 if wide else 1):  # a new stretch lays the row out
+            self._row.setStretch(0, 3 if wide else 1)
+            self._row.setStretch(1, 2 if wide else 1)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
