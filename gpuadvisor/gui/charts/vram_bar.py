@@ -356,11 +356,12 @@ class VramBreakdownChart(ChartBase):
                 item.hide()
 
     def _place_edge_labels(self, *args) -> None:
-        super()._place_edge_labels(*args)
         label = self.capacity_label
         texts = getattr(self, "_capacity_texts", None)
-        if (texts and label.edge_value is not None and not label.isVisible()
-                and label.textItem.toPlainText() != texts[1]):
+        if texts and label.textItem.toPlainText() != texts[0]:
+            self._set_text(label, texts[0])  # the name again: the view may have room now
+        super()._place_edge_labels(*args)
+        if texts and label.edge_value is not None and not label.isVisible():
             # No room for the card's name beside its size (a projector's narrow chart, its
             # badge over the line): the size alone ("11.4 GiB"; the banner names the card)
             # rather than an unnamed line.

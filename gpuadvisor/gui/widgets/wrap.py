@@ -19,6 +19,8 @@ _NUMBER_UNIT = re.compile(
     r"|毫秒|秒|分钟|小时|天|年)(?![A-Za-z]))")
 #: A short word, a slash and a short word, with no space: "GB/s", "n/a", "tokens/s",
 #: "token/秒" (not a path).
+#: A Chinese (Han) character: the CJK unified ideographs and their extension A.
+_HAN = r"[\u3400-\u4dbf\u4e00-\u9fff]"
 _SHORT_SLASH = re.compile(r"(?<![\w/])(\w{1,6})/(\w{1,3})(?![\w/])")
 
 
@@ -26,16 +28,14 @@ _SHORT_SLASH = re.compile(r"(?<![\w/])(\w{1,6})/(\w{1,3})(?![\w/])")
 #: a word or a label ("已用 480.0 MiB", "（默认 350 W）", "64.0 毫秒"). A line may break
 #: between any two Chinese characters, and split "已" / "用" or "毫" / "秒"; a longer run
 #: is a phrase, and may still break inside it (else a sentence could not wrap at all).
-_CJK_SHORT_RUN = re.compile(
-    r"(?<![\u3400-\u4dbf\u4e00-\u9fff])[\u3400-\u4dbf\u4e00-\u9fff]{2,4}"
-    r"(?![\u3400-\u4dbf\u4e00-\u9fff])")
+_CJK_SHORT_RUN = re.compile(rf"(?<!{_HAN}){_HAN}{{2,4}}(?!{_HAN})")
 
 
 #: The space between a short command-line flag and its number: "-np 11", "--gpus 2".
 _FLAG_VALUE = re.compile(r"(?<![\w-])(--?[A-Za-z][\w-]{0,8}) (?=\d)")
 
 #: A middle dot between a Latin word and a Chinese one: a unit ("GPU·时", GPU-hours).
-_LATIN_DOT_CJK = re.compile(r"(?<=[A-Za-z])·(?=[\u3400-\u4dbf\u4e00-\u9fff])")
+_LATIN_DOT_CJK = re.compile(rf"(?<=[A-Za-z])·(?={_HAN})")
 
 #: A command-line flag's leading dashes ("--gpus"): a line may break after a hyphen.
 _FLAG = re.compile(r"(?<![\w-])--(?=\w)")
@@ -50,7 +50,7 @@ def cjk_spacing(text: str) -> str:
 
 
 #: Two Chinese characters in a row: a line may break between any two.
-_CJK_PAIR = re.compile(r"(?<=[\u3400-\u4dbf\u4e00-\u9fff])(?=[\u3400-\u4dbf\u4e00-\u9fff])")
+_CJK_PAIR = re.compile(rf"(?<={_HAN})(?={_HAN})")
 
 
 def cjk_words(text: str) -> str:
