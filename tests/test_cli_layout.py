@@ -119,3 +119,31 @@ def test_the_probe_history_is_read_once_per_command(monkeypatch, capsys):
           "h100-sxm", "--gpus", "8", "--micro-batch", "2", "--seq", "4096"])
     assert reads == ["h100-sxm"]
     capsys.readouterr()
+
+
+GPT2_XL_8 = ["estimate", "--model", "gpt2-xl", "--task", "pretrain", "--gpu", "h100-sxm",
+             "--gpus", "8", "--seq", "1024", "--tokens", "33.5B", "--global-batch", "1024"]
+
+
+def test_the_kernels_follow_the_framework_unless_given(capsys):
+    # Pre-training runs on Megatron by default, whose layer norms, bias-activations and
+    # softmax are fused kernels: the default is what --kernels fused prints; the Hugging
+    # Face path runs eager PyTorch, the default there is --kernels eager.
+    megatron = run_json(capsys, *GPT2_XL_8)
+    fused = run_json(capsys, *GPT2_XL_8, "--kernels", "fused")
+    eager = run_json(capsys, *GPT2_XL_8, "--kernels", "eager")
+    hf = run_json(capsys, *GPT2_XL_8, "--framework", "hf")
+    hf_eager = run_json(capsys, *GPT2_XL_8, "--framework", "hf", "--kernels", "eager")
+    assert megatron["time"]["kernels"] == "fused" and hf["time"]["kernels"] == "eager"
+    assert megatron["assumptions"]["kernels"] == "fused"
+    assert megatron["time"]["seconds"] == fused["time"]["seconds"]
+    assert hf["time"]["seconds"] == hf_eager["time"]["seconds"]
+    # The two kernel sets differ only in the memory-bound work of each step: the same
+    # matmuls, fewer bytes moved by the fused ones.
+    f = fused["time"]["breakdown_seconds_per_step"]
+    e = eager["time"]["breakdown_seconds_per_step"]
+    assert f["compute"] == pytest.approx(e["compute"])
+    assert f["memory_bound"] < e["memory_bound"]
+    saved = e["memory_bound"] - f["memory_bound"]
+    assert eager["time"]["step_seconds"] - fused["time"]["step_seconds"] == pytest.approx(
+        saved, rel=1e-6)

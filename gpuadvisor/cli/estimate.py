@@ -93,10 +93,11 @@ def add_parser(verbs) -> argparse.ArgumentParser:
                           "grad-accum x GPUs)")
     lay.add_argument("--gpus-per-node", type=int_in(1, 72), default=None,
                      help="GPUs sharing a node's links (default 8, or the job's GPU count)")
-    lay.add_argument("--kernels", choices=("eager", "fused"), default="eager",
+    lay.add_argument("--kernels", choices=("eager", "fused"), default=None,
                      help="elementwise kernels of the training code: eager PyTorch (Hugging "
-                          "Face, plain modules; default) or fused (Megatron/Transformer "
-                          "Engine, torch.compile, llm.c)")
+                          "Face, plain modules) or fused (Megatron/Transformer Engine, "
+                          "torch.compile, llm.c); default: the framework's own (fused for "
+                          "megatron, eager for the others)")
     lay.add_argument("--network", default=None, type=network_name,
                      help="network between nodes, per GPU: 100g, 200g, 400g, 800g, "
                           "ib-hdr-200g, roce-400g, ethernet-25g, ... (default by GPU class)")
@@ -536,7 +537,7 @@ def layout_settings(args: argparse.Namespace):
         hybrid_shard=bool(getattr(args, "hybrid_shard", False)),
         gpus_per_node=getattr(args, "gpus_per_node", None),
         network=getattr(args, "network", None),
-        kernels=getattr(args, "kernels", "eager") or "eager")
+        kernels=getattr(args, "kernels", None))
 
 
 def stored_measurement(gpu, plan):

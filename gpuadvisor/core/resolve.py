@@ -45,7 +45,8 @@ class LayoutSettings:
         hybrid_shard: shard inside a node, replicate across nodes (asked for, not chosen).
         gpus_per_node: GPUs per node (None: 8, or the job's count when smaller).
         network: network class between nodes (None: the GPU class's usual one).
-        kernels: ``eager`` or ``fused`` elementwise kernels.
+        kernels: ``eager`` or ``fused`` elementwise kernels; None: the plan's framework's
+            own (:func:`framework_kernels`).
     """
 
     mode: str = "auto"
@@ -53,7 +54,7 @@ class LayoutSettings:
     hybrid_shard: bool = False
     gpus_per_node: int | None = None
     network: str | None = None
-    kernels: str = "eager"
+    kernels: str | None = None
 
     def __post_init__(self) -> None:
         if self.mode not in LAYOUT_MODES:
@@ -62,6 +63,15 @@ class LayoutSettings:
 
 
 DEFAULT_LAYOUT = LayoutSettings()
+
+
+def framework_kernels(plan: Plan) -> str:
+    """The elementwise kernels the plan's training framework runs: ``fused`` for Megatron
+    (Megatron-Core's fused layer norm and bias-activation kernels, Transformer Engine's
+    fused RMSNorm/SwiGLU and rotary kernels, the masked-softmax fusion: ``--kernels fused``),
+    ``eager`` PyTorch for the Hugging Face path and the others (each operation its own
+    kernel; Unsloth's fused kernels are timed by :mod:`.framework_speed`)."""
+    return "fused" if plan.effective_framework in MODEL_PARALLEL_FRAMEWORKS else "eager"
 
 
 def layout_wanted(model, plan: Plan, settings: LayoutSettings = DEFAULT_LAYOUT) -> bool:
@@ -88,7 +98,7 @@ def layout_request(plan: Plan, settings: LayoutSettings = DEFAULT_LAYOUT) -> Lay
     return LayoutRequest(mode="manual" if settings.mode == "manual" else "auto",
                          constraints=pins, global_batch=plan.layout_global_batch,
                          gpus_per_node=settings.gpus_per_node, network=settings.network,
-                         kernels=settings.kernels)
+                         kernels=settings.kernels or framework_kernels(plan))
 
 
 def resolve(model, plan: Plan, gpu=None, assumptions: Assumptions = DEFAULT_ASSUMPTIONS, *,
@@ -194,7 +204,8 @@ def apply_layout(estimate: Estimate, layout: LayoutEstimate) -> Estimate:
     fits = None if capacity is None else bool(memory.total <= capacity)
     verdict = estimate.verdict if capacity is None else verdict_for(memory.total, capacity)
     return replace(estimate, time=time, memory=memory, fits=fits, verdict=verdict,
-                   layout=layout)
+                   layout=layout, assumptions={**estimate.assumptions,
+                                               "kernels": layout.kernels})
 
 
 def _bound(parts) -> str:

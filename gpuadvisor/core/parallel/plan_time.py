@@ -89,6 +89,7 @@ class LayoutEstimate:
             jobs over several nodes, else 1).
         intra, net: the link classes used; gpus_per_node: node size.
         rates: the GPU's rates used (and ``rates_source``).
+        kernels: the elementwise kernels timed (:data:`KERNEL_MODES`).
     """
 
     chosen: LayoutResult
@@ -106,6 +107,7 @@ class LayoutEstimate:
     rates: GpuRates
     rates_source: str
     goodput: float = 1.0
+    kernels: str = "eager"
 
     def to_json(self) -> dict:
         """``layout``, ``breakdown_seconds_per_step``, ``mfu``, ``hfu``, ``alternatives``,
@@ -117,6 +119,7 @@ class LayoutEstimate:
             "layout_memory_per_gpu_bytes": self.chosen.memory_per_gpu_bytes,
             "global_batch": self.global_batch,
             "goodput": self.goodput,
+            "kernels": self.kernels,
             "breakdown_seconds_per_step": self.chosen.parts.as_dict(),
             "mfu": self.chosen.mfu,
             "hfu": self.chosen.hfu,
@@ -210,7 +213,7 @@ def layout_estimate(model, plan: Plan, gpu: GpuSpec, assumptions: Assumptions, *
         tokens_per_s=per_step / chosen.step_seconds if chosen.step_seconds > 0 else math.inf,
         n_gpus=n,
         intra=intra, net=net, gpus_per_node=per_node, rates=rates, rates_source=source,
-        goodput=goodput)
+        goodput=goodput, kernels=request.kernels)
 
 
 def anchored_rates(model, plan: Plan, rates: GpuRates, anchor_seconds_per_token: float, *,
