@@ -593,3 +593,25 @@ def test_a_bad_sm_count_is_refused_by_name(bad):
 
     with pytest.raises(SpecFieldError, match="sm_count"):
         dataclasses.replace(SHIPPED["a100-sxm-80gb"], sm_count=bad)
+
+
+def test_measured_stream_reads_are_below_the_datasheet_and_name_their_source():
+    measured = [g for g in SHIPPED.values() if g.stream_read_gb_s]
+    assert {"t4", "p40", "rtx-3090"} <= {g.id for g in measured}
+    for gpu in measured:
+        assert 0.5 < gpu.stream_read_gb_s / gpu.memory_bandwidth_gb_s <= 1.0, gpu.id
+        assert "clpeak" in gpu.stream_read_source or "Benchmark" in gpu.stream_read_source
+    # clpeak's Tesla_T4.log: "Global memory bandwidth (GBPS) ... float8 : 263.44"
+    assert SHIPPED["t4"].stream_read_gb_s == 263.44
+
+
+@pytest.mark.parametrize("changes, field", [
+    ({"stream_read_gb_s": 400.0, "stream_read_source": "x"}, "stream_read_gb_s"),  # > 320
+    ({"stream_read_gb_s": -1.0, "stream_read_source": "x"}, "stream_read_gb_s"),
+    ({"stream_read_gb_s": 250.0, "stream_read_source": ""}, "stream_read_source"),
+])
+def test_a_bad_stream_read_is_refused_by_name(changes, field):
+    from gpuadvisor.core.gpu import SpecFieldError
+
+    with pytest.raises(SpecFieldError, match=field):
+        dataclasses.replace(SHIPPED["t4"], **changes)

@@ -132,6 +132,11 @@ class GpuSpec:
             ``total_memory``, vLLM's ``total_gpu_memory``), MiB: all a process can
             allocate; ``None`` when not recorded.
         memory_report_source: Where the two reported totals come from.
+        stream_read_gb_s: A published measurement of the card's own streaming read rate
+            (clpeak's global memory bandwidth, gpu-stream's read kernel), GB/s; ``None``
+            where none was found (the engines use their GPU class's share of the
+            datasheet).
+        stream_read_source: Where that measurement was published.
         source: Where the figures come from (document name and URL).
         notes: Caveats, derivations and uncertain figures.
     """
@@ -167,6 +172,8 @@ class GpuSpec:
     reported_memory_mib: float | None = None
     cuda_memory_mib: float | None = None
     memory_report_source: str = ""
+    stream_read_gb_s: float | None = None
+    stream_read_source: str = ""
     source: str
     notes: str = ""
 
@@ -218,6 +225,15 @@ class GpuSpec:
         if (self.reported_memory_mib or self.cuda_memory_mib) and not self.memory_report_source:
             raise SpecFieldError("memory_report_source", "name where the reported totals "
                                                          "come from")
+        if self.stream_read_gb_s is not None:
+            value = _positive_float("stream_read_gb_s", self.stream_read_gb_s)
+            if value > self.memory_bandwidth_gb_s * 1.05:
+                raise SpecFieldError("stream_read_gb_s", f"{value:g} GB/s is more than the "
+                                     f"datasheet's {self.memory_bandwidth_gb_s:g}")
+            object.__setattr__(self, "stream_read_gb_s", value)
+            if not self.stream_read_source:
+                raise SpecFieldError("stream_read_source", "name where the measurement "
+                                                           "was published")
         for name in (
             "tf32_tensor_tflops",
             "bf16_tensor_tflops",

@@ -97,8 +97,12 @@ GPU_CLASSES: dict[str, GpuClass] = {c.name: c for c in (
              "Performance Shaders 'Tuning Hints': 'up to 2.5 ms just to get an empty command "
              "buffer through the pipeline to where waitUntilCompleted returns')",
              sync_s=2.5e-3),
-    GpuClass("intel", 0.978, 1.86e-6, 1.86e-6, 0.63e-6,
-             "assumed: as NVIDIA GDDR cards launched from a stream (no Intel measurement)"),
+    GpuClass("intel", 0.96, 1.86e-6, 1.86e-6, 0.63e-6,
+             "read fraction: llama.cpp's Vulkan f32 mat-vec (test-backend-ops MUL_MAT "
+             "4096 x 14336, n=1) on an Arc B570, 361 of 380 GB/s, and an Arc Pro B50, 218 "
+             "of 224 (Mesa 26.1.4, ggml-org/llama.cpp PR #25380); kernel launches and "
+             "latency assumed as NVIDIA GDDR cards launched from a stream (no Intel "
+             "measurement)"),
 )}
 
 
@@ -113,6 +117,19 @@ def gpu_class(gpu: GpuSpec) -> GpuClass:
     if gpu.vendor == "apple":
         return GPU_CLASSES["apple"]
     return GPU_CLASSES["intel"]
+
+
+def read_fraction(gpu: GpuSpec) -> tuple[float, str]:
+    """``(achieved / datasheet bandwidth of a streaming read, where it comes from)`` on
+    ``gpu``: the card's own published measurement where the catalog has one
+    (``stream_read_gb_s``: a T4 reads 263 of its 320 GB/s in clpeak, where the GDDR
+    datacenter cards of its class read 0.978), else its :func:`gpu_class`'s."""
+    if gpu.stream_read_gb_s:
+        share = min(1.0, gpu.stream_read_gb_s / gpu.memory_bandwidth_gb_s)
+        return share, (f"{gpu.name} read {gpu.stream_read_gb_s:g} of "
+                       f"{gpu.memory_bandwidth_gb_s:g} GB/s ({gpu.stream_read_source})")
+    gc = gpu_class(gpu)
+    return gc.read_fraction, f"{gc.name}: {gc.source}"
 
 
 #: NVIDIA's register file per SM since Kepler (CUDA C++ Programming Guide, "Technical
@@ -202,7 +219,7 @@ def host_memory(gpu: GpuSpec, measured_gb_s: float | None = None,
                              f"{measured_gb_s!r}")
         return HostMemory(float(measured_gb_s), measured_source)
     if gpu.unified_memory:
-        return HostMemory(gpu.memory_bandwidth_gb_s * gpu_class(gpu).read_fraction,
+        return HostMemory(gpu.memory_bandwidth_gb_s * read_fraction(gpu)[0],
                           "unified memory: the GPU's own bandwidth")
     segment = "consumer" if gpu.segment == "soc" else gpu.segment
     peak = HOST_PEAK_GB_S.get(segment, HOST_PEAK_GB_S["consumer"])

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from gpuadvisor.core.architecture import ModelShape
 from gpuadvisor.core.assumptions import Assumptions
-from gpuadvisor.core.engines.base import DecodeCost, EngineResult, gpu_class
+from gpuadvisor.core.engines.base import DecodeCost, EngineResult, gpu_class, read_fraction
 from gpuadvisor.core.gpu import GpuSpec
 from gpuadvisor.core.plan import Plan, exl2_bits
 
@@ -78,14 +78,15 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
                + inp * 2 * blk.d_ff * 2)
     context = assumptions.cuda_context_bytes
     gc = gpu_class(gpu)
+    read_share, read_source = read_fraction(gpu)
     decode = DecodeCost(
-        bandwidth_efficiency=gc.read_fraction,
+        bandwidth_efficiency=read_share,
         kernels_per_step=KERNELS_PER_LAYER * model.n_layers + 3,
         kernel_gap_s=gc.graph_gap_s,
         weight_kernels_per_step=WEIGHT_KERNELS_PER_LAYER * model.n_layers + 1,
         dram_latency_s=gc.dram_latency_s,
         host_s=HOST_S_PER_TOKEN,
-        source=f"{gc.name}: {gc.source}; 12 kernels per layer; host 0.5 ms (assumed)",
+        source=f"{read_source}; 12 kernels per layer; host 0.5 ms (assumed)",
     )
     settings = {"bits_per_weight": bits, "head_bits": head_bits, "max_seq_len": max_len,
                 "max_batch_size": b, "cache": plan.kv_dtype or "fp16",

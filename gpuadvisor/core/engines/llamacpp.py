@@ -63,10 +63,15 @@ from gpuadvisor.core.engines.base import (
     EngineResult,
     gpu_class,
     host_memory,
+    read_fraction,
     release,
 )
 from gpuadvisor.core.engines.llamacpp_backends import plan_backend
-from gpuadvisor.core.engines.llamacpp_matvec import mmvf_read_gb_s, mmvq_read_gb_s
+from gpuadvisor.core.engines.llamacpp_matvec import (
+    intel_vulkan_matvec_gb_s,
+    mmvf_read_gb_s,
+    mmvq_read_gb_s,
+)
 from gpuadvisor.core.engines.ollama_graph import ollama_graph_bytes, ollama_vision_graph_bytes
 from gpuadvisor.core.engines.prompt_rates import FLOAT_TYPES, llamacpp_prompt_rate
 from gpuadvisor.core.ggml_types import ggml_type_named
@@ -387,7 +392,7 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     kind = settings["gguf_file_type"]
     if file_bytes and file_bytes * 8.0 / max(model.params.total, 1) >= 15.0:
         kind = "F16"  # a file of 16-bit tensors: cuBLAS, not the quantized kernels
-    prompt = llamacpp_prompt_rate(gpu, backend, kind)
+    prompt = llamacpp_prompt_rate(gpu, backend, kind, assumptions.efficiency_infer_prefill)
     convert = 0.0
     if backend == "cuda" and kind not in FLOAT_TYPES \
             and 7.0 <= gpu.cc_number < 7.5 and model.params.total:
@@ -401,8 +406,14 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     if backend == "cuda":
         kernel_read = mmvf_read_gb_s(gpu, b, kind) if kind in FLOAT_TYPES \
             else mmvq_read_gb_s(gpu, b)
+    elif backend == "vulkan":
+        kernel_read = intel_vulkan_matvec_gb_s(gpu, kind)
+    matvec_note = "" if backend != "vulkan" or kernel_read is None else (
+        f"; Vulkan mat-vec shaders on Intel Arc read {kernel_read:.0f} GB/s with {kind} "
+        "weights (test-backend-ops, llama.cpp PRs #17374, #24404, #25380)")
+    read_share, read_source = read_fraction(gpu)
     decode = DecodeCost(
-        bandwidth_efficiency=gc.read_fraction,
+        bandwidth_efficiency=read_share,
         kernel_read_gb_s=kernel_read or 0.0,
         host_read_bytes=host_read,
         host_bandwidth_gb_s=host.bandwidth_gb_s,
@@ -416,8 +427,8 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
         link_gb_s=gpu.pcie_bandwidth_gb_s or 0.0,
         ubatch_tokens=UBATCH,
         convert_bytes=convert,
-        source=f"{gc.name}: {gc.source}; kernels from llama.cpp's graph; host 0.4 ms/token "
-               "(llama.cpp #7456, #8366)",
+        source=f"{read_source}; kernels from llama.cpp's graph; host 0.4 ms/token "
+               f"(llama.cpp #7456, #8366){matvec_note}",
         prompt=prompt,
     )
     settings["host_bandwidth_gb_s"] = host.bandwidth_gb_s

@@ -1,7 +1,13 @@
-"""llama.cpp's CUDA matrix-vector kernels at a decode step, as read ceilings: how many weight
-bytes their resident threads keep in flight over the memory's loaded latency (Little's law,
-:func:`.base.resident_read_gb_s`). A card whose memory gives more than those threads ask for
-decodes at the kernel's rate, not the memory's."""
+"""llama.cpp's matrix-vector kernels at a decode step, as read ceilings.
+
+CUDA: how many weight bytes their resident threads keep in flight over the memory's loaded
+latency (Little's law, :func:`.base.resident_read_gb_s`). A card whose memory gives more than
+those threads ask for decodes at the kernel's rate, not the memory's.
+
+Vulkan on Intel Arc: the mat-vec shaders' own measured read rate, a share of the card's
+datasheet bandwidth by weight format (:data:`INTEL_VULKAN_MATVEC`), from ``test-backend-ops
+perf -o MUL_MAT`` rows Intel's and llama.cpp's developers posted (weights of ``m x k`` =
+4096 x 14336, bytes read = the weight matrix over the time a run takes)."""
 
 from __future__ import annotations
 
@@ -33,6 +39,47 @@ MMVQ_BYTES_PER_THREAD = 8
 #: published: the SM's thread limit bounds its resident threads.
 MMVF_MAX_BATCH = 3
 MMVF_BYTES_PER_THREAD = {"F16": 4, "BF16": 4, "F32": 8}
+
+
+#: Achieved read rate of llama.cpp's Vulkan mat-vec shaders on Intel Arc, as a share of the
+#: card's datasheet bandwidth, by weight format (test-backend-ops ``MUL_MAT m=4096
+#: k=14336``; bytes = the weight matrix, time = 2 m n k / the printed GFLOPS):
+#:
+#: * ``legacy`` (Q4_0, Q4_1, Q5_0, Q5_1): 0.45, the median of an A770 (Windows driver
+#:   32.0.101.8826, build b9588) q4_0 n=1 815.09 GFLOPS = 229 GB/s of 560 (0.41; PR #24404),
+#:   a B570 (Mesa 26.1.3) q4_0 n=3 1,830 GFLOPS = 172 GB/s of 380 (0.45) and a B580
+#:   (Windows 32.0.101.8860) 3,720 GFLOPS = 349 GB/s of 456 (0.77; both PR #17374). On
+#:   Intel the int-dot mat-vec (MMVQ) is off for Q4_0 (``ggml_vk_should_use_mmvq``, "from
+#:   tests on A770 Linux"), so the dequantizing shader reads them;
+#: * ``k`` (K-quants and the other block formats): 0.55, B580 q4_K n=4 3,490 GFLOPS = 245
+#:   GB/s (0.54) and B570 2,990 = 210 GB/s (0.55; PR #17374);
+#: * ``q8_0``: 0.78, B580 n=3 2,110 GFLOPS = 374 GB/s (0.82), B570 1,590 = 282 (0.74);
+#: * ``float`` (F16/BF16/F32): 0.84, the median of A770 f16 n=1 383.57 GFLOPS = 384 GB/s
+#:   (0.69) and f32 200.96 = 402 GB/s (0.72; PR #24404), B570 f32 n=1 180.67 = 361 GB/s
+#:   (0.95) and Pro B50 108.82 = 218 of 224 (0.97; Mesa 26.1.4, PR #25380).
+INTEL_VULKAN_MATVEC = {"legacy": 0.45, "k": 0.55, "q8_0": 0.78, "float": 0.84}
+_LEGACY = ("Q4_0", "Q4_1", "Q5_0", "Q5_1")
+
+
+def intel_vulkan_format(kind: str) -> str:
+    """The :data:`INTEL_VULKAN_MATVEC` row of a GGUF file type (``Q4_K_M`` -> ``k``)."""
+    kind = kind.upper()
+    if kind in ("F16", "BF16", "F32"):
+        return "float"
+    if kind.startswith("Q8_0"):
+        return "q8_0"
+    if kind.startswith(_LEGACY):
+        return "legacy"
+    return "k"
+
+
+def intel_vulkan_matvec_gb_s(gpu: GpuSpec, kind: str) -> float | None:
+    """The most llama.cpp's Vulkan mat-vec shaders read a second on an Intel Arc card with
+    weights of GGUF type ``kind`` (GB/s): :data:`INTEL_VULKAN_MATVEC` x its datasheet
+    bandwidth. None for other cards (Gaudi included)."""
+    if gpu.vendor != "intel" or not gpu.architecture.startswith("Xe"):
+        return None
+    return INTEL_VULKAN_MATVEC[intel_vulkan_format(kind)] * gpu.memory_bandwidth_gb_s
 
 
 def mmvq_read_gb_s(gpu: GpuSpec, sequences: int) -> float | None:
@@ -72,5 +119,7 @@ def mmvf_read_gb_s(gpu: GpuSpec, sequences: int, kind: str) -> float | None:
     return resident_read_gb_s(gpu, max_threads_per_sm(gpu), per_thread)
 
 
-__all__ = ["MMVF_BYTES_PER_THREAD", "MMVF_MAX_BATCH", "MMVQ_BLOCK_THREADS", "MMVQ_BYTES_PER_THREAD",
-           "MMVQ_MAX_BATCH", "MMVQ_REGISTERS", "mmvf_read_gb_s", "mmvq_read_gb_s"]
+__all__ = ["INTEL_VULKAN_MATVEC", "MMVF_BYTES_PER_THREAD", "MMVF_MAX_BATCH",
+           "MMVQ_BLOCK_THREADS", "MMVQ_BYTES_PER_THREAD", "MMVQ_MAX_BATCH", "MMVQ_REGISTERS",
+           "intel_vulkan_format", "intel_vulkan_matvec_gb_s", "mmvf_read_gb_s",
+           "mmvq_read_gb_s"]

@@ -26,6 +26,7 @@ from gpuadvisor.core.engines.base import (
     DecodeCost,
     EngineResult,
     gpu_class,
+    read_fraction,
 )
 from gpuadvisor.core.engines.prompt_rates import mlx_prompt_rate
 from gpuadvisor.core.gpu import GpuSpec
@@ -75,15 +76,16 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     working = chunk * (4 * model.d_model + 3 * blk.d_ff) * 2.0 + b * model.vocab_size * 4.0
     gc = gpu_class(gpu)
     prompt = mlx_prompt_rate(gpu)
+    read_share, read_source = read_fraction(gpu)
     decode = DecodeCost(
-        bandwidth_efficiency=gc.read_fraction,
+        bandwidth_efficiency=read_share,
         kernels_per_step=KERNELS_PER_LAYER * model.n_layers + 3,
         kernel_gap_s=gc.stream_gap_s,
         weight_kernels_per_step=WEIGHT_KERNELS_PER_LAYER * model.n_layers + 1,
         dram_latency_s=gc.dram_latency_s,
         host_s=HOST_S_PER_TOKEN + gc.sync_s,
         ubatch_tokens=PREFILL_STEP,
-        source=f"{gc.name}: {gc.source}; 15 kernels per layer; host 0.5 ms (assumed)",
+        source=f"{read_source}; 15 kernels per layer; host 0.5 ms (assumed)",
         prompt=prompt,
     )
     settings = {"bits_per_weight": per_weight * 8, "group_size": GROUP_SIZE,

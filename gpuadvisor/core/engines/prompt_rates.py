@@ -43,10 +43,19 @@ runs for that product and the chip unit that kernel uses, not the plan's precisi
   45.46 TFLOP/s on an RTX 3090 (PR #11595) and 46.64 on an RTX 4070 (PR #12015): 0.640
   and 0.800 of their fp16 peaks, :data:`VULKAN_NVIDIA_FRACTION` their mean
   (``benchmarks/calibration/llamacpp_mulmat.json``).
+* **llama.cpp, Vulkan on Intel Arc**: llama.cpp turns ``KHR_coopmat`` on for Intel's Xe2
+  GPUs only (``ggml_vk_khr_cooperative_matrix_support``; on Alchemist it "reduces
+  performance significantly", issue #12690, and an A770 forced to it ran f16 at 9% of the
+  shader path, PR #24404). On Xe2 (Battlemage) the matrix engines run the prompt at
+  :data:`INTEL_XE2_COOPMAT_FRACTION` of the fp16 XMX rate: ``MUL_MAT`` q4_K at 4096 x 512 x
+  14336 measured 20.15 TFLOP/s on an Arc B570 (0.219 of its 92.2) and 13.68 on an Arc Pro
+  B50 (0.161 of its 85.2; Mesa 26.1.4, build b9993, PR #25380). Alchemist (and Xe-LP)
+  multiply on the vector engines: the vector fp16 rate (2 x fp32) x the default prefill
+  efficiency (no published kernel rate of the current shaders).
 * **MLX** (Apple GPUs): its ``steel`` GEMM, 18.9 TFLOP/s bf16 at 4096 x 4096 x 14336 on an
   M3 Ultra (60-core GPU), 0.887 of its 21.3 TFLOPS (``llamacpp_mulmat.json`` MLX row).
 
-Other backends (ROCm on other AMD GPUs, Vulkan on AMD and Intel, CUDA with 16-bit weights,
+Other backends (ROCm on other AMD GPUs, Vulkan on AMD, CUDA with 16-bit weights,
 the MMQ of the GTX 16 series (Turing without int8 tensor cores), Volta's cuBLAS, whose weight
 conversion :mod:`.llamacpp` times apart, the P100 (no dp4a)) have no published kernel rate
 here: their prompt is timed at the plan's peak x the default prefill efficiency, as before.
@@ -76,6 +85,10 @@ METAL_FRACTION = 0.70
 #: Mean fraction of the fp16 peak of llama.cpp's Vulkan ``KHR_coopmat`` q4_0 matrix multiply
 #: on NVIDIA cards (45.46 / 71.0 and 46.64 / 58.3).
 VULKAN_NVIDIA_FRACTION = 0.72
+#: Mean fraction of an Intel Xe2 card's fp16 XMX rate of llama.cpp's Vulkan ``KHR_coopmat``
+#: prompt matmul (q4_K, PR #25380): Arc B570 20.15 / 92.2 = 0.219, Arc Pro B50 13.68 / 85.2
+#: = 0.161 (16 Xe2 cores x 2,048 FLOP x 2.6 GHz).
+INTEL_XE2_COOPMAT_FRACTION = 0.19
 #: MLX's bf16 GEMM on an M3 Ultra (60-core): 18.9 / 21.3.
 MLX_FRACTION = 0.887
 
@@ -158,11 +171,14 @@ def _mmq_rate(tflops: float, peak: float, per_clock: float, how: str, peak_name:
                       kernel, cited)
 
 
-def llamacpp_prompt_rate(gpu: GpuSpec, backend: str, gguf_type: str) -> PromptRate | None:
+def llamacpp_prompt_rate(gpu: GpuSpec, backend: str, gguf_type: str,
+                         default_efficiency: float = 0.5) -> PromptRate | None:
     """The prompt pass's matmul rate of llama.cpp ``backend`` (``cuda``, ``hip``,
     ``metal``, ``vulkan``) with weights of GGUF type ``gguf_type`` (its label, e.g.
     ``Q4_K_M``; ``file`` for a local file's own mixture) on ``gpu``; None where no
-    published kernel figure covers it (the default prefill efficiency applies)."""
+    published kernel figure covers it (the default prefill efficiency applies to the
+    plan's peak). ``default_efficiency``: that default, for a card whose kernel runs on
+    other units than its datasheet peak's (Intel Alchemist's vector engines)."""
     quantized = gguf_type not in FLOAT_TYPES
     if backend == "cuda" and quantized and mmq_dp4a(gpu):
         # the dp4a int8 rate is 4x fp32 where the catalog gives none
@@ -190,6 +206,8 @@ def llamacpp_prompt_rate(gpu: GpuSpec, backend: str, gguf_type: str) -> PromptRa
                           f"llama.cpp Metal kernel_mul_mm: {METAL_FRACTION} of the GPU's "
                           "fp16 rate (median of discussion #4167's pp512 rows)",
                           "llama.cpp Metal", "llama.cpp discussion #4167")
+    if backend == "vulkan" and gpu.vendor == "intel" and gpu.architecture.startswith("Xe"):
+        return intel_vulkan_prompt_rate(gpu, fp16, default_efficiency)
     if backend == "vulkan" and gpu.vendor == "nvidia" and quantized:
         return PromptRate(fp16 * VULKAN_NVIDIA_FRACTION, VULKAN_NVIDIA_FRACTION, fp16,
                           "fp16", "llama.cpp Vulkan KHR_coopmat: "
@@ -197,6 +215,25 @@ def llamacpp_prompt_rate(gpu: GpuSpec, backend: str, gguf_type: str) -> PromptRa
                           "RTX 3090 PR #11595, RTX 4070 PR #12015)",
                           "llama.cpp Vulkan", "llama.cpp PRs #11595, #12015")
     return None
+
+
+def intel_vulkan_prompt_rate(gpu: GpuSpec, xmx_tflops: float,
+                             default_efficiency: float) -> PromptRate:
+    """llama.cpp's Vulkan prompt matmul on an Intel Arc card: the XMX engines through
+    ``KHR_coopmat`` on Xe2, the vector engines elsewhere (see the module docstring)."""
+    if gpu.architecture.startswith("Xe2"):
+        frac = INTEL_XE2_COOPMAT_FRACTION
+        return PromptRate(xmx_tflops * frac, frac, xmx_tflops, "fp16",
+                          f"llama.cpp Vulkan KHR_coopmat on Intel Xe2: {frac} of the fp16 "
+                          "XMX rate (Arc B570, Arc Pro B50, PR #25380)",
+                          "llama.cpp Vulkan", "llama.cpp PR #25380")
+    vector = 2.0 * gpu.fp32_tflops
+    return PromptRate(vector * default_efficiency, default_efficiency, vector, "fp16 vector",
+                      "llama.cpp Vulkan on Intel's vector engines (KHR_coopmat is on for "
+                      "Xe2 only: ggml_vk_khr_cooperative_matrix_support, issue #12690): the "
+                      f"vector fp16 rate, 2 x fp32, x the default prefill efficiency "
+                      f"{default_efficiency:.2f}",
+                      "llama.cpp Vulkan", "llama.cpp issue #12690")
 
 
 def mlx_prompt_rate(gpu: GpuSpec) -> PromptRate | None:
@@ -212,6 +249,7 @@ def mlx_prompt_rate(gpu: GpuSpec) -> PromptRate | None:
 
 __all__ = [
     "FLOAT_TYPES",
+    "INTEL_XE2_COOPMAT_FRACTION",
     "METAL_FRACTION",
     "MLX_FRACTION",
     "MMQ_DP4A_FLOP_PER_SM_CLOCK",
@@ -221,6 +259,7 @@ __all__ = [
     "VULKAN_NVIDIA_FRACTION",
     "PromptRate",
     "fp32_lanes_per_sm",
+    "intel_vulkan_prompt_rate",
     "llamacpp_prompt_rate",
     "mlx_prompt_rate",
     "mmq_dp4a",

@@ -66,7 +66,7 @@ import math
 
 from gpuadvisor.core.architecture import ModelShape
 from gpuadvisor.core.assumptions import Assumptions
-from gpuadvisor.core.engines.base import DecodeCost, EngineResult, gpu_class, release
+from gpuadvisor.core.engines.base import DecodeCost, EngineResult, gpu_class, read_fraction, release
 from gpuadvisor.core.gpu import GpuSpec
 from gpuadvisor.core.kvcache import kv_dtype_bytes
 from gpuadvisor.core.memory import weight_bytes
@@ -264,15 +264,16 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
                 "max_concurrency": round(capacity / max_len, 2) if max_len else 0.0,
                 "total_gpu_memory": total, "total_gpu_memory_source": gpu.usable_source,
                 "engine_version": plan.engine_version or "current (V1)"}
+    read_share, read_source = read_fraction(gpu)
     decode = DecodeCost(
-        bandwidth_efficiency=gc.read_fraction,
+        bandwidth_efficiency=read_share,
         kernels_per_step=KERNELS_PER_LAYER * layers + 4,
         kernel_gap_s=gc.graph_gap_s,
         weight_kernels_per_step=WEIGHT_KERNELS_PER_LAYER * layers + 1,
         dram_latency_s=gc.dram_latency_s,
         host_s=HOST_S_PER_STEP,
         ubatch_tokens=batched,  # a prompt is scheduled in chunks of the token budget
-        source=f"{gc.name}: {gc.source}; 10 kernels per layer (vLLM's fused decode graph); "
+        source=f"{read_source}; 10 kernels per layer (vLLM's fused decode graph); "
                "host 1 ms per step (assumed)",
     )
     terms = {"budget": budget, "activation_peak": act, "non_torch": non_torch,
