@@ -43,6 +43,10 @@ def term_names() -> dict[str, str]:
         "ollama_graph": QCoreApplication.translate("LogCheck", "graph Ollama reserves"),
         "peak_allocated": QCoreApplication.translate("LogCheck", "peak allocated (PyTorch)"),
         "peak_reserved": QCoreApplication.translate("LogCheck", "peak reserved (PyTorch)"),
+        "oom_needed": QCoreApplication.translate("LogCheck", "needed when it ran out"),
+        "projector": QCoreApplication.translate("LogCheck", "vision projector (mmproj)"),
+        "fit_projected": QCoreApplication.translate("LogCheck",
+                                                    "device memory (--fit)"),
     }
 
 
@@ -76,6 +80,14 @@ WHY_TEMPLATES = (
     QT_TRANSLATE_NOOP("LogCheckWhy", "the worst-case graph of a 512-token micro-batch"),
     QT_TRANSLATE_NOOP("LogCheckWhy", "the estimate's total less the CUDA context (PyTorch "
                       "does not count it)"),
+    QT_TRANSLATE_NOOP("LogCheckWhy", "the projector's weights as its GGUF stores them (llama.cpp's "
+                                     "estimate adds the buffers of its image pass)"),
+    QT_TRANSLATE_NOOP("LogCheckWhy", "llama.cpp's own projection of its buffers on the GPUs "
+                      "(weights, KV cache, compute) before --fit changes anything; the plan's "
+                      "are {plan_bytes}"),
+    QT_TRANSLATE_NOOP("LogCheckWhy", "PyTorch had {allocated} allocated and asked for "
+                      "{request} more: the run needs at least that, the estimate's total less "
+                      "the CUDA context is {plan_bytes}"),
 )
 
 
@@ -152,7 +164,10 @@ class LogCheckDialog(QDialog):
             header.setSectionResizeMode(j, QHeaderView.ResizeMode.ResizeToContents)
         lines = [*(QCoreApplication.translate("LogCheck", "Assumed: {what}").format(what=a)
                    for a in result.assumed), *explained]
-        if r.refused:
+        if r.refused and r.engine == "torch":
+            lines.append(QCoreApplication.translate(
+                "LogCheck", "The run ran out of memory: {why}").format(why=r.refused[:240]))
+        elif r.refused:
             lines.append(QCoreApplication.translate(
                 "LogCheck", "The engine refused to start: {why}").format(why=r.refused[:240]))
         lines += result.notes

@@ -322,7 +322,12 @@ def check(reading: LogReading, model: ModelSpec, gpu: GpuSpec, plan: Plan,
     else:
         _torch_rows(result)
     refuses = est.engine.refuses if est.engine is not None else None
-    if reading.refused and not refuses:
+    if reading.engine == "torch" and reading.refused:
+        result.notes.append(
+            ("PyTorch ran out of memory; the estimate said it would fit: " if est.fits
+             else "PyTorch ran out of memory, as the estimate says (it does not fit): ")
+            + reading.refused[:200])
+    elif reading.refused and not refuses:
         result.notes.append("vLLM refused to start; the estimate said it would fit: "
                             + reading.refused[:200])
     elif refuses and not reading.refused and reading.engine == "vllm":
@@ -421,6 +426,17 @@ def _llama_rows(result: Check) -> None:
          cells=f"{s['n_ctx']:,}", kind=s["cache_type_k"])
     _add(result, "compute buffer", "compute_buffer", e.activations,
          why="the worst-case graph of a 512-token micro-batch")
+    if "projector" in r.observed:
+        _add(result, "vision projector (mmproj)", "projector", e.terms.get("projector", 0.0),
+             why="the projector's weights as its GGUF stores them (llama.cpp's "
+                 "estimate adds the buffers of its image pass)")
+    if "fit_projected" in r.observed:
+        est = result.estimate
+        planned = (est.memory.total - est.memory.context_bytes) * result.plan.n_gpus
+        _add(result, "device memory (--fit)", "fit_projected", planned,
+             why="llama.cpp's own projection of its buffers on the GPUs (weights, KV cache, "
+                 "compute) before --fit changes anything; the plan's are {plan_bytes}",
+             plan_bytes=format_bytes(planned))
     graph = s.get("ollama_graph")
     if graph is not None and r.engine == "ollama":
         seen = max(r.observed.get("ollama_graph_full", 0.0),
@@ -437,9 +453,20 @@ def _torch_rows(result: Check) -> None:
     est = result.estimate
     context = est.assumptions.get("cuda_context_bytes", 0.0)
     planned = est.memory.total - (context if isinstance(context, int | float) else 0.0)
-    _add(result, "peak allocated (PyTorch)", "peak_allocated", planned,
-         why="the estimate's total less the CUDA context (PyTorch does not count it)")
+    r = result.reading
+    if "oom_needed" not in r.observed or "peak_allocated" in r.observed:
+        _add(result, "peak allocated (PyTorch)", "peak_allocated", planned,
+             why="the estimate's total less the CUDA context (PyTorch does not count it)")
     _add(result, "peak reserved (PyTorch)", "peak_reserved", None)
+    if "oom_needed" in r.observed:
+        _add(result, "needed when it ran out", "oom_needed", planned,
+             why="PyTorch had {allocated} allocated and asked for {request} more: the run "
+                 "needs at least that, the estimate's total less the CUDA context is "
+                 "{plan_bytes}",
+             allocated=format_bytes(r.observed["oom_allocated"]),
+             request=format_bytes(r.observed["oom_request"]), plan_bytes=format_bytes(planned))
+        _add(result, "total GPU memory (CUDA)", "total_memory",
+             result.estimate.capacity_bytes)
 
 
 # --------------------------------------------------------------------------- for people
@@ -470,7 +497,9 @@ def format_check(result: Check) -> str:
                      f"{row.line or ''}")
         if row.why and row.observed is not None and diff is not None and abs(diff) >= 0.05:
             lines.append(f"      {row.why}")
-    if r.refused:
+    if r.refused and r.engine == "torch":
+        lines.append(f"\n  the run ran out of memory: {r.refused[:240]}")
+    elif r.refused:
         lines.append(f"\n  the engine refused to start: {r.refused[:240]}")
     for note in result.notes:
         lines.append(f"  note: {note}")

@@ -44,8 +44,8 @@ from gpuadvisor.core.limits import MAX_LOG_BYTES
 #: What :func:`read_log` tells apart.
 ENGINES = ("vllm", "llama.cpp", "ollama", "torch")
 
-_UNITS = {"b": 1, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12, "kib": 2**10, "mib": 2**20,
-          "gib": 2**30, "tib": 2**40, "k": 2**10, "m": 2**20, "g": 2**30}
+_UNITS = {"b": 1, "bytes": 1, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12, "kib": 2**10,
+          "mib": 2**20, "gib": 2**30, "tib": 2**40, "k": 2**10, "m": 2**20, "g": 2**30}
 _SIZE = r"([0-9][0-9,]*(?:\.[0-9]+)?)\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)"
 
 
@@ -119,14 +119,17 @@ _VLLM_MARK = re.compile(r"vllm|LLM engine|KV cache size|# GPU blocks|gpu_memory_
 _OLLAMA_MARK = re.compile(r'msg="?offload[ "]|msg="starting llama server"|source=\S+\.go:\d+'
                           r"|ollama", re.I)
 _LLAMA_MARK = re.compile(r"llm_load_|load_tensors:|llama_context:|llama_new_context|"
-                         r"llama_kv_cache|print_info:|ggml_cuda_init|offloaded \d+/\d+ layers")
+                         r"llama_kv_cache|print_info:|ggml_cuda_init|offloaded \d+/\d+ layers|"
+                         r"llama_params_fit")
 _TORCH_MARK = re.compile(r"max_memory_allocated|max_memory_reserved|PyTorch CUDA memory "
-                         r"summary|Allocated memory\s*\|", re.I)
+                         r"summary|Allocated memory\s*\||CUDA out of memory|OutOfMemoryError",
+                         re.I)
 
 
 def detect(text: str) -> str | None:
     """The program that wrote ``text`` (one of :data:`ENGINES`), or ``None``."""
-    if _OLLAMA_MARK.search(text) and (_LLAMA_MARK.search(text) or "offload" in text):
+    if _OLLAMA_MARK.search(text) and (_LLAMA_MARK.search(text) or "offload" in text
+                                      or _O_MEMORY.search(text)):
         return "ollama"
     if _LLAMA_MARK.search(text):
         return "llama.cpp"
@@ -351,6 +354,12 @@ _L_CTX = re.compile(r"\bn_ctx\s*=\s*(\d+)")
 _L_SEQ = re.compile(r"\bn_seq_max\s*=\s*(\d+)")
 _L_TYPE_K = re.compile(r"type_k\s*=\s*'?(\w+)'?|K \((\w+)\)")
 _L_FLASH = re.compile(r"flash_attn\s*=\s*(\w+)")
+#: ``--fit`` (llama.cpp b6900 and later, ``llama_params_fit_impl``): what llama.cpp projects its
+#: buffers will take, against the free memory, in total and per device.
+_L_FIT_TOTAL = re.compile(r"projected to use\s+([0-9]+)\s*MiB of device memory vs\.\s*"
+                          r"([0-9]+)\s*MiB of free device memory")
+_L_FIT_DEVICE = re.compile(r"-\s*\w+\s*\((.+?)\):\s*([0-9]+)\s*total,\s*([0-9]+)\s*used")
+_L_MMPROJ = re.compile(r"estimated memory usage of mmproj is\s*" + _SIZE)
 _HOST = ("CPU", "CUDA_Host", "ROCm_Host", "Metal_Host", "Vulkan_Host", "CPU_Mapped",
          "CPU_REPACK", "AMX")
 
@@ -408,6 +417,16 @@ def _read_llamacpp(lines: list[str], r: LogReading) -> None:
         if m := _L_FLASH.search(line):
             r.set("flash_attn", m.group(1).lower() in ("1", "true", "enabled", "on"), i,
                   table="settings")
+        if (m := _L_FIT_TOTAL.search(line)) and "fit_projected" not in r.observed:
+            # the first projection is of the parameters as given (later ones, of the
+            # parameters --fit changed, follow)
+            r.set("fit_projected", float(m.group(1)) * 2**20, i)
+            r.set("free_memory", float(m.group(2)) * 2**20, i)
+        if (m := _L_FIT_DEVICE.search(line)) and "total_memory" not in r.observed:
+            r.gpu_name = r.gpu_name or m.group(1).strip()
+            r.set("total_memory", float(m.group(2)) * 2**20, i)
+        if m := _L_MMPROJ.search(line):
+            r.set("projector", size_bytes(m.group(1), m.group(2)), i)
     for kind, host in (("gpu_model_buffer", "host_model_buffer"),
                        ("kv_cache", "host_kv_cache"),
                        ("compute_buffer", "host_compute_buffer")):
@@ -425,6 +444,26 @@ _O_VERSION = re.compile(r'(?:version=|\(version |Ollama version |ollama version 
 _O_FLAG = re.compile(r"--(ctx-size|n-gpu-layers|parallel|batch-size|model|threads|"
                      r"flash-attn|kv-cache-type)(?:[ =]+(\S+))?")
 _O_SIZES = re.compile(r"([0-9.]+)\s*(B|KiB|MiB|GiB|TiB)")
+#: Ollama's own engine (0.12 and later, ``ml/device.go``): each buffer by device,
+#: ``msg="model weights" device=CUDA0 size="5.1 GiB"``; and its GPU discovery,
+#: ``msg="inference compute" ... name="NVIDIA GeForce RTX 3070" total="7.7 GiB"
+#: available="7.0 GiB"``.
+_O_DEVICE = re.compile(r'msg="(model weights|kv cache|compute graph)"\s+device=(\S+)\s+'
+                       r'size="([0-9.]+)\s*(B|KiB|MiB|GiB|TiB)"')
+_O_COMPUTE = re.compile(r'msg="inference compute".*?\bname="([^"]+)".*?\btotal="([0-9.]+)\s*'
+                        r'(B|KiB|MiB|GiB|TiB)"(?:.*?\bavailable="([0-9.]+)\s*(B|KiB|MiB|GiB|'
+                        r'TiB)")?')
+#: Its runner's load requests (0.11 and later): ``msg=load request="{Operation:fit ...
+#: Parallel:1 BatchSize:512 FlashAttention:true KvSize:8192 KvCacheType:q8_0 ...
+#: GPULayers:29[ID:GPU-... Layers:29(0..28)] ...}"``, and the model it read (``ggml.go``:
+#: ``file_type=Q4_K_M name="DeepSeek R1 Distill Qwen 1.5B"``).
+_O_LOAD = re.compile(r'msg=load request="\{(.*)\}"')
+_O_LOAD_FIELD = re.compile(r"(\w+):([^\s\[\]]*)")
+_O_MODEL = re.compile(r'\bfile_type=(\S+)\s+name="([^"]+)"')
+_O_MEMORY = re.compile(r'msg="(?:model weights|kv cache|compute graph|inference compute)"')
+_O_KINDS = {"model weights": ("gpu_model_buffer", "host_model_buffer"),
+            "kv cache": ("kv_cache", "host_kv_cache"),
+            "compute graph": ("compute_buffer", "host_compute_buffer")}
 _O_CTX = re.compile(r"(?:num_ctx|OLLAMA_CONTEXT_LENGTH|context_length)[=:]\s*(\d+)")
 
 
@@ -435,10 +474,56 @@ def _ollama_size(value: str) -> float | None:
     return sum(size_bytes(n, u) for n, u in found)
 
 
+def _unwrap_offload(lines: list[str]) -> list[str]:
+    """``lines`` with the continuation lines of a console-wrapped ``msg=offload`` line (each
+    indented, ``key=value`` fields) appended to it; the others stay, so line numbers hold
+    (a continuation becomes an empty line)."""
+    out = list(lines)
+    head = None
+    for i, line in enumerate(lines):
+        if _O_OFFLOAD.search(line):
+            head = i
+        elif head is not None and line[:1].isspace() and "=" in line \
+                and not _O_SERVER.search(line):
+            out[head] = out[head].rstrip() + " " + line.strip()
+            out[i] = ""
+        else:
+            head = None
+    return out
+
+
 def _read_ollama(lines: list[str], r: LogReading) -> None:
-    for i, line in enumerate(lines, 1):
+    buffers: dict[str, list[float]] = {}
+    for i, line in enumerate(_unwrap_offload(lines), 1):
         if r.version is None and (m := _O_VERSION.search(line)):
             r.version = m.group(1)
+        if m := _O_DEVICE.search(line):
+            gpu, host = _O_KINDS[m.group(1)]
+            sizes = buffers.setdefault(m.group(1), [0.0, 0.0])
+            sizes[1 if _is_host(m.group(2)) else 0] += size_bytes(m.group(3), m.group(4))
+            r.lines[gpu] = r.lines[host] = i
+        if (m := _O_COMPUTE.search(line)) and r.gpu_name is None:
+            r.gpu_name = m.group(1)
+            r.set("total_memory", size_bytes(m.group(2), m.group(3)), i)
+            if m.group(4):
+                r.set("available_memory", size_bytes(m.group(4), m.group(5)), i)
+        if m := _O_LOAD.search(line):  # the last request (fit, alloc, commit) is the one run
+            fields = dict(_O_LOAD_FIELD.findall(m.group(1)))
+            if fields.get("GPULayers", "").isdigit():
+                r.set("planned_gpu_layers", float(fields["GPULayers"]), i)
+            for key, name in (("KvSize", "n_ctx"), ("Parallel", "n_parallel"),
+                              ("BatchSize", "batch_size")):
+                if fields.get(key, "").isdigit():
+                    r.set(name, int(fields[key]), i, table="settings")
+            if fields.get("FlashAttention") in ("true", "false"):
+                r.set("flash_attn", fields["FlashAttention"] == "true", i, table="settings")
+            if fields.get("KvCacheType"):
+                r.set("type_k", fields["KvCacheType"].lower(), i, table="settings")
+        if m := _O_MODEL.search(line):
+            r.set("file_type", m.group(1), i, table="settings", first=True)
+            if r.model is None:
+                r.model = m.group(2)
+                r.lines["model"] = i
         if m := _O_OFFLOAD.search(line):
             fields = {k: v.strip('"') for k, v in _O_FIELD.findall(m.group(2))}
             library = m.group(1) or fields.get("library")
@@ -473,6 +558,9 @@ def _read_ollama(lines: list[str], r: LogReading) -> None:
                     r.set(flag.replace("-", "_"), value, i, table="settings")
         if (m := _O_CTX.search(line)) and "num_ctx" not in r.settings:
             r.set("num_ctx", int(m.group(1)), i, table="settings")
+    for kind, (gpu, host) in _O_KINDS.items():
+        if kind in buffers:  # llama.cpp's own lines, where the log has them, replace these
+            r.observed[gpu], r.observed[host] = buffers[kind]
 
 
 # --------------------------------------------------------------------------- PyTorch
@@ -487,7 +575,52 @@ _T_SIZE = re.compile(r"([0-9][0-9,]*(?:\.[0-9]+)?)\s*(B|KiB|MiB|GiB|TiB|KB|MB|GB
 _T_BINARY = {"KB": "KiB", "MB": "MiB", "GB": "GiB"}
 
 
+#: PyTorch's out-of-memory message (c10/cuda/CUDACachingAllocator.cpp), as 2.1 and later word
+#: it ("Tried to allocate 36.00 MiB. GPU 0 has a total capacity of 22.38 GiB of which 16.81
+#: MiB is free. ... Of the allocated memory 22.09 GiB is allocated by PyTorch, and 51.65 MiB
+#: is reserved by PyTorch but unallocated."; 2.1 wrote "capacty") and before ("Tried to
+#: allocate 1.25 GiB (GPU 1; 79.10 GiB total capacity; 76.13 GiB already allocated; 290.12
+#: MiB free; 77.47 GiB reserved in total by PyTorch)"); read from the text with its lines
+#: joined, since consoles wrap it.
+_OOM_SIZE = r"([0-9][0-9,]*(?:\.[0-9]+)?)\s*(bytes|B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)"
+_T_OOM_NEW = re.compile(r"Tried to allocate\s+" + _OOM_SIZE + r"\.?\s*GPU\s*\d+\s+has a total "
+                        r"capac\w*\s+of\s+" + _OOM_SIZE + r"\s+of which\s+" + _OOM_SIZE
+                        + r"\s+is free.*?Of the allocated memory\s+" + _OOM_SIZE
+                        + r"\s+is allocated by PyTorch,\s*and\s+" + _OOM_SIZE
+                        + r"\s+is reserved by PyTorch but unallocated", re.S)
+_T_OOM_OLD = re.compile(r"Tried to allocate\s+" + _OOM_SIZE + r"\s*\(GPU\s*\d+;\s*"
+                        + _OOM_SIZE + r"\s+total capacity;\s*" + _OOM_SIZE
+                        + r"\s+already allocated;\s*" + _OOM_SIZE + r"\s+free;\s*" + _OOM_SIZE
+                        + r"\s+reserved in total", re.S)
+
+
+def _read_oom(lines: list[str], r: LogReading) -> None:
+    """PyTorch's out-of-memory message: the card's total, what was allocated and reserved
+    when it ran out, and the allocation it could not make (the run needed at least
+    allocated + that)."""
+    flat = " ".join(line.strip() for line in lines)
+    at = next((i for i, line in enumerate(lines, 1) if "Tried to allocate" in line), 0)
+    if m := _T_OOM_NEW.search(flat):
+        want, total, free, allocated, unused = (size_bytes(m.group(k), m.group(k + 1))
+                                                for k in range(1, 11, 2))
+        reserved = allocated + unused
+    elif m := _T_OOM_OLD.search(flat):
+        want, total, allocated, free, reserved = (size_bytes(m.group(k), m.group(k + 1))
+                                                  for k in range(1, 11, 2))
+    else:
+        return
+    r.set("total_memory", total, at)
+    r.set("free_memory", free, at)
+    r.set("oom_allocated", allocated, at)
+    r.set("oom_reserved", reserved, at)
+    r.set("oom_request", want, at)
+    r.set("oom_needed", allocated + want, at)
+    r.refused = "CUDA out of memory. " + " ".join(m.group(0).split())
+    r.lines["refused"] = at
+
+
 def _read_torch(lines: list[str], r: LogReading) -> None:
+    _read_oom(lines, r)
     for i, line in enumerate(lines, 1):
         if m := _T_SUMMARY_ROW.search(line):
             peak = _T_SIZE.search(m.group(3))

@@ -2951,7 +2951,7 @@ paying per token: {other}</source>
 <context>
     <name>Lists</name>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="253"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="255"/>
         <location filename="../../gpuadvisor/gui/first_run.py" line="80"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format.py" line="245"/>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="221"/>
@@ -3138,57 +3138,77 @@ paying per token: {other}</source>
         <translation>已保留峰值（PyTorch）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="101"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="46"/>
+        <source>needed when it ran out</source>
+        <translation>显存耗尽时所需</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="47"/>
+        <source>vision projector (mmproj)</source>
+        <translation>视觉投影器（mmproj）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="48"/>
+        <source>device memory (--fit)</source>
+        <translation>设备显存（--fit）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="113"/>
         <source>{n} layers</source>
         <translation>{n} 层</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="102"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="114"/>
         <source>{n} tokens</source>
         <translation>{n}个 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="112"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="124"/>
         <source>Planned vs observed</source>
         <translation>计划与实测对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="115"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="127"/>
         <source>{engine} log: {model} on {gpu}</source>
         <translation>{engine} 日志：{model}，运行于 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="123"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="135"/>
         <source>Term</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="124"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="136"/>
         <source>Planned</source>
         <translation>计划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="125"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="137"/>
         <source>Observed</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="126"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="138"/>
         <source>Difference</source>
         <translation>差异</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="153"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="165"/>
         <source>Assumed: {what}</source>
         <translation>假定：{what}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="156"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="168"/>
+        <source>The run ran out of memory: {why}</source>
+        <translation>运行时显存耗尽：{why}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="171"/>
         <source>The engine refused to start: {why}</source>
         <translation>引擎拒绝启动：{why}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="160"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="175"/>
         <source>Kept: estimates for {gpu} now use what this log showed.</source>
         <translation>已保存：{gpu} 的估算现在使用此日志显示的数据。</translation>
     </message>
@@ -3201,90 +3221,105 @@ paying per token: {other}</source>
 <context>
     <name>LogCheckWhy</name>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="53"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="57"/>
         <source>the checkpoint&apos;s bytes differ from the plan&apos;s weights: check --quant (the log&apos;s quantization: {quantization}) and the model</source>
         <translation>检查点的字节数与计划的权重不符：请检查 --quant（日志中的量化：{quantization}）和模型</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="52"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="56"/>
         <source>the estimate used {source}; CUDA reported {seen}</source>
         <extracomment>The explanations :mod:`gpuadvisor.probes.logcheck` writes, as templates lupdate finds (context &quot;LogCheckWhy&quot;); the row&apos;s ``why_args`` fill them in.</extracomment>
         <translation>估算使用的是 {source}；CUDA 报告为 {seen}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="55"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="59"/>
         <source>vLLM&apos;s non-torch growth (cuBLAS, NCCL buffers) on this machine</source>
         <translation>vLLM 在本机上的非 torch 增长（cuBLAS、NCCL 缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="57"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="61"/>
         <source>profiling pass of {tokens} tokens ({how})</source>
         <translation>{tokens} 个 token 的预分析（{how}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="58"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="62"/>
         <source>Ollama&apos;s own estimate (fs/ggml GraphSize) of a {batch}-token batch over {ctx} tokens, the larger of its full- and partial-offload sizes</source>
         <translation>Ollama 自己的估算（fs/ggml GraphSize）：{batch} 个 token 的批次覆盖 {ctx} 个 token，取全部卸载与部分卸载两种大小中较大者</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="61"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="65"/>
         <source>what the budget leaves after the rows above</source>
         <translation>预算减去以上各行后剩下的部分</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="62"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="66"/>
         <source>KV cache / (16 x bytes per token) blocks of 16</source>
         <translation>KV 缓存 /（16 × 每 token 字节数），以 16 个为一块</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="63"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="67"/>
         <source>KV cache tokens / max_model_len</source>
         <translation>KV 缓存 token 数 / max_model_len</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="64"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="68"/>
         <source>captured after the KV pool, beside the budget</source>
         <translation>在 KV 池之后捕获，位于预算之外</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="65"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="69"/>
         <source>placed in the {free} the log says were free, less Ollama&apos;s 457 MiB minimum, the compute graph and one layer&apos;s margin</source>
         <translation>放入日志所说的空闲 {free} 中，减去 Ollama 的 457 MiB 最低预留、计算图和一层的余量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="67"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="71"/>
         <source>the GGUF&apos;s tensors of the layers on the GPU (and the output layer)</source>
         <translation>GPU 上各层（以及输出层）的 GGUF 张量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="69"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="73"/>
         <source>the token embedding (kept on the CPU) and the layers left there</source>
         <translation>token 嵌入（留在 CPU 上）以及留在那里的层</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="71"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="75"/>
         <source>the model file holds {seen}, the plan&apos;s {plan_bytes}: give --quant (the log&apos;s file type: {ftype})</source>
         <translation>模型文件为 {seen}，计划为 {plan_bytes}：请给出 --quant（日志中的文件类型：{ftype}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="73"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="77"/>
         <source>the model file holds {seen}, the plan&apos;s {plan_bytes}: give --quant (the log does not print the file type)</source>
         <translation>模型文件为 {seen}，计划为 {plan_bytes}：请给出 --quant（日志没有打印文件类型）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="75"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="79"/>
         <source>n_ctx {cells} cells x the GPU layers&apos; K and V ({kind})</source>
         <translation>n_ctx {cells} 个单元 × GPU 上各层的 K 和 V（{kind}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="76"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="80"/>
         <source>the worst-case graph of a 512-token micro-batch</source>
         <translation>512 个 token 的微批次的最坏情况计算图</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="77"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="81"/>
         <source>the estimate&apos;s total less the CUDA context (PyTorch does not count it)</source>
         <translation>估算的总量减去 CUDA 上下文（PyTorch 不计入它）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="83"/>
+        <source>the projector&apos;s weights as its GGUF stores them (llama.cpp&apos;s estimate adds the buffers of its image pass)</source>
+        <translation>投影器的权重，按其 GGUF 的存储方式（llama.cpp 的估计另含其图像处理的缓冲区）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="85"/>
+        <source>llama.cpp&apos;s own projection of its buffers on the GPUs (weights, KV cache, compute) before --fit changes anything; the plan&apos;s are {plan_bytes}</source>
+        <translation>llama.cpp 在 --fit 调整之前对自身 GPU 缓冲区（权重、KV 缓存、计算）的预估；方案的为 {plan_bytes}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="88"/>
+        <source>PyTorch had {allocated} allocated and asked for {request} more: the run needs at least that, the estimate&apos;s total less the CUDA context is {plan_bytes}</source>
+        <translation>PyTorch 已分配 {allocated}，又申请 {request}：运行至少需要这么多；估算总量减去 CUDA 上下文为 {plan_bytes}</translation>
     </message>
 </context>
 <context>
@@ -5049,12 +5084,12 @@ paying per token: {other}</source>
         <translation>烤机：{verdict}。吞吐量从第一个时间窗到最后一个为 {first} → {last} TFLOPS（{slowdown:+.1f}%）；结束原因：{why}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/results.py" line="162"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/results.py" line="166"/>
         <source>Plan check: measured vs estimated</source>
         <translation>方案核验：实测与估算对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/results.py" line="168"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/results.py" line="172"/>
         <source>Could not compare with the estimate: {error}</source>
         <translation>无法与估算对比：{error}</translation>
     </message>
@@ -5064,22 +5099,22 @@ paying per token: {other}</source>
         <translation>{model} — {plan}；估算针对 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/results.py" line="177"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/results.py" line="181"/>
         <source>Figure</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/results.py" line="177"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/results.py" line="181"/>
         <source>Measured</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/results.py" line="178"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/results.py" line="182"/>
         <source>Estimated</source>
         <translation>估算</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/pages/probe/results.py" line="178"/>
+        <location filename="../../gpuadvisor/gui/pages/probe/results.py" line="182"/>
         <source>Difference</source>
         <translation>差异</translation>
     </message>
@@ -6372,63 +6407,63 @@ paying per token: {other}</source>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="222"/>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="261"/>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="480"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="263"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="492"/>
         <source>target GPU</source>
         <translation>目标 GPU</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="236"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="238"/>
         <source>memory per GPU ({unit})</source>
         <translation>单卡显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="239"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="241"/>
         <source>memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="255"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="257"/>
         <source>Memory per GPU: {total} in all ({parts}).</source>
         <translation>单卡显存：共 {total}（{parts}）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="259"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="261"/>
         <source>{gpu} has {size}: {verdict}.</source>
         <translation>{gpu} 有 {size}：{verdict}。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="408"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="420"/>
         <source>{size} cards</source>
         <translation>{size} 显卡</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="421"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="433"/>
         <source>needs {total} per GPU</source>
         <translation>单卡需 {total}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="430"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="442"/>
         <source>fits — {free} free</source>
         <translation>放得下 — 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="434"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="446"/>
         <source>tight — {free} free</source>
         <translation>偏紧 — 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="438"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="450"/>
         <source>does not fit by {over}</source>
         <translation>放不下，差 {over}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="468"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="480"/>
         <source>{term}: {size} ({share:.1f}%)</source>
         <translation>{term}：{size}（{share:.1f}%）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="483"/>
+        <location filename="../../gpuadvisor/gui/charts/vram_bar.py" line="495"/>
         <source>{gpu}: {size}</source>
         <translation>{gpu}：{size}</translation>
     </message>

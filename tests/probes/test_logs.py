@@ -353,3 +353,82 @@ def test_a_pytorch_summary_needs_the_training_plan_it_came_from():
     # PyTorch's allocator does not count the CUDA context the estimate holds
     assert row["planned"] == pytest.approx(est.memory.total
                                            - est.assumptions["cuda_context_bytes"])
+
+
+# --------------------------------------------------------------------------- more forms
+def test_pytorch_out_of_memory_messages_are_read_old_and_new():
+    # 2.1: "Tried to allocate 36.00 MiB. GPU 0 has a total capacty of 22.38 GiB of which
+    # 16.81 MiB is free. ... Of the allocated memory 22.09 GiB is allocated by PyTorch, and
+    # 51.65 MiB is reserved by PyTorch but unallocated." (wrapped over three lines)
+    r = read("torch-2.1-rtx4090-chatglm3-oom.log")
+    assert r.engine == "torch" and r.refused.startswith("CUDA out of memory. Tried")
+    o = r.observed
+    assert o["total_memory"] == pytest.approx(22.38 * GiB)
+    assert o["oom_allocated"] == pytest.approx(22.09 * GiB)
+    assert o["oom_reserved"] == pytest.approx(22.09 * GiB + 51.65 * MiB)
+    assert o["oom_needed"] == pytest.approx(22.09 * GiB + 36 * MiB)
+    # before 2.1: "Tried to allocate 1.25 GiB (GPU 1; 79.10 GiB total capacity; 76.13 GiB
+    # already allocated; 290.12 MiB free; 77.47 GiB reserved in total by PyTorch)"
+    old = read("torch-2023-a100-vicuna13b-qlora-oom.log").observed
+    assert old["total_memory"] == pytest.approx(79.10 * GiB)
+    assert old["free_memory"] == pytest.approx(290.12 * MiB)
+    assert old["oom_reserved"] == pytest.approx(77.47 * GiB)
+    assert old["oom_needed"] == pytest.approx((76.13 + 1.25) * GiB)
+    # "of which 0 bytes is free"
+    assert read("torch-2024-11gib-kohya-oom.log").observed["free_memory"] == 0.0
+
+
+def test_an_out_of_memory_log_checks_the_fit_verdict(tmp_path):
+    r = read("torch-2023-a100-vicuna13b-qlora-oom.log")
+    model = catalog.load_models()["llama-2-13b"]
+    gpu = catalog.load_gpus()["a100-sxm-80gb"]
+    plan, _ = logcheck.plan_of(r, logcheck.Plan(task="qlora", seq_len=4096, micro_batch=16))
+    result = logcheck.check(r, model, gpu, plan)
+    rows = {row.key: row for row in result.rows}
+    assert rows["oom_needed"].observed == pytest.approx((76.13 + 1.25) * GiB)
+    planned = result.estimate.memory.total - result.estimate.memory.context_bytes
+    assert rows["oom_needed"].planned == pytest.approx(planned)
+    assert any("PyTorch ran out of memory" in note for note in result.notes)
+    assert "ran out of memory" in logcheck.format_check(result)
+
+
+def test_ollamas_own_engine_buffers_load_request_and_discovery():
+    r = read("ollama-0.13-3gpu-device-buffers.log")
+    o = r.observed
+    assert r.engine == "ollama"
+    # kv cache CUDA0 2.5 + CUDA1 2.5 + CUDA2 1.2 GiB; compute graph 1.5 + 1.3 + 4.7 GiB on the
+    # GPUs and 79.1 MiB on the CPU; model weights CUDA2 5.1 GiB, CPU 417.3 MiB
+    assert o["kv_cache"] == pytest.approx((2.5 + 2.5 + 1.2) * GiB)
+    assert o["compute_buffer"] == pytest.approx((1.5 + 1.3 + 4.7) * GiB)
+    assert o["host_compute_buffer"] == pytest.approx(79.1 * MiB)
+    assert o["gpu_model_buffer"] == pytest.approx(5.1 * GiB)
+    assert o["host_model_buffer"] == pytest.approx(417.3 * MiB)
+    load = read("ollama-0.11-rtx5060ti-load-request.log")
+    assert load.observed["planned_gpu_layers"] == 29
+    assert load.settings["n_ctx"] == 8192 and load.settings["type_k"] == "q8_0"
+    assert load.settings["flash_attn"] is True and load.settings["file_type"] == "Q4_K_M"
+    assert load.model == "DeepSeek R1 Distill Qwen 1.5B"
+    found = read("ollama-0.11-rtx3070-inference-compute.log")
+    assert found.gpu_name == "NVIDIA GeForce RTX 3070"
+    assert found.observed["total_memory"] == pytest.approx(7.7 * GiB)
+    assert found.observed["available_memory"] == pytest.approx(7.0 * GiB)
+
+
+def test_a_wrapped_ollama_offload_line_is_read_whole():
+    o = read("ollama-0.5-4gpu-wrapped-offload.log").observed
+    assert o["offload_units"] == 81 and o["planned_gpu_layers"] == 44
+    assert o["ollama_required_full"] == pytest.approx(127.4 * GiB)
+    assert o["ollama_graph_partial"] == pytest.approx(8.2 * GiB)
+    assert o["available_memory"] == pytest.approx(4 * 22.0 * GiB)
+
+
+def test_llama_cpp_fit_projections_and_the_projector_are_read():
+    r = read("llamacpp-2026-fit-mmproj.log")
+    assert r.engine == "llama.cpp"
+    assert r.observed["projector"] == pytest.approx(2447.80 * MiB)
+    assert r.observed["fit_projected"] == pytest.approx(3287 * MiB)
+    assert r.observed["free_memory"] == pytest.approx(110100 * MiB)
+    big = read("llamacpp-b7003-fit-params.log")
+    assert big.gpu_name == "NVIDIA RTX 6000 Ada Generation"
+    assert big.observed["total_memory"] == pytest.approx(48508 * MiB)
+    assert big.observed["fit_projected"] == pytest.approx(410593 * MiB)
