@@ -27,91 +27,28 @@ excerpts with their sources):
   ``memory.available``, ``memory.required.*``, ``memory.weights.*``, ``memory.graph.*``),
   the ``starting llama server`` command (``--ctx-size``, ``--n-gpu-layers``,
   ``--parallel``), its version, and the llama.cpp lines that follow.
-* **PyTorch**: ``torch.cuda.memory_summary()``'s table (the ``Allocated memory`` and
-  ``GPU reserved memory`` rows' peaks) and printed ``max_memory_allocated`` /
-  ``max_memory_reserved`` values with their unit.
+* **PyTorch** (:mod:`.logread_torch`): ``torch.cuda.memory_summary()``'s table, printed
+  ``max_memory_allocated`` / ``max_memory_reserved`` values and the out-of-memory message.
+
+The reading itself and the byte units are in :mod:`.logreading`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 from gpuadvisor.core.limits import MAX_LOG_BYTES
-
-#: What :func:`read_log` tells apart.
-ENGINES = ("vllm", "llama.cpp", "ollama", "torch")
-
-_UNITS = {"b": 1, "bytes": 1, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12, "kib": 2**10,
-          "mib": 2**20, "gib": 2**30, "tib": 2**40, "k": 2**10, "m": 2**20, "g": 2**30}
-_SIZE = r"([0-9][0-9,]*(?:\.[0-9]+)?)\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)"
-
-
-class LogError(ValueError):
-    """A log that cannot be read: says what is wrong and where."""
-
-
-@dataclass
-class LogReading:
-    """What one log says.
-
-    Attributes:
-        engine: one of :data:`ENGINES`.
-        source: where the log came from (a path, ``-`` for standard input).
-        version: the engine's version when the log prints it.
-        model: the model as the log names it (a Hub id, a path, an Ollama blob, a GGUF's
-            ``general.name``).
-        gpu_name: the device as the log names it (``NVIDIA GeForce RTX 3090``).
-        settings: the engine settings the log states (``tensor_parallel_size``,
-            ``max_model_len``, ``gpu_memory_utilization``, ``kv_cache_dtype``,
-            ``enforce_eager``, ``quantization``, ``n_ctx``, ``n_parallel``,
-            ``n_gpu_layers``, ``file_type``, ...).
-        observed: the figures it reports, bytes unless the name says otherwise
-            (``total_memory``, ``free_memory``, ``weights``, ``non_torch``,
-            ``activation_peak``, ``kv_cache``, ``kv_tokens``, ``kv_blocks``,
-            ``max_concurrency``, ``cuda_graphs``, ``gpu_layers``, ``model_layers``,
-            ``gpu_model_buffer``, ``host_model_buffer``, ``compute_buffer``,
-            ``peak_allocated``, ``peak_reserved``, ...).
-        lines: figure or setting name -> the 1-based line it was read from.
-        refused: the engine's own words when it refused to start, else ``None``.
-    """
-
-    engine: str
-    source: str = "-"
-    version: str | None = None
-    model: str | None = None
-    gpu_name: str | None = None
-    settings: dict[str, Any] = field(default_factory=dict)
-    observed: dict[str, float] = field(default_factory=dict)
-    lines: dict[str, int] = field(default_factory=dict)
-    refused: str | None = None
-
-    def set(self, name: str, value: Any, line: int, *, table: str = "observed",
-            first: bool = False) -> None:
-        """Record ``name`` (the last value wins unless ``first``)."""
-        target = self.observed if table == "observed" else self.settings
-        if first and name in target:
-            return
-        target[name] = value
-        self.lines[name] = line
-
-    def to_json(self) -> dict[str, Any]:
-        return {"engine": self.engine, "source": self.source, "version": self.version,
-                "model": self.model, "gpu_name": self.gpu_name,
-                "settings": dict(self.settings), "observed": dict(self.observed),
-                "lines": dict(self.lines), "refused": self.refused}
-
-
-def size_bytes(number: str, unit: str) -> float:
-    """``("4,403.49", "MiB")`` -> bytes."""
-    return float(number.replace(",", "")) * _UNITS[unit.lower()]
-
-
-def _num(text: str) -> float:
-    return float(text.replace(",", ""))
-
+from gpuadvisor.probes.logread_torch import TORCH_MARK, read_torch
+from gpuadvisor.probes.logreading import (
+    ENGINES,
+    SIZE,
+    LogError,
+    LogReading,
+    number,
+    size_bytes,
+)
 
 # --------------------------------------------------------------------------- detection
 _VLLM_MARK = re.compile(r"vllm|LLM engine|KV cache size|# GPU blocks|gpu_memory_utilization"
@@ -121,9 +58,6 @@ _OLLAMA_MARK = re.compile(r'msg="?offload[ "]|msg="starting llama server"|source
 _LLAMA_MARK = re.compile(r"llm_load_|load_tensors:|llama_context:|llama_new_context|"
                          r"llama_kv_cache|print_info:|ggml_cuda_init|offloaded \d+/\d+ layers|"
                          r"llama_params_fit")
-_TORCH_MARK = re.compile(r"max_memory_allocated|max_memory_reserved|PyTorch CUDA memory "
-                         r"summary|Allocated memory\s*\||CUDA out of memory|OutOfMemoryError",
-                         re.I)
 
 
 def detect(text: str) -> str | None:
@@ -133,9 +67,9 @@ def detect(text: str) -> str | None:
         return "ollama"
     if _LLAMA_MARK.search(text):
         return "llama.cpp"
-    if _VLLM_MARK.search(text) and not _TORCH_MARK.search(text):
+    if _VLLM_MARK.search(text) and not TORCH_MARK.search(text):
         return "vllm"
-    if _TORCH_MARK.search(text):
+    if TORCH_MARK.search(text):
         return "torch"
     if _VLLM_MARK.search(text):
         return "vllm"
@@ -166,7 +100,7 @@ def read_log(text: str, source: str = "-", engine: str | None = None) -> LogRead
     if found == "vllm":
         _read_vllm(lines, reading)
     elif found == "torch":
-        _read_torch(lines, reading)
+        read_torch(lines, reading)
     else:
         if found == "ollama":
             _read_ollama(lines, reading)
@@ -186,22 +120,22 @@ _V_KEY = re.compile(r"\b(model|max_seq_len|max_model_len|tensor_parallel_size|"
                     r"pipeline_parallel_size|gpu_memory_utilization|kv_cache_dtype|"
                     r"quantization|enforce_eager|dtype|max_num_seqs|max_num_batched_tokens|"
                     r"enable_chunked_prefill|block_size)['\"]?\s*[=:]\s*'?\"?([^,'\"}\s)]+)")
-_V_WEIGHTS = re.compile(r"(?:Model loading took|Loading model weights took)\s+" + _SIZE)
-_V_TOTAL = re.compile(r"total_gpu_memory\s*(?:=|\(|\s)\s*" + _SIZE)
+_V_WEIGHTS = re.compile(r"(?:Model loading took|Loading model weights took)\s+" + SIZE)
+_V_TOTAL = re.compile(r"total_gpu_memory\s*(?:=|\(|\s)\s*" + SIZE)
 _V_UTIL = re.compile(r"gpu_memory_utilization\s*(?:=|\(|\s)\s*([0-9.]+)")
 #: The memory profile in its three forms: a sentence (``model weights take 14.96GiB;
 #: non_torch_memory takes 0.16GiB; ...``, 0.7-0.8), a table of one figure per line (0.6.5,
 #: 0.7) and ``name=value`` pairs (``Memory profiling results: total_gpu_memory=23.58GiB ...
 #: peak_torch_memory=17.06GiB ... non_torch_memory=0.35GiB kv_cache_size=3.81GiB``, 0.6).
 _V_PARTS = {
-    "weights": re.compile(r"model weights take\s+" + _SIZE),
-    "non_torch": re.compile(r"non_torch_memory\s*(?:takes|=|\s)\s*" + _SIZE),
-    "activation_peak": re.compile(r"activation peak memory\s*(?:takes)?\s*" + _SIZE),
-    "peak_torch": re.compile(r"peak_torch_memory\s*=\s*" + _SIZE),
+    "weights": re.compile(r"model weights take\s+" + SIZE),
+    "non_torch": re.compile(r"non_torch_memory\s*(?:takes|=|\s)\s*" + SIZE),
+    "activation_peak": re.compile(r"activation peak memory\s*(?:takes)?\s*" + SIZE),
+    "peak_torch": re.compile(r"peak_torch_memory\s*=\s*" + SIZE),
     "kv_cache": re.compile(r"(?:reserved for KV Cache is|available_kv_cache_memory\s*=?|"
-                           r"kv_cache_size\s*=)\s*" + _SIZE),
+                           r"kv_cache_size\s*=)\s*" + SIZE),
 }
-_V_AVAILABLE = re.compile(r"Available KV cache memory:\s*" + _SIZE)
+_V_AVAILABLE = re.compile(r"Available KV cache memory:\s*" + SIZE)
 #: "# GPU blocks: 7191" (0.4-0.7), "# cuda blocks: 3637" (0.8's V0 executor).
 _V_BLOCKS = re.compile(r"(?:^|#|\s)(?i:GPU|CUDA) blocks:\s*([0-9,]+)")
 #: V1's after-start summary (0.10-0.11): "Free memory on device (43.93/44.42 GiB) on
@@ -209,16 +143,16 @@ _V_BLOCKS = re.compile(r"(?:^|#|\s)(?i:GPU|CUDA) blocks:\s*([0-9,]+)")
 #: for non-torch memory, and 3.45 GiB for CUDAGraph memory."
 _V_DEVICE = re.compile(r"Free memory on device \(\s*[0-9.]+\s*/\s*([0-9.]+)\s*(GiB|GB)\)")
 _V_ACTUAL = {
-    "weights": re.compile(r"Actual usage is\s+" + _SIZE + r"\s+for weight"),
-    "activation_peak": re.compile(r"\b" + _SIZE + r"\s+for peak activation"),
-    "non_torch": re.compile(r"\b" + _SIZE + r"\s+for non-torch memory"),
-    "cuda_graphs": re.compile(r"\b" + _SIZE + r"\s+for CUDAGraph memory"),
+    "weights": re.compile(r"Actual usage is\s+" + SIZE + r"\s+for weight"),
+    "activation_peak": re.compile(r"\b" + SIZE + r"\s+for peak activation"),
+    "non_torch": re.compile(r"\b" + SIZE + r"\s+for non-torch memory"),
+    "cuda_graphs": re.compile(r"\b" + SIZE + r"\s+for CUDAGraph memory"),
 }
 _V_TOKENS = re.compile(r"GPU KV cache size:\s*([0-9,]+)\s*tokens")
 _V_CONCURRENCY = re.compile(r"Maximum concurrency for\s*([0-9,]+)\s*tokens per request:\s*"
                             r"([0-9.,]+)\s*x")
 _V_GRAPHS = re.compile(r"Graph capturing finished in\s*[0-9.]+\s*secs?(?:,\s*took\s+"
-                       + _SIZE + ")?")
+                       + SIZE + ")?")
 _V_REFUSED = re.compile(r"(The model's max seq len \(\d+\) is larger than the maximum number "
                         r"of tokens that can be stored in KV cache \(\d+\)[^\n]*|"
                         r"No available memory for the cache blocks[^\n]*|"
@@ -293,12 +227,12 @@ def _read_vllm(lines: list[str], r: LogReading) -> None:
                 if name not in r.observed and (m := pattern.search(line)):
                     r.set(name, size_bytes(m.group(1), m.group(2)), i)
         if m := _V_BLOCKS.search(line):
-            r.set("kv_blocks", _num(m.group(1)), i)
+            r.set("kv_blocks", number(m.group(1)), i)
         if m := _V_TOKENS.search(line):
-            r.set("kv_tokens", _num(m.group(1)), i)
+            r.set("kv_tokens", number(m.group(1)), i)
         if m := _V_CONCURRENCY.search(line):
-            r.set("max_concurrency", _num(m.group(2)), i)
-            r.set("concurrency_tokens", _num(m.group(1)), i, table="settings")
+            r.set("max_concurrency", number(m.group(2)), i)
+            r.set("concurrency_tokens", number(m.group(1)), i, table="settings")
         if (m := _V_GRAPHS.search(line)) and m.group(1):
             r.set("cuda_graphs", size_bytes(m.group(1), m.group(2)), i)
         if r.refused is None and (m := _V_REFUSED.search(line)):
@@ -340,16 +274,16 @@ def _vllm_setting(r: LogReading, key: str, raw: str, line: int) -> None:
 _L_DEVICE = re.compile(r"Device \d+:\s*(.+?),\s*(?:compute capability|gfx)")
 _L_FREE = re.compile(r"using device \w+ \((.+?)\)(?: \([^)]*\))? - ([0-9]+) MiB free")
 _L_FTYPE = re.compile(r"(?:model ftype|file type)\s*=\s*(.+?)\s*$")
-_L_FSIZE = re.compile(r"(?:model size|file size)\s*=\s*" + _SIZE)
+_L_FSIZE = re.compile(r"(?:model size|file size)\s*=\s*" + SIZE)
 _L_PARAMS = re.compile(r"model params\s*=\s*([0-9.]+)\s*([KMBT])")
 _L_NAME = re.compile(r"general\.name\s*(?:=|str\s*=)\s*(.+?)\s*$")
 _L_NLAYER = re.compile(r"\bn_layer\s*=\s*(\d+)")
 _L_OFFLOADED = re.compile(r"offloaded\s+(\d+)/(\d+)\s+layers to GPU")
 _L_BUFFER = re.compile(r"(?:^|\s|:)([A-Za-z_]+[0-9]*)(?:_Mapped)?\s+(?:model\s+)?buffer size"
-                       r"\s*=\s*" + _SIZE)
-_L_KV = re.compile(r"([A-Za-z_]+[0-9]*)\s+KV buffer size\s*=\s*" + _SIZE)
-_L_KV_SELF = re.compile(r"KV self size\s*=\s*" + _SIZE)
-_L_COMPUTE = re.compile(r"([A-Za-z_]+[0-9]*)\s+compute buffer size\s*=\s*" + _SIZE)
+                       r"\s*=\s*" + SIZE)
+_L_KV = re.compile(r"([A-Za-z_]+[0-9]*)\s+KV buffer size\s*=\s*" + SIZE)
+_L_KV_SELF = re.compile(r"KV self size\s*=\s*" + SIZE)
+_L_COMPUTE = re.compile(r"([A-Za-z_]+[0-9]*)\s+compute buffer size\s*=\s*" + SIZE)
 _L_CTX = re.compile(r"\bn_ctx\s*=\s*(\d+)")
 _L_SEQ = re.compile(r"\bn_seq_max\s*=\s*(\d+)")
 _L_TYPE_K = re.compile(r"type_k\s*=\s*'?(\w+)'?|K \((\w+)\)")
@@ -359,7 +293,7 @@ _L_FLASH = re.compile(r"flash_attn\s*=\s*(\w+)")
 _L_FIT_TOTAL = re.compile(r"projected to use\s+([0-9]+)\s*MiB of device memory vs\.\s*"
                           r"([0-9]+)\s*MiB of free device memory")
 _L_FIT_DEVICE = re.compile(r"-\s*\w+\s*\((.+?)\):\s*([0-9]+)\s*total,\s*([0-9]+)\s*used")
-_L_MMPROJ = re.compile(r"estimated memory usage of mmproj is\s*" + _SIZE)
+_L_MMPROJ = re.compile(r"estimated memory usage of mmproj is\s*" + SIZE)
 _HOST = ("CPU", "CUDA_Host", "ROCm_Host", "Metal_Host", "Vulkan_Host", "CPU_Mapped",
          "CPU_REPACK", "AMX")
 
@@ -443,7 +377,7 @@ _O_VERSION = re.compile(r'(?:version=|\(version |Ollama version |ollama version 
                         r'(\d+\.\d+\.\d+)')
 _O_FLAG = re.compile(r"--(ctx-size|n-gpu-layers|parallel|batch-size|model|threads|"
                      r"flash-attn|kv-cache-type)(?:[ =]+(\S+))?")
-_O_SIZES = re.compile(r"([0-9.]+)\s*(B|KiB|MiB|GiB|TiB)")
+_OSIZES = re.compile(r"([0-9.]+)\s*(B|KiB|MiB|GiB|TiB)")
 #: Ollama's own engine (0.12 and later, ``ml/device.go``): each buffer by device,
 #: ``msg="model weights" device=CUDA0 size="5.1 GiB"``; and its GPU discovery,
 #: ``msg="inference compute" ... name="NVIDIA GeForce RTX 3070" total="7.7 GiB"
@@ -468,7 +402,7 @@ _O_CTX = re.compile(r"(?:num_ctx|OLLAMA_CONTEXT_LENGTH|context_length)[=:]\s*(\d
 
 
 def _ollama_size(value: str) -> float | None:
-    found = _O_SIZES.findall(value)
+    found = _OSIZES.findall(value)
     if not found:
         return None
     return sum(size_bytes(n, u) for n, u in found)
@@ -561,81 +495,6 @@ def _read_ollama(lines: list[str], r: LogReading) -> None:
     for kind, (gpu, host) in _O_KINDS.items():
         if kind in buffers:  # llama.cpp's own lines, where the log has them, replace these
             r.observed[gpu], r.observed[host] = buffers[kind]
-
-
-# --------------------------------------------------------------------------- PyTorch
-_T_SUMMARY_ROW = re.compile(r"\|\s*(Allocated memory|GPU reserved memory)\s*\|\s*([^|]+)\|"
-                            r"\s*([^|]+)\|")
-_T_LINE = re.compile(r"(max_memory_allocated|max_memory_reserved|memory_allocated|"
-                     r"memory_reserved)\b[^0-9\n]*([0-9][0-9,]*(?:\.[0-9]+)?)\s*"
-                     r"(B|KB|MB|GB|KiB|MiB|GiB|bytes)?", re.I)
-_T_SIZE = re.compile(r"([0-9][0-9,]*(?:\.[0-9]+)?)\s*(B|KiB|MiB|GiB|TiB|KB|MB|GB)\b")
-#: ``memory_summary`` before torch 2.1 printed KB/MB/GB for powers of 1,024 (``_format_size``
-#: divides by 1024).
-_T_BINARY = {"KB": "KiB", "MB": "MiB", "GB": "GiB"}
-
-
-#: PyTorch's out-of-memory message (c10/cuda/CUDACachingAllocator.cpp), as 2.1 and later word
-#: it ("Tried to allocate 36.00 MiB. GPU 0 has a total capacity of 22.38 GiB of which 16.81
-#: MiB is free. ... Of the allocated memory 22.09 GiB is allocated by PyTorch, and 51.65 MiB
-#: is reserved by PyTorch but unallocated."; 2.1 wrote "capacty") and before ("Tried to
-#: allocate 1.25 GiB (GPU 1; 79.10 GiB total capacity; 76.13 GiB already allocated; 290.12
-#: MiB free; 77.47 GiB reserved in total by PyTorch)"); read from the text with its lines
-#: joined, since consoles wrap it.
-_OOM_SIZE = r"([0-9][0-9,]*(?:\.[0-9]+)?)\s*(bytes|B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)"
-_T_OOM_NEW = re.compile(r"Tried to allocate\s+" + _OOM_SIZE + r"\.?\s*GPU\s*\d+\s+has a total "
-                        r"capac\w*\s+of\s+" + _OOM_SIZE + r"\s+of which\s+" + _OOM_SIZE
-                        + r"\s+is free.*?Of the allocated memory\s+" + _OOM_SIZE
-                        + r"\s+is allocated by PyTorch,\s*and\s+" + _OOM_SIZE
-                        + r"\s+is reserved by PyTorch but unallocated", re.S)
-_T_OOM_OLD = re.compile(r"Tried to allocate\s+" + _OOM_SIZE + r"\s*\(GPU\s*\d+;\s*"
-                        + _OOM_SIZE + r"\s+total capacity;\s*" + _OOM_SIZE
-                        + r"\s+already allocated;\s*" + _OOM_SIZE + r"\s+free;\s*" + _OOM_SIZE
-                        + r"\s+reserved in total", re.S)
-
-
-def _read_oom(lines: list[str], r: LogReading) -> None:
-    """PyTorch's out-of-memory message: the card's total, what was allocated and reserved
-    when it ran out, and the allocation it could not make (the run needed at least
-    allocated + that)."""
-    flat = " ".join(line.strip() for line in lines)
-    at = next((i for i, line in enumerate(lines, 1) if "Tried to allocate" in line), 0)
-    if m := _T_OOM_NEW.search(flat):
-        want, total, free, allocated, unused = (size_bytes(m.group(k), m.group(k + 1))
-                                                for k in range(1, 11, 2))
-        reserved = allocated + unused
-    elif m := _T_OOM_OLD.search(flat):
-        want, total, allocated, free, reserved = (size_bytes(m.group(k), m.group(k + 1))
-                                                  for k in range(1, 11, 2))
-    else:
-        return
-    r.set("total_memory", total, at)
-    r.set("free_memory", free, at)
-    r.set("oom_allocated", allocated, at)
-    r.set("oom_reserved", reserved, at)
-    r.set("oom_request", want, at)
-    r.set("oom_needed", allocated + want, at)
-    r.refused = "CUDA out of memory. " + " ".join(m.group(0).split())
-    r.lines["refused"] = at
-
-
-def _read_torch(lines: list[str], r: LogReading) -> None:
-    _read_oom(lines, r)
-    for i, line in enumerate(lines, 1):
-        if m := _T_SUMMARY_ROW.search(line):
-            peak = _T_SIZE.search(m.group(3))
-            if peak:
-                name = "peak_allocated" if m.group(1) == "Allocated memory" else "peak_reserved"
-                unit = _T_BINARY.get(peak.group(2), peak.group(2))
-                r.set(name, size_bytes(peak.group(1), unit), i)
-            continue
-        if m := _T_LINE.search(line):
-            what, number, unit = m.group(1).lower(), m.group(2), m.group(3)
-            if not what.startswith("max_"):
-                continue
-            unit = "B" if unit is None or unit.lower() == "bytes" else unit
-            name = "peak_allocated" if what == "max_memory_allocated" else "peak_reserved"
-            r.set(name, size_bytes(number, unit), i)
 
 
 __all__ = ["ENGINES", "LogError", "LogReading", "detect", "read_log", "size_bytes"]
