@@ -323,10 +323,10 @@ def check(reading: LogReading, model: ModelSpec, gpu: GpuSpec, plan: Plan,
         _torch_rows(result)
     refuses = est.engine.refuses if est.engine is not None else None
     if reading.engine == "torch" and reading.refused:
-        result.notes.append(
-            ("PyTorch ran out of memory; the estimate said it would fit: " if est.fits
-             else "PyTorch ran out of memory, as the estimate says (it does not fit): ")
-            + reading.refused[:200])
+        # the message itself is shown as the log's refusal; this says how the verdict held
+        result.notes.append("PyTorch ran out of memory; the estimate said it would fit"
+                            if est.fits else
+                            "PyTorch ran out of memory, as the estimate says: it does not fit")
     elif reading.refused and not refuses:
         result.notes.append("vLLM refused to start; the estimate said it would fit: "
                             + reading.refused[:200])
