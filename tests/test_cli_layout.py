@@ -136,6 +136,8 @@ def test_the_kernels_follow_the_framework_unless_given(capsys):
     hf_eager = run_json(capsys, *GPT2_XL_8, "--framework", "hf", "--kernels", "eager")
     assert megatron["time"]["kernels"] == "fused" and hf["time"]["kernels"] == "eager"
     assert megatron["assumptions"]["kernels"] == "fused"
+    assert megatron["assumptions"]["kernels_source"] == "the megatron framework's own"
+    assert eager["assumptions"]["kernels_source"] == "given"
     assert megatron["time"]["seconds"] == fused["time"]["seconds"]
     assert hf["time"]["seconds"] == hf_eager["time"]["seconds"]
     # The two kernel sets differ only in the memory-bound work of each step: the same

@@ -61,6 +61,11 @@ def test_each_file_type_reads_at_its_formats_rate(kind, row):
         INTEL_VULKAN_MATVEC[row] * 560)
 
 
+def test_the_xe_generation_is_read_from_the_architecture():
+    assert GPUS["arc-b570"].intel_xe == "Xe2" and GPUS["arc-a770-16gb"].intel_xe == "Xe"
+    assert GPUS["gaudi-2"].intel_xe is None and GPUS["rtx-3090"].intel_xe is None
+
+
 def test_other_cards_have_no_intel_ceiling():
     for gpu in ("rtx-3090", "rx-7900-xtx", "gaudi-2", "m2-ultra"):
         assert intel_vulkan_matvec_gb_s(GPUS[gpu], "Q4_0") is None

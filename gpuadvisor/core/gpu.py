@@ -307,6 +307,14 @@ class GpuSpec:
         return usable_memory(self)[1]
 
     @property
+    def intel_xe(self) -> str | None:
+        """An Intel Arc GPU's Xe generation as its architecture names it (``Xe2`` for
+        Battlemage, ``Xe`` for Alchemist), None for other cards (Gaudi included)."""
+        if self.vendor != "intel" or not self.architecture.startswith("Xe"):
+            return None
+        return self.architecture.split("-")[0]
+
+    @property
     def cc_number(self) -> float:
         """The CUDA compute capability as a number (``8.9``), 0 where there is none."""
         return float(self.compute_capability) if self.compute_capability else 0.0

@@ -98,7 +98,9 @@ def layout_request(plan: Plan, settings: LayoutSettings = DEFAULT_LAYOUT) -> Lay
     return LayoutRequest(mode="manual" if settings.mode == "manual" else "auto",
                          constraints=pins, global_batch=plan.layout_global_batch,
                          gpus_per_node=settings.gpus_per_node, network=settings.network,
-                         kernels=settings.kernels or framework_kernels(plan))
+                         kernels=settings.kernels or framework_kernels(plan),
+                         kernels_source="given" if settings.kernels else
+                         f"the {plan.effective_framework} framework's own")
 
 
 def resolve(model, plan: Plan, gpu=None, assumptions: Assumptions = DEFAULT_ASSUMPTIONS, *,
@@ -205,7 +207,8 @@ def apply_layout(estimate: Estimate, layout: LayoutEstimate) -> Estimate:
     verdict = estimate.verdict if capacity is None else verdict_for(memory.total, capacity)
     return replace(estimate, time=time, memory=memory, fits=fits, verdict=verdict,
                    layout=layout, assumptions={**estimate.assumptions,
-                                               "kernels": layout.kernels})
+                                               "kernels": layout.kernels,
+                                               "kernels_source": layout.kernels_source})
 
 
 def _bound(parts) -> str:

@@ -431,8 +431,9 @@ def _llama_rows(result: Check) -> None:
              why="the projector's weights as its GGUF stores them (llama.cpp's "
                  "estimate adds the buffers of its image pass)")
     if "fit_projected" in r.observed:
-        est = result.estimate
-        planned = (est.memory.total - est.memory.context_bytes) * result.plan.n_gpus
+        # the rows above, on the GPUs: weights, KV cache and compute buffer
+        planned = sum(row.planned or 0.0 for row in result.rows
+                      if row.key in ("gpu_model_buffer", "kv_cache", "compute_buffer"))
         _add(result, "device memory (--fit)", "fit_projected", planned,
              why="llama.cpp's own projection of its buffers on the GPUs (weights, KV cache, "
                  "compute) before --fit changes anything; the plan's are {plan_bytes}",

@@ -432,3 +432,15 @@ def test_llama_cpp_fit_projections_and_the_projector_are_read():
     assert big.gpu_name == "NVIDIA RTX 6000 Ada Generation"
     assert big.observed["total_memory"] == pytest.approx(48508 * MiB)
     assert big.observed["fit_projected"] == pytest.approx(410593 * MiB)
+
+
+def test_the_fit_projection_is_held_against_the_plans_gpu_rows():
+    r = read("llamacpp-2026-fit-mmproj.log")
+    model = catalog.load_models()["qwen2.5-vl-3b"]
+    gpu = catalog.load_gpus()["rtx-4090"]
+    plan, _ = logcheck.plan_of(r, logcheck.Plan(task="infer", framework="llama.cpp",
+                                                quant="q8_0", seq_len=4096, new_tokens=1))
+    rows = {row.key: row for row in logcheck.check(r, model, gpu, plan).rows}
+    on_gpu = sum(rows[k].planned for k in ("gpu_model_buffer", "kv_cache", "compute_buffer"))
+    assert rows["fit_projected"].planned == pytest.approx(on_gpu)
+    assert rows["fit_projected"].observed == pytest.approx(3287 * MiB)

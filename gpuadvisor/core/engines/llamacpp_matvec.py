@@ -77,7 +77,7 @@ def intel_vulkan_matvec_gb_s(gpu: GpuSpec, kind: str) -> float | None:
     """The most llama.cpp's Vulkan mat-vec shaders read a second on an Intel Arc card with
     weights of GGUF type ``kind`` (GB/s): :data:`INTEL_VULKAN_MATVEC` x its datasheet
     bandwidth. None for other cards (Gaudi included)."""
-    if gpu.vendor != "intel" or not gpu.architecture.startswith("Xe"):
+    if gpu.intel_xe is None:
         return None
     return INTEL_VULKAN_MATVEC[intel_vulkan_format(kind)] * gpu.memory_bandwidth_gb_s
 

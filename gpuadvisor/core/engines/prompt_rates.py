@@ -206,7 +206,7 @@ def llamacpp_prompt_rate(gpu: GpuSpec, backend: str, gguf_type: str,
                           f"llama.cpp Metal kernel_mul_mm: {METAL_FRACTION} of the GPU's "
                           "fp16 rate (median of discussion #4167's pp512 rows)",
                           "llama.cpp Metal", "llama.cpp discussion #4167")
-    if backend == "vulkan" and gpu.vendor == "intel" and gpu.architecture.startswith("Xe"):
+    if backend == "vulkan" and gpu.intel_xe is not None:
         return intel_vulkan_prompt_rate(gpu, fp16, default_efficiency)
     if backend == "vulkan" and gpu.vendor == "nvidia" and quantized:
         return PromptRate(fp16 * VULKAN_NVIDIA_FRACTION, VULKAN_NVIDIA_FRACTION, fp16,
@@ -221,7 +221,7 @@ def intel_vulkan_prompt_rate(gpu: GpuSpec, xmx_tflops: float,
                              default_efficiency: float) -> PromptRate:
     """llama.cpp's Vulkan prompt matmul on an Intel Arc card: the XMX engines through
     ``KHR_coopmat`` on Xe2, the vector engines elsewhere (see the module docstring)."""
-    if gpu.architecture.startswith("Xe2"):
+    if gpu.intel_xe == "Xe2":
         frac = INTEL_XE2_COOPMAT_FRACTION
         return PromptRate(xmx_tflops * frac, frac, xmx_tflops, "fp16",
                           f"llama.cpp Vulkan KHR_coopmat on Intel Xe2: {frac} of the fp16 "

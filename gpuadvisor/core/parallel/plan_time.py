@@ -47,6 +47,7 @@ class LayoutRequest:
         gpus_per_node: GPUs per node (``None``: 8, or fewer when the job is smaller).
         network: network class name (``None``: the GPU class's usual one).
         kernels: ``eager`` or ``fused`` elementwise kernels (see :data:`KERNEL_MODES`).
+        kernels_source: why those kernels (``given``, or the framework whose own they are).
     """
 
     mode: str = "auto"
@@ -55,6 +56,7 @@ class LayoutRequest:
     gpus_per_node: int | None = None
     network: str | None = None
     kernels: str = "eager"
+    kernels_source: str = "given"
 
     def __post_init__(self) -> None:
         if self.kernels not in KERNEL_MODES:
@@ -89,7 +91,8 @@ class LayoutEstimate:
             jobs over several nodes, else 1).
         intra, net: the link classes used; gpus_per_node: node size.
         rates: the GPU's rates used (and ``rates_source``).
-        kernels: the elementwise kernels timed (:data:`KERNEL_MODES`).
+        kernels: the elementwise kernels timed (:data:`KERNEL_MODES`), and
+            ``kernels_source`` why.
     """
 
     chosen: LayoutResult
@@ -108,6 +111,7 @@ class LayoutEstimate:
     rates_source: str
     goodput: float = 1.0
     kernels: str = "eager"
+    kernels_source: str = "given"
 
     def to_json(self) -> dict:
         """``layout``, ``breakdown_seconds_per_step``, ``mfu``, ``hfu``, ``alternatives``,
@@ -213,7 +217,7 @@ def layout_estimate(model, plan: Plan, gpu: GpuSpec, assumptions: Assumptions, *
         tokens_per_s=per_step / chosen.step_seconds if chosen.step_seconds > 0 else math.inf,
         n_gpus=n,
         intra=intra, net=net, gpus_per_node=per_node, rates=rates, rates_source=source,
-        goodput=goodput, kernels=request.kernels)
+        goodput=goodput, kernels=request.kernels, kernels_source=request.kernels_source)
 
 
 def anchored_rates(model, plan: Plan, rates: GpuRates, anchor_seconds_per_token: float, *,
