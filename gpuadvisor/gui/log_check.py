@@ -91,6 +91,53 @@ WHY_TEMPLATES = (
 )
 
 
+#: The assumptions and notes :mod:`gpuadvisor.probes.logcheck` writes (its ``Phrase``
+#: templates, context "LogCheckSaid"); each phrase's ``args`` fill them in.
+SAID_TEMPLATES = (
+    QT_TRANSLATE_NOOP("LogCheckSaid", "the whole plan (a PyTorch memory line names no model or "
+                      "settings): from the flags given"),
+    QT_TRANSLATE_NOOP("LogCheckSaid", "max_model_len {n} (the log does not print it)"),
+    QT_TRANSLATE_NOOP("LogCheckSaid", "quant {quant} (the GGUF file's name; the log does not "
+                      "print its type)"),
+    QT_TRANSLATE_NOOP("LogCheckSaid", "quant {quant} (from the model's name {name}; the log "
+                      "does not print the quantization)"),
+    QT_TRANSLATE_NOOP("LogCheckSaid", "tensor_parallel_size {n} (the log does not print it)"),
+    QT_TRANSLATE_NOOP("LogCheckSaid", "max_num_seqs {n} (as given; the log does not print it)"),
+    QT_TRANSLATE_NOOP("LogCheckSaid", "max_num_seqs {n} (vLLM's default; the log does not "
+                      "print it)"),
+    QT_TRANSLATE_NOOP("LogCheckSaid", "gpu_memory_utilization 0.9 (vLLM's default; not in the "
+                      "log)"),
+    QT_TRANSLATE_NOOP("LogCheckSaid", "the vLLM release (not printed): the current one's rules "
+                      "(V1); give --engine-version"),
+    QT_TRANSLATE_NOOP("LogCheckSaid", "n_ctx {n} (the log does not print it)"),
+    QT_TRANSLATE_NOOP("LogCheckSaid", "the GGUF file type {ftype} is not known: quant {quant}"),
+    QT_TRANSLATE_NOOP("LogCheckSaid", "flash attention on (not in the log)"),
+    QT_TRANSLATE_NOOP("LogCheckSaid", "flash attention off (not in the log)"),
+    QT_TRANSLATE_NOOP("LogCheckSaid", "an Ollama release before 0.30 (the log prints "
+                      "llm/memory.go's layer estimate, not its version)"),
+    QT_TRANSLATE_NOOP("LogCheckSaid", "PyTorch ran out of memory; the estimate said it would "
+                      "fit"),
+    QT_TRANSLATE_NOOP("LogCheckSaid", "PyTorch ran out of memory, as the estimate says: it "
+                      "does not fit"),
+    QT_TRANSLATE_NOOP("LogCheckSaid", "vLLM refused to start; the estimate said it would fit: "
+                      "{why}"),
+    QT_TRANSLATE_NOOP("LogCheckSaid", "the estimate says vLLM would refuse this plan; the log "
+                      "shows it started"),
+)
+
+
+def said_text(phrase: str) -> str:
+    """An assumption or note of the check in the window's language (as it came when it is
+    not a template :data:`SAID_TEMPLATES` lists, or a translation lost a placeholder)."""
+    template = getattr(phrase, "template", None)
+    if not template:
+        return str(phrase)
+    try:
+        return QCoreApplication.translate("LogCheckSaid", template).format(**phrase.args)
+    except (KeyError, IndexError, ValueError):
+        return str(phrase)
+
+
 def why_text(row) -> str:
     """A row's explanation in the window's language (English when no template matches)."""
     if not row.why_template:
@@ -162,7 +209,8 @@ class LogCheckDialog(QDialog):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         for j in range(1, len(headers)):
             header.setSectionResizeMode(j, QHeaderView.ResizeMode.ResizeToContents)
-        lines = [*(QCoreApplication.translate("LogCheck", "Assumed: {what}").format(what=a)
+        lines = [*(QCoreApplication.translate("LogCheck", "Assumed: {what}").format(
+                       what=said_text(a))
                    for a in result.assumed), *explained]
         if r.refused and r.engine == "torch":
             lines.append(QCoreApplication.translate(
@@ -170,7 +218,7 @@ class LogCheckDialog(QDialog):
         elif r.refused:
             lines.append(QCoreApplication.translate(
                 "LogCheck", "The engine refused to start: {why}").format(why=r.refused[:240]))
-        lines += result.notes
+        lines += [said_text(note) for note in result.notes]
         if kept:
             lines.append(QCoreApplication.translate(
                 "LogCheck", "Kept: estimates for {gpu} now use what this log showed.").format(
@@ -189,4 +237,5 @@ class LogCheckDialog(QDialog):
         self.resize(760, 420)
 
 
-__all__ = ["LogCheckDialog", "term_names", "value_text"]
+__all__ = ["SAID_TEMPLATES", "WHY_TEMPLATES", "LogCheckDialog", "said_text", "term_names",
+           "value_text", "why_text"]

@@ -71,6 +71,20 @@ def _gguf_in_name(model: str) -> str | None:
     return found[-1] if found else None
 
 
+class Phrase(str):
+    """A sentence the check writes (an assumption, a note): the English text itself, with
+    the template and values it was made from, so a window can say it in its own language
+    (``Phrase("n_ctx {n} (the log does not print it)", n="4,096")``)."""
+
+    template: str
+    args: dict
+
+    def __new__(cls, template: str, **args: Any) -> Phrase:
+        self = super().__new__(cls, template.format(**args))
+        self.template, self.args = template, args
+        return self
+
+
 class PlanNotFound(ValueError):
     """The log does not say enough to find its plan; the message names the flag to give."""
 
@@ -119,8 +133,8 @@ class Check:
     plan: Plan
     estimate: Estimate
     rows: list[Row] = field(default_factory=list)
-    assumed: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    assumed: list[Phrase] = field(default_factory=list)
+    notes: list[Phrase] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {"engine": self.reading.engine, "version": self.reading.version,
@@ -186,62 +200,67 @@ def find_gpu(reading: LogReading, gpus: Mapping[str, GpuSpec]) -> str:
     return match.gpu_id
 
 
-def plan_of(reading: LogReading, base: Plan | None = None) -> tuple[Plan, list[str]]:
+def plan_of(reading: LogReading, base: Plan | None = None) -> tuple[Plan, list[Phrase]]:
     """``(plan, assumed)``: the plan the log ran, and the settings it did not state (taken
     from ``base``, the flags given, or the engine's defaults)."""
-    assumed: list[str] = []
+    assumed: list[Phrase] = []
     base = base or Plan(task="infer")
     if reading.engine == "vllm":
         return _vllm_plan(reading, base, assumed), assumed
     if reading.engine in ("llama.cpp", "ollama"):
         return _llama_plan(reading, base, assumed), assumed
-    assumed.append("the whole plan (a PyTorch memory line names no model or settings): "
-                   "from the flags given")
+    assumed.append(Phrase("the whole plan (a PyTorch memory line names no model or "
+                          "settings): from the flags given"))
     return base, assumed
 
 
-def _vllm_plan(reading: LogReading, base: Plan, assumed: list[str]) -> Plan:
+def _vllm_plan(reading: LogReading, base: Plan, assumed: list[Phrase]) -> Plan:
     s = reading.settings
     max_len = s.get("max_model_len") or s.get("concurrency_tokens")
     if not max_len:
         max_len = base.seq_len + base.new_tokens
-        assumed.append(f"max_model_len {int(max_len):,} (the log does not print it)")
+        assumed.append(Phrase("max_model_len {n} (the log does not print it)",
+                              n=f"{int(max_len):,}"))
     max_len = int(max_len)
     new = min(_NEW_TOKENS, max(1, max_len // 2))
     quant = base.quant
     if str(s.get("quantization", "")).lower() == "gguf":
         if quant is None and (named := _gguf_in_name(reading.model or "")) is not None:
             quant = named
-            assumed.append(f"quant {named} (the GGUF file's name; the log does not print "
-                           "its type)")
+            assumed.append(Phrase("quant {quant} (the GGUF file's name; the log does not "
+                                  "print its type)", quant=named))
     elif s.get("quantization"):
         quant = _VLLM_QUANT.get(str(s["quantization"]).lower(), quant)
     elif quant is None and (named := _quant_in_name(reading.model or "")) is not None:
         quant = named
-        assumed.append(f"quant {named} (from the model's name "
-                       f"{(reading.model or '').rsplit('/', 1)[-1][:60]!r}; the log does not "
-                       "print the quantization)")
+        assumed.append(Phrase("quant {quant} (from the model's name {name}; the log does "
+                              "not print the quantization)", quant=named,
+                              name=repr((reading.model or "").rsplit("/", 1)[-1][:60])))
     kv = "fp8" if str(s.get("kv_cache_dtype", "")).startswith("fp8") else base.kv_dtype
     tp, pp = int(s.get("tensor_parallel_size", 0)), int(s.get("pipeline_parallel_size", 1))
     if not tp:
         tp = base.n_gpus // (base.pp or 1)
         if "kv_tokens" in reading.observed or "kv_blocks" in reading.observed:
-            assumed.append(f"tensor_parallel_size {tp} (the log does not print it)")
+            assumed.append(Phrase("tensor_parallel_size {n} (the log does not print it)",
+                                  n=tp))
     seqs = s.get("max_num_seqs")
     if not seqs:
         if base.micro_batch > 1:
             seqs = base.micro_batch
-            assumed.append(f"max_num_seqs {seqs} (as given; the log does not print it)")
+            assumed.append(Phrase("max_num_seqs {n} (as given; the log does not print it)",
+                                  n=seqs))
         else:
             seqs = VLLM_MAX_NUM_SEQS
-            assumed.append(f"max_num_seqs {seqs} (vLLM's default; the log does not print it)")
+            assumed.append(Phrase("max_num_seqs {n} (vLLM's default; the log does not "
+                                  "print it)", n=seqs))
     util = s.get("gpu_memory_utilization")
     if util is None:
-        assumed.append("gpu_memory_utilization 0.9 (vLLM's default; not in the log)")
+        assumed.append(Phrase("gpu_memory_utilization 0.9 (vLLM's default; not in the "
+                              "log)"))
     version = reading.version
     if version is None and base.engine_version is None:
-        assumed.append("the vLLM release (not printed): the current one's rules (V1); give "
-                       "--engine-version")
+        assumed.append(Phrase("the vLLM release (not printed): the current one's rules "
+                              "(V1); give --engine-version"))
     return replace(base, task="infer", framework="vllm", seq_len=max_len - new,
                    new_tokens=new, micro_batch=int(seqs), n_gpus=tp * pp,
                    pp=pp if pp > 1 else None, quant=quant, kv_dtype=kv,
@@ -258,27 +277,27 @@ def _vllm_plan(reading: LogReading, base: Plan, assumed: list[str]) -> Plan:
 #: version: the last before llama-server's --fit placed the layers (0.30).
 PRE_FIT_OLLAMA = "0.29"
 
-def _llama_plan(reading: LogReading, base: Plan, assumed: list[str]) -> Plan:
+def _llama_plan(reading: LogReading, base: Plan, assumed: list[Phrase]) -> Plan:
     s = reading.settings
     ollama = reading.engine == "ollama"
     parallel = int(s.get("n_parallel") or s.get("parallel") or 1)
     n_ctx = int(s.get("n_ctx") or s.get("ctx_size") or 0)
     if not n_ctx:
         n_ctx = (base.seq_len + base.new_tokens) * parallel
-        assumed.append(f"n_ctx {n_ctx:,} (the log does not print it)")
+        assumed.append(Phrase("n_ctx {n} (the log does not print it)", n=f"{n_ctx:,}"))
     per_seq = max(2, n_ctx // parallel)
     ftype = str(s.get("file_type", "")).lower().strip()
     quant = _FILE_TYPES.get(ftype, base.quant)
     if ftype and ftype not in _FILE_TYPES:
-        assumed.append(f"the GGUF file type {s['file_type']!r} is not known: quant "
-                       f"{base.quant or 'the default'}")
+        assumed.append(Phrase("the GGUF file type {ftype} is not known: quant {quant}",
+                              ftype=repr(s["file_type"]), quant=base.quant or "the default"))
     kv = {"f16": None, "q8_0": "q8_0", "q4_0": "q4_0", "f32": "fp32"}.get(
         str(s.get("type_k", "f16")), base.kv_dtype)
     flash = s.get("flash_attn")
     attention = "flash" if flash or kv in ("q8_0", "q4_0") else "eager"
     if flash is None:
-        assumed.append(f"flash attention {'on' if attention == 'flash' else 'off'} (not in "
-                       "the log)")
+        assumed.append(Phrase("flash attention on (not in the log)" if attention == "flash"
+                              else "flash attention off (not in the log)"))
     layers = None
     if not ollama and "gpu_layers" in reading.observed:
         layers = int(reading.observed["gpu_layers"])  # llama.cpp: -ngl as given
@@ -291,8 +310,8 @@ def _llama_plan(reading: LogReading, base: Plan, assumed: list[str]) -> Plan:
         version = reading.version
         if version is None and "planned_gpu_layers" in reading.observed:
             version = PRE_FIT_OLLAMA
-            assumed.append("an Ollama release before 0.30 (the log prints llm/memory.go's "
-                           "layer estimate, not its version)")
+            assumed.append(Phrase("an Ollama release before 0.30 (the log prints "
+                                  "llm/memory.go's layer estimate, not its version)"))
     return replace(base, task="infer", framework="ollama" if ollama else "llama.cpp",
                    seq_len=per_seq - new, new_tokens=new, micro_batch=parallel,
                    quant=quant, kv_dtype=kv, attention=attention, gpu_layers=layers,
@@ -303,7 +322,7 @@ def _llama_plan(reading: LogReading, base: Plan, assumed: list[str]) -> Plan:
 
 # --------------------------------------------------------------------------- the check
 def check(reading: LogReading, model: ModelSpec, gpu: GpuSpec, plan: Plan,
-          assumptions: Assumptions = DEFAULT_ASSUMPTIONS, assumed: list[str] | None = None
+          assumptions: Assumptions = DEFAULT_ASSUMPTIONS, assumed: list[Phrase] | None = None
           ) -> Check:
     """The estimate of ``plan`` held against ``reading``, term by term.
 
@@ -324,15 +343,15 @@ def check(reading: LogReading, model: ModelSpec, gpu: GpuSpec, plan: Plan,
     refuses = est.engine.refuses if est.engine is not None else None
     if reading.engine == "torch" and reading.refused:
         # the message itself is shown as the log's refusal; this says how the verdict held
-        result.notes.append("PyTorch ran out of memory; the estimate said it would fit"
-                            if est.fits else
-                            "PyTorch ran out of memory, as the estimate says: it does not fit")
+        result.notes.append(Phrase("PyTorch ran out of memory; the estimate said it would fit"
+                                   if est.fits else "PyTorch ran out of memory, as the "
+                                   "estimate says: it does not fit"))
     elif reading.refused and not refuses:
-        result.notes.append("vLLM refused to start; the estimate said it would fit: "
-                            + reading.refused[:200])
+        result.notes.append(Phrase("vLLM refused to start; the estimate said it would fit: "
+                                   "{why}", why=reading.refused[:200]))
     elif refuses and not reading.refused and reading.engine == "vllm":
-        result.notes.append("the estimate says vLLM would refuse this plan; the log shows it "
-                            "started")
+        result.notes.append(Phrase("the estimate says vLLM would refuse this plan; the log "
+                                   "shows it started"))
     return result
 
 

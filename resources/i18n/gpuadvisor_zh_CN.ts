@@ -3153,62 +3153,62 @@ paying per token: {other}</source>
         <translation>设备显存（--fit）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="113"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="160"/>
         <source>{n} layers</source>
         <translation>{n} 层</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="114"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="161"/>
         <source>{n} tokens</source>
         <translation>{n}个 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="124"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="171"/>
         <source>Planned vs observed</source>
         <translation>计划与实测对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="127"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="174"/>
         <source>{engine} log: {model} on {gpu}</source>
         <translation>{engine} 日志：{model}，运行于 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="135"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="182"/>
         <source>Term</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="136"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="183"/>
         <source>Planned</source>
         <translation>计划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="137"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="184"/>
         <source>Observed</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="138"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="185"/>
         <source>Difference</source>
         <translation>差异</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="165"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="212"/>
         <source>Assumed: {what}</source>
         <translation>假定：{what}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="168"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="216"/>
         <source>The run ran out of memory: {why}</source>
         <translation>运行时显存耗尽：{why}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="171"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="219"/>
         <source>The engine refused to start: {why}</source>
         <translation>引擎拒绝启动：{why}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="175"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="223"/>
         <source>Kept: estimates for {gpu} now use what this log showed.</source>
         <translation>已保存：{gpu} 的估算现在使用此日志显示的数据。</translation>
     </message>
@@ -3216,6 +3216,100 @@ paying per token: {other}</source>
         <location filename="../../gpuadvisor/gui/window_files.py" line="239"/>
         <source>Cannot check the log</source>
         <translation>无法核对日志</translation>
+    </message>
+</context>
+<context>
+    <name>LogCheckSaid</name>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="97"/>
+        <source>the whole plan (a PyTorch memory line names no model or settings): from the flags given</source>
+        <extracomment>The assumptions and notes :mod:`gpuadvisor.probes.logcheck` writes (its ``Phrase`` templates, context &quot;LogCheckSaid&quot;); each phrase&apos;s ``args`` fill them in.</extracomment>
+        <translation>整个计划（PyTorch 内存行不写模型和设置）：取自所给参数</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="99"/>
+        <source>max_model_len {n} (the log does not print it)</source>
+        <translation>max_model_len {n}（日志未打印）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="100"/>
+        <source>quant {quant} (the GGUF file&apos;s name; the log does not print its type)</source>
+        <translation>量化 {quant}（取自 GGUF 文件名；日志未打印其类型）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="102"/>
+        <source>quant {quant} (from the model&apos;s name {name}; the log does not print the quantization)</source>
+        <translation>量化 {quant}（取自模型名 {name}；日志未打印量化方式）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="104"/>
+        <source>tensor_parallel_size {n} (the log does not print it)</source>
+        <translation>tensor_parallel_size {n}（日志未打印）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="105"/>
+        <source>max_num_seqs {n} (as given; the log does not print it)</source>
+        <translation>max_num_seqs {n}（按所给值；日志未打印）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="106"/>
+        <source>max_num_seqs {n} (vLLM&apos;s default; the log does not print it)</source>
+        <translation>max_num_seqs {n}（vLLM 默认值；日志未打印）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="108"/>
+        <source>gpu_memory_utilization 0.9 (vLLM&apos;s default; not in the log)</source>
+        <translation>gpu_memory_utilization 0.9（vLLM 默认值；日志中没有）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="110"/>
+        <source>the vLLM release (not printed): the current one&apos;s rules (V1); give --engine-version</source>
+        <translation>vLLM 版本（未打印）：按当前版本的规则（V1）；可用 --engine-version 指定</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="112"/>
+        <source>n_ctx {n} (the log does not print it)</source>
+        <translation>n_ctx {n}（日志未打印）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="113"/>
+        <source>the GGUF file type {ftype} is not known: quant {quant}</source>
+        <translation>未知的 GGUF 文件类型 {ftype}：量化取 {quant}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="114"/>
+        <source>flash attention on (not in the log)</source>
+        <translation>FlashAttention 开启（日志中没有）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="115"/>
+        <source>flash attention off (not in the log)</source>
+        <translation>FlashAttention 关闭（日志中没有）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="116"/>
+        <source>an Ollama release before 0.30 (the log prints llm/memory.go&apos;s layer estimate, not its version)</source>
+        <translation>0.30 之前的 Ollama 版本（日志打印了 llm/memory.go 的层数估计，而非版本号）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="118"/>
+        <source>PyTorch ran out of memory; the estimate said it would fit</source>
+        <translation>PyTorch 显存不足；而估算曾认为能放下</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="120"/>
+        <source>PyTorch ran out of memory, as the estimate says: it does not fit</source>
+        <translation>PyTorch 显存不足，与估算一致：放不下</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="122"/>
+        <source>vLLM refused to start; the estimate said it would fit: {why}</source>
+        <translation>vLLM 拒绝启动；而估算曾认为能放下：{why}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="124"/>
+        <source>the estimate says vLLM would refuse this plan; the log shows it started</source>
+        <translation>估算认为 vLLM 会拒绝此计划；日志显示它已启动</translation>
     </message>
 </context>
 <context>

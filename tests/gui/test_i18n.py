@@ -494,3 +494,61 @@ def test_chinese_counts_in_myriads(language):
         pytest.approx([6.65e6, 8.03e9, 4.19e7, 2e12])
     assert language("en") == "en"
     assert N.count(6.65e6) == "6.65M"
+
+
+def _phrase_templates(path) -> set[str]:
+    """Every template a ``Phrase(...)`` call of ``path`` writes (both arms of a ``x if c
+    else y`` template)."""
+    import ast
+
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Phrase":
+            first = node.args[0]
+            arms = [first.body, first.orelse] if isinstance(first, ast.IfExp) else [first]
+            for arm in arms:
+                assert isinstance(arm, ast.Constant), ast.dump(arm)
+                found.add(arm.value)
+    return found
+
+
+def test_the_log_checks_assumptions_and_notes_read_in_chinese(qapp):
+    """Every assumption and note check-log writes is a template the window translates
+    (none stays English in the Chinese dialog), and the Chinese keeps its values."""
+    from pathlib import Path
+
+    from gpuadvisor import catalog
+    from gpuadvisor.gui.i18n import install_language
+    from gpuadvisor.gui.log_check import SAID_TEMPLATES, said_text
+    from gpuadvisor.probes import logcheck
+    from gpuadvisor.workspace.logs import check_log
+
+    written = _phrase_templates(Path(logcheck.__file__))
+    assert len(written) >= 15
+    assert written == set(SAID_TEMPLATES)
+    logs = Path(__file__).resolve().parents[1] / "probes" / "logs"
+    gpus, models = catalog.load_gpus(), catalog.load_models()
+    from gpuadvisor.core.plan import Plan
+
+    said = []
+    for name, gpu in (("vllm-0.6.4-rtx3090-llama3.1-8b-20k.log", "rtx-3090"),
+                      ("vllm-0.6.4-rtx3090-llama3.1-8b-29k-refused.log", "rtx-3090"),
+                      ("torch-2.1-rtx4090-chatglm3-oom.log", "rtx-4090")):
+        torch = name.startswith("torch")
+        checked = check_log((logs / name).read_text(encoding="utf-8"), name, keep=False,
+                            model=models["llama-3.1-8b"], gpu=gpus[gpu],
+                            engine_version=None if torch else "0.6.4",
+                            base=Plan(task="lora", seq_len=2048) if torch else None)
+        said += [*checked.result.assumed, *checked.result.notes]
+    assert len(said) >= 4
+    assert all(isinstance(p, logcheck.Phrase) and p.template in SAID_TEMPLATES for p in said)
+    assert install_language("zh_CN") == "zh_CN"
+    try:
+        for phrase in said:
+            text = said_text(phrase)
+            assert text != str(phrase), phrase.template
+            for value in phrase.args.values():
+                assert str(value) in text
+    finally:
+        install_language("en")
+    assert said_text(said[0]) == str(said[0])
