@@ -14,14 +14,17 @@ Conditions: ``tgN`` decodes N tokens from an empty context (``seq 1, new_tokens 
 ``./main`` runs (``main_tg1023``) decoded 1023 tokens after a short prompt and did sample, so
 their estimate keeps the sampling time; llama-bench does not sample. ``flash_attn`` null is
 taken as on. ``n_devices`` > 1 splits the layers over that many GPUs. The backend is the
-row's (CUDA, ROCm = HIP, Metal, Vulkan). Builds older than llama.cpp's CUDA graphs (PR #6766,
-May 2024; by the row's date, build number or source) launch kernel by kernel. Nothing here is
+row's (CUDA, ROCm = HIP, Metal, Vulkan). Each row runs the CUDA graphs of its build's time
+(:func:`~gpuadvisor.core.engines.llamacpp.cuda_graphs_on`, by the row's date, build number or
+source): none before May 2024, Ampere and later until July 2026 (every scoreboard row here was
+collected before), Volta and later since. Nothing here is
 fitted to these rows: the engine's constants come from the sources in its module.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import statistics
 import sys
 from dataclasses import replace
@@ -53,16 +56,25 @@ BACKENDS = {"CUDA": "cuda", "ROCm": "hip", "Metal": "metal", "Vulkan": "vulkan"}
 UNDATED_BEFORE_GRAPHS = ("pull/4766", "00dd2bdeb2404263f22bd6c1cd46ce397e341db5")
 
 
-def before_cuda_graphs(row: dict) -> bool:
-    """Whether the row's llama.cpp build predates CUDA graphs: dated before May 2024, a
-    build number below 2800 (early May 2024), or a source known to be older."""
+def build_date(row: dict) -> str | None:
+    """The row's llama.cpp build date, or an upper bound of it (``YYYY-MM-DD``), for the
+    CUDA-graph rule of its time (:func:`llamacpp.cuda_graphs_on`): its date; a build number
+    below 2800 (before May 2024); a source known to be older; the day a scoreboard's scrape
+    was collected (``read_via``); a pull request numbered below #25749 (opened before the
+    Volta/Turing change); None (a current build) otherwise."""
     if row.get("date"):
-        return row["date"] < "2024-05-01"
+        return row["date"]
     build = str(row.get("build") or "")
     number = build.split("(")[-1].rstrip(")").strip() if "(" in build else ""
-    if number.isdigit():
-        return int(number) < 2800
-    return any(mark in row["source"] for mark in UNDATED_BEFORE_GRAPHS)
+    if number.isdigit() and int(number) < 2800:
+        return "2024-04-30"
+    if any(mark in row["source"] for mark in UNDATED_BEFORE_GRAPHS):
+        return "2024-01-31"
+    if collected := re.search(r"collected (\d{4}-\d{2}-\d{2})", row.get("read_via") or ""):
+        return collected.group(1)
+    if (pull := re.search(r"/pull/(\d+)", row["source"])) and int(pull.group(1)) < 25749:
+        return "2026-07-15"
+    return None
 
 
 #: Scoreboards opened after July 2024, so every row on them is a later build: the Vulkan
@@ -121,7 +133,7 @@ def run_row(row: dict, gpus: dict, models: dict):
                 attention="eager" if row.get("flash_attn") is False else "flash",
                 gpu_layers=None if ngl is None else shape.n_layers + 1)
     result = llamacpp.evaluate(shape, plan, gpu, DEFAULT_ASSUMPTIONS, backend=backend,
-                               cuda_graphs=not before_cuda_graphs(row))
+                               build_date=build_date(row))
     if not row["test"].startswith("main_"):  # llama-bench does not sample
         result = replace(result, decode=replace(result.decode, sampling_s=0.0))
     peak = gpu.peak_tflops("fp16")

@@ -78,25 +78,33 @@ def test_vulkan_on_an_nvidia_card_launches_kernel_by_kernel_without_the_quantize
     assert 1 / slow - 1 / fast == pytest.approx(gaps, rel=1e-6)
 
 
-@pytest.mark.parametrize(("gpu_id", "graphs"), [
-    ("p40", False),          # Pascal, 6.1
-    ("v100-pcie-16gb", False),  # Volta, 7.0
-    ("t4", False),           # Turing, 7.5
-    ("rtx-2080-ti", False),  # Turing, 7.5
-    ("rtx-3090", True),      # Ampere, 8.6
-    ("a100-sxm-80gb", True),  # Ampere, 8.0
-    ("h100-sxm", True),      # Hopper, 9.0
+#: Each card's CUDA graphs by build: (before PR #6766, May 2024 - July 2026, current).
+@pytest.mark.parametrize(("gpu_id", "by_build"), [
+    ("p40", (False, False, False)),            # Pascal, 6.1: still off
+    ("v100-pcie-16gb", (False, False, True)),  # Volta, 7.0: on since PR #25749
+    ("t4", (False, False, True)),              # Turing, 7.5
+    ("rtx-2080-ti", (False, False, True)),     # Turing, 7.5
+    ("rtx-3090", (False, True, True)),         # Ampere, 8.6: on since PR #6766
+    ("a100-sxm-80gb", (False, True, True)),    # Ampere, 8.0
+    ("h100-sxm", (False, True, True)),         # Hopper, 9.0
 ])
-def test_cuda_graphs_run_on_ampere_and_later_only(gpu_id, graphs):
-    """ggml-cuda.cu turns CUDA graphs off below compute capability 8.0 (Ampere:
-    ``disable_due_to_gpu_arch``): Pascal, Volta and Turing launch each kernel from the
-    stream, at the stream's gap per kernel."""
+def test_cuda_graphs_follow_the_build_and_the_compute_capability(gpu_id, by_build):
+    """ggml-cuda.cu turns CUDA graphs off below a compute capability
+    (``disable_due_to_gpu_arch``): none before PR #6766 (merged 2024-05-08), below Ampere
+    (8.0) until PR #25749 (merged 2026-07-16), below Volta (7.0) since. A card without
+    them launches each kernel from the stream, at the stream's gap per kernel."""
     gpu = GPUS[gpu_id]
-    assert (gpu.cc_number >= 8.0) is graphs
-    r = llamacpp.evaluate(shape(), plan(), gpu, A)
-    assert r.settings["cuda_graphs"] is graphs
     cls = GPU_CLASSES["nvidia-hbm" if "HBM" in gpu.memory_type.upper() else "nvidia-gddr"]
-    assert r.decode.kernel_gap_s == (cls.graph_gap_s if graphs else cls.stream_gap_s)
+    for build, graphs in zip(("2024-03-01", "2026-04-05", None), by_build, strict=True):
+        assert llamacpp.cuda_graphs_on(gpu, build) is graphs, build
+        r = llamacpp.evaluate(shape(), plan(), gpu, A, build_date=build)
+        assert r.settings["cuda_graphs"] is graphs
+        assert r.decode.kernel_gap_s == (cls.graph_gap_s if graphs else cls.stream_gap_s)
+    # the day each rule came in is its first
+    assert llamacpp.cuda_graphs_on(GPUS["t4"], "2026-07-15") is False
+    assert llamacpp.cuda_graphs_on(GPUS["t4"], "2026-07-16") is True
+    assert llamacpp.cuda_graphs_on(GPUS["rtx-3090"], "2024-05-07") is False
+    assert llamacpp.cuda_graphs_on(GPUS["rtx-3090"], "2024-05-08") is True
 
 
 def test_rocm_runs_as_hip_on_amd_and_other_vendors_backends_are_refused():

@@ -9,11 +9,12 @@ A decode step of a memory-bound engine costs more than ``bytes / bandwidth``:
   GPU (:data:`GPU_CLASSES`, from the gpu-stream ``read`` kernel, te42kyfo/gpu-benches
   @1c36d509, as collected in ``benchmarks/calibration/kernels.json``).
 * ``gap``: the time one small kernel costs in a chain of dependent kernels - launched from a
-  CUDA graph (llama.cpp captures its decode graph on NVIDIA since Volta; ggml-org/llama.cpp
-  PR #6766 and #27721) or from a stream (AMD: llama.cpp's HIP build has graphs off by
-  default). From the gpu-small-kernels benchmark (same repository): a 64 kB SCALE kernel
-  back to back, 1.26-1.34 us per kernel from a graph on H200/A100, 0.94-1.09 us on
-  L40/A40, 2.05 us on MI210 with or without hipGraph, 3.3 us on an RX 6900 XT.
+  CUDA graph (llama.cpp captures its decode graph on NVIDIA Ampere and later since
+  ggml-org/llama.cpp PR #6766, Volta and Turing too since PR #25749) or from a stream
+  (AMD: llama.cpp's HIP build has graphs off by default). From the gpu-small-kernels
+  benchmark (same repository): a 64 kB SCALE kernel back to back, 1.26-1.34 us per kernel
+  from a graph on H200/A100, 0.94-1.09 us on L40/A40, 2.05 us on MI210 with or without
+  hipGraph, 3.3 us on an RX 6900 XT.
 * each kernel that streams weights also waits one DRAM latency before its data flows (its
   loads cannot start before the previous kernel's results exist): gpu-latency, same
   repository, at a 122 MiB working set (past every last-level cache, before TLB misses

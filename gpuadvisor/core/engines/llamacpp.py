@@ -234,18 +234,36 @@ def _kernels(model: ModelShape, flash: bool, cuda: bool) -> tuple[float, float]:
     return kernels + tail + 1, weight + 1
 
 
+#: When llama.cpp's CUDA backend replays a decode step as a CUDA graph: ``(merged, lowest
+#: compute capability)`` of each change, oldest first. None before PR #6766 (merged
+#: 2024-05-08); that PR set ``disable_due_to_gpu_arch`` below Ampere (8.0) in ggml-cuda.cu,
+#: and PR #25749 ("Enable CUDA graphs on Volta+Turing", merged 2026-07-16) lowered it to
+#: Volta (``cc < GGML_CUDA_CC_VOLTA``), so Pascal still launches kernel by kernel.
+CUDA_GRAPH_RULES = (("2024-05-08", 8.0), ("2026-07-16", 7.0))
+
+
+def cuda_graphs_on(gpu: GpuSpec, build_date: str | None = None) -> bool:
+    """Whether a llama.cpp CUDA build of ``build_date`` (``YYYY-MM-DD``; None = a current
+    build) replays the decode on ``gpu`` as a CUDA graph (:data:`CUDA_GRAPH_RULES`)."""
+    lowest = None
+    for merged, cc in CUDA_GRAPH_RULES:
+        if build_date is None or build_date >= merged:
+            lowest = cc
+    return lowest is not None and gpu.cc_number >= lowest
+
+
 def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptions, *,
              ollama: bool = False, host_bandwidth_gb_s: float | None = None,
              host_source: str = "measured", backend: str | None = None,
-             cuda_graphs: bool | None = None) -> EngineResult:
+             build_date: str | None = None) -> EngineResult:
     """llama.cpp (or Ollama) running ``plan`` on ``gpu``: memory per GPU and decode terms.
 
     ``backend`` is llama.cpp's GPU backend: ``cuda``, ``hip``, ``metal`` or ``vulkan``
     (default: the GPU's own, :data:`.llamacpp_backends.BACKENDS`). CUDA and HIP quantize
     each matrix-vector product's activation first (one more kernel each); only CUDA (on
     Volta and later) replays the decode graph as a CUDA graph, the others launch kernel by
-    kernel.
-    ``cuda_graphs=False`` models builds before CUDA graphs (PR #6766, May 2024).
+    kernel. ``build_date`` (``YYYY-MM-DD``, or an upper bound of it) models an older build's
+    graphs (:func:`cuda_graphs_on`); None is a current build.
 
     Raises:
         ValueError: a quant that is not a GGUF file type, ``gpu_layers`` beyond the model's
@@ -376,10 +394,7 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     cuda = backend in ("cuda", "hip")
     kernels, weight_kernels = _kernels(model, flash, cuda)
     share = gpu_layers / n if n else 1.0
-    # CUDA graphs on Ampere and later only: ggml-cuda.cu (ggml_cuda_graph_set_enabled)
-    # sets disable_due_to_gpu_arch below GGML_CUDA_CC_AMPERE, so Pascal, Volta and Turing
-    # launch each kernel from the stream
-    graphs = backend == "cuda" and gpu.cc_number >= 8.0 and cuda_graphs is not False
+    graphs = backend == "cuda" and cuda_graphs_on(gpu, build_date)
     gap = gc.graph_gap_s if graphs else gc.stream_gap_s
     routed = _routed_fraction(model, b)
     host_read = (sum(dense[i] for i in range(first_gpu))
@@ -564,6 +579,7 @@ def _ollama_fit(gpu: GpuSpec, dense, experts, out, kv_layer, graph, n_gpus, n_cp
     return layers
 
 
-__all__ = ["HOST_S_PER_TOKEN", "KV_TYPES", "OLLAMA_CTX_BY_VRAM", "SAMPLING_S_PER_VOCAB",
-           "UBATCH", "compute_buffer_bytes", "evaluate", "gguf_type_for", "kv_cells",
-           "mmvf_read_gb_s", "mmvq_read_gb_s", "ollama_num_ctx"]
+__all__ = ["CUDA_GRAPH_RULES", "HOST_S_PER_TOKEN", "KV_TYPES", "OLLAMA_CTX_BY_VRAM",
+           "SAMPLING_S_PER_VOCAB", "UBATCH", "compute_buffer_bytes", "cuda_graphs_on",
+           "evaluate", "gguf_type_for", "kv_cells", "mmvf_read_gb_s", "mmvq_read_gb_s",
+           "ollama_num_ctx"]
