@@ -159,19 +159,51 @@ def resident_threads(gpu: GpuSpec, block_threads: int, registers: int) -> int:
     return min(blocks * block_threads, max_threads_per_sm(gpu) // block_threads * block_threads)
 
 
+#: A load's round trip under load measured on the card itself, by catalog id: gpu-stream's
+#: read kernel (one 8-byte load per thread) at 1,024 threads per SM (blockSize 512, two
+#: blocks an SM), before the read saturates, as SMs x 1,024 x 8 B / the GB/s it read
+#: (te42kyfo/gpu-benches @1c36d509 gpu-stream/<card>.txt). Other cards take their class's
+#: median (:attr:`GpuClass.loaded_latency_s`). The files do not say SXM or PCIe: both parts
+#: of a memory size share the chip, the SM count and the HBM stacks.
+CARD_LOADED_LATENCY_S: dict[str, tuple[float, str]] = {}
+for _ids, _sms, _gb_s, _file in (
+        (("v100-sxm2-16gb", "v100-sxm2-32gb", "v100-pcie-16gb", "v100-pcie-32gb"), 80, 746,
+         "v100.txt"),
+        (("a100-pcie-40gb", "a100-sxm-40gb"), 108, 1042, "a100_40.txt"),
+        (("a100-pcie-80gb", "a100-sxm-80gb"), 108, 1122, "a100_80.txt"),
+        (("h100-pcie",), 114, 1261, "h100_pcie.txt"),
+        (("h200-sxm", "h200-nvl"), 132, 1707, "h200.txt")):
+    for _id in _ids:
+        CARD_LOADED_LATENCY_S[_id] = (
+            _sms * 1024 * 8 / (_gb_s * 1e9),
+            f"{_BENCH} gpu-stream/{_file}: read {_gb_s:,} GB/s at 1,024 threads per SM "
+            f"({_sms} SMs x 1,024 x 8 B in flight)")
+
+
+def loaded_latency(gpu: GpuSpec) -> tuple[float | None, str]:
+    """``(seconds, where from)``: a load's round trip with the SMs full of readers on
+    ``gpu``: its own measurement (:data:`CARD_LOADED_LATENCY_S`), else its class's median
+    (None where no occupancy sweep of the class was measured)."""
+    if gpu.id in CARD_LOADED_LATENCY_S:
+        return CARD_LOADED_LATENCY_S[gpu.id]
+    gc = gpu_class(gpu)
+    return gc.loaded_latency_s, f"{gc.name}: {gc.source}"
+
+
 def resident_read_gb_s(gpu: GpuSpec, threads_per_sm: int, bytes_per_thread: float) -> float | None:
     """The most a kernel whose threads each keep ``bytes_per_thread`` of loads in flight
     can read, by Little's law: bytes in flight over the whole GPU / the loaded latency
-    (``sm_count x threads_per_sm x bytes_per_thread / loaded_latency_s``), in GB/s.
+    (``sm_count x threads_per_sm x bytes_per_thread / loaded latency``, :func:`loaded_latency`),
+    in GB/s.
 
     A kernel with few bytes in flight cannot fill a wide memory system: te42kyfo/gpu-benches'
     gpu-stream read kernel (one 8-byte load per thread) reads 1,122 GB/s of an A100-80's
     1,769 at 1,024 threads per SM, 746 of a V100's 866. None when the GPU's SM count or
-    its class's loaded latency is not known (no ceiling)."""
-    gc = gpu_class(gpu)
-    if not gpu.sm_count or gc.loaded_latency_s is None:
+    its loaded latency is not known (no ceiling)."""
+    latency, _ = loaded_latency(gpu)
+    if not gpu.sm_count or latency is None:
         return None
-    return gpu.sm_count * threads_per_sm * bytes_per_thread / gc.loaded_latency_s / 1e9
+    return gpu.sm_count * threads_per_sm * bytes_per_thread / latency / 1e9
 
 
 #: Share of unified memory a Mac's GPU may wire by default (``recommendedMaxWorkingSetSize``,
@@ -435,7 +467,8 @@ class EngineResult:
         return data
 
 
-__all__ = ["APPLE_GPU_WIRED_FRACTION", "CONVERT_MIN_TOKENS", "GPU_CLASSES", "HOST_PEAK_GB_S",
-           "HOST_READ_FRACTION", "REGISTERS_PER_SM", "DecodeCost", "EngineResult", "GpuClass",
-           "HostMemory", "gpu_class", "host_memory", "max_threads_per_sm", "release",
-           "resident_read_gb_s", "resident_threads"]
+__all__ = ["APPLE_GPU_WIRED_FRACTION", "CARD_LOADED_LATENCY_S", "CONVERT_MIN_TOKENS",
+           "GPU_CLASSES", "HOST_PEAK_GB_S", "HOST_READ_FRACTION", "REGISTERS_PER_SM",
+           "DecodeCost", "EngineResult", "GpuClass", "HostMemory", "gpu_class", "host_memory",
+           "loaded_latency", "max_threads_per_sm", "release", "resident_read_gb_s",
+           "resident_threads"]
