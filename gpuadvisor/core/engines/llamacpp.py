@@ -63,6 +63,7 @@ from gpuadvisor.core.engines.base import (
     EngineResult,
     gpu_class,
     host_memory,
+    loaded_latency,
     read_fraction,
     release,
 )
@@ -423,9 +424,16 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
             else mmvq_read_gb_s(gpu, b)
     elif backend == "vulkan":
         kernel_read = intel_vulkan_matvec_gb_s(gpu, kind)
-    matvec_note = "" if backend != "vulkan" or kernel_read is None else (
-        f"; Vulkan mat-vec shaders on Intel Arc read {kernel_read:.0f} GB/s with {kind} "
-        "weights (test-backend-ops, llama.cpp PRs #17374, #24404, #25380)")
+    matvec_note = ""
+    if backend == "vulkan" and kernel_read is not None:
+        matvec_note = (f"; Vulkan mat-vec shaders on Intel Arc read {kernel_read:.0f} GB/s "
+                       f"with {kind} weights (test-backend-ops, llama.cpp PRs #17374, #24404, "
+                       "#25380)")
+    elif kernel_read is not None:
+        latency, latency_source = loaded_latency(gpu)
+        matvec_note = (f"; the mat-vec kernel's threads ask for at most {kernel_read:.0f} "
+                       f"GB/s over a loaded latency of {latency * 1e6:.3f} us "
+                       f"({latency_source})")
     read_share, read_source = read_fraction(gpu)
     decode = DecodeCost(
         bandwidth_efficiency=read_share,
