@@ -165,19 +165,21 @@ def resident_threads(gpu: GpuSpec, block_threads: int, registers: int) -> int:
 #: (te42kyfo/gpu-benches @1c36d509 gpu-stream/<card>.txt). Other cards take their class's
 #: median (:attr:`GpuClass.loaded_latency_s`). The files do not say SXM or PCIe: both parts
 #: of a memory size share the chip, the SM count and the HBM stacks.
-CARD_LOADED_LATENCY_S: dict[str, tuple[float, str]] = {}
-for _ids, _sms, _gb_s, _file in (
+def _card_latencies() -> dict[str, tuple[float, str]]:
+    sweeps = (  # (catalog ids, SMs, GB/s read at 1,024 threads per SM, file)
         (("v100-sxm2-16gb", "v100-sxm2-32gb", "v100-pcie-16gb", "v100-pcie-32gb"), 80, 746,
          "v100.txt"),
         (("a100-pcie-40gb", "a100-sxm-40gb"), 108, 1042, "a100_40.txt"),
         (("a100-pcie-80gb", "a100-sxm-80gb"), 108, 1122, "a100_80.txt"),
         (("h100-pcie",), 114, 1261, "h100_pcie.txt"),
-        (("h200-sxm", "h200-nvl"), 132, 1707, "h200.txt")):
-    for _id in _ids:
-        CARD_LOADED_LATENCY_S[_id] = (
-            _sms * 1024 * 8 / (_gb_s * 1e9),
-            f"{_BENCH} gpu-stream/{_file}: read {_gb_s:,} GB/s at 1,024 threads per SM "
-            f"({_sms} SMs x 1,024 x 8 B in flight)")
+        (("h200-sxm", "h200-nvl"), 132, 1707, "h200.txt"))
+    return {gpu_id: (sms * 1024 * 8 / (gb_s * 1e9),
+                     f"{_BENCH} gpu-stream/{file}: read {gb_s:,} GB/s at 1,024 threads per SM "
+                     f"({sms} SMs x 1,024 x 8 B in flight)")
+            for ids, sms, gb_s, file in sweeps for gpu_id in ids}
+
+
+CARD_LOADED_LATENCY_S: dict[str, tuple[float, str]] = _card_latencies()
 
 
 def loaded_latency(gpu: GpuSpec) -> tuple[float | None, str]:
