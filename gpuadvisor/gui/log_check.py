@@ -123,30 +123,33 @@ SAID_TEMPLATES = (
                       "{why}"),
     QT_TRANSLATE_NOOP("LogCheckSaid", "the estimate says vLLM would refuse this plan; the log "
                       "shows it started"),
+    QT_TRANSLATE_NOOP("LogCheckSaid", "model: the plan's, {model} (the log does not name one "
+                      "the catalog has)"),
+    QT_TRANSLATE_NOOP("LogCheckSaid", "GPU: the plan's, {gpu} (the log does not name it); "
+                      "nothing is kept for it"),
 )
 
 
-def said_text(phrase: str) -> str:
-    """An assumption or note of the check in the window's language (as it came when it is
-    not a template :data:`SAID_TEMPLATES` lists, or a translation lost a placeholder)."""
+def _translated(context: str, phrase: str) -> str:
+    """A :class:`~gpuadvisor.probes.logcheck.Phrase` in the window's language (as it came
+    when it has no template, or a translation lost a placeholder)."""
     template = getattr(phrase, "template", None)
     if not template:
         return str(phrase)
     try:
-        return QCoreApplication.translate("LogCheckSaid", template).format(**phrase.args)
+        return QCoreApplication.translate(context, template).format(**phrase.args)
     except (KeyError, IndexError, ValueError):
         return str(phrase)
 
 
+def said_text(phrase: str) -> str:
+    """An assumption or note of the check in the window's language (:data:`SAID_TEMPLATES`)."""
+    return _translated("LogCheckSaid", phrase)
+
+
 def why_text(row) -> str:
-    """A row's explanation in the window's language (English when no template matches)."""
-    if not row.why_template:
-        return row.why
-    try:
-        return QCoreApplication.translate("LogCheckWhy", row.why_template).format(
-            **row.why_args)
-    except (KeyError, IndexError, ValueError):  # a translation that lost a placeholder
-        return row.why
+    """A row's explanation in the window's language (:data:`WHY_TEMPLATES`)."""
+    return _translated("LogCheckWhy", row.why)
 
 
 def value_text(value: float | None, unit: str, units: str = "GiB") -> str:

@@ -100,9 +100,8 @@ class Row:
         observed: the log's value, or None.
         unit: ``bytes``, ``tokens``, ``layers`` or ``x``.
         line: the log line the observation is on (0 when derived).
-        why: what explains the difference (empty when there is none to explain).
-        why_template, why_args: ``why`` before its values were put in (``why =
-            why_template.format(**why_args)``), so a window can translate the sentence.
+        why: what explains the difference (empty when there is none to explain), with the
+            template and values it was made from (:class:`Phrase`).
     """
 
     term: str
@@ -111,9 +110,17 @@ class Row:
     observed: float | None
     unit: str
     line: int = 0
-    why: str = ""
-    why_template: str = ""
-    why_args: dict = field(default_factory=dict, compare=False)
+    why: Phrase = field(default_factory=lambda: Phrase(""))
+
+    @property
+    def why_template(self) -> str:
+        """``why`` before its values were put in."""
+        return self.why.template
+
+    @property
+    def why_args(self) -> dict:
+        """The values ``why_template`` takes."""
+        return self.why.args
 
     @property
     def difference(self) -> float | None:
@@ -257,8 +264,8 @@ def _vllm_plan(reading: LogReading, base: Plan, assumed: list[Phrase]) -> Plan:
     if util is None:
         assumed.append(Phrase("gpu_memory_utilization 0.9 (vLLM's default; not in the "
                               "log)"))
-    version = reading.version
-    if version is None and base.engine_version is None:
+    version = base.engine_version or reading.version
+    if version is None:
         assumed.append(Phrase("the vLLM release (not printed): the current one's rules "
                               "(V1); give --engine-version"))
     return replace(base, task="infer", framework="vllm", seq_len=max_len - new,
@@ -269,7 +276,7 @@ def _vllm_plan(reading: LogReading, base: Plan, assumed: list[Phrase]) -> Plan:
                    max_num_batched_tokens=(int(s["max_num_batched_tokens"])
                                            if s.get("max_num_batched_tokens")
                                            else base.max_num_batched_tokens),
-                   engine_version=version or base.engine_version,
+                   engine_version=version,
                    gpu_layers=None, n_cpu_moe=0, num_ctx=None)
 
 
@@ -307,7 +314,7 @@ def _llama_plan(reading: LogReading, base: Plan, assumed: list[Phrase]) -> Plan:
         # Ollama's placement rules changed at 0.30 (llama-server's --fit); a log that
         # prints llm/memory.go's layer estimate ("offload to cuda ... layers.offload")
         # comes from an earlier release.
-        version = reading.version
+        version = base.engine_version or reading.version
         if version is None and "planned_gpu_layers" in reading.observed:
             version = PRE_FIT_OLLAMA
             assumed.append(Phrase("an Ollama release before 0.30 (the log prints "
@@ -366,7 +373,7 @@ def _add(result: Check, term: str, key: str, planned, unit: str = "bytes",
         why, why_args = "", {}
     result.rows.append(Row(term, key, None if planned is None else float(planned),
                            None if observed is None else float(observed), unit,
-                           r.lines.get(key, 0), why.format(**why_args), why, why_args))
+                           r.lines.get(key, 0), Phrase(why, **why_args)))
 
 
 def _vllm_rows(result: Check) -> None:

@@ -4,7 +4,7 @@ the plan it ran, and keep what it showed about the card."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gpuadvisor import catalog
@@ -57,7 +57,7 @@ def check_log(text: str, source: str, *, engine: str | None = None,
         raise ValueError("a PyTorch memory log names no plan: give --task (pretrain, full, "
                          "lora or qlora) with the plan's --model, --gpu, --micro-batch and "
                          "--seq")
-    guessed: list[str] = []
+    guessed: list[logcheck.Phrase] = []
     if model is None:
         try:
             models = catalog.load_models()
@@ -67,8 +67,8 @@ def check_log(text: str, source: str, *, engine: str | None = None,
             if fallback_model is None:
                 raise
             model = fallback_model
-            guessed.append(f"model: the plan's, {model.name} (the log does not name one "
-                           "the catalog has)")
+            guessed.append(logcheck.Phrase("model: the plan's, {model} (the log does not "
+                                           "name one the catalog has)", model=model.name))
     if gpu is None:
         try:
             gpu = catalog.load_gpus()[logcheck.find_gpu(reading, catalog.load_gpus())]
@@ -76,13 +76,14 @@ def check_log(text: str, source: str, *, engine: str | None = None,
             if fallback_gpu is None:
                 raise
             gpu = fallback_gpu
-            guessed.append(f"GPU: the plan's, {gpu.name} (the log does not name it); "
-                           "nothing is kept for it")
+            guessed.append(logcheck.Phrase("GPU: the plan's, {gpu} (the log does not name "
+                                           "it); nothing is kept for it", gpu=gpu.name))
+    if engine_version and reading.engine in ("vllm", "ollama"):
+        # the release given wins over the log's and is no assumption
+        base = replace(base or Plan(task="infer"), framework=reading.engine,
+                       engine_version=engine_version)
     plan, assumed = logcheck.plan_of(reading, base)
     assumed = guessed + assumed
-    if engine_version and reading.engine in ("vllm", "ollama"):
-        plan = plan.with_changes(engine_version=engine_version)
-        assumed = [a for a in assumed if "release" not in a]
     try:
         result = logcheck.check(reading, model, gpu, plan, assumed=assumed)
     except ValueError as exc:

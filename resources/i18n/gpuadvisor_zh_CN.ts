@@ -3153,62 +3153,62 @@ paying per token: {other}</source>
         <translation>设备显存（--fit）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="160"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="163"/>
         <source>{n} layers</source>
         <translation>{n} 层</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="161"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="164"/>
         <source>{n} tokens</source>
         <translation>{n}个 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="171"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="174"/>
         <source>Planned vs observed</source>
         <translation>计划与实测对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="174"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="177"/>
         <source>{engine} log: {model} on {gpu}</source>
         <translation>{engine} 日志：{model}，运行于 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="182"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="185"/>
         <source>Term</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="183"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="186"/>
         <source>Planned</source>
         <translation>计划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="184"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="187"/>
         <source>Observed</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="185"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="188"/>
         <source>Difference</source>
         <translation>差异</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="212"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="215"/>
         <source>Assumed: {what}</source>
         <translation>假定：{what}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="216"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="219"/>
         <source>The run ran out of memory: {why}</source>
         <translation>运行时显存耗尽：{why}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="219"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="222"/>
         <source>The engine refused to start: {why}</source>
         <translation>引擎拒绝启动：{why}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="223"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="226"/>
         <source>Kept: estimates for {gpu} now use what this log showed.</source>
         <translation>已保存：{gpu} 的估算现在使用此日志显示的数据。</translation>
     </message>
@@ -3310,6 +3310,16 @@ paying per token: {other}</source>
         <location filename="../../gpuadvisor/gui/log_check.py" line="124"/>
         <source>the estimate says vLLM would refuse this plan; the log shows it started</source>
         <translation>估算认为 vLLM 会拒绝此计划；日志显示它已启动</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="126"/>
+        <source>model: the plan&apos;s, {model} (the log does not name one the catalog has)</source>
+        <translation>模型：取计划中的 {model}（日志未写出目录中有的模型）</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="128"/>
+        <source>GPU: the plan&apos;s, {gpu} (the log does not name it); nothing is kept for it</source>
+        <translation>GPU：取计划中的 {gpu}（日志未写出 GPU）；不为它保存任何观测</translation>
     </message>
 </context>
 <context>
