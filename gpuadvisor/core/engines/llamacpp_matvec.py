@@ -42,22 +42,42 @@ MMVF_BYTES_PER_THREAD = {"F16": 4, "BF16": 4, "F32": 8}
 
 
 #: Achieved read rate of llama.cpp's Vulkan mat-vec shaders on Intel Arc, as a share of the
-#: card's datasheet bandwidth, by weight format (test-backend-ops ``MUL_MAT m=4096
-#: k=14336``; bytes = the weight matrix, time = 2 m n k / the printed GFLOPS):
+#: card's datasheet bandwidth, by Xe generation (:attr:`.GpuSpec.intel_xe`) and weight
+#: format (test-backend-ops ``MUL_MAT m=4096 k=14336``; bytes = the weight matrix, time =
+#: 2 m n k / the printed GFLOPS). The generations are kept apart: wherever a format was
+#: measured on both, Alchemist's shaders read about 0.7 of what Battlemage's do (legacy 0.41
+#: vs 0.61, 16/32-bit 0.71 vs 0.96), so one median over both would be wrong for each.
 #:
-#: * ``legacy`` (Q4_0, Q4_1, Q5_0, Q5_1): 0.45, the median of an A770 (Windows driver
-#:   32.0.101.8826, build b9588) q4_0 n=1 815.09 GFLOPS = 229 GB/s of 560 (0.41; PR #24404),
-#:   a B570 (Mesa 26.1.3) q4_0 n=3 1,830 GFLOPS = 172 GB/s of 380 (0.45) and a B580
-#:   (Windows 32.0.101.8860) 3,720 GFLOPS = 349 GB/s of 456 (0.77; both PR #17374). On
-#:   Intel the int-dot mat-vec (MMVQ) is off for Q4_0 (``ggml_vk_should_use_mmvq``, "from
-#:   tests on A770 Linux"), so the dequantizing shader reads them;
+#: ``Xe2`` (Battlemage, Arc B-series and Pro B):
+#:
+#: * ``legacy`` (Q4_0, Q4_1, Q5_0, Q5_1): 0.61, the median of a B570 (Mesa 26.1.3) q4_0
+#:   n=3 1,830 GFLOPS = 172 GB/s of 380 (0.45) and a B580 (Windows 32.0.101.8860) 3,720
+#:   GFLOPS = 349 GB/s of 456 (0.77; both PR #17374). On Intel the int-dot mat-vec (MMVQ)
+#:   is off for Q4_0 (``ggml_vk_should_use_mmvq``, "from tests on A770 Linux"), so the
+#:   dequantizing shader reads them;
 #: * ``k`` (K-quants and the other block formats): 0.55, B580 q4_K n=4 3,490 GFLOPS = 245
 #:   GB/s (0.54) and B570 2,990 = 210 GB/s (0.55; PR #17374);
 #: * ``q8_0``: 0.78, B580 n=3 2,110 GFLOPS = 374 GB/s (0.82), B570 1,590 = 282 (0.74);
-#: * ``float`` (F16/BF16/F32): 0.84, the median of A770 f16 n=1 383.57 GFLOPS = 384 GB/s
-#:   (0.69) and f32 200.96 = 402 GB/s (0.72; PR #24404), B570 f32 n=1 180.67 = 361 GB/s
-#:   (0.95) and Pro B50 108.82 = 218 of 224 (0.97; Mesa 26.1.4, PR #25380).
-INTEL_VULKAN_MATVEC = {"legacy": 0.45, "k": 0.55, "q8_0": 0.78, "float": 0.84}
+#: * ``float`` (F16/BF16/F32): 0.96, B570 f32 n=1 180.67 GFLOPS = 361 GB/s (0.95) and Pro
+#:   B50 108.82 = 218 of 224 (0.97; Mesa 26.1.4, PR #25380).
+#:
+#: ``Xe`` (Alchemist, Arc A-series, and the Xe integrated GPUs):
+#:
+#: * ``legacy``: 0.41, an A770 (Windows driver 32.0.101.8826, build b9588) q4_0 n=1 815.09
+#:   GFLOPS = 229 GB/s of 560 (PR #24404);
+#: * ``float``: 0.71, the mean of the same A770's f16 n=1 383.57 GFLOPS = 384 GB/s (0.69)
+#:   and f32 200.96 = 402 GB/s (0.72; PR #24404);
+#: * ``k`` and ``q8_0``: no Alchemist run published; Battlemage's rate x
+#:   :data:`ALCHEMIST_TO_XE2`, the mean Alchemist/Battlemage ratio of the two formats
+#:   measured on both (0.41 / 0.61 and 0.71 / 0.96).
+_XE2 = {"legacy": 0.61, "k": 0.55, "q8_0": 0.78, "float": 0.96}
+_XE_MEASURED = {"legacy": 0.41, "float": 0.71}
+ALCHEMIST_TO_XE2 = round(sum(_XE_MEASURED[f] / _XE2[f] for f in _XE_MEASURED)
+                         / len(_XE_MEASURED), 3)
+INTEL_VULKAN_MATVEC = {
+    "Xe2": _XE2,
+    "Xe": {f: _XE_MEASURED.get(f, round(_XE2[f] * ALCHEMIST_TO_XE2, 2)) for f in _XE2},
+}
 _LEGACY = ("Q4_0", "Q4_1", "Q5_0", "Q5_1")
 
 
@@ -75,11 +95,13 @@ def intel_vulkan_format(kind: str) -> str:
 
 def intel_vulkan_matvec_gb_s(gpu: GpuSpec, kind: str) -> float | None:
     """The most llama.cpp's Vulkan mat-vec shaders read a second on an Intel Arc card with
-    weights of GGUF type ``kind`` (GB/s): :data:`INTEL_VULKAN_MATVEC` x its datasheet
-    bandwidth. None for other cards (Gaudi included)."""
+    weights of GGUF type ``kind`` (GB/s): its Xe generation's :data:`INTEL_VULKAN_MATVEC`
+    share x its datasheet bandwidth (a later generation than Xe2 takes Xe2's, the nearest
+    measured). None for other cards (Gaudi included)."""
     if gpu.intel_xe is None:
         return None
-    return INTEL_VULKAN_MATVEC[intel_vulkan_format(kind)] * gpu.memory_bandwidth_gb_s
+    table = INTEL_VULKAN_MATVEC["Xe" if gpu.intel_xe == "Xe" else "Xe2"]
+    return table[intel_vulkan_format(kind)] * gpu.memory_bandwidth_gb_s
 
 
 def mmvq_read_gb_s(gpu: GpuSpec, sequences: int) -> float | None:
@@ -119,7 +141,7 @@ def mmvf_read_gb_s(gpu: GpuSpec, sequences: int, kind: str) -> float | None:
     return resident_read_gb_s(gpu, max_threads_per_sm(gpu), per_thread)
 
 
-__all__ = ["INTEL_VULKAN_MATVEC", "MMVF_BYTES_PER_THREAD", "MMVF_MAX_BATCH",
+__all__ = ["ALCHEMIST_TO_XE2", "INTEL_VULKAN_MATVEC", "MMVF_BYTES_PER_THREAD", "MMVF_MAX_BATCH",
            "MMVQ_BLOCK_THREADS", "MMVQ_BYTES_PER_THREAD", "MMVQ_MAX_BATCH", "MMVQ_REGISTERS",
            "intel_vulkan_format", "intel_vulkan_matvec_gb_s", "mmvf_read_gb_s",
            "mmvq_read_gb_s"]
