@@ -56,18 +56,27 @@ BACKENDS = {"CUDA": "cuda", "ROCm": "hip", "Metal": "metal", "Vulkan": "vulkan"}
 UNDATED_BEFORE_GRAPHS = ("pull/4766", "00dd2bdeb2404263f22bd6c1cd46ce397e341db5")
 
 
+#: Build numbers with a day they existed by, for an upper bound of an undated build's date:
+#: below b2800 before May 2024; b5912 was a release by 2025-07-22 (ggml-org/llama.cpp issue
+#: #14795, a comment of that day quoting "release b5912").
+BUILD_DATES = ((2800, "2024-04-30"), (5913, "2025-07-22"))
+
+
 def build_date(row: dict) -> str | None:
     """The row's llama.cpp build date, or an upper bound of it (``YYYY-MM-DD``), for the
-    CUDA-graph rule of its time (:func:`llamacpp.cuda_graphs_on`): its date; a build number
-    below 2800 (before May 2024); a source known to be older; the day a scoreboard's scrape
-    was collected (``read_via``); a pull request numbered below #25749 (opened before the
-    Volta/Turing change); None (a current build) otherwise."""
+    rules of its time (:func:`llamacpp.cuda_graphs_on`, :func:`llamacpp.host_s_per_token`):
+    its date; the bound of its build number (:data:`BUILD_DATES`); a source known to be
+    older; the day a scoreboard's scrape was collected (``read_via``); a pull request
+    numbered below #25749 (opened before the Volta/Turing change); None (a current build)
+    otherwise."""
     if row.get("date"):
         return row["date"]
     build = str(row.get("build") or "")
     number = build.split("(")[-1].rstrip(")").strip() if "(" in build else ""
-    if number.isdigit() and int(number) < 2800:
-        return "2024-04-30"
+    if number.isdigit():
+        bound = next((day for below, day in BUILD_DATES if int(number) < below), None)
+        if bound:
+            return bound
     if any(mark in row["source"] for mark in UNDATED_BEFORE_GRAPHS):
         return "2024-01-31"
     if collected := re.search(r"collected (\d{4}-\d{2}-\d{2})", row.get("read_via") or ""):

@@ -33,9 +33,15 @@ down, residual add; ``src/models/llama.cpp`` @069be0ae), 22 without it (scores, 
 weighted sum and a copy replace the attention node), RMS-norm + scale fused into one kernel
 (-2), one flash-attention combine kernel, and on CUDA/HIP one activation-quantization kernel
 (q8_1) before each of the 7 quantized matrix-vector products (``mul_mat_vec_q``). Host work
-per token: 0.4 ms - ggml-org/llama.cpp issue #7456 (NVIDIA's measurements: 10-15% of a
-token on A100/H100 is CPU work, ~6.1 ms per token for Llama-2-7B Q4_K_M on H100) less the
-graph rebuild removed later (PR #8366: 4-7%), ~7% of 6.1 ms. Sampling (not done by
+per token (:func:`host_s_per_token`): ggml-org/llama.cpp issue #7456 measured it on builds
+of May 2024 (NVIDIA's measurements: 10-15% of a token on A100/H100 is CPU work, ~6.1 ms
+per token for Llama-2-7B Q4_K_M on H100), most of it rebuilding and re-splitting the
+graph for every token: 0.76 ms (12.5% of 6.1 ms). Builds since graph reuse became the
+default (PR #14482 reuses a graph whose shapes did not change, on with the ``set_rows`` KV
+path that PR #14959 made the default, opened 2025-07-30 and merged in August 2025) skip the
+rebuild: PR #8366 (an earlier reuse attempt, closed unmerged) measured what skipping it
+saves, 3-7% of a token on six machines (4% on an RTX 4090, 6% on an H100 SXM), leaving
+0.4 ms (~7% of 6.1 ms). Sampling (not done by
 ``llama-bench``): 3 ns per vocabulary entry, i.e. 0.1 ms for 32,000 tokens (the default
 chain cuts to top-k 40 first; a full 32,000-entry sort costs ~1.9 ms, PR #5085).
 
@@ -89,8 +95,14 @@ from gpuadvisor.core.units import GiB
 UBATCH = 512
 #: KV cells are allocated in multiples of this (llama.cpp pads ``n_ctx`` to 256).
 KV_PAD = 256
-#: Host (CPU) work per decoded token on a GPU backend (see the module docstring).
+#: Host (CPU) work per decoded token on a GPU backend, a current build (see the module
+#: docstring).
 HOST_S_PER_TOKEN = 0.4e-3
+#: The same for a build that rebuilt the graph for every token (before graph reuse became the
+#: default, :data:`GRAPH_REUSE_DEFAULT`): issue #7456's 10-15% of a 6.1 ms token, 12.5%.
+HOST_S_PER_TOKEN_REBUILDING = 0.125 * 6.1e-3
+#: The first month whose builds reuse the decode graph by default (PR #14959, August 2025).
+GRAPH_REUSE_DEFAULT = "2025-08-01"
 #: CPU sampling per vocabulary entry (see the module docstring).
 SAMPLING_S_PER_VOCAB = 3e-9
 #: Smallest batch whose matmuls a GPU backend takes over from the CPU (op offload).
@@ -253,6 +265,16 @@ def cuda_graphs_on(gpu: GpuSpec, build_date: str | None = None) -> bool:
     return lowest is not None and gpu.cc_number >= lowest
 
 
+def host_s_per_token(build_date: str | None = None) -> float:
+    """Host (CPU) seconds per decoded token of a build of ``build_date`` (``YYYY-MM-DD``, or an
+    upper bound of it; None = a current build): :data:`HOST_S_PER_TOKEN_REBUILDING` before
+    :data:`GRAPH_REUSE_DEFAULT`, :data:`HOST_S_PER_TOKEN` from it (see the module
+    docstring)."""
+    if build_date is not None and build_date < GRAPH_REUSE_DEFAULT:
+        return HOST_S_PER_TOKEN_REBUILDING
+    return HOST_S_PER_TOKEN
+
+
 def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptions, *,
              ollama: bool = False, host_bandwidth_gb_s: float | None = None,
              host_source: str = "measured", backend: str | None = None,
@@ -264,7 +286,8 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     each matrix-vector product's activation first (one more kernel each); only CUDA (on
     Volta and later) replays the decode graph as a CUDA graph, the others launch kernel by
     kernel. ``build_date`` (``YYYY-MM-DD``, or an upper bound of it) models an older build's
-    graphs (:func:`cuda_graphs_on`); None is a current build.
+    CUDA graphs (:func:`cuda_graphs_on`) and host work per token (:func:`host_s_per_token`);
+    None is a current build.
 
     Raises:
         ValueError: a quant that is not a GGUF file type, ``gpu_layers`` beyond the model's
@@ -396,6 +419,9 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     kernels, weight_kernels = _kernels(model, flash, cuda)
     share = gpu_layers / n if n else 1.0
     graphs = backend == "cuda" and cuda_graphs_on(gpu, build_date)
+    host_cpu_s = host_s_per_token(build_date)
+    host_note = ("llama.cpp #7456, graph rebuilt every token" if host_cpu_s > HOST_S_PER_TOKEN
+                 else "llama.cpp #7456 less the rebuild PR #8366 timed")
     gap = gc.graph_gap_s if graphs else gc.stream_gap_s
     routed = _routed_fraction(model, b)
     host_read = (sum(dense[i] for i in range(first_gpu))
@@ -444,14 +470,14 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
         kernel_gap_s=gap,
         weight_kernels_per_step=weight_kernels * share,
         dram_latency_s=gc.dram_latency_s,
-        host_s=HOST_S_PER_TOKEN + gc.sync_s + (n_gpus - 1) * gap,
+        host_s=host_cpu_s + gc.sync_s + (n_gpus - 1) * gap,
         sampling_s=SAMPLING_S_PER_VOCAB * vocab * b,
         prefill_link_bytes=host_weights - embd,
         link_gb_s=gpu.pcie_bandwidth_gb_s or 0.0,
         ubatch_tokens=UBATCH,
         convert_bytes=convert,
-        source=f"{read_source}; kernels from llama.cpp's graph; host 0.4 ms/token "
-               f"(llama.cpp #7456, #8366){matvec_note}",
+        source=f"{read_source}; kernels from llama.cpp's graph; host "
+               f"{host_cpu_s * 1e3:.2f} ms/token ({host_note}){matvec_note}",
         prompt=prompt,
     )
     settings["host_bandwidth_gb_s"] = host.bandwidth_gb_s
@@ -587,7 +613,8 @@ def _ollama_fit(gpu: GpuSpec, dense, experts, out, kv_layer, graph, n_gpus, n_cp
     return layers
 
 
-__all__ = ["CUDA_GRAPH_RULES", "HOST_S_PER_TOKEN", "KV_TYPES", "OLLAMA_CTX_BY_VRAM",
+__all__ = ["CUDA_GRAPH_RULES", "GRAPH_REUSE_DEFAULT", "HOST_S_PER_TOKEN",
+           "HOST_S_PER_TOKEN_REBUILDING", "KV_TYPES", "OLLAMA_CTX_BY_VRAM",
            "SAMPLING_S_PER_VOCAB", "UBATCH", "compute_buffer_bytes", "cuda_graphs_on",
-           "evaluate", "gguf_type_for", "kv_cells", "mmvf_read_gb_s", "mmvq_read_gb_s",
-           "ollama_num_ctx"]
+           "evaluate", "gguf_type_for", "host_s_per_token", "kv_cells", "mmvf_read_gb_s",
+           "mmvq_read_gb_s", "ollama_num_ctx"]
