@@ -59,6 +59,14 @@ WHY_TEMPLATES = (
     QT_TRANSLATE_NOOP("LogCheckWhy", "vLLM's non-torch growth (cuBLAS, NCCL buffers) on this "
                       "machine"),
     QT_TRANSLATE_NOOP("LogCheckWhy", "profiling pass of {tokens} tokens ({how})"),
+    # the {how} of the profiling pass (gpuadvisor/core/engines/vllm.py, combine.py)
+    QT_TRANSLATE_NOOP("LogCheckWhy", "default: {why}"),
+    QT_TRANSLATE_NOOP("LogCheckWhy", "the release's default"),
+    QT_TRANSLATE_NOOP("LogCheckWhy", "vLLM {release} (V0): chunked prefill past {past} "
+                      "tokens, in {chunk}-token chunks"),
+    QT_TRANSLATE_NOOP("LogCheckWhy", "vLLM {release} (V0) without chunked prefill: "
+                      "max(max_model_len, {small})"),
+    QT_TRANSLATE_NOOP("LogCheckWhy", "vllm serve's default on {gpu}"),
     QT_TRANSLATE_NOOP("LogCheckWhy", "Ollama's own estimate (fs/ggml GraphSize) of a "
                       "{batch}-token batch over {ctx} tokens, the larger of its full- and "
                       "partial-offload sizes"),
@@ -136,8 +144,10 @@ def _translated(context: str, phrase: str) -> str:
     template = getattr(phrase, "template", None)
     if not template:
         return str(phrase)
+    args = {key: _translated(context, value) if getattr(value, "template", None) else value
+            for key, value in phrase.args.items()}
     try:
-        return QCoreApplication.translate(context, template).format(**phrase.args)
+        return QCoreApplication.translate(context, template).format(**args)
     except (KeyError, IndexError, ValueError):
         return str(phrase)
 
@@ -197,7 +207,7 @@ class LogCheckDialog(QDialog):
             diff = row.difference
             cells = [names.get(row.key, row.term), value_text(row.planned, row.unit, units),
                      value_text(row.observed, row.unit, units),
-                     "" if diff is None else f"{diff:+.0%}"]
+                     row.difference_text]
             for j, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if j:
@@ -207,7 +217,8 @@ class LogCheckDialog(QDialog):
                     item.setToolTip(why_text(row))
                 self.table.setItem(i, j, item)
             if row.why and diff is not None and abs(diff) >= 0.05:
-                explained.append(f"{cells[0]}: {why_text(row)}")
+                explained.append(QCoreApplication.translate(
+                    "LogCheck", "{term}: {why}").format(term=cells[0], why=why_text(row)))
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         for j in range(1, len(headers)):

@@ -21,6 +21,7 @@ from gpuadvisor.core.estimate import Estimate
 from gpuadvisor.core.gpu import GpuSpec
 from gpuadvisor.core.gpu_names import match_gpu_name
 from gpuadvisor.core.model import ModelSpec
+from gpuadvisor.core.phrase import Phrase
 from gpuadvisor.core.plan import GGUF_QUANTS, Plan
 from gpuadvisor.core.resolve import resolve
 from gpuadvisor.core.units import GiB, format_bytes
@@ -71,20 +72,6 @@ def _gguf_in_name(model: str) -> str | None:
     return found[-1] if found else None
 
 
-class Phrase(str):
-    """A sentence the check writes (an assumption, a note): the English text itself, with
-    the template and values it was made from, so a window can say it in its own language
-    (``Phrase("n_ctx {n} (the log does not print it)", n="4,096")``)."""
-
-    template: str
-    args: dict
-
-    def __new__(cls, template: str, **args: Any) -> Phrase:
-        self = super().__new__(cls, template.format(**args))
-        self.template, self.args = template, args
-        return self
-
-
 class PlanNotFound(ValueError):
     """The log does not say enough to find its plan; the message names the flag to give."""
 
@@ -128,6 +115,15 @@ class Row:
         if self.planned is None or not self.observed:
             return None
         return self.planned / self.observed - 1.0
+
+    @property
+    def difference_text(self) -> str:
+        """:attr:`difference` as a signed whole percent (``+7%``), ``0%`` when it rounds to
+        nothing (no ``-0%``), empty when there is none."""
+        diff = self.difference
+        if diff is None:
+            return ""
+        return "0%" if round(diff * 100) == 0 else f"{diff:+.0%}"
 
 
 @dataclass
@@ -393,7 +389,8 @@ def _vllm_rows(result: Check) -> None:
          why=("vLLM's non-torch growth (cuBLAS, NCCL buffers) on this machine"
               if "non_torch" in r.observed and abs(r.observed["non_torch"] - nt) > 0.05 * GiB
               else ""))
-    how = est.assumptions.get("engine_max_num_batched_tokens_source", "the release's default")
+    how = est.assumptions.get("engine_max_num_batched_tokens_source",
+                              Phrase("the release's default"))
     _add(result, "activation peak (profiling)", "activation_peak", e.activations,
          why="profiling pass of {tokens} tokens ({how})",
          tokens=f"{e.settings['max_num_batched_tokens']:,}", how=how)
@@ -518,7 +515,7 @@ def format_check(result: Check) -> str:
     lines.append(f"  {'term':<28}{'planned':>15}{'observed':>15}{'diff':>8}  line")
     for row in result.rows:
         diff = row.difference
-        d = "" if diff is None else f"{diff:+.0%}"
+        d = row.difference_text
         lines.append(f"  {row.term:<28}{_value(row.planned, row.unit):>15}"
                      f"{_value(row.observed, row.unit):>15}{d:>8}  "
                      f"{row.line or ''}")

@@ -1101,7 +1101,7 @@ renting: {rent}</source>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="74"/>
         <source>{n} tokens</source>
-        <translation>{n}个 token</translation>
+        <translation>{n} 个 token</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/pages/compare/format_tokens.py" line="84"/>
@@ -3090,7 +3090,7 @@ paying per token: {other}</source>
     <message>
         <location filename="../../gpuadvisor/gui/log_check.py" line="36"/>
         <source>KV cache tokens</source>
-        <translation>KV 缓存token 数</translation>
+        <translation>KV 缓存 token 数</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/log_check.py" line="37"/>
@@ -3153,62 +3153,67 @@ paying per token: {other}</source>
         <translation>设备显存（--fit）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="163"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="173"/>
         <source>{n} layers</source>
         <translation>{n} 层</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="164"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="174"/>
         <source>{n} tokens</source>
-        <translation>{n}个 token</translation>
+        <translation>{n} 个 token</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="174"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="184"/>
         <source>Planned vs observed</source>
         <translation>计划与实测对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="177"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="187"/>
         <source>{engine} log: {model} on {gpu}</source>
         <translation>{engine} 日志：{model}，运行于 {gpu}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="185"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="195"/>
         <source>Term</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="186"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="196"/>
         <source>Planned</source>
         <translation>计划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="187"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="197"/>
         <source>Observed</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="188"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="198"/>
         <source>Difference</source>
         <translation>差异</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="215"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="220"/>
+        <source>{term}: {why}</source>
+        <translation>{term}：{why}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="226"/>
         <source>Assumed: {what}</source>
         <translation>假定：{what}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="219"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="230"/>
         <source>The run ran out of memory: {why}</source>
         <translation>运行时显存耗尽：{why}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="222"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="233"/>
         <source>The engine refused to start: {why}</source>
         <translation>引擎拒绝启动：{why}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="226"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="237"/>
         <source>Kept: estimates for {gpu} now use what this log showed.</source>
         <translation>已保存：{gpu} 的估算现在使用此日志显示的数据。</translation>
     </message>
@@ -3221,103 +3226,103 @@ paying per token: {other}</source>
 <context>
     <name>LogCheckSaid</name>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="97"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="105"/>
         <source>the whole plan (a PyTorch memory line names no model or settings): from the flags given</source>
         <extracomment>The assumptions and notes :mod:`gpuadvisor.probes.logcheck` writes (its ``Phrase`` templates, context &quot;LogCheckSaid&quot;); each phrase&apos;s ``args`` fill them in.</extracomment>
         <translation>整个计划（PyTorch 内存行不写模型和设置）：取自所给参数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="99"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="107"/>
         <source>max_model_len {n} (the log does not print it)</source>
         <translation>max_model_len {n}（日志未打印）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="100"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="108"/>
         <source>quant {quant} (the GGUF file&apos;s name; the log does not print its type)</source>
         <translation>量化 {quant}（取自 GGUF 文件名；日志未打印其类型）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="102"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="110"/>
         <source>quant {quant} (from the model&apos;s name {name}; the log does not print the quantization)</source>
         <translation>量化 {quant}（取自模型名 {name}；日志未打印量化方式）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="104"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="112"/>
         <source>tensor_parallel_size {n} (the log does not print it)</source>
         <translation>tensor_parallel_size {n}（日志未打印）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="105"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="113"/>
         <source>max_num_seqs {n} (as given; the log does not print it)</source>
         <translation>max_num_seqs {n}（按所给值；日志未打印）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="106"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="114"/>
         <source>max_num_seqs {n} (vLLM&apos;s default; the log does not print it)</source>
         <translation>max_num_seqs {n}（vLLM 默认值；日志未打印）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="108"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="116"/>
         <source>gpu_memory_utilization 0.9 (vLLM&apos;s default; not in the log)</source>
         <translation>gpu_memory_utilization 0.9（vLLM 默认值；日志中没有）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="110"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="118"/>
         <source>the vLLM release (not printed): the current one&apos;s rules (V1); give --engine-version</source>
         <translation>vLLM 版本（未打印）：按当前版本的规则（V1）；可用 --engine-version 指定</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="112"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="120"/>
         <source>n_ctx {n} (the log does not print it)</source>
         <translation>n_ctx {n}（日志未打印）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="113"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="121"/>
         <source>the GGUF file type {ftype} is not known: quant {quant}</source>
         <translation>未知的 GGUF 文件类型 {ftype}：量化取 {quant}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="114"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="122"/>
         <source>flash attention on (not in the log)</source>
         <translation>FlashAttention 开启（日志中没有）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="115"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="123"/>
         <source>flash attention off (not in the log)</source>
         <translation>FlashAttention 关闭（日志中没有）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="116"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="124"/>
         <source>an Ollama release before 0.30 (the log prints llm/memory.go&apos;s layer estimate, not its version)</source>
         <translation>0.30 之前的 Ollama 版本（日志打印了 llm/memory.go 的层数估计，而非版本号）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="118"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="126"/>
         <source>PyTorch ran out of memory; the estimate said it would fit</source>
         <translation>PyTorch 显存不足；而估算曾认为能放下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="120"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="128"/>
         <source>PyTorch ran out of memory, as the estimate says: it does not fit</source>
         <translation>PyTorch 显存不足，与估算一致：放不下</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="122"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="130"/>
         <source>vLLM refused to start; the estimate said it would fit: {why}</source>
         <translation>vLLM 拒绝启动；而估算曾认为能放下：{why}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="124"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="132"/>
         <source>the estimate says vLLM would refuse this plan; the log shows it started</source>
         <translation>估算认为 vLLM 会拒绝此计划；日志显示它已启动</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="126"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="134"/>
         <source>model: the plan&apos;s, {model} (the log does not name one the catalog has)</source>
         <translation>模型：取计划中的 {model}（日志未写出目录中有的模型）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="128"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="136"/>
         <source>GPU: the plan&apos;s, {gpu} (the log does not name it); nothing is kept for it</source>
         <translation>GPU：取计划中的 {gpu}（日志未写出 GPU）；不为它保存任何观测</translation>
     </message>
@@ -3346,82 +3351,107 @@ paying per token: {other}</source>
         <translation>{tokens} 个 token 的预分析（{how}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="62"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="63"/>
+        <source>default: {why}</source>
+        <translation>默认：{why}</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="64"/>
+        <source>the release&apos;s default</source>
+        <translation>该版本的默认值</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="65"/>
+        <source>vLLM {release} (V0): chunked prefill past {past} tokens, in {chunk}-token chunks</source>
+        <translation>vLLM {release}（V0）：超过 {past} 个 token 时分块预填充，每块 {chunk} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="67"/>
+        <source>vLLM {release} (V0) without chunked prefill: max(max_model_len, {small})</source>
+        <translation>vLLM {release}（V0）不分块预填充：max(max_model_len, {small})</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="69"/>
+        <source>vllm serve&apos;s default on {gpu}</source>
+        <translation>vllm serve 在 {gpu} 上的默认值</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="70"/>
         <source>Ollama&apos;s own estimate (fs/ggml GraphSize) of a {batch}-token batch over {ctx} tokens, the larger of its full- and partial-offload sizes</source>
         <translation>Ollama 自己的估算（fs/ggml GraphSize）：{batch} 个 token 的批次覆盖 {ctx} 个 token，取全部卸载与部分卸载两种大小中较大者</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="65"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="73"/>
         <source>what the budget leaves after the rows above</source>
         <translation>预算减去以上各行后剩下的部分</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="66"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="74"/>
         <source>KV cache / (16 x bytes per token) blocks of 16</source>
         <translation>KV 缓存 /（16 × 每 token 字节数），以 16 个为一块</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="67"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="75"/>
         <source>KV cache tokens / max_model_len</source>
         <translation>KV 缓存 token 数 / max_model_len</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="68"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="76"/>
         <source>captured after the KV pool, beside the budget</source>
         <translation>在 KV 池之后捕获，位于预算之外</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="69"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="77"/>
         <source>placed in the {free} the log says were free, less Ollama&apos;s 457 MiB minimum, the compute graph and one layer&apos;s margin</source>
         <translation>放入日志所说的空闲 {free} 中，减去 Ollama 的 457 MiB 最低预留、计算图和一层的余量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="71"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="79"/>
         <source>the GGUF&apos;s tensors of the layers on the GPU (and the output layer)</source>
         <translation>GPU 上各层（以及输出层）的 GGUF 张量</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="73"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="81"/>
         <source>the token embedding (kept on the CPU) and the layers left there</source>
         <translation>token 嵌入（留在 CPU 上）以及留在那里的层</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="75"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="83"/>
         <source>the model file holds {seen}, the plan&apos;s {plan_bytes}: give --quant (the log&apos;s file type: {ftype})</source>
         <translation>模型文件为 {seen}，计划为 {plan_bytes}：请给出 --quant（日志中的文件类型：{ftype}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="77"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="85"/>
         <source>the model file holds {seen}, the plan&apos;s {plan_bytes}: give --quant (the log does not print the file type)</source>
         <translation>模型文件为 {seen}，计划为 {plan_bytes}：请给出 --quant（日志没有打印文件类型）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="79"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="87"/>
         <source>n_ctx {cells} cells x the GPU layers&apos; K and V ({kind})</source>
         <translation>n_ctx {cells} 个单元 × GPU 上各层的 K 和 V（{kind}）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="80"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="88"/>
         <source>the worst-case graph of a 512-token micro-batch</source>
         <translation>512 个 token 的微批次的最坏情况计算图</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="81"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="89"/>
         <source>the estimate&apos;s total less the CUDA context (PyTorch does not count it)</source>
         <translation>估算的总量减去 CUDA 上下文（PyTorch 不计入它）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="83"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="91"/>
         <source>the projector&apos;s weights as its GGUF stores them (llama.cpp&apos;s estimate adds the buffers of its image pass)</source>
         <translation>投影器的权重，按其 GGUF 的存储方式（llama.cpp 的估计另含其图像处理的缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="85"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="93"/>
         <source>llama.cpp&apos;s own projection of its buffers on the GPUs (weights, KV cache, compute) before --fit changes anything; the plan&apos;s are {plan_bytes}</source>
         <translation>llama.cpp 在 --fit 调整之前对自身 GPU 缓冲区（权重、KV 缓存、计算）的预估；方案的为 {plan_bytes}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/log_check.py" line="88"/>
+        <location filename="../../gpuadvisor/gui/log_check.py" line="96"/>
         <source>PyTorch had {allocated} allocated and asked for {request} more: the run needs at least that, the estimate&apos;s total less the CUDA context is {plan_bytes}</source>
         <translation>PyTorch 已分配 {allocated}，又申请 {request}：运行至少需要这么多；估算总量减去 CUDA 上下文为 {plan_bytes}</translation>
     </message>
@@ -6285,7 +6315,7 @@ paying per token: {other}</source>
     <message>
         <location filename="../../gpuadvisor/gui/widgets/panels.py" line="426"/>
         <source>{n} tokens</source>
-        <translation>{n}个 token</translation>
+        <translation>{n} 个 token</translation>
     </message>
     <message>
         <location filename="../../gpuadvisor/gui/widgets/job_text.py" line="82"/>

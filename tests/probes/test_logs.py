@@ -444,3 +444,17 @@ def test_the_fit_projection_is_held_against_the_plans_gpu_rows():
     on_gpu = sum(rows[k].planned for k in ("gpu_model_buffer", "kv_cache", "compute_buffer"))
     assert rows["fit_projected"].planned == pytest.approx(on_gpu)
     assert rows["fit_projected"].observed == pytest.approx(3287 * MiB)
+
+
+@pytest.mark.parametrize(("planned", "observed", "text"), [
+    (15.0, 15.02, "0%"),      # -0.13%: rounds to nothing, not "-0%"
+    (204.8, 358.4, "-43%"),   # 204.8 / 358.4 - 1 = -0.4286
+    (2.2, 2.05, "+7%"),       # +7.3%
+    (None, 1.0, ""),          # nothing planned: no difference
+    (1.0, 0.0, ""),           # nothing observed
+])
+def test_a_difference_is_a_signed_whole_percent(planned, observed, text):
+    from gpuadvisor.probes.logcheck import Row
+
+    row = Row(term="t", key="k", planned=planned, observed=observed, unit="bytes")
+    assert row.difference_text == text

@@ -22,6 +22,7 @@ from gpuadvisor.core.engines.transformers import settings as transformers_settin
 from gpuadvisor.core.gpu import GpuSpec
 from gpuadvisor.core.inference_time import inference_time
 from gpuadvisor.core.memory import MemoryBreakdown
+from gpuadvisor.core.phrase import Phrase
 from gpuadvisor.core.plan import Plan
 
 
@@ -182,11 +183,8 @@ def engine_assumptions(view: EngineView, plan: Plan, assumptions: Assumptions,
                     used[f"engine_prefill_{name}"] = getattr(decode.prompt, name)
     for key, value in settings.items():
         used[f"engine_{key}"] = value
-        if key in defaults:
-            used[f"engine_{key}_source"] = f"default: {defaults[key]}"
     for key, why in defaults.items():
-        if key not in settings:
-            used[f"engine_{key}_source"] = f"default: {why}"
+        used[f"engine_{key}_source"] = Phrase("default: {why}", why=why)
     return used
 
 

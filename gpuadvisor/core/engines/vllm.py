@@ -70,6 +70,7 @@ from gpuadvisor.core.engines.base import DecodeCost, EngineResult, gpu_class, re
 from gpuadvisor.core.gpu import GpuSpec
 from gpuadvisor.core.kvcache import kv_dtype_bytes
 from gpuadvisor.core.memory import weight_bytes
+from gpuadvisor.core.phrase import Phrase
 from gpuadvisor.core.plan import Plan, exl2_bits
 from gpuadvisor.core.units import GiB
 
@@ -122,13 +123,14 @@ def profile_tokens(plan: Plan, gpu: GpuSpec, max_len: int) -> tuple[int, str]:
     rel = release(plan.engine_version)
     if rel is not None and rel < V1_RELEASE:
         if max_len > V0_CHUNKED_FROM:
-            return V0_CHUNKED_TOKENS, (f"vLLM {plan.engine_version} (V0): chunked prefill "
-                                       f"past {V0_CHUNKED_FROM:,} tokens, in "
-                                       f"{V0_CHUNKED_TOKENS}-token chunks")
-        return max(max_len, BATCHED_TOKENS_SMALL), (
-            f"vLLM {plan.engine_version} (V0) without chunked prefill: max(max_model_len, "
-            f"{BATCHED_TOKENS_SMALL:,})")
-    return max_num_batched_tokens(gpu), f"vllm serve's default on {gpu.name}"
+            return V0_CHUNKED_TOKENS, Phrase(
+                "vLLM {release} (V0): chunked prefill past {past} tokens, in {chunk}-token "
+                "chunks", release=plan.engine_version, past=f"{V0_CHUNKED_FROM:,}",
+                chunk=V0_CHUNKED_TOKENS)
+        return max(max_len, BATCHED_TOKENS_SMALL), Phrase(
+            "vLLM {release} (V0) without chunked prefill: max(max_model_len, {small})",
+            release=plan.engine_version, small=f"{BATCHED_TOKENS_SMALL:,}")
+    return max_num_batched_tokens(gpu), Phrase("vllm serve's default on {gpu}", gpu=gpu.name)
 
 
 def kv_pool(budget_bytes: float, weights: float, activation: float, non_torch: float,
