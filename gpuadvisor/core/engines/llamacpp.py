@@ -33,15 +33,8 @@ down, residual add; ``src/models/llama.cpp`` @069be0ae), 22 without it (scores, 
 weighted sum and a copy replace the attention node), RMS-norm + scale fused into one kernel
 (-2), one flash-attention combine kernel, and on CUDA/HIP one activation-quantization kernel
 (q8_1) before each of the 7 quantized matrix-vector products (``mul_mat_vec_q``). Host work
-per token (:func:`host_s_per_token`): ggml-org/llama.cpp issue #7456 measured it on builds
-of May 2024 (NVIDIA's measurements: 10-15% of a token on A100/H100 is CPU work, ~6.1 ms
-per token for Llama-2-7B Q4_K_M on H100), most of it rebuilding and re-splitting the
-graph for every token: 0.76 ms (12.5% of 6.1 ms). Builds since graph reuse became the
-default (PR #14482 reuses a graph whose shapes did not change, on with the ``set_rows`` KV
-path that PR #14959 made the default, opened 2025-07-30 and merged in August 2025) skip the
-rebuild: PR #8366 (an earlier reuse attempt, closed unmerged) measured what skipping it
-saves, 3-7% of a token on six machines (4% on an RTX 4090, 6% on an H100 SXM), leaving
-0.4 ms (~7% of 6.1 ms). Sampling (not done by
+per token by the build (:func:`.llamacpp_builds.host_s_per_token`: 0.4 ms on a current build,
+0.76 ms before graph reuse became the default in August 2025). Sampling (not done by
 ``llama-bench``): 3 ns per vocabulary entry, i.e. 0.1 ms for 32,000 tokens (the default
 chain cuts to top-k 40 first; a full 32,000-entry sort costs ~1.9 ms, PR #5085).
 
@@ -74,6 +67,14 @@ from gpuadvisor.core.engines.base import (
     release,
 )
 from gpuadvisor.core.engines.llamacpp_backends import plan_backend
+from gpuadvisor.core.engines.llamacpp_builds import (
+    CUDA_GRAPH_RULES,
+    GRAPH_REUSE_DEFAULT,
+    HOST_S_PER_TOKEN,
+    HOST_S_PER_TOKEN_REBUILDING,
+    cuda_graphs_on,
+    host_s_per_token,
+)
 from gpuadvisor.core.engines.llamacpp_matvec import (
     intel_vulkan_matvec_gb_s,
     mmvf_read_gb_s,
@@ -95,14 +96,6 @@ from gpuadvisor.core.units import GiB
 UBATCH = 512
 #: KV cells are allocated in multiples of this (llama.cpp pads ``n_ctx`` to 256).
 KV_PAD = 256
-#: Host (CPU) work per decoded token on a GPU backend, a current build (see the module
-#: docstring).
-HOST_S_PER_TOKEN = 0.4e-3
-#: The same for a build that rebuilt the graph for every token (before graph reuse became the
-#: default, :data:`GRAPH_REUSE_DEFAULT`): issue #7456's 10-15% of a 6.1 ms token, 12.5%.
-HOST_S_PER_TOKEN_REBUILDING = 0.125 * 6.1e-3
-#: The first month whose builds reuse the decode graph by default (PR #14959, August 2025).
-GRAPH_REUSE_DEFAULT = "2025-08-01"
 #: CPU sampling per vocabulary entry (see the module docstring).
 SAMPLING_S_PER_VOCAB = 3e-9
 #: Smallest batch whose matmuls a GPU backend takes over from the CPU (op offload).
@@ -245,34 +238,6 @@ def _kernels(model: ModelShape, flash: bool, cuda: bool) -> tuple[float, float]:
         weight += count * mats
     tail = 3 if cuda else 2  # output norm, (quantize), output projection
     return kernels + tail + 1, weight + 1
-
-
-#: When llama.cpp's CUDA backend replays a decode step as a CUDA graph: ``(merged, lowest
-#: compute capability)`` of each change, oldest first. None before PR #6766 (merged
-#: 2024-05-08); that PR set ``disable_due_to_gpu_arch`` below Ampere (8.0) in ggml-cuda.cu,
-#: and PR #25749 ("Enable CUDA graphs on Volta+Turing", merged 2026-07-16) lowered it to
-#: Volta (``cc < GGML_CUDA_CC_VOLTA``), so Pascal still launches kernel by kernel.
-CUDA_GRAPH_RULES = (("2024-05-08", 8.0), ("2026-07-16", 7.0))
-
-
-def cuda_graphs_on(gpu: GpuSpec, build_date: str | None = None) -> bool:
-    """Whether a llama.cpp CUDA build of ``build_date`` (``YYYY-MM-DD``; None = a current
-    build) replays the decode on ``gpu`` as a CUDA graph (:data:`CUDA_GRAPH_RULES`)."""
-    lowest = None
-    for merged, cc in CUDA_GRAPH_RULES:
-        if build_date is None or build_date >= merged:
-            lowest = cc
-    return lowest is not None and gpu.cc_number >= lowest
-
-
-def host_s_per_token(build_date: str | None = None) -> float:
-    """Host (CPU) seconds per decoded token of a build of ``build_date`` (``YYYY-MM-DD``, or an
-    upper bound of it; None = a current build): :data:`HOST_S_PER_TOKEN_REBUILDING` before
-    :data:`GRAPH_REUSE_DEFAULT`, :data:`HOST_S_PER_TOKEN` from it (see the module
-    docstring)."""
-    if build_date is not None and build_date < GRAPH_REUSE_DEFAULT:
-        return HOST_S_PER_TOKEN_REBUILDING
-    return HOST_S_PER_TOKEN
 
 
 def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptions, *,
