@@ -19,5 +19,14 @@ class Phrase(str):
         self.template, self.args = template, args
         return self
 
+    def __reduce__(self):
+        # copy and pickle rebuild from the template and values, not from the English text,
+        # which may hold a literal brace (a value such as "{n}" or a JSON excerpt)
+        return _rebuild, (self.template, self.args)
+
+
+def _rebuild(template: str, args: dict) -> Phrase:
+    return Phrase(template, **args)
+
 
 __all__ = ["Phrase"]

@@ -458,3 +458,18 @@ def test_a_difference_is_a_signed_whole_percent(planned, observed, text):
 
     row = Row(term="t", key="k", planned=planned, observed=observed, unit="bytes")
     assert row.difference_text == text
+
+
+def test_a_phrase_survives_copy_and_pickle_with_its_template_and_a_brace_in_a_value():
+    import copy
+    import pickle
+
+    from gpuadvisor.core.phrase import Phrase
+
+    inner = Phrase("vllm serve's default on {gpu}", gpu="GPU {0}")
+    outer = Phrase("default: {why}", why=inner)
+    assert str(outer) == "default: vllm serve's default on GPU {0}"
+    for again in (copy.deepcopy(outer), pickle.loads(pickle.dumps(outer))):
+        assert again == outer and again.template == "default: {why}"
+        assert again.args["why"].template == "vllm serve's default on {gpu}"
+        assert again.args["why"].args == {"gpu": "GPU {0}"}
