@@ -83,7 +83,8 @@ def _own_rig(args: argparse.Namespace, gpus) -> tuple[list, str]:
             unmatched.append(info.name)
             continue
         own.append(with_reported_memory(spec, info.memory_total_bytes,
-                                        "this machine's driver (NVML)"))
+                                        "this machine's driver (NVML)",
+                                        ecc_enabled=info.ecc_enabled))
     where = "simulated" if args.simulate else "detected"
     note = (f"your rig ({where}): {', '.join(g.name for g in own)}" if own
             else f"no GPU {where}")

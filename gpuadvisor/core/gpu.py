@@ -137,6 +137,8 @@ class GpuSpec:
             where none was found (the engines use their GPU class's share of the
             datasheet).
         stream_read_source: Where that measurement was published.
+        ecc_enabled: The card's ECC mode as its driver reported it (detection, NVML);
+            ``None`` for a catalog card, which takes its default (:func:`inline_ecc`).
         source: Where the figures come from (document name and URL).
         notes: Caveats, derivations and uncertain figures.
     """
@@ -174,6 +176,7 @@ class GpuSpec:
     memory_report_source: str = ""
     stream_read_gb_s: float | None = None
     stream_read_source: str = ""
+    ecc_enabled: bool | None = None
     source: str
     notes: str = ""
 
@@ -202,6 +205,8 @@ class GpuSpec:
         object.__setattr__(self, "aliases", tuple(aliases))
         if not isinstance(self.unified_memory, bool):
             raise SpecFieldError("unified_memory", "must be true or false")
+        if self.ecc_enabled is not None and not isinstance(self.ecc_enabled, bool):
+            raise SpecFieldError("ecc_enabled", "must be true, false or absent")
         if isinstance(self.launch_year, bool) or not isinstance(self.launch_year, int):
             raise SpecFieldError("launch_year", "must be an integer year")
         for name in ("gpu_cores", "sm_count"):
@@ -451,14 +456,52 @@ DRIVER_RESERVE_MIB = sorted(a - c for a, c in CUDA_BELOW_DRIVER.values())[
 #: one part in 16 for check bits: T4 15360 of 16384 MiB, L4 23034 and A10/A10G 23028 of
 #: 24576, L40S 46068 of 49152 (nvidia-smi totals, modal-labs/modal-client#2797).
 INLINE_ECC_SHARE = 1.0 / 16.0
+#: What inline ECC costs a streaming read (decode's weight and KV-cache reads): the check
+#: bits are a sixteenth of the data (:data:`INLINE_ECC_SHARE`) and travel the same bus, so of
+#: every 17 bytes read 16 are data: the loss is 1/17 (5.9%). Cross-check on twins (the same
+#: chip and memory with ECC on by default and off by default), llama-bench tg512 of one build
+#: on RunPod (XiongjieDai/GPU-Benchmarks-on-LLM-Inference @aa72e0ec, May 2024), tokens/s
+#: per datasheet GB/s of A40 over RTX A6000 and L40S over RTX 6000 Ada: Llama 3 8B F16 0.929
+#: and 0.928, 8B Q4_K_M 0.956 and 0.962, 70B Q4_K_M (L40S) 0.931; mean 0.941 = 16/17.
+#: NVIDIA's CUDA C++ Best Practices Guide ("Theoretical Bandwidth Calculation") gives
+#: "approximately 20%" for memory transactions in general, "higher" depending on the access
+#: pattern: scattered accesses fetch check bits they do not share; streams share them.
+INLINE_ECC_BANDWIDTH_LOSS = 1.0 / 17.0
+
+
+def inline_ecc(gpu: GpuSpec) -> tuple[bool, str]:
+    """``(whether gpu's memory carries inline ECC, why)``: NVIDIA cards with GDDR memory keep
+    the check bits in the same DRAM when ECC is on (HBM and unified memory have their own).
+    The mode the driver reported where detection read it (``ecc_enabled``), else the
+    card's default: on for datacenter cards, off for GeForce and workstation cards
+    (workstation cards can turn it on)."""
+    if gpu.vendor != "nvidia" or not gpu.memory_type.upper().startswith("GDDR"):
+        return False, "no inline ECC (not NVIDIA GDDR memory)"
+    if gpu.ecc_enabled is not None:
+        return gpu.ecc_enabled, f"ECC {'on' if gpu.ecc_enabled else 'off'} (the driver's mode)"
+    on = gpu.segment == "datacenter"
+    return on, f"ECC {'on' if on else 'off'} (the {gpu.segment} card's default)"
+
+
+def ecc_read_share(gpu: GpuSpec) -> tuple[float, str]:
+    """``(share of its ECC-off bandwidth gpu reads at, why)``: 1 less
+    :data:`INLINE_ECC_BANDWIDTH_LOSS` where inline ECC is on (:func:`inline_ecc`), else 1.
+    The class and kernel figures it scales were measured with ECC off: an A40 read 0.977 of
+    its datasheet rate, more than a card fetching check bits with every transaction can."""
+    on, why = inline_ecc(gpu)
+    if not on:
+        return 1.0, why
+    return 1.0 - INLINE_ECC_BANDWIDTH_LOSS, (
+        f"{why}: the check bits, 1/16 of the data, share the bus: a streaming read keeps "
+        "16 of every 17 bytes")
 
 
 def usable_memory(gpu: GpuSpec) -> tuple[int, str]:
     """``(bytes, source)``: what a process can allocate on ``gpu``.
 
     NVIDIA: CUDA's total where the catalog records it; else the driver's reported total
-    less :data:`DRIVER_RESERVE_MIB`; else the nominal size less inline ECC's share on GDDR
-    datacenter cards (:data:`INLINE_ECC_SHARE`) and the driver's reserve. Other vendors and
+    less :data:`DRIVER_RESERVE_MIB`; else the nominal size less inline ECC's share where it is on
+    (:func:`inline_ecc`, :data:`INLINE_ECC_SHARE`) and the driver's reserve. Other vendors and
     unified memory: the nominal size (no reported totals recorded; Apple's wired share is
     the engines' own rule); NVIDIA's unified GB10 reports CUDA's total (the OS's MemTotal).
     """
@@ -476,7 +519,7 @@ def usable_memory(gpu: GpuSpec) -> tuple[int, str]:
                                     f"{reserve}")
     mib = gpu.memory_gib * 1024
     how = f"{gpu.memory_gib:g} GiB"
-    if gpu.segment == "datacenter" and gpu.memory_type.upper().startswith("GDDR"):
+    if inline_ecc(gpu)[0]:
         mib *= 1.0 - INLINE_ECC_SHARE
         how += " less inline ECC's 1/16"
     return round((mib - DRIVER_RESERVE_MIB) * 2**20), f"{how} {reserve}"

@@ -270,8 +270,8 @@ class HealthWarning:
     Attributes:
         gpu_index: The card's ``GpuInfo.index``.
         code: Stable id: ``pcie_narrow``, ``thermal_throttle``, ``power_throttle``,
-            ``power_limit_low``, ``ecc_errors``, ``vram_in_use``, ``mig_enabled``, ``gpu_lost``,
-            ``integrated``.
+            ``power_limit_low``, ``ecc_errors``, ``ecc_inline``, ``vram_in_use``,
+            ``mig_enabled``, ``gpu_lost``, ``integrated``.
         template: The English sentence with ``{name}`` placeholders, marked for translation
             (context :data:`WARNING_CONTEXT`) so the GUI can show it in the user's language.
         params: The values for the placeholders (already formatted as text).

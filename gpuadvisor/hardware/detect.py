@@ -12,8 +12,9 @@ import os
 import platform
 import subprocess
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 
-from gpuadvisor.core.gpu import GpuSpec
+from gpuadvisor.core.gpu import INLINE_ECC_BANDWIDTH_LOSS, GpuSpec, inline_ecc
 from gpuadvisor.core.gpu import smallest_card as smallest_card  # re-exported
 from gpuadvisor.core.units import format_bytes
 
@@ -101,6 +102,14 @@ def health_warnings(gpu: GpuInfo, own_pid: int | None = None) -> list[HealthWarn
             "{count} uncorrected ECC memory error(s) since the driver loaded: results on this "
             "card may be wrong. Reset the GPU; if errors return, have it checked."),
             count=str(gpu.ecc_errors_uncorrected))
+    if gpu.ecc_enabled and _inline_ecc(gpu):
+        warn("ecc_inline", QT_TRANSLATE_NOOP(
+            "HealthWarnings",
+            "ECC is on, and this card keeps the check bits in its own GDDR memory: they take "
+            "1/16 of the memory and about {loss} of the bandwidth of a streaming read (more "
+            "for scattered access), so decoding runs about that much slower. If you do not "
+            "need ECC, turn it off (sudo nvidia-smi -e 0, then reboot)."),
+            loss=f"{INLINE_ECC_BANDWIDTH_LOSS:.0%}")
     others = [p for p in (gpu.processes or ()) if p.pid != own_pid]
     held = sum(p.used_bytes or 0 for p in others)
     used, total = gpu.memory_used_bytes, gpu.memory_total_bytes
@@ -128,6 +137,14 @@ def health_warnings(gpu: GpuInfo, own_pid: int | None = None) -> list[HealthWarn
     return out
 
 
+def _inline_ecc(gpu: GpuInfo) -> bool:
+    """Whether ``gpu``'s catalog card keeps inline ECC when ECC is on (NVIDIA GDDR); False
+    for an unmatched card or when the catalog cannot be read."""
+    catalog = _catalog([]) if gpu.catalog_id else None
+    spec = catalog.get(gpu.catalog_id) if catalog else None
+    return spec is not None and inline_ecc(replace(spec, ecc_enabled=True))[0]
+
+
 # --------------------------------------------------------------------------- detection
 def _catalog(hints: list[str]) -> Mapping[str, GpuSpec] | None:
     from gpuadvisor.catalog import CatalogError, load_gpus
@@ -142,7 +159,6 @@ def _catalog(hints: list[str]) -> Mapping[str, GpuSpec] | None:
 def matched_gpus(gpus: list[GpuInfo], catalog: Mapping[str, GpuSpec] | None) -> list[GpuInfo]:
     """``gpus`` with their catalog entries: each card matched by name and memory; a MIG slice
     takes its card's entry (its own name and memory are the slice's, not a catalog card's)."""
-    from dataclasses import replace
 
     from .match import with_catalog_match
 
@@ -298,7 +314,6 @@ def unified_memory_from_host(gpus, host: HostInfo, catalog) -> list[GpuInfo]:
     the operating system's MemTotal as the GPU's total there (torch ``total_memory`` 119.70
     GiB on a 128 GB DGX Spark, GuigsEvt/dgx_spark_config issue 1), and its free memory is
     the host's available memory."""
-    from dataclasses import replace
 
     if not catalog or host is None or not host.ram_total_bytes:
         return list(gpus)

@@ -133,14 +133,16 @@ class DetectedRig:
         try:
             if base is not None:
                 # The catalog's id: time assumptions then cite "catalog: <id>".
-                return with_reported_memory(base, info.memory_total_bytes, DRIVER_SOURCE)
+                return with_reported_memory(base, info.memory_total_bytes, DRIVER_SOURCE,
+                                            ecc_enabled=info.ecc_enabled)
             reference = self._reference
             if reference is None:
                 return None
             return with_reported_memory(
                 reference, info.memory_total_bytes, DRIVER_SOURCE, id=key, name=info.name,
-                aliases=(), notes=f"unmatched: memory from the driver; time uses the "
-                f"{reference.name} peak as a stand-in")
+                aliases=(), ecc_enabled=info.ecc_enabled,
+                notes=f"unmatched: memory from the driver; time uses the {reference.name} "
+                "peak as a stand-in")
         except (TypeError, ValueError):
             return None
 

@@ -1691,53 +1691,58 @@ paying per token: {other}</source>
 <context>
     <name>HealthWarnings</name>
     <message>
-        <location filename="../../gpuadvisor/hardware/detect.py" line="55"/>
+        <location filename="../../gpuadvisor/hardware/detect.py" line="56"/>
         <source>The GPU stopped answering (NVML: GPU is lost) — it fell off the bus. Check power cables and riser, reseat the card and reboot; the kernel log shows an Xid 79.</source>
         <extracomment>VRAM held by processes we cannot see that is worth a warning: the larger of these.</extracomment>
         <translation>GPU 已无响应（NVML 报告 GPU 丢失）——显卡已从总线上掉线。请检查供电线和转接卡，重新插好显卡后重启；内核日志中会有 Xid 79。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/hardware/detect.py" line="61"/>
+        <location filename="../../gpuadvisor/hardware/detect.py" line="62"/>
         <source>Integrated GPU: it shares system memory and is not counted as a training GPU.</source>
         <translation>集成显卡：与系统共享内存，不计为训练用 GPU。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/hardware/detect.py" line="66"/>
+        <location filename="../../gpuadvisor/hardware/detect.py" line="67"/>
         <source>PCIe link runs at x{now} but the card supports x{most} (an x{now} slot, a riser or a shared lane budget): loading data and multi-GPU traffic are slower. Move the card to a full-width slot.</source>
         <translation>PCIe 链路运行在 x{now}，而显卡支持 x{most}（x{now} 插槽、转接卡或通道被共享）：数据加载和多卡通信会变慢。请把显卡换到全宽插槽。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/hardware/detect.py" line="77"/>
+        <location filename="../../gpuadvisor/hardware/detect.py" line="78"/>
         <source>Throttling now because it is too hot ({temp}; slowdown at {limit}): {reasons}. Improve airflow or clean the cooler; clocks drop until it cools.</source>
         <translation>温度过高，正在降频（{temp}；降频阈值 {limit}）：{reasons}。请改善风道或清理散热器；冷却前频率会保持偏低。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/hardware/detect.py" line="86"/>
+        <location filename="../../gpuadvisor/hardware/detect.py" line="87"/>
         <source>Clocks are held down by power now (drawing {draw} of {cap}): {reasons}. Expected under full load at the limit; a low limit or weak PSU makes it worse.</source>
         <translation>频率正受功耗限制（当前 {draw}，上限 {cap}）：{reasons}。满载触及上限时属正常；功耗上限偏低或电源不足会更严重。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/hardware/detect.py" line="93"/>
+        <location filename="../../gpuadvisor/hardware/detect.py" line="94"/>
         <source>Power limit is {limit} W, below the card&apos;s default {default} W: expect lower clocks under load (raise it with nvidia-smi -pl, or accept the slower, cooler card).</source>
         <translation>功耗上限为 {limit} W，低于默认的 {default} W：满载时频率会偏低（可用 nvidia-smi -pl 调高，或接受更慢但更凉的显卡）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/hardware/detect.py" line="99"/>
+        <location filename="../../gpuadvisor/hardware/detect.py" line="100"/>
         <source>{count} uncorrected ECC memory error(s) since the driver loaded: results on this card may be wrong. Reset the GPU; if errors return, have it checked.</source>
         <translation>驱动加载以来出现 {count} 个不可纠正的 ECC 显存错误：这张卡的计算结果可能有误。请重置 GPU；若错误再次出现，请送修检查。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/hardware/detect.py" line="111"/>
+        <location filename="../../gpuadvisor/hardware/detect.py" line="106"/>
+        <source>ECC is on, and this card keeps the check bits in its own GDDR memory: they take 1/16 of the memory and about {loss} of the bandwidth of a streaming read (more for scattered access), so decoding runs about that much slower. If you do not need ECC, turn it off (sudo nvidia-smi -e 0, then reboot).</source>
+        <translation>ECC 已开启，而这张卡把校验位存放在它自己的 GDDR 显存中：校验位占用 1/16 的显存，以及连续读取时约 {loss} 的带宽（分散访问时更多），所以解码会慢大约这么多。如果不需要 ECC，可以关闭它（sudo nvidia-smi -e 0，然后重启）。</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/hardware/detect.py" line="120"/>
         <source>{count} other process(es) hold {held} of VRAM: {names}. Free for training: {free} of {total}.</source>
         <translation>另有 {count} 个进程占用 {held} 显存：{names}。可用于训练：{free}（共 {total}）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/hardware/detect.py" line="117"/>
+        <location filename="../../gpuadvisor/hardware/detect.py" line="126"/>
         <source>{used} of VRAM is already in use by processes not visible here (another container or user, or the desktop): free for training is {free} of {total}.</source>
         <translation>已有 {used} 显存被此处看不到的进程占用（其他容器或用户，或桌面）：可用于训练的是 {free}（共 {total}）。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/hardware/detect.py" line="123"/>
+        <location filename="../../gpuadvisor/hardware/detect.py" line="132"/>
         <source>MIG mode is on: the card is split into instances and a job sees only its instance&apos;s memory and SMs. Disable MIG (nvidia-smi -mig 0) to train on the whole card.</source>
         <translation>MIG 模式已开启：显卡被划分为多个实例，任务只能看到所在实例的显存和 SM。关闭 MIG（nvidia-smi -mig 0）才能用整张卡训练。</translation>
     </message>

@@ -169,6 +169,21 @@ def test_ecc_errors():
     assert w.code == "ecc_errors" and w.message.startswith("3 uncorrected")
 
 
+def test_ecc_on_a_gddr_card_says_what_it_costs_and_how_to_turn_it_off():
+    # inline ECC (check bits in the card's own GDDR): a streaming read keeps 16 of 17 bytes
+    l40s = dict(name="NVIDIA L40S", catalog_id="l40s", memory_total_bytes=46068 * MIB)
+    (w,) = health_warnings(_gpu(ecc_enabled=True, **l40s))
+    assert w.code == "ecc_inline" and "6%" in w.message and "nvidia-smi -e 0" in w.message
+    assert _codes(_gpu(ecc_enabled=False, **l40s)) == []
+    # HBM keeps its check bits apart: ECC on an H100 costs nothing to warn about
+    assert _codes(_gpu(name="NVIDIA H100 80GB HBM3", catalog_id="h100-sxm",
+                       memory_total_bytes=81559 * MIB, ecc_enabled=True)) == []
+    # a workstation card with ECC turned on pays it too; an unmatched card is not guessed at
+    assert _codes(_gpu(name="NVIDIA RTX A6000", catalog_id="rtx-a6000",
+                       ecc_enabled=True)) == ["ecc_inline"]
+    assert _codes(_gpu(name="Some GPU", catalog_id=None, ecc_enabled=True)) == []
+
+
 def test_another_process_holding_vram_but_not_our_own():
     procs = (GpuProcess(111, "python3", 10 * GIB), GpuProcess(222, "me", 2 * GIB))
     gpu = _gpu(processes=procs, memory_used_bytes=12 * GIB, memory_free_bytes=12 * GIB)

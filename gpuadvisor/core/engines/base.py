@@ -32,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from gpuadvisor.core.engines.prompt_rates import PromptRate
-from gpuadvisor.core.gpu import GpuSpec
+from gpuadvisor.core.gpu import GpuSpec, ecc_read_share
 
 _BENCH = "te42kyfo/gpu-benches @1c36d509"
 
@@ -124,13 +124,16 @@ def read_fraction(gpu: GpuSpec) -> tuple[float, str]:
     """``(achieved / datasheet bandwidth of a streaming read, where it comes from)`` on
     ``gpu``: the card's own published measurement where the catalog has one
     (``stream_read_gb_s``: a T4 reads 263 of its 320 GB/s in clpeak, where the GDDR
-    datacenter cards of its class read 0.978), else its :func:`gpu_class`'s."""
+    datacenter cards of its class read 0.978), as it was measured; else its
+    :func:`gpu_class`'s, less inline ECC's cost where ECC is on (:func:`ecc_read_share`)."""
     if gpu.stream_read_gb_s:
         share = min(1.0, gpu.stream_read_gb_s / gpu.memory_bandwidth_gb_s)
         return share, (f"{gpu.name} read {gpu.stream_read_gb_s:g} of "
                        f"{gpu.memory_bandwidth_gb_s:g} GB/s ({gpu.stream_read_source})")
     gc = gpu_class(gpu)
-    return gc.read_fraction, f"{gc.name}: {gc.source}"
+    ecc, ecc_source = ecc_read_share(gpu)
+    source = f"{gc.name}: {gc.source}"
+    return gc.read_fraction * ecc, (source if ecc == 1.0 else f"{source}; x {ecc:g}: {ecc_source}")
 
 
 #: NVIDIA's register file per SM since Kepler (CUDA C++ Programming Guide, "Technical

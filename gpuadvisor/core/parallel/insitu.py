@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from gpuadvisor.core.gpu import GpuSpec
+from gpuadvisor.core.gpu import GpuSpec, ecc_read_share
 from gpuadvisor.core.plan import Plan
 
 from .rates import comm_sm_share, fp8_matmul_fraction, kernel_fractions
@@ -76,7 +76,11 @@ def gpu_rates(gpu: GpuSpec, dtype: str, *, matmul_tflops: float | None = None,
         attention = attention * measured / matmul
         matmul = measured
         source = f"measured matmul {matmul_tflops:.0f} TFLOPS; " + source
-    bandwidth = gpu.memory_bandwidth_gb_s * 1e9 * frac.memory
+    # the published copy fractions were measured with ECC off (an A40 copies at 0.95)
+    ecc, ecc_source = ecc_read_share(gpu)
+    bandwidth = gpu.memory_bandwidth_gb_s * 1e9 * frac.memory * ecc
+    if ecc != 1.0:
+        source = f"{source}; memory x {ecc:g}: {ecc_source}"
     if bandwidth_gb_s:
         bandwidth = bandwidth_gb_s * 1e9
     return GpuRates(peak_flops=peak, matmul_fraction=matmul, attention_fraction=attention,
