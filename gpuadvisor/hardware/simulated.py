@@ -15,7 +15,7 @@ import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from gpuadvisor.core.gpu import GpuSpec
+from gpuadvisor.core.gpu import INLINE_ECC_SHARE, GpuSpec, inline_ecc
 
 from .base import GpuInfo, GpuProcess
 
@@ -93,7 +93,13 @@ def parse_spec(spec: str, gpus: Mapping[str, GpuSpec]) -> list[str]:
 def _live(spec: GpuSpec, index: int, tick: int, scenario: Scenario | None) -> dict:
     """Plausible idle readings that wobble with ``tick`` (the refresh number)."""
     unsupported = scenario.unsupported if scenario else frozenset()
+    # what the driver reports: the catalog's recorded total, else the label less inline ECC's
+    # 1/16 on a card that ships with it on (an L40S shows 46068 of 49152 MiB)
     total = int(spec.memory_gib * GIB)
+    if spec.reported_memory_mib:
+        total = int(spec.reported_memory_mib * MIB)
+    elif inline_ecc(spec)[0]:
+        total = int(spec.memory_gib * GIB * (1 - INLINE_ECC_SHARE))
     if spec.vendor == "nvidia" and spec.unified_memory and spec.cuda_memory_mib:
         total = int(spec.cuda_memory_mib * MIB)  # what a GB10's detection finds (CUDA's)
     used = (448 + 64 * index + 32 * (tick % 3)) * MIB

@@ -50,13 +50,22 @@ def test_figures_come_from_the_catalog(catalog):
     spec = catalog["h100-sxm"]
     assert gpu.backend == "simulated" and gpu.catalog_id == "h100-sxm"
     assert gpu.name in spec.aliases
-    assert gpu.memory_total_bytes == 80 * GIB
+    # the driver's total as nvidia-smi printed it (81559 MiB, NVIDIA/nccl#1264), not the label
+    assert gpu.memory_total_bytes == 81559 * 2**20
     assert gpu.memory_free_bytes == gpu.memory_total_bytes - gpu.memory_used_bytes
     assert gpu.compute_capability == spec.compute_capability
     assert gpu.power_limit_w == spec.tdp_w
     assert gpu.pcie_width_max == spec.pcie_lanes
     assert gpu.nvlink_links_active == 18
     assert gpu.ecc_enabled is True and gpu.ecc_errors_uncorrected == 0
+
+
+def test_a_gddr_datacenter_card_shows_what_its_inline_ecc_leaves(catalog):
+    # ECC on (the simulated datacenter default): an L40S as nvidia-smi shows it (46068 MiB,
+    # modal-labs/modal-client#2797); an A40 with no recorded total: 48 GiB less 1/16
+    l40s, a40 = SimulatedBackend("l40s+a40", catalog).devices()
+    assert l40s.ecc_enabled and l40s.memory_total_bytes == 46068 * 2**20
+    assert a40.ecc_enabled and a40.memory_total_bytes == 48 * GIB * 15 // 16
 
 
 def test_one_gpu(catalog):
