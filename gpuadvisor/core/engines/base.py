@@ -133,7 +133,9 @@ def read_fraction(gpu: GpuSpec) -> tuple[float, str]:
     gc = gpu_class(gpu)
     ecc, ecc_source = ecc_read_share(gpu)
     source = f"{gc.name}: {gc.source}"
-    return gc.read_fraction * ecc, (source if ecc == 1.0 else f"{source}; x {ecc:g}: {ecc_source}")
+    if ecc != 1.0:
+        source = f"{source}; x {ecc:.3f}: {ecc_source}"
+    return gc.read_fraction * ecc, source
 
 
 #: NVIDIA's register file per SM since Kepler (CUDA C++ Programming Guide, "Technical

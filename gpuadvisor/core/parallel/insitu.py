@@ -80,7 +80,7 @@ def gpu_rates(gpu: GpuSpec, dtype: str, *, matmul_tflops: float | None = None,
     ecc, ecc_source = ecc_read_share(gpu)
     bandwidth = gpu.memory_bandwidth_gb_s * 1e9 * frac.memory * ecc
     if ecc != 1.0:
-        source = f"{source}; memory x {ecc:g}: {ecc_source}"
+        source = f"{source}; memory x {ecc:.3f}: {ecc_source}"
     if bandwidth_gb_s:
         bandwidth = bandwidth_gb_s * 1e9
     return GpuRates(peak_flops=peak, matmul_fraction=matmul, attention_fraction=attention,
