@@ -18,6 +18,7 @@ from gpuadvisor.core.gpu import (
     DRIVER_RESERVE_MIB,
     INLINE_ECC_BANDWIDTH_LOSS,
     SpecFieldError,
+    ecc_is_inline,
     ecc_read_share,
     inline_ecc,
     usable_memory,
@@ -46,6 +47,8 @@ def test_who_keeps_check_bits_inline():
     on, why = inline_ecc(replace(GPUS["rtx-a6000"], ecc_enabled=True))
     assert on and "driver" in why
     assert not inline_ecc(replace(GPUS["h100-sxm"], ecc_enabled=True))[0]
+    # where the check bits live is the memory's, whatever the mode
+    assert ecc_is_inline(GPUS["rtx-4090"]) and not ecc_is_inline(GPUS["h100-sxm"])
 
 
 def test_a_stream_keeps_sixteen_of_seventeen_bytes():
@@ -103,8 +106,9 @@ def test_training_copies_lose_the_check_bits_too():
     off, _ = gpu_rates(replace(a40, ecc_enabled=False), "bf16")
     assert off.bandwidth_b_s == pytest.approx(696e9 * kernel_fractions("a40").memory)
     # a measured copy rate is what the card did, ECC and all
-    measured, _ = gpu_rates(a40, "bf16", bandwidth_gb_s=500.0)
+    measured, measured_source = gpu_rates(a40, "bf16", bandwidth_gb_s=500.0)
     assert measured.bandwidth_b_s == pytest.approx(500e9)
+    assert "16 of every 17" not in measured_source
 
 
 def test_usable_memory_carves_the_check_bits_only_where_ecc_is_on():

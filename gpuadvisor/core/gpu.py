@@ -469,13 +469,18 @@ INLINE_ECC_SHARE = 1.0 / 16.0
 INLINE_ECC_BANDWIDTH_LOSS = 1.0 / 17.0
 
 
+def ecc_is_inline(gpu: GpuSpec) -> bool:
+    """Whether ``gpu`` keeps its ECC check bits in its own DRAM when ECC is on: NVIDIA cards
+    with GDDR memory (HBM and unified memory keep them apart)."""
+    return gpu.vendor == "nvidia" and gpu.memory_type.upper().startswith("GDDR")
+
+
 def inline_ecc(gpu: GpuSpec) -> tuple[bool, str]:
-    """``(whether gpu's memory carries inline ECC, why)``: NVIDIA cards with GDDR memory keep
-    the check bits in the same DRAM when ECC is on (HBM and unified memory have their own).
-    The mode the driver reported where detection read it (``ecc_enabled``), else the
-    card's default: on for datacenter cards, off for GeForce and workstation cards
-    (workstation cards can turn it on)."""
-    if gpu.vendor != "nvidia" or not gpu.memory_type.upper().startswith("GDDR"):
+    """``(whether gpu's memory carries inline ECC now, why)``: a card whose ECC is inline
+    (:func:`ecc_is_inline`) with ECC on: the mode the driver reported where detection read
+    it (``ecc_enabled``), else the card's default: on for datacenter cards, off for GeForce
+    and workstation cards (workstation cards can turn it on)."""
+    if not ecc_is_inline(gpu):
         return False, "no inline ECC (not NVIDIA GDDR memory)"
     if gpu.ecc_enabled is not None:
         return gpu.ecc_enabled, f"ECC {'on' if gpu.ecc_enabled else 'off'} (the driver's mode)"

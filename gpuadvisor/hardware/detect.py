@@ -14,7 +14,7 @@ import subprocess
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 
-from gpuadvisor.core.gpu import INLINE_ECC_BANDWIDTH_LOSS, GpuSpec, inline_ecc
+from gpuadvisor.core.gpu import INLINE_ECC_BANDWIDTH_LOSS, GpuSpec, ecc_is_inline
 from gpuadvisor.core.gpu import smallest_card as smallest_card  # re-exported
 from gpuadvisor.core.units import format_bytes
 
@@ -138,11 +138,11 @@ def health_warnings(gpu: GpuInfo, own_pid: int | None = None) -> list[HealthWarn
 
 
 def _inline_ecc(gpu: GpuInfo) -> bool:
-    """Whether ``gpu``'s catalog card keeps inline ECC when ECC is on (NVIDIA GDDR); False
-    for an unmatched card or when the catalog cannot be read."""
+    """Whether ``gpu``'s catalog card keeps its check bits inline (:func:`ecc_is_inline`);
+    False for an unmatched card or when the catalog cannot be read."""
     catalog = _catalog([]) if gpu.catalog_id else None
     spec = catalog.get(gpu.catalog_id) if catalog else None
-    return spec is not None and inline_ecc(replace(spec, ecc_enabled=True))[0]
+    return spec is not None and ecc_is_inline(spec)
 
 
 # --------------------------------------------------------------------------- detection
@@ -159,7 +159,6 @@ def _catalog(hints: list[str]) -> Mapping[str, GpuSpec] | None:
 def matched_gpus(gpus: list[GpuInfo], catalog: Mapping[str, GpuSpec] | None) -> list[GpuInfo]:
     """``gpus`` with their catalog entries: each card matched by name and memory; a MIG slice
     takes its card's entry (its own name and memory are the slice's, not a catalog card's)."""
-
     from .match import with_catalog_match
 
     if not catalog:
@@ -314,7 +313,6 @@ def unified_memory_from_host(gpus, host: HostInfo, catalog) -> list[GpuInfo]:
     the operating system's MemTotal as the GPU's total there (torch ``total_memory`` 119.70
     GiB on a 128 GB DGX Spark, GuigsEvt/dgx_spark_config issue 1), and its free memory is
     the host's available memory."""
-
     if not catalog or host is None or not host.ram_total_bytes:
         return list(gpus)
     out = []

@@ -76,13 +76,14 @@ def gpu_rates(gpu: GpuSpec, dtype: str, *, matmul_tflops: float | None = None,
         attention = attention * measured / matmul
         matmul = measured
         source = f"measured matmul {matmul_tflops:.0f} TFLOPS; " + source
-    # the published copy fractions were measured with ECC off (an A40 copies at 0.95)
-    ecc, ecc_source = ecc_read_share(gpu)
-    bandwidth = gpu.memory_bandwidth_gb_s * 1e9 * frac.memory * ecc
-    if ecc != 1.0:
-        source = f"{source}; memory x {ecc:.3f}: {ecc_source}"
-    if bandwidth_gb_s:
+    if bandwidth_gb_s:  # measured on the card as it runs, ECC and all
         bandwidth = bandwidth_gb_s * 1e9
+    else:
+        # the published copy fractions were measured with ECC off (an A40 copies at 0.95)
+        ecc, ecc_source = ecc_read_share(gpu)
+        bandwidth = gpu.memory_bandwidth_gb_s * 1e9 * frac.memory * ecc
+        if ecc != 1.0:
+            source = f"{source}; memory x {ecc:.3f}: {ecc_source}"
     return GpuRates(peak_flops=peak, matmul_fraction=matmul, attention_fraction=attention,
                     bandwidth_b_s=bandwidth, kernel_launch_s=KERNEL_LAUNCH_S,
                     comm_sm_share=comm_sm_share(gpu.id, gpu.p2p_link),
