@@ -16,7 +16,9 @@ and ``gpuadvisor.userfiles``):
 
 The catalog in effect (the loaders without a path) is the shipped one, or the one installed by
 ``gpuadvisor catalog update``, with the user's own entries on top. A user file with problems is
-reported (:func:`catalog_warnings`) and not used, never changed.
+not used: it is set aside (renamed ``<name>.bad-<date>-<time>``, kept, its text never
+changed) and reported (:func:`catalog_warnings`; :func:`set_aside_notices` for what this
+process set aside, which every command and the app's window tell the user).
 
 The package may read files and, in :func:`update_catalog` only, download one over HTTPS; it
 never imports Qt, torch or pynvml. Callers use it as ``from gpuadvisor import catalog`` and
@@ -40,6 +42,7 @@ from .overrides import (
     UPDATES_FOLDER,
     USER_CATALOG_FOLDER,
     override_path,
+    set_aside_notices,
     updated_path,
     user_catalog_dir,
 )
@@ -100,6 +103,7 @@ __all__ = [
     "load_offers",
     "load_serving",
     "override_path",
+    "set_aside_notices",
     "update_catalog",
     "updated_path",
     "user_catalog_dir",

@@ -89,6 +89,17 @@ def in_effect(kind: str, warnings: list[str] | None) -> dict[str, Any]:
     return dict(cached[1])
 
 
+def set_aside_notices() -> list[str]:
+    """What this process has to tell about the user's catalog files it set aside (every kind,
+    each message once, oldest first): the file named, what is used instead, where it went
+    and every problem. Empty when no user file had a problem (or none was read yet)."""
+    folder = str(user_catalog_dir())
+    out: list[str] = []
+    for (_kind, where), messages in _set_aside_messages.items():
+        out.extend(m for m in messages if where == folder and m not in out)
+    return out
+
+
 def in_effect_gpu_ids() -> Iterable[str]:
     """The ids of the GPU catalog in effect (what offers outside the shipped file must name)."""
     return in_effect("gpus", None).keys()

@@ -19,7 +19,7 @@ from gpuadvisor import __version__
 from gpuadvisor.core.units import printable
 
 from . import catalog, check_log, detect, estimate, examples, export, gui, probe, shell, suggest
-from .args import EXIT_BAD_INPUT, InputError, Parser
+from .args import EXIT_BAD_INPUT, InputError, Parser, tell_set_aside
 from .estimate import plan_from_args
 from .gui import HEADLESS_DEFAULT
 
@@ -91,16 +91,21 @@ def main(argv: list[str] | None = None) -> int:
             return self_test()
         command = COMMANDS.get(args.verb)
         if command is not None:
-            return command(args)
+            code = command(args)
+            tell_set_aside()
+            return code
         parser.print_help()
         return 0
     except InputError as exc:
         # One line, and no character from the input acts on the terminal (CR, LF, U+2028,
-        # escape sequences are written as visible escapes).
+        # escape sequences are written as visible escapes); then any user catalog file set
+        # aside on the way (often why a name was not found).
         print(printable(str(exc).replace("\n", " ")), file=sys.stderr)
+        tell_set_aside()
         return EXIT_BAD_INPUT
     except _catalog_error() as exc:
         print(printable(f"catalog: {exc}".replace("\n", " ")), file=sys.stderr)
+        tell_set_aside()
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         return 0

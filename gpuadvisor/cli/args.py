@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import math
 import re
+import sys
 
 #: Exit status of bad input (a bad flag, an unknown id, an unreadable file).
 EXIT_BAD_INPUT = 2
@@ -384,3 +385,31 @@ def json_default(value):
     if isinstance(value, float) and not math.isfinite(value):
         return None
     raise TypeError(f"not JSON serialisable: {type(value).__name__}")
+
+
+#: Messages about the user's catalog files already printed by this process.
+_TOLD: set[str] = set()
+
+
+def tell_catalog_warnings(messages, who: str = "gpuadvisor catalog") -> None:
+    """Print each message about the user's catalog files (a file set aside, why, where it
+    went, every problem) to stderr, once per process whichever command met it first; each
+    line made printable (a key or path from the file cannot act on the terminal)."""
+    from gpuadvisor.core.units import printable
+
+    for message in messages:
+        if message in _TOLD:
+            continue
+        _TOLD.add(message)
+        for i, line in enumerate(str(message).split("\n")):
+            print(printable(f"{who}: {line}" if i == 0 else line), file=sys.stderr)
+
+
+def tell_set_aside() -> None:
+    """Tell what this process set aside of the user's catalog files (nothing when no catalog
+    was read): every command ends with it, so a card or preset missing from a user's
+    ``gpus.toml`` or ``models.toml`` is never dropped without a word."""
+    overrides = sys.modules.get("gpuadvisor.catalog.overrides")
+    if overrides is not None:
+        tell_catalog_warnings(overrides.set_aside_notices())
+

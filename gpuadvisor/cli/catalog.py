@@ -6,7 +6,15 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .args import EXIT_BAD_INPUT, InputError, Parser, did_you_mean, json_text, path_text
+from .args import (
+    EXIT_BAD_INPUT,
+    InputError,
+    Parser,
+    did_you_mean,
+    json_text,
+    path_text,
+    tell_catalog_warnings,
+)
 
 KINDS = ("gpus", "models", "offers", "apis")
 
@@ -64,8 +72,7 @@ def command(args: argparse.Namespace) -> int:
             from gpuadvisor.report import catalog_table
 
             print(catalog_table(args.kind, items))
-        for warning in catalog.catalog_warnings():
-            print(f"gpuadvisor catalog: {warning}", file=sys.stderr)
+        tell_catalog_warnings(catalog.catalog_warnings())
         return 0
     if args.catalog_verb == "show":
         return _show(args)

@@ -15,6 +15,7 @@ from .args import (
     non_negative_float,
     positive_float,
     positive_int,
+    tell_catalog_warnings,
 )
 from .estimate import checked_plan, stored_measurement
 
@@ -116,8 +117,7 @@ def command(args: argparse.Namespace) -> int:
         offers = catalog.load_offers(warnings=warnings)
     except catalog.CatalogError as exc:
         raise InputError(f"offers catalog: {exc}") from None
-    for warning in warnings:
-        print(f"gpuadvisor suggest: {warning}".replace("\n", " "), file=sys.stderr)
+    tell_catalog_warnings(warnings, "gpuadvisor suggest")
     settings, problem = load_settings()
     if problem:
         print(f"gpuadvisor suggest: {problem}", file=sys.stderr)

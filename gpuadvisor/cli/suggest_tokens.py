@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import math
 
-from .args import InputError, fraction, positive_float
+from .args import InputError, fraction, positive_float, tell_catalog_warnings
 
 #: ``--assume`` names that set the per-token assumptions (the rest go to the estimator).
 TOKEN_ASSUMPTIONS = ("lifetime_hours", "utilization")
@@ -57,7 +57,6 @@ def token_assumptions(args: argparse.Namespace, assumed: dict, usd_per_kwh: floa
 
 def economics(model, plan, advice, assumptions, own, goal: str):
     """The plan's per-token economics: the advice's options and the APIs serving the model."""
-    import sys
 
     from gpuadvisor import catalog
     from gpuadvisor.core.token_costs import token_economics
@@ -68,8 +67,7 @@ def economics(model, plan, advice, assumptions, own, goal: str):
         offers = catalog.load_offers()
     except catalog.CatalogError as exc:
         raise InputError(f"apis catalog: {exc}") from None
-    for warning in warnings:
-        print(f"gpuadvisor suggest: {warning}".replace("\n", " "), file=sys.stderr)
+    tell_catalog_warnings(warnings, "gpuadvisor suggest")
     return token_economics(model, plan, advice.suggestions, apis.values(), offers.values(),
                            assumptions=assumptions, goal=goal, own=own,
                            allow_changes=advice.allow_changes,

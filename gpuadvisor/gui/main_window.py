@@ -131,8 +131,14 @@ class MainWindow(PlanFiles, QMainWindow):
         self.undo_keys = UndoKeys(self)
         self._describe(self)
         self._update_title()
-        if settings_warning:
-            self.status_label.setText(settings_warning)
+        # A user catalog file (gpus.toml, models.toml, ...) set aside while the catalogs
+        # loaded: told once, like a reset settings file, so no card or preset vanishes unsaid.
+        from gpuadvisor import catalog
+
+        self._pending_catalog = catalog.set_aside_notices()
+        if settings_warning or self._pending_catalog:
+            first = settings_warning or self._pending_catalog[0]
+            self.status_label.setText(first.partition("\n")[0])
 
     # ================================================================== building
     def _build_pages(self) -> None:
@@ -333,7 +339,10 @@ class MainWindow(PlanFiles, QMainWindow):
             text: what happened, in words.
         """
         self.last_message = (kind, title, text)
-        self.status_label.setText(text)
+        # The status bar is one line: a longer text's first line, all of it on hover.
+        first, _, rest = text.partition("\n")
+        self.status_label.setText(f"{first} …" if rest else text)
+        self.status_label.setToolTip(text if rest else "")
         if not self._interactive:
             return
         icon = {"info": QMessageBox.Icon.Information, "warning": QMessageBox.Icon.Warning,
@@ -361,9 +370,16 @@ class MainWindow(PlanFiles, QMainWindow):
         if self._interactive:
             # Screenshots and tests set their own size; a window on a screen fits it.
             self.fit_to_screen()
-        if self._pending_warning:
-            warning, self._pending_warning = self._pending_warning, None
+        warning, self._pending_warning = self._pending_warning, None
+        notices, self._pending_catalog = self._pending_catalog, []
+        if warning and notices:
+            self.report("warning", self.tr("Some of your files were set aside"),
+                        "\n\n".join([warning, *notices]))
+        elif warning:
             self.report("warning", self.tr("Settings were reset"), warning)
+        elif notices:
+            self.report("warning", self.tr("Your catalog file was not used"),
+                        "\n\n".join(notices))
 
     def show_about(self) -> None:
         """The About box: version, catalog date, the licences of bundled components."""

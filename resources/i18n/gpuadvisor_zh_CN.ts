@@ -3464,42 +3464,42 @@ paying per token: {other}</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="169"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="175"/>
         <source>Rig</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="169"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="175"/>
         <source>Probe</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="169"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="175"/>
         <source>Plan</source>
         <translation>规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="170"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="176"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="172"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="178"/>
         <source>What is in this machine: GPUs, host, live readings</source>
         <translation>本机有什么：GPU、主机、实时读数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="173"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="179"/>
         <source>Measure this machine: throughput, bandwidth, history</source>
         <translation>实测本机：吞吐量、带宽、历史</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="174"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="180"/>
         <source>Will it fit, how long, what to change</source>
         <translation>放不放得下、要多久、该改什么</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="175"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="181"/>
         <source>Your rig, buy, rent or cloud: time and cost of each</source>
         <translation>你的机器、买卡、租用或云：各自的用时与费用</translation>
     </message>
@@ -3640,12 +3640,12 @@ paying per token: {other}</source>
         <translation>关于 gpuadvisor(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="366"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="379"/>
         <source>Settings were reset</source>
         <translation>设置已重置</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="373"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="389"/>
         <source>About gpuadvisor</source>
         <translation>关于 gpuadvisor</translation>
     </message>
@@ -3732,62 +3732,72 @@ paying per token: {other}</source>
         <translation>未命名方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="290"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="296"/>
         <source>Demo rig &quot;{name}&quot;: pick another under Demo rig on the Rig page</source>
         <translation>演示配置“{name}”：可在本机页面的“演示配置”中换一个</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="299"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="305"/>
         <source>Undid: {what}</source>
         <translation>已撤销：{what}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="307"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="313"/>
         <source>Redid: {what}</source>
         <translation>已重做：{what}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="389"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="376"/>
+        <source>Some of your files were set aside</source>
+        <translation>你的部分文件已被放到一边</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="381"/>
+        <source>Your catalog file was not used</source>
+        <translation>你的目录文件未被使用</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="405"/>
         <source>Cannot export</source>
         <translation>无法导出</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="390"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="406"/>
         <source>Could not write {path}</source>
         <translation>无法写入 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="392"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="408"/>
         <source>Wrote {path}</source>
         <translation>已写入 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="399"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="415"/>
         <source>Summary copied to the clipboard as Markdown</source>
         <translation>已将 Markdown 摘要复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="471"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="487"/>
         <source>the system language</source>
         <translation>系统语言</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="474"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="490"/>
         <source>Language: {language}</source>
         <translation>语言：{language}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="476"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="492"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="477"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="493"/>
         <source>gpuadvisor will use {language} after a restart.</source>
         <translation>界面语言（{language}）将在重启 gpuadvisor 后生效。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="504"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="520"/>
         <source>Could not save settings: {error}</source>
         <translation>无法保存设置：{error}</translation>
     </message>
