@@ -19,7 +19,7 @@ from gpuadvisor.core.model import ModelSpec
 from gpuadvisor.core.offers import Offer
 
 from .files import CatalogPath, display_name, kind_of, load_checked, load_or_raise
-from .overrides import in_effect, in_effect_gpu_ids, in_effect_model_ids
+from .overrides import in_effect, in_effect_gpu_ids, in_effect_model_ids, set_aside_notices
 from .schema import KINDS
 
 
@@ -161,8 +161,7 @@ def catalog_warnings() -> list[str]:
 
     Each message names the file, says what is used instead, and lists every problem.
     """
-    messages: list[str] = []
     for kind in KINDS:
-        in_effect(kind, messages)
-    return messages
+        in_effect(kind, None)
+    return set_aside_notices()
 

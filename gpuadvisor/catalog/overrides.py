@@ -61,7 +61,7 @@ def _check_kind(kind: str) -> None:
         raise ValueError(f"unknown catalog kind {kind!r}; use one of {', '.join(KINDS)}")
 
 
-_effective_cache: dict[str, tuple[tuple, dict[str, Any], tuple[str, ...]]] = {}
+_effective_cache: dict[str, tuple[tuple, dict[str, Any]]] = {}
 #: Messages about user files set aside in this process, by kind: the file is gone from its
 #: place afterwards, so the rebuilt catalog alone would no longer say why.
 _set_aside_messages: dict[tuple[str, str], list[str]] = {}
@@ -80,12 +80,10 @@ def in_effect(kind: str, warnings: list[str] | None) -> dict[str, Any]:
     key = tuple(_signature(p) for p in _user_files(kind))
     cached = _effective_cache.get(kind)
     if cached is None or cached[0] != key:
-        records, messages = _build_in_effect(kind)
-        cached = (key, records, tuple(messages))
+        cached = (key, _build_in_effect(kind))
         _effective_cache[kind] = cached
     if warnings is not None:
         warnings.extend(_set_aside_messages.get((kind, str(user_catalog_dir())), []))
-        warnings.extend(cached[2])
     return dict(cached[1])
 
 
@@ -124,8 +122,7 @@ def _user_files(kind: str) -> list[Path]:
     return [p for k in kinds for p in (updated_path(k), override_path(k))]
 
 
-def _build_in_effect(kind: str) -> tuple[dict[str, Any], list[str]]:
-    messages: list[str] = []
+def _build_in_effect(kind: str) -> dict[str, Any]:
     records: dict[str, Any] = dict(shipped(kind))
     updated = updated_path(kind)
     if updated.is_file():
@@ -146,7 +143,7 @@ def _build_in_effect(kind: str) -> tuple[dict[str, Any], list[str]]:
         else:
             for entry_id, record in loaded.items():
                 records[entry_id] = _as_user(record)
-    return records, messages
+    return records
 
 
 def _as_user(record: Any) -> Any:

@@ -12,6 +12,8 @@ import math
 import re
 import sys
 
+from gpuadvisor.core.units import printable
+
 #: Exit status of bad input (a bad flag, an unknown id, an unreadable file).
 EXIT_BAD_INPUT = 2
 #: Exit status of ``estimate`` when the plan does not fit the GPU's memory (the output is
@@ -395,8 +397,6 @@ def tell_catalog_warnings(messages, who: str = "gpuadvisor catalog") -> None:
     """Print each message about the user's catalog files (a file set aside, why, where it
     went, every problem) to stderr, once per process whichever command met it first; each
     line made printable (a key or path from the file cannot act on the terminal)."""
-    from gpuadvisor.core.units import printable
-
     for message in messages:
         if message in _TOLD:
             continue
@@ -412,4 +412,3 @@ def tell_set_aside() -> None:
     overrides = sys.modules.get("gpuadvisor.catalog.overrides")
     if overrides is not None:
         tell_catalog_warnings(overrides.set_aside_notices())
-

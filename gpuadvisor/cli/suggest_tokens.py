@@ -57,7 +57,6 @@ def token_assumptions(args: argparse.Namespace, assumed: dict, usd_per_kwh: floa
 
 def economics(model, plan, advice, assumptions, own, goal: str):
     """The plan's per-token economics: the advice's options and the APIs serving the model."""
-
     from gpuadvisor import catalog
     from gpuadvisor.core.token_costs import token_economics
 

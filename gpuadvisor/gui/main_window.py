@@ -136,9 +136,8 @@ class MainWindow(PlanFiles, QMainWindow):
         from gpuadvisor import catalog
 
         self._pending_catalog = catalog.set_aside_notices()
-        if settings_warning or self._pending_catalog:
-            first = settings_warning or self._pending_catalog[0]
-            self.status_label.setText(first.partition("\n")[0])
+        if settings_warning:
+            self.status_label.setText(settings_warning)
 
     # ================================================================== building
     def _build_pages(self) -> None:
