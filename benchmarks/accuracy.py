@@ -212,8 +212,11 @@ def time_model_rows(rows, models, gpus) -> list[tuple]:
             batch_tokens = 4e6 if "4M" in str(row["batch"]) else 2 * 1024 * 2048
             global_batch = max(n, round(batch_tokens / seq / n) * n)
             constraints = Constraints()
+            # GPT-NeoX (Pythia) is Megatron's code, loss included; LLaMA, Llama 2 and
+            # TinyLlama ran their own PyTorch stacks (the Hugging Face-style upcast loss).
             plan = Plan(task="pretrain", precision=precision, seq_len=seq, n_gpus=n,
-                        dataset_tokens=tokens)
+                        dataset_tokens=tokens,
+                        framework="megatron" if model.id in PYTHIA_LAYOUT else "hf")
             if model.id in PYTHIA_LAYOUT:
                 tp, mb, ga = PYTHIA_LAYOUT[model.id]
                 plan = plan.with_changes(micro_batch=mb, grad_accum=ga, checkpointing="full",
@@ -238,7 +241,7 @@ def time_model_rows(rows, models, gpus) -> list[tuple]:
             ckpt = "full" if "activation ckpt True" in cond else "none"
             plan = Plan(task="pretrain", precision="bf16", seq_len=seq, micro_batch=mb,
                         grad_accum=ga, n_gpus=n, zero_stage=3, checkpointing=ckpt,
-                        dataset_tokens=1e9)
+                        dataset_tokens=1e9, framework="hf")  # llm-foundry: PyTorch + FSDP
             tokens = 1e9
             global_batch = mb * ga * n
             flat = estimate(model, plan, gpu).time.tokens_per_s_per_gpu

@@ -106,6 +106,13 @@ def _kernels(row) -> str:
     return "eager"
 
 
+def _framework(row) -> str:
+    """The stack's loss: Megatron's vocabulary-parallel one for Megatron/NeMo rows, else a
+    PyTorch loss (llm.c, torchtitan, llm-foundry: ``hf``, fused under fused kernels)."""
+    text = f"{row.get('source', '')} {row.get('conditions', '')} {row['model']}"
+    return "megatron" if any(word in text for word in ("Megatron", "NeMo")) else "hf"
+
+
 def _zero(text) -> int:
     text = str(text or "")
     if "SHARD_GRAD_OP" in text or "ZeRO-2" in text:
@@ -139,7 +146,8 @@ def main() -> int:
         n = int(row["n_gpus"])
         ckpt = {"full": "full", "selective": "selective"}.get(row.get("checkpointing"), "none")
         plan = Plan(task="pretrain", precision="fp16" if precision == "fp16" else "bf16",
-                    seq_len=int(row["seq"]), n_gpus=n, checkpointing=ckpt)
+                    seq_len=int(row["seq"]), n_gpus=n, checkpointing=ckpt,
+                    framework=_framework(row))
         rates, _ = gpu_rates(gpu, "bf16")
         k = DEFAULT_ASSUMPTIONS.insitu_factor  # what `estimate` runs kernels at
         rates = replace(rates, matmul_fraction=rates.matmul_fraction * k,

@@ -73,6 +73,12 @@ FUSED = {
     "RUN007",  # BLOOM: Megatron-DeepSpeed "fused CUDA kernels"
     "RUN026",  # llm.c: its own CUDA kernels (fused residual + layernorm, fused classifier)
 }
+#: Runs on a data-parallel stack of plain PyTorch modules (FSDP, DeepSpeed, DDP or their
+#: own code) rather than a Megatron-style model-parallel one: the ``hf`` framework, whose
+#: loss upcasts the logits (fused under ``--kernels fused``); the others keep the
+#: pre-training default, Megatron's vocabulary-parallel loss.
+FRAMEWORK = {rid: "hf" for rid in ("RUN001", "RUN003", "RUN010", "RUN011", "RUN014", "RUN022",
+                                   "RUN025", "RUN026")}
 #: Sequence length where the row gives none: the model's pre-training context as its card
 #: states it (Phi-3-mini 4k, Phi-4 4k before its mid-training extension; Llama 3.1 405B's
 #: main stage 8k, the paper's §3.4.1).
@@ -94,7 +100,7 @@ def run_rows(path: Path = PATH) -> list[dict]:
         seq = int(row["seq"] or SEQ[row["id"]])
         tokens = float(row["tokens"])
         plan = Plan(task="pretrain", precision="bf16", seq_len=seq, n_gpus=n,
-                    dataset_tokens=tokens)
+                    dataset_tokens=tokens, framework=FRAMEWORK.get(row["id"], "auto"))
         base = estimate(model, plan, gpu)
         request = LayoutRequest(global_batch=batch,
                                 constraints=Constraints(tp=tp, pp=pp,

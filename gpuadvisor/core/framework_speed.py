@@ -13,6 +13,7 @@ import numpy as np
 
 from .frameworks import (
     DEFAULT_HOST_LINK_GB_S,
+    LOSS_BYTES_PER_VOCAB,
     UNSLOTH_OFFLOAD_MIN_BYTES,
     routed_width,
     training_framework,
@@ -37,7 +38,8 @@ def fused_bytes_saved_per_token(model: ModelLike, plan: Plan) -> float:
       the result: 14 bytes per output element forward, 4 backward; Unsloth's ``addmm_``
       writes into the matmul's output: all saved.
     * Cross-entropy (once per token): the fp32 upcast, log-softmax and their backward move
-      ~40 bytes per vocabulary entry that Cut Cross-Entropy never writes.
+      the bytes per vocabulary entry that Cut Cross-Entropy never writes
+      (:data:`~.frameworks.LOSS_BYTES_PER_VOCAB`: 40 against 0).
 
     Forward passes count twice with full checkpointing (the recomputation).
     """
@@ -59,7 +61,7 @@ def fused_bytes_saved_per_token(model: ModelLike, plan: Plan) -> float:
                + outputs * (14 * forwards + 4))
         total += count * per
     if fw.loss == "cce":
-        total += 40.0 * m.vocab_size
+        total += (LOSS_BYTES_PER_VOCAB["upcast"] - LOSS_BYTES_PER_VOCAB["cce"]) * m.vocab_size
     return float(total)
 
 

@@ -315,21 +315,89 @@ def routed_width(blk: BlockShape) -> int:
 
 
 # --------------------------------------------------------------------------- loss
-def loss_bytes(model: ModelLike, plan: Plan, b, s, hf_bytes):
-    """Loss buffers of a decoder's training step at the forward pass's peak.
+#: Bytes a training step's loss moves per token and vocabulary entry, forward and backward
+#: (beyond the LM head's GEMM, which writes the 16-bit logits), by how the loss runs
+#: (:func:`step_loss`). The one count both the layout model
+#: (:func:`.parallel.step.loss_bytes_per_token`) and the frameworks' speed terms
+#: (:mod:`.framework_speed`) use:
+#:
+#: * ``upcast`` (Hugging Face ``ForCausalLMLoss``, eager PyTorch): forward, the upcast reads
+#:   the 16-bit logits and writes fp32 (2 + 4), ``log_softmax`` reads them for the maximum and
+#:   again for the sum of exponentials and writes its output (4 + 4 + 4); backward,
+#:   ``nll_loss``'s gradient is a dense fp32 tensor written (4), ``log_softmax``'s backward
+#:   reads it and the saved output and writes its gradient (4 + 4 + 4), the upcast's backward
+#:   reads that and writes 16 bits (4 + 2): 18 + 22 = 40.
+#: * ``chunked`` (torchtune ``CEWithChunkedOutputLoss``): the same passes, a chunk at a time: 40.
+#: * ``vocab_parallel`` (Megatron's ``VocabParallelCrossEntropy``, Megatron-LM's default):
+#:   forward, the upcast (2 + 4), the maximum (4), subtracting it in place (4 + 4), ``exp`` in
+#:   place (4 + 4), the sum (4) and the division into the softmax in place (4 + 4); backward,
+#:   the gradient built in the saved softmax and scaled in place (4 + 4), cast to 16 bits
+#:   (4 + 2): 38 + 14 = 52. (Its ``--cross-entropy-loss-fusion`` path, which NeMo's recipes
+#:   turn on, jit-fuses the upcast into the maximum and keeps the other passes, 44 by the same
+#:   count of ``megatron/core/fusions/fused_cross_entropy.py`` @0cb4a9c8; the default's 52 is
+#:   kept.)
+#: * ``fused`` (one cross-entropy kernel: llm.c's fused classifier, flash-attn's
+#:   ``CrossEntropyLoss``, torch.compile's generated kernel): the forward reads the 16-bit
+#:   logits once for the log-sum-exp (2), the backward reads them again and writes the 16-bit
+#:   gradient over them (2 + 2): 6.
+#: * ``cce`` (Cut Cross-Entropy, Unsloth): the logits never leave on-chip memory: 0 (the
+#:   logits are recomputed in the backward pass instead: :func:`loss_recomputes_logits`).
+LOSS_BYTES_PER_VOCAB = {"upcast": 40.0, "chunked": 40.0, "vocab_parallel": 52.0,
+                        "fused": 6.0, "cce": 0.0}
+
+
+def step_loss(kind: str, kernels: str = "eager") -> str:
+    """How a framework's loss ``kind`` (:attr:`Framework.loss`) runs in a step of
+    ``kernels``: a PyTorch loss (``upcast``, ``chunked``) becomes one ``fused`` kernel when
+    the step runs fused kernels (``--kernels fused``: llm.c, torch.compile, Liger); Megatron's
+    and Cut Cross-Entropy keep their own."""
+    if kind in ("upcast", "chunked") and kernels == "fused":
+        return "fused"
+    return kind
+
+
+def loss_bytes_per_vocab(kind: str, kernels: str = "eager") -> float:
+    """:data:`LOSS_BYTES_PER_VOCAB` of a framework's loss ``kind`` in a step of ``kernels``
+    (:func:`step_loss`)."""
+    return LOSS_BYTES_PER_VOCAB[step_loss(kind, kernels)]
+
+
+def plan_loss(plan: Plan) -> str:
+    """The loss kind of a training ``plan``: its framework's (the generic ``upcast`` when
+    it names none, or for inference)."""
+    return (training_framework(plan) or GENERIC).loss
+
+
+def loss_recomputes_logits(kind: str) -> bool:
+    """Whether the loss recomputes the logits in the backward pass (Cut Cross-Entropy: one
+    more forward GEMM of the LM head, ``2 h V`` FLOPs per token)."""
+    return kind == "cce"
+
+
+def loss_bytes(model: ModelLike, plan: Plan, b, s, hf_bytes, kernels: str = "eager"):
+    """Loss buffers of a decoder's training step at the forward pass's peak, its loss run
+    as a step of ``kernels`` runs it (:func:`step_loss`).
 
     ``hf_bytes`` is :func:`.memory.logits_bytes` (the Hugging Face figure, ``10 b s V``,
     ``8 b s V`` in fp32), returned as is for ``hf``/``axolotl`` and for non-decoders. See the
     module docstring for ``unsloth`` (``4 b s``) and ``torchtune`` (``(6 + 4/n) b s V``; in
-    fp32 the chunks are already fp32: ``(4 + 4) b s V``).
+    fp32 the chunks are already fp32: ``(4 + 4) b s V``). A ``fused`` loss keeps the logits
+    the head wrote (2, or 4 in fp32) and the fp32 log-sum-exp per token (its backward writes
+    the gradient over the logits): ``2 b s V + 4 b s``.
     """
     m = model_shape(model)
     fw = _applies(m, plan)
-    if fw is None or fw.loss == "upcast":
+    if fw is None:
         return hf_bytes
-    if fw.loss == "cce":
+    kind = step_loss(fw.loss, kernels)
+    if kind == "fused":
+        per = 4.0 if plan.precision == "fp32" else 2.0
+        return per * b * s * m.vocab_size + 4.0 * b * s + 0.0 * hf_bytes
+    if kind == "upcast":
+        return hf_bytes
+    if kind == "cce":
         return 4.0 * b * s + 0.0 * hf_bytes
-    if fw.loss == "vocab_parallel":
+    if kind == "vocab_parallel":
         per = 4.0 if plan.precision == "fp32" else 6.0
         return per * b * s * m.vocab_size + 0.0 * hf_bytes
     if plan.precision == "fp32":

@@ -144,7 +144,8 @@ def layout_memory(model, plan: Plan, assumptions: Assumptions, shape: StepShape,
       rank / L (:func:`.layout.layers_in_flight`), split by ``tp`` with sequence
       parallelism (Korthikanti et al. 2022: ``sbh (34/t + 5as/(ht))``), otherwise only the
       24 of 34 parts inside the tensor-parallel regions.
-    * logits: the last stage's ``b s V`` buffers over the vocabulary split ``tp`` ways.
+    * logits: the last stage's loss buffers over the vocabulary (as the plan's framework runs
+      its loss under ``kernels``, :func:`..frameworks.loss_bytes`) split ``tp`` ways.
     * overhead: CUDA context, NCCL buffers, allocator reserve, the DDP gradient buckets
       (ZeRO-0) and ZeRO-3's gathered block and prefetch (two 16-bit blocks / tp).
 
@@ -177,7 +178,8 @@ def layout_memory(model, plan: Plan, assumptions: Assumptions, shape: StepShape,
     optimizer = sharded(per["optimizer"], 1)
     seq = (plan.seq_len if seq_len is None else np.asarray(seq_len, dtype=float)) \
         / np.asarray(cp, dtype=float)
-    acts, logits = activation_parts(model, plan, assumptions, np.asarray(micro_batch), seq)
+    acts, logits = activation_parts(model, plan, assumptions, np.asarray(micro_batch), seq,
+                                    kernels=kernels)
     if model_shape(model).block is not None and model_shape(model).block.gated_mlp:
         # Pipeline parallelism runs in Megatron-LM / NeMo (or torchtitan, compiled), whose
         # SwiGLU is fused; so does any layout with fused kernels.

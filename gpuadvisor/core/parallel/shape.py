@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from gpuadvisor.core.assumptions import Assumptions
+from gpuadvisor.core.frameworks import loss_bytes, plan_loss
 from gpuadvisor.core.memory import (
     QUANT_BYTES,
     activation_bytes,
@@ -56,7 +57,7 @@ def step_shape(model, plan: Plan, shape=None) -> StepShape:
         expert_params=expert, outside_params=outside,
         trainable_params=float(trainable_params(m, plan)), adapter_rank=rank,
         adapter_mats=adapter_mats, frozen_bytes_per_param=frozen,
-        rmsnorm=getattr(model, "norm", "rmsnorm") == "rmsnorm")
+        rmsnorm=getattr(model, "norm", "rmsnorm") == "rmsnorm", loss=plan_loss(plan))
 
 
 def _mixed_stack(m):
@@ -98,13 +99,16 @@ def per_param_state_bytes(model, plan: Plan, assumptions: Assumptions,
 
 
 def activation_parts(model, plan: Plan, assumptions: Assumptions, micro_batch, seq, *,
-                     fused_mlp: bool = False):
-    """Activations (all blocks, one micro-batch) and logits buffers on one GPU, unsplit
-    (``fused_mlp``: the SwiGLU fused, as Megatron-Core runs it)."""
+                     fused_mlp: bool = False, kernels: str = "eager"):
+    """Activations (all blocks, one micro-batch) and the loss buffers on one GPU, unsplit
+    (``fused_mlp``: the SwiGLU fused, as Megatron-Core runs it; the loss as the plan's
+    framework runs it in a step of ``kernels``, :func:`~..frameworks.loss_bytes`, the
+    figure the single-GPU memory model uses)."""
     single = plan.with_changes(n_gpus=1, zero_stage=0)
     acts = activation_bytes(model, single, assumptions, b=micro_batch, s=seq,
                             fused_mlp=fused_mlp)
-    logits = logits_bytes(model, single, b=micro_batch, s=seq)
+    logits = loss_bytes(model, single, micro_batch, seq,
+                        logits_bytes(model, single, b=micro_batch, s=seq), kernels)
     return acts, logits
 
 

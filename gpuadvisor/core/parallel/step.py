@@ -37,6 +37,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gpuadvisor.core.frameworks import loss_bytes_per_vocab, loss_recomputes_logits
+
 from . import collectives as coll
 from .gemm import gemm_seconds, training_gemm_seconds
 from .layout import expert_tp
@@ -147,6 +149,10 @@ class StepShape:
         frozen_bytes_per_param: bytes per frozen base weight read by dequantization (QLoRA
             4-bit: ~0.5; 0 when the base is not quantized).
         rmsnorm: the blocks normalise with RMSNorm (else LayerNorm).
+        loss: how the loss over the vocabulary runs, a key of
+            :data:`~gpuadvisor.core.frameworks.LOSS_BYTES_PER_VOCAB` (the plan's framework's
+            own; a PyTorch loss runs ``fused`` under fused kernels, :func:`~gpuadvisor.core.
+            frameworks.step_loss`).
     """
 
     n_layers: int
@@ -170,6 +176,7 @@ class StepShape:
     adapter_mats: int = 0
     frozen_bytes_per_param: float = 0.0
     rmsnorm: bool = True
+    loss: str = "upcast"
 
 
 def _block_linears(shape: StepShape, tokens, tp, ep, trainable: bool, rates: GpuRates, e,
@@ -283,16 +290,16 @@ def elementwise_bytes_per_token(shape: StepShape, tp, sequence_parallel, e, kern
     return tokenwise / split + featurewise / tp
 
 
-def loss_bytes_per_token(shape: StepShape, tp):
-    """Bytes the loss over the vocabulary moves per token (forward + backward).
-
-    16-bit logits read, upcast to fp32 (write 4), log-softmax (read 4, write 4), the
-    gradient written in fp32 and cast back (read 4, write 2): ``20 V`` bytes per token,
-    split over ``tp`` ranks (vocabulary-parallel head).
+def loss_bytes_per_token(shape: StepShape, tp, kernels: str = "eager"):
+    """Bytes the loss over the vocabulary moves per token (forward + backward): the bytes
+    per vocabulary entry of the way it runs (:func:`~gpuadvisor.core.frameworks.
+    loss_bytes_per_vocab`: 40 for the eager upcast, 52 Megatron's, 6 fused, 0 for Cut
+    Cross-Entropy) times ``V``, split over ``tp`` ranks (vocabulary-parallel head).
     """
     if not shape.head:
         return 0.0
-    return 20.0 * shape.vocab / np.asarray(tp, dtype=float)
+    return (loss_bytes_per_vocab(shape.loss, kernels) * shape.vocab
+            / np.asarray(tp, dtype=float))
 
 
 def fp8_cast_bytes_per_token(shape: StepShape, tp):
@@ -488,7 +495,9 @@ def step_parts(shape: StepShape, *, seq, micro_batch, grad_accum, tp, pp, vpp, c
                "element_bytes": e if rates.head_fraction else matmul_bytes}
         head_f, head_b = training_gemm_seconds(tokens, shape.vocab / tp_, shape.d_model,
                                                trainable=trainable, **gpu)
-        loss = loss_bytes_per_token(shape, tp_) * tokens / rates.bandwidth_b_s
+        if loss_recomputes_logits(shape.loss):
+            head_b = head_b + head_f  # Cut Cross-Entropy rebuilds the logits backward
+        loss = loss_bytes_per_token(shape, tp_, kernels) * tokens / rates.bandwidth_b_s
     micro_compute = blocks_here * (block_compute) + head_f + head_b
     micro_memory = blocks_here * (per_block - block_compute) + loss
     micro_comm = blocks_here * (tp_block + cp_block + ep_block)
