@@ -10,6 +10,8 @@ the head's forward GEMM run again in the backward pass.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from gpuadvisor import catalog
@@ -49,8 +51,7 @@ def test_the_step_charges_the_frameworks_own_loss(llama, framework, task, kernel
 
 
 def test_a_model_without_a_head_moves_no_loss_bytes(llama):
-    shape = step_shape(llama, _plan("hf"))
-    headless = type(shape)(**{**shape.__dict__, "head": False})
+    headless = replace(step_shape(llama, _plan("hf")), head=False)
     assert float(loss_bytes_per_token(headless, 1)) == 0.0
 
 
@@ -94,3 +95,23 @@ def test_only_cut_cross_entropy_rebuilds_the_logits_backward(llama):
              for fw, task in (("hf", "full"), ("unsloth", "full"), ("megatron", "pretrain"))}
     assert kinds == {"hf": "upcast", "unsloth": "cce", "megatron": "vocab_parallel"}
     assert [loss_recomputes_logits(k) for k in kinds.values()] == [False, True, False]
+
+
+def test_cut_cross_entropys_second_head_gemm_is_hardware_work(llama):
+    """Unsloth over 2 GPUs (data parallel, no recomputation): the hardware FLOPs exceed the
+    model FLOPs by the head's forward GEMM run again, 2 h V per token; Hugging Face's equal."""
+    from gpuadvisor.core.estimate import estimate
+    from gpuadvisor.core.parallel.plan_time import LayoutRequest
+    from gpuadvisor.core.parallel.search import Constraints
+    from gpuadvisor.core.resolve import with_layout
+    gpu = catalog.load_gpus()["h100-sxm"]
+    extra = {}
+    for fw in ("hf", "unsloth"):
+        plan = _plan(fw, n_gpus=2, grad_accum=1, dataset_tokens=1e9)  # full 2,048-token rows
+        request = LayoutRequest(mode="manual", global_batch=4, kernels="eager",
+                                constraints=Constraints(tp=1, pp=1, zero=1, micro_batch=2))
+        parts = with_layout(estimate(llama, plan, gpu), A, request).layout.chosen.parts
+        extra[fw] = float(parts.hardware_flops_per_gpu) - float(parts.flops_per_gpu)
+    tokens_per_gpu = 2 * 2048  # one micro-batch of 2 x 2048 a step on each GPU
+    assert extra["hf"] == pytest.approx(0.0, abs=1.0)
+    assert extra["unsloth"] == pytest.approx(2.0 * 4096 * V * tokens_per_gpu, rel=1e-9)

@@ -106,7 +106,8 @@ class StepParts:
     ``pp_bubble`` is the pipeline's idle time; the ``*_comm`` parts are what stays exposed
     after overlap. ``step`` is their sum. ``flops_per_gpu`` is the model FLOPs one GPU does
     per step (6N-style, no recomputation) and ``hardware_flops_per_gpu`` includes
-    recomputation; MFU and HFU divide them by ``step x peak``.
+    recomputation (blocks, and the head's logits under Cut Cross-Entropy); MFU and HFU divide
+    them by ``step x peak``.
     """
 
     compute: object
@@ -528,13 +529,16 @@ def step_parts(shape: StepShape, *, seq, micro_batch, grad_accum, tp, pp, vpp, c
     flops_token = _model_flops_per_token(shape, seq, flash, trainable)
     flops_gpu = flops_token * tokens * m / (tp_ * pp_)
     hw_extra = again / 3.0
+    # Cut Cross-Entropy's second forward GEMM of the head (2 h V a token) is hardware work
+    head_again = (2.0 * shape.d_model * shape.vocab * tokens * m / (tp_ * pp_)
+                  if shape.head and loss_recomputes_logits(shape.loss) else 0.0)
     step = m * micro + pp_bubble + pp_comm + dp_comm + optimizer
     return StepParts(
         compute=m * micro_compute, memory_bound=m * micro_memory,
         tp_comm=m * blocks_here * tp_block, cp_comm=m * blocks_here * cp_block,
         ep_comm=m * blocks_here * ep_block, pp_bubble=pp_bubble, pp_comm=pp_comm,
         dp_comm=dp_comm, optimizer=optimizer, step=step, flops_per_gpu=flops_gpu,
-        hardware_flops_per_gpu=flops_gpu * (1.0 + hw_extra))
+        hardware_flops_per_gpu=flops_gpu * (1.0 + hw_extra) + head_again)
 
 
 def _model_flops_per_token(shape: StepShape, seq, flash: bool, trainable: bool) -> float:
