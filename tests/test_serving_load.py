@@ -9,6 +9,7 @@ import math
 import pytest
 
 from gpuadvisor import catalog
+from gpuadvisor.core import compute as C
 from gpuadvisor.core import serving_load as S
 from gpuadvisor.core.plan import Plan
 from gpuadvisor.core.resolve import resolve
@@ -22,44 +23,99 @@ def base(gpu="h100-sxm", framework="vllm", seq=8192, new=512, **fields):
     return resolve(MODELS["llama-3.1-8b"], plan, GPUS[gpu])
 
 
-def test_a_point_splits_the_gpus_time_between_prompts_and_decode_steps():
+def test_a_memory_bound_step_takes_prompt_tokens_for_their_matmuls_beyond_its_reads():
+    """A step of 10 ms of reads (8 of them weights), 2 ms of matmuls and 1 ms fixed, at
+    0.01 ms a prompt token: 500 prompt tokens (5 ms of matmuls) hide under the reads; 1,000
+    (10 ms) make the step compute-bound; in two passes the weights are read twice."""
+    d = C.DecodeStep(memory_s=10e-3, weights_s=8e-3, compute_s=2e-3, fixed_s=1e-3,
+                     prompt_token_s=1e-5)
+    assert d.seconds() == pytest.approx(11e-3)
+    assert d.mixed(500) == pytest.approx(11e-3)           # max(10, 2 + 5) + 1
+    assert d.mixed(1000) == pytest.approx(13e-3)          # max(10, 2 + 10) + 1
+    assert d.mixed(1000, 2) == pytest.approx(20e-3)       # max(10 + 8, 12) + 2 x 1
+    assert d.mixed(0, 0.5) == pytest.approx(11e-3)        # never less than one pass
+
+
+def test_a_point_runs_the_new_prompts_in_chunks_beside_the_decodes():
+    """vLLM V1 on an H100: a step's budget is 8,192 tokens (``vllm serve``'s default on GPUs
+    of 70 GiB or more); an 8,192-token prompt beside ``n - 1`` decodes goes in
+    ``ceil(8192 / (8192 - n + 1))`` chunks, and ``n / 512`` such prompts come in a step."""
     b = base()
     for users in (1, 8, 32):
         p = S.load_point(b, users)
-        many = resolve(b.model, Plan(task="infer", framework="vllm", seq_len=8192,
-                                     new_tokens=512, micro_batch=users), b.gpu)
-        one = resolve(b.model, Plan(task="infer", framework="vllm", seq_len=8192,
-                                    new_tokens=512), b.gpu)
-        step = users / many.time.decode_tokens_per_s
+        d = resolve(b.model, b.plan.with_changes(micro_batch=users), b.gpu).time.decode_step
+        alone = max(d.memory_s, d.compute_s) + d.fixed_s
+        size = 8192 / math.ceil(8192 / (8192 - users + 1))
+        passes = max((users + size) / 8192, 1.0)
+        carrying = max(d.memory_s + (passes - 1) * d.weights_s,
+                       d.compute_s + size * d.prompt_token_s) + passes * d.fixed_s
+        step = alone + users * 8192 / 512 / size * (carrying - alone)
         assert p.step_s == pytest.approx(step)
-        # every second of the GPU: users x r / new prompts of T_pf each, and r decode steps
-        r = p.tokens_per_s_user
-        assert users * r / 512 * one.time.prefill_seconds + r * step == pytest.approx(1.0)
-        assert p.tokens_per_s_total == pytest.approx(users * r)
+        assert p.tokens_per_s_user == pytest.approx(1.0 / step)
+        assert p.tokens_per_s_total == pytest.approx(users / step)
+        # the prompt's matmuls are more than the step's reads: a chunk's step is compute-bound
+        assert carrying > alone
     # one user alone waits only for its own prompt
     assert S.load_point(b, 1).first_token_s == pytest.approx(
         resolve(b.model, b.plan, b.gpu).time.prefill_seconds)
 
 
+def test_llama_server_reads_the_weights_once_per_micro_batch_of_a_mixed_step():
+    """llama-server adds its slots' decode tokens and then prompt tokens up to ``n_batch``
+    (2,048) to one batch, which ``llama_decode`` runs in micro-batches of ``n_ubatch`` (512),
+    each reading the weights: a 2,000-token prompt beside 3 decodes is one chunk in 2,003 /
+    512 passes."""
+    b = base(gpu="rtx-4090", framework="llama.cpp", seq=2000, new=500, quant="q4_k_m")
+    p = S.load_point(b, 4)
+    d = resolve(b.model, b.plan.with_changes(micro_batch=4), b.gpu).time.decode_step
+    passes = (4 + 2000) / 512
+    carrying = max(d.memory_s + (passes - 1) * d.weights_s,
+                   d.compute_s + 2000 * d.prompt_token_s) + passes * d.fixed_s
+    alone = max(d.memory_s, d.compute_s) + d.fixed_s
+    assert p.step_s == pytest.approx(alone + 4 / 500 * (carrying - alone))
+
+
+def test_v0_runs_a_prompt_in_a_step_of_its_own_and_splits_the_gpus_time():
+    """vLLM before 0.8 (V0) chunks prompts only past 32K of context: below it a prompt runs
+    alone while the decodes wait, so the GPU's time splits between ``n r / new`` prompts of
+    ``T_pf`` each and ``r`` decode steps a second."""
+    b = base(engine_version="0.6.3")
+    assert b.engine.settings["chunked_prefill"] is False
+    assert base(engine_version="0.6.3", seq=40_000).engine.settings["chunked_prefill"] is True
+    one = resolve(b.model, b.plan, b.gpu)
+    for users in (1, 8):
+        p = S.load_point(b, users)
+        many = resolve(b.model, b.plan.with_changes(micro_batch=users), b.gpu)
+        step = users / many.time.decode_tokens_per_s
+        assert p.step_s == pytest.approx(step)
+        r = p.tokens_per_s_user
+        assert users * r / 512 * one.time.prefill_seconds + r * step == pytest.approx(1.0)
+        # the new prompt waits for one step of the other users' decodes
+        if users > 1:
+            fewer = resolve(b.model, b.plan.with_changes(micro_batch=users - 1), b.gpu)
+            assert p.first_token_s == pytest.approx(
+                one.time.prefill_seconds + (users - 1) / fewer.time.decode_tokens_per_s)
+
+
 def test_gpt_oss_shows_its_first_text_three_decode_steps_after_its_prompt():
     """gpt-oss opens every reply with the harmony channel header, ``<|channel|>analysis
     <|message|>`` (openai/harmony docs/format.md): the prefill yields the first of those three
-    tokens, and the first text a streaming client sees comes three decode steps later, each
-    step serving every running request."""
+    tokens, and the first text a streaming client sees comes three steps later. The 1,000-token
+    prompt goes in one chunk (vLLM's 8,192-token budget on an H100) beside the other users'
+    decodes, which add their KV reads and matmuls to the chunk's pass."""
     plan = Plan(task="infer", framework="vllm", seq_len=1000, new_tokens=900)
     b = resolve(MODELS["gpt-oss-20b"], plan, GPUS["h100-pcie"])
+    prompt = b.time.prefill_seconds
     for users in (1, 8):
         p = S.load_point(b, users)
-        many = resolve(b.model, Plan(task="infer", framework="vllm", seq_len=1000,
-                                     new_tokens=900, micro_batch=users), b.gpu)
-        step = users / many.time.decode_tokens_per_s
-        prompt = resolve(b.model, plan, b.gpu).time.prefill_seconds
         others = 0.0
         if users > 1:
-            fewer = resolve(b.model, Plan(task="infer", framework="vllm", seq_len=1000,
-                                          new_tokens=900, micro_batch=users - 1), b.gpu)
-            others = (users - 1) / fewer.time.decode_tokens_per_s  # one 1,000-token chunk
-        assert p.first_token_s == pytest.approx(prompt + others + 3 * step)
+            d = resolve(b.model, plan.with_changes(micro_batch=users - 1), b.gpu
+                        ).time.decode_step
+            matmuls = 1000 * d.prompt_token_s
+            others = max(d.memory_s, d.compute_s + matmuls) - max(d.weights_s, matmuls)
+            assert others > 0
+        assert p.first_token_s == pytest.approx(prompt + others + 3 * p.step_s)
     # a model without a header: the first token is the prompt's own
     assert S.load_point(base(seq=1000, new=900), 1).first_token_s == pytest.approx(
         resolve(MODELS["llama-3.1-8b"], plan, GPUS["h100-sxm"]).time.prefill_seconds)
@@ -82,6 +138,10 @@ def test_vllm_serves_as_many_as_its_kv_pool_holds():
     assert c.users == pool // 8704
     assert c.point.fits and not S.load_point(b, c.users + 1).fits
     assert S.load_point(b, c.users + 1).limit == "kv pool"
+    # past the pool only as many run as it holds: the total is theirs, shared by everyone
+    held, over = S.load_point(b, c.users), S.load_point(b, 2 * c.users + 5)
+    assert over.tokens_per_s_total == pytest.approx(held.tokens_per_s_total)
+    assert over.tokens_per_s_user == pytest.approx(held.tokens_per_s_total / (2 * c.users + 5))
 
 
 def test_the_speed_floor_decides_when_the_pool_is_large():

@@ -271,6 +271,47 @@ def comm_bytes_per_step(model: ModelLike, plan: Plan, assumptions: Assumptions, 
 
 
 @dataclass(frozen=True)
+class DecodeStep:
+    """The parts of one inference decode step of ``micro_batch`` sequences, seconds, so a
+    step that also carries prompt tokens can be timed from the same terms (serving many
+    users: :mod:`.serving_load`).
+
+    Attributes:
+        memory_s: the step's reads: the weights it uses, every sequence's KV cache, the
+            weights kept in host memory.
+        weights_s: of which the weights (on the GPU and in host memory): what a further
+            forward pass in the same step reads again.
+        compute_s: the step's matmuls and attention at the engine's achieved rate.
+        fixed_s: what does not depend on bytes or FLOPs (kernel gaps, DRAM latencies, host
+            work, sampling; 0 without an engine).
+        prompt_token_s: matmul seconds of one prompt token at the prompt's achieved rate
+            (its forward FLOPs at the prompt's length over that rate).
+    """
+
+    memory_s: float
+    weights_s: float
+    compute_s: float
+    fixed_s: float
+    prompt_token_s: float
+
+    def seconds(self) -> float:
+        """The step alone: ``max(memory, compute) + fixed``."""
+        return max(self.memory_s, self.compute_s) + self.fixed_s
+
+    def mixed(self, prompt_tokens: float, passes: float = 1.0) -> float:
+        """The step carrying ``prompt_tokens`` prompt tokens besides its decodes, in
+        ``passes`` forward passes (each reads the weights again and pays the fixed
+        work): ``max(memory + (passes - 1) x weights, compute + prompt x per token) +
+        passes x fixed``. A memory-bound decode step takes prompt tokens for the price of
+        their matmuls beyond its reads (Sarathi-Serve's piggybacked prefill chunks,
+        Agrawal et al., OSDI 2024)."""
+        passes = max(float(passes), 1.0)
+        return (max(self.memory_s + (passes - 1.0) * self.weights_s,
+                    self.compute_s + prompt_tokens * self.prompt_token_s)
+                + passes * self.fixed_s)
+
+
+@dataclass(frozen=True)
 class TimeEstimate:
     """How long the plan takes.
 
@@ -289,6 +330,8 @@ class TimeEstimate:
         efficiency: the efficiency used.
         interconnect_gb_s: per-direction GPU-to-GPU bandwidth used.
         prefill_seconds, decode_tokens_per_s: inference only (0 otherwise).
+        decode_step: inference: the parts of one decode step (:class:`DecodeStep`; None
+            otherwise).
         bound: what limits speed: "compute", "communication" or "memory bandwidth".
     """
 
@@ -307,6 +350,7 @@ class TimeEstimate:
     prefill_seconds: float = 0.0
     decode_tokens_per_s: float = 0.0
     bound: str = "compute"
+    decode_step: DecodeStep | None = None
 
 
 def interconnect_gb_s(interconnect, n_gpus, assumptions: Assumptions):
@@ -451,6 +495,14 @@ def _time_estimate(**values) -> TimeEstimate:
     """A :class:`TimeEstimate` whose 0-d arrays and NumPy scalars are plain floats/strings
     (so scalar estimates are plain values; array sweeps keep their arrays)."""
     for name, value in values.items():
-        if isinstance(value, np.generic) or (isinstance(value, np.ndarray) and value.ndim == 0):
-            values[name] = value.item()
+        values[name] = _plain(value)
+    step = values.get("decode_step")
+    if step is not None:
+        values["decode_step"] = DecodeStep(**{k: _plain(v) for k, v in vars(step).items()})
     return TimeEstimate(**values)
+
+
+def _plain(value):
+    if isinstance(value, np.generic) or (isinstance(value, np.ndarray) and value.ndim == 0):
+        return value.item()
+    return value

@@ -12,6 +12,7 @@ import numpy as np
 
 from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions
 from .compute import (
+    DecodeStep,
     TimeEstimate,
     _attention_flops,
     _time_estimate,
@@ -179,13 +180,18 @@ def inference_time(
         # threads ask for (the prompt's matrix kernels and the weight conversion can)
         step_streamed = np.minimum(streamed, decode.kernel_read_gb_s * 1e9)
     memory_time = read / step_streamed
+    weights_time = resident_bytes / step_streamed
     compute_time = b * decode_fwd / achieved
     decode_step = np.maximum(memory_time, compute_time)
+    fixed = 0.0
     if decode is not None:
         memory_time = memory_time + decode.host_read_s
+        weights_time = weights_time + decode.host_read_s
+        fixed = decode.fixed_s
         decode_step = np.maximum(memory_time, compute_time) + decode.fixed_s
         if decode.step_converts(b):
             decode_step = decode_step + decode.convert_bytes / streamed
+            fixed = fixed + decode.convert_bytes / streamed
         if decode.prefill_link_bytes and decode.link_gb_s and b * s >= 32:
             micro_batches = np.ceil(b * s / decode.ubatch_tokens)
             prefill = prefill + micro_batches * decode.prefill_link_bytes / (
@@ -217,6 +223,9 @@ def inference_time(
         prefill_seconds=prefill,
         decode_tokens_per_s=decode_rate,
         bound=np.where(memory_time >= compute_time, "memory bandwidth", "compute"),
+        decode_step=DecodeStep(memory_s=memory_time, weights_s=weights_time,
+                               compute_s=compute_time, fixed_s=fixed + 0.0 * compute_time,
+                               prompt_token_s=per_token.forward / achieved),
     )
 
 

@@ -8,19 +8,30 @@ serving ``n`` requests together (``micro_batch = n``: vLLM's running sequences, 
 
 * **a decode step** serving ``n`` sequences takes ``t(n) = n / decode tokens/s`` of that
   estimate (the weights read once per step, each sequence's KV cache once, or the compute
-  when ``n`` is past the crossover; :func:`~gpuadvisor.core.inference_time.inference_time`).
-* **prefill interference** (steady state, every user always waiting for an answer, no think
-  time): each request also costs its prompt's prefill ``T_pf`` (the estimate's
-  ``prefill_seconds`` for one prompt). ``n`` users generating ``r`` tokens/s each finish
-  ``n r / new_tokens`` requests per second, each bringing a new prompt, so the GPU's time
-  splits as ``1 = (n r / new) T_pf + r t(n)``: ``r = 1 / (t(n) + n T_pf / new)`` per user,
-  ``n r`` in all.
-* **time to the first token**: the prompt is processed in chunks of ``C`` tokens
-  (vLLM's ``max_num_batched_tokens``; llama-server's ``n_batch``, 2,048), each chunk sharing
-  a step with the other ``n - 1`` users' decodes: ``TTFT = T_pf + ceil(prompt / C) x
-  t(n - 1)``, plus ``h x t(n)`` for a model whose reply opens with ``h`` tokens a
-  streaming client is not shown (:attr:`~.architecture.ModelShape.reply_header_tokens`:
-  gpt-oss's harmony channel header).
+  when ``n`` is past the crossover; :func:`~gpuadvisor.core.inference_time.inference_time`),
+  whose parts (:class:`~.compute.DecodeStep`) time a step that also carries prompt tokens.
+* **prompts beside the decodes** (steady state, every user always waiting for an answer,
+  no think time): ``n`` users each generating a token a step finish ``n / new`` requests a
+  step, each bringing a new prompt of ``s`` tokens. Engines that run a prompt in the same
+  steps as the running decodes (llama-server: its loop adds each generating slot's token
+  to the batch, then prompt tokens up to ``n_batch``; vLLM V1, and V0 past 32K of context:
+  chunked prefill) split it into chunks of what the step's budget ``C`` leaves beside the
+  other users' decodes, ``q = s / ceil(s / (C - n + 1))`` tokens each, and a step carrying
+  a chunk takes ``max(reads + (k - 1) x weights, matmuls + q x per prompt token) + k x
+  fixed`` (:meth:`~.compute.DecodeStep.mixed`; ``k`` forward passes, llama.cpp's 512-token
+  micro-batches each reading the weights again): a memory-bound decode step takes prompt
+  tokens for the price of their matmuls beyond its reads (Sarathi-Serve, Agrawal et al.,
+  OSDI 2024). A round of ``n`` tokens takes ``t(n) + (n s / new / q) x (t_chunk - t(n))``,
+  ``r = 1 / round`` per user. An engine whose prompts run in steps of their own (vLLM V0
+  below 32K) splits the GPU's time: ``1 = (n r / new) T_pf + r t(n)``, ``T_pf`` the
+  estimate's ``prefill_seconds`` for one prompt.
+* **time to the first token**: the prompt alone (``T_pf``), plus, where its chunks ride
+  along the other ``n - 1`` users' decodes, what those add to each chunk's pass (their
+  KV reads and matmuls: ``max(reads', matmuls' + q x per token) - max(weights', q x per
+  token)``); where they do not, ``ceil(s / C) x t(n - 1)``; plus ``h`` steps for a model
+  whose reply opens with ``h`` tokens a streaming client is not shown
+  (:attr:`~.architecture.ModelShape.reply_header_tokens`: gpt-oss's harmony channel
+  header).
 * **memory**: ``n`` requests hold ``n x (prompt + new)`` tokens of KV cache. vLLM's pool is
   fixed (its ``kv_cache_tokens``): past it requests wait. llama-server allocates ``n_ctx``
   for all slots: the estimate of ``n`` slots, with the plan's layers on the GPU (``-ngl``
@@ -43,6 +54,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from .assumptions import DEFAULT_ASSUMPTIONS, Assumptions
+from .engines.combine import requests_at_once
 from .estimate import Estimate
 from .model import model_shape
 from .plan import Plan
@@ -149,6 +161,24 @@ def _chunk(result: Estimate) -> int:
     return LLAMA_SERVER_BATCH
 
 
+def mixes_prompts(result: Estimate) -> bool:
+    """Whether the engine runs waiting prompts in the same steps as the running decodes:
+    llama-server always (its loop adds each generating slot's token to the batch, then
+    prompt tokens up to ``n_batch``); vLLM when it chunks prompts (V1; V0 past 32K of
+    context: :func:`~.engines.vllm.chunked_prefill`)."""
+    if result.engine_name == "vllm":
+        return bool(result.engine.settings.get("chunked_prefill", True))
+    return True
+
+
+def _pass_tokens(result: Estimate) -> int:
+    """Tokens one forward pass holds: vLLM's step is one pass of up to its token budget;
+    llama.cpp splits a batch into micro-batches of ``n_ubatch`` (512), each reading the
+    weights again."""
+    decode = result.engine.decode
+    return int(decode.ubatch_tokens) if decode is not None else _chunk(result)
+
+
 def load_point(base: Estimate, users: int, assumptions: Assumptions = DEFAULT_ASSUMPTIONS,
                *, _seen: dict | None = None, **options) -> LoadPoint:
     """The plan of ``base`` serving ``users`` requests at once (see the module docstring).
@@ -164,13 +194,44 @@ def load_point(base: Estimate, users: int, assumptions: Assumptions = DEFAULT_AS
     plan = base.plan
     many = at(users)
     one_prompt = at(1).time.prefill_seconds
-    step = users / many.time.decode_tokens_per_s
     new = plan.new_tokens
-    per_user = 1.0 / (step + users * one_prompt / new)
-    others = step if users == 1 else (users - 1) / at(users - 1).time.decode_tokens_per_s
-    chunks = math.ceil(plan.seq_len / _chunk(base))
     header = model_shape(base.model).reply_header_tokens
-    first = one_prompt + chunks * (others if users > 1 else 0.0) + header * step
+    chunk = _chunk(base)
+    chunks = math.ceil(plan.seq_len / chunk)
+    parts = many.time.decode_step
+    if mixes_prompts(base) and parts is not None:
+        # a step gives every user a token; a new request's prompt rides along in chunks
+        # of what the step's budget leaves beside the other users' decodes (users / new
+        # requests finish a step, so as many prompts come in per step): each chunk makes
+        # its step the longer of the step's reads and its matmuls with the chunk's
+        # past what vLLM's KV pool holds, only that many run (the wave's step); the
+        # rest wait their turn
+        running = requests_at_once(many.engine, many.plan) or users
+        room = max(chunk - (running - 1), 1)
+        size = plan.seq_len / math.ceil(plan.seq_len / room)
+        per_step = running * plan.seq_len / new / size
+        alone = parts.seconds()
+        carrying = parts.mixed(size, (running + size) / _pass_tokens(base))
+        step = (alone + per_step * (carrying - alone)) * users / running
+        per_user = 1.0 / step
+        first = one_prompt
+        if users > 1:
+            # the new prompt's chunks each ride along the other users' decodes: what they
+            # add to a chunk's pass is their KV reads and matmuls
+            others = at(users - 1).time.decode_step
+            bare = replace(others, memory_s=others.weights_s, compute_s=0.0, fixed_s=0.0)
+            left = plan.seq_len
+            while left > 0:
+                part = min(left, max(chunk - (users - 1), 1))
+                first += others.mixed(part) - others.fixed_s - bare.mixed(part)
+                left -= part
+        first += header * step
+    else:
+        # the prompts run in steps of their own while the decodes wait
+        step = users / many.time.decode_tokens_per_s
+        per_user = 1.0 / (step + users * one_prompt / new)
+        others = step if users == 1 else (users - 1) / at(users - 1).time.decode_tokens_per_s
+        first = one_prompt + chunks * (others if users > 1 else 0.0) + header * step
     kv = users * (plan.seq_len + new)
     if base.engine_name == "vllm":
         fits, limit = kv <= base.engine.capacity_tokens, "kv pool"

@@ -116,6 +116,16 @@ def max_num_batched_tokens(gpu: GpuSpec) -> int:
     return BATCHED_TOKENS_LARGE if large else BATCHED_TOKENS_SMALL
 
 
+def chunked_prefill(plan: Plan, max_len: int) -> bool:
+    """Whether the plan's vLLM release schedules prompts in chunks beside the running
+    decodes (one step holds both, up to the token budget): V1 always (its scheduler
+    fills a step with the running requests' tokens first, then waiting prompts' chunks);
+    V0 only past :data:`V0_CHUNKED_FROM` tokens of context, else a prompt runs in a step of
+    its own while the decodes wait."""
+    rel = release(plan.engine_version)
+    return rel is None or rel >= V1_RELEASE or max_len > V0_CHUNKED_FROM
+
+
 def profile_tokens(plan: Plan, gpu: GpuSpec, max_len: int) -> tuple[int, str]:
     """``(tokens, why)``: the size of vLLM's profiling pass (see the module docstring)."""
     if plan.max_num_batched_tokens is not None:
@@ -259,7 +269,8 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
         defaults["kv_cache_dtype"] = "auto (the model's dtype)"
     settings = {"gpu_memory_utilization": util, "block_size": BLOCK_SIZE,
                 "max_num_seqs": seqs, "max_model_len": max_len,
-                "max_num_batched_tokens": batched, "tensor_parallel_size": tp,
+                "max_num_batched_tokens": batched,
+                "chunked_prefill": chunked_prefill(plan, max_len), "tensor_parallel_size": tp,
                 "pipeline_parallel_size": pp, "enforce_eager": plan.enforce_eager,
                 "kv_cache_dtype": kv_type, "kv_blocks": blocks, "cuda_graph_max_batch": capture,
                 "kv_cache_tokens": capacity,
@@ -311,5 +322,5 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
 
 
 __all__ = ["BLOCK_SIZE", "DEFAULT_GPU_MEMORY_UTILIZATION", "V1_RELEASE", "activation_peak",
-           "blocks_per_sequence", "evaluate", "kv_elements_per_rank", "kv_pool",
-           "max_num_batched_tokens", "profile_tokens", "release", "sequences_held"]
+           "blocks_per_sequence", "chunked_prefill", "evaluate", "kv_elements_per_rank",
+           "kv_pool", "max_num_batched_tokens", "profile_tokens", "release", "sequences_held"]
