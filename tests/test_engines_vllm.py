@@ -237,3 +237,19 @@ def test_the_profiling_peak_is_the_forward_or_the_sampler_whichever_is_larger():
     assert vllm.activation_peak(m, 20_000, 256) == stream_20k
     # 0.6.4 on an RTX 3090 at 20,000 tokens: peak_torch 17.06 - weights 14.9888 GiB
     assert stream_20k / GiB == pytest.approx(17.06 - 14.9888, rel=0.1)
+
+
+def test_enforce_eager_launches_each_kernel_on_its_own():
+    """Without CUDA graphs (``--enforce-eager``) a decode step's kernels are launched one
+    by one: each costs the GPU class's stream launch gap (H100: the nvidia-hbm class's 2.53
+    us, gpu-benches' small-kernel sweep) instead of the graph's 1.30 us; the 10 kernels a
+    layer and the 4 of the head stay."""
+    shape = model_shape(MODELS["llama-3.1-8b"])
+    plan = Plan(task="infer", framework="vllm", seq_len=1024, new_tokens=256)
+    graphed = vllm.evaluate(shape, plan, GPUS["h100-sxm"], A).decode
+    eager = vllm.evaluate(shape, plan.with_changes(enforce_eager=True), GPUS["h100-sxm"],
+                          A).decode
+    assert graphed.kernels_per_step == eager.kernels_per_step == 10 * 32 + 4
+    assert graphed.kernel_gap_s == pytest.approx(1.30e-6)
+    assert eager.kernel_gap_s == pytest.approx(2.53e-6)
+    assert eager.fixed_s - graphed.fixed_s == pytest.approx(324 * (2.53e-6 - 1.30e-6))

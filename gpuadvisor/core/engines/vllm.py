@@ -56,7 +56,9 @@ once per step and each sequence's KV once, so a step costs ``max(bytes / bandwid
 FLOPs / achieved)`` - memory-bound at small batches, compute-bound past the crossover - plus
 the per-step kernels of a CUDA-graph launch (per layer: fused add+RMS norm, one QKV
 projection, rotary, cache write, attention, output projection, fused add+RMS norm, one
-gate/up projection, SiLU-and-multiply, down projection: 10 kernels, 4 reading weights) and
+gate/up projection, SiLU-and-multiply, down projection: 10 kernels, 4 reading weights; with
+``--enforce-eager`` the same kernels launched one by one, each at the GPU class's stream
+launch gap) and
 the host's step work (scheduling, input preparation, sampling: 1 ms, assumed).
 """
 
@@ -281,12 +283,14 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     decode = DecodeCost(
         bandwidth_efficiency=read_share,
         kernels_per_step=KERNELS_PER_LAYER * layers + 4,
-        kernel_gap_s=gc.graph_gap_s,
+        # --enforce-eager captures no graph: each kernel is launched on its own
+        kernel_gap_s=gc.stream_gap_s if plan.enforce_eager else gc.graph_gap_s,
         weight_kernels_per_step=WEIGHT_KERNELS_PER_LAYER * layers + 1,
         dram_latency_s=gc.dram_latency_s,
         host_s=HOST_S_PER_STEP,
         ubatch_tokens=batched,  # a prompt is scheduled in chunks of the token budget
-        source=f"{read_source}; 10 kernels per layer (vLLM's fused decode graph); "
+        source=f"{read_source}; 10 kernels per layer (vLLM's fused decode graph"
+               f"{', launched one by one: --enforce-eager' if plan.enforce_eager else ''}); "
                "host 1 ms per step (assumed)",
     )
     terms = {"budget": budget, "activation_peak": act, "non_torch": non_torch,
