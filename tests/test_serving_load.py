@@ -34,6 +34,12 @@ def test_a_memory_bound_step_takes_prompt_tokens_for_their_matmuls_beyond_its_re
     assert d.mixed(1000) == pytest.approx(13e-3)          # max(10, 2 + 10) + 1
     assert d.mixed(1000, 2) == pytest.approx(20e-3)       # max(10 + 8, 12) + 2 x 1
     assert d.mixed(0, 0.5) == pytest.approx(11e-3)        # never less than one pass
+    # beside a prompt's pass, decodes with 3 ms of matmuls add their 2 ms of KV reads to a
+    # read-bound pass and their matmuls to a compute-bound one
+    e = C.DecodeStep(memory_s=10e-3, weights_s=8e-3, compute_s=3e-3, fixed_s=1e-3,
+                     prompt_token_s=1e-5)
+    assert e.added_to(100) == pytest.approx(2e-3)         # max(10, 3 + 1) - max(8, 1)
+    assert e.added_to(1000) == pytest.approx(3e-3)        # max(10, 3 + 10) - max(8, 10)
 
 
 def test_a_point_runs_the_new_prompts_in_chunks_beside_the_decodes():

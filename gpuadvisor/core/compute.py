@@ -298,6 +298,13 @@ class DecodeStep:
         """The step alone: ``max(memory, compute) + fixed``."""
         return max(self.memory_s, self.compute_s) + self.fixed_s
 
+    def added_to(self, prompt_tokens: float) -> float:
+        """What the step's decodes add to a forward pass of ``prompt_tokens`` prompt tokens
+        run beside them: ``max(memory, compute + prompt x per token) - max(weights, prompt
+        x per token)`` (their KV reads and matmuls; the weights are read either way)."""
+        matmuls = prompt_tokens * self.prompt_token_s
+        return max(self.memory_s, self.compute_s + matmuls) - max(self.weights_s, matmuls)
+
     def mixed(self, prompt_tokens: float, passes: float = 1.0) -> float:
         """The step carrying ``prompt_tokens`` prompt tokens besides its decodes, in
         ``passes`` forward passes (each reads the weights again and pays the fixed

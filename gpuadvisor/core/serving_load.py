@@ -219,12 +219,8 @@ def load_point(base: Estimate, users: int, assumptions: Assumptions = DEFAULT_AS
             # the new prompt's chunks each ride along the other users' decodes: what they
             # add to a chunk's pass is their KV reads and matmuls
             others = at(users - 1).time.decode_step
-            bare = replace(others, memory_s=others.weights_s, compute_s=0.0, fixed_s=0.0)
-            left = plan.seq_len
-            while left > 0:
-                part = min(left, max(chunk - (users - 1), 1))
-                first += others.mixed(part) - others.fixed_s - bare.mixed(part)
-                left -= part
+            full, last = divmod(plan.seq_len, room)
+            first += full * others.added_to(room) + (others.added_to(last) if last else 0.0)
         first += header * step
     else:
         # the prompts run in steps of their own while the decodes wait
