@@ -39,7 +39,8 @@ PATH = ROOT / "benchmarks" / "calibration" / "whole_runs.json"
 #: batch and layout are the row's own (its ``global_batch`` / ``parallel_layout`` fields);
 #: None leaves them to the defaults a user gets.
 RUNS = {
-    "RUN001": ("mpt-7b", "a100-sxm-40gb", None, None, None),
+    # MPT-7B's card: "trained for 1T tokens (with batch size 1760 and sequence length 2048)"
+    "RUN001": ("mpt-7b", "a100-sxm-40gb", 1760, None, None),
     "RUN002": ("smollm3-3b", "h100-sxm", 576, None, None),  # 2,359,296 tokens / 4096
     "RUN003": ("tinyllama-1.1b", "a100-sxm-40gb", 1024, None, None),
     "RUN007": ("bloom-176b", "a100-sxm-80gb", 2048, 4, 12),
