@@ -296,7 +296,7 @@ class DecodeStep:
 
     def seconds(self) -> float:
         """The step alone: ``max(memory, compute) + fixed``."""
-        return max(self.memory_s, self.compute_s) + self.fixed_s
+        return self.mixed(0.0)
 
     def added_to(self, prompt_tokens: float) -> float:
         """What the step's decodes add to a forward pass of ``prompt_tokens`` prompt tokens

@@ -182,15 +182,12 @@ def inference_time(
     memory_time = read / step_streamed
     weights_time = resident_bytes / step_streamed
     compute_time = b * decode_fwd / achieved
-    decode_step = np.maximum(memory_time, compute_time)
     fixed = 0.0
     if decode is not None:
         memory_time = memory_time + decode.host_read_s
         weights_time = weights_time + decode.host_read_s
         fixed = decode.fixed_s
-        decode_step = np.maximum(memory_time, compute_time) + decode.fixed_s
         if decode.step_converts(b):
-            decode_step = decode_step + decode.convert_bytes / streamed
             fixed = fixed + decode.convert_bytes / streamed
         if decode.prefill_link_bytes and decode.link_gb_s and b * s >= 32:
             micro_batches = np.ceil(b * s / decode.ubatch_tokens)
@@ -200,6 +197,7 @@ def inference_time(
             # each micro-batch that takes the cuBLAS path converts the weights first
             prefill = prefill + decode.convert_passes(b * s) \
                 * decode.convert_bytes / streamed
+    decode_step = np.maximum(memory_time, compute_time) + fixed
     batch_seconds = prefill + new * decode_step
     batches = 1.0
     if plan.dataset_samples is not None:
@@ -224,7 +222,7 @@ def inference_time(
         decode_tokens_per_s=decode_rate,
         bound=np.where(memory_time >= compute_time, "memory bandwidth", "compute"),
         decode_step=DecodeStep(memory_s=memory_time, weights_s=weights_time,
-                               compute_s=compute_time, fixed_s=fixed + 0.0 * compute_time,
+                               compute_s=compute_time, fixed_s=fixed,
                                prompt_token_s=per_token.forward / achieved),
     )
 

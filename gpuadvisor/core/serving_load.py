@@ -167,7 +167,7 @@ def mixes_prompts(result: Estimate) -> bool:
     prompt tokens up to ``n_batch``); vLLM when it chunks prompts (V1; V0 past 32K of
     context: :func:`~.engines.vllm.chunked_prefill`)."""
     if result.engine_name == "vllm":
-        return bool(result.engine.settings.get("chunked_prefill", True))
+        return bool(result.engine.settings["chunked_prefill"])
     return True
 
 
@@ -175,8 +175,7 @@ def _pass_tokens(result: Estimate) -> int:
     """Tokens one forward pass holds: vLLM's step is one pass of up to its token budget;
     llama.cpp splits a batch into micro-batches of ``n_ubatch`` (512), each reading the
     weights again."""
-    decode = result.engine.decode
-    return int(decode.ubatch_tokens) if decode is not None else _chunk(result)
+    return int(result.engine.decode.ubatch_tokens)
 
 
 def load_point(base: Estimate, users: int, assumptions: Assumptions = DEFAULT_ASSUMPTIONS,
@@ -197,9 +196,7 @@ def load_point(base: Estimate, users: int, assumptions: Assumptions = DEFAULT_AS
     new = plan.new_tokens
     header = model_shape(base.model).reply_header_tokens
     chunk = _chunk(base)
-    chunks = math.ceil(plan.seq_len / chunk)
-    parts = many.time.decode_step
-    if mixes_prompts(base) and parts is not None:
+    if mixes_prompts(base):
         # a step gives every user a token; a new request's prompt rides along in chunks
         # of what the step's budget leaves beside the other users' decodes (users / new
         # requests finish a step, so as many prompts come in per step): each chunk makes
@@ -210,6 +207,7 @@ def load_point(base: Estimate, users: int, assumptions: Assumptions = DEFAULT_AS
         room = max(chunk - (running - 1), 1)
         size = plan.seq_len / math.ceil(plan.seq_len / room)
         per_step = running * plan.seq_len / new / size
+        parts = many.time.decode_step
         alone = parts.seconds()
         carrying = parts.mixed(size, (running + size) / _pass_tokens(base))
         step = (alone + per_step * (carrying - alone)) * users / running
@@ -227,6 +225,7 @@ def load_point(base: Estimate, users: int, assumptions: Assumptions = DEFAULT_AS
         step = users / many.time.decode_tokens_per_s
         per_user = 1.0 / (step + users * one_prompt / new)
         others = step if users == 1 else (users - 1) / at(users - 1).time.decode_tokens_per_s
+        chunks = math.ceil(plan.seq_len / chunk)
         first = one_prompt + chunks * (others if users > 1 else 0.0) + header * step
     kv = users * (plan.seq_len + new)
     if base.engine_name == "vllm":
