@@ -38,7 +38,9 @@ def test_decode_time_by_hand_on_an_rtx_4090():
     # one token attends to 1 + 64 cells on average (1 prompt token, 128 new): K and V rows
     # of 4096 fp16 elements in 32 layers
     kv_read = 2 * L * H * 2 * (1 + 128 / 2)
-    memory_s = (gpu_bytes + kv_read) / (gpu.memory_bandwidth_gb_s * 1e9 * cls.read_fraction)
+    # the card's own measured read (clpeak, krrishnarraj/clpeak#106), not its class's share
+    assert gpu.stream_read_gb_s == 909.81
+    memory_s = (gpu_bytes + kv_read) / 909.81e9
     kernels = L * (19 - 2 + 1 + 7) + 3 + 1  # nodes - fused norms + FA combine + q8_1, tail
     fixed = (kernels * cls.graph_gap_s + (L * 7 + 1) * cls.dram_latency_s
              + llamacpp.HOST_S_PER_TOKEN + llamacpp.SAMPLING_S_PER_VOCAB * V)
@@ -196,9 +198,9 @@ def test_a_measured_bandwidth_replaces_the_class_streaming_rate():
     probed = estimate(MODELS["llama-2-7b"], plan(), gpu, measurement=measured)
     assert probed.assumptions["bandwidth_efficiency"] == 1.0
     assert probed.assumptions["memory_bandwidth_gb_s"] == 900.0
-    # same fixed costs, bytes at 900 GB/s instead of 1008 x 0.978
+    # same fixed costs, bytes at 900 GB/s instead of the card's published 909.81
     fixed = base.engine.decode.fixed_s
-    read = (1 / base.time.decode_tokens_per_s - fixed) * 1008e9 * 0.978
+    read = (1 / base.time.decode_tokens_per_s - fixed) * 909.81e9
     assert 1 / probed.time.decode_tokens_per_s == pytest.approx(read / 900e9 + fixed)
 
 
