@@ -69,7 +69,8 @@ def main() -> int:
     for r in rows:
         pub = r["tokens_per_s"]
         print(f"{r['id']:7} {r['engine']:10} {r['catalog_id'][:16]:16} {r['model'][:15]:15} "
-              f"{r['quant']:9} {pub:7.1f} {r['estimate']:7.1f} {r['estimate'] / pub - 1:+6.0%} "
+              f"{r['quant'] or '16-bit':9} {pub:7.1f} {r['estimate']:7.1f} "
+              f"{r['estimate'] / pub - 1:+6.0%} "
               f"{r['naive']:7.1f} {r['naive'] / pub - 1:+6.0%}")
     print(f"\n{'group':28} {'rows':>4}  median |err| est    naive")
     groups: dict[str, list[dict]] = {}

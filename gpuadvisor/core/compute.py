@@ -286,6 +286,9 @@ class DecodeStep:
             work, sampling; 0 without an engine).
         prompt_token_s: matmul seconds of one prompt token at the prompt's achieved rate
             (its forward FLOPs at the prompt's length over that rate).
+        host_floor_s: host work a pipelined loop does while the GPU runs the step before
+            (:attr:`.engines.base.DecodeCost.pipelined_host_s`): a forward pass lasts at
+            least this long (0: nothing overlaps).
     """
 
     memory_s: float
@@ -293,9 +296,10 @@ class DecodeStep:
     compute_s: float
     fixed_s: float
     prompt_token_s: float
+    host_floor_s: float = 0.0
 
     def seconds(self) -> float:
-        """The step alone: ``max(memory, compute) + fixed``."""
+        """The step alone: ``max(max(memory, compute) + fixed, host floor)``."""
         return self.mixed(0.0)
 
     def added_to(self, prompt_tokens: float) -> float:
@@ -309,13 +313,14 @@ class DecodeStep:
         """The step carrying ``prompt_tokens`` prompt tokens besides its decodes, in
         ``passes`` forward passes (each reads the weights again and pays the fixed
         work): ``max(memory + (passes - 1) x weights, compute + prompt x per token) +
-        passes x fixed``. A memory-bound decode step takes prompt tokens for the price of
-        their matmuls beyond its reads (Sarathi-Serve's piggybacked prefill chunks,
-        Agrawal et al., OSDI 2024)."""
+        passes x fixed``, no shorter than ``passes x host floor``. A memory-bound decode
+        step takes prompt tokens for the price of their matmuls beyond its reads
+        (Sarathi-Serve's piggybacked prefill chunks, Agrawal et al., OSDI 2024)."""
         passes = max(float(passes), 1.0)
-        return (max(self.memory_s + (passes - 1.0) * self.weights_s,
-                    self.compute_s + prompt_tokens * self.prompt_token_s)
-                + passes * self.fixed_s)
+        gpu = (max(self.memory_s + (passes - 1.0) * self.weights_s,
+                   self.compute_s + prompt_tokens * self.prompt_token_s)
+               + passes * self.fixed_s)
+        return max(gpu, passes * self.host_floor_s)
 
 
 @dataclass(frozen=True)

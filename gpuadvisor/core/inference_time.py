@@ -131,7 +131,7 @@ def inference_time(
     bytes / bandwidth model misses: a step becomes ``max(GPU bytes / (bandwidth x
     decode.bandwidth_efficiency), compute) + host bytes / host bandwidth + decode.fixed_s``
     (the step's streaming rate no more than ``decode.kernel_read_gb_s``, its kernel's own
-    ceiling)
+    ceiling; no shorter than ``decode.pipelined_host_s``, host work that overlaps the GPU)
     (kernel gaps, DRAM latencies, host work, sampling), and a prompt micro-batch of
     ``decode.ubatch_tokens`` (32 tokens or more) first copies ``decode.prefill_link_bytes`` of
     CPU-side weights over the host link, and moves ``decode.convert_bytes`` at the
@@ -182,8 +182,9 @@ def inference_time(
     memory_time = read / step_streamed
     weights_time = resident_bytes / step_streamed
     compute_time = b * decode_fwd / achieved
-    fixed = 0.0
+    fixed = floor = 0.0
     if decode is not None:
+        floor = decode.pipelined_host_s
         memory_time = memory_time + decode.host_read_s
         weights_time = weights_time + decode.host_read_s
         fixed = decode.fixed_s
@@ -197,7 +198,8 @@ def inference_time(
             # each micro-batch that takes the cuBLAS path converts the weights first
             prefill = prefill + decode.convert_passes(b * s) \
                 * decode.convert_bytes / streamed
-    decode_step = np.maximum(memory_time, compute_time) + fixed
+    # host work a pipelined loop overlaps with the GPU's step shows only past that step
+    decode_step = np.maximum(np.maximum(memory_time, compute_time) + fixed, floor)
     batch_seconds = prefill + new * decode_step
     batches = 1.0
     if plan.dataset_samples is not None:
@@ -223,7 +225,8 @@ def inference_time(
         bound=np.where(memory_time >= compute_time, "memory bandwidth", "compute"),
         decode_step=DecodeStep(memory_s=memory_time, weights_s=weights_time,
                                compute_s=compute_time, fixed_s=fixed,
-                               prompt_token_s=per_token.forward / achieved),
+                               prompt_token_s=per_token.forward / achieved,
+                               host_floor_s=floor),
     )
 
 

@@ -311,6 +311,10 @@ class DecodeCost:
         host_s: host work per step (graph preparation, synchronisation, logits read back).
         sampling_s: choosing the next token on the CPU (0 for a benchmark that does not
             sample, such as ``llama-bench``).
+        pipelined_host_s: host work per step that runs while the GPU works on the step
+            before (a loop that queues step n+1 before it waits on step n, as mlx-lm's
+            ``mx.async_eval`` does): it costs nothing unless it is longer than the GPU's
+            step, which it then sets (:attr:`.compute.DecodeStep.host_floor_s`).
         prefill_link_bytes: weight bytes copied to the GPU per prompt micro-batch (llama.cpp
             runs large matmuls of CPU-side layers on the GPU, copying their weights).
         link_gb_s: the host link's bandwidth for that copy.
@@ -336,6 +340,7 @@ class DecodeCost:
     dram_latency_s: float = 0.0
     host_s: float = 0.0
     sampling_s: float = 0.0
+    pipelined_host_s: float = 0.0
     prefill_link_bytes: float = 0.0
     link_gb_s: float = 0.0
     ubatch_tokens: int = 512
@@ -464,6 +469,7 @@ class EngineResult:
                 "dram_latency_s": d.dram_latency_s,
                 "host_s": d.host_s,
                 "sampling_s": d.sampling_s,
+                "pipelined_host_s": d.pipelined_host_s,
                 "fixed_s": d.fixed_s,
                 "convert_bytes": d.convert_bytes,
                 "source": d.source,

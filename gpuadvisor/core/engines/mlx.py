@@ -13,8 +13,15 @@ Memory:
   tokens) and the fp32 logits of the last token.
 
 Decode: the weights at the class's streaming rate; about 15 kernels per layer (MLX's lazy
-graph, one dispatch per op after fusion of elementwise ops), 7 reading weights, and 0.5 ms
-of host work per token (graph construction in Python; assumed).
+graph, one dispatch per op after fusion of elementwise ops), 7 reading weights, and 8 more in
+a mixture-of-experts block (:data:`MOE_EXTRA_KERNELS`). The host's
+work per token, 0.5 ms of graph construction in Python (assumed) and the command buffer's
+trip back to the CPU (the Apple class's ``sync_s``), overlaps the GPU's: since mlx-lm's
+"Use async eval" (ml-explore/mlx-examples #670, 2024-04-11) ``generate_step`` builds and
+queues token n+1 (``mx.async_eval``) before it waits on token n (``y.item()``), so the GPU
+always has the next step queued and the host's round shows only where it is longer than the
+GPU's step (:attr:`.base.DecodeCost.pipelined_host_s`). llama.cpp's Metal backend waits for
+each token's logits before it builds the next graph, so there they add up.
 """
 
 from __future__ import annotations
@@ -40,6 +47,14 @@ KV_STEP = 256
 PREFILL_STEP = 2048
 KERNELS_PER_LAYER = 15
 WEIGHT_KERNELS_PER_LAYER = 7
+#: What a mixture-of-experts block dispatches beyond a dense MLP's four kernels (gate, up,
+#: down, the fused SwiGLU) at a one-token step, counted from mlx-lm's
+#: ``Qwen3MoeSparseMoeBlock`` and ``SwitchGLU`` (models/qwen3_moe.py, switch_layers.py @d78bf58):
+#: the router's matmul, softmax, argpartition, take_along_axis, the scores' sum and division,
+#: the weighting multiply and the sum over experts (8 more; the three expert matmuls are
+#: ``gather_qmm`` in place of the dense ones), of which one (the router) reads weights.
+MOE_EXTRA_KERNELS = 8
+MOE_EXTRA_WEIGHT_KERNELS = 1
 HOST_S_PER_TOKEN = 0.5e-3
 
 
@@ -77,15 +92,18 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     gc = gpu_class(gpu)
     prompt = mlx_prompt_rate(gpu)
     read_share, read_source = read_fraction(gpu)
+    moe_layers = sum(count for blk, count in model.blocks if blk.experts > 1)
     decode = DecodeCost(
         bandwidth_efficiency=read_share,
-        kernels_per_step=KERNELS_PER_LAYER * model.n_layers + 3,
+        kernels_per_step=KERNELS_PER_LAYER * model.n_layers + MOE_EXTRA_KERNELS * moe_layers + 3,
         kernel_gap_s=gc.stream_gap_s,
-        weight_kernels_per_step=WEIGHT_KERNELS_PER_LAYER * model.n_layers + 1,
+        weight_kernels_per_step=(WEIGHT_KERNELS_PER_LAYER * model.n_layers
+                                 + MOE_EXTRA_WEIGHT_KERNELS * moe_layers + 1),
         dram_latency_s=gc.dram_latency_s,
-        host_s=HOST_S_PER_TOKEN + gc.sync_s,
+        pipelined_host_s=HOST_S_PER_TOKEN + gc.sync_s,
         ubatch_tokens=PREFILL_STEP,
-        source=f"{read_source}; 15 kernels per layer; host 0.5 ms (assumed)",
+        source=f"{read_source}; 15 kernels per layer; host 0.5 ms (assumed) and the command "
+               "buffer's round trip, overlapped with the GPU's step (mx.async_eval)",
         prompt=prompt,
     )
     settings = {"bits_per_weight": per_weight * 8, "group_size": GROUP_SIZE,
@@ -104,4 +122,4 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
     )
 
 
-__all__ = ["BITS", "GROUP_SIZE", "USABLE_FRACTION", "evaluate"]
+__all__ = ["BITS", "GROUP_SIZE", "MOE_EXTRA_KERNELS", "USABLE_FRACTION", "evaluate"]
