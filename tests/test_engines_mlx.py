@@ -42,6 +42,7 @@ def test_a_large_model_decodes_at_its_gpu_step_with_the_host_round_hidden():
     assert 1 / result.time.decode_tokens_per_s == pytest.approx(gpu_step, rel=1e-9)
     assert result.engine.decode.pipelined_host_s == pytest.approx(0.5e-3 + 2.5e-3)
     assert result.engine.decode.host_s == 0.0
+    assert result.time.bound == "memory bandwidth"
 
 
 def test_a_small_model_decodes_at_the_hosts_round():
@@ -55,6 +56,8 @@ def test_a_small_model_decodes_at_the_hosts_round():
     assert gpu_step < 3.0e-3
     assert result.time.decode_tokens_per_s == pytest.approx(1 / 3.0e-3, rel=1e-9)
     assert step.seconds() == pytest.approx(3.0e-3, rel=1e-9)
+    assert result.time.bound == "host"
+    assert result.assumptions["engine_overlapped_host_s_per_token"] == pytest.approx(3.0e-3)
 
 
 def test_a_mixture_of_experts_block_dispatches_eight_more_kernels():

@@ -61,7 +61,8 @@ class Suggestion:
         efficiency: that as a share of the GPU's peak.
         time_source: where the efficiency comes from (``assumed``, ``plan``, ``measured
             <date>``), as the estimate's assumptions say.
-        bound: what limits the speed (``compute``, ``communication``, ``memory bandwidth``).
+        bound: what limits the speed (``compute``, ``communication``, ``memory bandwidth``,
+            ``host``).
         within_budget, within_deadline: the constraints given to :func:`rank` (``True``
             when none was given).
         tokens_per_s: tokens (generated tokens for inference) per second of the whole job,

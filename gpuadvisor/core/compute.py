@@ -344,7 +344,8 @@ class TimeEstimate:
         prefill_seconds, decode_tokens_per_s: inference only (0 otherwise).
         decode_step: inference: the parts of one decode step (:class:`DecodeStep`; None
             otherwise).
-        bound: what limits speed: "compute", "communication" or "memory bandwidth".
+        bound: what limits speed: "compute", "communication", "memory bandwidth" or (a
+            decode step shorter than the host's overlapped round) "host".
     """
 
     seconds: float

@@ -2636,27 +2636,32 @@ paying per token: {other}</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="123"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="121"/>
+        <source>the host&apos;s work per token</source>
+        <translation>主机端每个 token 的工作</translation>
+    </message>
+    <message>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="124"/>
         <source>assumed</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="124"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="125"/>
         <source>plan</source>
         <translation>方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="125"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="126"/>
         <source>catalog</source>
         <translation>目录</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="126"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="127"/>
         <source>measured</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="158"/>
+        <location filename="../../gpuadvisor/gui/widgets/labels.py" line="159"/>
         <source>{source}: {detail}</source>
         <translation>{source}：{detail}</translation>
     </message>
@@ -3464,42 +3469,42 @@ paying per token: {other}</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="175"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="174"/>
         <source>Rig</source>
         <translation>本机</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="175"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="174"/>
         <source>Probe</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="175"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="174"/>
         <source>Plan</source>
         <translation>规划</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="176"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="175"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="178"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="177"/>
         <source>What is in this machine: GPUs, host, live readings</source>
         <translation>本机有什么：GPU、主机、实时读数</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="179"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="178"/>
         <source>Measure this machine: throughput, bandwidth, history</source>
         <translation>实测本机：吞吐量、带宽、历史</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="180"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="179"/>
         <source>Will it fit, how long, what to change</source>
         <translation>放不放得下、要多久、该改什么</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="181"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="180"/>
         <source>Your rig, buy, rent or cloud: time and cost of each</source>
         <translation>你的机器、买卡、租用或云：各自的用时与费用</translation>
     </message>
@@ -3640,12 +3645,12 @@ paying per token: {other}</source>
         <translation>关于 gpuadvisor(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="379"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="378"/>
         <source>Settings were reset</source>
         <translation>设置已重置</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="389"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="388"/>
         <source>About gpuadvisor</source>
         <translation>关于 gpuadvisor</translation>
     </message>
@@ -3732,72 +3737,72 @@ paying per token: {other}</source>
         <translation>未命名方案</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="296"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="295"/>
         <source>Demo rig &quot;{name}&quot;: pick another under Demo rig on the Rig page</source>
         <translation>演示配置“{name}”：可在本机页面的“演示配置”中换一个</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="305"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="304"/>
         <source>Undid: {what}</source>
         <translation>已撤销：{what}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="313"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="312"/>
         <source>Redid: {what}</source>
         <translation>已重做：{what}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="376"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="375"/>
         <source>Some of your files were set aside</source>
         <translation>你的部分文件已被放到一边</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="381"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="380"/>
         <source>Your catalog file was not used</source>
         <translation>你的目录文件未被使用</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="405"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="404"/>
         <source>Cannot export</source>
         <translation>无法导出</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="406"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="405"/>
         <source>Could not write {path}</source>
         <translation>无法写入 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="408"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="407"/>
         <source>Wrote {path}</source>
         <translation>已写入 {path}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="415"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="414"/>
         <source>Summary copied to the clipboard as Markdown</source>
         <translation>已将 Markdown 摘要复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="487"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="486"/>
         <source>the system language</source>
         <translation>系统语言</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="490"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="489"/>
         <source>Language: {language}</source>
         <translation>语言：{language}</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="492"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="491"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="493"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="492"/>
         <source>gpuadvisor will use {language} after a restart.</source>
         <translation>界面语言（{language}）将在重启 gpuadvisor 后生效。</translation>
     </message>
     <message>
-        <location filename="../../gpuadvisor/gui/main_window.py" line="520"/>
+        <location filename="../../gpuadvisor/gui/main_window.py" line="519"/>
         <source>Could not save settings: {error}</source>
         <translation>无法保存设置：{error}</translation>
     </message>

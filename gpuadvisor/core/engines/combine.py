@@ -176,6 +176,8 @@ def engine_assumptions(view: EngineView, plan: Plan, assumptions: Assumptions,
             used["engine_kernel_gap_s"] = decode.kernel_gap_s
             used["engine_dram_latency_s"] = decode.dram_latency_s
             used["engine_host_s_per_token"] = decode.host_s
+            if decode.pipelined_host_s:
+                used["engine_overlapped_host_s_per_token"] = decode.pipelined_host_s
             used["engine_sampling_s_per_token"] = decode.sampling_s
             used["engine_decode_source"] = decode.source
             if decode.prompt is not None and plan.efficiency is None:

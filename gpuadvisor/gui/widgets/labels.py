@@ -118,6 +118,7 @@ BOUNDS = {
     "compute": QT_TRANSLATE_NOOP("Labels", "compute"),
     "communication": QT_TRANSLATE_NOOP("Labels", "communication"),
     "memory bandwidth": QT_TRANSLATE_NOOP("Labels", "memory bandwidth"),
+    "host": QT_TRANSLATE_NOOP("Labels", "the host's work per token"),
 }
 SOURCES = {
     "assumed": QT_TRANSLATE_NOOP("Labels", "assumed"),
