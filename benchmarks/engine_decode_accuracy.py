@@ -24,16 +24,12 @@ from gpuadvisor import catalog  # noqa: E402
 from gpuadvisor.core.estimate import estimate  # noqa: E402
 from gpuadvisor.core.plan import Plan  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from decode_accuracy import group  # noqa: E402  (llama.cpp's rows group the same way)
+
 PATH = ROOT / "benchmarks" / "calibration" / "engine_decode.json"
 #: The calibration file's engine names -> the plan's framework.
 FRAMEWORKS = {"exllamav2": "exllamav2", "mlx": "mlx"}
-
-
-def group(gpu) -> str:
-    """The row's GPU group (as ``decode_accuracy.py`` groups them)."""
-    if gpu.vendor == "nvidia":
-        return "NVIDIA datacenter" if gpu.segment == "datacenter" else "NVIDIA consumer"
-    return {"amd": "AMD", "apple": "Apple"}.get(gpu.vendor, "Intel")
 
 
 def run_row(row: dict, gpus: dict, models: dict) -> tuple[float, float]:
