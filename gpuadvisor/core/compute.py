@@ -317,10 +317,16 @@ class DecodeStep:
         step takes prompt tokens for the price of their matmuls beyond its reads
         (Sarathi-Serve's piggybacked prefill chunks, Agrawal et al., OSDI 2024)."""
         passes = max(float(passes), 1.0)
-        gpu = (max(self.memory_s + (passes - 1.0) * self.weights_s,
-                   self.compute_s + prompt_tokens * self.prompt_token_s)
-               + passes * self.fixed_s)
-        return max(gpu, passes * self.host_floor_s)
+        return np.maximum(self.on_gpu(prompt_tokens, passes), passes * self.host_floor_s)
+
+    def on_gpu(self, prompt_tokens: float = 0.0, passes: float = 1.0) -> float:
+        """The GPU's part of :meth:`mixed` (without the host floor): ``max(memory +
+        (passes - 1) x weights, compute + prompt x per token) + passes x fixed`` (arrays
+        where the parts are)."""
+        passes = max(float(passes), 1.0)
+        return (np.maximum(self.memory_s + (passes - 1.0) * self.weights_s,
+                           self.compute_s + prompt_tokens * self.prompt_token_s)
+                + passes * self.fixed_s)
 
 
 @dataclass(frozen=True)

@@ -198,8 +198,11 @@ def inference_time(
             # each micro-batch that takes the cuBLAS path converts the weights first
             prefill = prefill + decode.convert_passes(b * s) \
                 * decode.convert_bytes / streamed
+    parts = DecodeStep(memory_s=memory_time, weights_s=weights_time, compute_s=compute_time,
+                       fixed_s=fixed, prompt_token_s=per_token.forward / achieved,
+                       host_floor_s=floor)
     # host work a pipelined loop overlaps with the GPU's step shows only past that step
-    decode_step = np.maximum(np.maximum(memory_time, compute_time) + fixed, floor)
+    decode_step = parts.seconds()
     batch_seconds = prefill + new * decode_step
     batches = 1.0
     if plan.dataset_samples is not None:
@@ -222,12 +225,9 @@ def inference_time(
         interconnect_gb_s=0.0 * prefill,
         prefill_seconds=prefill,
         decode_tokens_per_s=decode_rate,
-        bound=np.where(floor > np.maximum(memory_time, compute_time) + fixed, "host",
+        bound=np.where(floor > parts.on_gpu(), "host",
                        np.where(memory_time >= compute_time, "memory bandwidth", "compute")),
-        decode_step=DecodeStep(memory_s=memory_time, weights_s=weights_time,
-                               compute_s=compute_time, fixed_s=fixed,
-                               prompt_token_s=per_token.forward / achieved,
-                               host_floor_s=floor),
+        decode_step=parts,
     )
 
 
