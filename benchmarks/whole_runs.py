@@ -43,6 +43,8 @@ RUNS = {
     "RUN001": ("mpt-7b", "a100-sxm-40gb", 1760, None, None),
     "RUN002": ("smollm3-3b", "h100-sxm", 576, None, None),  # 2,359,296 tokens / 4096
     "RUN003": ("tinyllama-1.1b", "a100-sxm-40gb", 1024, None, None),
+    # BLOOM ran Megatron-DeepSpeed, whose pipeline is DeepSpeed's (PipelineEngine's
+    # TrainSchedule, plain 1F1B): no interleaved virtual stages (VPP below)
     "RUN007": ("bloom-176b", "a100-sxm-80gb", 2048, 4, 12),
     "RUN010": ("phi-2", "a100-sxm-80gb", None, None, None),
     "RUN011": ("phi-3-mini-4k", "h100-sxm", None, None, None),
@@ -62,6 +64,8 @@ ZERO = {
     "RUN007": 1,  # BLOOM: "ZeRO stage 1"
     "RUN025": 0,  # nanoGPT: "DDP, 8 GPUs, one node"
 }
+#: Run id -> the virtual pipeline stages the row's stack runs (None: the search picks).
+VPP = {"RUN007": 1}
 #: Run id -> the micro-batch (sequences per GPU per step) the row's source runs.
 MICRO = {
     "RUN025": 12,  # nanoGPT config: "12 batch size * 1024 block size * 5 gradaccum * 8 GPUs"
@@ -104,7 +108,7 @@ def run_rows(path: Path = PATH) -> list[dict]:
                     dataset_tokens=tokens, framework=FRAMEWORK.get(row["id"], "auto"))
         base = estimate(model, plan, gpu)
         request = LayoutRequest(global_batch=batch,
-                                constraints=Constraints(tp=tp, pp=pp,
+                                constraints=Constraints(tp=tp, pp=pp, vpp=VPP.get(row["id"]),
                                                         zero=ZERO.get(row["id"]),
                                                         micro_batch=MICRO.get(row["id"])),
                                 kernels="fused" if row["id"] in FUSED else "eager")

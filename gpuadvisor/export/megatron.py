@@ -15,7 +15,9 @@ the plan               Megatron-LM
 =====================  =========================================================================
 TP, SP                 ``--tensor-model-parallel-size``, ``--sequence-parallel``
 PP, VPP                ``--pipeline-model-parallel-size``,
-                       ``--num-virtual-stages-per-pipeline-rank``
+                       ``--num-virtual-stages-per-pipeline-rank``; layers that do not divide
+                       evenly over the stages: ``--pipeline-model-parallel-layout`` (the
+                       busiest rank holds ``ceil(L / PP)`` blocks, as priced)
 CP, EP                 ``--context-parallel-size``, ``--expert-model-parallel-size`` (folded
                        over the tensor-parallel ranks: ``--expert-tensor-parallel-size 1``)
 ZeRO-1                 ``--use-distributed-optimizer`` (sharded over the data-parallel group;
@@ -150,7 +152,7 @@ def megatron_args(model: ModelSpec, plan: Plan, layout: Layout, *, steps: int,
             evenly over the model chunks; hybrid sharding above ZeRO-1.
     """
     check_megatron(model, plan)
-    return [_model_args(model, plan), _parallel_args(layout, gpus_per_node),
+    return [_model_args(model, plan), _parallel_args(layout, gpus_per_node, model.n_layers),
             _batch_args(plan, layout, steps), _precision_args(model, plan, layout),
             _optimizer_args(plan), _data_args(model, plan)]
 
@@ -198,12 +200,43 @@ def _model_args(m: ModelSpec, plan: Plan) -> list[str]:
     return words
 
 
-def _parallel_args(lay: Layout, gpus_per_node: int) -> list[str]:
+def pipeline_layout(n_layers: int, pp: int, vpp: int = 1) -> str | None:
+    """Megatron-LM's ``--pipeline-model-parallel-layout`` for ``n_layers`` blocks over
+    ``pp`` ranks of ``vpp`` virtual stages each, or None when they divide evenly (then
+    ``--pipeline-model-parallel-size`` and ``--num-virtual-stages-per-pipeline-rank`` say
+    it, and Megatron-LM asserts ``L % PP == 0`` and ``(L / PP) % VPP == 0``).
+
+    The string lists the ``pp x vpp`` stages in model order (virtual stage ``v`` of rank
+    ``r`` is the ``v x pp + r``-th), ``|`` between stages, ``t`` a block, ``E`` the
+    embedding at the start of the first, ``L`` the loss at the end of the last
+    (megatron/core/transformer/pipeline_parallel_layer_layout.py). The blocks are spread
+    as evenly as they go, the first ``L mod (pp x vpp)`` stages taking one more: a rank
+    then holds at most ``ceil(L / pp)``, the busiest stage the estimate priced.
+    """
+    stages = pp * vpp
+    if pp <= 1 or (n_layers % pp == 0 and (n_layers // pp) % vpp == 0):
+        return None
+    if n_layers < stages:
+        raise ValueError(f"layout: {n_layers} layers cannot fill {pp} pipeline ranks x "
+                         f"{vpp} virtual stages (one layer a stage at least)")
+    base, extra = divmod(n_layers, stages)
+    counts = [base + (i < extra) for i in range(stages)]
+    parts = [f"t*{c}" if c > 1 else "t" for c in counts]
+    parts[0] = "E" + parts[0]
+    parts[-1] = parts[-1] + "L"
+    return "|".join(parts)
+
+
+def _parallel_args(lay: Layout, gpus_per_node: int, n_layers: int) -> list[str]:
     words = ["--tensor-model-parallel-size", str(lay.tp),
              "--pipeline-model-parallel-size", str(lay.pp)]
     if lay.tp > 1 and lay.sequence_parallel:
         words.append("--sequence-parallel")
-    if lay.vpp > 1:
+    uneven = pipeline_layout(n_layers, lay.pp, lay.vpp)
+    if uneven is not None:
+        # one of the three may be given (arguments.py); the layout sets VPP itself
+        words += ["--pipeline-model-parallel-layout", uneven]
+    elif lay.vpp > 1:
         words += ["--num-virtual-stages-per-pipeline-rank", str(lay.vpp)]
     if lay.cp > 1:
         words += ["--context-parallel-size", str(lay.cp)]
@@ -366,4 +399,4 @@ def _word(w: str) -> str:
 
 
 __all__ = ["MEGATRON_COMMIT", "NGC_IMAGE", "SCRIPT", "check_megatron", "megatron_args",
-           "megatron_script"]
+           "megatron_script", "pipeline_layout"]

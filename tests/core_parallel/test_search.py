@@ -134,3 +134,16 @@ def test_a_70b_model_needs_sharding_or_model_parallel_on_80gb_cards(models):
     assert not ddp.fits  # 70B x 18 bytes of model states on every GPU
     auto = _best(model, plan, 64, 128, _cluster())
     assert auto.fits and (auto.layout.zero == 3 or auto.layout.tp * auto.layout.pp > 1)
+
+
+def test_a_virtual_stage_may_hold_a_single_block(models):
+    # Megatron-LM's --num-layers-per-virtual-pipeline-stage may be 1: Llama 2 7B's 32
+    # blocks over PP 8 are 4 a rank, so up to 4 virtual stages of one block each. With 8
+    # micro-batches the bubble (PP - 1) / (VPP x m) is 7/32 at VPP 4 against 7/16 at 2.
+    model = models["llama-2-7b"]
+    plan = Plan(task="pretrain", seq_len=4096, n_gpus=8)
+    best = _best(model, plan, 8, 8, _cluster(), Constraints(tp=1, pp=8, micro_batch=1))
+    assert (best.layout.pp, best.layout.vpp, best.layout.grad_accum) == (8, 4, 8)
+    # never deeper than a rank's blocks: PP 16 leaves 2 a rank, so VPP 2 at most
+    deep = _best(model, plan, 16, 16, _cluster(), Constraints(tp=1, pp=16, micro_batch=1))
+    assert deep.layout.vpp == 2

@@ -57,6 +57,11 @@ PLANS = {
         "--model", "qwen3-235b-a22b", "--task", "pretrain", "--precision", "fp8", "--gpu",
         "h100-sxm", "--gpus", "256", "--tokens", "100B", "--seq", "4096", "--tp", "2",
         "--pp", "8", "--vpp", "4", "--ep", "32", "--zero", "1", "--global-batch", "8192"],
+    # 80 layers do not divide over 6 ranks: the export writes the stages one by one
+    "70B pretrain, 48x H100, TP 8 x PP 6 x VPP 2 (uneven stages)": [
+        "--model", "llama-3.1-70b", "--task", "pretrain", "--gpu", "h100-sxm", "--gpus", "48",
+        "--tokens", "10B", "--layout", "manual", "--tp", "8", "--pp", "6", "--vpp", "2",
+        "--zero", "1", "--global-batch", "96"],
     "8B full, 16x H100, ZeRO-1 optimizer offload": [
         "--model", "llama-3.1-8b", "--task", "full", "--gpu", "h100-sxm", "--gpus", "16",
         "--layout", "manual", "--zero", "1", "--offload", "optimizer"],
@@ -85,6 +90,37 @@ def _reproduced(text: str) -> dict:
 
 def _values(words: list[str]) -> dict[str, str | None]:
     return dict(_options(words))
+
+
+def _stages(layout: str) -> list[str]:
+    """The stages of a ``--pipeline-model-parallel-layout`` string, each with its repeats
+    written out (``Et*3|t*2L`` -> ``["Ettt", "ttL"]``): Megatron-LM's grammar, ``x*n`` for
+    ``n`` copies of ``x``, ``|`` between stages, ``,`` cosmetic."""
+    text = layout.replace(",", "")
+    text = re.sub(r"\(([^)]+)\)\*(\d+)", lambda m: m.group(1) * int(m.group(2)), text)
+    text = re.sub(r"(.)\*(\d+)", lambda m: m.group(1) * int(m.group(2)), text)
+    return text.split("|")
+
+
+def _stage_counts(v: dict, n_layers: int) -> tuple[int, list[int]]:
+    """``(vpp, blocks per pipeline rank)`` as Megatron-LM builds them from the options:
+    its checks (arguments.py, TransformerConfig) re-done here, failing where it would."""
+    pp = int(v["--pipeline-model-parallel-size"])
+    layout = v.get("--pipeline-model-parallel-layout")
+    if layout is None:
+        vpp = int(v.get("--num-virtual-stages-per-pipeline-rank") or 1)
+        assert n_layers % pp == 0, "Megatron-LM: layers must divide by the pipeline size"
+        assert (n_layers // pp) % vpp == 0, "Megatron-LM: a rank's layers must divide by VPP"
+        return vpp, [n_layers // pp] * pp
+    assert "--num-virtual-stages-per-pipeline-rank" not in v  # one of the two, not both
+    stages = _stages(layout)
+    assert len(stages) % pp == 0
+    vpp = len(stages) // pp
+    flat = "".join(stages)
+    assert flat[0] == "E" and flat[-1] == "L" and flat.count("E") == flat.count("L") == 1
+    assert set(flat) <= {"E", "L", "t"} and flat.count("t") == n_layers
+    # stage v x pp + r is rank r's v-th virtual stage
+    return vpp, [sum(stages[k * pp + r].count("t") for k in range(vpp)) for r in range(pp)]
 
 
 @pytest.fixture(scope="module")
@@ -130,7 +166,10 @@ def test_the_script_runs_the_priced_layout(exported, label):
     v = _values(_torchrun(text))
     assert int(v["--tensor-model-parallel-size"]) == lay["tp"]
     assert int(v["--pipeline-model-parallel-size"]) == lay["pp"]
-    assert int(v.get("--num-virtual-stages-per-pipeline-rank") or 1) == lay["vpp"]
+    n_layers = catalog.load_models()[PLANS[label][1]].n_layers
+    vpp, per_rank = _stage_counts(v, n_layers)
+    assert vpp == lay["vpp"]
+    assert max(per_rank) == -(-n_layers // lay["pp"])  # the busiest stage, as priced
     assert int(v.get("--context-parallel-size") or 1) == lay["cp"]
     assert int(v.get("--expert-model-parallel-size") or 1) == lay["ep"]
     assert ("--sequence-parallel" in v) == (lay["tp"] > 1)

@@ -33,7 +33,10 @@ from .step import GpuRates, StepParts, StepShape, blocks_per_stage, local_params
 MAX_MICRO_BATCH = 64
 #: Context-parallel degrees tried when the sequence is at least 8k tokens.
 CP_DEGREES = (1, 2, 4, 8)
-#: Virtual pipeline stages tried per pipeline rank.
+#: Virtual pipeline stages tried per pipeline rank (interleaved 1F1B). A virtual stage may
+#: hold a single block: Megatron-LM's ``--num-layers-per-virtual-pipeline-stage`` counts the
+#: blocks in one (README, "interleaved pipelining schedule"; the layers must divide by it,
+#: 1 included), so a pipeline rank of ``L / pp`` blocks takes up to ``L / pp`` virtual stages.
 VPP_DEGREES = (1, 2, 4)
 
 
@@ -94,7 +97,7 @@ def _candidates(shape: StepShape, n_gpus: int, global_batch: int, seq: int, clus
                 if global_batch % dp:
                     continue
                 per_replica = global_batch // dp
-                vpps = [v for v in VPP_DEGREES if pp > 1 and 2 * pp * v <= shape.n_layers]
+                vpps = [v for v in VPP_DEGREES if pp > 1 and pp * v <= shape.n_layers]
                 vpps = vpps or [1]
                 if constraints.vpp is not None:
                     vpps = [constraints.vpp]
