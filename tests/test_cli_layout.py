@@ -75,6 +75,9 @@ def test_layout_off_keeps_the_flat_data_parallel_model(capsys):
 @pytest.mark.parametrize("argv, words", [
     (["--gpus", "1024", "--global-batch", "97"], "global batch"),
     (["--gpus", "64", "--network", "carrier-pigeon"], "network"),
+    # 4 micro-batches cannot fill Megatron-LM's interleaved groups of PP 8
+    (["--gpus", "64", "--layout", "manual", "--tp", "8", "--pp", "8", "--vpp", "2",
+      "--global-batch", "4"], "multiple of PP 8"),
 ])
 def test_a_layout_that_cannot_be_built_is_one_line_naming_it(capsys, argv, words):
     assert main([*PLAN_70B, *argv]) == 2

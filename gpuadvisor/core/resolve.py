@@ -269,8 +269,13 @@ def with_layout(estimate: Estimate, assumptions: Assumptions,
         anchor_seconds_per_token=anchor, timed=timed)
     if found is None:
         batch = request.global_batch or plan.micro_batch * plan.grad_accum * plan.n_gpus
+        why = "it must divide over the data-parallel ranks"
+        pins = request.constraints
+        if (pins.vpp or 1) > 1 and pins.pp:
+            why += (f", and with VPP {pins.vpp} each rank's micro-batches must be a multiple "
+                    f"of PP {pins.pp}: Megatron-LM interleaves them in groups of PP")
         raise ValueError(f"no layout of {plan.n_gpus} GPUs holds a global batch of {batch} "
-                         "sequences (it must divide over the data-parallel ranks)")
+                         f"sequences ({why})")
     return apply_layout(estimate, found)
 
 

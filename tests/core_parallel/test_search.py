@@ -147,3 +147,15 @@ def test_a_virtual_stage_may_hold_a_single_block(models):
     # never deeper than a rank's blocks: PP 16 leaves 2 a rank, so VPP 2 at most
     deep = _best(model, plan, 16, 16, _cluster(), Constraints(tp=1, pp=16, micro_batch=1))
     assert deep.layout.vpp == 2
+
+
+def test_interleaving_needs_whole_groups_of_pp_micro_batches(models):
+    # Megatron-LM interleaves micro-batches in groups of PP and refuses a remainder of 1 to
+    # PP - 1: 12 micro-batches over PP 8 leave 4, so the pipeline runs plain 1F1B.
+    model = models["llama-2-7b"]
+    plan = Plan(task="pretrain", seq_len=4096, n_gpus=8)
+    best = _best(model, plan, 8, 12, _cluster(), Constraints(tp=1, pp=8, micro_batch=1))
+    assert (best.layout.vpp, best.layout.grad_accum) == (1, 12)
+    # 16 micro-batches are two whole groups: interleaved again
+    assert _best(model, plan, 8, 16, _cluster(),
+                 Constraints(tp=1, pp=8, micro_batch=1)).layout.vpp == 4

@@ -33,7 +33,10 @@ from .step import GpuRates, StepParts, StepShape, blocks_per_stage, local_params
 MAX_MICRO_BATCH = 64
 #: Context-parallel degrees tried when the sequence is at least 8k tokens.
 CP_DEGREES = (1, 2, 4, 8)
-#: Virtual pipeline stages tried per pipeline rank (interleaved 1F1B). A virtual stage may
+#: Virtual pipeline stages tried per pipeline rank (interleaved 1F1B), where a rank's
+#: micro-batches come in whole groups of PP (Megatron-LM's schedules.py at d98e8a64: the
+#: group, ``microbatch_group_size_per_vp_stage``, defaults to PP; a remainder of 1 to PP - 1
+#: micro-batches raises). A virtual stage may
 #: hold a single block: Megatron-LM's ``--num-layers-per-virtual-pipeline-stage`` counts the
 #: blocks in one (README, "interleaved pipelining schedule"; the layers must divide by it,
 #: 1 included), so a pipeline rank of ``L / pp`` blocks takes up to ``L / pp`` virtual stages.
@@ -124,6 +127,11 @@ def _candidates(shape: StepShape, n_gpus: int, global_batch: int, seq: int, clus
                                 if hybrid and zero == 0:
                                     continue
                                 for mb in mbs:
+                                    if vpp > 1 and (per_replica // mb) % pp:
+                                        # interleaved: Megatron-LM runs the micro-batches
+                                        # in groups of PP (microbatch_group_size_per_vp_
+                                        # stage) and refuses a remainder below PP
+                                        continue
                                     rows.append((tp, pp, vpp, cp, ep, dp, zero, hybrid, mb,
                                                  per_replica // mb))
     if not rows:
