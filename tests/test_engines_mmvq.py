@@ -75,8 +75,15 @@ def test_the_decode_step_reads_no_faster_than_the_kernel_lets_it():
     assert ceiling < gpu.memory_bandwidth_gb_s * GPU_CLASSES["nvidia-hbm"].read_fraction
     e = estimate(MODELS["llama-2-7b"], plan(), gpu)
     d = e.engine.decode
-    assert d.kernel_read_gb_s == pytest.approx(ceiling)
-    assert e.assumptions["engine_kernel_read_gb_s"] == round(ceiling, 1)
+    # The Q4_0 file's blocks are Q4_0 (32 layers x (4 x 4096^2 + 3 x 4096 x 11008) weights,
+    # 18 bytes a 32) and its output Q6_K (32,000 x 4,096, 210 bytes a 256), whose threads
+    # hold 6.5625 of the block's bytes to Q4_0's 9: the times add.
+    q4 = 32 * (4 * 4096**2 + 3 * 4096 * 11008) * 18 / 32
+    q6 = 32000 * 4096 * 210 / 256
+    per_thread = (q4 + q6) / (q4 / 8 + q6 / (8 * 6.5625 / 9))
+    assert d.kernel_read_gb_s == pytest.approx(ceiling * per_thread / 8)
+    assert e.assumptions["engine_kernel_read_gb_s"] == round(d.kernel_read_gb_s, 1)
+    ceiling = d.kernel_read_gb_s
     # Llama 2 7B's KV rows: K and V of 4,096 fp16 elements in 32 layers, at 1 + 64 cells
     assert e.engine.kv_bytes_per_token == 2 * 32 * 4096 * 2
     read = e.engine.weights + e.engine.kv_bytes_per_token * (1 + 128 / 2)
@@ -138,3 +145,22 @@ def test_sixteen_bit_weights_take_mmvf_at_most_the_sms_thread_limit_of_half2_loa
     # LLM-Inference @aa72e0e README); the memory's rate alone would give about 106
     e = estimate(MODELS["llama-3.1-8b"], plan(quant="none", new_tokens=512), h100)
     assert e.time.decode_tokens_per_s == pytest.approx(68.03, rel=0.10)
+
+
+def test_each_quant_type_holds_its_blocks_share_per_thread():
+    # vdr x type_size / qi, qi = qk / (4 QR), relative to Q4_0's 2 x 18 / 4 = 9 bytes:
+    # Q4_K 2 x 144 / 32 = 9, Q6_K 1 x 210 / 32 = 6.5625, Q5_K 2 x 176 / 32 = 11,
+    # Q8_0 2 x 34 / 8 = 8.5 (ggml-common.h QI*/QR*, vecdotq.cuh VDR_*_Q8_1_MMVQ)
+    from gpuadvisor.core.engines.llamacpp_matvec import mmvq_bytes_per_thread
+    for kind, share in (("Q4_0", 9), ("Q4_K", 9), ("Q6_K", 6.5625), ("Q5_K", 11),
+                        ("Q8_0", 8.5)):
+        assert mmvq_bytes_per_thread([(kind, 1)]) == pytest.approx(8 * share / 9)
+    # two types: their reading times add (1 GB at 8 and 1 GB at 8 x 6.5625 / 9)
+    both = mmvq_bytes_per_thread([("Q4_K", 1e9), ("Q6_K", 1e9)])
+    assert both == pytest.approx(2 / (1 / 8 + 1 / (8 * 6.5625 / 9)))
+    # a Q4_K_M file keeps some layers' ffn_down and attn_v and the output in Q6_K, so the
+    # kernel reads it slower per byte than the all-Q4_0 file on a kernel-bound A100
+    gpu = GPUS["a100-pcie-80gb"]
+    k_m = estimate(MODELS["llama-3.1-8b"], plan(quant="q4_k_m"), gpu).engine.decode
+    q4_0 = estimate(MODELS["llama-3.1-8b"], plan(quant="q4_0"), gpu).engine.decode
+    assert k_m.kernel_read_gb_s < 0.95 * q4_0.kernel_read_gb_s

@@ -78,6 +78,7 @@ from gpuadvisor.core.engines.llamacpp_builds import (
 from gpuadvisor.core.engines.llamacpp_matvec import (
     intel_vulkan_matvec_gb_s,
     mmvf_read_gb_s,
+    mmvq_bytes_per_thread,
     mmvq_read_gb_s,
 )
 from gpuadvisor.core.engines.ollama_graph import ollama_graph_bytes, ollama_vision_graph_bytes
@@ -172,6 +173,21 @@ def _layer_split(model: ModelShape, ftype: str, file_bytes: int):
         experts = [b * scale for b in experts]
         embd, out, rest = embd * scale, out * scale, rest * scale
     return tuple(dense), tuple(experts), embd, out, rest
+
+
+@lru_cache(maxsize=64)
+def _matvec_mix(model: ModelShape, ftype: str) -> tuple[tuple[str, int, bool], ...]:
+    """``(ggml type, bytes, routed expert)`` of the matrices a decode step multiplies: every
+    layer's (not its F32 norms) and the output (``token_embd``'s type when tied)."""
+    out = []
+    embd = output = None
+    for t in gguf_tensors(model, ftype):
+        if t.layer >= 0 and t.kind.name != "F32":
+            out.append((t.kind.name, t.bytes, t.expert))
+        elif t.name in ("output", "token_embd"):
+            row = (t.kind.name, t.bytes, False)
+            output, embd = (row, embd) if t.name == "output" else (output, row)
+    return tuple(out) + tuple(r for r in (output or embd,) if r is not None)
 
 
 def kv_cells(tokens: int) -> int:
@@ -411,8 +427,13 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
         convert = gpu_weights * (1.0 + 2.0 / bytes_per_weight)
     kernel_read = None
     if backend == "cuda":
-        kernel_read = mmvf_read_gb_s(gpu, b, kind) if kind in FLOAT_TYPES \
-            else mmvq_read_gb_s(gpu, b)
+        if kind in FLOAT_TYPES:
+            kernel_read = mmvf_read_gb_s(gpu, b, kind)
+        else:
+            # the file's types, routed experts at the share a step reads
+            mix = [(k, nbytes * (routed if expert else 1.0))
+                   for k, nbytes, expert in _matvec_mix(model, ftype)]
+            kernel_read = mmvq_read_gb_s(gpu, b, mmvq_bytes_per_thread(mix))
     elif backend == "vulkan":
         kernel_read = intel_vulkan_matvec_gb_s(gpu, kind)
     matvec_note = ""

@@ -16,6 +16,7 @@ from gpuadvisor.core.engines.base import (
     resident_read_gb_s,
     resident_threads,
 )
+from gpuadvisor.core.ggml_types import ggml_type_named
 from gpuadvisor.core.gpu import GpuSpec
 
 #: The CUDA batch-1 matrix-vector kernel for quantized weights (ggml-cuda/mmvq.cu
@@ -32,6 +33,19 @@ MMVQ_REGISTERS = 64
 #: loop trip (``vec_dot_q4_0_q8_1`` & co. read ``vdr`` ints of the block's quants), the
 #: next trip's loads issued after this one's multiply-adds.
 MMVQ_BYTES_PER_THREAD = 8
+#: Each quantized type's loop in that kernel, ``(QR, VDR)``: a block of ``qk`` weights is
+#: read by ``qi / vdr`` threads (``qi = qk / (4 x QR)``, ggml-common.h; ``VDR_*_Q8_1_MMVQ``,
+#: ggml-cuda/vecdotq.cuh, ggml-org/ggml @d99724f), so a thread has ``vdr x type_size / qi``
+#: of the block's bytes (quants and scales) in flight a trip: 9 for Q4_0 and Q4_K, 6.56 for
+#: Q6_K (one 32-bit word of low bits, half a word of high bits: VDR 1), 11 for Q5_K.
+#: Q1_0 and Q2_0 count ``qi = qk / 32`` (QR 8 here).
+MMVQ_LOOPS = {
+    "Q1_0": (8, 1), "Q2_0": (8, 1), "Q4_0": (2, 2), "Q4_1": (2, 2), "Q5_0": (2, 2),
+    "Q5_1": (2, 2), "Q8_0": (1, 2), "MXFP4": (2, 2), "NVFP4": (2, 4), "Q2_K": (4, 1),
+    "Q3_K": (4, 1), "Q4_K": (2, 2), "Q5_K": (2, 2), "Q6_K": (2, 1), "IQ2_XXS": (4, 2),
+    "IQ2_XS": (4, 2), "IQ2_S": (4, 2), "IQ3_XXS": (4, 2), "IQ3_S": (4, 2), "IQ1_S": (8, 1),
+    "IQ1_M": (8, 1), "IQ4_NL": (2, 2), "IQ4_XS": (2, 4),
+}
 #: The CUDA batch-1 matrix-vector kernel for 16- and 32-bit weights (ggml-cuda/mmvf.cu
 #: ``mul_mat_vec_f``): blocks of up to 256 threads, each thread reading one ``half2`` (4
 #: bytes; ``float2`` for F32) a loop trip; used up to 3 sequences on Ampere and later
@@ -104,11 +118,37 @@ def intel_vulkan_matvec_gb_s(gpu: GpuSpec, kind: str) -> float | None:
     return table[intel_vulkan_format(kind)] * gpu.memory_bandwidth_gb_s
 
 
-def mmvq_read_gb_s(gpu: GpuSpec, sequences: int) -> float | None:
+def _block_bytes_per_thread(kind: str) -> float | None:
+    loop = MMVQ_LOOPS.get(kind)
+    if loop is None:
+        return None
+    qr, vdr = loop
+    t = ggml_type_named(kind)
+    return vdr * t.type_size / (t.block_size / (4 * qr))
+
+
+def mmvq_bytes_per_thread(mix) -> float:
+    """Bytes in flight per thread of the mat-vec kernel over a file's matrices: ``mix`` is
+    ``(ggml type name, bytes read a token)`` pairs. Each type's share of its blocks per
+    thread (:data:`MMVQ_LOOPS`) scales :data:`MMVQ_BYTES_PER_THREAD`, which is Q4_0's; the
+    types are combined as their reading times add up (the byte-weighted harmonic mean).
+    Types the kernel does not take count as Q4_0."""
+    base = _block_bytes_per_thread("Q4_0")
+    total = seconds = 0.0
+    for kind, nbytes in mix:
+        own = _block_bytes_per_thread(kind) or base
+        total += nbytes
+        seconds += nbytes / (MMVQ_BYTES_PER_THREAD * own / base)
+    return total / seconds if seconds else float(MMVQ_BYTES_PER_THREAD)
+
+
+def mmvq_read_gb_s(gpu: GpuSpec, sequences: int,
+                   bytes_per_thread: float = MMVQ_BYTES_PER_THREAD) -> float | None:
     """The most llama.cpp's CUDA matrix-vector kernel for quantized weights reads a second
     on ``gpu`` at a decode step of ``sequences`` (GB/s; None past
     :data:`MMVQ_MAX_BATCH` or without the GPU's SM count): its resident threads, each with
-    :data:`MMVQ_BYTES_PER_THREAD` of every row it takes in flight, over the class's loaded
+    ``bytes_per_thread`` (default Q4_0's :data:`MMVQ_BYTES_PER_THREAD`; a file's mixture:
+    :func:`mmvq_bytes_per_thread`) of every row it takes in flight, over the class's loaded
     latency (:func:`.base.resident_read_gb_s`).
 
     On cards whose memory gives more than 1,024 threads per SM can ask for (an A100's
@@ -120,7 +160,7 @@ def mmvq_read_gb_s(gpu: GpuSpec, sequences: int) -> float | None:
         return None
     threads = resident_threads(gpu, MMVQ_BLOCK_THREADS, MMVQ_REGISTERS)
     rows = 1 if sequences == 1 else 2
-    return resident_read_gb_s(gpu, threads, MMVQ_BYTES_PER_THREAD * rows)
+    return resident_read_gb_s(gpu, threads, bytes_per_thread * rows)
 
 
 def mmvf_read_gb_s(gpu: GpuSpec, sequences: int, kind: str) -> float | None:
@@ -142,6 +182,6 @@ def mmvf_read_gb_s(gpu: GpuSpec, sequences: int, kind: str) -> float | None:
 
 
 __all__ = ["ALCHEMIST_TO_XE2", "INTEL_VULKAN_MATVEC", "MMVF_BYTES_PER_THREAD", "MMVF_MAX_BATCH",
-           "MMVQ_BLOCK_THREADS", "MMVQ_BYTES_PER_THREAD", "MMVQ_MAX_BATCH", "MMVQ_REGISTERS",
-           "intel_vulkan_format", "intel_vulkan_matvec_gb_s", "mmvf_read_gb_s",
-           "mmvq_read_gb_s"]
+           "MMVQ_BLOCK_THREADS", "MMVQ_BYTES_PER_THREAD", "MMVQ_LOOPS", "MMVQ_MAX_BATCH",
+           "MMVQ_REGISTERS", "intel_vulkan_format", "intel_vulkan_matvec_gb_s",
+           "mmvf_read_gb_s", "mmvq_bytes_per_thread", "mmvq_read_gb_s"]
