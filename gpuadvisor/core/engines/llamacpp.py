@@ -76,9 +76,9 @@ from gpuadvisor.core.engines.llamacpp_builds import (
     host_s_per_token,
 )
 from gpuadvisor.core.engines.llamacpp_matvec import (
+    file_bytes_per_thread,
     intel_vulkan_matvec_gb_s,
     mmvf_read_gb_s,
-    mmvq_bytes_per_thread,
     mmvq_read_gb_s,
 )
 from gpuadvisor.core.engines.ollama_graph import ollama_graph_bytes, ollama_vision_graph_bytes
@@ -173,21 +173,6 @@ def _layer_split(model: ModelShape, ftype: str, file_bytes: int):
         experts = [b * scale for b in experts]
         embd, out, rest = embd * scale, out * scale, rest * scale
     return tuple(dense), tuple(experts), embd, out, rest
-
-
-@lru_cache(maxsize=64)
-def _matvec_mix(model: ModelShape, ftype: str) -> tuple[tuple[str, int, bool], ...]:
-    """``(ggml type, bytes, routed expert)`` of the matrices a decode step multiplies: every
-    layer's (not its F32 norms) and the output (``token_embd``'s type when tied)."""
-    out = []
-    embd = output = None
-    for t in gguf_tensors(model, ftype):
-        if t.layer >= 0 and t.kind.name != "F32":
-            out.append((t.kind.name, t.bytes, t.expert))
-        elif t.name in ("output", "token_embd"):
-            row = (t.kind.name, t.bytes, False)
-            output, embd = (row, embd) if t.name == "output" else (output, row)
-    return tuple(out) + tuple(r for r in (output or embd,) if r is not None)
 
 
 def kv_cells(tokens: int) -> int:
@@ -430,10 +415,7 @@ def evaluate(model: ModelShape, plan: Plan, gpu: GpuSpec, assumptions: Assumptio
         if kind in FLOAT_TYPES:
             kernel_read = mmvf_read_gb_s(gpu, b, kind)
         else:
-            # the file's types, routed experts at the share a step reads
-            mix = [(k, nbytes * (routed if expert else 1.0))
-                   for k, nbytes, expert in _matvec_mix(model, ftype)]
-            kernel_read = mmvq_read_gb_s(gpu, b, mmvq_bytes_per_thread(mix))
+            kernel_read = mmvq_read_gb_s(gpu, b, file_bytes_per_thread(model, ftype, routed))
     elif backend == "vulkan":
         kernel_read = intel_vulkan_matvec_gb_s(gpu, kind)
     matvec_note = ""

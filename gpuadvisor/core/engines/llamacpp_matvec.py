@@ -11,12 +11,16 @@ perf -o MUL_MAT`` rows Intel's and llama.cpp's developers posted (weights of ``m
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from gpuadvisor.core.architecture import ModelShape
 from gpuadvisor.core.engines.base import (
     max_threads_per_sm,
     resident_read_gb_s,
     resident_threads,
 )
 from gpuadvisor.core.ggml_types import ggml_type_named
+from gpuadvisor.core.gguf_quant import gguf_tensors
 from gpuadvisor.core.gpu import GpuSpec
 
 #: The CUDA batch-1 matrix-vector kernel for quantized weights (ggml-cuda/mmvq.cu
@@ -142,6 +146,28 @@ def mmvq_bytes_per_thread(mix) -> float:
     return total / seconds if seconds else float(MMVQ_BYTES_PER_THREAD)
 
 
+@lru_cache(maxsize=64)
+def _matvec_mix(model: ModelShape, ftype: str) -> tuple[tuple[str, int, bool], ...]:
+    """``(ggml type, bytes, routed expert)`` of the matrices a decode step multiplies: every
+    layer's (not its F32 norms) and the output (``token_embd``'s type when tied)."""
+    out = []
+    embd = output = None
+    for t in gguf_tensors(model, ftype):
+        if t.layer >= 0 and t.kind.name != "F32":
+            out.append((t.kind.name, t.bytes, t.expert))
+        elif t.name in ("output", "token_embd"):
+            row = (t.kind.name, t.bytes, False)
+            output, embd = (row, embd) if t.name == "output" else (output, row)
+    return tuple(out) + tuple(r for r in (output or embd,) if r is not None)
+
+
+def file_bytes_per_thread(model: ModelShape, ftype: str, routed: float = 1.0) -> float:
+    """:func:`mmvq_bytes_per_thread` over a GGUF file of type ``ftype``: its matrices'
+    types as the file stores them, routed experts at the share ``routed`` a step reads."""
+    return mmvq_bytes_per_thread([(kind, nbytes * (routed if expert else 1.0))
+                                  for kind, nbytes, expert in _matvec_mix(model, ftype)])
+
+
 def mmvq_read_gb_s(gpu: GpuSpec, sequences: int,
                    bytes_per_thread: float = MMVQ_BYTES_PER_THREAD) -> float | None:
     """The most llama.cpp's CUDA matrix-vector kernel for quantized weights reads a second
@@ -183,5 +209,6 @@ def mmvf_read_gb_s(gpu: GpuSpec, sequences: int, kind: str) -> float | None:
 
 __all__ = ["ALCHEMIST_TO_XE2", "INTEL_VULKAN_MATVEC", "MMVF_BYTES_PER_THREAD", "MMVF_MAX_BATCH",
            "MMVQ_BLOCK_THREADS", "MMVQ_BYTES_PER_THREAD", "MMVQ_LOOPS", "MMVQ_MAX_BATCH",
-           "MMVQ_REGISTERS", "intel_vulkan_format", "intel_vulkan_matvec_gb_s",
-           "mmvf_read_gb_s", "mmvq_bytes_per_thread", "mmvq_read_gb_s"]
+           "MMVQ_REGISTERS", "file_bytes_per_thread", "intel_vulkan_format",
+           "intel_vulkan_matvec_gb_s", "mmvf_read_gb_s", "mmvq_bytes_per_thread",
+           "mmvq_read_gb_s"]
