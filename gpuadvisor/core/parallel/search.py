@@ -36,10 +36,10 @@ CP_DEGREES = (1, 2, 4, 8)
 #: Virtual pipeline stages tried per pipeline rank (interleaved 1F1B), where a rank's
 #: micro-batches come in whole groups of PP (Megatron-LM's schedules.py at d98e8a64: the
 #: group, ``microbatch_group_size_per_vp_stage``, defaults to PP; a remainder of 1 to PP - 1
-#: micro-batches raises). A virtual stage may
-#: hold a single block: Megatron-LM's ``--num-layers-per-virtual-pipeline-stage`` counts the
-#: blocks in one (README, "interleaved pipelining schedule"; the layers must divide by it,
-#: 1 included), so a pipeline rank of ``L / pp`` blocks takes up to ``L / pp`` virtual stages.
+#: micro-batches raises). A virtual stage may hold a single block: Megatron-LM's
+#: ``--num-layers-per-virtual-pipeline-stage`` counts the blocks in one (its README,
+#: "interleaved pipelining schedule"; 1 included), so a rank of ``L / pp`` blocks takes up to
+#: ``L / pp`` virtual stages.
 VPP_DEGREES = (1, 2, 4)
 
 
