@@ -148,17 +148,22 @@ def mmvq_bytes_per_thread(mix) -> float:
 
 @lru_cache(maxsize=64)
 def _matvec_mix(model: ModelShape, ftype: str) -> tuple[tuple[str, int, bool], ...]:
-    """``(ggml type, bytes, routed expert)`` of the matrices a decode step multiplies: every
-    layer's (not its F32 norms) and the output (``token_embd``'s type when tied)."""
-    out = []
+    """``(ggml type, bytes, routed expert)`` of the matrices a decode step multiplies, summed
+    by type: every layer's (not its F32 norms) and the output (``token_embd``'s type when
+    tied)."""
+    sums: dict[tuple[str, bool], int] = {}
     embd = output = None
     for t in gguf_tensors(model, ftype):
         if t.layer >= 0 and t.kind.name != "F32":
-            out.append((t.kind.name, t.bytes, t.expert))
+            key = (t.kind.name, t.expert)
+            sums[key] = sums.get(key, 0) + t.bytes
         elif t.name in ("output", "token_embd"):
-            row = (t.kind.name, t.bytes, False)
+            row = ((t.kind.name, False), t.bytes)
             output, embd = (row, embd) if t.name == "output" else (output, row)
-    return tuple(out) + tuple(r for r in (output or embd,) if r is not None)
+    head = output or embd
+    if head is not None:
+        sums[head[0]] = sums.get(head[0], 0) + head[1]
+    return tuple((kind, nbytes, expert) for (kind, expert), nbytes in sums.items())
 
 
 def file_bytes_per_thread(model: ModelShape, ftype: str, routed: float = 1.0) -> float:
