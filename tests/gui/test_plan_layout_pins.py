@@ -86,7 +86,7 @@ def test_pinned_mode_and_the_tp_spin_change_the_shown_layout(qtbot, page):
     assert (layout.tp, layout.pp, layout.cp, layout.dp) == (2, 1, 1, 4)
     assert pins.dp_label.text() == "DP 4"
     text = page.time_panel.layout_text.text()
-    assert text.startswith("<b>Pinned:</b> TP 2 × DP 4")
+    assert text.startswith("<b>Pinned:</b> TP 2 (SP) × DP 4")  # as the CLI names it
     # Up again: 4 (3 does not divide 8).
     qtbot.keyClick(spin, Qt.Key.Key_Up)
     page.flush()

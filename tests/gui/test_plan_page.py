@@ -421,6 +421,19 @@ def test_several_gpus_show_the_layout_the_time_comes_from(qtbot, page, state):
     assert "runner-up" in text
 
 
+def test_the_layout_row_names_every_degree_the_cli_does(qtbot, page, state):
+    # Megatron on 8 H100s interleaves its pipeline: the row says VPP (and SP) as the CLI's
+    # "TP 2 (SP) x PP 2 (VPP 4)" does, not just the TP/PP/CP/EP numbers.
+    state.set_gpu("h100-sxm")
+    state.update(task="full", framework="megatron", n_gpus=8, micro_batch=1, grad_accum=4)
+    settle(qtbot, page)
+    lay = state.estimate.layout.chosen.layout
+    assert lay.vpp > 1
+    text = page.time_panel.layout_text.text()
+    assert f"PP {lay.pp} (VPP {lay.vpp})" in text
+    assert " × ".join(lay.degrees()) in text
+
+
 def test_the_model_picker_groups_presets_by_family_and_shows_active_parameters(page, state):
     combo = page.model_combo
     ids = [i for i in combo.ids() if i in state.models]

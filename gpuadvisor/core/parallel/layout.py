@@ -80,8 +80,9 @@ class Layout:
         """Sequences per optimizer step: ``micro_batch x grad_accum x dp``."""
         return self.micro_batch * self.grad_accum * self.dp
 
-    def describe(self) -> str:
-        """Short text such as ``"TP 2 x PP 4 (VPP 2) x DP 8, ZeRO-1, micro-batch 1 x 16"``."""
+    def degrees(self) -> list[str]:
+        """The degrees as words, ``["TP 2 (SP)", "PP 4 (VPP 2)", "DP 8"]``: every door that
+        names the layout (the CLI, the Plan page) writes these."""
         parts = []
         if self.tp > 1:
             parts.append(f"TP {self.tp}" + (" (SP)" if self.sequence_parallel else ""))
@@ -93,6 +94,11 @@ class Layout:
             parts.append(f"EP {self.ep}" + (" (ETP 1)" if self.tp > 1 and self.etp == 1
                                              else ""))
         parts.append(f"DP {self.dp}")
+        return parts
+
+    def describe(self) -> str:
+        """Short text such as ``"TP 2 x PP 4 (VPP 2) x DP 8, ZeRO-1, micro-batch 1 x 16"``."""
+        parts = self.degrees()
         zero = {0: "DDP", 1: "ZeRO-1", 2: "ZeRO-2", 3: "ZeRO-3/FSDP"}[self.zero]
         if self.dp == 1:
             zero = "no data parallel"

@@ -362,10 +362,7 @@ class TimePanel(QGroupBox):
     def _layout_html(self, layout) -> str:
         """The chosen layout, its step in parts, and the runners-up, as rich text."""
         def degrees(lay) -> str:
-            parts = [f"{name} {value}" for name, value in
-                     (("TP", lay.tp), ("PP", lay.pp), ("CP", lay.cp), ("EP", lay.ep))
-                     if value > 1]
-            parts.append(f"DP {lay.dp}")
+            parts = lay.degrees()  # the CLI's words: VPP, SP and ETP included
             zero = {0: "DDP", 1: "ZeRO-1", 2: "ZeRO-2", 3: "ZeRO-3/FSDP"}[lay.zero]
             if lay.dp == 1:
                 zero = self.tr("no data parallel")
